@@ -1,0 +1,137 @@
+// Pilothouse: builds the object graph and nothing else.
+#include "CommandLine.h"
+#include "SignalWatcher.h"
+
+#include "Service.h"
+
+#include <QGuiApplication>
+#include <QStandardPaths>
+#include <QTextStream>
+
+#ifdef PILOTHOUSE_WITH_UI
+#include "MainWindow.h"
+#include <QApplication>
+#endif
+
+#include <cstdio>
+#include <memory>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+// QtWebEngine refuses to start its sandbox as root, and a service without a display
+// renders offscreen. Both are set only when the environment leaves them open.
+void prepareEnvironment(bool withWindow)
+{
+    if (::geteuid() == 0 && !qEnvironmentVariableIsSet("QTWEBENGINE_DISABLE_SANDBOX"))
+        qputenv("QTWEBENGINE_DISABLE_SANDBOX", "1");
+    if (!withWindow && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+bool hasDisplay()
+{
+    return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY") ||
+           qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i) // parse() takes the program name first
+        arguments << QString::fromLocal8Bit(argv[i]);
+    const ph::CommandLine cl = ph::CommandLine::parse(arguments);
+    if (cl.outcome == ph::CommandLine::Outcome::Exit)
+        return cl.exitCode;
+
+    bool withWindow = false;
+#ifdef PILOTHOUSE_WITH_UI
+    withWindow = !cl.headless;
+    if (withWindow && !hasDisplay()) {
+        std::fprintf(stderr, "pilothouse: no display found; start with --headless to run the "
+                             "service without the console\n");
+        return 2;
+    }
+#endif
+    prepareEnvironment(withWindow);
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+
+    // Chromium reads the application's arguments: give it only the program name and
+    // what came after "--".
+    std::vector<QByteArray> storage{QByteArray(argv[0])};
+    for (const QString &a : cl.chromiumArguments)
+        storage.push_back(a.toLocal8Bit());
+    std::vector<char *> appArgv;
+    for (auto &s : storage)
+        appArgv.push_back(s.data());
+    appArgv.push_back(nullptr);
+    int appArgc = int(storage.size());
+
+    std::unique_ptr<QGuiApplication> app;
+#ifdef PILOTHOUSE_WITH_UI
+    if (withWindow)
+        app = std::make_unique<QApplication>(appArgc, appArgv.data());
+#endif
+    if (!app)
+        app = std::make_unique<QGuiApplication>(appArgc, appArgv.data());
+    QCoreApplication::setApplicationName(QStringLiteral("pilothouse"));
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Pilothouse"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PILOTHOUSE_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("pilothouse"));
+
+    ph::ServiceConfig config;
+    config.dataDir = cl.dataDir.isEmpty()
+                         ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+                         : cl.dataDir;
+    config.bind = cl.bind;
+    config.port = cl.port;
+    config.settingOverrides = cl.settings;
+    config.printApiKey = cl.printApiKey;
+
+    // Signals are watched before anything is announced, so a SIGTERM that follows the
+    // "listening" line at once still shuts down cleanly.
+    ph::SignalWatcher watcher;
+    auto owned = std::make_unique<ph::Service>(config);
+    ph::Service &service = *owned;
+    QString error;
+    if (!service.start(&error)) {
+        std::fprintf(stderr, "pilothouse: %s\n", qPrintable(error));
+        return 1;
+    }
+    {
+        QTextStream out(stdout);
+        out << "Pilothouse listening on " << service.apiAddress() << "\n";
+        if (!service.mintedApiKey().isEmpty())
+            out << "API key: " << service.mintedApiKey() << "\n";
+        else if (service.ownerKeyFromEnvironment())
+            out << "API key: taken from PILOTHOUSE_API_KEY (not printed)\n";
+        out << "Data directory: " << service.dataDir() << "\n";
+        out.flush();
+    }
+
+    QObject::connect(&watcher, &ph::SignalWatcher::terminationRequested, &service,
+                     &ph::Service::shutdown);
+    QObject::connect(&service, &ph::Service::stopped, app.get(), &QCoreApplication::quit);
+
+#ifdef PILOTHOUSE_WITH_UI
+    std::unique_ptr<ph::ui::MainWindow> window;
+    if (withWindow) {
+        window = std::make_unique<ph::ui::MainWindow>(service);
+        QObject::connect(window.get(), &ph::ui::MainWindow::quitRequested, &service,
+                         &ph::Service::shutdown);
+        window->show();
+    }
+#endif
+
+    const int code = app->exec();
+#ifdef PILOTHOUSE_WITH_UI
+    window.reset();
+#endif
+    // Every page and profile goes before QtWebEngine itself does.
+    owned.reset();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    return code;
+}

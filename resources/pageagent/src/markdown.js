@@ -1,0 +1,41 @@
+// Main-content markdown: Readability finds the article, Turndown (with GitHub tables)
+// writes it. Pages without an article fall back to the whole body.
+import { Readability } from '@mozilla/readability';
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+
+let service;
+
+function turndown() {
+  if (!service) {
+    service = new TurndownService({
+      headingStyle: 'atx',
+      codeBlockStyle: 'fenced',
+      bulletListMarker: '-',
+      emDelimiter: '_',
+    });
+    service.use(gfm);
+    service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'canvas']);
+  }
+  return service;
+}
+
+export function markdown() {
+  let html = '';
+  let title = document.title || '';
+  let source = 'body';
+  try {
+    const article = new Readability(document.cloneNode(true), { charThreshold: 250 }).parse();
+    if (article && article.content && (article.textContent || '').trim().length >= 250) {
+      html = article.content;
+      title = article.title || title;
+      source = 'article';
+    }
+  } catch (e) {
+    // Readability gives up on unusual documents; the body is the fallback.
+  }
+  if (!html) html = document.body ? document.body.innerHTML : '';
+  let md = turndown().turndown(html);
+  if (title && !md.startsWith('# ')) md = `# ${title}\n\n${md}`;
+  return { markdown: md, source };
+}

@@ -1,0 +1,211 @@
+#include "Service.h"
+
+#include "browser/BrowserPool.h"
+#include "browser/NetworkPolicy.h"
+#include "cloud/ScrapeController.h"
+#include "core/ApiKeyRepository.h"
+#include "core/Clock.h"
+#include "core/Settings.h"
+#include "core/Store.h"
+#include "http/Authenticator.h"
+#include "http/HttpServer.h"
+#include "system/SystemController.h"
+
+#include <QDir>
+#include <QLoggingCategory>
+#include <QTimer>
+
+Q_LOGGING_CATEGORY(lcService, "pilothouse.service")
+
+namespace ph {
+
+Service::Service(ServiceConfig config, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+{
+    if (m_config.clock) {
+        m_clock = m_config.clock;
+    } else {
+        m_ownClock = std::make_unique<SystemClock>();
+        m_clock = m_ownClock.get();
+    }
+}
+
+Service::~Service()
+{
+    if (m_pool)
+        m_pool->shutdown();
+    m_http.reset();
+    m_scrape.reset();
+    m_system.reset();
+    m_pool.reset();
+    m_settings.reset();
+    if (m_store)
+        m_store->close();
+}
+
+Store &Service::store()
+{
+    return *m_store;
+}
+Settings &Service::settings()
+{
+    return *m_settings;
+}
+BrowserPool &Service::pool()
+{
+    return *m_pool;
+}
+http::HttpServer &Service::http()
+{
+    return *m_http;
+}
+NetworkPolicy &Service::policy()
+{
+    return *m_policy;
+}
+
+quint16 Service::port() const
+{
+    return m_http ? m_http->port() : 0;
+}
+
+QString Service::apiAddress() const
+{
+    if (!m_http)
+        return {};
+    QHostAddress a = m_http->address();
+    QString host = a.toString();
+    if (a == QHostAddress::Any || a == QHostAddress::AnyIPv4)
+        host = QStringLiteral("127.0.0.1");
+    else if (a.protocol() == QAbstractSocket::IPv6Protocol)
+        host = QLatin1Char('[') + host + QLatin1Char(']');
+    return QStringLiteral("http://%1:%2").arg(host).arg(m_http->port());
+}
+
+bool Service::start(QString *error)
+{
+    if (!QDir().mkpath(m_config.dataDir)) {
+        *error = QStringLiteral("cannot create the data directory %1").arg(m_config.dataDir);
+        return false;
+    }
+    m_store = std::make_unique<Store>(
+        QDir(m_config.dataDir).filePath(QStringLiteral("pilothouse.db")), *m_clock);
+    if (!m_store->open(error))
+        return false;
+
+    m_settings = std::make_unique<Settings>(*m_store);
+    // Private targets default to allowed on a loopback-only service (workstation use).
+    m_settings->setRuntimeDefault(SettingKeys::allowPrivateTargets, m_config.bind.isLoopback());
+    for (const QString &assignment : std::as_const(m_config.settingOverrides)) {
+        const QString problem = m_settings->setOverride(assignment);
+        if (!problem.isEmpty()) {
+            *error = QStringLiteral("--set %1: %2").arg(assignment, problem);
+            return false;
+        }
+    }
+    if (!ensureOwnerKey(error))
+        return false;
+
+    m_policy =
+        std::make_unique<NetworkPolicy>(m_settings->boolValue(SettingKeys::allowPrivateTargets));
+    BrowserPool::Options poolOptions;
+    poolOptions.size = m_settings->intValue(SettingKeys::poolSize);
+    poolOptions.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
+    poolOptions.standby = m_settings->intValue(SettingKeys::poolStandby);
+    m_pool = std::make_unique<BrowserPool>(poolOptions, *m_policy);
+
+    m_auth = std::make_unique<http::ApiKeyAuthenticator>(*m_store);
+    m_http = std::make_unique<http::HttpServer>(*m_auth, *m_clock);
+    m_http->setMaxBodyBytes(m_settings->int64Value(SettingKeys::maxBodyBytes));
+    m_scrape = std::make_unique<cloud::ScrapeController>(*m_store, *m_settings, *m_pool, *m_policy);
+    m_system = std::make_unique<sys::SystemController>(*m_store, *m_settings, *m_pool);
+    m_http->addController(*m_scrape);
+    m_http->addController(*m_system);
+
+    connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
+
+    if (!m_http->listenOn(m_config.bind, m_config.port, error)) {
+        *error = QStringLiteral("cannot listen on %1:%2: %3")
+                     .arg(m_config.bind.toString())
+                     .arg(m_config.port)
+                     .arg(*error);
+        return false;
+    }
+    m_running = true;
+    return true;
+}
+
+void Service::applySettings()
+{
+    m_policy->setAllowPrivateTargets(m_settings->boolValue(SettingKeys::allowPrivateTargets));
+    m_http->setMaxBodyBytes(m_settings->int64Value(SettingKeys::maxBodyBytes));
+    BrowserPool::Options o;
+    o.size = m_settings->intValue(SettingKeys::poolSize);
+    o.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
+    o.standby = m_settings->intValue(SettingKeys::poolStandby);
+    m_pool->setOptions(o);
+}
+
+bool Service::ensureOwnerKey(QString *error)
+{
+    auto &keys = m_store->apiKeys();
+    if (keys.list().isEmpty()) {
+        const QString fromEnv = qEnvironmentVariable("PILOTHOUSE_API_KEY").trimmed();
+        if (!fromEnv.isEmpty()) {
+            if (fromEnv.size() < ApiKeyRepository::kMinimumSecretLength) {
+                *error = QStringLiteral("PILOTHOUSE_API_KEY must be at least %1 characters")
+                             .arg(ApiKeyRepository::kMinimumSecretLength);
+                return false;
+            }
+            keys.importSecret(QStringLiteral("owner (PILOTHOUSE_API_KEY)"), fromEnv);
+            m_keyFromEnv = true;
+        } else {
+            m_mintedKey =
+                keys.mint(QStringLiteral("owner"), QStringLiteral("owner"), std::nullopt).secret;
+        }
+    }
+    if (m_config.printApiKey && m_mintedKey.isEmpty() && !m_keyFromEnv)
+        m_mintedKey = mintOwnerKey(QStringLiteral("printed at start"));
+    return true;
+}
+
+QString Service::mintOwnerKey(const QString &label)
+{
+    return m_store->apiKeys().mint(label, QStringLiteral("owner"), std::nullopt).secret;
+}
+
+void Service::shutdown()
+{
+    if (m_stopping)
+        return;
+    m_stopping = true;
+    if (!m_running) {
+        Q_EMIT stopped();
+        return;
+    }
+    qCInfo(lcService) << "shutting down;" << m_http->inFlight() << "requests in flight";
+    m_http->stopListening();
+    auto finish = [this] {
+        if (!m_running)
+            return;
+        m_running = false;
+        m_http->failInFlight();
+        // Let the last answers reach their clients before the process goes.
+        m_http->drain(2000, [this] {
+            qCInfo(lcService) << "answers sent; closing the browser pool and the store";
+            m_pool->shutdown();
+            m_store->close();
+            qCInfo(lcService) << "stopped";
+            Q_EMIT stopped();
+        });
+    };
+    if (m_http->inFlight() == 0) {
+        QTimer::singleShot(0, this, finish);
+        return;
+    }
+    connect(m_http.get(), &http::HttpServer::idle, this, finish);
+    QTimer::singleShot(m_settings->intValue(SettingKeys::shutdownGraceMs), this, finish);
+}
+
+} // namespace ph

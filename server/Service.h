@@ -1,0 +1,98 @@
+#pragma once
+
+#include <QHostAddress>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+namespace ph {
+
+class BrowserPool;
+class Clock;
+class NetworkPolicy;
+class Settings;
+class Store;
+namespace http {
+class ApiKeyAuthenticator;
+class HttpServer;
+} // namespace http
+namespace cloud {
+class ScrapeController;
+}
+namespace sys {
+class SystemController;
+}
+
+struct ServiceConfig
+{
+    QString dataDir;
+    QHostAddress bind = QHostAddress::LocalHost;
+    quint16 port = 8710;
+    QStringList settingOverrides; // "key=value" from --set
+    bool printApiKey = false;     // mint a fresh owner key at start and print it
+    const Clock *clock = nullptr; // null: the system clock
+};
+
+// The whole service as one object graph: store, settings, browser pool, HTTP server and
+// the area controllers. app/ builds one (with or without the console); tests build
+// their own on port 0 with a temporary data dir.
+class Service : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Service(ServiceConfig config, QObject *parent = nullptr);
+    ~Service() override;
+
+    // Opens (and migrates) the store, creates the owner key on first start, listens.
+    bool start(QString *error);
+    // Stops listening, lets in-flight requests finish for shutdown.graceMs, fails the
+    // rest, closes the pool and the store, then emits stopped().
+    void shutdown();
+    bool isRunning() const { return m_running; }
+
+    // The API key minted at this start (first start or --print-api-key), else empty.
+    QString mintedApiKey() const { return m_mintedKey; }
+    // True when the owner key came from PILOTHOUSE_API_KEY at this start.
+    bool ownerKeyFromEnvironment() const { return m_keyFromEnv; }
+    QString apiAddress() const;
+    quint16 port() const;
+    QString dataDir() const { return m_config.dataDir; }
+
+    Store &store();
+    Settings &settings();
+    BrowserPool &pool();
+    http::HttpServer &http();
+    NetworkPolicy &policy();
+    const Clock &clock() const { return *m_clock; }
+
+    // Mints an owner key on demand (console "new key" button).
+    QString mintOwnerKey(const QString &label);
+
+Q_SIGNALS:
+    void stopped();
+
+private:
+    bool ensureOwnerKey(QString *error);
+    void applySettings();
+
+    ServiceConfig m_config;
+    std::unique_ptr<Clock> m_ownClock;
+    const Clock *m_clock;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<NetworkPolicy> m_policy;
+    std::unique_ptr<BrowserPool> m_pool;
+    std::unique_ptr<http::ApiKeyAuthenticator> m_auth;
+    std::unique_ptr<http::HttpServer> m_http;
+    std::unique_ptr<cloud::ScrapeController> m_scrape;
+    std::unique_ptr<sys::SystemController> m_system;
+    QString m_mintedKey;
+    bool m_keyFromEnv = false;
+    bool m_running = false;
+    bool m_stopping = false;
+};
+
+} // namespace ph

@@ -1,0 +1,220 @@
+#include "BrowserPool.h"
+
+#include "BrowserLease.h"
+#include "NetworkPolicy.h"
+#include "PageAgent.h"
+#include "PageSlot.h"
+
+#include <QLoggingCategory>
+#include <QTimer>
+#include <QWebEngineUrlRequestInterceptor>
+
+#include <cmath>
+#include <utility>
+
+Q_LOGGING_CATEGORY(lcPool, "pilothouse.browser")
+
+namespace ph {
+
+namespace {
+
+// Every request any pooled page makes passes here (on the UI thread in Qt 6). It holds
+// the line the policy draws: no file: or other local schemes, and no private targets
+// when they are off, also for redirects and subresources.
+class PolicyInterceptor final : public QWebEngineUrlRequestInterceptor
+{
+public:
+    explicit PolicyInterceptor(NetworkPolicy &policy)
+        : m_policy(policy)
+    {}
+
+    void interceptRequest(QWebEngineUrlRequestInfo &info) override
+    {
+        const QUrl url = info.requestUrl();
+        const QString scheme = url.scheme();
+        if (scheme == QLatin1String("data") || scheme == QLatin1String("blob") ||
+            scheme == QLatin1String("about") || scheme == QLatin1String("qrc"))
+            return;
+        if (!NetworkPolicy::isBrowsableScheme(url) ||
+            (!m_policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))) {
+            info.block(true);
+        }
+    }
+
+private:
+    NetworkPolicy &m_policy;
+};
+
+} // namespace
+
+BrowserPool::BrowserPool(const Options &options, NetworkPolicy &policy, QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+    , m_policy(policy)
+    , m_agent(std::make_unique<PageAgent>())
+    , m_interceptor(std::make_unique<PolicyInterceptor>(policy))
+{
+    QTimer::singleShot(0, this, &BrowserPool::replenish);
+}
+
+BrowserPool::~BrowserPool()
+{
+    shutdown();
+}
+
+PageSlot *BrowserPool::newSlot()
+{
+    auto *slot =
+        new PageSlot(*m_agent, m_policy.allowPrivateTargets() ? nullptr : m_interceptor.get());
+    connect(slot, &PageSlot::rendererCrashed, this, [this] {
+        ++m_crashes;
+        qCWarning(lcPool) << "a renderer crashed; its page will be replaced";
+    });
+    return slot;
+}
+
+bool BrowserPool::hasRoomFor(int pages) const
+{
+    const int busy = int(m_leases.size());
+    const int queued = int(m_waiting.size());
+    const int freePages = qMax(0, m_options.size - busy);
+    return pages <= freePages + (m_options.queueLimit - queued);
+}
+
+int BrowserPool::retryAfterSeconds() const
+{
+    const double waves = double(m_waiting.size() + 1) / qMax(1, m_options.size);
+    return qBound(1, int(std::ceil(waves * m_avgLeaseMs / 1000.0)), 60);
+}
+
+bool BrowserPool::acquire(const QString &label, QObject *context, Granted granted)
+{
+    if (m_shutDown || !hasRoomFor(1))
+        return false;
+    m_waiting.push_back(
+        {label, QPointer<QObject>(context), context != nullptr, std::move(granted)});
+    scheduleDispatch();
+    Q_EMIT statsChanged();
+    return true;
+}
+
+void BrowserPool::scheduleDispatch()
+{
+    if (m_dispatchScheduled)
+        return;
+    m_dispatchScheduled = true;
+    QTimer::singleShot(0, this, &BrowserPool::dispatch);
+}
+
+void BrowserPool::dispatch()
+{
+    m_dispatchScheduled = false;
+    bool changed = false;
+    while (!m_shutDown && !m_waiting.empty() && m_leases.size() < m_options.size) {
+        Waiter waiter = std::move(m_waiting.front());
+        m_waiting.pop_front();
+        changed = true;
+        if (waiter.hasContext && !waiter.context)
+            continue; // the requester went away while waiting
+        PageSlot *slot = nullptr;
+        while (!m_standby.isEmpty() && !slot) {
+            slot = m_standby.takeFirst();
+            if (slot->crashed()) {
+                retire(slot);
+                slot = nullptr;
+            }
+        }
+        if (!slot)
+            slot = newSlot();
+        auto lease = std::unique_ptr<BrowserLease>(new BrowserLease(this, slot, waiter.label));
+        m_leases.append(lease.get());
+        ++m_served;
+        Q_EMIT leaseStarted(lease.get());
+        waiter.granted(std::move(lease));
+    }
+    if (changed)
+        Q_EMIT statsChanged();
+    QTimer::singleShot(0, this, &BrowserPool::replenish);
+}
+
+void BrowserPool::release(BrowserLease *lease)
+{
+    m_leases.removeOne(lease);
+    m_avgLeaseMs = 0.8 * m_avgLeaseMs + 0.2 * double(lease->heldMs());
+    PageSlot *slot = lease->takeSlot();
+    // Never reused: the next lease gets a fresh isolation scope.
+    if (slot)
+        retire(slot);
+    Q_EMIT leaseEnded(lease->id());
+    Q_EMIT statsChanged();
+    scheduleDispatch();
+}
+
+void BrowserPool::replenish()
+{
+    if (m_shutDown)
+        return;
+    // Standby pages are prepared only while the pool has spare capacity, so preparing
+    // them never competes with a queue of waiting requests.
+    const int spare = m_options.size - int(m_leases.size());
+    const int target = qMin(m_options.standby, qMax(0, spare));
+    if (m_standby.size() < target && m_waiting.empty()) {
+        PageSlot *slot = newSlot();
+        slot->warm();
+        m_standby.append(slot);
+        Q_EMIT statsChanged();
+        if (m_standby.size() < target)
+            QTimer::singleShot(0, this, &BrowserPool::replenish);
+    }
+    while (m_standby.size() > m_options.standby)
+        retire(m_standby.takeLast());
+}
+
+void BrowserPool::retire(PageSlot *slot)
+{
+    slot->disconnect(this);
+    m_retired.append(slot);
+    if (m_retired.size() == 1)
+        QTimer::singleShot(0, this, &BrowserPool::deleteRetired);
+}
+
+void BrowserPool::deleteRetired()
+{
+    const QList<PageSlot *> retired = std::exchange(m_retired, {});
+    qDeleteAll(retired);
+}
+
+void BrowserPool::setOptions(const Options &options)
+{
+    m_options = options;
+    scheduleDispatch();
+    Q_EMIT statsChanged();
+}
+
+BrowserPool::Stats BrowserPool::stats() const
+{
+    Stats s;
+    s.size = m_options.size;
+    s.busy = int(m_leases.size());
+    s.queued = int(m_waiting.size());
+    s.standby = int(m_standby.size());
+    s.leasesServed = m_served;
+    s.crashes = m_crashes;
+    return s;
+}
+
+void BrowserPool::shutdown()
+{
+    if (m_shutDown)
+        return;
+    m_shutDown = true;
+    m_waiting.clear();
+    qDeleteAll(m_standby);
+    m_standby.clear();
+    deleteRetired();
+    // Leases still held by callers keep their slots; they delete them on release.
+    for (BrowserLease *lease : std::as_const(m_leases))
+        delete lease->takeSlot();
+}
+
+} // namespace ph

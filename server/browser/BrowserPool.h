@@ -1,0 +1,114 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <deque>
+#include <functional>
+#include <memory>
+
+class QWebEngineUrlRequestInterceptor;
+
+namespace ph {
+
+class BrowserLease;
+class NetworkPolicy;
+class PageAgent;
+class PageSlot;
+
+// The cloud browser: QtWebEngine pages leased to API calls and returned.
+//
+// Isolation: every lease gets a page in a fresh off-the-record profile, and the page
+// is discarded when the lease ends, so no cookie, storage or cache state crosses API
+// calls. Fresh profiles are cheap; a fresh page's renderer is what costs, so the pool
+// keeps `standby` isolated pages prepared ahead of need (renderer started) and
+// replenishes them after each lease.
+//
+// Capacity: at most `size` pages leased at once; up to `queueLimit` requests wait
+// behind them in order; beyond that acquire() refuses (the HTTP layer answers 429).
+// Nothing here blocks the event loop: grants arrive through the callback.
+class BrowserPool : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        int size = 4;
+        int queueLimit = 64;
+        int standby = 1;
+    };
+    struct Stats
+    {
+        int size = 0;
+        int busy = 0;
+        int queued = 0;
+        int standby = 0;
+        qint64 leasesServed = 0;
+        qint64 crashes = 0;
+    };
+    using Granted = std::function<void(std::unique_ptr<BrowserLease>)>;
+
+    BrowserPool(const Options &options, NetworkPolicy &policy, QObject *parent = nullptr);
+    ~BrowserPool() override;
+
+    // Asks for one page. `granted` runs from the event loop once a page is free, unless
+    // `context` was destroyed first. Returns false, queueing nothing, when the wait
+    // queue is full.
+    bool acquire(const QString &label, QObject *context, Granted granted);
+    // Whether `pages` more requests would fit (leased or queued) right now.
+    bool hasRoomFor(int pages) const;
+    // A Retry-After estimate from the recent lease durations and the queue.
+    int retryAfterSeconds() const;
+
+    void setOptions(const Options &options);
+    Options options() const { return m_options; }
+    Stats stats() const;
+    QList<BrowserLease *> leases() const { return m_leases; }
+
+    // Fails the waiting requests (their callbacks are dropped) and destroys every page.
+    void shutdown();
+
+Q_SIGNALS:
+    void statsChanged();
+    void leaseStarted(ph::BrowserLease *lease);
+    void leaseEnded(const QString &leaseId);
+
+private:
+    friend class BrowserLease;
+    struct Waiter
+    {
+        QString label;
+        QPointer<QObject> context;
+        bool hasContext = false;
+        Granted granted;
+    };
+
+    void release(BrowserLease *lease);
+    // Slots are deleted from the event loop, never inside a caller's stack, and any
+    // still waiting at shutdown are deleted then: QtWebEngine must not outlive a page.
+    void retire(PageSlot *slot);
+    void deleteRetired();
+    void scheduleDispatch();
+    void dispatch();
+    void replenish();
+    PageSlot *newSlot();
+
+    Options m_options;
+    NetworkPolicy &m_policy;
+    std::unique_ptr<PageAgent> m_agent;
+    std::unique_ptr<QWebEngineUrlRequestInterceptor> m_interceptor;
+    std::deque<Waiter> m_waiting;
+    QList<PageSlot *> m_standby;
+    QList<BrowserLease *> m_leases;
+    QList<PageSlot *> m_retired;
+    bool m_dispatchScheduled = false;
+    bool m_shutDown = false;
+    qint64 m_served = 0;
+    qint64 m_crashes = 0;
+    double m_avgLeaseMs = 1000;
+};
+
+} // namespace ph

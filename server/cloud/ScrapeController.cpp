@@ -1,0 +1,206 @@
+#include "ScrapeController.h"
+
+#include "ScrapeJob.h"
+#include "WebhookOptions.h"
+
+#include "browser/BrowserPool.h"
+#include "browser/NetworkPolicy.h"
+#include "core/CreditLedger.h"
+#include "core/RequestLog.h"
+#include "core/Settings.h"
+#include "core/Store.h"
+#include "http/ApiError.h"
+#include "http/Exchange.h"
+#include "http/JsonFields.h"
+
+#include <QPointer>
+
+namespace ph::cloud {
+
+using http::ApiError;
+using http::Exchange;
+using http::JsonFields;
+
+namespace {
+
+constexpr int kMaxTimeoutMs = 120000;
+
+ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
+{
+    ScrapeOptions o;
+    o.formats = ScrapeController::defaultFormats();
+    if (const auto formats = body.stringArray(QStringLiteral("formats"), false)) {
+        if (formats->isEmpty())
+            throw ApiError::invalidField(QStringLiteral("formats"),
+                                         QStringLiteral("must name at least one format"));
+        for (qsizetype i = 0; i < formats->size(); ++i) {
+            if (!ScrapeController::knownFormats().contains(formats->at(i)))
+                throw ApiError::invalidField(
+                    QStringLiteral("formats[%1]").arg(i),
+                    QStringLiteral("must be one of %1")
+                        .arg(ScrapeController::knownFormats().join(QStringLiteral(", "))));
+        }
+        o.formats = *formats;
+        o.formats.removeDuplicates();
+    }
+    o.maxNodes = settings.intValue(SettingKeys::scrapeMaxTreeNodes);
+    if (const auto tree = body.optionalObject(QStringLiteral("accessibilityTree"))) {
+        if (const auto max = tree->optionalInt(QStringLiteral("maxNodes"), 1, 200000))
+            o.maxNodes = int(*max);
+        if (const auto scope = tree->optionalString(QStringLiteral("scope")))
+            o.scope = *scope;
+    }
+    o.timeoutMs = settings.intValue(SettingKeys::navigationTimeoutMs);
+    if (const auto t = body.optionalInt(QStringLiteral("timeoutMs"), 100, kMaxTimeoutMs))
+        o.timeoutMs = int(*t);
+    if (const auto w =
+            body.optionalEnum(QStringLiteral("waitUntil"),
+                              {QStringLiteral("load"), QStringLiteral("domcontentloaded")}))
+        o.domContentLoaded = *w == QLatin1String("domcontentloaded");
+    o.waitForSelector = body.optionalString(QStringLiteral("waitForSelector")).value_or(QString());
+    o.waitForText = body.optionalString(QStringLiteral("waitForText")).value_or(QString());
+    if (!o.waitForSelector.isEmpty() && !o.waitForText.isEmpty())
+        throw ApiError::invalidField(QStringLiteral("waitForText"),
+                                     QStringLiteral("cannot be combined with waitForSelector"));
+    if (const auto m = body.optionalInt(QStringLiteral("maxTextChars"), 1, 50'000'000))
+        o.maxTextChars = int(*m);
+    return o;
+}
+
+QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const NetworkPolicy &policy)
+{
+    const QStringList raw = *body.stringArray(QStringLiteral("urls"), true);
+    if (raw.isEmpty())
+        throw ApiError::invalidField(QStringLiteral("urls"),
+                                     QStringLiteral("must hold at least one URL"));
+    const int cap = settings.intValue(SettingKeys::scrapeMaxUrls);
+    if (raw.size() > cap)
+        throw ApiError(400, QStringLiteral("TOO_MANY_URLS"),
+                       QStringLiteral("urls holds %1 URLs; the limit is %2 per request")
+                           .arg(raw.size())
+                           .arg(cap),
+                       QStringLiteral("urls"),
+                       QJsonObject{{QStringLiteral("limit"), cap},
+                                   {QStringLiteral("received"), int(raw.size())}});
+    QList<QUrl> urls;
+    for (qsizetype i = 0; i < raw.size(); ++i) {
+        const QString field = QStringLiteral("urls[%1]").arg(i);
+        // The scheme is judged first, on a lenient parse, so `javascript:` and `file:`
+        // get their own error whatever follows them.
+        const QString scheme = QUrl(raw.at(i).trimmed()).scheme();
+        if (!scheme.isEmpty() && scheme != QLatin1String("http") &&
+            scheme != QLatin1String("https"))
+            throw ApiError(
+                400, QStringLiteral("UNSUPPORTED_SCHEME"),
+                QStringLiteral("%1 uses the scheme '%2'; only http and https are allowed")
+                    .arg(field, scheme),
+                field);
+        const QUrl url(raw.at(i).trimmed(), QUrl::StrictMode);
+        if (!url.isValid() || url.scheme().isEmpty())
+            throw ApiError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
+        if (url.host().isEmpty())
+            throw ApiError::invalidField(field, QStringLiteral("has no host"));
+        if (!policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))
+            throw ApiError(400, QStringLiteral("PRIVATE_TARGET"),
+                           QStringLiteral("%1 points at a private address (%2) and "
+                                          "network.allowPrivateTargets is off")
+                               .arg(field, url.host()),
+                           field);
+        urls.append(url);
+    }
+    return urls;
+}
+
+} // namespace
+
+ScrapeController::ScrapeController(Store &store, Settings &settings, BrowserPool &pool,
+                                   NetworkPolicy &policy, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_settings(settings)
+    , m_pool(pool)
+    , m_policy(policy)
+{}
+
+const QStringList &ScrapeController::knownFormats()
+{
+    static const QStringList formats = {
+        QStringLiteral("text"),         QStringLiteral("markdown"),
+        QStringLiteral("html"),         QStringLiteral("accessibilityTree"),
+        QStringLiteral("ariaSnapshot"), QStringLiteral("elementLinkRecord"),
+        QStringLiteral("links")};
+    return formats;
+}
+
+const QStringList &ScrapeController::defaultFormats()
+{
+    static const QStringList formats = {QStringLiteral("text"), QStringLiteral("accessibilityTree"),
+                                        QStringLiteral("elementLinkRecord"),
+                                        QStringLiteral("links")};
+    return formats;
+}
+
+QList<http::Route> ScrapeController::routes()
+{
+    return {http::Route::to("POST", QStringLiteral("/scrape"), http::AuthPolicy::ApiKey, this,
+                            &ScrapeController::scrape)};
+}
+
+void ScrapeController::scrape(Exchange &exchange)
+{
+    const JsonFields body(exchange.request().jsonObject());
+    const QList<QUrl> urls = readUrls(body, m_settings, m_policy);
+    const ScrapeOptions options = readOptions(body, m_settings);
+    const QList<WebhookSubscription> webhooks = readWebhooks(body, m_policy);
+
+    const QString keyId = exchange.request().principal.keyId;
+    if (!m_store.credits().canSpend(keyId))
+        throw ApiError::creditsExhausted();
+    if (!m_pool.hasRoomFor(int(urls.size())))
+        throw ApiError::busy(QStringLiteral("the browser pool is busy; retry later"),
+                             m_pool.retryAfterSeconds());
+
+    const QString requestId = exchange.request().id;
+    m_store.transaction([&] {
+        m_store.requests().begin(requestId, keyId, QStringLiteral("/scrape"));
+        m_store.requests().addSubscriptions(requestId, webhooks);
+    });
+
+    auto *job = new ScrapeJob(m_pool, m_policy, urls, options, requestId, this);
+    QPointer<Exchange> ex(&exchange);
+    // Settles once: when the job finishes, or earlier when the exchange ends without it
+    // (client gone, shutdown). Browser time and pages used so far are billed either way.
+    auto settled = std::make_shared<bool>(false);
+    auto settle = [this, job, ex, requestId, keyId, settled](bool cancelled) {
+        if (*settled)
+            return;
+        *settled = true;
+        if (cancelled)
+            job->cancel();
+        const Charge charge =
+            m_store.credits().charge(keyId, requestId, QStringLiteral("/scrape"), job->usage());
+        const QString status = cancelled              ? QStringLiteral("cancelled")
+                               : job->failed() == 0   ? QStringLiteral("success")
+                               : job->succeeded() > 0 ? QStringLiteral("partial")
+                                                      : QStringLiteral("error");
+        m_store.requests().finish(
+            requestId, status,
+            {{QStringLiteral("urls"), int(job->results().size())},
+             {QStringLiteral("succeeded"), job->succeeded()},
+             {QStringLiteral("failed"), job->failed()},
+             {QStringLiteral("creditsUsed"), creditsFromMilli(charge.usedMilli)}});
+        if (ex && !cancelled) {
+            ex->respondJson(200, {{QStringLiteral("success"), job->failed() == 0},
+                                  {QStringLiteral("status"), status},
+                                  {QStringLiteral("requestId"), requestId},
+                                  {QStringLiteral("results"), job->results()},
+                                  {QStringLiteral("usage"), charge.toJson(job->usage())}});
+        }
+        job->deleteLater();
+    };
+    connect(job, &ScrapeJob::finished, this, [settle] { settle(false); });
+    connect(&exchange, &Exchange::finished, job, [settle] { settle(true); });
+    job->start();
+}
+
+} // namespace ph::cloud

@@ -1,0 +1,215 @@
+#include "ScrapeJob.h"
+
+#include "browser/BrowserLease.h"
+#include "browser/BrowserPool.h"
+#include "browser/NetworkPolicy.h"
+
+#include <QHostAddress>
+#include <QHostInfo>
+#include <QJsonDocument>
+
+namespace ph::cloud {
+
+namespace {
+constexpr int kSnapshotTimeoutMs = 15000;
+
+QJsonObject error(const QString &code, const QString &message)
+{
+    return {{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
+}
+} // namespace
+
+QJsonObject ScrapeOptions::snapshotOptions() const
+{
+    QJsonObject o{{QStringLiteral("formats"), QJsonArray::fromStringList(formats)},
+                  {QStringLiteral("maxNodes"), maxNodes}};
+    if (!scope.isEmpty())
+        o.insert(QStringLiteral("scope"), scope);
+    if (maxTextChars > 0)
+        o.insert(QStringLiteral("maxTextChars"), maxTextChars);
+    return o;
+}
+
+ScrapeJob::ScrapeJob(BrowserPool &pool, const NetworkPolicy &policy, QList<QUrl> urls,
+                     ScrapeOptions options, QString label, QObject *parent)
+    : QObject(parent)
+    , m_pool(pool)
+    , m_policy(policy)
+    , m_urls(std::move(urls))
+    , m_options(std::move(options))
+    , m_label(std::move(label))
+{
+    m_results.resize(m_urls.size());
+    m_done.fill(false, m_urls.size());
+    m_remaining = int(m_urls.size());
+}
+
+ScrapeJob::~ScrapeJob() = default;
+
+void ScrapeJob::start()
+{
+    for (int i = 0; i < m_urls.size(); ++i)
+        run(i);
+}
+
+void ScrapeJob::run(int index)
+{
+    const QUrl url = m_urls.at(index);
+    const QString host = url.host();
+    // With private targets off, a name that resolves to a private address is refused
+    // before the browser sees it. (Literal addresses were refused with 400 already.)
+    if (!m_policy.allowPrivateTargets() && QHostAddress(host).isNull()) {
+        QHostInfo::lookupHost(host, this, [this, index](const QHostInfo &info) {
+            if (m_done.at(index))
+                return;
+            if (info.error() != QHostInfo::NoError || info.addresses().isEmpty()) {
+                fail(index, error(QStringLiteral("DNS_FAILURE"),
+                                  QStringLiteral("the host name could not be resolved")));
+                return;
+            }
+            for (const QHostAddress &a : info.addresses()) {
+                if (NetworkPolicy::isPrivateAddress(a)) {
+                    fail(index, error(QStringLiteral("PRIVATE_TARGET"),
+                                      QStringLiteral("the host resolves to a private address and "
+                                                     "network.allowPrivateTargets is off")));
+                    return;
+                }
+            }
+            lease(index);
+        });
+        return;
+    }
+    lease(index);
+}
+
+void ScrapeJob::lease(int index)
+{
+    const bool queued =
+        m_pool.acquire(m_label, this, [this, index](std::unique_ptr<BrowserLease> l) {
+            if (m_done.at(index))
+                return;
+            m_leases[index] = std::move(l);
+            load(index);
+        });
+    if (!queued)
+        fail(index, error(QStringLiteral("BUSY"), QStringLiteral("the browser pool is full")));
+}
+
+void ScrapeJob::load(int index)
+{
+    BrowserLease *lease = m_leases.at(index).get();
+    NavigateOptions nav;
+    nav.timeoutMs = m_options.timeoutMs;
+    nav.waitUntil = m_options.domContentLoaded ? NavigateOptions::WaitUntil::DomContentLoaded
+                                               : NavigateOptions::WaitUntil::Load;
+    nav.waitForSelector = m_options.waitForSelector;
+    nav.waitForText = m_options.waitForText;
+    ++m_usage.pages;
+    lease->navigate(m_urls.at(index), nav, [this, index](const NavigationResult &nav) {
+        if (m_done.at(index))
+            return;
+        QJsonObject result{{QStringLiteral("finalUrl"), nav.finalUrl.toString()},
+                           {QStringLiteral("redirected"),
+                            !nav.finalUrl.isEmpty() && nav.finalUrl != nav.requestedUrl}};
+        if (nav.httpStatus > 0)
+            result.insert(QStringLiteral("httpStatus"), nav.httpStatus);
+        QJsonObject timing{{QStringLiteral("loadMs"), nav.elapsedMs}};
+        result.insert(QStringLiteral("timing"), timing);
+        // An HTTP error page still has a body worth reading; other failures do not.
+        if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
+            result.insert(QStringLiteral("error"), nav.errorJson());
+            complete(index, result, false);
+            return;
+        }
+        const QJsonObject navError = nav.ok ? QJsonObject() : nav.errorJson();
+        m_leases.at(index)->snapshot(
+            m_options.snapshotOptions(), kSnapshotTimeoutMs,
+            [this, index, result, navError](const SnapshotResult &snap) mutable {
+                if (m_done.at(index))
+                    return;
+                if (!snap.ok) {
+                    result.insert(QStringLiteral("error"),
+                                  error(snap.errorCode, snap.errorMessage));
+                    complete(index, result, false);
+                    return;
+                }
+                QJsonObject data = snap.data;
+                QJsonObject timing = result.value(QStringLiteral("timing")).toObject();
+                timing.insert(QStringLiteral("extractMs"), data.take(QStringLiteral("extractMs")));
+                result.insert(QStringLiteral("timing"), timing);
+                data.remove(QStringLiteral("url"));
+                data.remove(QStringLiteral("readyState"));
+                for (auto it = data.begin(); it != data.end(); ++it)
+                    result.insert(it.key(), it.value());
+                const QString type = data.value(QStringLiteral("contentType")).toString();
+                if (type != QLatin1String("text/html") &&
+                    type != QLatin1String("application/xhtml+xml")) {
+                    result.insert(
+                        QStringLiteral("error"),
+                        QJsonObject{{QStringLiteral("code"), QStringLiteral("NON_HTML")},
+                                    {QStringLiteral("message"),
+                                     QStringLiteral("the URL serves %1, not a web page").arg(type)},
+                                    {QStringLiteral("contentType"), type}});
+                    complete(index, result, false);
+                    return;
+                }
+                if (!navError.isEmpty()) {
+                    result.insert(QStringLiteral("error"), navError);
+                    complete(index, result, false);
+                    return;
+                }
+                complete(index, result, true);
+            });
+    });
+}
+
+void ScrapeJob::fail(int index, const QJsonObject &err)
+{
+    complete(index, QJsonObject{{QStringLiteral("error"), err}}, false);
+}
+
+void ScrapeJob::releaseLease(int index)
+{
+    auto it = m_leases.find(index);
+    if (it == m_leases.end())
+        return;
+    m_usage.browserMs += it->second->heldMs();
+    m_leases.erase(it); // back to the pool, which discards the page
+}
+
+void ScrapeJob::complete(int index, QJsonObject result, bool ok)
+{
+    if (m_done.at(index))
+        return;
+    m_done[index] = true;
+    releaseLease(index);
+    result.insert(QStringLiteral("url"), m_urls.at(index).toString());
+    result.insert(QStringLiteral("status"),
+                  ok ? QStringLiteral("success") : QStringLiteral("error"));
+    m_results[index] = result;
+    ok ? ++m_succeeded : ++m_failed;
+    if (--m_remaining == 0)
+        Q_EMIT finished();
+}
+
+void ScrapeJob::cancel()
+{
+    if (m_cancelled)
+        return;
+    m_cancelled = true;
+    for (int i = 0; i < m_urls.size(); ++i) {
+        if (!m_done.at(i))
+            fail(i,
+                 error(QStringLiteral("CANCELLED"), QStringLiteral("the request was cancelled")));
+    }
+}
+
+QJsonArray ScrapeJob::results() const
+{
+    QJsonArray out;
+    for (const auto &r : m_results)
+        out.append(r);
+    return out;
+}
+
+} // namespace ph::cloud

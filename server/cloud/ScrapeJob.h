@@ -1,0 +1,82 @@
+#pragma once
+
+#include "core/CreditLedger.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QStringList>
+#include <QUrl>
+
+#include <map>
+#include <memory>
+
+namespace ph {
+class BrowserLease;
+class BrowserPool;
+class NetworkPolicy;
+} // namespace ph
+
+namespace ph::cloud {
+
+struct ScrapeOptions
+{
+    QStringList formats;
+    int maxNodes = 2000;
+    QString scope;
+    int timeoutMs = 30000;
+    bool domContentLoaded = false;
+    QString waitForSelector;
+    QString waitForText;
+    int maxTextChars = 0;
+
+    QJsonObject snapshotOptions() const;
+};
+
+// Loads a list of URLs in parallel on the pool and reads each back. Every URL ends
+// with its own result or its own typed error; one bad URL never fails the others.
+class ScrapeJob : public QObject
+{
+    Q_OBJECT
+public:
+    ScrapeJob(BrowserPool &pool, const NetworkPolicy &policy, QList<QUrl> urls,
+              ScrapeOptions options, QString label, QObject *parent = nullptr);
+    ~ScrapeJob() override;
+
+    void start();
+    // Ends every URL still in progress with CANCELLED and releases its page.
+    void cancel();
+
+    QJsonArray results() const;
+    const Usage &usage() const { return m_usage; }
+    int succeeded() const { return m_succeeded; }
+    int failed() const { return m_failed; }
+    bool isCancelled() const { return m_cancelled; }
+
+Q_SIGNALS:
+    void finished();
+
+private:
+    void run(int index);
+    void lease(int index);
+    void load(int index);
+    void complete(int index, QJsonObject result, bool ok);
+    void fail(int index, const QJsonObject &error);
+    void releaseLease(int index);
+
+    BrowserPool &m_pool;
+    const NetworkPolicy &m_policy;
+    QList<QUrl> m_urls;
+    ScrapeOptions m_options;
+    QString m_label;
+    QList<QJsonObject> m_results;
+    QList<bool> m_done;
+    std::map<int, std::unique_ptr<BrowserLease>> m_leases;
+    Usage m_usage;
+    int m_remaining = 0;
+    int m_succeeded = 0;
+    int m_failed = 0;
+    bool m_cancelled = false;
+};
+
+} // namespace ph::cloud

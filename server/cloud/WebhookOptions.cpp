@@ -1,0 +1,122 @@
+#include "WebhookOptions.h"
+
+#include "browser/NetworkPolicy.h"
+#include "http/ApiError.h"
+#include "http/JsonFields.h"
+
+#include <QUrl>
+
+namespace ph::cloud {
+
+using http::ApiError;
+using http::JsonFields;
+
+namespace {
+
+const QStringList kEvents = {
+    QStringLiteral("svc.execution.succeeded"), QStringLiteral("svc.execution.failed"),
+    QStringLiteral("workflow.completed"), QStringLiteral("workflow.failed")};
+
+QString checkTarget(const QString &field, const QString &raw, const NetworkPolicy &policy)
+{
+    const QUrl url(raw, QUrl::StrictMode);
+    if (!url.isValid() || url.host().isEmpty() || !NetworkPolicy::isBrowsableScheme(url))
+        throw ApiError::invalidField(field, QStringLiteral("must be an absolute https URL"));
+    const bool privateHost = NetworkPolicy::isPrivateHostLiteral(url.host());
+    if (privateHost && !policy.allowPrivateTargets())
+        throw ApiError::invalidField(field, QStringLiteral("points at a private address and "
+                                                           "network.allowPrivateTargets is off"));
+    if (url.scheme().toLower() == QLatin1String("http") && !privateHost)
+        throw ApiError::invalidField(
+            field, QStringLiteral("must use https (plain http is allowed only for loopback and "
+                                  "private targets)"));
+    return url.toString(QUrl::FullyEncoded);
+}
+
+QJsonObject readAuth(const JsonFields &auth)
+{
+    const auto type = auth.optionalEnum(QStringLiteral("type"),
+                                        {QStringLiteral("bearer"), QStringLiteral("basic")});
+    if (!type)
+        throw ApiError::missingField(auth.path(QStringLiteral("type")));
+    if (*type == QLatin1String("bearer")) {
+        return {{QStringLiteral("type"), *type},
+                {QStringLiteral("token"), auth.requiredString(QStringLiteral("token"))}};
+    }
+    return {{QStringLiteral("type"), *type},
+            {QStringLiteral("username"), auth.requiredString(QStringLiteral("username"))},
+            {QStringLiteral("password"),
+             auth.optionalString(QStringLiteral("password")).value_or(QString())}};
+}
+
+QJsonObject readHeaders(const JsonFields &headers)
+{
+    static const QStringList reserved = {QStringLiteral("content-type"),
+                                         QStringLiteral("content-length"),
+                                         QStringLiteral("host"),
+                                         QStringLiteral("x-svc-signature"),
+                                         QStringLiteral("x-svc-timestamp"),
+                                         QStringLiteral("transfer-encoding")};
+    QJsonObject out;
+    const QJsonObject &o = headers.object();
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString field = headers.path(it.key());
+        if (!it.value().isString())
+            throw ApiError::invalidField(field, QStringLiteral("must be a string"));
+        if (reserved.contains(it.key().toLower()))
+            throw ApiError::invalidField(field, QStringLiteral("is set by Pilothouse itself"));
+        out.insert(it.key(), it.value());
+    }
+    return out;
+}
+
+} // namespace
+
+QList<WebhookSubscription> readWebhooks(const JsonFields &body, const NetworkPolicy &policy)
+{
+    QList<WebhookSubscription> out;
+    if (const auto url = body.optionalString(QStringLiteral("webhookUrl"))) {
+        WebhookSubscription s;
+        s.url = checkTarget(QStringLiteral("webhookUrl"), *url, policy);
+        s.secret = body.optionalString(QStringLiteral("webhookSecret")).value_or(QString());
+        if (const auto meta = body.optionalObject(QStringLiteral("webhookMetadata")))
+            s.metadata = meta->object();
+        out.append(s);
+    } else if (body.has(QStringLiteral("webhookSecret"))) {
+        throw ApiError::invalidField(QStringLiteral("webhookSecret"),
+                                     QStringLiteral("needs webhookUrl"));
+    }
+    if (const auto list = body.optionalArray(QStringLiteral("webhooks"))) {
+        if (list->size() > 10)
+            throw ApiError::invalidField(QStringLiteral("webhooks"),
+                                         QStringLiteral("may hold at most 10 subscriptions"));
+        for (qsizetype i = 0; i < list->size(); ++i) {
+            const QString path = QStringLiteral("webhooks[%1]").arg(i);
+            if (!list->at(i).isObject())
+                throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+            const JsonFields item(list->at(i).toObject(), path);
+            WebhookSubscription s;
+            s.url = checkTarget(item.path(QStringLiteral("url")),
+                                item.requiredString(QStringLiteral("url")), policy);
+            if (const auto events = item.stringArray(QStringLiteral("events"), false)) {
+                for (qsizetype e = 0; e < events->size(); ++e) {
+                    if (!kEvents.contains(events->at(e)))
+                        throw ApiError::invalidField(
+                            QStringLiteral("%1.events[%2]").arg(path).arg(e),
+                            QStringLiteral("must be one of %1")
+                                .arg(kEvents.join(QStringLiteral(", "))));
+                }
+                s.events = *events;
+            }
+            s.secret = item.optionalString(QStringLiteral("secret")).value_or(QString());
+            if (const auto auth = item.optionalObject(QStringLiteral("auth")))
+                s.auth = readAuth(*auth);
+            if (const auto headers = item.optionalObject(QStringLiteral("headers")))
+                s.headers = readHeaders(*headers);
+            out.append(s);
+        }
+    }
+    return out;
+}
+
+} // namespace ph::cloud

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "core/RequestLog.h"
+
+#include <QList>
+
+namespace ph {
+class NetworkPolicy;
+}
+
+namespace ph::http {
+class JsonFields;
+}
+
+namespace ph::cloud {
+
+// Reads the callback fields a request may carry: `webhookUrl` (+ `webhookSecret`,
+// `webhookMetadata` on the bridge) and `webhooks[]` (url, events, secret, auth, headers).
+// Typed 400s name the field. A target must be https, or plain http to a loopback or
+// private address while private targets are allowed.
+QList<WebhookSubscription> readWebhooks(const http::JsonFields &body, const NetworkPolicy &policy);
+
+} // namespace ph::cloud

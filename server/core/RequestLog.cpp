@@ -1,0 +1,133 @@
+#include "RequestLog.h"
+
+#include "Clock.h"
+#include "SecretBox.h"
+#include "Store.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace ph {
+
+namespace {
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+QJsonObject parse(const QString &s)
+{
+    return QJsonDocument::fromJson(s.toUtf8()).object();
+}
+// Auth fields that are credentials: sealed at rest, never returned by reads.
+const QStringList kAuthSecrets = {QStringLiteral("token"), QStringLiteral("password")};
+} // namespace
+
+RequestLog::RequestLog(Store &store)
+    : m_store(store)
+{}
+
+void RequestLog::begin(const QString &requestId, const QString &keyId, const QString &endpoint)
+{
+    Sql(m_store,
+        QStringLiteral("INSERT INTO api_requests (id, key_id, endpoint, started_at, status)"
+                       " VALUES (:id, :k, :e, :t, 'executing')"))
+        .bind(QStringLiteral(":id"), requestId)
+        .bind(QStringLiteral(":k"),
+              keyId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(keyId))
+        .bind(QStringLiteral(":e"), endpoint)
+        .bind(QStringLiteral(":t"), m_store.clock().nowMs())
+        .exec();
+    m_store.notifyChanged(QStringLiteral("api_requests"), requestId);
+}
+
+void RequestLog::finish(const QString &requestId, const QString &status, const QJsonObject &summary)
+{
+    Sql(m_store, QStringLiteral("UPDATE api_requests SET finished_at = :t, status = :s,"
+                                " summary = :sum WHERE id = :id"))
+        .bind(QStringLiteral(":t"), m_store.clock().nowMs())
+        .bind(QStringLiteral(":s"), status)
+        .bind(QStringLiteral(":sum"), compact(summary))
+        .bind(QStringLiteral(":id"), requestId)
+        .exec();
+    m_store.notifyChanged(QStringLiteral("api_requests"), requestId);
+}
+
+std::optional<RequestRecord> RequestLog::find(const QString &requestId) const
+{
+    Sql q(m_store, QStringLiteral("SELECT id, key_id, endpoint, started_at, finished_at, status,"
+                                  " summary FROM api_requests WHERE id = :id"));
+    q.bind(QStringLiteral(":id"), requestId).exec();
+    if (!q.next())
+        return std::nullopt;
+    RequestRecord r;
+    r.id = q.value(0).toString();
+    r.keyId = q.value(1).toString();
+    r.endpoint = q.value(2).toString();
+    r.startedAt = q.value(3).toLongLong();
+    if (!q.value(4).isNull())
+        r.finishedAt = q.value(4).toLongLong();
+    r.status = q.value(5).toString();
+    r.summary = parse(q.value(6).toString());
+    return r;
+}
+
+void RequestLog::addSubscriptions(const QString &requestId, const QList<WebhookSubscription> &subs)
+{
+    if (subs.isEmpty())
+        return;
+    const SecretBox &box = m_store.secrets();
+    m_store.transaction([&] {
+        for (const auto &s : subs) {
+            QJsonObject auth = s.auth;
+            for (const auto &field : kAuthSecrets) {
+                if (auth.contains(field))
+                    auth.insert(field, box.seal(auth.value(field).toString()));
+            }
+            QJsonObject config{{QStringLiteral("auth"), auth},
+                               {QStringLiteral("headers"), s.headers},
+                               {QStringLiteral("metadata"), s.metadata}};
+            if (!s.secret.isEmpty())
+                config.insert(QStringLiteral("secret"), box.seal(s.secret));
+            Sql(m_store,
+                QStringLiteral("INSERT INTO webhook_subscriptions (request_id, url, events,"
+                               " config, created_at) VALUES (:r, :u, :e, :c, :t)"))
+                .bind(QStringLiteral(":r"), requestId)
+                .bind(QStringLiteral(":u"), s.url)
+                .bind(QStringLiteral(":e"),
+                      s.events.isEmpty() ? QStringLiteral("") : s.events.join(QLatin1Char(',')))
+                .bind(QStringLiteral(":c"), compact(config))
+                .bind(QStringLiteral(":t"), m_store.clock().nowMs())
+                .exec();
+        }
+    });
+}
+
+QList<WebhookSubscription> RequestLog::subscriptions(const QString &requestId) const
+{
+    const SecretBox &box = m_store.secrets();
+    Sql q(m_store, QStringLiteral("SELECT url, events, config FROM webhook_subscriptions"
+                                  " WHERE request_id = :r ORDER BY id"));
+    q.bind(QStringLiteral(":r"), requestId).exec();
+    QList<WebhookSubscription> out;
+    while (q.next()) {
+        WebhookSubscription s;
+        s.url = q.value(0).toString();
+        const QString events = q.value(1).toString();
+        if (!events.isEmpty())
+            s.events = events.split(QLatin1Char(','));
+        const QJsonObject config = parse(q.value(2).toString());
+        s.auth = config.value(QStringLiteral("auth")).toObject();
+        for (const auto &field : kAuthSecrets) {
+            if (s.auth.contains(field))
+                s.auth.insert(field, box.unseal(s.auth.value(field).toString()));
+        }
+        s.headers = config.value(QStringLiteral("headers")).toObject();
+        s.metadata = config.value(QStringLiteral("metadata")).toObject();
+        if (config.contains(QStringLiteral("secret")))
+            s.secret = box.unseal(config.value(QStringLiteral("secret")).toString());
+        out.append(s);
+    }
+    return out;
+}
+
+} // namespace ph

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ph {
+
+class Store;
+
+// One callback subscription carried by a request (`webhookUrl`/`webhookSecret` or an
+// item of `webhooks[]`). Secrets and auth credentials are sealed before they are stored.
+struct WebhookSubscription
+{
+    QString url;
+    QStringList events;   // empty: the default events (workflow.completed / failed)
+    QString secret;       // signing secret, clear only in memory
+    QJsonObject auth;     // {type: bearer, token} or {type: basic, username, password}
+    QJsonObject headers;  // extra headers sent with each delivery
+    QJsonObject metadata; // webhookMetadata of bridge requests
+};
+
+struct RequestRecord
+{
+    QString id;
+    QString keyId;
+    QString endpoint;
+    qint64 startedAt = 0;
+    std::optional<qint64> finishedAt;
+    QString status;
+    QJsonObject summary;
+};
+
+// The log of billed API requests, with the webhook subscriptions they carried.
+class RequestLog
+{
+public:
+    explicit RequestLog(Store &store);
+
+    void begin(const QString &requestId, const QString &keyId, const QString &endpoint);
+    void finish(const QString &requestId, const QString &status, const QJsonObject &summary);
+    std::optional<RequestRecord> find(const QString &requestId) const;
+
+    void addSubscriptions(const QString &requestId, const QList<WebhookSubscription> &subs);
+    QList<WebhookSubscription> subscriptions(const QString &requestId) const;
+
+private:
+    Store &m_store;
+};
+
+} // namespace ph

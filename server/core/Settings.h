@@ -1,0 +1,74 @@
+#pragma once
+
+#include <QHash>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QObject>
+#include <QString>
+
+namespace ph {
+
+class Store;
+
+// Typed settings. A value comes from, in order: a command-line override
+// (`--set key=value`, not stored), the store (`settings` table), a runtime default the
+// service computes at start (e.g. private targets depend on the bind address), the
+// built-in default. docs/configuration.md lists every key.
+class Settings : public QObject
+{
+    Q_OBJECT
+public:
+    struct Definition
+    {
+        QString key;
+        QJsonValue::Type type;
+        QJsonValue defaultValue;
+        double minimum = 0;
+        double maximum = 0; // 0: no bound checks (strings, booleans)
+        QString help;
+    };
+    static const QList<Definition> &definitions();
+    static const Definition *definition(const QString &key);
+
+    explicit Settings(Store &store, QObject *parent = nullptr);
+
+    QJsonValue value(const QString &key) const;
+    int intValue(const QString &key) const;
+    qint64 int64Value(const QString &key) const;
+    bool boolValue(const QString &key) const;
+    QString stringValue(const QString &key) const;
+
+    // Validates and stores a value. Returns an empty string on success, else a
+    // sentence naming what is wrong; nothing is stored then.
+    QString set(const QString &key, const QJsonValue &value);
+    // Parses `key=value` from the command line (numbers, true/false, strings).
+    QString setOverride(const QString &assignment);
+    void setRuntimeDefault(const QString &key, const QJsonValue &value);
+
+    QJsonObject snapshot() const;
+
+Q_SIGNALS:
+    void changed(const QString &key);
+
+private:
+    QString validate(const QString &key, const QJsonValue &value) const;
+
+    Store &m_store;
+    QHash<QString, QJsonValue> m_stored;
+    QHash<QString, QJsonValue> m_overrides;
+    QHash<QString, QJsonValue> m_runtimeDefaults;
+};
+
+namespace SettingKeys {
+inline const QString maxBodyBytes = QStringLiteral("http.maxBodyBytes");
+inline const QString allowPrivateTargets = QStringLiteral("network.allowPrivateTargets");
+inline const QString poolSize = QStringLiteral("pool.size");
+inline const QString poolQueueLimit = QStringLiteral("pool.queueLimit");
+inline const QString poolStandby = QStringLiteral("pool.standby");
+inline const QString navigationTimeoutMs = QStringLiteral("pool.navigationTimeoutMs");
+inline const QString scrapeMaxUrls = QStringLiteral("scrape.maxUrls");
+inline const QString scrapeMaxTreeNodes = QStringLiteral("scrape.maxTreeNodes");
+inline const QString shutdownGraceMs = QStringLiteral("shutdown.graceMs");
+} // namespace SettingKeys
+
+} // namespace ph

@@ -1,0 +1,107 @@
+#pragma once
+
+#include <QObject>
+#include <QSqlDatabase>
+#include <QString>
+#include <QVariant>
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+class QSqlQuery;
+
+namespace ph {
+
+class Clock;
+class ApiKeyRepository;
+class CreditLedger;
+class RequestLog;
+class SecretBox;
+
+// Raised when SQLite refuses a statement. Handlers map it to HTTP 500; it means
+// a bug or a broken disk, never bad client input.
+class StoreError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The one owner of the SQLite connection. It opens the file in WAL mode, applies the
+// numbered migrations in `:/pilothouse/migrations` at start and hands out the area
+// repositories. No SQL lives outside server/core and those repositories.
+class Store : public QObject
+{
+    Q_OBJECT
+public:
+    Store(QString path, const Clock &clock, QObject *parent = nullptr);
+    ~Store() override;
+
+    // Opens the database and migrates it to `targetVersion` (-1: the newest this
+    // build knows). A store newer than this build is refused, never touched.
+    // The secrets key (`secrets.key`) is kept in the same directory as the database.
+    bool open(QString *error, int targetVersion = -1);
+    void close();
+    bool isOpen() const;
+
+    int schemaVersion() const;
+    static int latestSchemaVersion();
+
+    QString path() const { return m_path; }
+    const Clock &clock() const { return m_clock; }
+    QSqlDatabase database() const;
+
+    // Runs `work` inside one transaction; an exception rolls it back and propagates.
+    // Nested calls join the outer transaction.
+    void transaction(const std::function<void()> &work);
+
+    ApiKeyRepository &apiKeys();
+    CreditLedger &credits();
+    RequestLog &requests();
+    const SecretBox &secrets() const;
+
+    // Tells observers (console panels, long-polls) that rows of `table` changed.
+    void notifyChanged(const QString &table, const QString &id);
+
+Q_SIGNALS:
+    void changed(const QString &table, const QString &id);
+
+private:
+    bool migrate(int targetVersion, QString *error);
+
+    QString m_path;
+    QString m_connectionName;
+    const Clock &m_clock;
+    int m_transactionDepth = 0;
+    std::unique_ptr<ApiKeyRepository> m_apiKeys;
+    std::unique_ptr<CreditLedger> m_credits;
+    std::unique_ptr<RequestLog> m_requests;
+    std::unique_ptr<SecretBox> m_secrets;
+};
+
+// A prepared statement bound to the store's connection. Failures throw StoreError.
+//   Sql q(store, "SELECT label FROM api_keys WHERE id = :id");
+//   q.bind(":id", id).exec();
+//   while (q.next()) ...
+class Sql
+{
+public:
+    Sql(const Store &store, const QString &statement);
+    ~Sql();
+    Sql(const Sql &) = delete;
+    Sql &operator=(const Sql &) = delete;
+
+    Sql &bind(const QString &placeholder, const QVariant &value);
+    Sql &exec();
+    bool next();
+    QVariant value(int column) const;
+    QVariant value(const QString &name) const;
+    int rowsAffected() const;
+    QVariant lastInsertId() const;
+
+private:
+    std::unique_ptr<QSqlQuery> m_query;
+    QString m_statement;
+};
+
+} // namespace ph

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+namespace ph::http {
+
+class Exchange;
+
+// A response that sends events as they happen, in one of two framings:
+//   Sse    text/event-stream: "id: N\nevent: TYPE\ndata: {json}\n\n", heartbeats as ": ping"
+//   Ndjson application/x-ndjson: one JSON object a line, heartbeats as {"type":"ping"}
+// The stream owns nothing but the exchange pointer; when the client leaves it emits
+// closed() and further sends are dropped.
+class EventStream : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Framing { Sse, Ndjson };
+
+    // Picks the framing from the Accept header; nullopt-like `ok` false when the client
+    // asked for neither.
+    static bool framingFromAccept(const QByteArray &accept, Framing *framing);
+
+    EventStream(Exchange &exchange, Framing framing, int heartbeatMs = 15000,
+                QObject *parent = nullptr);
+
+    // `id` (SSE only) lets clients resume with Last-Event-ID; 0 omits it.
+    void send(const QString &type, const QJsonObject &data, qint64 id = 0);
+    void close();
+    bool isOpen() const;
+    Framing framing() const { return m_framing; }
+
+Q_SIGNALS:
+    void closed();
+
+private:
+    void heartbeat();
+
+    QPointer<Exchange> m_exchange;
+    Framing m_framing;
+    QTimer m_heartbeat;
+};
+
+} // namespace ph::http

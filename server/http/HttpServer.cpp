@@ -1,0 +1,230 @@
+#include "HttpServer.h"
+
+#include "ApiError.h"
+#include "Authenticator.h"
+#include "Exchange.h"
+#include "TcpGuard.h"
+
+#include "core/Clock.h"
+#include "core/Ids.h"
+#include "core/Store.h"
+
+#include <QElapsedTimer>
+#include <QHttpServerRequest>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QTcpSocket>
+#include <QTimer>
+
+Q_LOGGING_CATEGORY(lcHttp, "pilothouse.http")
+
+namespace ph::http {
+
+namespace {
+
+QByteArray methodName(QHttpServerRequest::Method m)
+{
+    switch (m) {
+    case QHttpServerRequest::Method::Get:
+        return "GET";
+    case QHttpServerRequest::Method::Put:
+        return "PUT";
+    case QHttpServerRequest::Method::Delete:
+        return "DELETE";
+    case QHttpServerRequest::Method::Post:
+        return "POST";
+    case QHttpServerRequest::Method::Head:
+        return "HEAD";
+    case QHttpServerRequest::Method::Options:
+        return "OPTIONS";
+    case QHttpServerRequest::Method::Patch:
+        return "PATCH";
+    default:
+        return "UNKNOWN";
+    }
+}
+
+// A raw response for connections the guard refuses before any request object exists.
+QByteArray rawError(int status, qint64 limit)
+{
+    const QString requestId = Ids::make(QStringLiteral("req"), 20);
+    const ApiError error =
+        status == 413
+            ? ApiError::payloadTooLarge(limit)
+            : ApiError(
+                  431, QStringLiteral("HEADERS_TOO_LARGE"),
+                  QStringLiteral("request headers exceed %1 bytes").arg(TcpGuard::kMaxHeaderBytes));
+    const QByteArray body = QJsonDocument(error.toJson(requestId)).toJson(QJsonDocument::Compact);
+    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + Exchange::reasonPhrase(status) +
+           "\r\nX-Request-Id: " + requestId.toLatin1() +
+           "\r\nContent-Type: application/json\r\nContent-Length: " +
+           QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+} // namespace
+
+HttpServer::HttpServer(Authenticator &authenticator, const Clock &clock, QObject *parent)
+    : QAbstractHttpServer(parent)
+    , m_authenticator(authenticator)
+    , m_clock(clock)
+    , m_maxBody(10 * 1024 * 1024)
+{}
+
+HttpServer::~HttpServer()
+{
+    // Exchanges are parented to the server; disconnect so their destruction does not
+    // call back into a half-destroyed server.
+    for (Exchange *ex : std::as_const(m_inFlight))
+        ex->disconnect(this);
+}
+
+void HttpServer::addController(Controller &controller)
+{
+    for (const Route &route : controller.routes())
+        addRoute(route);
+}
+
+void HttpServer::addRoute(const Route &route)
+{
+    m_router.add(route);
+}
+
+quint16 HttpServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
+{
+    auto *guard = new TcpGuard(m_maxBody, &rawError);
+    if (!guard->listen(address, port)) {
+        if (error)
+            *error = guard->errorString();
+        delete guard;
+        return 0;
+    }
+    bind(guard); // reparents the guard to this server
+    m_guard = guard;
+    m_address = address;
+    m_port = guard->serverPort();
+    return m_port;
+}
+
+void HttpServer::setMaxBodyBytes(qint64 bytes)
+{
+    m_maxBody = bytes;
+    if (m_guard)
+        m_guard->setMaxBodyBytes(bytes);
+}
+
+qint64 HttpServer::maxBodyBytes() const
+{
+    return m_maxBody;
+}
+
+void HttpServer::stopListening()
+{
+    if (m_guard)
+        m_guard->close();
+}
+
+void HttpServer::failInFlight()
+{
+    const auto exchanges = m_inFlight;
+    for (Exchange *ex : exchanges) {
+        if (ex->isStreaming())
+            ex->endStream();
+        else
+            ex->fail(ApiError::unavailable(QStringLiteral("SHUTTING_DOWN"),
+                                           QStringLiteral("the server is shutting down")));
+    }
+}
+
+void HttpServer::drain(int timeoutMs, std::function<void()> done)
+{
+    QElapsedTimer clock;
+    clock.start();
+    auto *timer = new QTimer(this);
+    auto check = [this, timer, clock, timeoutMs, done] {
+        qint64 pending = 0;
+        if (m_guard) {
+            for (QTcpSocket *socket : m_guard->openSockets()) {
+                socket->flush();
+                pending += socket->bytesToWrite();
+            }
+        }
+        if (pending == 0 || clock.elapsed() >= timeoutMs) {
+            timer->stop();
+            timer->deleteLater();
+            done();
+        }
+    };
+    connect(timer, &QTimer::timeout, this, check);
+    timer->start(10);
+}
+
+bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket)
+{
+    if (m_guard)
+        m_guard->requestComplete(socket);
+
+    Request request;
+    request.id = Ids::make(QStringLiteral("req"), 20);
+    request.method = methodName(raw.method());
+    request.path = raw.url().path(QUrl::FullyEncoded);
+    request.query = raw.query();
+    const auto headers = raw.headers();
+    for (const auto &h : headers)
+        request.headers.insert(h.first.toLower(), h.second);
+    request.body = raw.body();
+    request.remoteAddress = raw.remoteAddress();
+    request.receivedAtMs = m_clock.nowMs();
+
+    const Router::Match match = m_router.match(request.method, request.path);
+    auto *exchange = new Exchange(std::move(request), socket,
+                                  match.route ? match.route->envelope : nullptr, this);
+    m_inFlight.insert(exchange);
+    const QString requestId = exchange->request().id;
+    connect(exchange, &Exchange::finished, this, [this, exchange, requestId] {
+        m_inFlight.remove(exchange);
+        Q_EMIT requestFinished(requestId);
+        if (m_inFlight.isEmpty())
+            Q_EMIT idle();
+    });
+
+    try {
+        if (exchange->request().body.size() > m_maxBody)
+            throw ApiError::payloadTooLarge(m_maxBody);
+        if (!match.route) {
+            if (!match.allowedMethods.isEmpty()) {
+                const QByteArray allow = match.allowedMethods.join(QStringLiteral(", ")).toLatin1();
+                const ApiError error = ApiError::methodNotAllowed(
+                    QStringLiteral("%1 is not allowed on %2; use %3")
+                        .arg(QString::fromLatin1(exchange->request().method),
+                             exchange->request().path, QString::fromLatin1(allow)));
+                exchange->respondJson(405, error.toJson(requestId), {{"Allow", allow}});
+                return true;
+            }
+            throw ApiError::notFound(
+                QStringLiteral("no endpoint at %1").arg(exchange->request().path));
+        }
+        exchange->request().params = match.params;
+        exchange->request().principal =
+            m_authenticator.authenticate(exchange->request(), match.route->auth);
+        match.route->handler(*exchange);
+    } catch (const ApiError &error) {
+        if (!exchange->isAnswered())
+            exchange->fail(error);
+    } catch (const StoreError &error) {
+        qCWarning(lcHttp) << "store error in" << exchange->request().path << error.what();
+        if (!exchange->isAnswered())
+            exchange->fail(ApiError::internal(QStringLiteral("storage error")));
+    } catch (const std::exception &error) {
+        qCWarning(lcHttp) << "unexpected error in" << exchange->request().path << error.what();
+        if (!exchange->isAnswered())
+            exchange->fail(ApiError::internal(QStringLiteral("internal error")));
+    }
+    return true;
+}
+
+void HttpServer::missingHandler(const QHttpServerRequest &, QTcpSocket *)
+{
+    // handleRequest answers every request; nothing reaches here.
+}
+
+} // namespace ph::http

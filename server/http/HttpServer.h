@@ -1,0 +1,74 @@
+#pragma once
+
+#include "Route.h"
+
+#include <QAbstractHttpServer>
+#include <QHostAddress>
+#include <QPointer>
+#include <QSet>
+
+#include <functional>
+#include <memory>
+
+namespace ph {
+class Clock;
+}
+
+namespace ph::http {
+
+class Authenticator;
+class Exchange;
+class TcpGuard;
+
+// The HTTP layer: QHttpServer's connection handling and parser under our own route
+// table. For every request it assigns X-Request-Id, enforces the body limit (413),
+// routes (404/405), authenticates (401/403), calls the handler and maps ApiError and
+// unexpected exceptions to the error envelope. Handlers answer through an Exchange,
+// at once or later (long-poll, streams).
+class HttpServer : public QAbstractHttpServer
+{
+    Q_OBJECT
+public:
+    HttpServer(Authenticator &authenticator, const Clock &clock, QObject *parent = nullptr);
+    ~HttpServer() override;
+
+    void addController(Controller &controller);
+    void addRoute(const Route &route);
+
+    // Listens on address:port (0 picks a free port). Returns the port, 0 on failure.
+    quint16 listenOn(const QHostAddress &address, quint16 port, QString *error);
+    QHostAddress address() const { return m_address; }
+    quint16 port() const { return m_port; }
+
+    void setMaxBodyBytes(qint64 bytes);
+    qint64 maxBodyBytes() const;
+
+    int inFlight() const { return int(m_inFlight.size()); }
+    // Stops accepting connections; in-flight exchanges continue.
+    void stopListening();
+    // Fails every exchange still in flight with 503 SHUTTING_DOWN.
+    void failInFlight();
+    // Calls `done` once every answer written so far has left the process (or after
+    // `timeoutMs`), so a shutdown never cuts a response short.
+    void drain(int timeoutMs, std::function<void()> done);
+
+Q_SIGNALS:
+    void requestFinished(const QString &requestId);
+    void idle(); // the last in-flight exchange finished
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    Authenticator &m_authenticator;
+    const Clock &m_clock;
+    Router m_router;
+    QPointer<TcpGuard> m_guard;
+    qint64 m_maxBody;
+    QHostAddress m_address;
+    quint16 m_port = 0;
+    QSet<Exchange *> m_inFlight;
+};
+
+} // namespace ph::http

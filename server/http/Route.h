@@ -1,0 +1,82 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+class QJsonObject;
+
+namespace ph::http {
+
+class ApiError;
+class Exchange;
+
+// Who may call a route. The authenticator turns credentials into a Principal and
+// refuses the request (401/403) when the policy is not met.
+enum class AuthPolicy {
+    Public, // no credential needed
+    ApiKey, // any active API key (Authorization: Bearer, bare key, or x-api-key)
+    Owner,  // the owner's key
+};
+
+using Handler = std::function<void(Exchange &)>;
+// Renders an ApiError in an area's error envelope; null means the standard one
+// ({success:false, error, code, field?, requestId}).
+using ErrorEnvelope = QJsonObject (*)(const ApiError &, const QString &requestId);
+
+struct Route
+{
+    QByteArray method;
+    QString pattern; // "/agent/{trajectoryId}"; `{name}` matches one path segment
+    AuthPolicy auth = AuthPolicy::ApiKey;
+    Handler handler;
+    ErrorEnvelope envelope = nullptr;
+
+    // Route table rows name a member function of the controller:
+    //   Route::to("POST", "/scrape", AuthPolicy::ApiKey, this, &ScrapeController::scrape)
+    template <class C>
+    static Route to(const char *method, const QString &pattern, AuthPolicy auth, C *controller,
+                    void (C::*member)(Exchange &))
+    {
+        return Route{QByteArray(method), pattern, auth,
+                     [controller, member](Exchange &ex) { (controller->*member)(ex); }, nullptr};
+    }
+};
+
+// A controller owns one API area and declares its routes in one table.
+class Controller
+{
+public:
+    virtual ~Controller() = default;
+    virtual QList<Route> routes() = 0;
+};
+
+// Matches paths against the route table: 404 when no pattern matches, 405 (with the
+// allowed methods) when the path matches under another method.
+class Router
+{
+public:
+    struct Match
+    {
+        const Route *route = nullptr;
+        QHash<QString, QString> params;
+        QStringList allowedMethods; // filled when the path matched but not the method
+    };
+
+    void add(const Route &route);
+    Match match(const QByteArray &method, const QString &path) const;
+
+private:
+    struct Compiled
+    {
+        Route route;
+        QStringList segments;
+    };
+    QList<Compiled> m_routes;
+};
+
+} // namespace ph::http

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QPair>
+#include <QTcpServer>
+
+#include <functional>
+
+class QTcpSocket;
+
+namespace ph::test {
+
+struct FixtureRequest
+{
+    QByteArray method;
+    QByteArray path;                       // with the query
+    QHash<QByteArray, QByteArray> headers; // lowercased names
+    QByteArray body;
+};
+
+struct FixtureResponse
+{
+    int status = 200;
+    QList<QPair<QByteArray, QByteArray>> headers;
+    QByteArray body;
+    int delayMs = 0;   // wait before answering
+    bool hang = false; // send the head and the body, then never finish
+    static FixtureResponse html(const QByteArray &body, const QByteArray &charset = "utf-8");
+};
+
+// A small web server for tests, on loopback, started by the test itself. Routes map a
+// path to a handler; every hit is counted.
+class FixtureServer : public QTcpServer
+{
+    Q_OBJECT
+public:
+    using Handler = std::function<FixtureResponse(const FixtureRequest &)>;
+
+    explicit FixtureServer(QObject *parent = nullptr);
+    bool start();
+    QString url(const QString &path) const;
+    quint16 port() const { return serverPort(); }
+
+    void route(const QByteArray &path, Handler handler);
+    void page(const QByteArray &path, const QByteArray &html);
+    int hits(const QByteArray &path) const { return m_hits.value(path); }
+    QList<FixtureRequest> requests(const QByteArray &path) const { return m_log.value(path); }
+
+private:
+    void onReadyRead(QTcpSocket *socket);
+    void answer(QTcpSocket *socket, const FixtureRequest &request);
+
+    QHash<QByteArray, Handler> m_routes;
+    QHash<QByteArray, int> m_hits;
+    QHash<QByteArray, QList<FixtureRequest>> m_log;
+    QHash<QTcpSocket *, QByteArray> m_buffers;
+};
+
+} // namespace ph::test

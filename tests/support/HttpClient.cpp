@@ -1,0 +1,99 @@
+#include "HttpClient.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QNetworkReply>
+#include <QTcpSocket>
+#include <QTimer>
+
+namespace ph::test {
+
+HttpClient::HttpClient(QString base)
+    : m_base(std::move(base))
+{}
+
+HttpResponse HttpClient::send(const QByteArray &method, const QString &pathOrUrl,
+                              const QByteArray &body, const Headers &headers, int timeoutMs)
+{
+    const QUrl url =
+        pathOrUrl.startsWith(QLatin1String("http")) ? QUrl(pathOrUrl) : QUrl(m_base + pathOrUrl);
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
+    if (!m_bearer.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + m_bearer.toUtf8());
+    bool hasType = false;
+    for (const auto &h : headers) {
+        request.setRawHeader(h.first, h.second);
+        hasType |= h.first.toLower() == "content-type";
+    }
+    if (!hasType && !body.isEmpty())
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = m_nam->sendCustomRequest(request, method, body);
+    QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
+    QObject::connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    timer.start(timeoutMs);
+    loop.exec();
+    HttpResponse r;
+    if (!reply->isFinished()) {
+        r.error = QStringLiteral("timed out");
+        reply->abort();
+    }
+    r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    for (const auto &pair : reply->rawHeaderPairs())
+        r.headers.insert(pair.first.toLower(), pair.second);
+    r.body = reply->readAll();
+    if (r.error.isEmpty() && reply->error() != QNetworkReply::NoError && r.status == 0)
+        r.error = reply->errorString();
+    reply->deleteLater();
+    return r;
+}
+
+HttpResponse HttpClient::get(const QString &path, const Headers &headers)
+{
+    return send("GET", path, {}, headers);
+}
+
+HttpResponse HttpClient::post(const QString &path, const QJsonObject &body, const Headers &headers)
+{
+    return send("POST", path, QJsonDocument(body).toJson(QJsonDocument::Compact), headers);
+}
+
+HttpResponse HttpClient::postRaw(const QString &path, const QByteArray &body,
+                                 const Headers &headers)
+{
+    return send("POST", path, body, headers);
+}
+
+QByteArray HttpClient::raw(quint16 port, const QByteArray &request, int timeoutMs,
+                           const QByteArray &until)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    QByteArray out;
+    QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
+    QObject::connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QObject::connect(&socket, &QTcpSocket::connected, &loop, [&] { socket.write(request); });
+    QObject::connect(&socket, &QTcpSocket::readyRead, &loop, [&] {
+        out += socket.readAll();
+        if (!until.isEmpty() && out.contains(until))
+            loop.quit();
+    });
+    QObject::connect(&socket, &QTcpSocket::disconnected, &loop, &QEventLoop::quit);
+    QObject::connect(&socket, &QTcpSocket::errorOccurred, &loop, [&] {
+        if (socket.error() != QAbstractSocket::RemoteHostClosedError)
+            loop.quit();
+    });
+    timer.start(timeoutMs);
+    loop.exec();
+    out += socket.readAll();
+    return out;
+}
+
+} // namespace ph::test

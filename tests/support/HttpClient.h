@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QList>
+#include <QNetworkAccessManager>
+#include <QPair>
+#include <QString>
+#include <QUrl>
+
+#include <memory>
+
+namespace ph::test {
+
+struct HttpResponse
+{
+    int status = 0;                        // 0: no response (connection failed or timed out)
+    QHash<QByteArray, QByteArray> headers; // lowercased names
+    QByteArray body;
+    QString error;
+
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+    QByteArray header(const QByteArray &name) const { return headers.value(name.toLower()); }
+};
+
+// A synchronous HTTP client for tests: spins the event loop until the answer arrives,
+// so the server under test (same thread) keeps running meanwhile.
+class HttpClient
+{
+public:
+    explicit HttpClient(QString base = {});
+
+    using Headers = QList<QPair<QByteArray, QByteArray>>;
+    HttpResponse send(const QByteArray &method, const QString &pathOrUrl,
+                      const QByteArray &body = {}, const Headers &headers = {},
+                      int timeoutMs = 60000);
+    HttpResponse get(const QString &path, const Headers &headers = {});
+    HttpResponse post(const QString &path, const QJsonObject &body, const Headers &headers = {});
+    HttpResponse postRaw(const QString &path, const QByteArray &body, const Headers &headers = {});
+
+    // Raw socket exchange for what QNetworkAccessManager cannot express (oversized
+    // declared bodies, streams): sends `request` and reads until the peer closes or
+    // `until` appears in the reply or the time is up.
+    static QByteArray raw(quint16 port, const QByteArray &request, int timeoutMs = 10000,
+                          const QByteArray &until = {});
+
+    QString base() const { return m_base; }
+    void setBearer(const QString &key) { m_bearer = key; }
+
+private:
+    QString m_base;
+    QString m_bearer;
+    std::unique_ptr<QNetworkAccessManager> m_nam = std::make_unique<QNetworkAccessManager>();
+};
+
+} // namespace ph::test

@@ -1,0 +1,45 @@
+#include "TestService.h"
+
+namespace ph::test {
+
+TestService::TestService(QStringList settings, QString dataDir)
+{
+    if (dataDir.isEmpty()) {
+        m_tmp = std::make_unique<QTemporaryDir>();
+        m_dataDir = m_tmp->path();
+    } else {
+        m_dataDir = dataDir;
+    }
+    ServiceConfig config;
+    config.dataDir = m_dataDir;
+    config.port = 0;
+    config.settingOverrides = settings;
+    m_service = std::make_unique<Service>(config);
+    m_ok = m_service->start(&m_error);
+    m_ownerKey = m_service->mintedApiKey();
+    if (m_ok && m_ownerKey.isEmpty())
+        m_ownerKey = m_service->mintOwnerKey(QStringLiteral("test"));
+}
+
+TestService::~TestService()
+{
+    m_service.reset();
+}
+
+HttpClient TestService::client() const
+{
+    HttpClient c(base());
+    c.setBearer(m_ownerKey);
+    return c;
+}
+
+QString TestService::mintKey(double balance)
+{
+    HttpClient c = client();
+    const auto r =
+        c.post(QStringLiteral("/keys"), {{QStringLiteral("label"), QStringLiteral("minted")},
+                                         {QStringLiteral("balance"), balance}});
+    return r.json().value(QStringLiteral("key")).toString();
+}
+
+} // namespace ph::test

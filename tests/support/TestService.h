@@ -1,0 +1,41 @@
+#pragma once
+
+#include "HttpClient.h"
+
+#include "Service.h"
+
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace ph::test {
+
+// The real service on port 0 with a temporary data directory, for API tests.
+class TestService
+{
+public:
+    explicit TestService(QStringList settings = {}, QString dataDir = {});
+    ~TestService();
+
+    bool ok() const { return m_ok; }
+    QString error() const { return m_error; }
+    Service &service() { return *m_service; }
+    quint16 port() const { return m_service->port(); }
+    QString base() const { return m_service->apiAddress(); }
+    QString ownerKey() const { return m_ownerKey; }
+    QString dataDir() const { return m_dataDir; }
+    // A client that sends the owner key.
+    HttpClient client() const;
+    // Mints a user key with `balance` credits through the API.
+    QString mintKey(double balance);
+
+private:
+    std::unique_ptr<QTemporaryDir> m_tmp;
+    QString m_dataDir;
+    std::unique_ptr<Service> m_service;
+    QString m_ownerKey;
+    QString m_error;
+    bool m_ok = false;
+};
+
+} // namespace ph::test

@@ -1,0 +1,327 @@
+// The browser pool with real QtWebEngine pages against a fixture site on loopback.
+#include "FixtureServer.h"
+#include "TestMain.h"
+
+#include "browser/BrowserLease.h"
+#include "browser/BrowserPool.h"
+#include "browser/NetworkPolicy.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTimer>
+#include <QWebEnginePage>
+
+#include <csignal>
+
+using namespace ph;
+using ph::test::FixtureResponse;
+using ph::test::FixtureServer;
+
+namespace {
+
+// Navigates and waits; returns the result.
+NavigationResult navigate(BrowserLease &lease, const QString &url, int timeoutMs = 15000)
+{
+    NavigationResult out;
+    bool done = false;
+    NavigateOptions o;
+    o.timeoutMs = timeoutMs;
+    lease.navigate(QUrl(url), o, [&](const NavigationResult &r) {
+        out = r;
+        done = true;
+    });
+    if (!QTest::qWaitFor([&] { return done; }, timeoutMs + 5000))
+        out.errorCode = QStringLiteral("TEST_WAIT_EXPIRED");
+    return out;
+}
+
+QVariant evaluate(BrowserLease &lease, const QString &script)
+{
+    QVariant out;
+    bool done = false;
+    lease.evaluate(script, 10000, [&](bool, const QVariant &v) {
+        out = v;
+        done = true;
+    });
+    QTest::qWaitFor([&] { return done; }, 15000);
+    return out;
+}
+
+std::unique_ptr<BrowserLease> leaseNow(BrowserPool &pool)
+{
+    std::unique_ptr<BrowserLease> lease;
+    if (!pool.acquire(QStringLiteral("test"), nullptr,
+                      [&](std::unique_ptr<BrowserLease> l) { lease = std::move(l); }))
+        return nullptr;
+    QTest::qWaitFor([&] { return lease != nullptr; }, 10000);
+    return lease;
+}
+
+// Writes every kind of client-side state and reports what it found beforehand.
+const QByteArray kStatePage = R"(<!doctype html><html><body><pre id=out></pre><script>
+async function run() {
+  const seen = {
+    cookie: document.cookie,
+    local: localStorage.getItem('k'),
+    session: sessionStorage.getItem('k'),
+    idb: await new Promise((ok) => {
+      const open = indexedDB.open('state', 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('s');
+      open.onsuccess = () => {
+        const tx = open.result.transaction('s', 'readwrite');
+        const get = tx.objectStore('s').get('k');
+        get.onsuccess = () => { tx.objectStore('s').put('v', 'k'); ok(get.result || null); };
+      };
+      open.onerror = () => ok('error');
+    }),
+    cache: await caches.open('c').then((c) => c.match('/x')).then((r) => r ? 'hit' : null),
+  };
+  document.cookie = 'k=v; max-age=3600';
+  localStorage.setItem('k', 'v');
+  sessionStorage.setItem('k', 'v');
+  await caches.open('c').then((c) => c.put('/x', new Response('x')));
+  await fetch('/cacheable');
+  document.getElementById('out').textContent = JSON.stringify(seen);
+  document.title = 'done';
+}
+run();
+</script></body></html>)";
+
+} // namespace
+
+class tst_BrowserPool : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void leasesNoMorePagesThanItHas();
+    void refusesBeyondTheQueueLimit();
+    void dropsARequestWhoseRequesterLeft();
+    void isolatesEveryLease();
+    void keepsStateWithinOneLease();
+    void timesOutANavigationThatNeverEnds();
+    void replacesAPageWhoseRendererCrashed();
+    void keepsTheEventLoopResponsive();
+
+private:
+    FixtureServer m_site;
+    NetworkPolicy m_policy{true};
+};
+
+void tst_BrowserPool::initTestCase()
+{
+    QVERIFY(m_site.start());
+    m_site.page("/", "<!doctype html><title>home</title><p>home</p>");
+    m_site.route("/slow", [](const ph::test::FixtureRequest &) {
+        auto r = FixtureResponse::html("<!doctype html><title>slow</title><p>slow</p>");
+        r.delayMs = 400;
+        return r;
+    });
+    m_site.route("/hang", [](const ph::test::FixtureRequest &) {
+        auto r = FixtureResponse::html("<!doctype html><title>hang</title><p>partial");
+        r.hang = true;
+        return r;
+    });
+    m_site.page("/state", kStatePage);
+    m_site.route("/cacheable", [](const ph::test::FixtureRequest &) {
+        FixtureResponse r;
+        r.headers = {{"Content-Type", "text/plain"}, {"Cache-Control", "public, max-age=3600"}};
+        r.body = "cached";
+        return r;
+    });
+}
+
+void tst_BrowserPool::leasesNoMorePagesThanItHas()
+{
+    BrowserPool pool({2, 10, 0}, m_policy);
+    int active = 0, maxActive = 0, finished = 0;
+    QList<int> order;
+    std::vector<std::unique_ptr<BrowserLease>> held;
+    for (int i = 0; i < 6; ++i) {
+        QVERIFY(pool.acquire(QStringLiteral("r%1").arg(i), nullptr,
+                             [&, i](std::unique_ptr<BrowserLease> lease) {
+                                 order.append(i);
+                                 maxActive = qMax(maxActive, ++active);
+                                 BrowserLease *l = lease.get();
+                                 held.push_back(std::move(lease));
+                                 NavigateOptions o;
+                                 l->navigate(QUrl(m_site.url(QStringLiteral("/slow"))), o,
+                                             [&, l](const NavigationResult &r) {
+                                                 QVERIFY(r.ok);
+                                                 --active;
+                                                 ++finished;
+                                                 for (auto &h : held) {
+                                                     if (h.get() == l)
+                                                         h.reset();
+                                                 }
+                                             });
+                             }));
+    }
+    QCOMPARE(pool.stats().queued, 6);
+    QTRY_COMPARE_WITH_TIMEOUT(finished, 6, 30000);
+    QCOMPARE(maxActive, 2);
+    QCOMPARE(order, (QList<int>{0, 1, 2, 3, 4, 5}));
+    QTRY_COMPARE(pool.stats().busy, 0);
+    QCOMPARE(pool.stats().leasesServed, qint64(6));
+}
+
+void tst_BrowserPool::refusesBeyondTheQueueLimit()
+{
+    BrowserPool pool({1, 2, 0}, m_policy);
+    QVERIFY(pool.hasRoomFor(3));
+    QVERIFY(!pool.hasRoomFor(4));
+    std::vector<std::unique_ptr<BrowserLease>> held;
+    auto keep = [&](std::unique_ptr<BrowserLease> l) { held.push_back(std::move(l)); };
+    QVERIFY(pool.acquire(QStringLiteral("a"), nullptr, keep));
+    QVERIFY(pool.acquire(QStringLiteral("b"), nullptr, keep));
+    QVERIFY(pool.acquire(QStringLiteral("c"), nullptr, keep));
+    QVERIFY(!pool.acquire(QStringLiteral("d"), nullptr, keep));
+    QVERIFY(pool.retryAfterSeconds() >= 1);
+    QTRY_COMPARE(held.size(), size_t(1));
+    QCOMPARE(pool.stats().queued, 2);
+    held.clear(); // release: the next waiter gets the page
+    QTRY_COMPARE(held.size(), size_t(1));
+    QCOMPARE(pool.stats().queued, 1);
+}
+
+void tst_BrowserPool::dropsARequestWhoseRequesterLeft()
+{
+    BrowserPool pool({1, 5, 0}, m_policy);
+    std::unique_ptr<BrowserLease> first = leaseNow(pool);
+    QVERIFY(first);
+    bool granted = false;
+    auto *requester = new QObject;
+    QVERIFY(pool.acquire(QStringLiteral("gone"), requester,
+                         [&](std::unique_ptr<BrowserLease>) { granted = true; }));
+    delete requester;
+    first.reset();
+    QTest::qWait(300);
+    QVERIFY(!granted);
+    QCOMPARE(pool.stats().busy, 0);
+}
+
+void tst_BrowserPool::isolatesEveryLease()
+{
+    BrowserPool pool({2, 10, 1}, m_policy);
+    const int cacheHitsBefore = m_site.hits("/cacheable");
+    for (int round = 0; round < 3; ++round) {
+        auto lease = leaseNow(pool);
+        QVERIFY(lease);
+        QVERIFY(navigate(*lease, m_site.url(QStringLiteral("/state"))).ok);
+        QTRY_COMPARE_WITH_TIMEOUT(evaluate(*lease, QStringLiteral("document.title")).toString(),
+                                  QStringLiteral("done"), 10000);
+        const QString seen =
+            evaluate(*lease, QStringLiteral("document.getElementById('out').textContent"))
+                .toString();
+        // Nothing an earlier lease wrote is visible to this one.
+        QCOMPARE(
+            seen,
+            QStringLiteral(
+                "{\"cookie\":\"\",\"local\":null,\"session\":null,\"idb\":null,\"cache\":null}"));
+    }
+    // The cacheable resource came from the network each time: no shared HTTP cache.
+    QCOMPARE(m_site.hits("/cacheable") - cacheHitsBefore, 3);
+    // The cookie never came back to the server either.
+    for (const auto &request : m_site.requests("/state"))
+        QVERIFY(!request.headers.contains("cookie"));
+}
+
+void tst_BrowserPool::keepsStateWithinOneLease()
+{
+    // The control for the isolation test: inside one lease state does persist, so the
+    // probe page would see it if the pool shared it.
+    BrowserPool pool({1, 10, 0}, m_policy);
+    auto lease = leaseNow(pool);
+    QVERIFY(navigate(*lease, m_site.url(QStringLiteral("/state"))).ok);
+    QTRY_COMPARE_WITH_TIMEOUT(evaluate(*lease, QStringLiteral("document.title")).toString(),
+                              QStringLiteral("done"), 10000);
+    QVERIFY(navigate(*lease, m_site.url(QStringLiteral("/state"))).ok);
+    QTRY_COMPARE_WITH_TIMEOUT(evaluate(*lease, QStringLiteral("document.title")).toString(),
+                              QStringLiteral("done"), 10000);
+    const QString seen =
+        evaluate(*lease, QStringLiteral("document.getElementById('out').textContent")).toString();
+    QVERIFY2(seen.contains(QLatin1String("\"cookie\":\"k=v\"")), qPrintable(seen));
+    QVERIFY2(seen.contains(QLatin1String("\"local\":\"v\"")), qPrintable(seen));
+    QVERIFY2(seen.contains(QLatin1String("\"idb\":\"v\"")), qPrintable(seen));
+    QVERIFY2(seen.contains(QLatin1String("\"cache\":\"hit\"")), qPrintable(seen));
+}
+
+void tst_BrowserPool::timesOutANavigationThatNeverEnds()
+{
+    BrowserPool pool({1, 10, 0}, m_policy);
+    auto lease = leaseNow(pool);
+    QElapsedTimer t;
+    t.start();
+    const auto r = navigate(*lease, m_site.url(QStringLiteral("/hang")), 1500);
+    QVERIFY(!r.ok);
+    QCOMPARE(r.errorCode, QStringLiteral("TIMEOUT"));
+    QVERIFY(t.elapsed() >= 1400);
+    QVERIFY(t.elapsed() < 6000);
+    // The page is still usable afterwards.
+    const auto next = navigate(*lease, m_site.url(QStringLiteral("/")));
+    QVERIFY2(next.ok, qPrintable(next.errorCode + QLatin1Char(' ') + next.errorMessage));
+}
+
+void tst_BrowserPool::replacesAPageWhoseRendererCrashed()
+{
+    BrowserPool pool({1, 10, 0}, m_policy);
+    auto lease = leaseNow(pool);
+    QVERIFY(navigate(*lease, m_site.url(QStringLiteral("/"))).ok);
+    QSignalSpy crashed(lease.get(), &BrowserLease::rendererCrashed);
+    // A navigation in flight when the renderer dies fails with RENDERER_CRASHED.
+    NavigationResult pending;
+    bool done = false;
+    NavigateOptions o;
+    o.timeoutMs = 20000;
+    lease->navigate(QUrl(m_site.url(QStringLiteral("/hang"))), o, [&](const NavigationResult &r) {
+        pending = r;
+        done = true;
+    });
+    QTRY_VERIFY(lease->page()->renderProcessPid() > 0);
+    QTest::qWait(200);
+    ::kill(pid_t(lease->page()->renderProcessPid()), SIGKILL);
+    QTRY_COMPARE_WITH_TIMEOUT(crashed.count(), 1, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(done, 10000);
+    QCOMPARE(pending.errorCode, QStringLiteral("RENDERER_CRASHED"));
+    QVERIFY(lease->isCrashed());
+    QCOMPARE(pool.stats().crashes, qint64(1));
+    // The next navigation gets a fresh page and works.
+    const auto r = navigate(*lease, m_site.url(QStringLiteral("/")));
+    QVERIFY2(r.ok, qPrintable(r.errorCode));
+    QVERIFY(!lease->isCrashed());
+    QCOMPARE(evaluate(*lease, QStringLiteral("document.title")).toString(), QStringLiteral("home"));
+}
+
+void tst_BrowserPool::keepsTheEventLoopResponsive()
+{
+    BrowserPool pool({4, 20, 1}, m_policy);
+    qint64 worstGap = 0;
+    QElapsedTimer gap;
+    gap.start();
+    QTimer ticker;
+    connect(&ticker, &QTimer::timeout, this, [&] { worstGap = qMax(worstGap, gap.restart()); });
+    ticker.start(10);
+    int finished = 0;
+    std::vector<std::unique_ptr<BrowserLease>> held;
+    for (int i = 0; i < 12; ++i) {
+        pool.acquire(QStringLiteral("r"), nullptr, [&](std::unique_ptr<BrowserLease> lease) {
+            BrowserLease *l = lease.get();
+            held.push_back(std::move(lease));
+            l->navigate(QUrl(m_site.url(QStringLiteral("/slow"))), NavigateOptions{},
+                        [&, l](const NavigationResult &) {
+                            ++finished;
+                            for (auto &h : held) {
+                                if (h.get() == l)
+                                    h.reset();
+                            }
+                        });
+        });
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(finished, 12, 60000);
+    ticker.stop();
+    // Twelve page loads, creations and teardowns never stall the loop for long.
+    QVERIFY2(worstGap < 1000, qPrintable(QString::number(worstGap)));
+}
+
+PH_WEBENGINE_TEST_MAIN(tst_BrowserPool)
+#include "tst_browserpool.moc"

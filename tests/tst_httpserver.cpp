@@ -1,0 +1,505 @@
+// The HTTP layer on its own: a real HttpServer on loopback with a test controller,
+// talking HTTP to it. Auth, every error status with its body, X-Request-Id, the body
+// limit, keep-alive, and the streaming pieces (SSE, NDJSON, long-poll, disconnects).
+#include "HttpClient.h"
+
+#include "core/ApiKeyRepository.h"
+#include "core/Clock.h"
+#include "core/Store.h"
+#include "http/ApiError.h"
+#include "http/Authenticator.h"
+#include "http/EventStream.h"
+#include "http/Exchange.h"
+#include "http/HttpServer.h"
+#include "http/JsonFields.h"
+#include "http/LongPoll.h"
+
+#include <QPointer>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+using namespace ph;
+using namespace ph::http;
+using ph::test::HttpClient;
+
+class TestController : public QObject, public Controller
+{
+    Q_OBJECT
+public:
+    int disconnects = 0;
+    bool ready = false;
+
+    QList<Route> routes() override
+    {
+        using C = TestController;
+        return {
+            Route::to("GET", QStringLiteral("/echo"), AuthPolicy::ApiKey, this, &C::echo),
+            Route::to("POST", QStringLiteral("/json"), AuthPolicy::ApiKey, this, &C::json),
+            Route::to("GET", QStringLiteral("/owner"), AuthPolicy::Owner, this, &C::echo),
+            Route::to("GET", QStringLiteral("/public"), AuthPolicy::Public, this, &C::echo),
+            Route::to("GET", QStringLiteral("/busy"), AuthPolicy::ApiKey, this, &C::busy),
+            Route::to("GET", QStringLiteral("/broke"), AuthPolicy::ApiKey, this, &C::broke),
+            Route::to("GET", QStringLiteral("/credits"), AuthPolicy::ApiKey, this, &C::credits),
+            Route::to("GET", QStringLiteral("/stream"), AuthPolicy::ApiKey, this, &C::stream),
+            Route::to("GET", QStringLiteral("/wait"), AuthPolicy::ApiKey, this, &C::wait),
+            Route::to("POST", QStringLiteral("/wake"), AuthPolicy::ApiKey, this, &C::wake),
+            Route::to("GET", QStringLiteral("/hold"), AuthPolicy::ApiKey, this, &C::hold),
+        };
+    }
+
+Q_SIGNALS:
+    void woken();
+
+private:
+    void echo(Exchange &ex)
+    {
+        ex.respondJson(200, {{QStringLiteral("key"), ex.request().principal.keyId},
+                             {QStringLiteral("owner"), ex.request().principal.owner}});
+    }
+    void json(Exchange &ex)
+    {
+        const JsonFields body(ex.request().jsonObject());
+        const QString name = body.requiredString(QStringLiteral("name"));
+        const auto count = body.optionalInt(QStringLiteral("count"), 0, 10);
+        if (const auto inner = body.optionalObject(QStringLiteral("inner")))
+            inner->stringArray(QStringLiteral("list"), true);
+        ex.respondJson(
+            200, {{QStringLiteral("name"), name}, {QStringLiteral("count"), count.value_or(-1)}});
+    }
+    void busy(Exchange &) { throw ApiError::busy(QStringLiteral("full"), 7); }
+    void broke(Exchange &) { throw std::runtime_error("secret internal detail"); }
+    void credits(Exchange &) { throw ApiError::creditsExhausted(); }
+    void stream(Exchange &ex)
+    {
+        EventStream::Framing framing;
+        if (!EventStream::framingFromAccept(ex.request().header("accept"), &framing))
+            throw ApiError(406, QStringLiteral("NOT_ACCEPTABLE"), QStringLiteral("no stream type"));
+        auto *s = new EventStream(ex, framing, 0, this);
+        int n = 0;
+        auto *timer = new QTimer(s);
+        connect(timer, &QTimer::timeout, s, [s, timer, n]() mutable {
+            ++n;
+            s->send(QStringLiteral("tick"), {{QStringLiteral("n"), n}}, n);
+            if (n == 3) {
+                timer->stop();
+                s->close();
+                s->deleteLater();
+            }
+        });
+        timer->start(20);
+    }
+    void wait(Exchange &ex)
+    {
+        ready = false;
+        const int seconds = ex.request().preferWait(5).value_or(0);
+        auto *poll = LongPoll::hold(
+            ex, seconds * 1000, [this] { return ready; },
+            [this](Exchange &e) {
+                e.respondJson(200, {{QStringLiteral("ready"), ready}});
+            });
+        connect(this, &TestController::woken, poll, &LongPoll::wake);
+    }
+    void wake(Exchange &ex)
+    {
+        ready = true;
+        Q_EMIT woken();
+        ex.respondJson(200, {});
+    }
+    void hold(Exchange &ex)
+    {
+        connect(&ex, &Exchange::clientDisconnected, this, [this] { ++disconnects; });
+    }
+};
+
+class tst_HttpServer : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void acceptsTheKeyInEveryForm_data();
+    void acceptsTheKeyInEveryForm();
+    void refusesBadCredentials_data();
+    void refusesBadCredentials();
+    void refusesAUserKeyOnAnOwnerRoute();
+    void letsAPublicRouteThroughWithoutAKey();
+    void answersEveryErrorWithItsStatusAndBody_data();
+    void answersEveryErrorWithItsStatusAndBody();
+    void namesTheAllowedMethodsOn405();
+    void refusesADeclaredBodyOverTheLimitBeforeItArrives();
+    void refusesASentBodyOverTheLimit();
+    void answersExpectContinue();
+    void givesEveryResponseItsOwnRequestId();
+    void servesSeveralRequestsOnOneConnection();
+    void streamsServerSentEvents();
+    void streamsNdjson();
+    void holdsALongPollUntilWoken();
+    void answersALongPollWhenTheWaitRunsOut();
+    void noticesAClientThatLeaves();
+
+private:
+    QTemporaryDir m_dir;
+    SystemClock m_clock;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<ApiKeyAuthenticator> m_auth;
+    std::unique_ptr<HttpServer> m_server;
+    TestController m_controller;
+    QString m_owner, m_user, m_revoked;
+    QString base() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_server->port()); }
+};
+
+void tst_HttpServer::initTestCase()
+{
+    m_store = std::make_unique<Store>(m_dir.filePath(QStringLiteral("h.db")), m_clock);
+    QString error;
+    QVERIFY2(m_store->open(&error), qPrintable(error));
+    m_owner = m_store->apiKeys()
+                  .mint(QStringLiteral("owner"), QStringLiteral("owner"), std::nullopt)
+                  .secret;
+    m_user = m_store->apiKeys().mint(QStringLiteral("user"), QStringLiteral("user"), 1000).secret;
+    const auto revoked =
+        m_store->apiKeys().mint(QStringLiteral("old"), QStringLiteral("user"), 1000);
+    m_store->apiKeys().revoke(revoked.key.id);
+    m_revoked = revoked.secret;
+    m_auth = std::make_unique<ApiKeyAuthenticator>(*m_store);
+    m_server = std::make_unique<HttpServer>(*m_auth, m_clock);
+    m_server->addController(m_controller);
+    QVERIFY(m_server->listenOn(QHostAddress::LocalHost, 0, &error));
+}
+
+void tst_HttpServer::cleanupTestCase()
+{
+    m_server.reset();
+    m_store.reset();
+}
+
+void tst_HttpServer::acceptsTheKeyInEveryForm_data()
+{
+    QTest::addColumn<QByteArray>("header");
+    QTest::addColumn<QByteArray>("prefix");
+    QTest::newRow("accepts Authorization: Bearer <key>")
+        << QByteArray("Authorization") << QByteArray("Bearer ");
+    QTest::newRow("accepts a lowercase bearer scheme")
+        << QByteArray("Authorization") << QByteArray("bearer ");
+    QTest::newRow("accepts the key without Bearer") << QByteArray("Authorization") << QByteArray();
+    QTest::newRow("accepts x-api-key") << QByteArray("x-api-key") << QByteArray();
+}
+
+void tst_HttpServer::acceptsTheKeyInEveryForm()
+{
+    QFETCH(QByteArray, header);
+    QFETCH(QByteArray, prefix);
+    HttpClient c(base());
+    const auto r = c.get(QStringLiteral("/echo"), {{header, prefix + m_user.toUtf8()}});
+    QCOMPARE(r.status, 200);
+    QVERIFY(r.json().value(QStringLiteral("key")).toString().startsWith(QLatin1String("key_")));
+    QCOMPARE(r.json().value(QStringLiteral("owner")).toBool(), false);
+}
+
+void tst_HttpServer::refusesBadCredentials_data()
+{
+    QTest::addColumn<QByteArray>("header");
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("refuses a request without a key")
+        << QByteArray() << QByteArray() << "MISSING_API_KEY";
+    QTest::newRow("refuses an unknown key")
+        << QByteArray("Authorization") << QByteArray("Bearer phk_nope") << "INVALID_API_KEY";
+    QTest::newRow("refuses a revoked key")
+        << QByteArray("x-api-key") << QByteArray("REVOKED") << "INVALID_API_KEY";
+    QTest::newRow("refuses a Basic credential")
+        << QByteArray("Authorization") << QByteArray("Basic dXNlcjpwYXNz") << "INVALID_API_KEY";
+    QTest::newRow("refuses an empty bearer")
+        << QByteArray("Authorization") << QByteArray("Bearer ") << "MISSING_API_KEY";
+}
+
+void tst_HttpServer::refusesBadCredentials()
+{
+    QFETCH(QByteArray, header);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, code);
+    if (value == "REVOKED")
+        value = m_revoked.toUtf8();
+    HttpClient c(base());
+    HttpClient::Headers headers;
+    if (!header.isEmpty())
+        headers.append({header, value});
+    const auto r = c.get(QStringLiteral("/echo"), headers);
+    QCOMPARE(r.status, 401);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), code);
+    QCOMPARE(r.json().value(QStringLiteral("success")).toBool(true), false);
+    QCOMPARE(r.header("www-authenticate"), QByteArray("Bearer"));
+    QVERIFY(!r.header("x-request-id").isEmpty());
+}
+
+void tst_HttpServer::refusesAUserKeyOnAnOwnerRoute()
+{
+    HttpClient c(base());
+    c.setBearer(m_user);
+    const auto r = c.get(QStringLiteral("/owner"));
+    QCOMPARE(r.status, 403);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("FORBIDDEN"));
+    c.setBearer(m_owner);
+    QCOMPARE(c.get(QStringLiteral("/owner")).status, 200);
+}
+
+void tst_HttpServer::letsAPublicRouteThroughWithoutAKey()
+{
+    HttpClient c(base());
+    QCOMPARE(c.get(QStringLiteral("/public")).status, 200);
+    // A wrong key on a public route is still a wrong key.
+    QCOMPARE(c.get(QStringLiteral("/public"), {{"x-api-key", "phk_wrong"}}).status, 401);
+}
+
+void tst_HttpServer::answersEveryErrorWithItsStatusAndBody_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("400 for malformed JSON")
+        << QByteArray("POST") << "/json" << QByteArray("{\"name\":") << 400 << "INVALID_JSON"
+        << "body";
+    QTest::newRow("400 for a body that is not an object")
+        << QByteArray("POST") << "/json" << QByteArray("[1,2]") << 400 << "INVALID_JSON"
+        << "body";
+    QTest::newRow("400 naming a missing field")
+        << QByteArray("POST") << "/json" << QByteArray("{}") << 400 << "MISSING_FIELD"
+        << "name";
+    QTest::newRow("400 naming a field of the wrong type")
+        << QByteArray("POST") << "/json" << QByteArray("{\"name\":5}") << 400 << "INVALID_FIELD"
+        << "name";
+    QTest::newRow("400 naming a number out of range")
+        << QByteArray("POST") << "/json" << QByteArray("{\"name\":\"a\",\"count\":11}") << 400
+        << "INVALID_FIELD"
+        << "count";
+    QTest::newRow("400 naming a nested array item")
+        << QByteArray("POST") << "/json"
+        << QByteArray("{\"name\":\"a\",\"inner\":{\"list\":[\"x\",2]}}") << 400 << "INVALID_FIELD"
+        << "inner.list[1]";
+    QTest::newRow("402 when credits are exhausted")
+        << QByteArray("GET") << "/credits" << QByteArray() << 402 << "CREDITS_EXHAUSTED"
+        << "";
+    QTest::newRow("404 for an unknown path")
+        << QByteArray("GET") << "/no/such/thing" << QByteArray() << 404 << "NOT_FOUND"
+        << "";
+    QTest::newRow("405 for a wrong method")
+        << QByteArray("DELETE") << "/json" << QByteArray() << 405 << "METHOD_NOT_ALLOWED"
+        << "";
+    QTest::newRow("429 when busy") << QByteArray("GET") << "/busy" << QByteArray() << 429 << "BUSY"
+                                   << "";
+    QTest::newRow("500 for an unexpected failure, without its detail")
+        << QByteArray("GET") << "/broke" << QByteArray() << 500 << "INTERNAL"
+        << "";
+}
+
+void tst_HttpServer::answersEveryErrorWithItsStatusAndBody()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, path);
+    QFETCH(QByteArray, body);
+    QFETCH(int, status);
+    QFETCH(QString, code);
+    QFETCH(QString, field);
+    HttpClient c(base());
+    c.setBearer(m_user);
+    const auto r = c.send(method, path, body);
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.header("content-type"), QByteArray("application/json"));
+    const QJsonObject json = r.json();
+    QCOMPARE(json.value(QStringLiteral("success")).toBool(true), false);
+    QCOMPARE(json.value(QStringLiteral("code")).toString(), code);
+    QVERIFY(!json.value(QStringLiteral("error")).toString().isEmpty());
+    QCOMPARE(json.value(QStringLiteral("requestId")).toString(),
+             QString::fromLatin1(r.header("x-request-id")));
+    if (!field.isEmpty())
+        QCOMPARE(json.value(QStringLiteral("field")).toString(), field);
+    if (status == 429) {
+        QCOMPARE(r.header("retry-after"), QByteArray("7"));
+        QCOMPARE(json.value(QStringLiteral("retryAfter")).toInt(), 7);
+    }
+    if (status == 500)
+        QVERIFY(!r.body.contains("secret internal detail"));
+}
+
+void tst_HttpServer::namesTheAllowedMethodsOn405()
+{
+    HttpClient c(base());
+    c.setBearer(m_user);
+    const auto r = c.send("PUT", QStringLiteral("/echo"));
+    QCOMPARE(r.status, 405);
+    QCOMPARE(r.header("allow"), QByteArray("GET"));
+}
+
+void tst_HttpServer::refusesADeclaredBodyOverTheLimitBeforeItArrives()
+{
+    // Only the head is sent: the 413 must come without waiting for 11 MiB.
+    const QByteArray head =
+        "POST /json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_user.toUtf8() +
+        "\r\nContent-Length: " + QByteArray::number(11 * 1024 * 1024) + "\r\n\r\n";
+    QElapsedTimer t;
+    t.start();
+    const QByteArray reply = HttpClient::raw(m_server->port(), head, 5000, "}");
+    QVERIFY2(reply.startsWith("HTTP/1.1 413"), reply.constData());
+    QVERIFY(t.elapsed() < 4000);
+    QVERIFY(reply.contains("X-Request-Id: req_"));
+    QVERIFY(reply.contains("\"code\":\"PAYLOAD_TOO_LARGE\""));
+    QVERIFY(reply.contains("\"field\":\"body\""));
+    QVERIFY(reply.contains("\"limitBytes\":10485760"));
+}
+
+void tst_HttpServer::refusesASentBodyOverTheLimit()
+{
+    m_server->setMaxBodyBytes(64 * 1024);
+    HttpClient c(base());
+    c.setBearer(m_user);
+    const QByteArray big = "{\"name\":\"" + QByteArray(200 * 1024, 'a') + "\"}";
+    const auto r = c.postRaw(QStringLiteral("/json"), big);
+    m_server->setMaxBodyBytes(10 * 1024 * 1024);
+    QCOMPARE(r.status, 413);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("PAYLOAD_TOO_LARGE"));
+    // Under the limit again, the same body goes through.
+    QCOMPARE(c.postRaw(QStringLiteral("/json"), big).status, 200);
+}
+
+void tst_HttpServer::answersExpectContinue()
+{
+    const QByteArray body = "{\"name\":\"x\"}";
+    const QByteArray head =
+        "POST /json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_user.toUtf8() +
+        "\r\nExpect: 100-continue\r\nContent-Length: " + QByteArray::number(body.size()) +
+        "\r\n\r\n";
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, m_server->port());
+    QVERIFY(s.waitForConnected(3000));
+    s.write(head);
+    QTRY_VERIFY_WITH_TIMEOUT(s.bytesAvailable() > 0 || s.waitForReadyRead(10), 3000);
+    QVERIFY(s.readAll().startsWith("HTTP/1.1 100 Continue"));
+    s.write(body);
+    QByteArray reply;
+    QTRY_VERIFY_WITH_TIMEOUT((reply += s.readAll()).contains("\"name\":\"x\""), 3000);
+    QVERIFY(reply.startsWith("HTTP/1.1 200"));
+}
+
+void tst_HttpServer::givesEveryResponseItsOwnRequestId()
+{
+    HttpClient c(base());
+    c.setBearer(m_user);
+    QSet<QByteArray> ids;
+    for (const QString &path : {QStringLiteral("/echo"), QStringLiteral("/echo"),
+                                QStringLiteral("/nope"), QStringLiteral("/busy")}) {
+        const auto r = c.get(path);
+        const QByteArray id = r.header("x-request-id");
+        QVERIFY2(id.startsWith("req_"), id.constData());
+        QVERIFY(!ids.contains(id));
+        ids.insert(id);
+    }
+}
+
+void tst_HttpServer::servesSeveralRequestsOnOneConnection()
+{
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, m_server->port());
+    QVERIFY(s.waitForConnected(3000));
+    const QByteArray request =
+        "GET /echo HTTP/1.1\r\nHost: x\r\nx-api-key: " + m_user.toUtf8() + "\r\n\r\n";
+    for (int i = 0; i < 3; ++i) {
+        s.write(request);
+        QByteArray reply;
+        QTRY_VERIFY_WITH_TIMEOUT((reply += s.readAll()).contains("}"), 3000);
+        QVERIFY(reply.startsWith("HTTP/1.1 200"));
+    }
+    QCOMPARE(s.state(), QAbstractSocket::ConnectedState);
+    // Connection: close ends it after the answer.
+    s.write("GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-api-key: " + m_user.toUtf8() +
+            "\r\n\r\n");
+    QTRY_COMPARE_WITH_TIMEOUT(s.state(), QAbstractSocket::UnconnectedState, 3000);
+}
+
+void tst_HttpServer::streamsServerSentEvents()
+{
+    const QByteArray reply = HttpClient::raw(
+        m_server->port(),
+        "GET /stream HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nx-api-key: " +
+            m_user.toUtf8() + "\r\n\r\n",
+        5000, "\r\n0\r\n\r\n");
+    QVERIFY2(reply.startsWith("HTTP/1.1 200"), reply.constData());
+    QVERIFY(reply.contains("Content-Type: text/event-stream"));
+    QVERIFY(reply.contains("Transfer-Encoding: chunked"));
+    for (int n = 1; n <= 3; ++n) {
+        const QByteArray frame = "id: " + QByteArray::number(n) +
+                                 "\nevent: tick\ndata: {\"n\":" + QByteArray::number(n) + "}\n\n";
+        QVERIFY2(reply.contains(frame), reply.constData());
+    }
+    QVERIFY(reply.endsWith("0\r\n\r\n"));
+}
+
+void tst_HttpServer::streamsNdjson()
+{
+    HttpClient c(base());
+    c.setBearer(m_user);
+    const auto r = c.get(QStringLiteral("/stream"), {{"Accept", "application/x-ndjson"}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.header("content-type"), QByteArray("application/x-ndjson"));
+    const QList<QByteArray> lines = r.body.trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject o = QJsonDocument::fromJson(lines[i]).object();
+        QCOMPARE(o.value(QStringLiteral("type")).toString(), QStringLiteral("tick"));
+        QCOMPARE(o.value(QStringLiteral("data")).toObject().value(QStringLiteral("n")).toInt(),
+                 i + 1);
+    }
+    QCOMPARE(c.get(QStringLiteral("/stream"), {{"Accept", "text/html"}}).status, 406);
+}
+
+void tst_HttpServer::holdsALongPollUntilWoken()
+{
+    HttpClient waiter(base());
+    waiter.setBearer(m_user);
+    HttpClient waker(base());
+    waker.setBearer(m_user);
+    QTimer::singleShot(300, this, [&] { waker.post(QStringLiteral("/wake"), {}); });
+    QElapsedTimer t;
+    t.start();
+    const auto r = waiter.get(QStringLiteral("/wait"), {{"Prefer", "wait=5"}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("ready")).toBool(), true);
+    QVERIFY(t.elapsed() >= 250);
+    QVERIFY(t.elapsed() < 4000);
+}
+
+void tst_HttpServer::answersALongPollWhenTheWaitRunsOut()
+{
+    HttpClient c(base());
+    c.setBearer(m_user);
+    QElapsedTimer t;
+    t.start();
+    const auto r = c.get(QStringLiteral("/wait"), {{"Prefer", "execution=cloud, wait=1"}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("ready")).toBool(), false);
+    QVERIFY(t.elapsed() >= 900);
+}
+
+void tst_HttpServer::noticesAClientThatLeaves()
+{
+    const int before = m_controller.disconnects;
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, m_server->port());
+    QVERIFY(s.waitForConnected(3000));
+    s.write("GET /hold HTTP/1.1\r\nHost: x\r\nx-api-key: " + m_user.toUtf8() + "\r\n\r\n");
+    s.flush();
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->inFlight(), 1, 3000);
+    s.abort();
+    QTRY_COMPARE_WITH_TIMEOUT(m_controller.disconnects, before + 1, 3000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->inFlight(), 0, 3000);
+}
+
+QTEST_GUILESS_MAIN(tst_HttpServer)
+#include "tst_httpserver.moc"

@@ -1,0 +1,173 @@
+#include "core/ApiKeyRepository.h"
+#include "core/Clock.h"
+#include "core/Store.h"
+
+#include <QFile>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ph;
+
+class tst_Store : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void appliesEveryMigrationToAnEmptyStore();
+    void upgradesAnExistingStoreKeepingItsRows();
+    void reopensAMigratedStoreWithoutChangingIt();
+    void refusesAStoreNewerThanTheBuild();
+    void usesWriteAheadLogging();
+    void storesKeysHashedNeverInClear();
+    void rollsBackAFailedTransaction();
+
+private:
+    QTemporaryDir m_dir;
+    SystemClock m_clock;
+    QString path(const QString &name) { return m_dir.filePath(name); }
+};
+
+void tst_Store::appliesEveryMigrationToAnEmptyStore()
+{
+    Store store(path(QStringLiteral("empty.db")), m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    QVERIFY(Store::latestSchemaVersion() >= 2);
+    QCOMPARE(store.schemaVersion(), Store::latestSchemaVersion());
+    QSqlQuery q(store.database());
+    QVERIFY(q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'")));
+    QStringList tables;
+    while (q.next())
+        tables << q.value(0).toString();
+    for (const char *t : {"schema_version", "api_keys", "credit_ledger", "settings", "api_requests",
+                          "webhook_subscriptions"})
+        QVERIFY2(tables.contains(QLatin1String(t)), t);
+}
+
+void tst_Store::upgradesAnExistingStoreKeepingItsRows()
+{
+    const QString file = path(QStringLiteral("old.db"));
+    QString keyId;
+    QString secret;
+    {
+        Store store(file, m_clock);
+        QString error;
+        QVERIFY2(store.open(&error, 1), qPrintable(error)); // only migration 1
+        QCOMPARE(store.schemaVersion(), 1);
+        const auto minted =
+            store.apiKeys().mint(QStringLiteral("kept"), QStringLiteral("owner"), std::nullopt);
+        keyId = minted.key.id;
+        secret = minted.secret;
+        QSqlQuery q(store.database());
+        QVERIFY(!q.exec(QStringLiteral("SELECT COUNT(*) FROM api_requests"))); // not yet there
+    }
+    Store store(file, m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    QCOMPARE(store.schemaVersion(), Store::latestSchemaVersion());
+    const auto found = store.apiKeys().findBySecret(secret);
+    QVERIFY(found.has_value());
+    QCOMPARE(found->id, keyId);
+    QCOMPARE(found->label, QStringLiteral("kept"));
+    QSqlQuery q(store.database());
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM api_requests")));
+}
+
+void tst_Store::reopensAMigratedStoreWithoutChangingIt()
+{
+    const QString file = path(QStringLiteral("twice.db"));
+    {
+        Store store(file, m_clock);
+        QString error;
+        QVERIFY(store.open(&error));
+    }
+    Store store(file, m_clock);
+    QString error;
+    QVERIFY(store.open(&error));
+    QSqlQuery q(store.database());
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_version")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), Store::latestSchemaVersion());
+}
+
+void tst_Store::refusesAStoreNewerThanTheBuild()
+{
+    const QString file = path(QStringLiteral("future.db"));
+    {
+        Store store(file, m_clock);
+        QString error;
+        QVERIFY(store.open(&error));
+        store.apiKeys().mint(QStringLiteral("precious"), QStringLiteral("owner"), std::nullopt);
+        QSqlQuery q(store.database());
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO schema_version VALUES (9999, 'future', 0)")));
+    }
+    {
+        Store store(file, m_clock);
+        QString error;
+        QVERIFY(!store.open(&error));
+        QVERIFY2(error.contains(QLatin1String("newer")), qPrintable(error));
+    }
+    // Nothing was touched: the row and the future version are still there.
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("peek"));
+    db.setDatabaseName(file);
+    QVERIFY(db.open());
+    {
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM api_keys WHERE label = 'precious'")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 1);
+        QVERIFY(q.exec(QStringLiteral("SELECT MAX(version) FROM schema_version")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 9999);
+    }
+    db.close();
+    db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(QStringLiteral("peek"));
+}
+
+void tst_Store::usesWriteAheadLogging()
+{
+    Store store(path(QStringLiteral("wal.db")), m_clock);
+    QString error;
+    QVERIFY(store.open(&error));
+    QSqlQuery q(store.database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
+}
+
+void tst_Store::storesKeysHashedNeverInClear()
+{
+    const QString file = path(QStringLiteral("hashed.db"));
+    QString secret;
+    {
+        Store store(file, m_clock);
+        QString error;
+        QVERIFY(store.open(&error));
+        secret = store.apiKeys().mint(QStringLiteral("k"), QStringLiteral("user"), 5000).secret;
+        QVERIFY(secret.startsWith(QLatin1String("phk_")));
+        QVERIFY(store.apiKeys().findBySecret(secret).has_value());
+        QVERIFY(!store.apiKeys().findBySecret(secret + QLatin1Char('x')).has_value());
+    }
+    for (const QString &f : {file, file + QStringLiteral("-wal")}) {
+        QFile raw(f);
+        if (!raw.open(QIODevice::ReadOnly))
+            continue;
+        QVERIFY2(!raw.readAll().contains(secret.toUtf8()), "the key is stored in clear");
+    }
+}
+
+void tst_Store::rollsBackAFailedTransaction()
+{
+    Store store(path(QStringLiteral("tx.db")), m_clock);
+    QString error;
+    QVERIFY(store.open(&error));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, store.transaction([&] {
+        store.apiKeys().mint(QStringLiteral("lost"), QStringLiteral("user"), 0);
+        throw std::runtime_error("boom");
+    }));
+    QCOMPARE(store.apiKeys().list().size(), 0);
+}
+
+QTEST_GUILESS_MAIN(tst_Store)
+#include "tst_store.moc"

@@ -1,0 +1,165 @@
+// Service endpoints: health, settings, API keys and usage.
+#include "HttpClient.h"
+#include "TestMain.h"
+#include "TestService.h"
+
+#include "browser/BrowserPool.h"
+
+#include <QJsonArray>
+
+using namespace ph;
+using namespace ph::test;
+
+class tst_System : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void answersHealthWithoutAKey();
+    void mintsAKeyShownOnceWithABalance();
+    void neverListsASecret();
+    void revokesAKey();
+    void refusesKeyManagementToAUserKey();
+    void setsABalance();
+    void changesSettingsAtomically();
+    void reportsTheCallersUsage();
+
+private:
+    std::unique_ptr<TestService> m_ph;
+};
+
+void tst_System::initTestCase()
+{
+    m_ph = std::make_unique<TestService>();
+    QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
+}
+
+void tst_System::cleanupTestCase()
+{
+    m_ph.reset();
+}
+
+void tst_System::answersHealthWithoutAKey()
+{
+    HttpClient c(m_ph->base());
+    const auto r = c.get(QStringLiteral("/health"));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(
+        r.json().value(QStringLiteral("pool")).toObject().value(QStringLiteral("size")).toInt(), 4);
+}
+
+void tst_System::mintsAKeyShownOnceWithABalance()
+{
+    HttpClient c = m_ph->client();
+    const auto r =
+        c.post(QStringLiteral("/keys"), {{QStringLiteral("label"), QStringLiteral("ci")}});
+    QCOMPARE(r.status, 201);
+    const QJsonObject key = r.json();
+    QVERIFY(key.value(QStringLiteral("key")).toString().startsWith(QLatin1String("phk_")));
+    QCOMPARE(key.value(QStringLiteral("role")).toString(), QStringLiteral("user"));
+    QCOMPARE(key.value(QStringLiteral("balance")).toDouble(), 1000.0); // the default grant
+    HttpClient user(m_ph->base());
+    user.setBearer(key.value(QStringLiteral("key")).toString());
+    QCOMPARE(user.get(QStringLiteral("/usage")).status, 200);
+    QCOMPARE(c.post(QStringLiteral("/keys"), {}).json().value(QStringLiteral("field")).toString(),
+             QStringLiteral("label"));
+    QCOMPARE(c.post(QStringLiteral("/keys"), {{QStringLiteral("label"), QStringLiteral("x")},
+                                              {QStringLiteral("balance"), -1}})
+                 .status,
+             400);
+}
+
+void tst_System::neverListsASecret()
+{
+    HttpClient c = m_ph->client();
+    const auto minted =
+        c.post(QStringLiteral("/keys"), {{QStringLiteral("label"), QStringLiteral("hidden")}});
+    const QString secret = minted.json().value(QStringLiteral("key")).toString();
+    const auto list = c.get(QStringLiteral("/keys"));
+    QCOMPARE(list.status, 200);
+    QVERIFY(!list.body.contains(secret.toUtf8()));
+    QVERIFY(!list.body.contains(m_ph->ownerKey().toUtf8()));
+    for (const auto &k : list.json().value(QStringLiteral("keys")).toArray())
+        QVERIFY(!k.toObject().contains(QStringLiteral("key")));
+}
+
+void tst_System::revokesAKey()
+{
+    HttpClient c = m_ph->client();
+    const QJsonObject minted =
+        c.post(QStringLiteral("/keys"), {{QStringLiteral("label"), QStringLiteral("temp")}}).json();
+    HttpClient user(m_ph->base());
+    user.setBearer(minted.value(QStringLiteral("key")).toString());
+    QCOMPARE(user.get(QStringLiteral("/usage")).status, 200);
+    const QString id = minted.value(QStringLiteral("id")).toString();
+    const auto revoked = c.send("DELETE", QStringLiteral("/keys/") + id);
+    QCOMPARE(revoked.status, 200);
+    QCOMPARE(revoked.json().value(QStringLiteral("active")).toBool(true), false);
+    QCOMPARE(user.get(QStringLiteral("/usage")).status, 401);
+    QCOMPARE(c.send("DELETE", QStringLiteral("/keys/key_nope")).status, 404);
+}
+
+void tst_System::refusesKeyManagementToAUserKey()
+{
+    HttpClient user(m_ph->base());
+    user.setBearer(m_ph->mintKey(10));
+    QCOMPARE(user.get(QStringLiteral("/keys")).status, 403);
+    QCOMPARE(
+        user.post(QStringLiteral("/keys"), {{QStringLiteral("label"), QStringLiteral("x")}}).status,
+        403);
+    QCOMPARE(user.get(QStringLiteral("/settings")).status, 403);
+}
+
+void tst_System::setsABalance()
+{
+    HttpClient c = m_ph->client();
+    const QJsonObject minted =
+        c.post(QStringLiteral("/keys"), {{QStringLiteral("label"), QStringLiteral("b")}}).json();
+    const QString path = QStringLiteral("/keys/") + minted.value(QStringLiteral("id")).toString();
+    auto r = c.send("PATCH", path, R"({"balance": 0})");
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("balance")).toDouble(), 0.0);
+    r = c.send("PATCH", path, R"({"balance": null})");
+    QCOMPARE(r.json().value(QStringLiteral("unlimited")).toBool(), true);
+    QCOMPARE(c.send("PATCH", path, R"({})").status, 400);
+}
+
+void tst_System::changesSettingsAtomically()
+{
+    HttpClient c = m_ph->client();
+    auto r = c.send("PATCH", QStringLiteral("/settings"), R"({"pool.size": 3})");
+    QCOMPARE(r.status, 200);
+    QTRY_COMPARE(m_ph->service().pool().options().size, 3);
+    // One bad value: nothing of the request is stored.
+    r = c.send("PATCH", QStringLiteral("/settings"), R"({"scrape.maxUrls": 5, "no.such": 1})");
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), QStringLiteral("no.such"));
+    r = c.send("PATCH", QStringLiteral("/settings"), R"({"pool.size": "lots"})");
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), QStringLiteral("pool.size"));
+    const QJsonArray settings =
+        c.get(QStringLiteral("/settings")).json().value(QStringLiteral("settings")).toArray();
+    for (const auto &s : settings) {
+        const QJsonObject o = s.toObject();
+        if (o.value(QStringLiteral("key")).toString() == QLatin1String("pool.size"))
+            QCOMPARE(o.value(QStringLiteral("value")).toInt(), 3);
+        if (o.value(QStringLiteral("key")).toString() == QLatin1String("scrape.maxUrls"))
+            QCOMPARE(o.value(QStringLiteral("value")).toInt(), 100);
+    }
+    c.send("PATCH", QStringLiteral("/settings"), R"({"pool.size": 4})");
+}
+
+void tst_System::reportsTheCallersUsage()
+{
+    HttpClient c = m_ph->client();
+    const auto r = c.get(QStringLiteral("/usage"));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("role")).toString(), QStringLiteral("owner"));
+    QVERIFY(r.json().value(QStringLiteral("balance")).isNull());
+    QVERIFY(r.json().contains(QStringLiteral("usage")));
+}
+
+PH_WEBENGINE_TEST_MAIN(tst_System)
+#include "tst_system.moc"
