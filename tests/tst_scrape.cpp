@@ -139,6 +139,7 @@ private Q_SLOTS:
     void refusesAPrivateTargetWhenThePolicyIsOff();
     void reportsUsageAndRefusesAnEmptyBalance();
     void answers429WhenThePoolIsFull();
+    void feedsMoreUrlsThanThePoolHoldsAWaveAtATime();
     void cancelsWhenTheClientLeaves();
     void storesWebhooksWithTheirSecretsSealed();
 
@@ -464,6 +465,19 @@ void tst_Scrape::writesMarkdown()
     QVERIFY2(md.contains(QLatin1String("# Price list")), qPrintable(md));
     QVERIFY2(md.contains(QLatin1String("| Apple | 1.20 |")), qPrintable(md));
     QVERIFY(!r.contains(QStringLiteral("accessibilityTree")));
+    // Links in markdown are absolute, though Readability works on a detached copy.
+    const QString links =
+        scrapeOne(QStringLiteral("/links"),
+                  {{QStringLiteral("formats"), QJsonArray{QStringLiteral("markdown")}}})
+            .value(QStringLiteral("markdown"))
+            .toString();
+    QVERIFY2(links.contains(
+                 QStringLiteral("[Table page](%1)").arg(m_site.url(QStringLiteral("/table")))),
+             qPrintable(links));
+    QVERIFY2(
+        links.contains(
+            QStringLiteral("[Relative](%1)").arg(m_site.url(QStringLiteral("/relative/path?q=1")))),
+        qPrintable(links));
 }
 
 void tst_Scrape::capsAndScopesTheTree()
@@ -662,6 +676,27 @@ void tst_Scrape::answers429WhenThePoolIsFull()
                     {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/table"))}}})
                  .status,
              200);
+}
+
+void tst_Scrape::feedsMoreUrlsThanThePoolHoldsAWaveAtATime()
+{
+    // Six URLs, two pages and no queue: the job feeds the pool two at a time.
+    TestService small({QStringLiteral("pool.size=2"), QStringLiteral("pool.queueLimit=0")});
+    QVERIFY(small.ok());
+    QJsonArray urls;
+    for (int i = 0; i < 6; ++i)
+        urls.append(m_site.url(QStringLiteral("/table?n=%1").arg(i)));
+    HttpClient c = small.client();
+    const auto r = c.post(QStringLiteral("/scrape"), {{QStringLiteral("urls"), urls}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    const QJsonArray results = r.json().value(QStringLiteral("results")).toArray();
+    QCOMPARE(results.size(), 6);
+    for (int i = 0; i < 6; ++i)
+        QCOMPARE(results[i].toObject().value(QStringLiteral("url")).toString(), urls[i].toString());
+    QCOMPARE(
+        r.json().value(QStringLiteral("usage")).toObject().value(QStringLiteral("pages")).toInt(),
+        6);
 }
 
 void tst_Scrape::cancelsWhenTheClientLeaves()

@@ -156,7 +156,9 @@ void ScrapeController::scrape(Exchange &exchange)
     const QString keyId = exchange.request().principal.keyId;
     if (!m_store.credits().canSpend(keyId))
         throw ApiError::creditsExhausted();
-    if (!m_pool.hasRoomFor(int(urls.size())))
+    // A job keeps one wave (at most the pool's size) in the pool at a time.
+    const int parallel = qMin(int(urls.size()), m_pool.options().size);
+    if (!m_pool.hasRoomFor(parallel))
         throw ApiError::busy(QStringLiteral("the browser pool is busy; retry later"),
                              m_pool.retryAfterSeconds());
 
@@ -166,7 +168,7 @@ void ScrapeController::scrape(Exchange &exchange)
         m_store.requests().addSubscriptions(requestId, webhooks);
     });
 
-    auto *job = new ScrapeJob(m_pool, m_policy, urls, options, requestId, this);
+    auto *job = new ScrapeJob(m_pool, m_policy, urls, options, requestId, parallel, this);
     QPointer<Exchange> ex(&exchange);
     // Settles once: when the job finishes, or earlier when the exchange ends without it
     // (client gone, shutdown). Browser time and pages used so far are billed either way.

@@ -31,13 +31,14 @@ QJsonObject ScrapeOptions::snapshotOptions() const
 }
 
 ScrapeJob::ScrapeJob(BrowserPool &pool, const NetworkPolicy &policy, QList<QUrl> urls,
-                     ScrapeOptions options, QString label, QObject *parent)
+                     ScrapeOptions options, QString label, int parallel, QObject *parent)
     : QObject(parent)
     , m_pool(pool)
     , m_policy(policy)
     , m_urls(std::move(urls))
     , m_options(std::move(options))
     , m_label(std::move(label))
+    , m_parallel(qMax(1, parallel))
 {
     m_results.resize(m_urls.size());
     m_done.fill(false, m_urls.size());
@@ -48,8 +49,15 @@ ScrapeJob::~ScrapeJob() = default;
 
 void ScrapeJob::start()
 {
-    for (int i = 0; i < m_urls.size(); ++i)
-        run(i);
+    for (int i = 0; i < m_parallel; ++i)
+        startNext();
+}
+
+void ScrapeJob::startNext()
+{
+    if (m_cancelled || m_nextToStart >= m_urls.size())
+        return;
+    run(m_nextToStart++);
 }
 
 void ScrapeJob::run(int index)
@@ -190,6 +198,8 @@ void ScrapeJob::complete(int index, QJsonObject result, bool ok)
     ok ? ++m_succeeded : ++m_failed;
     if (--m_remaining == 0)
         Q_EMIT finished();
+    else // from the event loop: a run of instant failures must not recurse
+        QMetaObject::invokeMethod(this, &ScrapeJob::startNext, Qt::QueuedConnection);
 }
 
 void ScrapeJob::cancel()

@@ -35,12 +35,14 @@ struct ScrapeOptions
 
 // Loads a list of URLs in parallel on the pool and reads each back. Every URL ends
 // with its own result or its own typed error; one bad URL never fails the others.
+// A job keeps at most `parallel` URLs in the pool (leased or queued) at a time and
+// feeds it the next one as each finishes, so a long list never floods the pool's queue.
 class ScrapeJob : public QObject
 {
     Q_OBJECT
 public:
     ScrapeJob(BrowserPool &pool, const NetworkPolicy &policy, QList<QUrl> urls,
-              ScrapeOptions options, QString label, QObject *parent = nullptr);
+              ScrapeOptions options, QString label, int parallel, QObject *parent = nullptr);
     ~ScrapeJob() override;
 
     void start();
@@ -57,6 +59,7 @@ Q_SIGNALS:
     void finished();
 
 private:
+    void startNext();
     void run(int index);
     void lease(int index);
     void load(int index);
@@ -74,6 +77,8 @@ private:
     std::map<int, std::unique_ptr<BrowserLease>> m_leases;
     Usage m_usage;
     int m_remaining = 0;
+    int m_parallel = 1;
+    int m_nextToStart = 0;
     int m_succeeded = 0;
     int m_failed = 0;
     bool m_cancelled = false;

@@ -16,6 +16,32 @@ function turndown() {
     });
     service.use(gfm);
     service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'canvas']);
+    // Readability works on a detached clone, so relative links would stay relative:
+    // resolve them against the page's own address.
+    const absolute = (value) => {
+      try {
+        return new URL(value, document.baseURI).href;
+      } catch (e) {
+        return value;
+      }
+    };
+    service.addRule('absoluteLinks', {
+      filter: (node) => node.nodeName === 'A' && node.getAttribute('href'),
+      replacement: (content, node) => {
+        const href = node.getAttribute('href');
+        if (href.startsWith('javascript:')) return content;
+        const title = node.getAttribute('title');
+        return `[${content}](${absolute(href)}${title ? ` "${title.replace(/"/g, '\\"')}"` : ''})`;
+      },
+    });
+    service.addRule('absoluteImages', {
+      filter: 'img',
+      replacement: (content, node) => {
+        const src = node.getAttribute('src');
+        if (!src) return '';
+        return `![${(node.getAttribute('alt') || '').replace(/[\[\]]/g, '')}](${absolute(src)})`;
+      },
+    });
   }
   return service;
 }
@@ -36,6 +62,7 @@ export function markdown() {
   }
   if (!html) html = document.body ? document.body.innerHTML : '';
   let md = turndown().turndown(html);
-  if (title && !md.startsWith('# ')) md = `# ${title}\n\n${md}`;
+  // A page without a top-level heading gets its title as one.
+  if (title && !/^# /m.test(md)) md = `# ${title}\n\n${md}`;
   return { markdown: md, source };
 }
