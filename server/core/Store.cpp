@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -163,8 +164,17 @@ bool Store::migrate(int targetVersion, QString *error)
                          .arg(latest);
         return false;
     }
+    // Every migration not yet recorded is applied, in order; a number below the
+    // newest applied one still runs (areas developed side by side number theirs apart).
+    QSet<int> applied;
+    {
+        Sql q(*this, QStringLiteral("SELECT version FROM schema_version"));
+        q.exec();
+        while (q.next())
+            applied.insert(q.value(0).toInt());
+    }
     for (const Migration &m : migrations()) {
-        if (m.version <= current || m.version > target)
+        if (applied.contains(m.version) || m.version > target)
             continue;
         QFile file(m.path);
         if (!file.open(QIODevice::ReadOnly)) {
