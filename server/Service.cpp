@@ -2,17 +2,23 @@
 
 #include "browser/BrowserPool.h"
 #include "browser/NetworkPolicy.h"
+#include "cloud/AgentController.h"
 #include "cloud/ScrapeController.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/Settings.h"
 #include "core/Store.h"
+#include "engine/RunContext.h"
+#include "engine/RunManager.h"
+#include "engine/Tool.h"
+#include "engine/TrajectoryRepository.h"
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "system/SystemController.h"
 
 #include <QDir>
 #include <QLoggingCategory>
+#include <QNetworkAccessManager>
 #include <QTimer>
 
 Q_LOGGING_CATEGORY(lcService, "pilothouse.service")
@@ -33,9 +39,13 @@ Service::Service(ServiceConfig config, QObject *parent)
 
 Service::~Service()
 {
+    if (m_runs)
+        m_runs->shutdown();
     if (m_pool)
         m_pool->shutdown();
     m_http.reset();
+    m_agent.reset();
+    m_runs.reset();
     m_scrape.reset();
     m_system.reset();
     m_pool.reset();
@@ -63,6 +73,16 @@ http::HttpServer &Service::http()
 NetworkPolicy &Service::policy()
 {
     return *m_policy;
+}
+
+engine::RunManager &Service::runs()
+{
+    return *m_runs;
+}
+
+engine::TrajectoryRepository &Service::trajectories()
+{
+    return *m_trajectories;
 }
 
 quint16 Service::port() const
@@ -118,9 +138,18 @@ bool Service::start(QString *error)
     m_auth = std::make_unique<http::ApiKeyAuthenticator>(*m_store);
     m_http = std::make_unique<http::HttpServer>(*m_auth, *m_clock);
     m_http->setMaxBodyBytes(m_settings->int64Value(SettingKeys::maxBodyBytes));
+    m_network = std::make_unique<QNetworkAccessManager>();
+    m_tools = engine::ToolRegistry::builtIn();
+    m_trajectories = std::make_unique<engine::TrajectoryRepository>(*m_store);
+    m_engine = std::make_unique<engine::EngineServices>(engine::EngineServices{
+        *m_store, *m_settings, *m_pool, *m_policy, *m_network, *m_tools, *m_trajectories});
+    m_runs = std::make_unique<engine::RunManager>(*m_engine);
     m_scrape = std::make_unique<cloud::ScrapeController>(*m_store, *m_settings, *m_pool, *m_policy);
+    m_agent = std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy, *m_pool,
+                                                       *m_runs);
     m_system = std::make_unique<sys::SystemController>(*m_store, *m_settings, *m_pool);
     m_http->addController(*m_scrape);
+    m_http->addController(*m_agent);
     m_http->addController(*m_system);
 
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
@@ -132,6 +161,7 @@ bool Service::start(QString *error)
                      .arg(*error);
         return false;
     }
+    m_settings->setRuntimeDefault(SettingKeys::publicBaseUrl, apiAddress());
     m_running = true;
     return true;
 }
@@ -190,6 +220,7 @@ void Service::shutdown()
         if (!m_running)
             return;
         m_running = false;
+        m_runs->shutdown();
         m_http->failInFlight();
         // Let the last answers reach their clients before the process goes.
         m_http->drain(2000, [this] {

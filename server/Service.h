@@ -8,6 +8,8 @@
 #include <functional>
 #include <memory>
 
+class QNetworkAccessManager;
+
 namespace ph {
 
 class BrowserPool;
@@ -20,8 +22,15 @@ class ApiKeyAuthenticator;
 class HttpServer;
 } // namespace http
 namespace cloud {
+class AgentController;
 class ScrapeController;
-}
+} // namespace cloud
+namespace engine {
+class RunManager;
+class ToolRegistry;
+class TrajectoryRepository;
+struct EngineServices;
+} // namespace engine
 namespace sys {
 class SystemController;
 }
@@ -66,6 +75,8 @@ public:
     BrowserPool &pool();
     http::HttpServer &http();
     NetworkPolicy &policy();
+    engine::RunManager &runs();
+    engine::TrajectoryRepository &trajectories();
     const Clock &clock() const { return *m_clock; }
 
     // Mints an owner key on demand (console "new key" button).
@@ -87,7 +98,13 @@ private:
     std::unique_ptr<BrowserPool> m_pool;
     std::unique_ptr<http::ApiKeyAuthenticator> m_auth;
     std::unique_ptr<http::HttpServer> m_http;
+    std::unique_ptr<QNetworkAccessManager> m_network;
+    std::unique_ptr<engine::ToolRegistry> m_tools;
+    std::unique_ptr<engine::TrajectoryRepository> m_trajectories;
+    std::unique_ptr<engine::EngineServices> m_engine;
+    std::unique_ptr<engine::RunManager> m_runs;
     std::unique_ptr<cloud::ScrapeController> m_scrape;
+    std::unique_ptr<cloud::AgentController> m_agent;
     std::unique_ptr<sys::SystemController> m_system;
     QString m_mintedKey;
     bool m_keyFromEnv = false;

@@ -43,7 +43,7 @@ QVariant evaluate(BrowserLease &lease, const QString &script)
         out = v;
         done = true;
     });
-    QTest::qWaitFor([&] { return done; }, 15000);
+    (void)QTest::qWaitFor([&] { return done; }, 15000);
     return out;
 }
 
@@ -53,7 +53,7 @@ std::unique_ptr<BrowserLease> leaseNow(BrowserPool &pool)
     if (!pool.acquire(QStringLiteral("test"), nullptr,
                       [&](std::unique_ptr<BrowserLease> l) { lease = std::move(l); }))
         return nullptr;
-    QTest::qWaitFor([&] { return lease != nullptr; }, 10000);
+    (void)QTest::qWaitFor([&] { return lease != nullptr; }, 10000);
     return lease;
 }
 

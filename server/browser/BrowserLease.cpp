@@ -354,11 +354,14 @@ void BrowserLease::evaluate(const QString &script, int timeoutMs,
         done(false, QVariant());
         return;
     }
+    // The page may answer while it is being destroyed (QtWebEngine then calls pending
+    // callbacks with no value): nothing here may outlive the lease unguarded.
     auto settled = std::make_shared<bool>(false);
-    auto *timer = new QTimer(this);
+    QPointer<QTimer> timer = new QTimer(this);
     timer->setSingleShot(true);
     connect(timer, &QTimer::timeout, this, [settled, done, timer] {
-        timer->deleteLater();
+        if (timer)
+            timer->deleteLater();
         if (*settled)
             return;
         *settled = true;
@@ -369,20 +372,26 @@ void BrowserLease::evaluate(const QString &script, int timeoutMs,
         if (*settled)
             return;
         *settled = true;
-        timer->stop();
-        timer->deleteLater();
+        if (timer) {
+            timer->stop();
+            timer->deleteLater();
+        }
         done(false, QVariant());
     });
     timer->start(timeoutMs);
+    QPointer<BrowserLease> self(this);
     page->runJavaScript(script, PageAgent::kWorld,
-                        [settled, done, timer, crash](const QVariant &value) {
+                        [self, settled, done, timer, crash](const QVariant &value) {
                             QObject::disconnect(*crash);
                             if (*settled)
                                 return;
                             *settled = true;
-                            timer->stop();
-                            timer->deleteLater();
-                            done(true, value);
+                            if (timer) {
+                                timer->stop();
+                                timer->deleteLater();
+                            }
+                            // A callback from a page being torn down is not an answer.
+                            done(self != nullptr && self->page() != nullptr, value);
                         });
 }
 
@@ -392,13 +401,21 @@ void BrowserLease::snapshot(const QJsonObject &options, int timeoutMs,
     const QString script =
         QStringLiteral("window.__pilothouse ? window.__pilothouse.snapshot(%1) : null")
             .arg(QString::fromUtf8(QJsonDocument(options).toJson(QJsonDocument::Compact)));
-    evaluate(script, timeoutMs, [this, done](bool ok, const QVariant &value) {
+    QPointer<BrowserLease> self(this);
+    evaluate(script, timeoutMs, [self, done](bool ok, const QVariant &value) {
         SnapshotResult r;
+        if (!self) {
+            r.errorCode = QStringLiteral("ABORTED");
+            r.errorMessage = QStringLiteral("the page was released");
+            done(r);
+            return;
+        }
+        const bool crashed = self->isCrashed();
         if (!ok) {
-            r.errorCode = isCrashed() ? QStringLiteral("RENDERER_CRASHED")
-                                      : QStringLiteral("SNAPSHOT_TIMEOUT");
-            r.errorMessage = isCrashed() ? QStringLiteral("the page's renderer crashed")
-                                         : QStringLiteral("the page did not answer in time");
+            r.errorCode =
+                crashed ? QStringLiteral("RENDERER_CRASHED") : QStringLiteral("SNAPSHOT_TIMEOUT");
+            r.errorMessage = crashed ? QStringLiteral("the page's renderer crashed")
+                                     : QStringLiteral("the page did not answer in time");
         } else if (value.typeId() != QMetaType::QString) {
             r.errorCode = QStringLiteral("AGENT_UNAVAILABLE");
             r.errorMessage = QStringLiteral("the page agent is not present in this document");
@@ -408,6 +425,44 @@ void BrowserLease::snapshot(const QJsonObject &options, int timeoutMs,
         }
         done(r);
     });
+}
+
+} // namespace ph
+
+namespace ph {
+
+void BrowserLease::loadHtml(const QString &html, int timeoutMs, std::function<void(bool)> done)
+{
+    if (!m_slot) {
+        done(false);
+        return;
+    }
+    if (m_slot->isWarming()) {
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = connect(m_slot, &PageSlot::warmed, this, [this, once, html, timeoutMs, done] {
+            disconnect(*once);
+            loadHtml(html, timeoutMs, done);
+        });
+        return;
+    }
+    auto settled = std::make_shared<bool>(false);
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection =
+        connect(page(), &QWebEnginePage::loadFinished, this, [settled, connection, done](bool ok) {
+            disconnect(*connection);
+            if (*settled)
+                return;
+            *settled = true;
+            done(ok);
+        });
+    QTimer::singleShot(timeoutMs, this, [settled, connection, done] {
+        if (*settled)
+            return;
+        *settled = true;
+        disconnect(*connection);
+        done(false);
+    });
+    page()->setHtml(html, QUrl(QStringLiteral("about:blank")));
 }
 
 } // namespace ph

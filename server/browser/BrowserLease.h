@@ -76,6 +76,9 @@ public:
     void evaluate(const QString &script, int timeoutMs,
                   std::function<void(bool ok, const QVariant &value)> done);
 
+    // Shows `html` (no network URL involved) and reports when it has rendered.
+    void loadHtml(const QString &html, int timeoutMs, std::function<void(bool ok)> done);
+
     // Replaces a crashed page with a fresh one in the same isolation scope.
     void recover();
 

@@ -1,6 +1,7 @@
 #include "SecretBox.h"
 
 #include <QFile>
+#include <QMessageAuthenticationCode>
 #include <QRandomGenerator>
 
 #include <openssl/evp.h>
@@ -124,6 +125,15 @@ QString SecretBox::unseal(const QString &sealed, bool *ok) const
     if (ok)
         *ok = true;
     return QString::fromUtf8(out);
+}
+
+} // namespace ph
+
+namespace ph {
+
+QByteArray SecretBox::derive(const QByteArray &label) const
+{
+    return QMessageAuthenticationCode::hash(label, m_key, QCryptographicHash::Sha256);
 }
 
 } // namespace ph

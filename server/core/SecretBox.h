@@ -20,6 +20,9 @@ public:
     QString seal(const QString &plaintext) const;
     // Empty optional-like result: `ok` false when the value is not ours or was altered.
     QString unseal(const QString &sealed, bool *ok = nullptr) const;
+    // A 32-byte key for another purpose (signing download URLs …), derived from the
+    // box's key with HMAC-SHA256 over `label`, so one key file serves them all.
+    QByteArray derive(const QByteArray &label) const;
 
 private:
     QByteArray m_key;

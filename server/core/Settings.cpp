@@ -1,6 +1,7 @@
 #include "Settings.h"
 
 #include "Clock.h"
+#include "SecretBox.h"
 #include "Store.h"
 
 #include <QJsonArray>
@@ -16,6 +17,9 @@ const QList<Settings::Definition> &Settings::definitions()
     static const QList<Definition> defs = {
         {SettingKeys::maxBodyBytes, T::Double, 10 * 1024 * 1024, 1024, 1024.0 * 1024 * 1024,
          QStringLiteral("Largest accepted request body in bytes; larger bodies get 413.")},
+        {SettingKeys::publicBaseUrl, T::String, QString(), 0, 0,
+         QStringLiteral("The address clients reach Pilothouse at, for absolute links in responses "
+                        "(signed download URLs). Defaults to the listening address.")},
         {SettingKeys::allowPrivateTargets, T::Bool, QJsonValue(), 0, 0,
          QStringLiteral("Allow browsing and callbacks to loopback, private and link-local "
                         "addresses. Defaults to on when bound to loopback, else off.")},
@@ -33,6 +37,32 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("Default node cap of an accessibility tree.")},
         {SettingKeys::shutdownGraceMs, T::Double, 5000, 0, 120000,
          QStringLiteral("How long shutdown waits for in-flight requests before failing them.")},
+        {SettingKeys::agentSyncWindowMs, T::Double, 30000, 0, 3600000,
+         QStringLiteral("How long /agent waits for a run before answering \"executing\".")},
+        {SettingKeys::agentMaxRunMs, T::Double, 300000, 1000, 86400000,
+         QStringLiteral("Time limit of one agent phase; beyond it the run ends cancelled.")},
+        {SettingKeys::agentMaxSteps, T::Double, 100, 1, 10000,
+         QStringLiteral("Most tool steps in one agent phase.")},
+        {SettingKeys::agentMaxRunsPerKey, T::Double, 4, 1, 1000,
+         QStringLiteral("Agent runs one API key may have executing at once; beyond, 429.")},
+        {SettingKeys::agentMaxPages, T::Double, 20, 1, 1000,
+         QStringLiteral("Most pages the rule planner follows when paginating.")},
+        {SettingKeys::agentPausedLeaseMs, T::Double, 600000, 0, 86400000,
+         QStringLiteral("How long a run waiting for input keeps its browser page.")},
+        {SettingKeys::agentInlineOutputMaxBytes, T::Double, 1048576, 1024, 1073741824,
+         QStringLiteral("Default cap of an inline agent response; larger ones are stored.")},
+        {SettingKeys::storageUrlTtlSeconds, T::Double, 900, 10, 604800,
+         QStringLiteral("Lifetime of signed download URLs in seconds.")},
+        {SettingKeys::llmBaseUrl, T::String, QString(), 0, 0,
+         QStringLiteral("Base URL of an OpenAI-compatible API (…/v1); empty: no LLM planner.")},
+        {SettingKeys::llmModel, T::String, QString(), 0, 0,
+         QStringLiteral("Model name for the LLM planner.")},
+        {SettingKeys::llmApiKey, T::String, QString(), 0, 0,
+         QStringLiteral("API key sent to the LLM endpoint (stored encrypted, never shown)."), true},
+        {SettingKeys::llmTimeoutMs, T::Double, 120000, 1000, 3600000,
+         QStringLiteral("Time limit of one chat-completions call.")},
+        {SettingKeys::llmMaxSteps, T::Double, 30, 1, 1000,
+         QStringLiteral("Most model turns in one agent phase.")},
     };
     return defs;
 }
@@ -53,9 +83,18 @@ Settings::Settings(Store &store, QObject *parent)
     Sql q(m_store, QStringLiteral("SELECT key, value FROM settings"));
     q.exec();
     while (q.next()) {
+        const Definition *d = definition(q.value(0).toString());
         const auto doc = QJsonDocument::fromJson("[" + q.value(1).toString().toUtf8() + "]");
-        if (doc.isArray() && definition(q.value(0).toString()))
-            m_stored.insert(q.value(0).toString(), doc.array().at(0));
+        if (!doc.isArray() || !d)
+            continue;
+        QJsonValue v = doc.array().at(0);
+        if (d->secret && v.isString()) {
+            bool ok = false;
+            v = m_store.secrets().unseal(v.toString(), &ok);
+            if (!ok)
+                continue; // sealed with a lost key: treat as unset
+        }
+        m_stored.insert(d->key, v);
     }
 }
 
@@ -119,7 +158,10 @@ QString Settings::set(const QString &key, const QJsonValue &value)
 {
     if (QString error = validate(key, value); !error.isEmpty())
         return error;
-    const QByteArray encoded = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    const Definition *d = definition(key);
+    const QJsonValue atRest =
+        d->secret ? QJsonValue(m_store.secrets().seal(value.toString())) : value;
+    const QByteArray encoded = QJsonDocument(QJsonArray{atRest}).toJson(QJsonDocument::Compact);
     Sql(m_store, QStringLiteral("INSERT INTO settings (key, value, updated_at) VALUES (:k, :v, :t)"
                                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value,"
                                 " updated_at = excluded.updated_at"))
@@ -169,11 +211,18 @@ void Settings::setRuntimeDefault(const QString &key, const QJsonValue &value)
     m_runtimeDefaults.insert(key, value);
 }
 
+QJsonValue Settings::masked(const Definition &d, const QJsonValue &value)
+{
+    if (!d.secret)
+        return value;
+    return QJsonObject{{QStringLiteral("set"), !value.toString().isEmpty()}};
+}
+
 QJsonObject Settings::snapshot() const
 {
     QJsonObject out;
     for (const auto &d : definitions())
-        out.insert(d.key, value(d.key));
+        out.insert(d.key, masked(d, value(d.key)));
     return out;
 }
 

@@ -26,6 +26,7 @@ public:
         double minimum = 0;
         double maximum = 0; // 0: no bound checks (strings, booleans)
         QString help;
+        bool secret = false; // sealed at rest with the SecretBox, never shown by reads
     };
     static const QList<Definition> &definitions();
     static const Definition *definition(const QString &key);
@@ -45,7 +46,9 @@ public:
     QString setOverride(const QString &assignment);
     void setRuntimeDefault(const QString &key, const QJsonValue &value);
 
+    // Every setting's value; secrets appear only as whether they are set.
     QJsonObject snapshot() const;
+    static QJsonValue masked(const Definition &d, const QJsonValue &value);
 
 Q_SIGNALS:
     void changed(const QString &key);
@@ -69,6 +72,20 @@ inline const QString navigationTimeoutMs = QStringLiteral("pool.navigationTimeou
 inline const QString scrapeMaxUrls = QStringLiteral("scrape.maxUrls");
 inline const QString scrapeMaxTreeNodes = QStringLiteral("scrape.maxTreeNodes");
 inline const QString shutdownGraceMs = QStringLiteral("shutdown.graceMs");
+inline const QString publicBaseUrl = QStringLiteral("http.publicBaseUrl");
+inline const QString agentSyncWindowMs = QStringLiteral("agent.syncWindowMs");
+inline const QString agentMaxRunMs = QStringLiteral("agent.maxRunMs");
+inline const QString agentMaxSteps = QStringLiteral("agent.maxSteps");
+inline const QString agentMaxRunsPerKey = QStringLiteral("agent.maxConcurrentRunsPerKey");
+inline const QString agentMaxPages = QStringLiteral("agent.maxPages");
+inline const QString agentPausedLeaseMs = QStringLiteral("agent.pausedLeaseMs");
+inline const QString agentInlineOutputMaxBytes = QStringLiteral("agent.inlineOutputMaxBytes");
+inline const QString storageUrlTtlSeconds = QStringLiteral("storage.urlTtlSeconds");
+inline const QString llmBaseUrl = QStringLiteral("llm.baseUrl");
+inline const QString llmModel = QStringLiteral("llm.model");
+inline const QString llmApiKey = QStringLiteral("llm.apiKey");
+inline const QString llmTimeoutMs = QStringLiteral("llm.timeoutMs");
+inline const QString llmMaxSteps = QStringLiteral("llm.maxSteps");
 } // namespace SettingKeys
 
 } // namespace ph

@@ -4,6 +4,7 @@
 #include "Clock.h"
 #include "CreditLedger.h"
 #include "Ids.h"
+#include "ObjectStore.h"
 #include "RequestLog.h"
 #include "SecretBox.h"
 
@@ -102,11 +103,13 @@ bool Store::open(QString *error, int targetVersion)
     m_apiKeys = std::make_unique<ApiKeyRepository>(*this);
     m_credits = std::make_unique<CreditLedger>(*this);
     m_requests = std::make_unique<RequestLog>(*this);
+    m_objects = std::make_unique<ObjectStore>(*this);
     return true;
 }
 
 void Store::close()
 {
+    m_objects.reset();
     m_requests.reset();
     m_credits.reset();
     m_apiKeys.reset();
@@ -241,6 +244,12 @@ const SecretBox &Store::secrets() const
 {
     Q_ASSERT(m_secrets);
     return *m_secrets;
+}
+
+ObjectStore &Store::objects()
+{
+    Q_ASSERT(m_objects);
+    return *m_objects;
 }
 
 RequestLog &Store::requests()

@@ -18,6 +18,7 @@ class ApiKeyRepository;
 class CreditLedger;
 class RequestLog;
 class SecretBox;
+class ObjectStore;
 
 // Raised when SQLite refuses a statement. Handlers map it to HTTP 500; it means
 // a bug or a broken disk, never bad client input.
@@ -58,6 +59,7 @@ public:
     ApiKeyRepository &apiKeys();
     CreditLedger &credits();
     RequestLog &requests();
+    ObjectStore &objects();
     const SecretBox &secrets() const;
 
     // Tells observers (console panels, long-polls) that rows of `table` changed.
@@ -76,6 +78,7 @@ private:
     std::unique_ptr<ApiKeyRepository> m_apiKeys;
     std::unique_ptr<CreditLedger> m_credits;
     std::unique_ptr<RequestLog> m_requests;
+    std::unique_ptr<ObjectStore> m_objects;
     std::unique_ptr<SecretBox> m_secrets;
 };
 

@@ -101,9 +101,10 @@ void SystemController::getSettings(Exchange &ex)
 {
     QJsonArray list;
     for (const auto &d : Settings::definitions()) {
-        list.append(QJsonObject{{QStringLiteral("key"), d.key},
-                                {QStringLiteral("value"), m_settings.value(d.key)},
-                                {QStringLiteral("help"), d.help}});
+        list.append(
+            QJsonObject{{QStringLiteral("key"), d.key},
+                        {QStringLiteral("value"), Settings::masked(d, m_settings.value(d.key))},
+                        {QStringLiteral("help"), d.help}});
     }
     ex.respondJson(200, {{QStringLiteral("settings"), list}});
 }

@@ -3,6 +3,8 @@
 // JSON strings back.
 import { accessibilityTree, ariaSnapshot, elementById, idFor, links } from './snapshot.js';
 import { markdown } from './markdown.js';
+import { act, loginForm, resolve, searchBox } from './actions.js';
+import { extract, nextPage } from './extract.js';
 
 const VERSION = 1;
 
@@ -78,7 +80,24 @@ function probe(condition) {
 
 if (!window.__pilothouse) {
   Object.defineProperty(window, '__pilothouse', {
-    value: Object.freeze({ version: VERSION, snapshot, probe, elementById, idFor }),
+    value: Object.freeze({
+      version: VERSION,
+      snapshot,
+      probe,
+      elementById,
+      idFor,
+      // Each returns a JSON string, so one IPC round trip carries the whole answer.
+      act: (action) => JSON.stringify(act(action)),
+      find: (target) => {
+        const found = resolve(target);
+        return JSON.stringify(found.error ? { error: found.error } : { id: idFor(found.element) });
+      },
+      extract: (schema) => JSON.stringify(extract(schema)),
+      nextPage: () => JSON.stringify(nextPage()),
+      loginForm: () => JSON.stringify(loginForm()),
+      searchBox: () => JSON.stringify(searchBox()),
+      page: () => JSON.stringify({ url: location.href, title: document.title, readyState: document.readyState }),
+    }),
     enumerable: false,
   });
 }

@@ -1,0 +1,594 @@
+// Schema-guided extraction without a model. The page is read for every kind of
+// structure it may carry (JSON-LD, microdata, OpenGraph and meta tags, tables,
+// label/value pairs, repeated item lists), then the schema is filled from the
+// candidate that covers it best, with values coerced to the schema's types.
+import { idFor } from './snapshot.js';
+
+const MAX_RECORDS = 2000;
+
+function text(node) {
+  return (node && (node.innerText || node.textContent) || '').replace(/\s+/g, ' ').trim();
+}
+
+function norm(s) {
+  return String(s || '').toLowerCase().replace(/[_\-.:]+/g, ' ').replace(/[^\p{L}\p{N} ]+/gu, '').replace(/\s+/g, ' ').trim();
+}
+
+function visible(element) {
+  const style = window.getComputedStyle(element);
+  return style.display !== 'none' && style.visibility !== 'hidden';
+}
+
+// ---------------------------------------------------------------- coercion
+
+const CURRENCY = /(?:[$€£¥₹₩]|usd|eur|gbp|chf|jpy)/i;
+
+export function parseNumber(value) {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string') return null;
+  const m = value.replace(/\u00a0/g, ' ').match(/-?\d[\d\s.,']*/);
+  if (!m) return null;
+  let s = m[0].replace(/[\s']/g, '');
+  const lastComma = s.lastIndexOf(',');
+  const lastDot = s.lastIndexOf('.');
+  if (lastComma > -1 && lastDot > -1) {
+    // The later separator is the decimal one: 1,299.00 or 1.299,00.
+    s = lastComma > lastDot ? s.replace(/\./g, '').replace(',', '.') : s.replace(/,/g, '');
+  } else if (lastComma > -1) {
+    // 12,50 is a decimal; 1,299 is thousands.
+    const decimals = s.length - lastComma - 1;
+    s = decimals === 3 && s.indexOf(',') === lastComma ? s.replace(',', '') : s.replace(/,/g, '.');
+    if ((s.match(/\./g) || []).length > 1) s = s.replace(/\.(?=.*\.)/g, '');
+  } else if ((s.match(/\./g) || []).length > 1) {
+    s = s.replace(/\./g, '');
+  }
+  const n = parseFloat(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+function coerce(value, schema) {
+  if (value === undefined || value === null) return null;
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'number' || type === 'integer') {
+    let v = value;
+    if (typeof v === 'object' && !Array.isArray(v)) v = v.price ?? v.value ?? v.amount ?? v.lowPrice ?? v.ratingValue;
+    const n = parseNumber(Array.isArray(v) ? v[0] : v);
+    if (n === null) return null;
+    return type === 'integer' ? Math.round(n) : n;
+  }
+  if (type === 'boolean') {
+    if (typeof value === 'boolean') return value;
+    const s = norm(value);
+    if (/^(true|yes|1|y|on|in stock|available|instock)$/.test(s) || /instock$/.test(s)) return true;
+    if (/^(false|no|0|n|off|out of stock|unavailable|outofstock|soldout|sold out)$/.test(s) || /outofstock$/.test(s)) return false;
+    return null;
+  }
+  if (type === 'array') {
+    const items = schema.items || {};
+    const list = Array.isArray(value) ? value : (typeof value === 'string' ? value.split(/\s*[,;|]\s*/) : [value]);
+    return list.map((v) => coerce(v, items)).filter((v) => v !== null);
+  }
+  if (type === 'object') {
+    if (typeof value !== 'object' || Array.isArray(value)) return null;
+    return fillObject(schema, flatten(value));
+  }
+  if (typeof value === 'object') {
+    if (Array.isArray(value)) value = value[0];
+    if (value && typeof value === 'object') value = value.name ?? value['@id'] ?? value.url ?? value.value ?? JSON.stringify(value);
+  }
+  const s = String(value).replace(/\s+/g, ' ').trim();
+  return s === '' ? null : s;
+}
+
+// ---------------------------------------------------------------- field matching
+
+const SYNONYMS = {
+  name: ['title', 'product', 'product name', 'productname', 'item', 'item name', 'heading', 'label'],
+  title: ['name', 'headline', 'heading', 'subject'],
+  price: ['cost', 'amount', 'price amount', 'offers price', 'sale price', 'current price', 'lowprice', 'unit price', 'preis'],
+  url: ['link', 'href', 'permalink', 'page', 'address', 'website'],
+  image: ['img', 'picture', 'photo', 'thumbnail', 'image url', 'imageurl', 'src'],
+  description: ['summary', 'details', 'desc', 'text', 'body', 'about'],
+  rating: ['stars', 'score', 'rating value', 'ratingvalue', 'aggregaterating ratingvalue'],
+  currency: ['price currency', 'pricecurrency', 'currency code'],
+  sku: ['id', 'product id', 'item number', 'article number', 'mpn'],
+  author: ['by', 'writer', 'creator'],
+  date: ['published', 'date published', 'datepublished', 'time', 'posted'],
+  availability: ['stock', 'in stock', 'status'],
+  email: ['e mail', 'mail'],
+  phone: ['telephone', 'tel', 'phone number'],
+  brand: ['manufacturer', 'make', 'vendor'],
+  category: ['type', 'section', 'department'],
+  quantity: ['qty', 'count', 'number'],
+};
+
+function aliases(property) {
+  const p = norm(property);
+  const out = new Set([p, p.replace(/ /g, '')]);
+  for (const [key, list] of Object.entries(SYNONYMS)) {
+    if (key === p || key === p.replace(/ /g, '') || list.includes(p)) {
+      out.add(key);
+      list.forEach((l) => out.add(l));
+    }
+  }
+  if (p.endsWith('s')) out.add(p.slice(0, -1));
+  return [...out];
+}
+
+// How well a record key stands for a schema property: 3 exact, 2 alias, 1 contains.
+function keyScore(property, key) {
+  const p = norm(property);
+  const k = norm(key);
+  if (!k) return 0;
+  if (k === p || k.replace(/ /g, '') === p.replace(/ /g, '')) return 3;
+  const last = k.split(' ').pop();
+  const names = aliases(property);
+  if (names.includes(k) || names.includes(last) || names.includes(k.replace(/ /g, ''))) return 2;
+  if (p.length >= 3 && (k.includes(p) || names.some((a) => a.length >= 4 && k.includes(a)))) return 1;
+  return 0;
+}
+
+function typeFits(value, schema) {
+  if (value === null || value === undefined || value === '') return false;
+  return coerce(value, schema) !== null;
+}
+
+// A record is a flat {key: value} map; nested objects are flattened with dotted keys
+// ("offers.price") and their last segment still matches ("price").
+function flatten(object, prefix = '', out = {}) {
+  for (const [k, v] of Object.entries(object || {})) {
+    if (k.startsWith('@') && k !== '@type') continue;
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      flatten(v, key, out);
+      if (!(key in out)) out[key] = v;
+    } else if (Array.isArray(v) && v.length && typeof v[0] === 'object' && v[0] !== null) {
+      out[key] = v;
+      flatten(v[0], key, out);
+    } else {
+      out[key] = v;
+    }
+  }
+  return out;
+}
+
+function bestKey(record, property, schema) {
+  let best = null;
+  let bestScore = 0;
+  for (const [key, value] of Object.entries(record)) {
+    let s = keyScore(property, key);
+    if (!s) continue;
+    if (!typeFits(value, schema)) continue;
+    // Prefer shallow keys over deep ones at equal score.
+    s -= key.split('.').length * 0.01;
+    if (s > bestScore) {
+      bestScore = s;
+      best = key;
+    }
+  }
+  return best;
+}
+
+function objectProps(schema) {
+  return schema && schema.properties ? Object.entries(schema.properties) : [];
+}
+
+function fillObject(schema, record) {
+  const out = {};
+  for (const [prop, sub] of objectProps(schema)) {
+    const key = bestKey(record, prop, sub || {});
+    const value = key ? coerce(record[key], sub || {}) : null;
+    if (value !== null && value !== undefined) out[prop] = value;
+  }
+  return out;
+}
+
+function scoreRecords(records, itemSchema) {
+  const props = objectProps(itemSchema);
+  if (!props.length || !records.length) return 0;
+  const required = new Set(itemSchema.required || props.map(([p]) => p));
+  let score = 0;
+  const sample = records.slice(0, 25);
+  for (const [prop, sub] of props) {
+    const hits = sample.filter((r) => bestKey(r, prop, sub || {}) !== null).length / sample.length;
+    score += hits * (required.has(prop) ? 2 : 1);
+  }
+  return score;
+}
+
+// ---------------------------------------------------------------- structure on the page
+
+function jsonLd() {
+  const out = [];
+  const add = (node) => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) { node.forEach(add); return; }
+    if (node['@graph']) add(node['@graph']);
+    out.push(node);
+  };
+  for (const script of document.querySelectorAll('script[type="application/ld+json"]')) {
+    try {
+      add(JSON.parse(script.textContent));
+    } catch (e) {
+      // Malformed JSON-LD is common in the wild; skip it.
+    }
+  }
+  return out;
+}
+
+function typeOf(node) {
+  const t = node && node['@type'];
+  return Array.isArray(t) ? t.join(',') : String(t || '');
+}
+
+// Lists in JSON-LD: ItemList elements, and groups of same-typed entities.
+function jsonLdLists(nodes) {
+  const lists = [];
+  for (const node of nodes) {
+    if (/ItemList/i.test(typeOf(node)) && Array.isArray(node.itemListElement)) {
+      lists.push({ source: 'json-ld ItemList', records: node.itemListElement.map((e) => flatten(e.item || e)) });
+    }
+    for (const [k, v] of Object.entries(node)) {
+      if (Array.isArray(v) && v.length > 1 && v.every((x) => x && typeof x === 'object')) {
+        lists.push({ source: `json-ld ${typeOf(node)}.${k}`, records: v.map((x) => flatten(x.item || x)) });
+      }
+    }
+  }
+  const byType = {};
+  for (const node of nodes) {
+    const t = typeOf(node);
+    if (!t || /ItemList|BreadcrumbList|WebSite|WebPage|Organization|SearchAction/i.test(t)) continue;
+    (byType[t] = byType[t] || []).push(flatten(node));
+  }
+  for (const [t, records] of Object.entries(byType)) lists.push({ source: `json-ld ${t}`, records });
+  return lists;
+}
+
+function microdataValue(element) {
+  if (element.hasAttribute('itemscope')) return microdataItem(element);
+  if (element.hasAttribute('content')) return element.getAttribute('content');
+  const tag = element.localName;
+  if (tag === 'meta') return element.getAttribute('content');
+  if (['a', 'link', 'area'].includes(tag)) return element.href;
+  if (['img', 'audio', 'video', 'source', 'iframe', 'embed'].includes(tag)) return element.src;
+  if (tag === 'time') return element.getAttribute('datetime') || text(element);
+  if (tag === 'data' || tag === 'meter') return element.getAttribute('value');
+  return text(element);
+}
+
+function microdataItem(scope) {
+  const item = {};
+  const type = scope.getAttribute('itemtype');
+  if (type) item['@type'] = type.split('/').pop();
+  const walk = (node) => {
+    for (const child of node.children) {
+      if (child.hasAttribute('itemprop')) {
+        for (const prop of child.getAttribute('itemprop').split(/\s+/)) {
+          const value = microdataValue(child);
+          if (item[prop] === undefined) item[prop] = value;
+          else item[prop] = [].concat(item[prop], value);
+        }
+      }
+      if (!child.hasAttribute('itemscope')) walk(child);
+    }
+  };
+  walk(scope);
+  return item;
+}
+
+function microdataLists() {
+  const tops = Array.from(document.querySelectorAll('[itemscope]')).filter((e) => !e.hasAttribute('itemprop'));
+  const byType = {};
+  const items = [];
+  for (const scope of tops) {
+    const item = microdataItem(scope);
+    items.push(item);
+    (byType[item['@type'] || 'Thing'] = byType[item['@type'] || 'Thing'] || []).push(flatten(item));
+    // Lists nested as itemprops (an ItemList's itemListElement, offers …).
+    for (const [k, v] of Object.entries(item)) {
+      if (Array.isArray(v) && v.length > 1 && v.every((x) => x && typeof x === 'object')) {
+        (byType[`${item['@type']}.${k}`] = []).push(...v.map((x) => flatten(x)));
+      }
+    }
+  }
+  return { items, lists: Object.entries(byType).map(([t, records]) => ({ source: `microdata ${t}`, records })) };
+}
+
+function metaTags() {
+  const out = {};
+  for (const m of document.querySelectorAll('meta[property], meta[name], meta[itemprop]')) {
+    const key = m.getAttribute('property') || m.getAttribute('name') || m.getAttribute('itemprop');
+    const value = m.getAttribute('content');
+    if (!key || value === null) continue;
+    const short = key.replace(/^(og|twitter|product|article|book|music|video|profile):/, '').replace(/:/g, '.');
+    if (out[short] === undefined) out[short] = value;
+    if (out[key] === undefined) out[key] = value;
+  }
+  if (out.title === undefined && document.title) out.title = document.title;
+  const canonical = document.querySelector('link[rel=canonical]');
+  out.url = out.url || (canonical && canonical.href) || location.href;
+  return out;
+}
+
+function cellValue(cell) {
+  const link = cell.querySelector('a[href]');
+  const value = text(cell);
+  return link && !value ? link.href : value;
+}
+
+function tables() {
+  const out = [];
+  for (const table of document.querySelectorAll('table')) {
+    if (!visible(table)) continue;
+    const rows = Array.from(table.rows);
+    if (rows.length < 2) continue;
+    let headerRow = table.tHead && table.tHead.rows[0];
+    if (!headerRow && Array.from(rows[0].cells).every((c) => c.localName === 'th')) headerRow = rows[0];
+    if (!headerRow) continue;
+    const headers = Array.from(headerRow.cells).map((c) => text(c));
+    if (headers.filter(Boolean).length < 2) continue;
+    const records = [];
+    for (const row of rows) {
+      if (row === headerRow || row.parentElement.localName === 'thead' || row.parentElement.localName === 'tfoot') continue;
+      const cells = Array.from(row.cells);
+      if (cells.length < 2) continue;
+      const record = {};
+      cells.forEach((c, i) => {
+        if (headers[i]) record[headers[i]] = cellValue(c);
+      });
+      const link = row.querySelector('a[href]');
+      if (link && !('url' in record)) record.url = link.href;
+      records.push(record);
+    }
+    if (records.length) {
+      const caption = table.caption ? text(table.caption) : '';
+      out.push({ source: `table${caption ? ` "${caption}"` : ''}`, records });
+    }
+  }
+  return out;
+}
+
+// Label/value pairs: <dl>, two-column header-less tables, and "Label: value" lines.
+function pairs() {
+  const out = {};
+  const put = (label, value) => {
+    const l = String(label).replace(/\s+/g, ' ').trim().replace(/:$/, '');
+    if (l && l.length <= 60 && value !== '' && out[l] === undefined) out[l] = value;
+  };
+  for (const dl of document.querySelectorAll('dl')) {
+    let label = null;
+    for (const child of dl.children) {
+      if (child.localName === 'dt') label = text(child);
+      else if (child.localName === 'dd' && label !== null) put(label, text(child));
+    }
+  }
+  for (const row of document.querySelectorAll('tr')) {
+    if (row.cells.length === 2 && (row.cells[0].localName === 'th' || !row.closest('table').tHead)) {
+      put(text(row.cells[0]), text(row.cells[1]));
+    }
+  }
+  const body = document.body ? document.body.innerText : '';
+  for (const line of body.split('\n')) {
+    const m = line.match(/^\s*([^:\n]{1,40}):\s+(.{1,200})$/);
+    if (m) put(m[1], m[2].trim());
+  }
+  return out;
+}
+
+// Repeated item lists ("cards"): siblings of the same shape, each with some text.
+function signature(element) {
+  return `${element.localName}.${Array.from(element.classList).filter((c) => !/^(active|selected|first|last|odd|even|\d)/.test(c)).sort().join('.')}`;
+}
+
+function cardRecord(card) {
+  const record = {};
+  const set = (k, v) => {
+    if (v !== undefined && v !== null && v !== '' && record[k] === undefined) record[k] = v;
+  };
+  for (const el of card.querySelectorAll('[itemprop]')) set(el.getAttribute('itemprop'), microdataValue(el));
+  for (const el of card.querySelectorAll('*')) {
+    if (!visible(el)) continue;
+    for (const attr of el.attributes) {
+      if (attr.name.startsWith('data-') && attr.name !== 'data-reactid' && attr.value.length < 200) {
+        set(attr.name.slice(5), attr.value);
+      }
+    }
+    const own = Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.data).join(' ').trim();
+    const value = own || (el.children.length === 0 ? text(el) : '');
+    if (!value) continue;
+    for (const cls of el.classList) set(cls.replace(/^(product|item|card|c|js)[-_]/, ''), value);
+  }
+  const heading = card.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]');
+  if (heading) {
+    set('name', text(heading));
+    set('title', text(heading));
+  }
+  const link = card.localName === 'a' ? card : card.querySelector('a[href]');
+  if (link) {
+    set('url', link.href);
+    if (!heading) set('name', text(link));
+  }
+  const img = card.querySelector('img');
+  if (img) set('image', img.currentSrc || img.src);
+  const all = text(card);
+  const price = all.match(new RegExp(`${CURRENCY.source}\\s?-?\\d[\\d.,\\s]*|-?\\d[\\d.,]*\\s?${CURRENCY.source}`, 'i'));
+  if (price) set('price', price[0].trim());
+  // "Label: value" inside the card.
+  for (const line of (card.innerText || '').split('\n')) {
+    const m = line.match(/^\s*([^:\n]{1,30}):\s+(.{1,120})$/);
+    if (m) set(m[1].trim(), m[2].trim());
+  }
+  set('text', all);
+  return record;
+}
+
+function cardLists() {
+  const out = [];
+  const seen = new Set();
+  for (const parent of document.querySelectorAll('body *')) {
+    if (parent.children.length < 2 || seen.has(parent)) continue;
+    const groups = {};
+    for (const child of parent.children) {
+      if (!visible(child) || !text(child)) continue;
+      const sig = signature(child);
+      (groups[sig] = groups[sig] || []).push(child);
+    }
+    for (const [sig, members] of Object.entries(groups)) {
+      if (members.length < 2 || /^(script|style|br|option|tr|td|th|thead|tbody)\b/.test(sig)) continue;
+      // A list of plain text items carries no fields; cards have structure inside.
+      const structured = members.filter((m) => m.querySelectorAll('*').length >= 2 || m.localName === 'a').length;
+      if (structured < members.length / 2) continue;
+      seen.add(parent);
+      out.push({ source: `list ${sig} (${members.length})`, records: members.slice(0, MAX_RECORDS).map(cardRecord), elements: members });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- filling the schema
+
+function collect() {
+  const ld = jsonLd();
+  const micro = microdataLists();
+  return {
+    ld,
+    micro,
+    meta: metaTags(),
+    lists: [...jsonLdLists(ld), ...micro.lists, ...tables(), ...cardLists()],
+  };
+}
+
+function arrayOfObjects(schema) {
+  return schema && schema.type === 'array' && schema.items && (schema.items.type === 'object' || schema.items.properties);
+}
+
+function records(itemSchema, found) {
+  let best = null;
+  for (const list of found.lists) {
+    const score = scoreRecords(list.records, itemSchema);
+    // Ties go to the earlier, more structured source (JSON-LD, microdata, tables).
+    if (score > 0 && (!best || score > best.score + 1e-9)) best = { ...list, score };
+  }
+  if (!best) return { items: [], source: null };
+  const items = best.records.map((r) => fillObject(itemSchema, r)).filter((o) => Object.keys(o).length > 0);
+  return { items, source: best.source };
+}
+
+function mainEntity(found) {
+  const entities = found.ld.filter((n) => !/ItemList|BreadcrumbList|WebSite|SearchAction/i.test(typeOf(n)));
+  const record = {};
+  const merge = (r) => {
+    for (const [k, v] of Object.entries(r)) if (record[k] === undefined) record[k] = v;
+  };
+  if (entities.length) merge(flatten(entities[0]));
+  if (found.micro.items.length) merge(flatten(found.micro.items[0]));
+  merge(found.meta);
+  merge(pairs());
+  const h1 = document.querySelector('h1');
+  if (h1) merge({ name: text(h1), title: text(h1), heading: text(h1) });
+  const priceText = (document.body ? document.body.innerText : '').match(
+    new RegExp(`${CURRENCY.source}\\s?\\d[\\d.,]*|\\d[\\d.,]*\\s?${CURRENCY.source}`, 'i'));
+  if (priceText) merge({ price: priceText[0] });
+  merge({ url: location.href });
+  return record;
+}
+
+function fill(schema, found, sources, path) {
+  if (arrayOfObjects(schema)) {
+    const r = records(schema.items, found);
+    if (r.source) sources.push({ path: path || '$', source: r.source, count: r.items.length });
+    return r.items;
+  }
+  if (schema && (schema.type === 'object' || schema.properties)) {
+    const out = {};
+    let entity = null;
+    for (const [prop, sub] of objectProps(schema)) {
+      if (arrayOfObjects(sub)) {
+        out[prop] = fill(sub, found, sources, path ? `${path}.${prop}` : prop);
+        continue;
+      }
+      entity = entity || mainEntity(found);
+      const key = bestKey(entity, prop, sub || {});
+      const value = key ? coerce(entity[key], sub || {}) : null;
+      if (value !== null) {
+        out[prop] = value;
+        sources.push({ path: path ? `${path}.${prop}` : prop, source: key });
+      }
+    }
+    return out;
+  }
+  if (schema && schema.type === 'array') {
+    const list = found.lists[0];
+    return list ? list.records.map((r) => coerce(Object.values(r)[0], schema.items || {})) : [];
+  }
+  return null;
+}
+
+function missing(schema, value, path, out) {
+  if (!schema) return out;
+  if (arrayOfObjects(schema)) {
+    if (!Array.isArray(value) || value.length === 0) {
+      out.push(`${path || '$'}: no items found`);
+      return out;
+    }
+    const required = schema.items.required || [];
+    required.forEach((r) => {
+      const lacking = value.filter((v) => v[r] === undefined || v[r] === null).length;
+      if (lacking) out.push(`${path || '$'}[].${r}: missing in ${lacking} of ${value.length} items`);
+    });
+    return out;
+  }
+  if (schema.properties) {
+    for (const r of schema.required || []) {
+      const v = value ? value[r] : undefined;
+      if (v === undefined || v === null || (Array.isArray(v) && !v.length)) out.push(`${path ? `${path}.` : ''}${r}: not found`);
+    }
+    for (const [prop, sub] of objectProps(schema)) {
+      if (arrayOfObjects(sub) && value) missing(sub, value[prop], path ? `${path}.${prop}` : prop, out);
+    }
+  }
+  return out;
+}
+
+// The "next page" control of a paginated list, if the page has one.
+export function nextPage() {
+  const isDisabled = (e) => e.hasAttribute('disabled') || e.getAttribute('aria-disabled') === 'true' ||
+    /\bdisabled\b/.test(e.className || '');
+  const rel = document.querySelector('a[rel~=next][href], link[rel~=next][href]');
+  if (rel && !isDisabled(rel)) return { href: rel.href, id: rel.localName === 'a' ? idFor(rel) : null };
+  const candidates = Array.from(document.querySelectorAll('a, button, [role=button], [role=link]')).filter(visible);
+  for (const e of candidates) {
+    const label = norm(e.getAttribute('aria-label') || e.getAttribute('title') || text(e));
+    const cls = norm(e.className && e.className.baseVal === undefined ? e.className : '');
+    if (isDisabled(e)) continue;
+    if (/^(next|next page|more|older|weiter|suivant|siguiente|›|»|→|>|>>)$/.test(label) || /^next\b/.test(label) ||
+        (/\bnext\b/.test(cls) && label.length < 20)) {
+      const href = e.localName === 'a' && e.getAttribute('href') && !e.getAttribute('href').startsWith('#') &&
+        !e.getAttribute('href').startsWith('javascript:') ? e.href : null;
+      return { href, id: idFor(e) };
+    }
+  }
+  return null;
+}
+
+// schema: JSON Schema of the wanted result (object, array, or absent for a summary).
+export function extract(schema) {
+  const found = collect();
+  const sources = [];
+  let data;
+  if (schema && Object.keys(schema).length) {
+    data = fill(schema, found, sources, '');
+  } else {
+    const meta = found.meta;
+    data = { title: document.title, url: location.href, description: meta.description || null };
+  }
+  return {
+    data,
+    missing: schema ? missing(schema, data, '', []) : [],
+    sources,
+    next: nextPage(),
+    url: location.href,
+    title: document.title,
+    candidates: found.lists.map((l) => ({ source: l.source, count: l.records.length })),
+  };
+}

@@ -1,0 +1,227 @@
+#include "AgentController.h"
+
+#include "AgentRequest.h"
+
+#include "browser/BrowserPool.h"
+#include "browser/NetworkPolicy.h"
+#include "core/ApiKeyRepository.h"
+#include "core/CreditLedger.h"
+#include "core/ObjectStore.h"
+#include "core/RequestLog.h"
+#include "core/Settings.h"
+#include "core/Store.h"
+#include "engine/AgentRun.h"
+#include "engine/ResponseBuilder.h"
+#include "engine/RunManager.h"
+#include "http/ApiError.h"
+#include "http/Authenticator.h"
+#include "http/Exchange.h"
+#include "http/LongPoll.h"
+
+#include <QPointer>
+
+namespace ph::cloud {
+
+using engine::AgentRun;
+using engine::RunStatus;
+using http::ApiError;
+using http::AuthPolicy;
+using http::Exchange;
+using http::Route;
+
+namespace {
+
+constexpr int kMaxWaitSeconds = 300;
+
+ApiError toApiError(const engine::EngineError &e)
+{
+    ApiError error(e.status, e.code, e.message, e.field);
+    if (e.status == 429)
+        error.withRetryAfter(5);
+    return error;
+}
+
+int statusFor(RunStatus s)
+{
+    return s == RunStatus::Executing ? 202 : 200;
+}
+
+} // namespace
+
+AgentController::AgentController(Store &store, Settings &settings, NetworkPolicy &policy,
+                                 BrowserPool &pool, engine::RunManager &runs, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_settings(settings)
+    , m_policy(policy)
+    , m_pool(pool)
+    , m_runs(runs)
+{}
+
+QList<Route> AgentController::routes()
+{
+    using C = AgentController;
+    return {
+        Route::to("POST", QStringLiteral("/agent"), AuthPolicy::ApiKey, this, &C::run),
+        Route::to("POST", QStringLiteral("/execute"), AuthPolicy::ApiKey, this, &C::run),
+        Route::to("GET", QStringLiteral("/agent/{trajectoryId}"), AuthPolicy::ApiKey, this,
+                  &C::get),
+        Route::to("DELETE", QStringLiteral("/agent/{trajectoryId}"), AuthPolicy::ApiKey, this,
+                  &C::cancel),
+        Route::to("POST", QStringLiteral("/storage"), AuthPolicy::ApiKey, this, &C::upload),
+        Route::to("GET", QStringLiteral("/storage/{id}"), AuthPolicy::Public, this, &C::download),
+    };
+}
+
+void AgentController::run(Exchange &exchange)
+{
+    const engine::ExecuteRequest request =
+        readExecuteRequest(exchange.request().jsonObject(), m_policy);
+    const QString keyId = exchange.request().principal.keyId;
+    const QString requestId = exchange.request().id;
+    if (!m_store.credits().canSpend(keyId))
+        throw ApiError::creditsExhausted();
+    if (!request.historyContinue && !m_pool.hasRoomFor(1))
+        throw ApiError::busy(QStringLiteral("the browser pool is busy; retry later"),
+                             m_pool.retryAfterSeconds());
+
+    engine::EngineError error;
+    m_store.requests().begin(requestId, keyId, exchange.request().path);
+    AgentRun *run = m_runs.submit(request, keyId, requestId, &error);
+    if (!run) {
+        m_store.requests().finish(requestId, QStringLiteral("refused"),
+                                  {{QStringLiteral("code"), error.code}});
+        throw toApiError(error);
+    }
+    m_store.requests().addSubscriptions(requestId, request.webhooks);
+    QPointer<AgentRun> guard(run);
+    auto record = [this, guard, requestId] {
+        if (!guard || guard->status() == RunStatus::Executing || guard->requestId() != requestId)
+            return;
+        m_store.requests().finish(requestId, engine::toString(guard->status()),
+                                  {{QStringLiteral("trajectoryId"), guard->trajectoryId()},
+                                   {QStringLiteral("phase"), guard->phase()}});
+    };
+    connect(run, &AgentRun::settled, this, record, Qt::SingleShotConnection);
+
+    // The synchronous window: the answer waits for the run to settle, up to the window
+    // (agent.syncWindowMs, or Prefer: wait=N); then the run goes on and the answer
+    // says "executing" (202).
+    int windowMs = m_settings.intValue(SettingKeys::agentSyncWindowMs);
+    if (const auto wait = exchange.request().preferWait(kMaxWaitSeconds))
+        windowMs = *wait * 1000;
+    // A client that leaves while it waits cancels the run (billed for what it used).
+    connect(&exchange, &Exchange::clientDisconnected, run, [guard] {
+        if (guard && guard->status() == RunStatus::Executing)
+            guard->cancel(QStringLiteral("client_disconnected"));
+    });
+    auto *poll = http::LongPoll::hold(
+        exchange, windowMs, [guard] { return !guard || guard->status() != RunStatus::Executing; },
+        [guard](Exchange &ex) {
+            if (!guard) {
+                ex.fail(ApiError::internal(QStringLiteral("the run is gone")));
+                return;
+            }
+            ex.respondJson(statusFor(guard->status()), guard->response());
+        });
+    connect(run, &AgentRun::changed, poll, &http::LongPoll::wake);
+}
+
+void AgentController::get(Exchange &exchange)
+{
+    const QString id = exchange.request().param(QStringLiteral("trajectoryId"));
+    const QString keyId = exchange.request().principal.keyId;
+    engine::EngineError error;
+    if (!m_runs.latest(id, keyId, &error))
+        throw toApiError(error);
+    // Prefer: wait=N holds the answer until the run settles (long-poll).
+    const int waitMs = exchange.request().preferWait(kMaxWaitSeconds).value_or(0) * 1000;
+    QPointer<AgentRun> run = m_runs.live(id);
+    auto *poll = http::LongPoll::hold(
+        exchange, waitMs, [run] { return !run || run->status() != RunStatus::Executing; },
+        [this, id, keyId](Exchange &ex) {
+            engine::EngineError e;
+            const auto latest = m_runs.latest(id, keyId, &e);
+            if (!latest) {
+                ex.fail(toApiError(e));
+                return;
+            }
+            ex.respondJson(latest->value(QStringLiteral("status")).toString() ==
+                                   QLatin1String("executing")
+                               ? 202
+                               : 200,
+                           *latest);
+        });
+    if (run)
+        connect(run, &AgentRun::changed, poll, &http::LongPoll::wake);
+}
+
+void AgentController::cancel(Exchange &exchange)
+{
+    const QString id = exchange.request().param(QStringLiteral("trajectoryId"));
+    const QString keyId = exchange.request().principal.keyId;
+    engine::EngineError error;
+    if (!m_runs.cancel(id, keyId, QStringLiteral("cancelled"), &error))
+        throw toApiError(error);
+    const auto latest = m_runs.latest(id, keyId, &error);
+    exchange.respondJson(200, latest.value_or(QJsonObject()));
+}
+
+void AgentController::upload(Exchange &exchange)
+{
+    const QByteArray body = exchange.request().body;
+    if (body.isEmpty())
+        throw ApiError(400, QStringLiteral("EMPTY_UPLOAD"),
+                       QStringLiteral("the upload has no content"), QStringLiteral("body"));
+    QString name = exchange.request().queryValue(QStringLiteral("name"));
+    if (name.isEmpty())
+        name = QString::fromUtf8(exchange.request().header("x-filename"));
+    if (name.isEmpty())
+        name = QStringLiteral("upload");
+    QByteArray type = exchange.request().header("content-type");
+    if (type.isEmpty() || type.startsWith("application/x-www-form-urlencoded"))
+        type = "application/octet-stream";
+    const StoredObject o =
+        m_store.objects().put(exchange.request().principal.keyId, QStringLiteral("upload"), name,
+                              QString::fromLatin1(type), body);
+    exchange.respondJson(201,
+                         {{QStringLiteral("storageRef"),
+                           engine::ResponseBuilder::storageRef(m_store.objects(), m_settings, o.id,
+                                                               o.name, o.contentType, o.size)}});
+}
+
+void AgentController::download(Exchange &exchange)
+{
+    const QString id = exchange.request().param(QStringLiteral("id"));
+    const auto object = m_store.objects().find(id);
+    bool allowed = false;
+    const QString sig = exchange.request().queryValue(QStringLiteral("sig"));
+    if (!sig.isEmpty()) {
+        const qint64 expires =
+            exchange.request().queryValue(QStringLiteral("expires")).toLongLong();
+        if (!m_store.objects().verify(id, expires, sig))
+            throw ApiError(
+                403, QStringLiteral("LINK_INVALID"),
+                QStringLiteral("the download link is invalid or has expired; ask for a new one"));
+        allowed = true;
+    } else if (object) {
+        // Without a signature, the key that owns the object may fetch it.
+        const QString key = http::ApiKeyAuthenticator::presentedKey(exchange.request());
+        const auto found = m_store.apiKeys().findBySecret(key);
+        allowed = found && found->isActive() && (found->id == object->keyId || found->isOwner());
+        if (!allowed)
+            throw ApiError::unauthorized(
+                QStringLiteral("MISSING_API_KEY"),
+                QStringLiteral("a signed link or the owning API key is required"));
+    }
+    if (!object || !allowed)
+        throw ApiError::notFound(QStringLiteral("no stored object %1").arg(id));
+    QString filename = object->name;
+    filename.replace(QLatin1Char('"'), QLatin1Char('_'));
+    exchange.respond(200, m_store.objects().data(id), object->contentType.toUtf8(),
+                     {qMakePair(QByteArray("Content-Disposition"),
+                                QByteArray("attachment; filename=\"") + filename.toUtf8() + '"'),
+                      qMakePair(QByteArray("Cache-Control"), QByteArray("private, max-age=60"))});
+}
+
+} // namespace ph::cloud

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "http/Route.h"
+
+#include <QObject>
+
+namespace ph {
+class BrowserPool;
+class NetworkPolicy;
+class Settings;
+class Store;
+namespace engine {
+class RunManager;
+}
+} // namespace ph
+
+namespace ph::cloud {
+
+// The planner API (docs/api/agent.md):
+//   POST   /agent, /execute        run a task (ExecuteRequest → ApiExecuteResponse)
+//   GET    /agent/{trajectoryId}   the latest state (Prefer: wait=N long-polls)
+//   DELETE /agent/{trajectoryId}   cancel
+//   POST   /storage                upload a file → storageRef (for dataInputs)
+//   GET    /storage/{id}           download by signed URL (or the owning key)
+class AgentController : public QObject, public http::Controller
+{
+    Q_OBJECT
+public:
+    AgentController(Store &store, Settings &settings, NetworkPolicy &policy, BrowserPool &pool,
+                    engine::RunManager &runs, QObject *parent = nullptr);
+    QList<http::Route> routes() override;
+
+private:
+    void run(http::Exchange &exchange);
+    void get(http::Exchange &exchange);
+    void cancel(http::Exchange &exchange);
+    void upload(http::Exchange &exchange);
+    void download(http::Exchange &exchange);
+
+    Store &m_store;
+    Settings &m_settings;
+    NetworkPolicy &m_policy;
+    BrowserPool &m_pool;
+    engine::RunManager &m_runs;
+};
+
+} // namespace ph::cloud

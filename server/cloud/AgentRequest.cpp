@@ -1,0 +1,200 @@
+#include "AgentRequest.h"
+
+#include "WebhookOptions.h"
+
+#include "browser/NetworkPolicy.h"
+#include "engine/Tool.h"
+#include "http/ApiError.h"
+#include "http/JsonFields.h"
+
+#include <QUrl>
+
+namespace ph::cloud {
+
+using http::ApiError;
+using http::JsonFields;
+
+namespace {
+
+const QStringList kFormats = {QStringLiteral("text"),   QStringLiteral("markdown"),
+                              QStringLiteral("csv"),    QStringLiteral("tsv"),
+                              QStringLiteral("json"),   QStringLiteral("xlsx"),
+                              QStringLiteral("parquet")};
+
+QStringList readUrlList(const JsonFields &body, const QString &key, const NetworkPolicy &policy)
+{
+    const auto list = body.stringArray(key, false);
+    if (!list)
+        return {};
+    for (qsizetype i = 0; i < list->size(); ++i) {
+        const QString field = QStringLiteral("%1[%2]").arg(body.path(key)).arg(i);
+        const QUrl url(list->at(i).trimmed());
+        if (!url.scheme().isEmpty() && !NetworkPolicy::isBrowsableScheme(url))
+            throw ApiError(
+                400, QStringLiteral("UNSUPPORTED_SCHEME"),
+                QStringLiteral("%1 uses the scheme '%2'; only http and https are allowed")
+                    .arg(field, url.scheme()),
+                field);
+        if (!url.isValid() || url.host().isEmpty())
+            throw ApiError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
+        if (!policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))
+            throw ApiError(
+                400, QStringLiteral("PRIVATE_TARGET"),
+                QStringLiteral(
+                    "%1 points at a private address (%2) and network.allowPrivateTargets is off")
+                    .arg(field, url.host()),
+                field);
+    }
+    QStringList out;
+    for (const QString &u : *list)
+        out << u.trimmed();
+    return out;
+}
+
+void checkDataInputs(const QJsonArray &inputs, const NetworkPolicy &policy)
+{
+    for (qsizetype i = 0; i < inputs.size(); ++i) {
+        const QString path = QStringLiteral("dataInputs[%1]").arg(i);
+        if (!inputs.at(i).isObject())
+            throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+        const JsonFields item(inputs.at(i).toObject(), path);
+        item.optionalString(QStringLiteral("description"));
+        item.optionalEnum(QStringLiteral("format"), kFormats);
+        int sources = 0;
+        if (item.optionalString(QStringLiteral("inline")))
+            ++sources;
+        if (item.has(QStringLiteral("url"))) {
+            ++sources;
+            readUrlList(
+                JsonFields(QJsonObject{{QStringLiteral("url"),
+                                        QJsonArray{item.object().value(QStringLiteral("url"))}}},
+                           path),
+                QStringLiteral("url"), policy);
+            item.optionalString(QStringLiteral("url"));
+        }
+        if (const auto ref = item.optionalObject(QStringLiteral("storageRef"))) {
+            ++sources;
+            if (!ref->has(QStringLiteral("id")) && !ref->has(QStringLiteral("downloadUrl")))
+                throw ApiError::missingField(ref->path(QStringLiteral("id")));
+            ref->optionalString(QStringLiteral("id"));
+        }
+        if (sources != 1)
+            throw ApiError::invalidField(
+                path, QStringLiteral("needs exactly one of inline, url or storageRef"));
+    }
+}
+
+} // namespace
+
+engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkPolicy &policy)
+{
+    const JsonFields body(raw);
+    engine::ExecuteRequest r;
+    r.trajectoryId = body.optionalString(QStringLiteral("trajectoryId")).value_or(QString());
+    if (const auto phase = body.optionalInt(QStringLiteral("phase"), 1, 1000))
+        r.phase = int(*phase);
+    if (const auto history = body.optionalObject(QStringLiteral("history"))) {
+        r.historyContinue = history->optionalBool(QStringLiteral("continue")).value_or(false);
+        r.previousSteps =
+            history->optionalArray(QStringLiteral("previousSteps")).value_or(QJsonArray());
+        if (const auto last = history->optionalObject(QStringLiteral("lastToolPreviousSteps")))
+            r.lastToolPreviousSteps = last->object();
+        if (const auto answers = history->optionalObject(QStringLiteral("answers"))) {
+            for (auto it = answers->object().begin(); it != answers->object().end(); ++it) {
+                if (!it.value().isString())
+                    throw ApiError::invalidField(answers->path(it.key()),
+                                                 QStringLiteral("must be a string"));
+            }
+            r.answers = answers->object();
+        }
+    }
+    if (r.historyContinue && r.trajectoryId.isEmpty())
+        throw ApiError(
+            400, QStringLiteral("MISSING_FIELD"),
+            QStringLiteral("trajectoryId is required to continue (history.continue is true)"),
+            QStringLiteral("trajectoryId"));
+    // A continuation may answer with history.answers alone; anything else needs a task.
+    if (r.historyContinue && !r.answers.isEmpty())
+        r.input = body.optionalString(QStringLiteral("input")).value_or(QString());
+    else
+        r.input = body.requiredString(QStringLiteral("input"));
+    r.urls = readUrlList(body, QStringLiteral("urls"), policy);
+    if (const auto schema = body.optionalObject(QStringLiteral("schema"))) {
+        r.schema = schema->object();
+        if (!r.schema.isEmpty() && !r.schema.contains(QStringLiteral("type")) &&
+            !r.schema.contains(QStringLiteral("properties")))
+            throw ApiError::invalidField(
+                QStringLiteral("schema"),
+                QStringLiteral("must be a JSON Schema with a type or properties"));
+    }
+    if (const auto inputs = body.optionalArray(QStringLiteral("dataInputs"))) {
+        checkDataInputs(*inputs, policy);
+        r.dataInputs = *inputs;
+    }
+    r.fileUrls = readUrlList(body, QStringLiteral("file_urls"), policy);
+    r.imageUrls = readUrlList(body, QStringLiteral("image_urls"), policy);
+    r.recordingId = body.optionalString(QStringLiteral("recording_id")).value_or(QString());
+    if (const auto settings = body.optionalObject(QStringLiteral("settings"))) {
+        settings->optionalString(QStringLiteral("model"));
+        settings->optionalEnum(QStringLiteral("planner"),
+                               {QStringLiteral("rule"), QStringLiteral("llm")});
+        r.settings = settings->object();
+    }
+    if (const auto tools = body.optionalObject(QStringLiteral("tools"))) {
+        if (const auto extra = tools->stringArray(QStringLiteral("enableAdditionalTools"), false)) {
+            for (qsizetype i = 0; i < extra->size(); ++i) {
+                if (!engine::AdditionalTools::all().contains(extra->at(i)))
+                    throw ApiError::invalidField(
+                        QStringLiteral("tools.enableAdditionalTools[%1]").arg(i),
+                        QStringLiteral("must be one of %1")
+                            .arg(engine::AdditionalTools::all().join(QStringLiteral(", "))));
+            }
+            r.additionalTools = *extra;
+            r.additionalTools.removeDuplicates();
+        }
+    }
+    if (const auto response = body.optionalObject(QStringLiteral("response"))) {
+        r.verbosity = response
+                          ->optionalEnum(QStringLiteral("verbosity"),
+                                         {QStringLiteral("final"), QStringLiteral("steps"),
+                                          QStringLiteral("debug")})
+                          .value_or(QStringLiteral("final"));
+        if (const auto cap =
+                response->optionalInt(QStringLiteral("inlineOutputMaxBytes"), 256, 1LL << 30))
+            r.inlineOutputMaxBytes = *cap;
+    }
+    if (const auto options = body.optionalObject(QStringLiteral("options"))) {
+        r.skipToolsStorageLoad =
+            options->optionalBool(QStringLiteral("skipToolsStorageLoad")).value_or(false);
+        if (const auto ui = options->optionalObject(QStringLiteral("ui")))
+            r.emitEvents = ui->optionalBool(QStringLiteral("emitEvents")).value_or(false);
+    }
+    r.webhooks = readWebhooks(body, policy);
+
+    // What the store keeps of the request: no callback secrets, no answers in clear.
+    QJsonObject stored = raw;
+    stored.remove(QStringLiteral("webhookSecret"));
+    if (stored.contains(QStringLiteral("webhooks"))) {
+        QJsonArray hooks;
+        for (const auto &h : stored.value(QStringLiteral("webhooks")).toArray()) {
+            QJsonObject o = h.toObject();
+            o.remove(QStringLiteral("secret"));
+            o.remove(QStringLiteral("auth"));
+            hooks.append(o);
+        }
+        stored.insert(QStringLiteral("webhooks"), hooks);
+    }
+    if (stored.contains(QStringLiteral("history"))) {
+        QJsonObject history = stored.value(QStringLiteral("history")).toObject();
+        QJsonObject masked;
+        for (auto it = r.answers.begin(); it != r.answers.end(); ++it)
+            masked.insert(it.key(), QStringLiteral("••••••"));
+        if (!masked.isEmpty())
+            history.insert(QStringLiteral("answers"), masked);
+        stored.insert(QStringLiteral("history"), history);
+    }
+    r.stored = stored;
+    return r;
+}
+
+} // namespace ph::cloud

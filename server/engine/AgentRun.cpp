@@ -1,0 +1,481 @@
+#include "AgentRun.h"
+
+#include "InputLoader.h"
+#include "Planner.h"
+#include "ResponseBuilder.h"
+#include "RunContext.h"
+#include "Tool.h"
+#include "TrajectoryRepository.h"
+
+#include "core/Clock.h"
+#include "core/CreditLedger.h"
+#include "core/SecretBox.h"
+#include "core/Settings.h"
+#include "core/Store.h"
+
+#include <QJsonDocument>
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcRun, "pilothouse.engine")
+
+namespace ph::engine {
+
+namespace {
+
+constexpr int kStoredOutputChars = 64 * 1024;
+
+// Outputs are stored whole up to a size, then as a preview.
+QJsonValue storable(const QJsonValue &v)
+{
+    const QByteArray json =
+        v.isObject()  ? QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact)
+        : v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
+                      : QByteArray();
+    if (json.size() <= kStoredOutputChars)
+        return v;
+    return QJsonObject{
+        {QStringLiteral("preview"), QString::fromUtf8(json.left(kStoredOutputChars))},
+        {QStringLiteral("truncated"), true}};
+}
+
+// Schema checks on the final JSON: required properties, types of scalars. They become
+// warnings; the run still succeeds with what it found.
+void schemaWarnings(const QJsonObject &schema, const QJsonValue &value, const QString &path,
+                    QStringList &out)
+{
+    const QString type = schema.value(QStringLiteral("type")).toString();
+    const QString here = path.isEmpty() ? QStringLiteral("$") : path;
+    if (type == QLatin1String("array")) {
+        if (!value.isArray()) {
+            out << QStringLiteral("schema: %1 should be an array").arg(here);
+            return;
+        }
+        const QJsonObject items = schema.value(QStringLiteral("items")).toObject();
+        const QJsonArray a = value.toArray();
+        if (a.isEmpty())
+            out << QStringLiteral("schema: %1 is empty").arg(here);
+        QHash<QString, int> missing;
+        for (const auto &item : a) {
+            if (items.value(QStringLiteral("type")).toString() == QLatin1String("object")) {
+                for (const auto &r : items.value(QStringLiteral("required")).toArray()) {
+                    const QJsonValue v = item.toObject().value(r.toString());
+                    if (v.isUndefined() || v.isNull())
+                        missing[r.toString()] += 1;
+                }
+            }
+        }
+        for (auto it = missing.begin(); it != missing.end(); ++it)
+            out << QStringLiteral("schema: %1[].%2 is missing in %3 of %4 items")
+                       .arg(here, it.key())
+                       .arg(it.value())
+                       .arg(a.size());
+        return;
+    }
+    if (type == QLatin1String("object") || schema.contains(QStringLiteral("properties"))) {
+        const QJsonObject o = value.toObject();
+        for (const auto &r : schema.value(QStringLiteral("required")).toArray()) {
+            const QJsonValue v = o.value(r.toString());
+            if (v.isUndefined() || v.isNull())
+                out << QStringLiteral("schema: %1 is missing")
+                           .arg(path.isEmpty() ? r.toString()
+                                               : path + QLatin1Char('.') + r.toString());
+        }
+        const QJsonObject props = schema.value(QStringLiteral("properties")).toObject();
+        for (auto it = props.begin(); it != props.end(); ++it) {
+            if (o.contains(it.key()) &&
+                it.value().toObject().value(QStringLiteral("type")).toString() ==
+                    QLatin1String("array"))
+                schemaWarnings(it.value().toObject(), o.value(it.key()),
+                               path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key(), out);
+        }
+    }
+}
+
+} // namespace
+
+AgentRun::AgentRun(EngineServices &services, ExecuteRequest request, QString trajectoryId,
+                   int phase, QString keyId, QString requestId, std::unique_ptr<Planner> planner,
+                   QObject *parent)
+    : QObject(parent)
+    , m_services(services)
+    , m_request(std::move(request))
+    , m_trajectoryId(std::move(trajectoryId))
+    , m_phase(phase)
+    , m_keyId(std::move(keyId))
+    , m_requestId(std::move(requestId))
+    , m_planner(std::move(planner))
+{
+    m_ctx = std::make_unique<RunContext>(m_services, m_request, m_trajectoryId, m_phase, m_keyId,
+                                         m_requestId);
+    m_timeLimit.setSingleShot(true);
+    connect(&m_timeLimit, &QTimer::timeout, this, [this] { cancel(QStringLiteral("time_limit")); });
+    m_releasePage.setSingleShot(true);
+    connect(&m_releasePage, &QTimer::timeout, this, [this] {
+        // A run that waited too long for its answers gives its page back; a later
+        // continuation replays the steps into a fresh one.
+        if (m_status == RunStatus::RequiresInput)
+            m_ctx->releaseTab();
+    });
+}
+
+AgentRun::~AgentRun() = default;
+
+QString AgentRun::plannerName() const
+{
+    return m_planner->name();
+}
+
+bool AgentRun::holdsPage() const
+{
+    return m_ctx->hasTab();
+}
+
+void AgentRun::start(const QList<StepRecord> &replay, const QJsonObject &state)
+{
+    if (!state.isEmpty())
+        m_planner->restoreState(state);
+    m_timeLimit.start(m_services.settings.intValue(SettingKeys::agentMaxRunMs));
+    m_replay = replay;
+    // Inputs first (images, files, data); a bad one ends the run with an error naming it.
+    auto *loader = new InputLoader(*m_ctx, this);
+    QPointer<AgentRun> self(this);
+    loader->load([self, loader](const QString &error) {
+        loader->deleteLater();
+        if (!self || self->m_status != RunStatus::Executing)
+            return;
+        if (!error.isEmpty()) {
+            self->finalize(RunStatus::Error, error);
+            return;
+        }
+        if (!self->m_replay.isEmpty()) {
+            self->replayNext();
+            return;
+        }
+        self->loop();
+    });
+}
+
+void AgentRun::restoreWaiting(const QList<StepRecord> &steps, const QJsonObject &state,
+                              qint64 chargedMilli)
+{
+    m_chargedMilli = chargedMilli;
+    m_planner->restoreState(state);
+    m_steps = steps;
+    m_replay = steps;
+    for (const StepRecord &s : steps) {
+        if (!m_toolsUsed.contains(s.toolName))
+            m_toolsUsed.append(s.toolName);
+    }
+    for (const auto &q : state.value(QStringLiteral("__questions")).toArray())
+        m_questions.append(Question::fromJson(q.toObject()));
+    const QString sealed = state.value(QStringLiteral("__answers")).toString();
+    if (!sealed.isEmpty()) {
+        bool ok = false;
+        const QString json = m_services.store.secrets().unseal(sealed, &ok);
+        if (ok)
+            m_ctx->answers() = QJsonDocument::fromJson(json.toUtf8()).object();
+    }
+    m_status = RunStatus::RequiresInput;
+    m_charged = true;
+}
+
+// Re-runs the browser steps of an earlier process, so the page is where the run left it.
+void AgentRun::replayNext()
+{
+    while (!m_replay.isEmpty()) {
+        const StepRecord step = m_replay.takeFirst();
+        Tool *tool = m_services.tools.find(step.toolName);
+        if (!tool || !tool->usesTab() || step.status != QLatin1String("success"))
+            continue;
+        QJsonObject args = step.args;
+        // Typed secrets were masked in the store; the answers carry them again.
+        if (args.value(QStringLiteral("secret")).toBool() &&
+            args.contains(QStringLiteral("answerKey")))
+            args.insert(QStringLiteral("text"),
+                        m_ctx->answers().value(args.value(QStringLiteral("answerKey")).toString()));
+        args.insert(QStringLiteral("observe"), false);
+        QPointer<AgentRun> self(this);
+        tool->run(*m_ctx, args, [self](ToolResult) {
+            if (!self || isTerminal(self->m_status))
+                return;
+            self->replayNext();
+        });
+        return;
+    }
+    loop();
+}
+
+void AgentRun::loop()
+{
+    if (m_loopQueued || m_status != RunStatus::Executing)
+        return;
+    m_loopQueued = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_loopQueued = false;
+            if (m_status != RunStatus::Executing || m_busy)
+                return;
+            if (m_steps.size() >= m_services.settings.intValue(SettingKeys::agentMaxSteps)) {
+                finalize(RunStatus::Error,
+                         QStringLiteral("the run reached its step limit (agent.maxSteps)"));
+                return;
+            }
+            m_busy = true;
+            const ToolResult *last = m_last ? &*m_last : nullptr;
+            QPointer<AgentRun> self(this);
+            m_planner->next(*m_ctx, last, [self](Decision d) {
+                if (!self)
+                    return;
+                self->m_busy = false;
+                if (self->m_status != RunStatus::Executing)
+                    return;
+                self->decided(d);
+            });
+        },
+        Qt::QueuedConnection);
+}
+
+QJsonObject AgentRun::maskedArgs(const QJsonObject &args) const
+{
+    QJsonObject out = args;
+    out.remove(QStringLiteral("observe"));
+    const bool secret = out.value(QStringLiteral("secret")).toBool();
+    // Secrets never reach the store: typed passwords, and any value that is a secret answer.
+    QStringList secrets;
+    for (auto it = m_ctx->answers().begin(); it != m_ctx->answers().end(); ++it) {
+        if (m_ctx->answers().value(QStringLiteral("__secret_") + it.key()).toBool())
+            secrets << it.value().toString();
+    }
+    for (auto it = out.begin(); it != out.end(); ++it) {
+        if (!it.value().isString())
+            continue;
+        const QString v = it.value().toString();
+        if ((secret && it.key() == QLatin1String("text")) || (!v.isEmpty() && secrets.contains(v)))
+            it.value() = QStringLiteral("••••••");
+    }
+    return out;
+}
+
+void AgentRun::decided(const Decision &d)
+{
+    m_tokensPending += d.usage.tokens;
+    m_ctx->usage().tokens += d.usage.tokens;
+    switch (d.kind) {
+    case Decision::Kind::Fail:
+        finalize(RunStatus::Error, d.error);
+        return;
+    case Decision::Kind::Finish:
+        m_text = d.text;
+        m_json = d.json;
+        if (m_json && !m_request.schema.isEmpty())
+            schemaWarnings(m_request.schema, *m_json, {}, m_ctx->warnings());
+        finalize(RunStatus::Success);
+        return;
+    case Decision::Kind::Call:
+        break;
+    }
+    Tool *tool = m_services.tools.find(d.tool);
+    StepRecord step;
+    step.seq = int(m_steps.size()) + 1;
+    step.toolName = d.tool;
+    step.args = maskedArgs(d.args);
+    step.status = QStringLiteral("executing");
+    step.startedAt = m_services.store.clock().nowMs();
+    step.thought = d.thought;
+    step.id = m_services.trajectories.addStep(m_trajectoryId, m_phase, step);
+    m_steps.append(step);
+    if (!m_toolsUsed.contains(d.tool))
+        m_toolsUsed.append(d.tool);
+    Q_EMIT changed();
+    if (!tool) {
+        toolDone(step, d,
+                 ToolResult::failure(QStringLiteral("there is no tool named %1").arg(d.tool)),
+                 false);
+        return;
+    }
+    const bool usedTab = tool->usesTab();
+    m_busy = true;
+    QPointer<AgentRun> self(this);
+    QElapsedTimer clock;
+    clock.start();
+    tool->run(*m_ctx, d.args, [self, step, d, usedTab, clock](ToolResult r) mutable {
+        if (!self)
+            return;
+        self->m_busy = false;
+        if (self->m_status != RunStatus::Executing)
+            return; // cancelled meanwhile
+        step.durationMs = clock.elapsed();
+        self->toolDone(step, d, r, usedTab);
+    });
+}
+
+void AgentRun::toolDone(StepRecord step, const Decision &, const ToolResult &r, bool usedTab)
+{
+    step.status = r.ok ? QStringLiteral("success") : QStringLiteral("error");
+    step.output =
+        r.ok ? storable(r.output) : QJsonValue(QJsonObject{{QStringLiteral("error"), r.error}});
+    step.summary = r.summary.isEmpty() ? r.error : r.summary;
+    step.hasOutput = r.ok && !(r.output.isNull() || r.output.isUndefined());
+    step.hasSheets = r.touchedSheets;
+    step.hasGeneratedContent = r.generatedContent;
+    Usage stepUsage = r.usage;
+    stepUsage.tokens = std::exchange(m_tokensPending, 0);
+    if (usedTab)
+        stepUsage.browserMs = step.durationMs;
+    // The step's share, for display; the run's usage was counted as the work happened.
+    step.creditsMilli = Prices::costMilli(stepUsage);
+    m_services.trajectories.finishStep(step);
+    m_steps.last() = step;
+    qCDebug(lcRun) << m_trajectoryId << step.seq << step.toolName << step.status << step.summary;
+    Q_EMIT changed();
+    if (r.ok && r.pause) {
+        pause(r.questions);
+        return;
+    }
+    m_last = r;
+    loop();
+}
+
+void AgentRun::pause(const QList<Question> &questions)
+{
+    m_status = RunStatus::RequiresInput;
+    m_questions = questions;
+    m_ctx->pauseClock();
+    m_last.reset();
+    chargeSoFar();
+    persist(false);
+    m_timeLimit.stop();
+    m_releasePage.start(m_services.settings.intValue(SettingKeys::agentPausedLeaseMs));
+    Q_EMIT changed();
+    Q_EMIT settled();
+}
+
+void AgentRun::resume(const ExecuteRequest &continuation, const QString &requestId)
+{
+    if (m_status != RunStatus::RequiresInput)
+        return;
+    m_requestId = requestId;
+    // Answers by question key; a bare `input` answers every open question.
+    QJsonObject &answers = m_ctx->answers();
+    for (const Question &q : std::as_const(m_questions)) {
+        QString value;
+        if (continuation.answers.contains(q.key))
+            value = continuation.answers.value(q.key).toString();
+        else if (m_questions.size() == 1 && !continuation.input.trimmed().isEmpty())
+            value = continuation.input.trimmed();
+        if (!value.isEmpty()) {
+            answers.insert(q.key, value);
+            if (q.secret)
+                answers.insert(QStringLiteral("__secret_") + q.key, true);
+        }
+    }
+    m_questions.clear();
+    m_releasePage.stop();
+    m_status = RunStatus::Executing;
+    m_ctx->resumeClock();
+    m_timeLimit.start(m_services.settings.intValue(SettingKeys::agentMaxRunMs));
+    m_planner->resumeWithAnswers(*m_ctx);
+    persist(false);
+    Q_EMIT changed();
+    // The page was given back while waiting (or belongs to an earlier process): the
+    // browser steps so far are replayed into a fresh one first.
+    if (!m_ctx->hasTab() && m_replay.isEmpty())
+        m_replay = m_steps;
+    if (!m_replay.isEmpty()) {
+        replayNext();
+        return;
+    }
+    loop();
+}
+
+void AgentRun::cancel(const QString &reason)
+{
+    if (isTerminal(m_status))
+        return;
+    m_expiryReason = reason;
+    m_ctx->cancel();
+    finalize(RunStatus::Cancelled,
+             reason == QLatin1String("time_limit")
+                 ? QStringLiteral("the run exceeded its time limit (agent.maxRunMs)")
+             : reason == QLatin1String("client_disconnected")
+                 ? QStringLiteral("the client disconnected")
+                 : QStringLiteral("the run was cancelled"));
+}
+
+void AgentRun::finalize(RunStatus status, const QString &error)
+{
+    m_status = status;
+    m_error = status == RunStatus::Success ? QString() : error;
+    m_timeLimit.stop();
+    m_releasePage.stop();
+    m_ctx->releaseTab();
+    chargeSoFar();
+    persist(true);
+    Q_EMIT changed();
+    Q_EMIT settled();
+}
+
+// Bills what the phase used since the last charge (pages, browser time, tokens).
+void AgentRun::chargeSoFar()
+{
+    const Usage delta = m_ctx->takeUsage();
+    if (Prices::costMilli(delta) == 0 && m_charged)
+        return;
+    m_charged = true;
+    const Charge c =
+        m_services.store.credits().charge(m_keyId, m_requestId, QStringLiteral("/agent"), delta);
+    m_chargedMilli += c.usedMilli;
+    m_unrecordedMilli += c.usedMilli;
+    m_creditsLeft = c.leftMilli;
+}
+
+void AgentRun::persist(bool finished)
+{
+    QJsonObject state = m_planner->saveState();
+    // Answers are kept for a continuation after a restart, sealed: they may be passwords.
+    if (!m_ctx->answers().isEmpty())
+        state.insert(QStringLiteral("__answers"),
+                     m_services.store.secrets().seal(QString::fromUtf8(
+                         QJsonDocument(m_ctx->answers()).toJson(QJsonDocument::Compact))));
+    QJsonArray questions;
+    for (const Question &q : std::as_const(m_questions))
+        questions.append(q.toJson());
+    state.insert(QStringLiteral("__questions"), questions);
+    const QJsonObject body = response();
+    m_services.store.transaction([&] {
+        m_services.trajectories.savePhase(m_trajectoryId, m_phase, toString(m_status), body, state,
+                                          m_chargedMilli, m_error, finished);
+        m_services.trajectories.update(m_trajectoryId, toString(m_status), m_phase, plannerName(),
+                                       std::exchange(m_unrecordedMilli, 0), m_toolsUsed);
+    });
+}
+
+QJsonObject AgentRun::response() const
+{
+    RunSnapshot s;
+    s.status = m_status;
+    s.trajectoryId = m_trajectoryId;
+    s.phase = m_phase;
+    s.requestId = m_requestId;
+    s.text = m_text;
+    s.json = m_json;
+    s.steps = m_steps;
+    s.questions = m_questions;
+    s.warnings = m_ctx->warnings();
+    s.error = m_error;
+    s.toolsUsed = m_toolsUsed;
+    s.files = m_ctx->files();
+    s.creditsMilli = m_chargedMilli;
+    s.creditsLeftMilli = m_creditsLeft;
+    s.expiryReason = m_expiryReason;
+    s.planner = plannerName();
+    if (const auto t = m_services.trajectories.find(m_trajectoryId))
+        s.trajectoryCreditsMilli = t->creditsMilli + m_unrecordedMilli;
+    const qint64 cap = m_request.inlineOutputMaxBytes.value_or(
+        m_services.settings.int64Value(SettingKeys::agentInlineOutputMaxBytes));
+    return ResponseBuilder::build(s, m_request.verbosity, cap, m_services.store.objects(),
+                                  m_services.settings, m_keyId);
+}
+
+} // namespace ph::engine

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "EngineTypes.h"
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+
+namespace ph::engine {
+
+class Planner;
+class RunContext;
+struct EngineServices;
+
+// One phase of a trajectory, executing: the planner loop (decide, run the tool, record
+// the step, decide again), its pause for input and its end. Everything it does is
+// stored as it happens (steps, phase state, trajectory status), so GET /agent/{id},
+// the console and a restart see the same run.
+//
+// Status follows the spec's table: executing → success | error | cancelled |
+// requires_input; requires_input → executing on resume().
+class AgentRun : public QObject
+{
+    Q_OBJECT
+public:
+    AgentRun(EngineServices &services, ExecuteRequest request, QString trajectoryId, int phase,
+             QString keyId, QString requestId, std::unique_ptr<Planner> planner,
+             QObject *parent = nullptr);
+    ~AgentRun() override;
+
+    // Starts the phase. `replay`: steps of an earlier process to re-run first (a
+    // continuation whose page is gone); `state`: the planner state to restore.
+    void start(const QList<StepRecord> &replay = {}, const QJsonObject &state = {});
+    // Continues a run waiting for input; answers come from the continuation request.
+    void resume(const ExecuteRequest &continuation, const QString &requestId);
+    // Rebuilds a run that was waiting for input in an earlier process (or whose object
+    // was let go): its steps, planner state, questions and answers come from the store;
+    // resume() then replays the browser steps into a fresh page and carries on.
+    void restoreWaiting(const QList<StepRecord> &steps, const QJsonObject &state,
+                        qint64 chargedMilli);
+    // Ends a run that is executing or waiting, as cancelled. `reason`: client_disconnected,
+    // time_limit, cancelled.
+    void cancel(const QString &reason);
+
+    RunStatus status() const { return m_status; }
+    QString trajectoryId() const { return m_trajectoryId; }
+    int phase() const { return m_phase; }
+    QString keyId() const { return m_keyId; }
+    QString requestId() const { return m_requestId; }
+    QString plannerName() const;
+    const ExecuteRequest &request() const { return m_request; }
+    bool holdsPage() const;
+
+    // The ApiExecuteResponse as it stands (docs/api/agent.md).
+    QJsonObject response() const;
+
+Q_SIGNALS:
+    void changed();
+    // The run reached success, error, cancelled or requires_input.
+    void settled();
+
+private:
+    void loop();
+    void decided(const Decision &decision);
+    void toolDone(StepRecord step, const Decision &decision, const ToolResult &result,
+                  bool usedTab);
+    void pause(const QList<Question> &questions);
+    void finalize(RunStatus status, const QString &error = {});
+    void chargeSoFar();
+    void persist(bool finished);
+    void replayNext();
+    QJsonObject maskedArgs(const QJsonObject &args) const;
+    void checkSchema(const QJsonValue &json);
+
+    EngineServices &m_services;
+    ExecuteRequest m_request;
+    QString m_trajectoryId;
+    int m_phase;
+    QString m_keyId;
+    QString m_requestId;
+    std::unique_ptr<Planner> m_planner;
+    std::unique_ptr<RunContext> m_ctx;
+    RunStatus m_status = RunStatus::Executing;
+    QList<StepRecord> m_steps;
+    QList<StepRecord> m_replay;
+    std::optional<ToolResult> m_last;
+    QList<Question> m_questions;
+    QString m_text;
+    std::optional<QJsonValue> m_json;
+    QString m_error;
+    QString m_expiryReason;
+    QStringList m_toolsUsed;
+    qint64 m_chargedMilli = 0;    // billed for this phase so far
+    qint64 m_unrecordedMilli = 0; // billed, not yet added to the trajectory's total
+    std::optional<qint64> m_creditsLeft;
+    bool m_charged = false;
+    qint64 m_tokensPending = 0;
+    QTimer m_timeLimit;
+    QTimer m_releasePage;
+    bool m_loopQueued = false;
+    bool m_busy = false; // a planner decision or tool call is in flight
+};
+
+} // namespace ph::engine

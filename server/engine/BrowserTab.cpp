@@ -1,0 +1,217 @@
+#include "BrowserTab.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QTimer>
+#include <QWebEngineLoadingInfo>
+#include <QWebEnginePage>
+
+#include <memory>
+
+namespace ph::engine {
+
+namespace {
+constexpr int kNavigationGraceMs = 400; // how long an action may take to start a load
+constexpr int kSnapshotTimeoutMs = 15000;
+
+QString jsonArgument(const QJsonValue &v)
+{
+    if (v.isUndefined() || v.isNull())
+        return QString();
+    const QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
+}
+} // namespace
+
+BrowserTab::BrowserTab(std::unique_ptr<BrowserLease> lease, QObject *parent)
+    : QObject(parent)
+    , m_lease(std::move(lease))
+{}
+
+BrowserTab::~BrowserTab() = default;
+
+QUrl BrowserTab::url() const
+{
+    return m_lease->page() ? m_lease->page()->url() : QUrl();
+}
+
+void BrowserTab::navigate(const QUrl &url, int timeoutMs,
+                          std::function<void(const NavigationResult &)> done)
+{
+    NavigateOptions o;
+    o.timeoutMs = timeoutMs;
+    ++m_pagesLoaded;
+    m_lease->navigate(url, o, std::move(done));
+}
+
+void BrowserTab::call(const QString &function, const QJsonValue &argument, int timeoutMs,
+                      std::function<void(bool, const QJsonValue &, const QString &)> done)
+{
+    const QString script = QStringLiteral("window.__pilothouse ? window.__pilothouse.%1(%2) : null")
+                               .arg(function, jsonArgument(argument));
+    QPointer<BrowserTab> self(this);
+    m_lease->evaluate(script, timeoutMs, [self, done](bool ok, const QVariant &value) {
+        if (!self) {
+            done(false, {}, QStringLiteral("the page was released"));
+            return;
+        }
+        if (!ok) {
+            done(false, {},
+                 self->m_lease->isCrashed() ? QStringLiteral("the page's renderer crashed")
+                                            : QStringLiteral("the page did not answer in time"));
+            return;
+        }
+        if (value.typeId() != QMetaType::QString) {
+            done(false, {}, QStringLiteral("the page agent is not present in this document"));
+            return;
+        }
+        const QJsonDocument doc = QJsonDocument::fromJson(("[" + value.toString() + "]").toUtf8());
+        done(true, doc.array().at(0), QString());
+    });
+}
+
+void BrowserTab::act(const QJsonObject &action, int timeoutMs,
+                     std::function<void(const ActOutcome &)> done)
+{
+    QWebEnginePage *page = m_lease->page();
+    if (!page) {
+        ActOutcome o;
+        o.error = QStringLiteral("the browser page is gone");
+        done(o);
+        return;
+    }
+    // Watch for a document load the action starts (link click, form submit).
+    struct Watch
+    {
+        bool started = false;
+        bool finished = false;
+        bool acted = false;
+        ActOutcome outcome;
+        QMetaObject::Connection connection;
+        NavigationResult nav;
+    };
+    auto w = std::make_shared<Watch>();
+    auto settle = [w, done] {
+        QObject::disconnect(w->connection);
+        done(w->outcome);
+    };
+    const QUrl before = page->url();
+    w->connection =
+        connect(page, &QWebEnginePage::loadingChanged, this,
+                [this, w, settle, before](const QWebEngineLoadingInfo &info) {
+                    if (info.status() == QWebEngineLoadingInfo::LoadStartedStatus) {
+                        w->started = true;
+                        return;
+                    }
+                    if (!w->started)
+                        return;
+                    w->finished = true;
+                    w->outcome.navigated = true;
+                    ++m_pagesLoaded;
+                    w->outcome.navigation.ok =
+                        info.status() == QWebEngineLoadingInfo::LoadSucceededStatus;
+                    w->outcome.navigation.finalUrl = info.url();
+                    w->outcome.navigation.requestedUrl = before;
+                    if (info.errorDomain() == QWebEngineLoadingInfo::HttpStatusCodeDomain)
+                        w->outcome.navigation.httpStatus = info.errorCode();
+                    if (w->acted)
+                        settle();
+                });
+    QPointer<BrowserTab> self(this);
+    call(QStringLiteral("act"), action, 10000,
+         [self, w, settle, timeoutMs](bool ok, const QJsonValue &result, const QString &error) {
+             w->acted = true;
+             if (!self) {
+                 w->outcome.ok = false;
+                 w->outcome.error = error;
+                 settle();
+                 return;
+             }
+             if (!ok) {
+                 // A click that navigated away may tear the old document down before it
+                 // answers: that is success, not failure.
+                 if (!w->started) {
+                     w->outcome.error = error;
+                     settle();
+                     return;
+                 }
+                 w->outcome.ok = true;
+             } else {
+                 const QJsonObject r = result.toObject();
+                 w->outcome.ok = r.value(QStringLiteral("ok")).toBool();
+                 w->outcome.error = r.value(QStringLiteral("error")).toString();
+                 w->outcome.detail = r;
+             }
+             if (!w->outcome.ok || w->finished) {
+                 settle();
+                 return;
+             }
+             // Give the action a moment to start a load; if it does, wait for its end.
+             QTimer::singleShot(kNavigationGraceMs, self, [self, w, settle, timeoutMs] {
+                 if (!self || w->finished)
+                     return;
+                 if (!w->started) {
+                     settle();
+                     return;
+                 }
+                 QTimer::singleShot(timeoutMs, self, [w, settle] {
+                     if (w->finished)
+                         return;
+                     w->finished = true;
+                     w->outcome.navigated = true;
+                     w->outcome.navigation.errorCode = QStringLiteral("TIMEOUT");
+                     settle();
+                 });
+             });
+         });
+}
+
+void BrowserTab::waitFor(const QJsonObject &condition, int timeoutMs,
+                         std::function<void(bool, const QString &)> done)
+{
+    auto deadline = std::make_shared<QElapsedTimer>();
+    deadline->start();
+    auto poll = std::make_shared<std::function<void()>>();
+    QPointer<BrowserTab> self(this);
+    *poll = [self, condition, timeoutMs, done, deadline, poll] {
+        if (!self)
+            return;
+        self->m_lease->evaluate(
+            QStringLiteral("window.__pilothouse ? window.__pilothouse.probe(%1) : false")
+                .arg(jsonArgument(condition)),
+            5000, [self, timeoutMs, done, deadline, poll](bool ok, const QVariant &v) {
+                if (!self)
+                    return;
+                if (ok && v.toString() == QLatin1String("invalid-selector")) {
+                    done(false, QStringLiteral("not a valid CSS selector"));
+                    *poll = nullptr;
+                    return;
+                }
+                if (ok && v.toBool()) {
+                    done(true, QString());
+                    *poll = nullptr;
+                    return;
+                }
+                if (deadline->elapsed() >= timeoutMs) {
+                    done(false, QStringLiteral("waited %1 ms in vain").arg(timeoutMs));
+                    *poll = nullptr;
+                    return;
+                }
+                QTimer::singleShot(100, self, [poll] {
+                    if (*poll)
+                        (*poll)();
+                });
+            });
+    };
+    (*poll)();
+}
+
+void BrowserTab::snapshot(const QJsonObject &options,
+                          std::function<void(const SnapshotResult &)> done)
+{
+    m_lease->snapshot(options, kSnapshotTimeoutMs, std::move(done));
+}
+
+} // namespace ph::engine

@@ -1,0 +1,155 @@
+#pragma once
+
+#include "core/CreditLedger.h"
+#include "core/RequestLog.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ph::engine {
+
+// Execution status of a phase, exactly the spec's values.
+enum class RunStatus { Executing, Success, Error, Cancelled, RequiresInput };
+QString toString(RunStatus status);
+RunStatus runStatusFromString(const QString &status);
+inline bool isTerminal(RunStatus s)
+{
+    return s == RunStatus::Success || s == RunStatus::Error || s == RunStatus::Cancelled;
+}
+
+// The body of POST /agent and /execute, validated (cloud/AgentRequest.cpp reads it).
+struct ExecuteRequest
+{
+    QString input;
+    QStringList urls;
+    QJsonObject schema; // empty: no schema
+    QString trajectoryId;
+    int phase = 0; // 0: not given
+    QJsonArray dataInputs;
+    QStringList fileUrls;
+    QStringList imageUrls;
+    QString recordingId;
+    QJsonObject settings;
+    bool historyContinue = false;
+    QJsonArray previousSteps;
+    QJsonObject lastToolPreviousSteps;
+    QJsonObject answers; // history.answers (our addition): question key -> answer
+    QStringList additionalTools;
+    QString verbosity = QStringLiteral("final");
+    std::optional<qint64> inlineOutputMaxBytes;
+    bool skipToolsStorageLoad = false;
+    bool emitEvents = false;
+    QList<WebhookSubscription> webhooks;
+    QJsonObject stored; // the request as kept in the store: secrets removed
+};
+
+// A question of an ask_user pause.
+struct Question
+{
+    QString key;
+    QString question;
+    QString label;
+    bool secret = false;
+    QStringList options;
+    QJsonObject toJson() const;
+    static Question fromJson(const QJsonObject &o);
+};
+
+// What a tool came to.
+struct ToolResult
+{
+    bool ok = true;
+    QJsonValue output;
+    QString error;
+    QString summary; // a line for logs, previews and the model
+    bool touchedSheets = false;
+    bool generatedContent = false;
+    bool pause = false; // ask_user: the run waits for answers
+    QList<Question> questions;
+    Usage usage; // pages and browser time of this tool call
+
+    static ToolResult failure(const QString &error)
+    {
+        ToolResult r;
+        r.ok = false;
+        r.error = error;
+        r.summary = error;
+        return r;
+    }
+};
+
+// One step of a phase as stored and reported.
+struct StepRecord
+{
+    qint64 id = 0;
+    int seq = 0;
+    QString toolName;
+    QJsonObject args;
+    QString status; // executing, success, error
+    qint64 startedAt = 0;
+    qint64 durationMs = 0;
+    qint64 creditsMilli = 0;
+    QString thought;
+    QJsonValue output;
+    QString summary;
+    bool hasOutput = false;
+    bool hasSheets = false;
+    bool hasGeneratedContent = false;
+};
+
+// A planner's next move.
+struct Decision
+{
+    enum class Kind { Call, Finish, Fail };
+    Kind kind = Kind::Fail;
+    QString tool;
+    QJsonObject args;
+    QString thought;
+    QString text;                   // Finish: the text answer
+    std::optional<QJsonValue> json; // Finish: the JSON answer
+    QString error;                  // Fail
+    Usage usage;                    // model tokens spent on this decision
+
+    static Decision call(const QString &tool, const QJsonObject &args, const QString &thought = {})
+    {
+        Decision d;
+        d.kind = Kind::Call;
+        d.tool = tool;
+        d.args = args;
+        d.thought = thought;
+        return d;
+    }
+    static Decision finish(const QString &text, std::optional<QJsonValue> json)
+    {
+        Decision d;
+        d.kind = Kind::Finish;
+        d.text = text;
+        d.json = std::move(json);
+        return d;
+    }
+    static Decision fail(const QString &error)
+    {
+        Decision d;
+        d.kind = Kind::Fail;
+        d.error = error;
+        return d;
+    }
+};
+
+// A file a tool generated (xlsx, pdf, document), served by signed URL.
+struct GeneratedFile
+{
+    QString tool;
+    QString objectId;
+    QString name;
+    QString contentType;
+    qint64 sizeBytes = 0;
+};
+
+} // namespace ph::engine

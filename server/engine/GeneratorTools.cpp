@@ -1,0 +1,262 @@
+#include "GeneratorTools.h"
+
+#include "RunContext.h"
+
+#include "browser/BrowserLease.h"
+#include "browser/BrowserPool.h"
+#include "core/ObjectStore.h"
+#include "core/Store.h"
+
+#include <QJsonDocument>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QTextDocument>
+#include <QTimer>
+#include <QWebEnginePage>
+
+#include <memory>
+
+namespace ph::engine {
+
+namespace {
+
+QString fileName(const QString &title, const QString &extension)
+{
+    QString base = title.trimmed().toLower();
+    base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    base = base.left(60);
+    while (base.endsWith(QLatin1Char('-')))
+        base.chop(1);
+    while (base.startsWith(QLatin1Char('-')))
+        base.remove(0, 1);
+    return (base.isEmpty() ? QStringLiteral("document") : base) + QLatin1Char('.') + extension;
+}
+
+GeneratedFile store(RunContext &ctx, const QString &tool, const QString &name,
+                    const QString &contentType, const QByteArray &data)
+{
+    const StoredObject o = ctx.services().store.objects().put(
+        ctx.keyId(), QStringLiteral("artifact"), name, contentType, data);
+    GeneratedFile f;
+    f.tool = tool;
+    f.objectId = o.id;
+    f.name = name;
+    f.contentType = contentType;
+    f.sizeBytes = o.size;
+    ctx.files().append(f);
+    return f;
+}
+
+ToolResult fileResult(const GeneratedFile &f)
+{
+    ToolResult r;
+    r.generatedContent = true;
+    r.output = QJsonObject{{QStringLiteral("file"), f.name},
+                           {QStringLiteral("contentType"), f.contentType},
+                           {QStringLiteral("sizeBytes"), double(f.sizeBytes)},
+                           {QStringLiteral("objectId"), f.objectId}};
+    r.summary = QStringLiteral("generated %1 (%2 bytes)").arg(f.name).arg(f.sizeBytes);
+    return r;
+}
+
+QJsonObject schemaOf(const char *json)
+{
+    return QJsonDocument::fromJson(QByteArray(json)).object();
+}
+
+// Content as markdown: given markdown, or a JSON value written as a table/list.
+QString contentMarkdown(const QJsonObject &args)
+{
+    if (args.contains(QStringLiteral("markdown")))
+        return args.value(QStringLiteral("markdown")).toString();
+    const QJsonValue data = args.value(QStringLiteral("data"));
+    if (data.isArray() && !data.toArray().isEmpty() && data.toArray().first().isObject()) {
+        const QJsonArray rows = data.toArray();
+        QStringList columns;
+        for (const auto &row : rows)
+            for (const QString &k : row.toObject().keys())
+                if (!columns.contains(k))
+                    columns << k;
+        QString md = QStringLiteral("| %1 |\n|%2\n")
+                         .arg(columns.join(QStringLiteral(" | ")),
+                              QStringLiteral(" --- |").repeated(columns.size()));
+        for (const auto &row : rows) {
+            QStringList cells;
+            for (const QString &c : columns) {
+                const QJsonValue v = row.toObject().value(c);
+                QString s = v.isString()   ? v.toString()
+                            : v.isDouble() ? QString::number(v.toDouble())
+                            : v.isBool()
+                                ? (v.toBool() ? QStringLiteral("yes") : QStringLiteral("no"))
+                            : v.isNull() || v.isUndefined()
+                                ? QString()
+                                : QString::fromUtf8(QJsonDocument::fromVariant(v.toVariant())
+                                                        .toJson(QJsonDocument::Compact));
+                cells << s.replace(QLatin1Char('|'), QStringLiteral("\\|"))
+                             .replace(QLatin1Char('\n'), QLatin1Char(' '));
+            }
+            md += QStringLiteral("| %1 |\n").arg(cells.join(QStringLiteral(" | ")));
+        }
+        return md;
+    }
+    if (!data.isUndefined() && !data.isNull()) {
+        const QByteArray json = data.isObject() ? QJsonDocument(data.toObject()).toJson()
+                                                : QJsonDocument(data.toArray()).toJson();
+        return QStringLiteral("```json\n%1```\n").arg(QString::fromUtf8(json));
+    }
+    return args.value(QStringLiteral("text")).toString();
+}
+
+} // namespace
+
+QString markdownToHtml(const QString &title, const QString &markdown)
+{
+    QTextDocument doc;
+    doc.setMarkdown(markdown);
+    QString body = doc.toHtml();
+    // QTextDocument writes a whole page; keep its body and give it our own head.
+    const qsizetype start = body.indexOf(QLatin1String("<body"));
+    const qsizetype open = start >= 0 ? body.indexOf(QLatin1Char('>'), start) : -1;
+    const qsizetype end = body.lastIndexOf(QLatin1String("</body>"));
+    if (open >= 0 && end > open)
+        body = body.mid(open + 1, end - open - 1);
+    return QStringLiteral("<!doctype html><html><head><meta charset=\"utf-8\"><title>%1</title>"
+                          "<style>body{font-family:sans-serif;max-width:50em;margin:2em auto;"
+                          "line-height:1.45}table{border-collapse:collapse}td,th{border:1px solid"
+                          " #999;padding:.25em .5em}</style></head><body>%2</body></html>")
+        .arg(title.toHtmlEscaped(), body);
+}
+
+// ------------------------------------------------------------------------ generate_docs
+
+QString GenerateDocsTool::name() const
+{
+    return QStringLiteral("generate_docs");
+}
+
+QString GenerateDocsTool::description() const
+{
+    return QStringLiteral("Write a document (markdown or HTML) from markdown text or JSON data; "
+                          "it is stored and returned as a download link.");
+}
+
+QJsonObject GenerateDocsTool::parameters() const
+{
+    return schemaOf(R"json({
+      "type": "object",
+      "properties": {
+        "title": {"type": "string"},
+        "markdown": {"type": "string"},
+        "data": {"description": "JSON data written as a table or a code block"},
+        "format": {"type": "string", "enum": ["markdown", "html"]}
+      },
+      "required": ["title"]
+    })json");
+}
+
+void GenerateDocsTool::run(RunContext &ctx, const QJsonObject &args,
+                           std::function<void(ToolResult)> done)
+{
+    const QString title = args.value(QStringLiteral("title")).toString(QStringLiteral("Document"));
+    const QString markdown = contentMarkdown(args);
+    if (markdown.trimmed().isEmpty()) {
+        done(ToolResult::failure(QStringLiteral("generate_docs needs markdown or data")));
+        return;
+    }
+    const bool html = args.value(QStringLiteral("format")).toString() == QLatin1String("html");
+    const QString full = markdown.startsWith(QLatin1String("# "))
+                             ? markdown
+                             : QStringLiteral("# %1\n\n%2").arg(title, markdown);
+    const GeneratedFile f =
+        html ? store(ctx, name(), fileName(title, QStringLiteral("html")),
+                     QStringLiteral("text/html; charset=utf-8"),
+                     markdownToHtml(title, full).toUtf8())
+             : store(ctx, name(), fileName(title, QStringLiteral("md")),
+                     QStringLiteral("text/markdown; charset=utf-8"), full.toUtf8());
+    done(fileResult(f));
+}
+
+// ------------------------------------------------------------------------ generate_pdfs
+
+QString GeneratePdfsTool::name() const
+{
+    return QStringLiteral("generate_pdfs");
+}
+
+QString GeneratePdfsTool::description() const
+{
+    return QStringLiteral("Render markdown text or JSON data as a PDF (A4); it is stored and "
+                          "returned as a download link.");
+}
+
+QJsonObject GeneratePdfsTool::parameters() const
+{
+    return schemaOf(R"json({
+      "type": "object",
+      "properties": {
+        "title": {"type": "string"},
+        "markdown": {"type": "string"},
+        "html": {"type": "string"},
+        "data": {"description": "JSON data written as a table or a code block"}
+      },
+      "required": ["title"]
+    })json");
+}
+
+void GeneratePdfsTool::run(RunContext &ctx, const QJsonObject &args,
+                           std::function<void(ToolResult)> done)
+{
+    const QString title = args.value(QStringLiteral("title")).toString(QStringLiteral("Document"));
+    QString html = args.value(QStringLiteral("html")).toString();
+    if (html.isEmpty()) {
+        const QString markdown = contentMarkdown(args);
+        if (markdown.trimmed().isEmpty()) {
+            done(ToolResult::failure(QStringLiteral("generate_pdfs needs markdown, html or data")));
+            return;
+        }
+        html = markdownToHtml(title, markdown.startsWith(QLatin1String("# "))
+                                         ? markdown
+                                         : QStringLiteral("# %1\n\n%2").arg(title, markdown));
+    }
+    // A page of its own (a fresh isolated one from the pool), so the run's tab is untouched.
+    QPointer<RunContext> guard(&ctx);
+    const bool queued = ctx.services().pool.acquire(
+        ctx.trajectoryId(), &ctx,
+        [guard, html, title, done, this](std::unique_ptr<BrowserLease> lease) {
+            if (!guard)
+                return;
+            auto held = std::make_shared<std::unique_ptr<BrowserLease>>(std::move(lease));
+            (*held)->loadHtml(html, 30000, [guard, held, title, done, this](bool ok) {
+                if (!ok || !guard) {
+                    held->reset();
+                    if (guard)
+                        done(ToolResult::failure(QStringLiteral("the PDF's page did not render")));
+                    return;
+                }
+                const QPageLayout layout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+                                         QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+                (*held)->page()->printToPdf(
+                    [guard, held, title, done, this](const QByteArray &pdf) {
+                        // The lease is released from the event loop, not inside the page's
+                        // callback.
+                        QTimer::singleShot(0, [held] { held->reset(); });
+                        if (!guard)
+                            return;
+                        if (pdf.isEmpty()) {
+                            done(ToolResult::failure(QStringLiteral("printing to PDF failed")));
+                            return;
+                        }
+                        done(
+                            fileResult(store(*guard, name(), fileName(title, QStringLiteral("pdf")),
+                                             QStringLiteral("application/pdf"), pdf)));
+                    },
+                    layout);
+            });
+        });
+    if (!queued)
+        done(ToolResult::failure(QStringLiteral("the browser pool is full; no page is free")));
+}
+
+} // namespace ph::engine

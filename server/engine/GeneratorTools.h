@@ -1,0 +1,34 @@
+#pragma once
+
+#include "Tool.h"
+
+namespace ph::engine {
+
+// generate_docs: a markdown or HTML document of the given content, stored and served
+// by signed URL.
+class GenerateDocsTool final : public Tool
+{
+public:
+    QString name() const override;
+    QString description() const override;
+    QJsonObject parameters() const override;
+    void run(RunContext &ctx, const QJsonObject &args,
+             std::function<void(ToolResult)> done) override;
+};
+
+// generate_pdfs: the content rendered by a pooled QtWebEngine page and printed to PDF.
+class GeneratePdfsTool final : public Tool
+{
+public:
+    QString name() const override;
+    QString description() const override;
+    QJsonObject parameters() const override;
+    void run(RunContext &ctx, const QJsonObject &args,
+             std::function<void(ToolResult)> done) override;
+};
+
+// Markdown to a standalone HTML page (QTextDocument's markdown reader), shared by the
+// document and PDF generators.
+QString markdownToHtml(const QString &title, const QString &markdown);
+
+} // namespace ph::engine

@@ -1,0 +1,234 @@
+#include "ResponseBuilder.h"
+
+#include "core/Clock.h"
+#include "core/CreditLedger.h"
+#include "core/ObjectStore.h"
+#include "core/Settings.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace ph::engine {
+
+namespace {
+
+constexpr int kPreviewChars = 2000;
+constexpr qint64 kSnapshotTtlMs = 7LL * 24 * 3600 * 1000;
+
+QByteArray serialize(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+QString preview(const QJsonValue &v, int chars)
+{
+    QString s;
+    if (v.isObject())
+        s = QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    else if (v.isArray())
+        s = QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    else if (v.isString())
+        s = v.toString();
+    else
+        s = QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))
+                .mid(1)
+                .chopped(1);
+    return s.size() > chars ? s.left(chars) + QStringLiteral("…") : s;
+}
+
+QJsonObject stepSummary(const StepRecord &s)
+{
+    return {{QStringLiteral("seq"), s.seq},
+            {QStringLiteral("toolName"), s.toolName},
+            {QStringLiteral("status"), s.status},
+            {QStringLiteral("duration"), s.durationMs},
+            {QStringLiteral("creditsUsed"), creditsFromMilli(s.creditsMilli)},
+            {QStringLiteral("hasOutput"), s.hasOutput},
+            {QStringLiteral("hasSheets"), s.hasSheets},
+            {QStringLiteral("hasGeneratedContent"), s.hasGeneratedContent},
+            {QStringLiteral("summary"), s.summary}};
+}
+
+} // namespace
+
+QJsonObject ResponseBuilder::storageRef(ObjectStore &objects, const Settings &settings,
+                                        const QString &id, const QString &name,
+                                        const QString &contentType, qint64 size)
+{
+    const qint64 ttl = settings.int64Value(SettingKeys::storageUrlTtlSeconds) * 1000;
+    const qint64 expires = QDateTime::currentMSecsSinceEpoch() + ttl;
+    const QString base = settings.stringValue(SettingKeys::publicBaseUrl);
+    return {{QStringLiteral("id"), id},
+            {QStringLiteral("name"), name},
+            {QStringLiteral("contentType"), contentType},
+            {QStringLiteral("sizeBytes"), double(size)},
+            {QStringLiteral("downloadUrl"), base + objects.signedPath(id, expires)},
+            {QStringLiteral("expiresAt"), Clock::isoUtc(expires)}};
+}
+
+QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbosity,
+                                   qint64 inlineCap, ObjectStore &objects, const Settings &settings,
+                                   const QString &keyId)
+{
+    const bool steps = verbosity == QLatin1String("steps") || verbosity == QLatin1String("debug");
+    const bool debug = verbosity == QLatin1String("debug");
+
+    QString text = run.text;
+    if (run.status == RunStatus::RequiresInput && text.isEmpty()) {
+        QStringList lines{QStringLiteral("I need some information to continue:")};
+        for (const Question &q : run.questions)
+            lines << QStringLiteral("- %1").arg(q.question);
+        text = lines.join(QLatin1Char('\n'));
+    }
+    QJsonArray output;
+    if (!text.isEmpty())
+        output.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                  {QStringLiteral("text"), text}});
+    if (run.json)
+        output.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("json")},
+                                  {QStringLiteral("data"), *run.json}});
+    if (debug) {
+        for (const StepRecord &s : run.steps) {
+            output.append(QJsonObject{
+                {QStringLiteral("type"), QStringLiteral("tool_result")},
+                {QStringLiteral("tool_result"),
+                 QJsonObject{
+                     {QStringLiteral("stepId"),
+                      QStringLiteral("%1.%2.%3").arg(run.trajectoryId).arg(run.phase).arg(s.seq)},
+                     {QStringLiteral("toolName"), s.toolName},
+                     {QStringLiteral("args"), s.args},
+                     {QStringLiteral("status"), s.status},
+                     {QStringLiteral("durationMs"), s.durationMs},
+                     {QStringLiteral("thought"), s.thought},
+                     {QStringLiteral("summary"), s.summary},
+                     {QStringLiteral("outputPreview"), preview(s.output, kPreviewChars)}}}});
+        }
+    }
+    QJsonObject result;
+    if (!text.isEmpty())
+        result.insert(QStringLiteral("text"), text);
+    if (run.json)
+        result.insert(QStringLiteral("json"), *run.json);
+
+    QJsonObject usage{
+        {QStringLiteral("creditsUsed"), creditsFromMilli(run.creditsMilli)},
+        {QStringLiteral("currentCreditsUsed"), creditsFromMilli(run.trajectoryCreditsMilli)},
+        {QStringLiteral("creditsLeft"), run.creditsLeftMilli
+                                            ? QJsonValue(creditsFromMilli(*run.creditsLeftMilli))
+                                            : QJsonValue()}};
+    if (!run.expiryReason.isEmpty())
+        usage.insert(QStringLiteral("expiryReason"), run.expiryReason);
+
+    QJsonObject metadata{
+        {QStringLiteral("taskRef"), QStringLiteral("%1/%2").arg(run.trajectoryId).arg(run.phase)},
+        {QStringLiteral("inlineOutputMaxBytes"), double(inlineCap)},
+        {QStringLiteral("toolsUsed"), QJsonArray::fromStringList(run.toolsUsed)},
+        {QStringLiteral("planner"), run.planner}};
+    if (!run.files.isEmpty()) {
+        QJsonArray files;
+        for (const GeneratedFile &f : run.files) {
+            QJsonObject ref =
+                storageRef(objects, settings, f.objectId, f.name, f.contentType, f.sizeBytes);
+            ref.insert(QStringLiteral("tool"), f.tool);
+            files.append(ref);
+        }
+        metadata.insert(QStringLiteral("generatedFiles"), files);
+    }
+
+    QJsonObject response{{QStringLiteral("success"), run.status == RunStatus::Success},
+                         {QStringLiteral("status"), toString(run.status)},
+                         {QStringLiteral("trajectoryId"), run.trajectoryId},
+                         {QStringLiteral("phase"), run.phase},
+                         {QStringLiteral("requestId"), run.requestId},
+                         {QStringLiteral("output"), output},
+                         {QStringLiteral("usage"), usage},
+                         {QStringLiteral("metadata"), metadata}};
+    if (!result.isEmpty())
+        response.insert(QStringLiteral("result"), result);
+    if (steps) {
+        QJsonArray list;
+        for (const StepRecord &s : run.steps)
+            list.append(stepSummary(s));
+        response.insert(QStringLiteral("steps"), list);
+    }
+    if (!run.warnings.isEmpty())
+        response.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(run.warnings));
+    if (!run.error.isEmpty())
+        response.insert(QStringLiteral("error"), run.error);
+    if (run.status == RunStatus::RequiresInput) {
+        QJsonArray questions;
+        for (const Question &q : run.questions)
+            questions.append(q.toJson());
+        response.insert(QStringLiteral("questions"), questions);
+    }
+    if (run.status == RunStatus::RequiresInput || steps) {
+        QJsonArray previous;
+        for (const StepRecord &s : run.steps)
+            previous.append(QJsonObject{{QStringLiteral("seq"), s.seq},
+                                        {QStringLiteral("toolName"), s.toolName},
+                                        {QStringLiteral("args"), s.args},
+                                        {QStringLiteral("status"), s.status},
+                                        {QStringLiteral("summary"), s.summary}});
+        QJsonObject lastTool;
+        if (!run.steps.isEmpty()) {
+            const StepRecord &s = run.steps.last();
+            lastTool = {{QStringLiteral("toolName"), s.toolName},
+                        {QStringLiteral("args"), s.args},
+                        {QStringLiteral("status"), s.status}};
+        }
+        response.insert(QStringLiteral("history"),
+                        QJsonObject{{QStringLiteral("previousSteps"), previous},
+                                    {QStringLiteral("lastToolPreviousSteps"), lastTool}});
+    }
+
+    const QByteArray full = serialize(response);
+    if (full.size() <= inlineCap)
+        return response;
+
+    // Too large: store the whole response and answer with a preview that fits the cap.
+    const StoredObject stored =
+        objects.put(keyId, QStringLiteral("response"),
+                    QStringLiteral("%1-%2.json").arg(run.trajectoryId).arg(run.phase),
+                    QStringLiteral("application/json"), full, kSnapshotTtlMs);
+    QJsonObject small = response;
+    small.remove(QStringLiteral("steps"));
+    small.remove(QStringLiteral("history"));
+    metadata.insert(QStringLiteral("outputTooLarge"), true);
+    metadata.insert(
+        QStringLiteral("responseRef"),
+        storageRef(objects, settings, stored.id, stored.name, stored.contentType, stored.size));
+    small.insert(QStringLiteral("metadata"), metadata);
+    for (int chars = kPreviewChars; chars >= 0; chars = chars > 16 ? chars / 2 : -1) {
+        QJsonArray previewBlocks;
+        QJsonObject previewResult;
+        if (!text.isEmpty()) {
+            const QString t = text.size() > chars ? text.left(chars) + QStringLiteral("…") : text;
+            previewBlocks.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                             {QStringLiteral("text"), t}});
+            previewResult.insert(QStringLiteral("text"), t);
+        }
+        if (run.json) {
+            previewBlocks.append(
+                QJsonObject{{QStringLiteral("type"), QStringLiteral("json")},
+                            {QStringLiteral("data"),
+                             QJsonObject{{QStringLiteral("preview"), preview(*run.json, chars)},
+                                         {QStringLiteral("truncated"), true}}}});
+        }
+        small.insert(QStringLiteral("output"), previewBlocks);
+        if (previewResult.isEmpty())
+            small.remove(QStringLiteral("result"));
+        else
+            small.insert(QStringLiteral("result"), previewResult);
+        if (serialize(small).size() <= inlineCap || chars == 0)
+            break;
+    }
+    if (serialize(small).size() > inlineCap) {
+        // Even an empty preview does not fit (a tiny cap): drop the warnings' detail.
+        small.remove(QStringLiteral("warnings"));
+        small.insert(QStringLiteral("output"), QJsonArray());
+    }
+    return small;
+}
+
+} // namespace ph::engine

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "EngineTypes.h"
+
+#include <QJsonObject>
+
+#include <optional>
+
+namespace ph {
+class ObjectStore;
+class Settings;
+} // namespace ph
+
+namespace ph::engine {
+
+// Everything an ApiExecuteResponse is made of.
+struct RunSnapshot
+{
+    RunStatus status = RunStatus::Executing;
+    QString trajectoryId;
+    int phase = 1;
+    QString requestId;
+    QString text;
+    std::optional<QJsonValue> json;
+    QList<StepRecord> steps;
+    QList<Question> questions;
+    QStringList warnings;
+    QString error;
+    QStringList toolsUsed;
+    QList<GeneratedFile> files;
+    qint64 creditsMilli = 0;           // this phase
+    qint64 trajectoryCreditsMilli = 0; // every phase of the trajectory
+    std::optional<qint64> creditsLeftMilli;
+    QString expiryReason;
+    QJsonObject plannerState;
+    QString planner;
+};
+
+// Builds ApiExecuteResponse bodies: output blocks, result, steps by verbosity, usage,
+// metadata, history for continuation, and the large-output snapshot.
+class ResponseBuilder
+{
+public:
+    // The full response at `verbosity` (final, steps, debug).
+    static QJsonObject build(const RunSnapshot &run, const QString &verbosity, qint64 inlineCap,
+                             ObjectStore &objects, const Settings &settings, const QString &keyId);
+
+    // Signed, expiring URL path of a stored object.
+    static QJsonObject storageRef(ObjectStore &objects, const Settings &settings, const QString &id,
+                                  const QString &name, const QString &contentType, qint64 size);
+};
+
+} // namespace ph::engine

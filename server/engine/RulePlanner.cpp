@@ -1,0 +1,525 @@
+#include "RulePlanner.h"
+
+#include "RunContext.h"
+
+#include "core/Settings.h"
+
+#include <QJsonArray>
+#include <QUrl>
+
+namespace ph::engine {
+
+namespace {
+
+QJsonObject noObserve(QJsonObject args)
+{
+    args.insert(QStringLiteral("observe"), false);
+    return args;
+}
+
+QString questionFor(const QString &key, const QString &label, const QString &host)
+{
+    const QString what = label.isEmpty() ? key : label;
+    return QStringLiteral("What is the %1 to sign in to %2?")
+        .arg(what, host.isEmpty() ? QStringLiteral("the site") : host);
+}
+
+bool emptyData(const QJsonValue &data)
+{
+    if (data.isNull() || data.isUndefined())
+        return true;
+    if (data.isArray())
+        return data.toArray().isEmpty();
+    if (data.isObject()) {
+        const QJsonObject o = data.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (!emptyData(it.value()))
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+QJsonValue merge(const QJsonValue &into, const QJsonValue &more)
+{
+    if (into.isUndefined() || into.isNull())
+        return more;
+    if (into.isArray() && more.isArray()) {
+        QJsonArray a = into.toArray();
+        for (const auto &v : more.toArray())
+            a.append(v);
+        return a;
+    }
+    if (into.isObject() && more.isObject()) {
+        QJsonObject o = into.toObject();
+        const QJsonObject m = more.toObject();
+        for (auto it = m.begin(); it != m.end(); ++it) {
+            if (!o.contains(it.key()) || emptyData(o.value(it.key())))
+                o.insert(it.key(), it.value());
+            else if (o.value(it.key()).isArray() && it.value().isArray())
+                o.insert(it.key(), merge(o.value(it.key()), it.value()));
+        }
+        return o;
+    }
+    return into;
+}
+
+} // namespace
+
+RulePlanner::RulePlanner(const QString &input, const TaskContext &context,
+                         const QJsonObject &schema)
+    : m_plan(parseTask(input, context))
+    , m_schema(schema)
+{}
+
+QString RulePlanner::name() const
+{
+    return QStringLiteral("rule");
+}
+
+bool RulePlanner::understood(const QString &input, const TaskContext &context, bool hasSchema)
+{
+    const TaskPlan plan = parseTask(input, context);
+    // Understood: spelled-out steps, a search, a sheet workflow, a sign-in, or a direct
+    // "list/extract/collect …" of a page. Questions ("what does … cost", "figure out
+    // …", "compare …") are open-ended: the LLM planner takes them when configured.
+    Q_UNUSED(hasSchema);
+    return plan.explicitSteps || plan.eachRow || plan.loginIntent || plan.directExtraction ||
+           std::any_of(plan.ops.begin(), plan.ops.end(),
+                       [](const TaskOp &op) { return op.kind == TaskOp::Kind::Search; });
+}
+
+QString RulePlanner::valueFor(RunContext &ctx, const QString &key) const
+{
+    const QJsonObject &answers = ctx.answers();
+    const QStringList candidates =
+        key == QLatin1String("email")
+            ? QStringList{QStringLiteral("email"), QStringLiteral("username")}
+        : key == QLatin1String("username")
+            ? QStringList{QStringLiteral("username"), QStringLiteral("email")}
+            : QStringList{key};
+    for (const QString &k : candidates) {
+        if (answers.contains(k))
+            return answers.value(k).toString();
+        if (m_plan.credentials.contains(k))
+            return m_plan.credentials.value(k).toString();
+    }
+    return {};
+}
+
+void RulePlanner::next(RunContext &ctx, const ToolResult *last,
+                       std::function<void(Decision)> decide)
+{
+    // First, what the previous call came to.
+    if (last && m_expect != Expect::Nothing) {
+        const Expect expected = std::exchange(m_expect, Expect::Nothing);
+        if (!last->ok) {
+            // The rule planner has no way around a failed step: it reports it.
+            decide(Decision::fail(QStringLiteral("%1 failed: %2").arg(m_lastTool, last->error)));
+            return;
+        }
+        const QJsonObject out = last->output.toObject();
+        switch (expected) {
+        case Expect::LoginForm: {
+            const QJsonValue form = out.value(QStringLiteral("loginForm"));
+            if (form.isObject()) {
+                if (m_loginSubmitted) {
+                    decide(Decision::fail(QStringLiteral(
+                        "signing in did not succeed: the login form is still shown")));
+                    return;
+                }
+                m_login = form.toObject();
+                m_loginField = 0;
+                break;
+            }
+            // No login form (any more).
+            const bool justSignedIn = std::exchange(m_loginSubmitted, false);
+            if (justSignedIn)
+                m_loggedIn = true;
+            if (m_retryExtract) {
+                m_retryExtract = false;
+                if (justSignedIn) {
+                    m_index = m_extractIndex; // extract again, now signed in
+                } else {
+                    applyExtract(m_lastExtract);
+                    m_index = m_extractIndex + 1;
+                }
+            } else {
+                ++m_index; // past the Login op
+            }
+            break;
+        }
+        case Expect::LoginSubmit:
+            // Look again: the form should be gone.
+            m_pendingLoginCheck = true;
+            break;
+        case Expect::LoginStep:
+            ++m_loginField;
+            break;
+        case Expect::Extract: {
+            const QJsonValue data = out.value(QStringLiteral("data"));
+            if (!m_schema.isEmpty() && emptyData(data) && !m_loggedIn && !m_triedLoginForData) {
+                // Nothing found: maybe the content is behind a login form.
+                m_triedLoginForData = true;
+                m_retryExtract = true;
+                m_extractIndex = m_index;
+                m_lastExtract = out;
+                m_pendingLoginCheck = true;
+                break;
+            }
+            applyExtract(out);
+            ++m_index;
+            break;
+        }
+        case Expect::Workflow:
+            m_data = out.value(QStringLiteral("rows"));
+            m_text = last->summary;
+            ++m_index;
+            break;
+        case Expect::Generate:
+            m_generated << last->summary;
+            ++m_index;
+            break;
+        case Expect::Answers:
+            // Answers arrive through resumeWithAnswers(); nothing to read here.
+            break;
+        case Expect::Step:
+            m_lastSummary = last->summary;
+            ++m_index;
+            break;
+        case Expect::Nothing:
+            break;
+        }
+    }
+
+    if (m_pendingLoginCheck) {
+        m_pendingLoginCheck = false;
+        m_expect = Expect::LoginForm;
+        m_lastTool = QStringLiteral("act_on_tab");
+        decide(Decision::call(
+            m_lastTool, {{QStringLiteral("action"), QStringLiteral("login_form")}},
+            QStringLiteral("Nothing matched the schema; checking for a sign-in form.")));
+        return;
+    }
+
+    // A login form in progress: fill its fields one by one, asking for what is missing.
+    if (!m_login.isEmpty()) {
+        const QJsonArray fields = m_login.value(QStringLiteral("fields")).toArray();
+        QList<Question> missing;
+        for (const auto &f : fields) {
+            const QJsonObject field = f.toObject();
+            const QString key = field.value(QStringLiteral("key")).toString();
+            if (valueFor(ctx, key).isEmpty()) {
+                Question q;
+                q.key = key;
+                q.label = field.value(QStringLiteral("label")).toString();
+                q.question =
+                    questionFor(key, q.label, m_login.value(QStringLiteral("host")).toString());
+                q.secret = field.value(QStringLiteral("secret")).toBool();
+                missing.append(q);
+            }
+        }
+        if (!missing.isEmpty()) {
+            QJsonArray questions;
+            for (const Question &q : missing)
+                questions.append(q.toJson());
+            m_expect = Expect::Answers;
+            m_lastTool = QStringLiteral("ask_user");
+            decide(Decision::call(
+                m_lastTool, {{QStringLiteral("questions"), questions}},
+                QStringLiteral("The page asks to sign in and the task gives no credentials.")));
+            return;
+        }
+        if (m_loginField < fields.size()) {
+            const QJsonObject field = fields.at(m_loginField).toObject();
+            const QString key = field.value(QStringLiteral("key")).toString();
+            m_expect = Expect::LoginStep;
+            m_lastTool = QStringLiteral("act_on_tab");
+            QJsonObject args =
+                noObserve({{QStringLiteral("action"), QStringLiteral("type")},
+                           {QStringLiteral("target"), field.value(QStringLiteral("id"))},
+                           {QStringLiteral("text"), valueFor(ctx, key)}});
+            if (field.value(QStringLiteral("secret")).toBool()) {
+                args.insert(QStringLiteral("secret"), true);
+                args.insert(QStringLiteral("answerKey"), key); // lets a replay type it again
+            }
+            decide(Decision::call(m_lastTool, args,
+                                  QStringLiteral("Filling in %1.")
+                                      .arg(field.value(QStringLiteral("label")).toString())));
+            return;
+        }
+        // All filled: submit, then look again to see whether the form has gone.
+        const QString submit = m_login.value(QStringLiteral("submit")).toString();
+        m_login = QJsonObject();
+        m_loginSubmitted = true;
+        m_expect = Expect::LoginSubmit;
+        m_lastTool = QStringLiteral("act_on_tab");
+        const QJsonObject args =
+            submit.isEmpty() ? noObserve({{QStringLiteral("action"), QStringLiteral("press")},
+                                          {QStringLiteral("key"), QStringLiteral("Enter")}})
+                             : noObserve({{QStringLiteral("action"), QStringLiteral("click")},
+                                          {QStringLiteral("target"), submit}});
+        decide(Decision::call(m_lastTool, args, QStringLiteral("Submitting the sign-in form.")));
+        return;
+    }
+
+    if (m_index >= m_plan.ops.size()) {
+        finish(ctx, decide);
+        return;
+    }
+    const TaskOp op = m_plan.ops.at(m_index);
+    auto step = [this, &decide](const QJsonObject &args, const QString &thought) {
+        m_expect = Expect::Step;
+        m_lastTool = QStringLiteral("act_on_tab");
+        decide(Decision::call(m_lastTool, noObserve(args), thought));
+    };
+    switch (op.kind) {
+    case TaskOp::Kind::Open:
+        step(
+            {{QStringLiteral("action"), QStringLiteral("navigate")}, {QStringLiteral("url"), op.a}},
+            QStringLiteral("Opening %1.").arg(op.a));
+        return;
+    case TaskOp::Kind::Click:
+        step(
+            {{QStringLiteral("action"), QStringLiteral("click")}, {QStringLiteral("target"), op.a}},
+            QStringLiteral("Clicking \"%1\".").arg(op.a));
+        return;
+    case TaskOp::Kind::Type:
+        step({{QStringLiteral("action"), QStringLiteral("type")},
+              {QStringLiteral("target"), op.b},
+              {QStringLiteral("text"), op.a}},
+             QStringLiteral("Typing into \"%1\".").arg(op.b));
+        return;
+    case TaskOp::Kind::Select:
+        step({{QStringLiteral("action"), QStringLiteral("select")},
+              {QStringLiteral("target"), op.b},
+              {QStringLiteral("option"), op.a}},
+             QStringLiteral("Selecting \"%1\" in \"%2\".").arg(op.a, op.b));
+        return;
+    case TaskOp::Kind::Check:
+    case TaskOp::Kind::Uncheck:
+        step(
+            {{QStringLiteral("action"),
+              op.kind == TaskOp::Kind::Check ? QStringLiteral("check") : QStringLiteral("uncheck")},
+             {QStringLiteral("target"), op.a}},
+            QStringLiteral("Setting \"%1\".").arg(op.a));
+        return;
+    case TaskOp::Kind::Press:
+        step({{QStringLiteral("action"), QStringLiteral("press")}, {QStringLiteral("key"), op.a}},
+             QStringLiteral("Pressing %1.").arg(op.a));
+        return;
+    case TaskOp::Kind::WaitText:
+        step({{QStringLiteral("action"), QStringLiteral("wait")}, {QStringLiteral("text"), op.a}},
+             QStringLiteral("Waiting for \"%1\".").arg(op.a));
+        return;
+    case TaskOp::Kind::WaitMs:
+        step({{QStringLiteral("action"), QStringLiteral("wait")}, {QStringLiteral("ms"), op.n}},
+             QStringLiteral("Waiting %1 ms.").arg(op.n));
+        return;
+    case TaskOp::Kind::Scroll:
+        step({{QStringLiteral("action"), QStringLiteral("scroll")},
+              {QStringLiteral("direction"), op.a}},
+             QStringLiteral("Scrolling %1.").arg(op.a));
+        return;
+    case TaskOp::Kind::Search:
+        step({{QStringLiteral("action"), QStringLiteral("search")}, {QStringLiteral("text"), op.a}},
+             QStringLiteral("Searching for \"%1\".").arg(op.a));
+        return;
+    case TaskOp::Kind::Login:
+        m_expect = Expect::LoginForm;
+        m_lastTool = QStringLiteral("act_on_tab");
+        decide(
+            Decision::call(m_lastTool, {{QStringLiteral("action"), QStringLiteral("login_form")}},
+                           QStringLiteral("The task needs signing in; reading the login form.")));
+        return;
+    case TaskOp::Kind::Extract: {
+        QJsonObject args;
+        if (!op.a.isEmpty())
+            args.insert(QStringLiteral("url"), op.a);
+        if (!m_schema.isEmpty())
+            args.insert(QStringLiteral("schema"), m_schema);
+        else
+            args.insert(QStringLiteral("formats"), QJsonArray{QStringLiteral("markdown")});
+        if (m_plan.paginate) {
+            args.insert(QStringLiteral("paginate"), true);
+            if (m_plan.maxPages > 0)
+                args.insert(QStringLiteral("maxPages"), m_plan.maxPages);
+        }
+        m_expect = Expect::Extract;
+        m_lastTool = QStringLiteral("crawl_and_extract_from_tab");
+        decide(Decision::call(m_lastTool, args,
+                              m_schema.isEmpty()
+                                  ? QStringLiteral("Reading the page.")
+                                  : QStringLiteral("Extracting data shaped like the schema%1.")
+                                        .arg(m_plan.paginate
+                                                 ? QStringLiteral(", following the next pages")
+                                                 : QString())));
+        return;
+    }
+    case TaskOp::Kind::SheetsWorkflow: {
+        QJsonObject args{{QStringLiteral("instruction"), ctx.request().input}};
+        if (!m_schema.isEmpty())
+            args.insert(QStringLiteral("schema"), m_schema);
+        m_expect = Expect::Workflow;
+        m_lastTool = QStringLiteral("sheets_workflow");
+        decide(Decision::call(m_lastTool, args,
+                              QStringLiteral("Working through the sheet row by row.")));
+        return;
+    }
+    case TaskOp::Kind::Generate: {
+        const QString title = ctx.request().input.left(60);
+        QJsonObject args{
+            {QStringLiteral("title"), title.isEmpty() ? QStringLiteral("Result") : title}};
+        if (!m_data.isUndefined() && !m_data.isNull())
+            args.insert(QStringLiteral("data"), m_data);
+        else
+            args.insert(QStringLiteral("markdown"), m_text);
+        m_expect = Expect::Generate;
+        m_lastTool = op.a;
+        decide(Decision::call(op.a, args, QStringLiteral("Writing the result with %1.").arg(op.a)));
+        return;
+    }
+    case TaskOp::Kind::Ask:
+        if (!ctx.request().additionalTools.contains(QStringLiteral("ask_questions"))) {
+            decide(Decision::fail(
+                QStringLiteral("the task names no page to work on: give urls, or enable the "
+                               "ask_questions tool so the planner can ask")));
+            return;
+        }
+        if (ctx.answers().contains(QStringLiteral("url"))) {
+            QString url = ctx.answers().value(QStringLiteral("url")).toString().trimmed();
+            if (!url.contains(QLatin1String("://")))
+                url.prepend(QStringLiteral("https://"));
+            m_plan.ops.replace(m_index, {TaskOp::Kind::Open, url, {}, 0});
+            m_plan.ops.append({TaskOp::Kind::Extract, {}, {}, 0});
+            next(ctx, nullptr, decide);
+            return;
+        }
+        m_expect = Expect::Answers;
+        m_lastTool = QStringLiteral("ask_user");
+        decide(Decision::call(
+            m_lastTool,
+            {{QStringLiteral("questions"),
+              QJsonArray{QJsonObject{{QStringLiteral("key"), QStringLiteral("url")},
+                                     {QStringLiteral("question"),
+                                      QStringLiteral("Which web page should I work on?")}}}}},
+            QStringLiteral("The task names no page.")));
+        return;
+    }
+}
+
+void RulePlanner::applyExtract(const QJsonObject &out)
+{
+    const QJsonValue data = out.value(QStringLiteral("data"));
+    if (!m_schema.isEmpty()) {
+        m_data = merge(m_data, data);
+        m_missing = out.value(QStringLiteral("missing")).toArray();
+    } else {
+        const QString md = out.value(QStringLiteral("markdown")).toString();
+        m_text += (m_text.isEmpty() ? QString() : QStringLiteral("\n\n")) +
+                  (md.isEmpty() ? out.value(QStringLiteral("text")).toString() : md);
+    }
+    m_pages += int(out.value(QStringLiteral("pages")).toArray().size());
+}
+
+void RulePlanner::finish(RunContext &ctx, std::function<void(Decision)> &decide)
+{
+    QString text;
+    std::optional<QJsonValue> json;
+    if (!m_schema.isEmpty()) {
+        json = m_data.isUndefined() ? QJsonValue(QJsonValue::Null) : m_data;
+        const int items = m_data.isArray() ? int(m_data.toArray().size()) : -1;
+        if (items >= 0)
+            text = QStringLiteral("Extracted %1 item%2 from %3 page%4.")
+                       .arg(items)
+                       .arg(items == 1 ? QString() : QStringLiteral("s"))
+                       .arg(qMax(1, m_pages))
+                       .arg(m_pages == 1 ? QString() : QStringLiteral("s"));
+        else {
+            // An object schema: count the items of its array properties, if any.
+            int n = 0;
+            const QJsonObject o = m_data.toObject();
+            for (auto it = o.begin(); it != o.end(); ++it)
+                n += it.value().isArray() ? int(it.value().toArray().size()) : 0;
+            text = n > 0 ? QStringLiteral("Extracted %1 items from %2 page%3.")
+                               .arg(n)
+                               .arg(qMax(1, m_pages))
+                               .arg(m_pages > 1 ? QStringLiteral("s") : QString())
+                         : QStringLiteral("Extracted the data from %1 page%2.")
+                               .arg(qMax(1, m_pages))
+                               .arg(m_pages > 1 ? QStringLiteral("s") : QString());
+        }
+        for (const auto &m : std::as_const(m_missing))
+            ctx.warnings().append(QStringLiteral("schema: %1").arg(m.toString()));
+    } else if (!m_text.isEmpty()) {
+        text = m_text;
+        if (!m_data.isUndefined() && m_data.isArray() && m_plan.eachRow)
+            json = m_data;
+    } else {
+        text = m_lastSummary.isEmpty() ? QStringLiteral("Done.")
+                                       : QStringLiteral("Done: %1.").arg(m_lastSummary);
+    }
+    for (const QString &g : std::as_const(m_generated))
+        text += QStringLiteral("\n%1").arg(g);
+    decide(Decision::finish(text, json));
+}
+
+QJsonObject RulePlanner::saveState() const
+{
+    QJsonArray ops;
+    for (const TaskOp &op : m_plan.ops)
+        ops.append(op.toJson());
+    return {{QStringLiteral("ops"), ops},
+            {QStringLiteral("index"), m_index},
+            {QStringLiteral("expect"), int(m_expect)},
+            {QStringLiteral("login"), m_login},
+            {QStringLiteral("loginField"), m_loginField},
+            {QStringLiteral("loginSubmitted"), m_loginSubmitted},
+            {QStringLiteral("loggedIn"), m_loggedIn},
+            {QStringLiteral("triedLoginForData"), m_triedLoginForData},
+            {QStringLiteral("retryExtract"), m_retryExtract},
+            {QStringLiteral("extractIndex"), m_extractIndex},
+            {QStringLiteral("lastExtract"), m_lastExtract},
+            {QStringLiteral("missing"), m_missing},
+            {QStringLiteral("pendingLoginCheck"), m_pendingLoginCheck},
+            {QStringLiteral("data"), m_data},
+            {QStringLiteral("text"), m_text},
+            {QStringLiteral("pages"), m_pages}};
+}
+
+void RulePlanner::restoreState(const QJsonObject &s)
+{
+    m_plan.ops.clear();
+    for (const auto &op : s.value(QStringLiteral("ops")).toArray())
+        m_plan.ops.append(TaskOp::fromJson(op.toObject()));
+    m_index = s.value(QStringLiteral("index")).toInt();
+    m_expect = Expect(s.value(QStringLiteral("expect")).toInt());
+    m_login = s.value(QStringLiteral("login")).toObject();
+    m_loginField = s.value(QStringLiteral("loginField")).toInt();
+    m_loginSubmitted = s.value(QStringLiteral("loginSubmitted")).toBool();
+    m_loggedIn = s.value(QStringLiteral("loggedIn")).toBool();
+    m_triedLoginForData = s.value(QStringLiteral("triedLoginForData")).toBool();
+    m_retryExtract = s.value(QStringLiteral("retryExtract")).toBool();
+    m_extractIndex = s.value(QStringLiteral("extractIndex")).toInt();
+    m_lastExtract = s.value(QStringLiteral("lastExtract")).toObject();
+    m_missing = s.value(QStringLiteral("missing")).toArray();
+    m_pendingLoginCheck = s.value(QStringLiteral("pendingLoginCheck")).toBool();
+    m_data = s.value(QStringLiteral("data"));
+    m_text = s.value(QStringLiteral("text")).toString();
+    m_pages = s.value(QStringLiteral("pages")).toInt();
+}
+
+void RulePlanner::resumeWithAnswers(RunContext &)
+{
+    // The answers are read where they are needed (valueFor); the login form, if one was
+    // being filled, is read again because the page may have been restored by replay.
+    m_expect = Expect::Nothing;
+    if (!m_login.isEmpty()) {
+        m_login = QJsonObject();
+        m_loginField = 0;
+        m_pendingLoginCheck = true;
+    }
+}
+
+} // namespace ph::engine

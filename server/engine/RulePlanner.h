@@ -1,0 +1,73 @@
+#pragma once
+
+#include "Planner.h"
+#include "TaskParser.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStringList>
+
+namespace ph::engine {
+
+// The built-in planner: deterministic, offline, no model. It reads the task into
+// operations (TaskParser: open, click, type, select, press, wait, scroll, search,
+// sign-in, extraction with pagination, a sheet workflow, generated files) and drives
+// the tools through them. It asks the user (requires_input) for what a login form
+// needs and the task does not give. docs/api/agent.md lists the task forms.
+class RulePlanner final : public Planner
+{
+public:
+    RulePlanner(const QString &input, const TaskContext &context, const QJsonObject &schema);
+
+    // Whether the task is one the rule planner understands beyond "open and read"
+    // (otherwise it is open-ended: the LLM planner takes it when one is configured).
+    static bool understood(const QString &input, const TaskContext &context, bool hasSchema);
+
+    QString name() const override;
+    void next(RunContext &ctx, const ToolResult *last,
+              std::function<void(Decision)> decide) override;
+    QJsonObject saveState() const override;
+    void restoreState(const QJsonObject &state) override;
+    void resumeWithAnswers(RunContext &ctx) override;
+
+    const TaskPlan &plan() const { return m_plan; }
+
+private:
+    enum class Expect {
+        Nothing,
+        Step,
+        LoginForm,
+        LoginStep,
+        LoginSubmit,
+        Extract,
+        Workflow,
+        Generate,
+        Answers
+    };
+    QString valueFor(RunContext &ctx, const QString &key) const;
+    void applyExtract(const QJsonObject &out);
+    void finish(RunContext &ctx, std::function<void(Decision)> &decide);
+
+    TaskPlan m_plan;
+    QJsonObject m_schema;
+    int m_index = 0;
+    Expect m_expect = Expect::Nothing;
+    QString m_lastTool;
+    QString m_lastSummary;
+    QJsonObject m_login;
+    int m_loginField = 0;
+    bool m_loginSubmitted = false;
+    bool m_loggedIn = false;
+    bool m_pendingLoginCheck = false;
+    bool m_triedLoginForData = false;
+    bool m_retryExtract = false;
+    int m_extractIndex = 0;
+    QJsonObject m_lastExtract;
+    QJsonValue m_data;
+    QJsonArray m_missing;
+    QString m_text;
+    int m_pages = 0;
+    QStringList m_generated;
+};
+
+} // namespace ph::engine

@@ -1,0 +1,102 @@
+#include "RunContext.h"
+
+#include "BrowserTab.h"
+
+#include "browser/BrowserLease.h"
+#include "browser/BrowserPool.h"
+#include "core/Settings.h"
+
+#include <QTimer>
+
+namespace ph::engine {
+
+RunContext::RunContext(EngineServices &services, const ExecuteRequest &request,
+                       QString trajectoryId, int phase, QString keyId, QString requestId,
+                       QObject *parent)
+    : QObject(parent)
+    , m_services(services)
+    , m_request(request)
+    , m_trajectoryId(std::move(trajectoryId))
+    , m_phase(phase)
+    , m_keyId(std::move(keyId))
+    , m_requestId(std::move(requestId))
+{}
+
+RunContext::~RunContext()
+{
+    releaseTab();
+}
+
+int RunContext::navigationTimeoutMs() const
+{
+    return m_services.settings.intValue(SettingKeys::navigationTimeoutMs);
+}
+
+void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
+{
+    if (m_tab) {
+        QTimer::singleShot(0, this, [this, ready] { ready(m_tab.get(), QString()); });
+        return;
+    }
+    m_waiting.append(std::move(ready));
+    if (m_leasing)
+        return;
+    m_leasing = true;
+    const bool queued =
+        m_services.pool.acquire(m_trajectoryId, this, [this](std::unique_ptr<BrowserLease> lease) {
+            m_leasing = false;
+            m_tab = std::make_unique<BrowserTab>(std::move(lease));
+            m_tabClock.start();
+            m_clockRunning = true;
+            const auto waiting = std::exchange(m_waiting, {});
+            for (const auto &w : waiting)
+                w(m_tab.get(), QString());
+        });
+    if (!queued) {
+        m_leasing = false;
+        const auto waiting = std::exchange(m_waiting, {});
+        QTimer::singleShot(0, this, [waiting] {
+            for (const auto &w : waiting)
+                w(nullptr, QStringLiteral("the browser pool is full; no page is free"));
+        });
+    }
+}
+
+void RunContext::pauseClock()
+{
+    if (m_tab && m_clockRunning) {
+        m_tabMs += m_tabClock.elapsed();
+        m_clockRunning = false;
+    }
+}
+
+void RunContext::resumeClock()
+{
+    if (m_tab && !m_clockRunning) {
+        m_tabClock.restart();
+        m_clockRunning = true;
+    }
+}
+
+Usage RunContext::takeUsage()
+{
+    if (m_tab && m_clockRunning)
+        m_tabMs += m_tabClock.restart();
+    Usage u = m_usage;
+    u.browserMs += m_tabMs;
+    m_tabMs = 0;
+    m_usage = Usage();
+    return u;
+}
+
+void RunContext::releaseTab()
+{
+    if (!m_tab)
+        return;
+    pauseClock();
+    m_usage.browserMs += m_tabMs;
+    m_tabMs = 0;
+    m_tab.reset();
+}
+
+} // namespace ph::engine

@@ -1,0 +1,313 @@
+#include "RunManager.h"
+
+#include "AgentRun.h"
+#include "LlmPlanner.h"
+#include "RulePlanner.h"
+#include "RunContext.h"
+#include "TrajectoryRepository.h"
+
+#include "browser/BrowserPool.h"
+#include "core/Ids.h"
+#include "core/Settings.h"
+#include "core/Store.h"
+
+#include <QTimer>
+
+namespace ph::engine {
+
+namespace {
+constexpr int kForgetTerminalMs = 60000;
+
+EngineError error(int status, const QString &code, const QString &message,
+                  const QString &field = {})
+{
+    return EngineError{status, code, message, field};
+}
+
+TaskContext taskContext(const ExecuteRequest &r)
+{
+    TaskContext c;
+    c.urls = r.urls;
+    c.hasSchema = !r.schema.isEmpty();
+    c.hasData = !r.dataInputs.isEmpty() || !r.fileUrls.isEmpty();
+    c.additionalTools = r.additionalTools;
+    return c;
+}
+} // namespace
+
+RunManager::RunManager(EngineServices &services, QObject *parent)
+    : QObject(parent)
+    , m_services(services)
+{
+    // Runs of a process that ended abruptly cannot go on: they end cancelled. Runs that
+    // were waiting for input survive; their continuation replays the page.
+    m_services.trajectories.cancelOrphans(QStringLiteral("the service restarted during the run"));
+}
+
+RunManager::~RunManager()
+{
+    shutdown();
+}
+
+std::unique_ptr<Planner> RunManager::plannerNamed(const QString &name,
+                                                  const ExecuteRequest &request,
+                                                  EngineServices &services)
+{
+    if (name == QLatin1String("llm"))
+        return std::make_unique<LlmPlanner>(request, services);
+    return std::make_unique<RulePlanner>(request.input, taskContext(request), request.schema);
+}
+
+std::unique_ptr<Planner> RunManager::plannerFor(const ExecuteRequest &request,
+                                                EngineError *err) const
+{
+    const QString asked = request.settings.value(QStringLiteral("planner")).toString();
+    const bool llmConfigured = !m_services.settings.stringValue(SettingKeys::llmBaseUrl).isEmpty();
+    if (asked == QLatin1String("llm") && !llmConfigured) {
+        *err = error(
+            400, QStringLiteral("LLM_NOT_CONFIGURED"),
+            QStringLiteral(
+                "settings.planner is \"llm\" but no LLM endpoint is configured (llm.baseUrl)"),
+            QStringLiteral("settings.planner"));
+        return nullptr;
+    }
+    QString name = asked;
+    if (name.isEmpty()) {
+        const bool understood =
+            RulePlanner::understood(request.input, taskContext(request), !request.schema.isEmpty());
+        name = llmConfigured && !understood ? QStringLiteral("llm") : QStringLiteral("rule");
+    }
+    return plannerNamed(name, request, m_services);
+}
+
+AgentRun *RunManager::live(const QString &trajectoryId) const
+{
+    return m_runs.value(trajectoryId).data();
+}
+
+int RunManager::executing(const QString &keyId) const
+{
+    int n = 0;
+    for (const auto &run : m_runs) {
+        if (run && run->keyId() == keyId && run->status() == RunStatus::Executing)
+            ++n;
+    }
+    return n;
+}
+
+AgentRun *RunManager::adopt(AgentRun *run)
+{
+    m_runs.insert(run->trajectoryId(), run);
+    const QString id = run->trajectoryId();
+    connect(run, &AgentRun::changed, this, [this, id] { Q_EMIT runChanged(id); });
+    connect(run, &AgentRun::settled, this, [this, run, id] {
+        Q_EMIT runSettled(id);
+        scheduleForget(run);
+    });
+    return run;
+}
+
+void RunManager::scheduleForget(AgentRun *run)
+{
+    // Settled runs stay in memory a while for quick reads; waiting runs as long as they
+    // hold their page. Later reads and continuations come from the store.
+    const int delay = run->status() == RunStatus::RequiresInput
+                          ? m_services.settings.intValue(SettingKeys::agentPausedLeaseMs) + 1000
+                          : kForgetTerminalMs;
+    QPointer<AgentRun> guard(run);
+    QTimer::singleShot(delay, this, [this, guard] {
+        if (!guard)
+            return;
+        if (guard->status() == RunStatus::Executing)
+            return; // resumed meanwhile; it will settle again
+        if (m_runs.value(guard->trajectoryId()) == guard)
+            m_runs.remove(guard->trajectoryId());
+        guard->deleteLater();
+    });
+}
+
+AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId,
+                             const QString &requestId, EngineError *err)
+{
+    const int limit = m_services.settings.intValue(SettingKeys::agentMaxRunsPerKey);
+    if (request.trajectoryId.isEmpty() || !request.historyContinue) {
+        if (executing(keyId) >= limit) {
+            *err =
+                error(429, QStringLiteral("BUSY"),
+                      QStringLiteral(
+                          "this key already has %1 runs executing (agent.maxConcurrentRunsPerKey)")
+                          .arg(limit));
+            return nullptr;
+        }
+    }
+
+    // A new trajectory.
+    if (request.trajectoryId.isEmpty()) {
+        auto planner = plannerFor(request, err);
+        if (!planner)
+            return nullptr;
+        const QString id = Ids::make(QStringLiteral("traj"), 20);
+        const int phase = request.phase > 0 ? request.phase : 1;
+        m_services.store.transaction([&] {
+            m_services.trajectories.create(id, keyId, request.input, planner->name());
+            m_services.trajectories.beginPhase(id, phase, requestId, request.stored);
+        });
+        auto *run = adopt(new AgentRun(m_services, request, id, phase, keyId, requestId,
+                                       std::move(planner), this));
+        Q_EMIT runStarted(id);
+        run->start();
+        return run;
+    }
+
+    const auto trajectory = m_services.trajectories.find(request.trajectoryId);
+    if (!trajectory || trajectory->keyId != keyId) {
+        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+                     QStringLiteral("no trajectory %1").arg(request.trajectoryId),
+                     QStringLiteral("trajectoryId"));
+        return nullptr;
+    }
+    AgentRun *current = live(request.trajectoryId);
+    if (current && current->status() == RunStatus::Executing) {
+        *err = error(409, QStringLiteral("RUN_IN_PROGRESS"),
+                     QStringLiteral("the trajectory is still executing; wait for it or cancel it"),
+                     QStringLiteral("trajectoryId"));
+        return nullptr;
+    }
+    const int last = m_services.trajectories.lastPhase(request.trajectoryId);
+
+    // A continuation of a run waiting for input.
+    if (request.historyContinue) {
+        if (current && current->status() == RunStatus::RequiresInput) {
+            current->resume(request, requestId);
+            return current;
+        }
+        const auto phase = m_services.trajectories.phase(request.trajectoryId, last);
+        if (!phase || phase->status != QLatin1String("requires_input")) {
+            *err = error(409, QStringLiteral("NOT_WAITING_FOR_INPUT"),
+                         QStringLiteral("the trajectory is not waiting for input; send a new phase "
+                                        "without history.continue"),
+                         QStringLiteral("history.continue"));
+            return nullptr;
+        }
+        // The run's object is gone (restart, or it waited long): rebuild it from the store.
+        ExecuteRequest original = request;
+        const QJsonObject stored = phase->request;
+        original.input = stored.value(QStringLiteral("input")).toString();
+        original.schema = stored.value(QStringLiteral("schema")).toObject();
+        original.urls.clear();
+        for (const auto &u : stored.value(QStringLiteral("urls")).toArray())
+            original.urls << u.toString();
+        original.settings = stored.value(QStringLiteral("settings")).toObject();
+        auto planner = plannerNamed(trajectory->planner, original, m_services);
+        auto *run = adopt(new AgentRun(m_services, original, request.trajectoryId, last, keyId,
+                                       requestId, std::move(planner), this));
+        run->restoreWaiting(m_services.trajectories.steps(request.trajectoryId, last), phase->state,
+                            phase->creditsMilli);
+        run->resume(request, requestId);
+        return run;
+    }
+
+    // A new phase of an existing trajectory.
+    const int phase = request.phase > 0 ? request.phase : last + 1;
+    if (phase <= last) {
+        *err = error(409, QStringLiteral("PHASE_EXISTS"),
+                     QStringLiteral("phase %1 of this trajectory exists already; the next is %2")
+                         .arg(phase)
+                         .arg(last + 1),
+                     QStringLiteral("phase"));
+        return nullptr;
+    }
+    auto planner = plannerFor(request, err);
+    if (!planner)
+        return nullptr;
+    m_services.trajectories.beginPhase(request.trajectoryId, phase, requestId, request.stored);
+    if (current) {
+        m_runs.remove(request.trajectoryId);
+        current->cancel(QStringLiteral("cancelled"));
+        current->deleteLater();
+    }
+    auto *run = adopt(new AgentRun(m_services, request, request.trajectoryId, phase, keyId,
+                                   requestId, std::move(planner), this));
+    Q_EMIT runStarted(request.trajectoryId);
+    run->start();
+    return run;
+}
+
+std::optional<QJsonObject> RunManager::latest(const QString &trajectoryId, const QString &keyId,
+                                              EngineError *err) const
+{
+    const auto trajectory = m_services.trajectories.find(trajectoryId);
+    if (!trajectory || (!keyId.isEmpty() && trajectory->keyId != keyId)) {
+        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+                     QStringLiteral("no trajectory %1").arg(trajectoryId));
+        return std::nullopt;
+    }
+    if (AgentRun *run = live(trajectoryId))
+        return run->response();
+    const auto phase = m_services.trajectories.phase(
+        trajectoryId, m_services.trajectories.lastPhase(trajectoryId));
+    if (!phase) {
+        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+                     QStringLiteral("no trajectory %1").arg(trajectoryId));
+        return std::nullopt;
+    }
+    QJsonObject r = phase->response;
+    if (r.isEmpty()) {
+        r = {{QStringLiteral("success"), false},
+             {QStringLiteral("status"), phase->status},
+             {QStringLiteral("trajectoryId"), trajectoryId},
+             {QStringLiteral("phase"), phase->phase}};
+    }
+    // A phase the store still shows as executing was cut off by a restart.
+    r.insert(QStringLiteral("status"), phase->status);
+    r.insert(QStringLiteral("success"), phase->status == QLatin1String("success"));
+    if (!phase->error.isEmpty())
+        r.insert(QStringLiteral("error"), phase->error);
+    return r;
+}
+
+bool RunManager::cancel(const QString &trajectoryId, const QString &keyId, const QString &reason,
+                        EngineError *err)
+{
+    const auto trajectory = m_services.trajectories.find(trajectoryId);
+    if (!trajectory || (!keyId.isEmpty() && trajectory->keyId != keyId)) {
+        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+                     QStringLiteral("no trajectory %1").arg(trajectoryId));
+        return false;
+    }
+    AgentRun *run = live(trajectoryId);
+    if (run && !isTerminal(run->status())) {
+        run->cancel(reason);
+        return true;
+    }
+    const int last = m_services.trajectories.lastPhase(trajectoryId);
+    const auto phase = m_services.trajectories.phase(trajectoryId, last);
+    if (phase && phase->status == QLatin1String("requires_input")) {
+        // Waiting, and its object is gone: end it in the store.
+        QJsonObject response = phase->response;
+        response.insert(QStringLiteral("status"), QStringLiteral("cancelled"));
+        response.insert(QStringLiteral("success"), false);
+        m_services.store.transaction([&] {
+            m_services.trajectories.savePhase(trajectoryId, last, QStringLiteral("cancelled"),
+                                              response, phase->state, phase->creditsMilli,
+                                              QStringLiteral("the run was cancelled"), true);
+            m_services.trajectories.update(trajectoryId, QStringLiteral("cancelled"), last,
+                                           trajectory->planner, 0, trajectory->toolsUsed);
+        });
+        Q_EMIT runSettled(trajectoryId);
+        return true;
+    }
+    *err = error(409, QStringLiteral("NOT_RUNNING"),
+                 QStringLiteral("the trajectory has no run to cancel"));
+    return false;
+}
+
+void RunManager::shutdown()
+{
+    for (const auto &run : std::as_const(m_runs)) {
+        if (run && run->status() == RunStatus::Executing)
+            run->cancel(QStringLiteral("shutting_down"));
+    }
+}
+
+} // namespace ph::engine

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "EngineTypes.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+
+#include <optional>
+
+namespace ph::engine {
+
+class AgentRun;
+class Planner;
+struct EngineServices;
+
+// A contract problem the HTTP layer turns into an ApiError.
+struct EngineError
+{
+    int status = 0;
+    QString code;
+    QString message;
+    QString field;
+    bool isSet() const { return status != 0; }
+};
+
+// Starts, continues, finds and cancels runs. One run per trajectory executes at a
+// time; a key may have agent.maxConcurrentRunsPerKey runs executing.
+class RunManager : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunManager(EngineServices &services, QObject *parent = nullptr);
+    ~RunManager() override;
+
+    // A new trajectory, a new phase of one, or the continuation of a run waiting for
+    // input (history.continue). Returns the run, started; or null with `error` set.
+    AgentRun *submit(const ExecuteRequest &request, const QString &keyId, const QString &requestId,
+                     EngineError *error);
+    AgentRun *live(const QString &trajectoryId) const;
+    // The latest ApiExecuteResponse of a trajectory the key owns (live or stored).
+    std::optional<QJsonObject> latest(const QString &trajectoryId, const QString &keyId,
+                                      EngineError *error) const;
+    bool cancel(const QString &trajectoryId, const QString &keyId, const QString &reason,
+                EngineError *error);
+    int executing(const QString &keyId) const;
+    void shutdown();
+
+    // Which planner a request gets (settings.planner, else rule unless the task is
+    // open-ended and an LLM endpoint is configured).
+    std::unique_ptr<Planner> plannerFor(const ExecuteRequest &request, EngineError *error) const;
+    static std::unique_ptr<Planner> plannerNamed(const QString &name, const ExecuteRequest &request,
+                                                 EngineServices &services);
+
+Q_SIGNALS:
+    void runStarted(const QString &trajectoryId);
+    void runChanged(const QString &trajectoryId);
+    void runSettled(const QString &trajectoryId);
+
+private:
+    AgentRun *adopt(AgentRun *run);
+    void scheduleForget(AgentRun *run);
+
+    EngineServices &m_services;
+    QHash<QString, QPointer<AgentRun>> m_runs;
+};
+
+} // namespace ph::engine

@@ -1,0 +1,306 @@
+#include "TaskParser.h"
+
+#include <QRegularExpression>
+
+namespace ph::engine {
+
+namespace {
+
+using RE = QRegularExpression;
+constexpr auto CI = QRegularExpression::CaseInsensitiveOption;
+
+const QStringList kKinds = {
+    QStringLiteral("open"),    QStringLiteral("click"),          QStringLiteral("type"),
+    QStringLiteral("select"),  QStringLiteral("check"),          QStringLiteral("uncheck"),
+    QStringLiteral("press"),   QStringLiteral("waitText"),       QStringLiteral("waitMs"),
+    QStringLiteral("scroll"),  QStringLiteral("search"),         QStringLiteral("login"),
+    QStringLiteral("extract"), QStringLiteral("sheetsWorkflow"), QStringLiteral("generate"),
+    QStringLiteral("ask")};
+
+const QStringList kKeys = {
+    QStringLiteral("enter"),      QStringLiteral("return"),    QStringLiteral("tab"),
+    QStringLiteral("escape"),     QStringLiteral("esc"),       QStringLiteral("space"),
+    QStringLiteral("backspace"),  QStringLiteral("delete"),    QStringLiteral("arrowdown"),
+    QStringLiteral("arrowup"),    QStringLiteral("arrowleft"), QStringLiteral("arrowright"),
+    QStringLiteral("arrow down"), QStringLiteral("arrow up"),  QStringLiteral("pagedown"),
+    QStringLiteral("pageup"),     QStringLiteral("home"),      QStringLiteral("end")};
+
+// Quoted strings are set aside first, so their content never splits a clause or
+// matches a verb: "…" and “…” become \x01N\x01.
+QString protect(const QString &input, QStringList &quoted)
+{
+    static const RE quote(
+        QStringLiteral("[\"\u201c\u201e]([^\"\u201c\u201d\u201e]*)[\"\u201d\u201c]"));
+    QString out;
+    qsizetype last = 0;
+    auto it = quote.globalMatch(input);
+    while (it.hasNext()) {
+        const auto m = it.next();
+        out += input.mid(last, m.capturedStart() - last);
+        out += QChar(1) + QString::number(quoted.size()) + QChar(1);
+        quoted << m.captured(1);
+        last = m.capturedEnd();
+    }
+    out += input.mid(last);
+    return out;
+}
+
+QString restore(QString text, const QStringList &quoted)
+{
+    static const RE token(QStringLiteral("\\x01(\\d+)\\x01"));
+    auto m = token.match(text);
+    while (m.hasMatch()) {
+        text.replace(m.capturedStart(), m.capturedLength(), quoted.value(m.captured(1).toInt()));
+        m = token.match(text);
+    }
+    return text.trimmed();
+}
+
+const QString T = QStringLiteral("(\\x01\\d+\\x01)"); // a quoted token
+const QString VERBS = QStringLiteral(
+    "open|go to|navigate|visit|load|click|tap|type|enter|fill|write|select|choose|pick|press|"
+    "wait|scroll|search|check|uncheck|tick|untick|submit|extract|list|get|find|return|collect");
+
+int toMs(double n, const QString &unit)
+{
+    return unit.startsWith(QLatin1String("ms")) || unit.startsWith(QLatin1String("milli"))
+               ? int(n)
+               : int(n * 1000);
+}
+
+} // namespace
+
+QJsonObject TaskOp::toJson() const
+{
+    QJsonObject o{{QStringLiteral("kind"), kKinds.at(int(kind))}};
+    if (!a.isEmpty())
+        o.insert(QStringLiteral("a"), a);
+    if (!b.isEmpty())
+        o.insert(QStringLiteral("b"), b);
+    if (n)
+        o.insert(QStringLiteral("n"), n);
+    return o;
+}
+
+TaskOp TaskOp::fromJson(const QJsonObject &o)
+{
+    TaskOp op{
+        Kind(qMax(0, int(kKinds.indexOf(o.value(QStringLiteral("kind")).toString())))), {}, {}, 0};
+    op.a = o.value(QStringLiteral("a")).toString();
+    op.b = o.value(QStringLiteral("b")).toString();
+    op.n = o.value(QStringLiteral("n")).toInt();
+    return op;
+}
+
+TaskPlan parseTask(const QString &input, const TaskContext &context)
+{
+    TaskPlan plan;
+    QStringList quoted;
+    const QString text = protect(input, quoted);
+    const QString lower = text.toLower();
+
+    static const RE splitter(QStringLiteral("\\n|;|\\.\\s+(?=[A-Z\\x01])|,?\\s+(?:and\\s+)?then\\s+"
+                                            "|,\\s*and\\s+(?=(?:%1)\\b)|,\\s+(?=(?:%1)\\b)")
+                                 .arg(VERBS),
+                             CI);
+    static const RE open(
+        QStringLiteral("^(?:please\\s+)?(?:open|go to|navigate to|visit|load|browse "
+                       "to)\\s+(?:the\\s+(?:page|url|site)\\s+)?(\\S+)"),
+        CI);
+    static const RE click(
+        QStringLiteral("^(?:please\\s+)?(?:click|tap|hit|press|push)\\s+(?:on\\s+)?(?:the\\s+)?%1")
+            .arg(T),
+        CI);
+    static const RE typeInto(QStringLiteral("^(?:please\\s+)?(?:type|enter|write|input|put)\\s+%"
+                                            "1\\s+(?:into|in|on|to)\\s+(?:the\\s+)?%1")
+                                 .arg(T),
+                             CI);
+    static const RE fillWith(
+        QStringLiteral(
+            "^(?:please\\s+)?fill(?:\\s+in|\\s+out)?\\s+(?:the\\s+)?%1\\s+(?:field\\s+)?with\\s+%1")
+            .arg(T),
+        CI);
+    static const RE select(QStringLiteral("^(?:please\\s+)?(?:select|choose|pick)\\s+%1\\s+(?:in|"
+                                          "from|for|as|on)\\s+(?:the\\s+)?%1")
+                               .arg(T),
+                           CI);
+    static const RE check(
+        QStringLiteral("^(?:please\\s+)?(check|tick|uncheck|untick)\\s+(?:the\\s+)?%1").arg(T), CI);
+    static const RE pressKey(
+        QStringLiteral(
+            "^(?:please\\s+)?press\\s+(?:the\\s+)?(?:%1|([a-z]+(?:\\s[a-z]+)?))(?:\\s+key)?\\s*$")
+            .arg(T),
+        CI);
+    static const RE waitText(
+        QStringLiteral("^wait\\s+(?:for\\s+|until\\s+)?(?:the\\s+text\\s+)?%1").arg(T), CI);
+    static const RE waitTime(
+        QStringLiteral(
+            "^wait\\s+(?:for\\s+)?(\\d+(?:\\.\\d+)?)\\s*(ms|milliseconds?|s|secs?|seconds?)\\b"),
+        CI);
+    static const RE scroll(
+        QStringLiteral("^scroll\\s+(down|up|to the bottom|to the top|to bottom|to top)"), CI);
+    static const RE search(QStringLiteral("\\bsearch\\s+(?:the\\s+site\\s+)?(?:for\\s+)?(?:%1|([^,;"
+                                          ".]+?))(?:\\s+(?:on|in|at|and|then|to)\\s+.*)?$")
+                               .arg(T),
+                           CI);
+    static const RE extractVerb(
+        QStringLiteral("^(?:please\\s+)?(?:extract|list|get|find|collect|return|scrape|show|give "
+                       "me|tell me|read|what|which|how many|summari[sz]e)\\b"),
+        CI);
+    static const RE urlInText(QStringLiteral("\\bhttps?://[^\\s\"'<>]+"), CI);
+
+    for (QString clause : text.split(splitter, Qt::SkipEmptyParts)) {
+        clause = clause.trimmed();
+        while (clause.endsWith(QLatin1Char('.')) || clause.endsWith(QLatin1Char(',')))
+            clause.chop(1);
+        if (clause.isEmpty())
+            continue;
+        QRegularExpressionMatch m;
+        if ((m = open.match(clause)).hasMatch()) {
+            QString url = restore(m.captured(1), quoted);
+            if (!url.contains(QLatin1String("://")))
+                url.prepend(QStringLiteral("https://"));
+            plan.ops.append({TaskOp::Kind::Open, url, {}, 0});
+        } else if ((m = typeInto.match(clause)).hasMatch()) {
+            plan.ops.append({TaskOp::Kind::Type, restore(m.captured(1), quoted),
+                             restore(m.captured(2), quoted), 0});
+        } else if ((m = fillWith.match(clause)).hasMatch()) {
+            plan.ops.append({TaskOp::Kind::Type, restore(m.captured(2), quoted),
+                             restore(m.captured(1), quoted), 0});
+        } else if ((m = select.match(clause)).hasMatch()) {
+            plan.ops.append({TaskOp::Kind::Select, restore(m.captured(1), quoted),
+                             restore(m.captured(2), quoted), 0});
+        } else if ((m = check.match(clause)).hasMatch()) {
+            const bool on = !m.captured(1).toLower().startsWith(QLatin1String("un"));
+            plan.ops.append({on ? TaskOp::Kind::Check : TaskOp::Kind::Uncheck,
+                             restore(m.captured(2), quoted),
+                             {},
+                             0});
+        } else if ((m = pressKey.match(clause)).hasMatch() &&
+                   kKeys.contains(
+                       (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2))
+                           .toLower())) {
+            QString key = (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2))
+                              .toLower();
+            key.remove(QLatin1Char(' '));
+            if (key == QLatin1String("return"))
+                key = QStringLiteral("enter");
+            plan.ops.append({TaskOp::Kind::Press, key, {}, 0});
+        } else if ((m = click.match(clause)).hasMatch()) {
+            plan.ops.append({TaskOp::Kind::Click, restore(m.captured(1), quoted), {}, 0});
+        } else if ((m = waitText.match(clause)).hasMatch()) {
+            plan.ops.append({TaskOp::Kind::WaitText, restore(m.captured(1), quoted), {}, 0});
+        } else if ((m = waitTime.match(clause)).hasMatch()) {
+            plan.ops.append({TaskOp::Kind::WaitMs,
+                             {},
+                             {},
+                             toMs(m.captured(1).toDouble(), m.captured(2).toLower())});
+        } else if ((m = scroll.match(clause)).hasMatch()) {
+            plan.ops.append({TaskOp::Kind::Scroll,
+                             m.captured(1).toLower().contains(QLatin1String("bottom"))
+                                 ? QStringLiteral("bottom")
+                             : m.captured(1).toLower().contains(QLatin1String("top"))
+                                 ? QStringLiteral("top")
+                                 : m.captured(1).toLower(),
+                             {},
+                             0});
+        } else if ((m = search.match(clause)).hasMatch()) {
+            const QString query =
+                m.captured(1).isEmpty() ? m.captured(2).trimmed() : restore(m.captured(1), quoted);
+            if (!query.isEmpty())
+                plan.ops.append({TaskOp::Kind::Search, query, {}, 0});
+            if (clause.contains(QRegularExpression(
+                    QStringLiteral("\\b(list|extract|return|get|collect|results?)\\b"), CI)))
+                plan.extractIntent = true;
+        } else if (extractVerb.match(clause).hasMatch()) {
+            plan.extractIntent = true;
+        }
+        static const RE direct(
+            QStringLiteral(
+                "^(?:please\\s+)?(?:list|extract|scrape|collect|get|return|fetch|show|give me|"
+                "download|read|find all|find every|summari[sz]e)\\b"),
+            CI);
+        if (direct.match(restore(clause, quoted)).hasMatch())
+            plan.directExtraction = true;
+    }
+    for (const TaskOp &op : std::as_const(plan.ops)) {
+        if (op.kind != TaskOp::Kind::Open && op.kind != TaskOp::Kind::Search)
+            plan.explicitSteps = true;
+    }
+
+    // Intents read from the task as a whole.
+    plan.loginIntent = lower.contains(RE(QStringLiteral(
+        "\\b(sign(?:ed)?[ -]?in|log(?:ged)?[ -]?in|login|my account|authenticate)\\b")));
+    if (lower.contains(RE(QStringLiteral("\\b(list|extract|scrape|collect|get|find|return|what|"
+                                         "which|how many|show|read|summari[sz]e|all|every)\\b"))))
+        plan.extractIntent = true;
+    static const RE pages(
+        QStringLiteral("\\b(?:all|every|each)\\s+(?:the\\s+)?(?:result\\s+)?pages?\\b|\\bacross\\s+"
+                       "(?:all\\s+)?(?:the\\s+)?pages\\b|"
+                       "\\bpaginat|\\bfollow(?:ing)?\\s+(?:the\\s+)?\\S*next|\\bnext\\s+pages?\\b|"
+                       "\\b(?:up to|first|over)\\s+(\\d+)\\s+pages\\b|"
+                       "\\b(\\d+)\\s+pages\\b"),
+        CI);
+    const auto pm = pages.match(text);
+    if (pm.hasMatch()) {
+        plan.paginate = true;
+        const QString n = pm.captured(1).isEmpty() ? pm.captured(2) : pm.captured(1);
+        if (!n.isEmpty())
+            plan.maxPages = n.toInt();
+    }
+    plan.eachRow = context.hasData &&
+                   lower.contains(RE(QStringLiteral(
+                       "\\b(for each|for every|each row|every row|per row|each url|every url|"
+                       "each link|every link|each of the|each item|every item|each entry|"
+                       "every entry|for all rows|each line|every line)\\b")));
+    static const RE credential(
+        QStringLiteral("\\b(e-?mail|username|user "
+                       "name|user|login|password|passwort|pin|code)\\s*(?:is|:|=)?\\s*%1")
+            .arg(T),
+        CI);
+    auto cm = credential.globalMatch(text);
+    while (cm.hasNext()) {
+        const auto m = cm.next();
+        QString key = m.captured(1).toLower().remove(QLatin1Char('-')).remove(QLatin1Char(' '));
+        if (key == QLatin1String("passwort") || key == QLatin1String("pin"))
+            key = QStringLiteral("password");
+        if (key == QLatin1String("user") || key == QLatin1String("login"))
+            key = QStringLiteral("username");
+        plan.credentials.insert(key, restore(m.captured(2), quoted));
+    }
+
+    // Assemble: the page to start from, then login, the steps, then extraction.
+    const bool opensFirst = !plan.ops.isEmpty() && plan.ops.first().kind == TaskOp::Kind::Open;
+    if (!opensFirst) {
+        QString start = context.urls.value(0);
+        if (start.isEmpty()) {
+            const auto u = urlInText.match(restore(text, quoted));
+            if (u.hasMatch())
+                start = u.captured(0);
+        }
+        if (!start.isEmpty())
+            plan.ops.prepend({TaskOp::Kind::Open, start, {}, 0});
+    }
+    if (plan.loginIntent && !plan.ops.isEmpty())
+        plan.ops.insert(1, {TaskOp::Kind::Login, {}, {}, 0});
+    if (plan.eachRow) {
+        plan.ops.append({TaskOp::Kind::SheetsWorkflow, {}, {}, 0});
+    } else if (context.hasSchema || plan.extractIntent || !plan.explicitSteps) {
+        if (!plan.ops.isEmpty()) {
+            plan.ops.append({TaskOp::Kind::Extract, {}, {}, 0});
+            // The first URL loads in the tab; the others are read after it.
+            for (qsizetype i = 1; i < context.urls.size(); ++i)
+                plan.ops.append({TaskOp::Kind::Extract, context.urls.at(i), {}, 0});
+        }
+    }
+    if (plan.ops.isEmpty() && !context.hasData)
+        plan.ops.append({TaskOp::Kind::Ask, {}, {}, 0});
+    for (const QString &tool : context.additionalTools) {
+        if (tool == QLatin1String("generate_sheets") || tool == QLatin1String("generate_pdfs") ||
+            tool == QLatin1String("generate_docs"))
+            plan.ops.append({TaskOp::Kind::Generate, tool, {}, 0});
+    }
+    return plan;
+}
+
+} // namespace ph::engine

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace ph::engine {
+
+// One operation the rule planner understood in a task (docs/api/agent.md lists the
+// forms).
+struct TaskOp
+{
+    enum class Kind {
+        Open,     // a: URL
+        Click,    // a: target
+        Type,     // a: text, b: target
+        Select,   // a: option, b: target
+        Check,    // a: target
+        Uncheck,  // a: target
+        Press,    // a: key
+        WaitText, // a: text
+        WaitMs,   // n: milliseconds
+        Scroll,   // a: direction
+        Search,   // a: query
+        Login,
+        Extract, // a: URL (optional: open it first)
+        SheetsWorkflow,
+        Generate, // a: tool name
+        Ask,      // the task names nothing to work on: ask for a page
+    };
+    Kind kind;
+    QString a;
+    QString b;
+    int n = 0;
+
+    QJsonObject toJson() const;
+    static TaskOp fromJson(const QJsonObject &o);
+};
+
+struct TaskPlan
+{
+    QList<TaskOp> ops;
+    bool loginIntent = false;
+    bool extractIntent = false;
+    bool paginate = false;
+    int maxPages = 0; // 0: the setting's default
+    bool eachRow = false;
+    bool explicitSteps = false;    // the task spelled out actions
+    bool directExtraction = false; // "list/extract/collect … " rather than a question
+    QJsonObject credentials;       // email/username/password written in the task
+};
+
+struct TaskContext
+{
+    QStringList urls;
+    bool hasSchema = false;
+    bool hasData = false; // dataInputs present
+    QStringList additionalTools;
+};
+
+// Reads a natural-language task into operations, deterministically.
+TaskPlan parseTask(const QString &input, const TaskContext &context);
+
+} // namespace ph::engine

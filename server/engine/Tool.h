@@ -1,0 +1,65 @@
+#pragma once
+
+#include "EngineTypes.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+namespace ph::engine {
+
+class RunContext;
+
+// A tool the planners call. Tools are never callable by clients directly; the planner
+// decides, the run executes and records each call as a step.
+class Tool
+{
+public:
+    virtual ~Tool() = default;
+    virtual QString name() const = 0;
+    virtual QString description() const = 0;
+    // JSON Schema of the arguments (also the function schema shown to an LLM).
+    virtual QJsonObject parameters() const = 0;
+    // Whether the tool drives the run's browser tab (replayed when a paused run resumes
+    // without its page).
+    virtual bool usesTab() const { return false; }
+    virtual void run(RunContext &ctx, const QJsonObject &args,
+                     std::function<void(ToolResult)> done) = 0;
+};
+
+class ToolRegistry
+{
+public:
+    ToolRegistry();
+    ~ToolRegistry();
+    void add(std::unique_ptr<Tool> tool);
+    Tool *find(const QString &name) const;
+    QList<Tool *> all() const;
+    // OpenAI "tools" entries for the named tools.
+    QJsonArray functionSchemas(const QStringList &names) const;
+
+    // The built-in set: act_on_tab, crawl_and_extract_from_tab, ask_user, sheets_access,
+    // sheets_workflow, create_sheet_from_data, and the additional tools.
+    static std::unique_ptr<ToolRegistry> builtIn();
+
+private:
+    QList<std::shared_ptr<Tool>> m_tools;
+};
+
+// Names of the optional tools of `tools.enableAdditionalTools`.
+namespace AdditionalTools {
+inline const QString askQuestions = QStringLiteral("ask_questions");
+inline const QString generateDocs = QStringLiteral("generate_docs");
+inline const QString generateWebsites = QStringLiteral("generate_websites");
+inline const QString generatePdfs = QStringLiteral("generate_pdfs");
+inline const QString pdfFilling = QStringLiteral("pdf_filling");
+inline const QString generateSheets = QStringLiteral("generate_sheets");
+QStringList all();
+QStringList unavailable(); // accepted names without an implementation here
+} // namespace AdditionalTools
+
+} // namespace ph::engine

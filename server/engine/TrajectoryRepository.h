@@ -1,0 +1,80 @@
+#pragma once
+
+#include "EngineTypes.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace ph {
+class Store;
+}
+
+namespace ph::engine {
+
+struct TrajectoryRow
+{
+    QString id;
+    QString keyId;
+    QString status;
+    int phase = 0;
+    QString task;
+    QString planner;
+    qint64 createdAt = 0;
+    qint64 updatedAt = 0;
+    qint64 creditsMilli = 0;
+    QStringList toolsUsed;
+};
+
+struct PhaseRow
+{
+    QString trajectoryId;
+    int phase = 0;
+    QString requestId;
+    QString status;
+    QJsonObject request;
+    QJsonObject response;
+    QJsonObject state;
+    qint64 startedAt = 0;
+    std::optional<qint64> finishedAt;
+    qint64 creditsMilli = 0;
+    QString error;
+};
+
+// Trajectories, phases and steps in the store (the engine's area repository).
+class TrajectoryRepository
+{
+public:
+    explicit TrajectoryRepository(Store &store);
+
+    void create(const QString &id, const QString &keyId, const QString &task,
+                const QString &planner);
+    std::optional<TrajectoryRow> find(const QString &id) const;
+    void update(const QString &id, const QString &status, int phase, const QString &planner,
+                qint64 addCreditsMilli, const QStringList &toolsUsed);
+
+    void beginPhase(const QString &trajectoryId, int phase, const QString &requestId,
+                    const QJsonObject &request);
+    // Records a phase's latest state; `response` is the full ApiExecuteResponse.
+    void savePhase(const QString &trajectoryId, int phase, const QString &status,
+                   const QJsonObject &response, const QJsonObject &state, qint64 creditsMilli,
+                   const QString &error, bool finished);
+    std::optional<PhaseRow> phase(const QString &trajectoryId, int phase) const;
+    int lastPhase(const QString &trajectoryId) const;
+
+    qint64 addStep(const QString &trajectoryId, int phase, const StepRecord &step);
+    void finishStep(const StepRecord &step);
+    QList<StepRecord> steps(const QString &trajectoryId, int phase) const;
+
+    QList<TrajectoryRow> list(const QString &keyId, const QString &status, int limit,
+                              int offset) const;
+    // Marks phases left "executing" by a previous process as cancelled (at start).
+    int cancelOrphans(const QString &reason);
+
+private:
+    Store &m_store;
+};
+
+} // namespace ph::engine

@@ -1,0 +1,1007 @@
+// POST /agent end to end: the real service, real QtWebEngine pages, the rule planner
+// (no model), and the LLM planner against an OpenAI-compatible stub served by the test.
+#include "FixtureServer.h"
+#include "HttpClient.h"
+#include "TestMain.h"
+#include "TestService.h"
+
+#include "browser/BrowserPool.h"
+#include "core/Settings.h"
+#include "core/Store.h"
+#include "engine/RunManager.h"
+#include "http/HttpServer.h"
+
+#include <QJsonArray>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSqlQuery>
+#include <QUrlQuery>
+
+using namespace ph;
+using namespace ph::test;
+
+namespace {
+
+QJsonObject productsSchema()
+{
+    return QJsonDocument::fromJson(
+               R"json({"type":"object","properties":{"products":{"type":"array","items":{
+        "type":"object","properties":{"name":{"type":"string"},"price":{"type":"number"}},"required":["name","price"]}}}})json")
+        .object();
+}
+
+QByteArray page(const QString &title, const QString &body)
+{
+    return QStringLiteral("<!doctype html><html><head><meta "
+                          "charset=\"utf-8\"><title>%1</title></head><body>%2</body></html>")
+        .arg(title, body)
+        .toUtf8();
+}
+
+QString cards(const QStringList &names, double base)
+{
+    QString out = QStringLiteral("<div class=\"grid\">");
+    for (int i = 0; i < names.size(); ++i)
+        out += QStringLiteral("<div class=\"card\"><h3 class=\"title\">%1</h3><p "
+                              "class=\"blurb\">Good quality.</p>"
+                              "<span class=\"price\">$%2</span><a href=\"/item/%3\">View</a></div>")
+                   .arg(names[i])
+                   .arg(base + i, 0, 'f', 2)
+                   .arg(i);
+    return out + QStringLiteral("</div>");
+}
+
+QJsonArray products(const QJsonObject &response)
+{
+    return response.value(QStringLiteral("result"))
+        .toObject()
+        .value(QStringLiteral("json"))
+        .toObject()
+        .value(QStringLiteral("products"))
+        .toArray();
+}
+
+QStringList names(const QJsonArray &items)
+{
+    QStringList out;
+    for (const auto &p : items)
+        out << p.toObject().value(QStringLiteral("name")).toString();
+    return out;
+}
+
+// The scripted model: each call pops the next answer; every request is kept.
+struct ModelScript
+{
+    QList<QJsonObject> answers;
+    QList<int> failures; // HTTP statuses to answer before the next scripted answer
+    QList<QJsonObject> requests;
+};
+
+QJsonObject toolCall(const QString &id, const QString &name, const QJsonObject &args)
+{
+    return {{QStringLiteral("id"), id},
+            {QStringLiteral("type"), QStringLiteral("function")},
+            {QStringLiteral("function"),
+             QJsonObject{{QStringLiteral("name"), name},
+                         {QStringLiteral("arguments"),
+                          QString::fromUtf8(QJsonDocument(args).toJson(QJsonDocument::Compact))}}}};
+}
+
+QJsonObject assistantCalls(const QJsonArray &calls, int tokens)
+{
+    return {
+        {QStringLiteral("choices"),
+         QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                {QStringLiteral("finish_reason"), QStringLiteral("tool_calls")},
+                                {QStringLiteral("message"),
+                                 QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                             {QStringLiteral("content"), QJsonValue()},
+                                             {QStringLiteral("tool_calls"), calls}}}}}},
+        {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), tokens - 100},
+                                              {QStringLiteral("completion_tokens"), 100},
+                                              {QStringLiteral("total_tokens"), tokens}}}};
+}
+
+} // namespace
+
+class tst_Agent : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void extractsATableShapedLikeTheSchema();
+    void extractsFromJsonLd();
+    void extractsRepeatedCards();
+    void followsThreePagesOfPagination();
+    void searchesThroughTheSearchForm();
+    void asksForCredentialsThenSignsIn();
+    void resumesByReplayingWhenThePageWasReleased();
+    void resumesAfterARestart();
+    void runsExplicitSteps();
+    void reportsStepsByVerbosity_data();
+    void reportsStepsByVerbosity();
+    void warnsWhenRequiredFieldsAreMissing();
+    void snapshotsALargeOutputToAnExpiringLink();
+    void cancelsWhenTheClientDisconnects();
+    void answersExecutingAfterTheSyncWindow();
+    void continuesATrajectoryWithANewPhase();
+    void refusesBadRequests_data();
+    void refusesBadRequests();
+    void runsAnOpenEndedTaskThroughTheLlmPlanner();
+    void retriesAModelEndpointThatFails();
+    void sendsImagesToTheModel();
+
+private:
+    QJsonObject agent(const QJsonObject &body, int expectedStatus = 200,
+                      TestService *service = nullptr);
+
+    FixtureServer m_site;
+    std::unique_ptr<TestService> m_ph;
+    ModelScript m_model;
+    int m_accountHits = 0;
+};
+
+void tst_Agent::initTestCase()
+{
+    QVERIFY(m_site.start());
+    m_site.page(
+        "/shop",
+        page(QStringLiteral("Shop"),
+             QStringLiteral(
+                 "<h1>Harbour "
+                 "Supplies</h1><table><thead><tr><th>Product</th><th>Price</th><th>Stock</th></"
+                 "tr></thead><tbody>"
+                 "<tr><td>Rope, 10 "
+                 "m</td><td>$12.50</td><td>yes</td></tr><tr><td>Fender</td><td>$24.00</td><td>no</"
+                 "td></tr>"
+                 "<tr><td>Anchor</td><td>$1,299.00</td><td>yes</td></tr></tbody></table>")));
+    m_site.page("/jsonld",
+                page(QStringLiteral("Catalog"),
+                     QStringLiteral("<script "
+                                    "type=\"application/ld+json\">{\"@context\":\"https://"
+                                    "schema.org\",\"@type\":\"ItemList\",\"itemListElement\":["
+                                    "{\"@type\":\"ListItem\",\"position\":1,\"item\":{\"@type\":"
+                                    "\"Product\",\"name\":\"Kayak\",\"offers\":{\"@type\":"
+                                    "\"Offer\",\"price\":\"499.00\",\"priceCurrency\":\"EUR\"}}},"
+                                    "{\"@type\":\"ListItem\",\"position\":2,\"item\":{\"@type\":"
+                                    "\"Product\",\"name\":\"Paddle\",\"offers\":{\"@type\":"
+                                    "\"Offer\",\"price\":\"59.90\",\"priceCurrency\":\"EUR\"}}}]}"
+                                    "</script><h1>Catalog</h1><p>Our boats.</p>")));
+    m_site.page("/cards", page(QStringLiteral("Cards"),
+                               QStringLiteral("<h1>Deals</h1>") +
+                                   cards({QStringLiteral("Compass"), QStringLiteral("Lantern"),
+                                          QStringLiteral("Whistle")},
+                                         10)));
+    for (int p = 1; p <= 3; ++p) {
+        const QString next =
+            p < 3 ? QStringLiteral("<a rel=\"next\" href=\"/list?page=%1\">Next</a>").arg(p + 1)
+                  : QString();
+        const QByteArray html =
+            page(QStringLiteral("List %1").arg(p),
+                 QStringLiteral("<h1>Products, page %1</h1>").arg(p) +
+                     cards({QStringLiteral("Item %1A").arg(p), QStringLiteral("Item %1B").arg(p)},
+                           p * 10) +
+                     QStringLiteral("<nav class=\"pager\">%1</nav>").arg(next));
+        m_site.route("/list", [](const FixtureRequest &r) {
+            const int n = QUrlQuery(QUrl(QString::fromUtf8(r.path)).query())
+                              .queryItemValue(QStringLiteral("page"))
+                              .toInt();
+            const int pageNo = n < 1 ? 1 : n;
+            const QString next =
+                pageNo < 3 ? QStringLiteral("<a rel=\"next\" href=\"/list?page=%1\">Next</a>")
+                                 .arg(pageNo + 1)
+                           : QString();
+            return FixtureResponse::html(
+                page(QStringLiteral("List %1").arg(pageNo),
+                     QStringLiteral("<h1>Products, page %1</h1>").arg(pageNo) +
+                         cards({QStringLiteral("Item %1A").arg(pageNo),
+                                QStringLiteral("Item %1B").arg(pageNo)},
+                               pageNo * 10) +
+                         QStringLiteral("<nav class=\"pager\">%1</nav>").arg(next)));
+        });
+        Q_UNUSED(html);
+    }
+    m_site.route("/search", [](const FixtureRequest &r) {
+        const QString q = QUrlQuery(QUrl(QString::fromUtf8(r.path)).query())
+                              .queryItemValue(QStringLiteral("q"), QUrl::FullyDecoded);
+        QString body = QStringLiteral("<form role=\"search\" action=\"/search\"><input "
+                                      "type=\"search\" name=\"q\" aria-label=\"Search products\">"
+                                      "<button>Search</button></form>");
+        if (!q.isEmpty())
+            body += QStringLiteral("<h1>Results for %1</h1>").arg(q.toHtmlEscaped()) +
+                    cards({q + QStringLiteral(" Pro"), q + QStringLiteral(" Lite")}, 5);
+        return FixtureResponse::html(page(QStringLiteral("Search"), body));
+    });
+    const QByteArray loginPage =
+        page(QStringLiteral("Sign in"),
+             QStringLiteral("<h1>Sign in</h1><form method=\"post\" action=\"/session\"><label "
+                            "for=\"e\">Email</label><input id=\"e\" name=\"email\" type=\"email\">"
+                            "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
+                            "type=\"password\"><button type=\"submit\">Sign in</button></form>"));
+    m_site.page("/login", loginPage);
+    m_site.route("/session", [](const FixtureRequest &r) {
+        const QUrlQuery form(QString::fromUtf8(r.body));
+        FixtureResponse resp;
+        if (form.queryItemValue(QStringLiteral("email"), QUrl::FullyDecoded) ==
+                QLatin1String("ada@example.org") &&
+            form.queryItemValue(QStringLiteral("password"), QUrl::FullyDecoded) ==
+                QLatin1String("s3cret!")) {
+            resp.status = 303;
+            resp.headers = {{"Location", "/account"}, {"Set-Cookie", "session=ok; Path=/"}};
+        } else {
+            resp = FixtureResponse::html(
+                page(QStringLiteral("Sign in"), QStringLiteral("<p>Wrong password</p>")));
+            resp.status = 401;
+        }
+        return resp;
+    });
+    m_site.route("/account", [this, loginPage](const FixtureRequest &r) {
+        ++m_accountHits;
+        if (!r.headers.value("cookie").contains("session=ok"))
+            return FixtureResponse::html(loginPage);
+        return FixtureResponse::html(
+            page(QStringLiteral("Orders"),
+                 QStringLiteral(
+                     "<h1>Your "
+                     "orders</h1><table><thead><tr><th>Name</th><th>Price</th></tr></thead><tbody>"
+                     "<tr><td>Sextant</td><td>310.00</td></tr><tr><td>Chart</td><td>25.00</td></"
+                     "tr></tbody></table>")));
+    });
+    m_site.page(
+        "/form",
+        page(QStringLiteral("Form"),
+             QStringLiteral("<button id=\"show\" "
+                            "onclick=\"setTimeout(()=>{document.getElementById('d').textContent='"
+                            "Details shown'},300)\">Show details</button>"
+                            "<p id=\"d\"></p><label for=\"n\">Name</label><input id=\"n\"><label "
+                            "for=\"c\">Color</label>"
+                            "<select id=\"c\"><option>Red</option><option>Blue</option></select>"
+                            "<button onclick=\"document.getElementById('out').textContent='Saved "
+                            "'+document.getElementById('n').value+' "
+                            "'+document.getElementById('c').value\">Save</button>"
+                            "<p id=\"out\"></p>")));
+    m_site.route("/hang", [](const FixtureRequest &) {
+        auto r = FixtureResponse::html("<!doctype html><title>never</title><p>partial");
+        r.hang = true;
+        return r;
+    });
+    m_site.route("/big", [](const FixtureRequest &) {
+        QString rows;
+        for (int i = 0; i < 400; ++i)
+            rows += QStringLiteral("<tr><td>Product number %1 with a long descriptive "
+                                   "name</td><td>%2.99</td></tr>")
+                        .arg(i)
+                        .arg(i);
+        return FixtureResponse::html(
+            page(QStringLiteral("Big"), QStringLiteral("<table><thead><tr><th>Name</th><th>Price</"
+                                                       "th></tr></thead><tbody>%1</tbody></table>")
+                                            .arg(rows)));
+    });
+    m_site.page(
+        "/prices",
+        page(QStringLiteral("Prices"),
+             QStringLiteral(
+                 "<h1>Boat shop</h1><button "
+                 "onclick=\"document.getElementById('p').hidden=false\">Show prices</button>"
+                 "<table id=\"p\" "
+                 "hidden><thead><tr><th>Name</th><th>Price</th></tr></thead><tbody><tr><td>Dinghy</"
+                 "td><td>900</td></tr></tbody></table>")));
+    m_site.route("/image.png", [](const FixtureRequest &) {
+        FixtureResponse r;
+        r.headers = {{"Content-Type", "image/png"}};
+        r.body = QByteArray::fromBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42m"
+                                        "Nk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==");
+        return r;
+    });
+    m_site.route("/v1/chat/completions", [this](const FixtureRequest &r) {
+        m_model.requests.append(QJsonDocument::fromJson(r.body).object());
+        FixtureResponse resp;
+        resp.headers = {{"Content-Type", "application/json"}};
+        if (!m_model.failures.isEmpty()) {
+            resp.status = m_model.failures.takeFirst();
+            resp.body = R"({"error":{"message":"overloaded"}})";
+            return resp;
+        }
+        if (m_model.answers.isEmpty()) {
+            resp.status = 500;
+            resp.body = R"({"error":{"message":"script exhausted"}})";
+            return resp;
+        }
+        resp.body = QJsonDocument(m_model.answers.takeFirst()).toJson(QJsonDocument::Compact);
+        return resp;
+    });
+    m_ph = std::make_unique<TestService>(QStringList{QStringLiteral("agent.syncWindowMs=60000")});
+    QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
+}
+
+void tst_Agent::cleanupTestCase()
+{
+    m_ph.reset();
+}
+
+QJsonObject tst_Agent::agent(const QJsonObject &body, int expectedStatus, TestService *service)
+{
+    HttpClient c = (service ? service : m_ph.get())->client();
+    const auto r = c.post(QStringLiteral("/agent"), body);
+    if (r.status != expectedStatus)
+        qWarning() << "status" << r.status << r.body.left(2000);
+    return r.json();
+}
+
+void tst_Agent::extractsATableShapedLikeTheSchema()
+{
+    const QJsonObject r =
+        agent({{QStringLiteral("input"),
+                QStringLiteral("List every product on this page with its name and price")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+               {QStringLiteral("schema"), productsSchema()}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(r.value(QStringLiteral("success")).toBool(), true);
+    QVERIFY(r.value(QStringLiteral("trajectoryId")).toString().startsWith(QLatin1String("traj_")));
+    const QJsonArray items = products(r);
+    QCOMPARE(items.size(), 3);
+    QCOMPARE(items[0].toObject(),
+             (QJsonObject{{QStringLiteral("name"), QStringLiteral("Rope, 10 m")},
+                          {QStringLiteral("price"), 12.5}}));
+    QCOMPARE(items[2].toObject().value(QStringLiteral("price")).toDouble(), 1299.0);
+    // Exactly the schema's properties: nothing else leaks in.
+    QCOMPARE(items[1].toObject().keys(),
+             (QStringList{QStringLiteral("name"), QStringLiteral("price")}));
+    QVERIFY(!r.contains(QStringLiteral("steps"))); // verbosity final
+    QVERIFY(!r.contains(QStringLiteral("warnings")));
+    const QJsonObject usage = r.value(QStringLiteral("usage")).toObject();
+    QVERIFY(usage.value(QStringLiteral("creditsUsed")).toDouble() >= 1.0);
+    QCOMPARE(
+        r.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("planner")).toString(),
+        QStringLiteral("rule"));
+    QCOMPARE(
+        r.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("taskRef")).toString(),
+        r.value(QStringLiteral("trajectoryId")).toString() + QStringLiteral("/1"));
+    // /execute is the same contract.
+    HttpClient c = m_ph->client();
+    const auto e =
+        c.post(QStringLiteral("/execute"),
+               {{QStringLiteral("input"), QStringLiteral("List every product")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+                {QStringLiteral("schema"), productsSchema()}});
+    QCOMPARE(products(e.json()).size(), 3);
+}
+
+void tst_Agent::extractsFromJsonLd()
+{
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("Get the products")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/jsonld"))}},
+               {QStringLiteral("schema"), productsSchema()}});
+    const QJsonArray items = products(r);
+    QCOMPARE(names(items), (QStringList{QStringLiteral("Kayak"), QStringLiteral("Paddle")}));
+    QCOMPARE(items[1].toObject().value(QStringLiteral("price")).toDouble(), 59.9);
+}
+
+void tst_Agent::extractsRepeatedCards()
+{
+    const QJsonObject schema =
+        QJsonDocument::fromJson(R"json({"type":"array","items":{"type":"object",
+        "properties":{"title":{"type":"string"},"price":{"type":"number"},"url":{"type":"string"}},"required":["title","price"]}})json")
+            .object();
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("Extract the deals")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/cards"))}},
+               {QStringLiteral("schema"), schema}});
+    const QJsonArray items =
+        r.value(QStringLiteral("result")).toObject().value(QStringLiteral("json")).toArray();
+    QCOMPARE(items.size(), 3);
+    QCOMPARE(items[1].toObject().value(QStringLiteral("title")).toString(),
+             QStringLiteral("Lantern"));
+    QCOMPARE(items[1].toObject().value(QStringLiteral("price")).toDouble(), 11.0);
+    QCOMPARE(items[1].toObject().value(QStringLiteral("url")).toString(),
+             m_site.url(QStringLiteral("/item/1")));
+}
+
+void tst_Agent::followsThreePagesOfPagination()
+{
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("List every product across all pages")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/list"))}},
+               {QStringLiteral("schema"), productsSchema()},
+               {QStringLiteral("response"),
+                QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}});
+    QCOMPARE(names(products(r)),
+             (QStringList{QStringLiteral("Item 1A"), QStringLiteral("Item 1B"),
+                          QStringLiteral("Item 2A"), QStringLiteral("Item 2B"),
+                          QStringLiteral("Item 3A"), QStringLiteral("Item 3B")}));
+    QVERIFY2(
+        r.value(QStringLiteral("result"))
+            .toObject()
+            .value(QStringLiteral("text"))
+            .toString()
+            .contains(QLatin1String("3 pages")),
+        qPrintable(
+            r.value(QStringLiteral("result")).toObject().value(QStringLiteral("text")).toString()));
+    // Without "all pages" the planner stays on the first page.
+    const QJsonObject one =
+        agent({{QStringLiteral("input"), QStringLiteral("List the products")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/list"))}},
+               {QStringLiteral("schema"), productsSchema()}});
+    QCOMPARE(products(one).size(), 2);
+}
+
+void tst_Agent::searchesThroughTheSearchForm()
+{
+    const QJsonObject r = agent(
+        {{QStringLiteral("input"), QStringLiteral("Search for \"kayak\" and list the results")},
+         {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/search"))}},
+         {QStringLiteral("schema"), productsSchema()}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(names(products(r)),
+             (QStringList{QStringLiteral("kayak Pro"), QStringLiteral("kayak Lite")}));
+    QVERIFY(m_site.requests("/search").last().path.contains("q=kayak"));
+}
+
+void tst_Agent::asksForCredentialsThenSignsIn()
+{
+    const QJsonObject first =
+        agent({{QStringLiteral("input"), QStringLiteral("Sign in and list my orders")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/account"))}},
+               {QStringLiteral("schema"), productsSchema()}});
+    QCOMPARE(first.value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
+    QCOMPARE(first.value(QStringLiteral("success")).toBool(true), false);
+    const QJsonArray questions = first.value(QStringLiteral("questions")).toArray();
+    QCOMPARE(questions.size(), 2); // one per missing field
+    QCOMPARE(questions[0].toObject().value(QStringLiteral("key")).toString(),
+             QStringLiteral("email"));
+    QCOMPARE(questions[1].toObject().value(QStringLiteral("key")).toString(),
+             QStringLiteral("password"));
+    QCOMPARE(questions[1].toObject().value(QStringLiteral("secret")).toBool(), true);
+    QVERIFY(first.value(QStringLiteral("history"))
+                .toObject()
+                .value(QStringLiteral("previousSteps"))
+                .toArray()
+                .size() >= 2);
+
+    const QString trajectory = first.value(QStringLiteral("trajectoryId")).toString();
+    QJsonObject history = first.value(QStringLiteral("history")).toObject();
+    history.insert(QStringLiteral("continue"), true);
+    history.insert(QStringLiteral("answers"),
+                   QJsonObject{{QStringLiteral("email"), QStringLiteral("ada@example.org")},
+                               {QStringLiteral("password"), QStringLiteral("s3cret!")}});
+    HttpClient c = m_ph->client();
+    const auto second =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Here are my credentials")},
+                {QStringLiteral("trajectoryId"), trajectory},
+                {QStringLiteral("history"), history},
+                {QStringLiteral("response"),
+                 QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("debug")}}}});
+    const QJsonObject r = second.json();
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(r.value(QStringLiteral("trajectoryId")).toString(), trajectory);
+    QCOMPARE(names(products(r)), (QStringList{QStringLiteral("Sextant"), QStringLiteral("Chart")}));
+    // The password never comes back, nor is it stored.
+    QVERIFY(!second.body.contains("s3cret!"));
+    QSqlQuery q(m_ph->service().store().database());
+    for (const char *sql :
+         {"SELECT args FROM steps", "SELECT request FROM phases", "SELECT response FROM phases",
+          "SELECT COALESCE(state, '') FROM phases"}) {
+        QVERIFY(q.exec(QString::fromLatin1(sql)));
+        while (q.next())
+            QVERIFY2(!q.value(0).toString().contains(QLatin1String("s3cret!")), sql);
+    }
+}
+
+void tst_Agent::resumesByReplayingWhenThePageWasReleased()
+{
+    TestService quick({QStringLiteral("agent.pausedLeaseMs=0")});
+    QVERIFY(quick.ok());
+    const QJsonObject first =
+        agent({{QStringLiteral("input"), QStringLiteral("Log in and get my orders")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/account"))}},
+               {QStringLiteral("schema"), productsSchema()}},
+              200, &quick);
+    QCOMPARE(first.value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
+    const QString trajectory = first.value(QStringLiteral("trajectoryId")).toString();
+    QTRY_VERIFY(!quick.service().runs().live(trajectory) ||
+                quick.service().pool().stats().busy == 0);
+    const int before = m_accountHits;
+    const QJsonObject r = agent(
+        {{QStringLiteral("input"), QStringLiteral("continue")},
+         {QStringLiteral("trajectoryId"), trajectory},
+         {QStringLiteral("history"),
+          QJsonObject{{QStringLiteral("continue"), true},
+                      {QStringLiteral("answers"),
+                       QJsonObject{{QStringLiteral("email"), QStringLiteral("ada@example.org")},
+                                   {QStringLiteral("password"), QStringLiteral("s3cret!")}}}}}},
+        200, &quick);
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(products(r).size(), 2);
+    QVERIFY(m_accountHits > before); // the replay opened the page again
+}
+
+void tst_Agent::resumesAfterARestart()
+{
+    QTemporaryDir dir;
+    QString trajectory;
+    QString key;
+    {
+        TestService before({}, dir.path());
+        QVERIFY(before.ok());
+        key = before.ownerKey();
+        const QJsonObject first =
+            agent({{QStringLiteral("input"), QStringLiteral("Sign in and list my orders")},
+                   {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/account"))}},
+                   {QStringLiteral("schema"), productsSchema()}},
+                  200, &before);
+        QCOMPARE(first.value(QStringLiteral("status")).toString(),
+                 QStringLiteral("requires_input"));
+        trajectory = first.value(QStringLiteral("trajectoryId")).toString();
+    }
+    TestService after({}, dir.path());
+    QVERIFY(after.ok());
+    HttpClient c(after.base());
+    c.setBearer(key);
+    // The stored state answers GET at once, and the continuation rebuilds the run.
+    QCOMPARE(c.get(QStringLiteral("/agent/") + trajectory)
+                 .json()
+                 .value(QStringLiteral("status"))
+                 .toString(),
+             QStringLiteral("requires_input"));
+    const auto r = c.post(
+        QStringLiteral("/agent"),
+        {{QStringLiteral("input"), QStringLiteral("continue")},
+         {QStringLiteral("trajectoryId"), trajectory},
+         {QStringLiteral("history"),
+          QJsonObject{{QStringLiteral("continue"), true},
+                      {QStringLiteral("answers"),
+                       QJsonObject{{QStringLiteral("email"), QStringLiteral("ada@example.org")},
+                                   {QStringLiteral("password"), QStringLiteral("s3cret!")}}}}}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(products(r.json()).size(), 2);
+}
+
+void tst_Agent::runsExplicitSteps()
+{
+    const QJsonObject r = agent(
+        {{QStringLiteral("input"),
+          QStringLiteral(
+              "click \"Show details\", wait for \"Details shown\", type \"Ada\" into \"Name\", "
+              "select \"Blue\" from \"Color\" then click \"Save\". Return the page text.")},
+         {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/form"))}},
+         {QStringLiteral("response"),
+          QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QStringList tools;
+    for (const auto &s : r.value(QStringLiteral("steps")).toArray())
+        tools << s.toObject().value(QStringLiteral("summary")).toString();
+    QCOMPARE(r.value(QStringLiteral("steps")).toArray().size(), 7); // open, 5 actions, read
+    QVERIFY2(
+        r.value(QStringLiteral("result"))
+            .toObject()
+            .value(QStringLiteral("text"))
+            .toString()
+            .contains(QLatin1String("Saved Ada Blue")),
+        qPrintable(
+            r.value(QStringLiteral("result")).toObject().value(QStringLiteral("text")).toString()));
+    // A step that cannot be done ends the run with an error naming it.
+    const QJsonObject bad =
+        agent({{QStringLiteral("input"), QStringLiteral("click \"No such button\"")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/form"))}}});
+    QCOMPARE(bad.value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+    QCOMPARE(bad.value(QStringLiteral("success")).toBool(true), false);
+    QVERIFY(
+        bad.value(QStringLiteral("error")).toString().contains(QLatin1String("No such button")));
+    QVERIFY(bad.value(QStringLiteral("usage"))
+                .toObject()
+                .value(QStringLiteral("creditsUsed"))
+                .toDouble() > 0);
+}
+
+void tst_Agent::reportsStepsByVerbosity_data()
+{
+    QTest::addColumn<QString>("verbosity");
+    QTest::addColumn<bool>("steps");
+    QTest::addColumn<bool>("toolResults");
+    QTest::newRow("final gives neither steps nor tool results") << "final" << false << false;
+    QTest::newRow("steps gives the step summaries") << "steps" << true << false;
+    QTest::newRow("debug adds tool_result blocks") << "debug" << true << true;
+}
+
+void tst_Agent::reportsStepsByVerbosity()
+{
+    QFETCH(QString, verbosity);
+    QFETCH(bool, steps);
+    QFETCH(bool, toolResults);
+    const QJsonObject r = agent(
+        {{QStringLiteral("input"), QStringLiteral("List the products")},
+         {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+         {QStringLiteral("schema"), productsSchema()},
+         {QStringLiteral("response"), QJsonObject{{QStringLiteral("verbosity"), verbosity}}}});
+    QCOMPARE(r.contains(QStringLiteral("steps")), steps);
+    bool sawToolResult = false;
+    for (const auto &b : r.value(QStringLiteral("output")).toArray())
+        sawToolResult |=
+            b.toObject().value(QStringLiteral("type")).toString() == QLatin1String("tool_result");
+    QCOMPARE(sawToolResult, toolResults);
+    if (steps) {
+        const QJsonObject step = r.value(QStringLiteral("steps")).toArray().first().toObject();
+        for (const char *field : {"toolName", "status", "duration", "creditsUsed", "hasOutput",
+                                  "hasSheets", "hasGeneratedContent"})
+            QVERIFY2(step.contains(QLatin1String(field)), field);
+    }
+}
+
+void tst_Agent::warnsWhenRequiredFieldsAreMissing()
+{
+    const QJsonObject schema =
+        QJsonDocument::fromJson(
+            R"json({"type":"object","properties":{"products":{"type":"array","items":{
+        "type":"object","properties":{"name":{"type":"string"},"sku":{"type":"string"}},"required":["name","sku"]}}}})json")
+            .object();
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("List products with SKUs")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+               {QStringLiteral("schema"), schema}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    const QJsonArray warnings = r.value(QStringLiteral("warnings")).toArray();
+    QVERIFY(!warnings.isEmpty());
+    bool named = false;
+    for (const auto &w : warnings)
+        named |= w.toString().contains(QLatin1String("sku"));
+    QVERIFY2(named, QJsonDocument(warnings).toJson().constData());
+}
+
+void tst_Agent::snapshotsALargeOutputToAnExpiringLink()
+{
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("List every product")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/big"))}},
+               {QStringLiteral("schema"), productsSchema()},
+               {QStringLiteral("response"),
+                QJsonObject{{QStringLiteral("inlineOutputMaxBytes"), 4096}}}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QVERIFY(QJsonDocument(r).toJson(QJsonDocument::Compact).size() <= 4096);
+    const QJsonObject meta = r.value(QStringLiteral("metadata")).toObject();
+    QCOMPARE(meta.value(QStringLiteral("outputTooLarge")).toBool(), true);
+    QCOMPARE(meta.value(QStringLiteral("inlineOutputMaxBytes")).toInt(), 4096);
+    const QString url = meta.value(QStringLiteral("responseRef"))
+                            .toObject()
+                            .value(QStringLiteral("downloadUrl"))
+                            .toString();
+    QVERIFY2(url.startsWith(m_ph->base() + QStringLiteral("/storage/obj_")), qPrintable(url));
+    // The link needs no key; it carries its own signature.
+    HttpClient anonymous;
+    const auto full = anonymous.get(url);
+    QCOMPARE(full.status, 200);
+    QCOMPARE(products(full.json()).size(), 400);
+    QCOMPARE(full.json().value(QStringLiteral("trajectoryId")),
+             r.value(QStringLiteral("trajectoryId")));
+    // A tampered or expired signature is refused.
+    QString tampered = url;
+    tampered.replace(QRegularExpression(QStringLiteral("sig=.")), QStringLiteral("sig=0"));
+    QCOMPARE(anonymous.get(tampered).status, 403);
+    QString expired = url;
+    expired.replace(QRegularExpression(QStringLiteral("expires=\\d+")),
+                    QStringLiteral("expires=1000"));
+    QCOMPARE(anonymous.get(expired).status, 403);
+}
+
+void tst_Agent::cancelsWhenTheClientDisconnects()
+{
+    QNetworkAccessManager nam;
+    QNetworkRequest request(QUrl(m_ph->base() + QStringLiteral("/agent")));
+    request.setRawHeader("Authorization", "Bearer " + m_ph->ownerKey().toUtf8());
+    QNetworkReply *reply = nam.post(
+        request,
+        QJsonDocument(
+            QJsonObject{{QStringLiteral("input"), QStringLiteral("Read the page")},
+                        {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/hang"))}}})
+            .toJson());
+    QTRY_COMPARE_WITH_TIMEOUT(m_ph->service().http().inFlight(), 1, 5000);
+    QTest::qWait(600);
+    reply->abort();
+    reply->deleteLater();
+    QTRY_COMPARE_WITH_TIMEOUT(m_ph->service().pool().stats().busy, 0, 5000);
+    QSqlQuery q(m_ph->service().store().database());
+    QVERIFY(q.exec(QStringLiteral("SELECT id FROM trajectories ORDER BY created_at DESC LIMIT 1")));
+    QVERIFY(q.next());
+    const QString trajectory = q.value(0).toString();
+    HttpClient c = m_ph->client();
+    const QJsonObject r = c.get(QStringLiteral("/agent/") + trajectory).json();
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+    QCOMPARE(r.value(QStringLiteral("usage"))
+                 .toObject()
+                 .value(QStringLiteral("expiryReason"))
+                 .toString(),
+             QStringLiteral("client_disconnected"));
+    // Partial work is billed: the page load and its browser time.
+    QVERIFY(r.value(QStringLiteral("usage"))
+                .toObject()
+                .value(QStringLiteral("creditsUsed"))
+                .toDouble() >= 1.0);
+}
+
+void tst_Agent::answersExecutingAfterTheSyncWindow()
+{
+    HttpClient c = m_ph->client();
+    const auto r =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Read the page")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/hang"))}}},
+               {{"Prefer", "wait=1"}});
+    QCOMPARE(r.status, 202);
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("executing"));
+    QCOMPARE(r.json().value(QStringLiteral("success")).toBool(true), false);
+    const QString trajectory = r.json().value(QStringLiteral("trajectoryId")).toString();
+    // The run goes on; GET reports it, and DELETE ends it.
+    QCOMPARE(c.get(QStringLiteral("/agent/") + trajectory)
+                 .json()
+                 .value(QStringLiteral("status"))
+                 .toString(),
+             QStringLiteral("executing"));
+    const auto cancelled = c.send("DELETE", QStringLiteral("/agent/") + trajectory);
+    QCOMPARE(cancelled.status, 200);
+    QCOMPARE(cancelled.json().value(QStringLiteral("status")).toString(),
+             QStringLiteral("cancelled"));
+    // Someone else's key cannot see it.
+    HttpClient other(m_ph->base());
+    other.setBearer(m_ph->mintKey(10));
+    QCOMPARE(other.get(QStringLiteral("/agent/") + trajectory).status, 404);
+}
+
+void tst_Agent::continuesATrajectoryWithANewPhase()
+{
+    const QJsonObject first =
+        agent({{QStringLiteral("input"), QStringLiteral("List the products")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+               {QStringLiteral("schema"), productsSchema()}});
+    const QString trajectory = first.value(QStringLiteral("trajectoryId")).toString();
+    const QJsonObject second =
+        agent({{QStringLiteral("input"), QStringLiteral("Now list the deals")},
+               {QStringLiteral("trajectoryId"), trajectory},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/cards"))}},
+               {QStringLiteral("schema"), productsSchema()}});
+    QCOMPARE(second.value(QStringLiteral("trajectoryId")).toString(), trajectory);
+    QCOMPARE(second.value(QStringLiteral("phase")).toInt(), 2);
+    QCOMPARE(products(second).size(), 3);
+    QVERIFY(second.value(QStringLiteral("usage"))
+                .toObject()
+                .value(QStringLiteral("currentCreditsUsed"))
+                .toDouble() > second.value(QStringLiteral("usage"))
+                                  .toObject()
+                                  .value(QStringLiteral("creditsUsed"))
+                                  .toDouble());
+    HttpClient c = m_ph->client();
+    const auto again =
+        c.post(QStringLiteral("/agent"), {{QStringLiteral("input"), QStringLiteral("x")},
+                                          {QStringLiteral("trajectoryId"), trajectory},
+                                          {QStringLiteral("phase"), 2}});
+    QCOMPARE(again.status, 409);
+    QCOMPARE(again.json().value(QStringLiteral("code")).toString(), QStringLiteral("PHASE_EXISTS"));
+    const auto notWaiting =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("x")},
+                {QStringLiteral("trajectoryId"), trajectory},
+                {QStringLiteral("history"), QJsonObject{{QStringLiteral("continue"), true}}}});
+    QCOMPARE(notWaiting.status, 409);
+    QCOMPARE(notWaiting.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("NOT_WAITING_FOR_INPUT"));
+}
+
+void tst_Agent::refusesBadRequests_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("refuses a request without input")
+        << QByteArray(R"({"urls":["http://a.example/"]})") << 400 << "MISSING_FIELD"
+        << "input";
+    QTest::newRow("refuses urls that are not strings")
+        << QByteArray(R"({"input":"x","urls":[1]})") << 400 << "INVALID_FIELD"
+        << "urls[0]";
+    QTest::newRow("refuses a file: URL")
+        << QByteArray(R"({"input":"x","urls":["file:///etc/passwd"]})") << 400
+        << "UNSUPPORTED_SCHEME"
+        << "urls[0]";
+    QTest::newRow("refuses a schema that is not one")
+        << QByteArray(R"({"input":"x","schema":{"foo":1}})") << 400 << "INVALID_FIELD"
+        << "schema";
+    QTest::newRow("refuses an unknown additional tool")
+        << QByteArray(R"({"input":"x","tools":{"enableAdditionalTools":["teleport"]}})") << 400
+        << "INVALID_FIELD"
+        << "tools.enableAdditionalTools[0]";
+    QTest::newRow("refuses an unknown verbosity")
+        << QByteArray(R"({"input":"x","response":{"verbosity":"loud"}})") << 400 << "INVALID_FIELD"
+        << "response.verbosity";
+    QTest::newRow("refuses a tiny inline cap")
+        << QByteArray(R"({"input":"x","response":{"inlineOutputMaxBytes":10}})") << 400
+        << "INVALID_FIELD"
+        << "response.inlineOutputMaxBytes";
+    QTest::newRow("refuses a data input with two sources")
+        << QByteArray(
+               R"({"input":"x","dataInputs":[{"inline":"a","url":"http://a.example/x.csv"}]})")
+        << 400 << "INVALID_FIELD"
+        << "dataInputs[0]";
+    QTest::newRow("refuses a data input of an unknown format")
+        << QByteArray(R"({"input":"x","dataInputs":[{"inline":"a","format":"docx"}]})") << 400
+        << "INVALID_FIELD"
+        << "dataInputs[0].format";
+    QTest::newRow("refuses a continuation without a trajectory")
+        << QByteArray(R"({"input":"x","history":{"continue":true}})") << 400 << "MISSING_FIELD"
+        << "trajectoryId";
+    QTest::newRow("refuses an unknown trajectory")
+        << QByteArray(R"({"input":"x","trajectoryId":"traj_nope"})") << 404
+        << "TRAJECTORY_NOT_FOUND"
+        << "trajectoryId";
+    QTest::newRow("refuses the LLM planner when none is configured")
+        << QByteArray(R"({"input":"x","settings":{"planner":"llm"}})") << 400
+        << "LLM_NOT_CONFIGURED"
+        << "settings.planner";
+}
+
+void tst_Agent::refusesBadRequests()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(int, status);
+    QFETCH(QString, code);
+    QFETCH(QString, field);
+    HttpClient c = m_ph->client();
+    const auto r = c.postRaw(QStringLiteral("/agent"), body);
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), code);
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), field);
+}
+
+void tst_Agent::runsAnOpenEndedTaskThroughTheLlmPlanner()
+{
+    TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
+                     QStringLiteral("llm.model=stub-model")});
+    QVERIFY(llm.ok());
+    m_model = {};
+    // Turn 1: a click on an element that does not exist; it fails.
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c1"), QStringLiteral("act_on_tab"),
+                  {{QStringLiteral("action"), QStringLiteral("click")},
+                   {QStringLiteral("target"), QStringLiteral("e999")}})},
+        1200);
+    // Turn 2: the model reads the error and clicks by name instead.
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c2"), QStringLiteral("act_on_tab"),
+                  {{QStringLiteral("action"), QStringLiteral("click")},
+                   {QStringLiteral("target"), QStringLiteral("Show prices")}})},
+        1500);
+    // Turn 3: done.
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c3"), QStringLiteral("finish"),
+                  {{QStringLiteral("text"), QStringLiteral("The dinghy costs 900.")},
+                   {QStringLiteral("json"),
+                    QJsonObject{
+                        {QStringLiteral("products"),
+                         QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("Dinghy")},
+                                                {QStringLiteral("price"), 900}}}}}}})},
+        1300);
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("Figure out what the boats cost")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/prices"))}},
+               {QStringLiteral("schema"), productsSchema()},
+               {QStringLiteral("response"),
+                QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}},
+              200, &llm);
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(
+        r.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("planner")).toString(),
+        QStringLiteral("llm"));
+    QCOMPARE(names(products(r)), QStringList{QStringLiteral("Dinghy")});
+    QCOMPARE(r.value(QStringLiteral("result")).toObject().value(QStringLiteral("text")).toString(),
+             QStringLiteral("The dinghy costs 900."));
+    const QJsonArray steps = r.value(QStringLiteral("steps")).toArray();
+    QCOMPARE(steps.size(), 3); // open the page, the failed click, the retried click
+    QCOMPARE(steps[1].toObject().value(QStringLiteral("status")).toString(),
+             QStringLiteral("error"));
+    QCOMPARE(steps[2].toObject().value(QStringLiteral("status")).toString(),
+             QStringLiteral("success"));
+    QCOMPARE(m_model.requests.size(), 3);
+    const QJsonObject firstCall = m_model.requests[0];
+    QCOMPARE(firstCall.value(QStringLiteral("model")).toString(), QStringLiteral("stub-model"));
+    QStringList offered;
+    for (const auto &t : firstCall.value(QStringLiteral("tools")).toArray())
+        offered << t.toObject()
+                       .value(QStringLiteral("function"))
+                       .toObject()
+                       .value(QStringLiteral("name"))
+                       .toString();
+    for (const char *t : {"act_on_tab", "crawl_and_extract_from_tab", "ask_user", "finish"})
+        QVERIFY2(offered.contains(QLatin1String(t)), t);
+    // The first turn sees the opened page; the second sees the failure of the first call.
+    QVERIFY(QJsonDocument(firstCall).toJson().contains("Show prices"));
+    const QJsonArray messages = m_model.requests[1].value(QStringLiteral("messages")).toArray();
+    const QJsonObject toolMessage = messages.last().toObject();
+    QCOMPARE(toolMessage.value(QStringLiteral("role")).toString(), QStringLiteral("tool"));
+    QCOMPARE(toolMessage.value(QStringLiteral("tool_call_id")).toString(), QStringLiteral("c1"));
+    QVERIFY(
+        toolMessage.value(QStringLiteral("content")).toString().contains(QLatin1String("e999")));
+    // 4,000 tokens at 1 credit per 1,000 are billed on top of the page.
+    QVERIFY(r.value(QStringLiteral("usage"))
+                .toObject()
+                .value(QStringLiteral("creditsUsed"))
+                .toDouble() >= 5.0);
+    // settings.model overrides the configured model.
+    m_model.answers << assistantCalls({toolCall(QStringLiteral("c4"), QStringLiteral("finish"),
+                                                {{QStringLiteral("text"), QStringLiteral("ok")}})},
+                                      200);
+    agent({{QStringLiteral("input"), QStringLiteral("Say ok")},
+           {QStringLiteral("settings"),
+            QJsonObject{{QStringLiteral("model"), QStringLiteral("other-model")},
+                        {QStringLiteral("planner"), QStringLiteral("llm")}}}},
+          200, &llm);
+    QCOMPARE(m_model.requests.last().value(QStringLiteral("model")).toString(),
+             QStringLiteral("other-model"));
+}
+
+void tst_Agent::retriesAModelEndpointThatFails()
+{
+    TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
+                     QStringLiteral("llm.model=stub")});
+    QVERIFY(llm.ok());
+    m_model = {};
+    m_model.failures << 503 << 500;
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c1"), QStringLiteral("finish"),
+                  {{QStringLiteral("text"), QStringLiteral("done")}})},
+        300);
+    const QJsonObject r = agent({{QStringLiteral("input"), QStringLiteral("Think about boats")},
+                                 {QStringLiteral("settings"),
+                                  QJsonObject{{QStringLiteral("planner"), QStringLiteral("llm")}}}},
+                                200, &llm);
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(m_model.requests.size(), 3);
+    // A client error is final: the run ends with it.
+    m_model = {};
+    m_model.failures << 400;
+    const QJsonObject bad =
+        agent({{QStringLiteral("input"), QStringLiteral("Think")},
+               {QStringLiteral("settings"),
+                QJsonObject{{QStringLiteral("planner"), QStringLiteral("llm")}}}},
+              200, &llm);
+    QCOMPARE(bad.value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+    QVERIFY(bad.value(QStringLiteral("error")).toString().contains(QLatin1String("400")));
+    QCOMPARE(m_model.requests.size(), 1);
+}
+
+void tst_Agent::sendsImagesToTheModel()
+{
+    TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
+                     QStringLiteral("llm.model=stub")});
+    QVERIFY(llm.ok());
+    m_model = {};
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c1"), QStringLiteral("finish"),
+                  {{QStringLiteral("text"), QStringLiteral("a pixel")}})},
+        300);
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("What is in the picture?")},
+               {QStringLiteral("image_urls"), QJsonArray{m_site.url(QStringLiteral("/image.png"))}},
+               {QStringLiteral("settings"),
+                QJsonObject{{QStringLiteral("planner"), QStringLiteral("llm")}}}},
+              200, &llm);
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    const QJsonArray content = m_model.requests[0]
+                                   .value(QStringLiteral("messages"))
+                                   .toArray()[1]
+                                   .toObject()
+                                   .value(QStringLiteral("content"))
+                                   .toArray();
+    QCOMPARE(content.size(), 2);
+    QCOMPARE(content[1].toObject().value(QStringLiteral("type")).toString(),
+             QStringLiteral("image_url"));
+    QVERIFY(content[1]
+                .toObject()
+                .value(QStringLiteral("image_url"))
+                .toObject()
+                .value(QStringLiteral("url"))
+                .toString()
+                .startsWith(QLatin1String("data:image/png;base64,iVBOR")));
+}
+
+PH_WEBENGINE_TEST_MAIN(tst_Agent)
+#include "tst_agent.moc"
