@@ -677,7 +677,8 @@ void tst_Agent::snapshotsALargeOutputToAnExpiringLink()
              r.value(QStringLiteral("trajectoryId")));
     // A tampered or expired signature is refused.
     QString tampered = url;
-    tampered.replace(QRegularExpression(QStringLiteral("sig=.")), QStringLiteral("sig=0"));
+    tampered.chop(1);
+    tampered += url.endsWith(QLatin1Char('0')) ? QLatin1Char('1') : QLatin1Char('0');
     QCOMPARE(anonymous.get(tampered).status, 403);
     QString expired = url;
     expired.replace(QRegularExpression(QStringLiteral("expires=\\d+")),

@@ -135,6 +135,8 @@ void tst_App::refusesABadOption()
 {
     QFETCH(QStringList, args);
     QFETCH(QString, message);
+    QTemporaryDir dir;
+    args.replaceInStrings(QStringLiteral("DATADIR"), dir.path());
     QProcess p;
     p.start(binary(), args);
     QVERIFY(p.waitForFinished(20000));
