@@ -107,6 +107,11 @@ AgentRun::AgentRun(EngineServices &services, ExecuteRequest request, QString tra
 {
     m_ctx = std::make_unique<RunContext>(m_services, m_request, m_trajectoryId, m_phase, m_keyId,
                                          m_requestId);
+    for (const QString &tool : std::as_const(m_request.additionalTools)) {
+        if (AdditionalTools::unavailable().contains(tool))
+            m_ctx->warnings().append(QStringLiteral("%1 is not available in Pilothouse yet; the run went on without it")
+                                         .arg(tool));
+    }
     m_timeLimit.setSingleShot(true);
     connect(&m_timeLimit, &QTimer::timeout, this, [this] { cancel(QStringLiteral("time_limit")); });
     m_releasePage.setSingleShot(true);

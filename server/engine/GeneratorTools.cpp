@@ -66,46 +66,61 @@ QJsonObject schemaOf(const char *json)
     return QJsonDocument::fromJson(QByteArray(json)).object();
 }
 
-// Content as markdown: given markdown, or a JSON value written as a table/list.
+QString cellText(const QJsonValue &v)
+{
+    QString s = v.isString() ? v.toString()
+                : v.isDouble() ? QString::number(v.toDouble())
+                : v.isBool() ? (v.toBool() ? QStringLiteral("yes") : QStringLiteral("no"))
+                : v.isNull() || v.isUndefined()
+                    ? QString()
+                    : QString::fromUtf8(QJsonDocument::fromVariant(v.toVariant()).toJson(QJsonDocument::Compact));
+    return s.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
+}
+
+bool isTable(const QJsonValue &v)
+{
+    return v.isArray() && !v.toArray().isEmpty() && v.toArray().first().isObject();
+}
+
+QString table(const QJsonArray &rows)
+{
+    QStringList columns;
+    for (const auto &row : rows)
+        for (const QString &k : row.toObject().keys())
+            if (!columns.contains(k))
+                columns << k;
+    QString md = QStringLiteral("| %1 |\n|%2\n").arg(columns.join(QStringLiteral(" | ")),
+                                                   QStringLiteral(" --- |").repeated(columns.size()));
+    for (const auto &row : rows) {
+        QStringList cells;
+        for (const QString &c : columns)
+            cells << cellText(row.toObject().value(c));
+        md += QStringLiteral("| %1 |\n").arg(cells.join(QStringLiteral(" | ")));
+    }
+    return md;
+}
+
+// Content as markdown: given markdown, or JSON data written as tables and lists.
 QString contentMarkdown(const QJsonObject &args)
 {
     if (args.contains(QStringLiteral("markdown")))
         return args.value(QStringLiteral("markdown")).toString();
     const QJsonValue data = args.value(QStringLiteral("data"));
-    if (data.isArray() && !data.toArray().isEmpty() && data.toArray().first().isObject()) {
-        const QJsonArray rows = data.toArray();
-        QStringList columns;
-        for (const auto &row : rows)
-            for (const QString &k : row.toObject().keys())
-                if (!columns.contains(k))
-                    columns << k;
-        QString md = QStringLiteral("| %1 |\n|%2\n")
-                         .arg(columns.join(QStringLiteral(" | ")),
-                              QStringLiteral(" --- |").repeated(columns.size()));
-        for (const auto &row : rows) {
-            QStringList cells;
-            for (const QString &c : columns) {
-                const QJsonValue v = row.toObject().value(c);
-                QString s = v.isString()   ? v.toString()
-                            : v.isDouble() ? QString::number(v.toDouble())
-                            : v.isBool()
-                                ? (v.toBool() ? QStringLiteral("yes") : QStringLiteral("no"))
-                            : v.isNull() || v.isUndefined()
-                                ? QString()
-                                : QString::fromUtf8(QJsonDocument::fromVariant(v.toVariant())
-                                                        .toJson(QJsonDocument::Compact));
-                cells << s.replace(QLatin1Char('|'), QStringLiteral("\\|"))
-                             .replace(QLatin1Char('\n'), QLatin1Char(' '));
-            }
-            md += QStringLiteral("| %1 |\n").arg(cells.join(QStringLiteral(" | ")));
+    if (isTable(data))
+        return table(data.toArray());
+    if (data.isObject()) {
+        QString md;
+        const QJsonObject o = data.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (isTable(it.value()))
+                md += QStringLiteral("\n## %1\n\n%2").arg(it.key(), table(it.value().toArray()));
+            else
+                md += QStringLiteral("- **%1**: %2\n").arg(it.key(), cellText(it.value()));
         }
-        return md;
+        return md.trimmed() + QLatin1Char('\n');
     }
-    if (!data.isUndefined() && !data.isNull()) {
-        const QByteArray json = data.isObject() ? QJsonDocument(data.toObject()).toJson()
-                                                : QJsonDocument(data.toArray()).toJson();
-        return QStringLiteral("```json\n%1```\n").arg(QString::fromUtf8(json));
-    }
+    if (!data.isUndefined() && !data.isNull())
+        return QStringLiteral("```json\n%1```\n").arg(QString::fromUtf8(QJsonDocument(data.toArray()).toJson()));
     return args.value(QStringLiteral("text")).toString();
 }
 
