@@ -15,6 +15,8 @@
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "system/SystemController.h"
+#include "webhooks/WebhookQueue.h"
+#include "webhooks/WebhooksController.h"
 
 #include <QDir>
 #include <QLoggingCategory>
@@ -44,7 +46,12 @@ Service::~Service()
     if (m_pool)
         m_pool->shutdown();
     m_http.reset();
+    if (m_webhooks)
+        m_webhooks->stop();
     m_agent.reset();
+    m_scrape.reset();
+    m_webhooksController.reset();
+    m_webhooks.reset();
     m_runs.reset();
     m_scrape.reset();
     m_system.reset();
@@ -83,6 +90,11 @@ engine::RunManager &Service::runs()
 engine::TrajectoryRepository &Service::trajectories()
 {
     return *m_trajectories;
+}
+
+webhooks::WebhookQueue &Service::webhooks()
+{
+    return *m_webhooks;
 }
 
 quint16 Service::port() const
@@ -144,13 +156,19 @@ bool Service::start(QString *error)
     m_engine = std::make_unique<engine::EngineServices>(engine::EngineServices{
         *m_store, *m_settings, *m_pool, *m_policy, *m_network, *m_tools, *m_trajectories});
     m_runs = std::make_unique<engine::RunManager>(*m_engine);
-    m_scrape = std::make_unique<cloud::ScrapeController>(*m_store, *m_settings, *m_pool, *m_policy);
+    m_webhooks =
+        std::make_unique<webhooks::WebhookQueue>(*m_store, *m_clock, *m_policy, *m_network);
+    m_webhooksController =
+        std::make_unique<webhooks::WebhooksController>(*m_webhooks, *m_clock, *m_policy);
+    m_scrape = std::make_unique<cloud::ScrapeController>(*m_store, *m_settings, *m_pool, *m_policy,
+                                                         *m_webhooks);
     m_agent = std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy, *m_pool,
-                                                       *m_runs);
+                                                       *m_runs, *m_webhooks);
     m_system = std::make_unique<sys::SystemController>(*m_store, *m_settings, *m_pool);
     m_http->addController(*m_scrape);
     m_http->addController(*m_agent);
     m_http->addController(*m_system);
+    m_http->addController(*m_webhooksController);
 
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
 
@@ -162,6 +180,7 @@ bool Service::start(QString *error)
         return false;
     }
     m_settings->setRuntimeDefault(SettingKeys::publicBaseUrl, apiAddress());
+    m_webhooks->start();
     m_running = true;
     return true;
 }

@@ -31,6 +31,10 @@ class ToolRegistry;
 class TrajectoryRepository;
 struct EngineServices;
 } // namespace engine
+namespace webhooks {
+class WebhookQueue;
+class WebhooksController;
+} // namespace webhooks
 namespace sys {
 class SystemController;
 }
@@ -77,6 +81,7 @@ public:
     NetworkPolicy &policy();
     engine::RunManager &runs();
     engine::TrajectoryRepository &trajectories();
+    webhooks::WebhookQueue &webhooks();
     const Clock &clock() const { return *m_clock; }
 
     // Mints an owner key on demand (console "new key" button).
@@ -103,6 +108,8 @@ private:
     std::unique_ptr<engine::TrajectoryRepository> m_trajectories;
     std::unique_ptr<engine::EngineServices> m_engine;
     std::unique_ptr<engine::RunManager> m_runs;
+    std::unique_ptr<webhooks::WebhookQueue> m_webhooks;
+    std::unique_ptr<webhooks::WebhooksController> m_webhooksController;
     std::unique_ptr<cloud::ScrapeController> m_scrape;
     std::unique_ptr<cloud::AgentController> m_agent;
     std::unique_ptr<sys::SystemController> m_system;

@@ -858,20 +858,26 @@ void tst_Agent::refusesBadRequests()
 
 void tst_Agent::generatesDocumentsAndPdfsBehindSignedLinks()
 {
-    const QJsonObject r = agent({{QStringLiteral("input"), QStringLiteral("List every product")},
-                                 {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
-                                 {QStringLiteral("schema"), productsSchema()},
-                                 {QStringLiteral("tools"), QJsonObject{{QStringLiteral("enableAdditionalTools"),
-                                                                        QJsonArray{QStringLiteral("generate_docs"), QStringLiteral("generate_pdfs")}}}}});
+    const QJsonObject r = agent(
+        {{QStringLiteral("input"), QStringLiteral("List every product")},
+         {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+         {QStringLiteral("schema"), productsSchema()},
+         {QStringLiteral("tools"), QJsonObject{{QStringLiteral("enableAdditionalTools"),
+                                                QJsonArray{QStringLiteral("generate_docs"),
+                                                           QStringLiteral("generate_pdfs")}}}}});
     QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
-    const QJsonArray files = r.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("generatedFiles")).toArray();
+    const QJsonArray files = r.value(QStringLiteral("metadata"))
+                                 .toObject()
+                                 .value(QStringLiteral("generatedFiles"))
+                                 .toArray();
     QCOMPARE(files.size(), 2);
     HttpClient anonymous;
     for (const auto &f : files) {
         const QJsonObject file = f.toObject();
         const auto got = anonymous.get(file.value(QStringLiteral("downloadUrl")).toString());
         QCOMPARE(got.status, 200);
-        QCOMPARE(QString::fromLatin1(got.header("content-type")), file.value(QStringLiteral("contentType")).toString());
+        QCOMPARE(QString::fromLatin1(got.header("content-type")),
+                 file.value(QStringLiteral("contentType")).toString());
         QCOMPARE(got.body.size(), file.value(QStringLiteral("sizeBytes")).toInt());
         if (file.value(QStringLiteral("tool")).toString() == QLatin1String("generate_pdfs")) {
             QVERIFY(got.body.startsWith("%PDF-"));
@@ -879,54 +885,73 @@ void tst_Agent::generatesDocumentsAndPdfsBehindSignedLinks()
             QVERIFY2(got.body.contains("| Rope, 10 m | 12.5 |"), got.body.constData());
         }
     }
-    QVERIFY(r.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("toolsUsed")).toArray().contains(QStringLiteral("generate_pdfs")));
+    QVERIFY(r.value(QStringLiteral("metadata"))
+                .toObject()
+                .value(QStringLiteral("toolsUsed"))
+                .toArray()
+                .contains(QStringLiteral("generate_pdfs")));
 }
 
 void tst_Agent::warnsAboutToolsThatAreNotAvailable()
 {
-    const QJsonObject r = agent({{QStringLiteral("input"), QStringLiteral("List the products")},
-                                 {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
-                                 {QStringLiteral("schema"), productsSchema()},
-                                 {QStringLiteral("tools"), QJsonObject{{QStringLiteral("enableAdditionalTools"),
-                                                                        QJsonArray{QStringLiteral("generate_websites"), QStringLiteral("pdf_filling")}}}}});
+    const QJsonObject r = agent(
+        {{QStringLiteral("input"), QStringLiteral("List the products")},
+         {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+         {QStringLiteral("schema"), productsSchema()},
+         {QStringLiteral("tools"), QJsonObject{{QStringLiteral("enableAdditionalTools"),
+                                                QJsonArray{QStringLiteral("generate_websites"),
+                                                           QStringLiteral("pdf_filling")}}}}});
     QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
-    const QString warnings = QString::fromUtf8(QJsonDocument(r.value(QStringLiteral("warnings")).toArray()).toJson());
-    QVERIFY2(warnings.contains(QLatin1String("generate_websites is not available")), qPrintable(warnings));
-    QVERIFY2(warnings.contains(QLatin1String("pdf_filling is not available")), qPrintable(warnings));
+    const QString warnings =
+        QString::fromUtf8(QJsonDocument(r.value(QStringLiteral("warnings")).toArray()).toJson());
+    QVERIFY2(warnings.contains(QLatin1String("generate_websites is not available")),
+             qPrintable(warnings));
+    QVERIFY2(warnings.contains(QLatin1String("pdf_filling is not available")),
+             qPrintable(warnings));
 }
 
 void tst_Agent::runsInParallelWithinThePerKeyLimit()
 {
-    TestService limited({QStringLiteral("agent.maxConcurrentRunsPerKey=2"), QStringLiteral("pool.size=4")});
+    TestService limited(
+        {QStringLiteral("agent.maxConcurrentRunsPerKey=2"), QStringLiteral("pool.size=4")});
     QVERIFY(limited.ok());
     HttpClient c = limited.client();
     QList<QString> trajectories;
     for (int i = 0; i < 2; ++i) {
-        const auto r = c.post(QStringLiteral("/agent"), {{QStringLiteral("input"), QStringLiteral("Read the page")},
-                                                         {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/hang"))}}},
-                              {{"Prefer", "wait=0"}});
+        const auto r =
+            c.post(QStringLiteral("/agent"),
+                   {{QStringLiteral("input"), QStringLiteral("Read the page")},
+                    {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/hang"))}}},
+                   {{"Prefer", "wait=0"}});
         QCOMPARE(r.status, 202);
         trajectories << r.json().value(QStringLiteral("trajectoryId")).toString();
     }
     // Two runs execute side by side; the third for the same key is refused, another key's is not.
     QCOMPARE(limited.service().pool().stats().busy + limited.service().pool().stats().queued, 2);
-    const auto third = c.post(QStringLiteral("/agent"), {{QStringLiteral("input"), QStringLiteral("Read the page")},
-                                                         {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}}});
+    const auto third =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Read the page")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}}});
     QCOMPARE(third.status, 429);
     QCOMPARE(third.json().value(QStringLiteral("code")).toString(), QStringLiteral("BUSY"));
     QVERIFY(!third.header("retry-after").isEmpty());
     HttpClient other(limited.base());
     other.setBearer(limited.mintKey(100));
-    const auto theirs = other.post(QStringLiteral("/agent"), {{QStringLiteral("input"), QStringLiteral("List the products")},
-                                                              {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
-                                                              {QStringLiteral("schema"), productsSchema()}});
+    const auto theirs =
+        other.post(QStringLiteral("/agent"),
+                   {{QStringLiteral("input"), QStringLiteral("List the products")},
+                    {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+                    {QStringLiteral("schema"), productsSchema()}});
     QCOMPARE(theirs.status, 200);
     QCOMPARE(products(theirs.json()).size(), 3);
     for (const QString &t : trajectories)
         QCOMPARE(c.send("DELETE", QStringLiteral("/agent/") + t).status, 200);
-    QCOMPARE(c.post(QStringLiteral("/agent"), {{QStringLiteral("input"), QStringLiteral("List the products")},
-                                               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
-                                               {QStringLiteral("schema"), productsSchema()}}).status, 200);
+    QCOMPARE(c.post(QStringLiteral("/agent"),
+                    {{QStringLiteral("input"), QStringLiteral("List the products")},
+                     {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+                     {QStringLiteral("schema"), productsSchema()}})
+                 .status,
+             200);
 }
 
 void tst_Agent::runsAnOpenEndedTaskThroughTheLlmPlanner()

@@ -5,6 +5,7 @@
 #include "browser/BrowserPool.h"
 #include "browser/NetworkPolicy.h"
 #include "core/ApiKeyRepository.h"
+#include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/ObjectStore.h"
 #include "core/RequestLog.h"
@@ -17,8 +18,11 @@
 #include "http/Authenticator.h"
 #include "http/Exchange.h"
 #include "http/LongPoll.h"
+#include "webhooks/WebhookEvents.h"
+#include "webhooks/WebhookQueue.h"
 
 #include <QPointer>
+#include <QSet>
 
 namespace ph::cloud {
 
@@ -49,14 +53,66 @@ int statusFor(RunStatus s)
 } // namespace
 
 AgentController::AgentController(Store &store, Settings &settings, NetworkPolicy &policy,
-                                 BrowserPool &pool, engine::RunManager &runs, QObject *parent)
+                                 BrowserPool &pool, engine::RunManager &runs,
+                                 webhooks::WebhookQueue &webhooks, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_settings(settings)
     , m_policy(policy)
     , m_pool(pool)
     , m_runs(runs)
-{}
+    , m_webhooks(webhooks)
+{
+    connect(&m_runs, &engine::RunManager::runSettled, this, &AgentController::announce);
+}
+
+void AgentController::announce(const QString &trajectoryId)
+{
+    AgentRun *run = m_runs.live(trajectoryId);
+    if (!run || run->status() == RunStatus::Executing)
+        return;
+    QList<WebhookSubscription> subscriptions;
+    QSet<QString> seen;
+    for (const QString &requestId : run->subscriberRequests()) {
+        for (const WebhookSubscription &s : m_store.requests().subscriptions(requestId)) {
+            const QString key = s.url + QLatin1Char('\n') + s.events.join(QLatin1Char(','));
+            if (!seen.contains(key)) {
+                seen.insert(key);
+                subscriptions.append(s);
+            }
+        }
+    }
+    if (subscriptions.isEmpty())
+        return;
+    const QJsonObject response = run->response();
+    webhooks::Outcome o;
+    o.requestId = run->requestId();
+    o.endpoint = QStringLiteral("/agent");
+    o.tool = QStringLiteral("agent");
+    o.status = engine::toString(run->status());
+    o.success = run->status() == RunStatus::Success;
+    o.inputRequired = run->status() == RunStatus::RequiresInput;
+    o.startedAt = run->startedAt();
+    o.finishedAt = m_store.clock().nowMs();
+    o.creditsUsedMilli = run->creditsUsedMilli();
+    o.creditsLeftMilli = run->creditsLeftMilli();
+    o.output = response;
+    const QJsonValue json =
+        response.value(QStringLiteral("result")).toObject().value(QStringLiteral("json"));
+    o.extractedData = json.isArray()
+                          ? json.toArray()
+                          : (json.isUndefined() || json.isNull() ? QJsonArray() : QJsonArray{json});
+    o.errorMessage = response.value(QStringLiteral("error")).toString();
+    o.errorCode = run->status() == RunStatus::Cancelled ? QStringLiteral("CANCELLED")
+                                                        : QStringLiteral("RUN_FAILED");
+    o.errorDetails = {{QStringLiteral("status"), o.status},
+                      {QStringLiteral("trajectoryId"), trajectoryId}};
+    o.params = run->request().stored;
+    o.trajectoryId = trajectoryId;
+    o.phase = run->phase();
+    m_webhooks.enqueue(o.requestId, run->keyId(), subscriptions,
+                       webhooks::eventsFor(o, m_store.clock()));
+}
 
 QList<Route> AgentController::routes()
 {
@@ -94,6 +150,7 @@ void AgentController::run(Exchange &exchange)
         throw toApiError(error);
     }
     m_store.requests().addSubscriptions(requestId, request.webhooks);
+    run->addSubscriberRequest(requestId);
     QPointer<AgentRun> guard(run);
     auto record = [this, guard, requestId] {
         if (!guard || guard->status() == RunStatus::Executing || guard->requestId() != requestId)

@@ -12,6 +12,9 @@ class Store;
 namespace engine {
 class RunManager;
 }
+namespace webhooks {
+class WebhookQueue;
+}
 } // namespace ph
 
 namespace ph::cloud {
@@ -27,7 +30,8 @@ class AgentController : public QObject, public http::Controller
     Q_OBJECT
 public:
     AgentController(Store &store, Settings &settings, NetworkPolicy &policy, BrowserPool &pool,
-                    engine::RunManager &runs, QObject *parent = nullptr);
+                    engine::RunManager &runs, webhooks::WebhookQueue &webhooks,
+                    QObject *parent = nullptr);
     QList<http::Route> routes() override;
 
 private:
@@ -36,12 +40,15 @@ private:
     void cancel(http::Exchange &exchange);
     void upload(http::Exchange &exchange);
     void download(http::Exchange &exchange);
+    // Queues the callbacks of a run that settled.
+    void announce(const QString &trajectoryId);
 
     Store &m_store;
     Settings &m_settings;
     NetworkPolicy &m_policy;
     BrowserPool &m_pool;
     engine::RunManager &m_runs;
+    webhooks::WebhookQueue &m_webhooks;
 };
 
 } // namespace ph::cloud

@@ -5,6 +5,7 @@
 
 #include "browser/BrowserPool.h"
 #include "browser/NetworkPolicy.h"
+#include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/RequestLog.h"
 #include "core/Settings.h"
@@ -12,6 +13,8 @@
 #include "http/ApiError.h"
 #include "http/Exchange.h"
 #include "http/JsonFields.h"
+#include "webhooks/WebhookEvents.h"
+#include "webhooks/WebhookQueue.h"
 
 #include <QPointer>
 
@@ -114,12 +117,14 @@ QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const Net
 } // namespace
 
 ScrapeController::ScrapeController(Store &store, Settings &settings, BrowserPool &pool,
-                                   NetworkPolicy &policy, QObject *parent)
+                                   NetworkPolicy &policy, webhooks::WebhookQueue &webhooks,
+                                   QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_settings(settings)
     , m_pool(pool)
     , m_policy(policy)
+    , m_webhooks(webhooks)
 {}
 
 const QStringList &ScrapeController::knownFormats()
@@ -151,7 +156,7 @@ void ScrapeController::scrape(Exchange &exchange)
     const JsonFields body(exchange.request().jsonObject());
     const QList<QUrl> urls = readUrls(body, m_settings, m_policy);
     const ScrapeOptions options = readOptions(body, m_settings);
-    const QList<WebhookSubscription> webhooks = readWebhooks(body, m_policy);
+    const QList<WebhookSubscription> subscriptions = readWebhooks(body, m_policy);
 
     const QString keyId = exchange.request().principal.keyId;
     if (!m_store.credits().canSpend(keyId))
@@ -165,7 +170,7 @@ void ScrapeController::scrape(Exchange &exchange)
     const QString requestId = exchange.request().id;
     m_store.transaction([&] {
         m_store.requests().begin(requestId, keyId, QStringLiteral("/scrape"));
-        m_store.requests().addSubscriptions(requestId, webhooks);
+        m_store.requests().addSubscriptions(requestId, subscriptions);
     });
 
     auto *job = new ScrapeJob(m_pool, m_policy, urls, options, requestId, parallel, this);
@@ -173,7 +178,10 @@ void ScrapeController::scrape(Exchange &exchange)
     // Settles once: when the job finishes, or earlier when the exchange ends without it
     // (client gone, shutdown). Browser time and pages used so far are billed either way.
     auto settled = std::make_shared<bool>(false);
-    auto settle = [this, job, ex, requestId, keyId, settled](bool cancelled) {
+    const qint64 startedAt = m_store.clock().nowMs();
+    const QJsonObject params = exchange.request().jsonObject();
+    auto settle = [this, job, ex, requestId, keyId, settled, subscriptions, startedAt,
+                   params](bool cancelled) {
         if (*settled)
             return;
         *settled = true;
@@ -191,12 +199,37 @@ void ScrapeController::scrape(Exchange &exchange)
              {QStringLiteral("succeeded"), job->succeeded()},
              {QStringLiteral("failed"), job->failed()},
              {QStringLiteral("creditsUsed"), creditsFromMilli(charge.usedMilli)}});
-        if (ex && !cancelled) {
-            ex->respondJson(200, {{QStringLiteral("success"), job->failed() == 0},
-                                  {QStringLiteral("status"), status},
-                                  {QStringLiteral("requestId"), requestId},
-                                  {QStringLiteral("results"), job->results()},
-                                  {QStringLiteral("usage"), charge.toJson(job->usage())}});
+        const QJsonObject body{{QStringLiteral("success"), job->failed() == 0},
+                               {QStringLiteral("status"), status},
+                               {QStringLiteral("requestId"), requestId},
+                               {QStringLiteral("results"), job->results()},
+                               {QStringLiteral("usage"), charge.toJson(job->usage())}};
+        if (ex && !cancelled)
+            ex->respondJson(200, body);
+        if (!subscriptions.isEmpty()) {
+            webhooks::Outcome o;
+            o.requestId = requestId;
+            o.endpoint = QStringLiteral("/scrape");
+            o.tool = QStringLiteral("scrape");
+            o.status = status;
+            // A scrape that read at least one page completed; one that read none failed.
+            o.success = !cancelled && job->succeeded() > 0;
+            o.startedAt = startedAt;
+            o.finishedAt = m_store.clock().nowMs();
+            o.creditsUsedMilli = charge.usedMilli;
+            o.creditsLeftMilli = charge.leftMilli;
+            o.output = body;
+            o.extractedData = job->results();
+            o.errorMessage = cancelled ? QStringLiteral("the request was cancelled")
+                                       : QStringLiteral("no URL could be read");
+            o.errorCode = cancelled ? QStringLiteral("CANCELLED") : QStringLiteral("SCRAPE_FAILED");
+            o.errorDetails = {{QStringLiteral("results"), job->results()}};
+            QJsonObject cleaned = params;
+            cleaned.remove(QStringLiteral("webhookSecret"));
+            cleaned.remove(QStringLiteral("webhooks"));
+            o.params = cleaned;
+            m_webhooks.enqueue(requestId, keyId, subscriptions,
+                               webhooks::eventsFor(o, m_store.clock()));
         }
         job->deleteLater();
     };

@@ -9,6 +9,9 @@ class BrowserPool;
 class NetworkPolicy;
 class Settings;
 class Store;
+namespace webhooks {
+class WebhookQueue;
+}
 } // namespace ph
 
 namespace ph::cloud {
@@ -22,7 +25,7 @@ class ScrapeController : public QObject, public http::Controller
     Q_OBJECT
 public:
     ScrapeController(Store &store, Settings &settings, BrowserPool &pool, NetworkPolicy &policy,
-                     QObject *parent = nullptr);
+                     webhooks::WebhookQueue &webhooks, QObject *parent = nullptr);
     QList<http::Route> routes() override;
 
     static const QStringList &knownFormats();
@@ -35,6 +38,7 @@ private:
     Settings &m_settings;
     BrowserPool &m_pool;
     NetworkPolicy &m_policy;
+    webhooks::WebhookQueue &m_webhooks;
 };
 
 } // namespace ph::cloud

@@ -22,6 +22,41 @@ QJsonObject parse(const QString &s)
 const QStringList kAuthSecrets = {QStringLiteral("token"), QStringLiteral("password")};
 } // namespace
 
+QJsonObject WebhookSubscription::toSealedJson(const SecretBox &box) const
+{
+    QJsonObject sealedAuth = auth;
+    for (const auto &field : kAuthSecrets) {
+        if (sealedAuth.contains(field))
+            sealedAuth.insert(field, box.seal(sealedAuth.value(field).toString()));
+    }
+    QJsonObject config{{QStringLiteral("auth"), sealedAuth},
+                       {QStringLiteral("headers"), headers},
+                       {QStringLiteral("metadata"), metadata}};
+    if (!secret.isEmpty())
+        config.insert(QStringLiteral("secret"), box.seal(secret));
+    return config;
+}
+
+WebhookSubscription WebhookSubscription::fromSealedJson(const QString &url,
+                                                        const QStringList &events,
+                                                        const QJsonObject &config,
+                                                        const SecretBox &box)
+{
+    WebhookSubscription s;
+    s.url = url;
+    s.events = events;
+    s.auth = config.value(QStringLiteral("auth")).toObject();
+    for (const auto &field : kAuthSecrets) {
+        if (s.auth.contains(field))
+            s.auth.insert(field, box.unseal(s.auth.value(field).toString()));
+    }
+    s.headers = config.value(QStringLiteral("headers")).toObject();
+    s.metadata = config.value(QStringLiteral("metadata")).toObject();
+    if (config.contains(QStringLiteral("secret")))
+        s.secret = box.unseal(config.value(QStringLiteral("secret")).toString());
+    return s;
+}
+
 RequestLog::RequestLog(Store &store)
     : m_store(store)
 {}
@@ -78,16 +113,7 @@ void RequestLog::addSubscriptions(const QString &requestId, const QList<WebhookS
     const SecretBox &box = m_store.secrets();
     m_store.transaction([&] {
         for (const auto &s : subs) {
-            QJsonObject auth = s.auth;
-            for (const auto &field : kAuthSecrets) {
-                if (auth.contains(field))
-                    auth.insert(field, box.seal(auth.value(field).toString()));
-            }
-            QJsonObject config{{QStringLiteral("auth"), auth},
-                               {QStringLiteral("headers"), s.headers},
-                               {QStringLiteral("metadata"), s.metadata}};
-            if (!s.secret.isEmpty())
-                config.insert(QStringLiteral("secret"), box.seal(s.secret));
+            const QJsonObject config = s.toSealedJson(box);
             Sql(m_store,
                 QStringLiteral("INSERT INTO webhook_subscriptions (request_id, url, events,"
                                " config, created_at) VALUES (:r, :u, :e, :c, :t)"))
@@ -115,16 +141,7 @@ QList<WebhookSubscription> RequestLog::subscriptions(const QString &requestId) c
         const QString events = q.value(1).toString();
         if (!events.isEmpty())
             s.events = events.split(QLatin1Char(','));
-        const QJsonObject config = parse(q.value(2).toString());
-        s.auth = config.value(QStringLiteral("auth")).toObject();
-        for (const auto &field : kAuthSecrets) {
-            if (s.auth.contains(field))
-                s.auth.insert(field, box.unseal(s.auth.value(field).toString()));
-        }
-        s.headers = config.value(QStringLiteral("headers")).toObject();
-        s.metadata = config.value(QStringLiteral("metadata")).toObject();
-        if (config.contains(QStringLiteral("secret")))
-            s.secret = box.unseal(config.value(QStringLiteral("secret")).toString());
+        s = WebhookSubscription::fromSealedJson(s.url, s.events, parse(q.value(2).toString()), box);
         out.append(s);
     }
     return out;

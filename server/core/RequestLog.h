@@ -10,6 +10,7 @@
 namespace ph {
 
 class Store;
+class SecretBox;
 
 // One callback subscription carried by a request (`webhookUrl`/`webhookSecret` or an
 // item of `webhooks[]`). Secrets and auth credentials are sealed before they are stored.
@@ -21,6 +22,11 @@ struct WebhookSubscription
     QJsonObject auth;     // {type: bearer, token} or {type: basic, username, password}
     QJsonObject headers;  // extra headers sent with each delivery
     QJsonObject metadata; // webhookMetadata of bridge requests
+
+    // The at-rest form: secret and auth credentials sealed with the SecretBox.
+    QJsonObject toSealedJson(const SecretBox &box) const;
+    static WebhookSubscription fromSealedJson(const QString &url, const QStringList &events,
+                                              const QJsonObject &config, const SecretBox &box);
 };
 
 struct RequestRecord

@@ -107,10 +107,13 @@ AgentRun::AgentRun(EngineServices &services, ExecuteRequest request, QString tra
 {
     m_ctx = std::make_unique<RunContext>(m_services, m_request, m_trajectoryId, m_phase, m_keyId,
                                          m_requestId);
+    m_startedAt = m_services.store.clock().nowMs();
+    m_subscriberRequests << m_requestId;
     for (const QString &tool : std::as_const(m_request.additionalTools)) {
         if (AdditionalTools::unavailable().contains(tool))
-            m_ctx->warnings().append(QStringLiteral("%1 is not available in Pilothouse yet; the run went on without it")
-                                         .arg(tool));
+            m_ctx->warnings().append(
+                QStringLiteral("%1 is not available in Pilothouse yet; the run went on without it")
+                    .arg(tool));
     }
     m_timeLimit.setSingleShot(true);
     connect(&m_timeLimit, &QTimer::timeout, this, [this] { cancel(QStringLiteral("time_limit")); });
@@ -124,6 +127,12 @@ AgentRun::AgentRun(EngineServices &services, ExecuteRequest request, QString tra
 }
 
 AgentRun::~AgentRun() = default;
+
+void AgentRun::addSubscriberRequest(const QString &requestId)
+{
+    if (!m_subscriberRequests.contains(requestId))
+        m_subscriberRequests << requestId;
+}
 
 QString AgentRun::plannerName() const
 {
@@ -361,6 +370,7 @@ void AgentRun::resume(const ExecuteRequest &continuation, const QString &request
     if (m_status != RunStatus::RequiresInput)
         return;
     m_requestId = requestId;
+    addSubscriberRequest(requestId);
     // Answers by question key; a bare `input` answers every open question.
     QJsonObject &answers = m_ctx->answers();
     for (const Question &q : std::as_const(m_questions)) {

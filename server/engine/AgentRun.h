@@ -59,6 +59,14 @@ public:
     // The ApiExecuteResponse as it stands (docs/api/agent.md).
     QJsonObject response() const;
 
+    // Requests whose callback subscriptions hear how this phase ends (the one that
+    // started it and its continuations).
+    void addSubscriberRequest(const QString &requestId);
+    QStringList subscriberRequests() const { return m_subscriberRequests; }
+    qint64 startedAt() const { return m_startedAt; }
+    qint64 creditsUsedMilli() const { return m_chargedMilli; }
+    std::optional<qint64> creditsLeftMilli() const { return m_creditsLeft; }
+
 Q_SIGNALS:
     void changed();
     // The run reached success, error, cancelled or requires_input.
@@ -104,6 +112,8 @@ private:
     QTimer m_releasePage;
     bool m_loopQueued = false;
     bool m_busy = false; // a planner decision or tool call is in flight
+    QStringList m_subscriberRequests;
+    qint64 m_startedAt = 0;
 };
 
 } // namespace ph::engine

@@ -68,13 +68,15 @@ QJsonObject schemaOf(const char *json)
 
 QString cellText(const QJsonValue &v)
 {
-    QString s = v.isString() ? v.toString()
+    QString s = v.isString()   ? v.toString()
                 : v.isDouble() ? QString::number(v.toDouble())
-                : v.isBool() ? (v.toBool() ? QStringLiteral("yes") : QStringLiteral("no"))
+                : v.isBool()   ? (v.toBool() ? QStringLiteral("yes") : QStringLiteral("no"))
                 : v.isNull() || v.isUndefined()
                     ? QString()
-                    : QString::fromUtf8(QJsonDocument::fromVariant(v.toVariant()).toJson(QJsonDocument::Compact));
-    return s.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
+                    : QString::fromUtf8(
+                          QJsonDocument::fromVariant(v.toVariant()).toJson(QJsonDocument::Compact));
+    return s.replace(QLatin1Char('|'), QStringLiteral("\\|"))
+        .replace(QLatin1Char('\n'), QLatin1Char(' '));
 }
 
 bool isTable(const QJsonValue &v)
@@ -89,8 +91,9 @@ QString table(const QJsonArray &rows)
         for (const QString &k : row.toObject().keys())
             if (!columns.contains(k))
                 columns << k;
-    QString md = QStringLiteral("| %1 |\n|%2\n").arg(columns.join(QStringLiteral(" | ")),
-                                                   QStringLiteral(" --- |").repeated(columns.size()));
+    QString md = QStringLiteral("| %1 |\n|%2\n")
+                     .arg(columns.join(QStringLiteral(" | ")),
+                          QStringLiteral(" --- |").repeated(columns.size()));
     for (const auto &row : rows) {
         QStringList cells;
         for (const QString &c : columns)
@@ -120,7 +123,8 @@ QString contentMarkdown(const QJsonObject &args)
         return md.trimmed() + QLatin1Char('\n');
     }
     if (!data.isUndefined() && !data.isNull())
-        return QStringLiteral("```json\n%1```\n").arg(QString::fromUtf8(QJsonDocument(data.toArray()).toJson()));
+        return QStringLiteral("```json\n%1```\n")
+            .arg(QString::fromUtf8(QJsonDocument(data.toArray()).toJson()));
     return args.value(QStringLiteral("text")).toString();
 }
 

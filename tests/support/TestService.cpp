@@ -2,7 +2,7 @@
 
 namespace ph::test {
 
-TestService::TestService(QStringList settings, QString dataDir)
+TestService::TestService(QStringList settings, QString dataDir, const Clock *clock)
 {
     if (dataDir.isEmpty()) {
         m_tmp = std::make_unique<QTemporaryDir>();
@@ -14,6 +14,7 @@ TestService::TestService(QStringList settings, QString dataDir)
     config.dataDir = m_dataDir;
     config.port = 0;
     config.settingOverrides = settings;
+    config.clock = clock;
     m_service = std::make_unique<Service>(config);
     m_ok = m_service->start(&m_error);
     m_ownerKey = m_service->mintedApiKey();

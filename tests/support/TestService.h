@@ -14,7 +14,8 @@ namespace ph::test {
 class TestService
 {
 public:
-    explicit TestService(QStringList settings = {}, QString dataDir = {});
+    explicit TestService(QStringList settings = {}, QString dataDir = {},
+                         const Clock *clock = nullptr);
     ~TestService();
 
     bool ok() const { return m_ok; }

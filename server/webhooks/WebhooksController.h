@@ -1,0 +1,43 @@
+#pragma once
+
+#include "http/Route.h"
+
+#include <QObject>
+
+namespace ph {
+class Clock;
+class NetworkPolicy;
+} // namespace ph
+
+namespace ph::webhooks {
+
+class WebhookQueue;
+
+// The delivery log and its controls (docs/api/webhooks.md):
+//   GET  /webhooks/deliveries                    ?status=&limit=&before=
+//   GET  /webhooks/deliveries/{id}               with every attempt
+//   POST /webhooks/deliveries/{id}/redeliver     one more attempt, now
+//   POST /webhooks/deliveries/redeliver-failed   every failed one
+//   POST /webhooks/test                          send test deliveries to a URL
+// The owner's key sees every delivery; other keys see their own.
+class WebhooksController : public QObject, public http::Controller
+{
+    Q_OBJECT
+public:
+    WebhooksController(WebhookQueue &queue, const Clock &clock, NetworkPolicy &policy,
+                       QObject *parent = nullptr);
+    QList<http::Route> routes() override;
+
+private:
+    void list(http::Exchange &ex);
+    void get(http::Exchange &ex);
+    void redeliver(http::Exchange &ex);
+    void redeliverFailed(http::Exchange &ex);
+    void test(http::Exchange &ex);
+
+    WebhookQueue &m_queue;
+    const Clock &m_clock;
+    NetworkPolicy &m_policy;
+};
+
+} // namespace ph::webhooks

@@ -1,0 +1,518 @@
+// Durable callbacks end to end: a receiver served by this test on loopback.
+#include "FixtureServer.h"
+#include "HttpClient.h"
+#include "TestMain.h"
+#include "TestService.h"
+
+#include "core/Clock.h"
+#include "core/Store.h"
+#include "webhooks/WebhookQueue.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+
+#include <openssl/hmac.h>
+
+#include <csignal>
+
+using namespace ph;
+using namespace ph::test;
+
+namespace {
+
+// An independent signer: OpenSSL's HMAC, not the production code's.
+QByteArray opensslSignature(const QByteArray &secret, const QByteArray &timestamp,
+                            const QByteArray &body)
+{
+    const QByteArray message = timestamp + '.' + body;
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    HMAC(EVP_sha256(), secret.constData(), int(secret.size()),
+         reinterpret_cast<const unsigned char *>(message.constData()), size_t(message.size()), mac,
+         &len);
+    return QByteArray(reinterpret_cast<const char *>(mac), int(len)).toHex();
+}
+
+QStringList sortedKeys(const QJsonObject &o)
+{
+    QStringList k = o.keys();
+    k.sort();
+    return k;
+}
+
+} // namespace
+
+class tst_Webhooks : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void init();
+    void sendsTheCompletedPayloadFieldByField();
+    void sendsTheFailedPayloadFieldByField();
+    void signsWhatAnIndependentHmacVerifies();
+    void sendsBearerBasicAndCustomHeaders();
+    void sendsSvcEventsOnlyToSubscriptionsThatSelectThem();
+    void tellsScrapeOutcomes();
+    void retriesOnThePublishedScheduleAndGivesUp();
+    void redeliversOnRequestAndLogsEveryAttempt();
+    void resumesPendingDeliveriesAfterKillNine();
+
+private:
+    QList<FixtureRequest> hooks(const QByteArray &path) const { return m_receiver.requests(path); }
+
+    FixtureServer m_site;
+    FixtureServer m_receiver;
+    std::unique_ptr<TestService> m_ph;
+    QList<int> m_statuses; // what the /flaky receiver answers, in order
+};
+
+void tst_Webhooks::initTestCase()
+{
+    QVERIFY(m_site.start());
+    QVERIFY(m_receiver.start());
+    m_site.page("/shop",
+                "<!doctype "
+                "html><title>Shop</title><table><thead><tr><th>Name</th><th>Price</th></tr></thead>"
+                "<tbody><tr><td>Rope</td><td>12.50</td></tr></tbody></table>");
+    for (const QByteArray &path : {QByteArray("/ok"), QByteArray("/a"), QByteArray("/b")}) {
+        m_receiver.route(path, [](const FixtureRequest &) {
+            FixtureResponse r;
+            r.body = "ok";
+            return r;
+        });
+    }
+    m_receiver.route("/flaky", [this](const FixtureRequest &) {
+        FixtureResponse r;
+        r.status = m_statuses.isEmpty() ? 200 : m_statuses.takeFirst();
+        r.body = r.status == 200 ? QByteArray("thanks") : QByteArray("try later, please");
+        return r;
+    });
+    m_ph = std::make_unique<TestService>();
+    QVERIFY(m_ph->ok());
+}
+
+void tst_Webhooks::cleanupTestCase()
+{
+    m_ph.reset();
+}
+
+void tst_Webhooks::init()
+{
+    m_statuses.clear();
+}
+
+void tst_Webhooks::sendsTheCompletedPayloadFieldByField()
+{
+    const int before = m_receiver.hits("/ok");
+    HttpClient c = m_ph->client();
+    const auto r =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("List the products")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+                {QStringLiteral("webhookUrl"), m_receiver.url(QStringLiteral("/ok"))}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/ok"), before + 1, 5000);
+    const FixtureRequest hook = hooks("/ok").last();
+    QCOMPARE(hook.method, QByteArray("POST"));
+    QCOMPARE(hook.headers.value("content-type"), QByteArray("application/json"));
+    QCOMPARE(hook.headers.value("x-svc-event"), QByteArray("workflow.completed"));
+    QVERIFY(hook.headers.value("x-svc-delivery-id").startsWith("dlv_"));
+    QVERIFY(!hook.headers.contains("x-svc-signature")); // no secret, no signature
+    const QJsonObject p = QJsonDocument::fromJson(hook.body).object();
+    QCOMPARE(
+        sortedKeys(p),
+        (QStringList{QStringLiteral("data"), QStringLiteral("event"), QStringLiteral("metadata"),
+                     QStringLiteral("originalRequest"), QStringLiteral("requestId"),
+                     QStringLiteral("success"), QStringLiteral("timestamp")}));
+    QCOMPARE(p.value(QStringLiteral("event")).toString(), QStringLiteral("workflow.completed"));
+    QCOMPARE(p.value(QStringLiteral("success")).toBool(), true);
+    QCOMPARE(p.value(QStringLiteral("requestId")).toString(),
+             r.json().value(QStringLiteral("requestId")).toString());
+    QVERIFY(
+        QDateTime::fromString(p.value(QStringLiteral("timestamp")).toString(), Qt::ISODateWithMs)
+            .isValid());
+    QVERIFY(p.value(QStringLiteral("timestamp")).toString().endsWith(QLatin1Char('Z')));
+    const QJsonObject data = p.value(QStringLiteral("data")).toObject();
+    QCOMPARE(sortedKeys(data),
+             (QStringList{QStringLiteral("creditsUsed"), QStringLiteral("extractedData"),
+                          QStringLiteral("output"), QStringLiteral("taskCompleted")}));
+    QCOMPARE(data.value(QStringLiteral("taskCompleted")).toBool(), true);
+    QCOMPARE(data.value(QStringLiteral("output")).toObject().value(QStringLiteral("trajectoryId")),
+             r.json().value(QStringLiteral("trajectoryId")));
+    QVERIFY(data.value(QStringLiteral("extractedData")).isArray());
+    QCOMPARE(data.value(QStringLiteral("creditsUsed")).toDouble(),
+             r.json()
+                 .value(QStringLiteral("usage"))
+                 .toObject()
+                 .value(QStringLiteral("creditsUsed"))
+                 .toDouble());
+    const QJsonObject meta = p.value(QStringLiteral("metadata")).toObject();
+    QCOMPARE(sortedKeys(meta),
+             (QStringList{QStringLiteral("creditsRemaining"), QStringLiteral("deviceId"),
+                          QStringLiteral("executionTime"), QStringLiteral("tool")}));
+    QCOMPARE(meta.value(QStringLiteral("tool")).toString(), QStringLiteral("agent"));
+    QCOMPARE(meta.value(QStringLiteral("deviceId")).toString(), QStringLiteral("cloud"));
+    QVERIFY(meta.value(QStringLiteral("executionTime")).toDouble() > 0);
+    const QJsonObject original = p.value(QStringLiteral("originalRequest")).toObject();
+    QCOMPARE(original.value(QStringLiteral("tool")).toString(), QStringLiteral("agent"));
+    QCOMPARE(original.value(QStringLiteral("params"))
+                 .toObject()
+                 .value(QStringLiteral("input"))
+                 .toString(),
+             QStringLiteral("List the products"));
+}
+
+void tst_Webhooks::sendsTheFailedPayloadFieldByField()
+{
+    const int before = m_receiver.hits("/ok");
+    HttpClient c = m_ph->client();
+    const auto r =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("click \"Nothing like this\"")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+                {QStringLiteral("webhookUrl"), m_receiver.url(QStringLiteral("/ok"))}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/ok"), before + 1, 5000);
+    const QJsonObject p = QJsonDocument::fromJson(hooks("/ok").last().body).object();
+    QCOMPARE(sortedKeys(p), (QStringList{QStringLiteral("error"), QStringLiteral("event"),
+                                         QStringLiteral("metadata"), QStringLiteral("requestId"),
+                                         QStringLiteral("success"), QStringLiteral("timestamp")}));
+    QCOMPARE(p.value(QStringLiteral("event")).toString(), QStringLiteral("workflow.failed"));
+    QCOMPARE(p.value(QStringLiteral("success")).toBool(true), false);
+    const QJsonObject error = p.value(QStringLiteral("error")).toObject();
+    QCOMPARE(sortedKeys(error), (QStringList{QStringLiteral("code"), QStringLiteral("details"),
+                                             QStringLiteral("message")}));
+    QVERIFY(error.value(QStringLiteral("message"))
+                .toString()
+                .contains(QLatin1String("Nothing like this")));
+    QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("RUN_FAILED"));
+    QVERIFY(error.value(QStringLiteral("details")).isObject());
+    QCOMPARE(sortedKeys(p.value(QStringLiteral("metadata")).toObject()),
+             (QStringList{QStringLiteral("executionTime"), QStringLiteral("tool")}));
+}
+
+void tst_Webhooks::signsWhatAnIndependentHmacVerifies()
+{
+    const int before = m_receiver.hits("/ok");
+    HttpClient c = m_ph->client();
+    const qint64 sentAt = QDateTime::currentMSecsSinceEpoch();
+    c.post(QStringLiteral("/agent"),
+           {{QStringLiteral("input"), QStringLiteral("List the products")},
+            {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+            {QStringLiteral("webhookUrl"), m_receiver.url(QStringLiteral("/ok"))},
+            {QStringLiteral("webhookSecret"), QStringLiteral("whsec_test_1")}});
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/ok"), before + 1, 5000);
+    const FixtureRequest hook = hooks("/ok").last();
+    const QByteArray timestamp = hook.headers.value("x-svc-timestamp");
+    const QByteArray signature = hook.headers.value("x-svc-signature");
+    QVERIFY(timestamp.toLongLong() >= sentAt);
+    QVERIFY(timestamp.toLongLong() - QDateTime::currentMSecsSinceEpoch() <
+            300000); // within tolerance
+    QCOMPARE(signature, opensslSignature("whsec_test_1", timestamp, hook.body));
+    QCOMPARE(signature, signature.toLower());
+    // Any change to the body or a wrong secret does not verify.
+    QVERIFY(signature != opensslSignature("whsec_test_2", timestamp, hook.body));
+    QVERIFY(signature != opensslSignature("whsec_test_1", timestamp, hook.body + " "));
+}
+
+void tst_Webhooks::sendsBearerBasicAndCustomHeaders()
+{
+    const int a = m_receiver.hits("/a");
+    const int b = m_receiver.hits("/b");
+    HttpClient c = m_ph->client();
+    const QJsonArray hooksList{
+        QJsonObject{{QStringLiteral("url"), m_receiver.url(QStringLiteral("/a"))},
+                    {QStringLiteral("secret"), QStringLiteral("s-a")},
+                    {QStringLiteral("auth"),
+                     QJsonObject{{QStringLiteral("type"), QStringLiteral("bearer")},
+                                 {QStringLiteral("token"), QStringLiteral("tok-123")}}},
+                    {QStringLiteral("headers"),
+                     QJsonObject{{QStringLiteral("X-Env"), QStringLiteral("test")},
+                                 {QStringLiteral("X-Team"), QStringLiteral("ops")}}}},
+        QJsonObject{{QStringLiteral("url"), m_receiver.url(QStringLiteral("/b"))},
+                    {QStringLiteral("auth"),
+                     QJsonObject{{QStringLiteral("type"), QStringLiteral("basic")},
+                                 {QStringLiteral("username"), QStringLiteral("hook")},
+                                 {QStringLiteral("password"), QStringLiteral("pa:ss")}}}}};
+    c.post(QStringLiteral("/agent"),
+           {{QStringLiteral("input"), QStringLiteral("List the products")},
+            {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+            {QStringLiteral("webhooks"), hooksList}});
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/a"), a + 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/b"), b + 1, 5000);
+    const FixtureRequest ha = hooks("/a").last();
+    QCOMPARE(ha.headers.value("authorization"), QByteArray("Bearer tok-123"));
+    QCOMPARE(ha.headers.value("x-env"), QByteArray("test"));
+    QCOMPARE(ha.headers.value("x-team"), QByteArray("ops"));
+    QCOMPARE(ha.headers.value("x-svc-signature"),
+             opensslSignature("s-a", ha.headers.value("x-svc-timestamp"), ha.body));
+    const FixtureRequest hb = hooks("/b").last();
+    QCOMPARE(hb.headers.value("authorization"), "Basic " + QByteArray("hook:pa:ss").toBase64());
+    // Secrets stay sealed at rest.
+    QSqlQuery q(m_ph->service().store().database());
+    QVERIFY(q.exec(QStringLiteral("SELECT config FROM webhook_deliveries UNION ALL SELECT config "
+                                  "FROM webhook_subscriptions")));
+    while (q.next()) {
+        QVERIFY(!q.value(0).toString().contains(QLatin1String("tok-123")));
+        QVERIFY(!q.value(0).toString().contains(QLatin1String("pa:ss")));
+    }
+}
+
+void tst_Webhooks::sendsSvcEventsOnlyToSubscriptionsThatSelectThem()
+{
+    const int a = m_receiver.hits("/a");
+    const int b = m_receiver.hits("/b");
+    HttpClient c = m_ph->client();
+    c.post(QStringLiteral("/agent"),
+           {{QStringLiteral("input"), QStringLiteral("List the products")},
+            {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+            {QStringLiteral("webhooks"),
+             QJsonArray{QJsonObject{{QStringLiteral("url"), m_receiver.url(QStringLiteral("/a"))},
+                                    {QStringLiteral("events"),
+                                     QJsonArray{QStringLiteral("svc.execution.succeeded")}}},
+                        QJsonObject{{QStringLiteral("url"), m_receiver.url(QStringLiteral("/b"))},
+                                    {QStringLiteral("events"),
+                                     QJsonArray{QStringLiteral("svc.execution.failed")}}}}}});
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/a"), a + 1, 5000);
+    QTest::qWait(300);
+    QCOMPARE(m_receiver.hits("/a"), a + 1); // only the selected event, not workflow.completed too
+    QCOMPARE(m_receiver.hits("/b"), b);     // the run succeeded: nothing for svc.execution.failed
+    const QJsonObject p = QJsonDocument::fromJson(hooks("/a").last().body).object();
+    QCOMPARE(p.value(QStringLiteral("event")).toString(),
+             QStringLiteral("svc.execution.succeeded"));
+    const QJsonObject execution = p.value(QStringLiteral("execution")).toObject();
+    QCOMPARE(execution.value(QStringLiteral("endpoint")).toString(), QStringLiteral("/agent"));
+    QCOMPARE(execution.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QVERIFY(execution.value(QStringLiteral("trajectoryId"))
+                .toString()
+                .startsWith(QLatin1String("traj_")));
+    QCOMPARE(p.value(QStringLiteral("data")).toObject().value(QStringLiteral("status")).toString(),
+             QStringLiteral("success"));
+}
+
+void tst_Webhooks::tellsScrapeOutcomes()
+{
+    const int before = m_receiver.hits("/ok");
+    HttpClient c = m_ph->client();
+    const auto r =
+        c.post(QStringLiteral("/scrape"),
+               {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+                {QStringLiteral("webhookUrl"), m_receiver.url(QStringLiteral("/ok"))}});
+    QCOMPARE(r.status, 200);
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/ok"), before + 1, 5000);
+    const QJsonObject p = QJsonDocument::fromJson(hooks("/ok").last().body).object();
+    QCOMPARE(p.value(QStringLiteral("event")).toString(), QStringLiteral("workflow.completed"));
+    QCOMPARE(
+        p.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("tool")).toString(),
+        QStringLiteral("scrape"));
+    const QJsonArray extracted =
+        p.value(QStringLiteral("data")).toObject().value(QStringLiteral("extractedData")).toArray();
+    QCOMPARE(extracted.size(), 1);
+    QCOMPARE(extracted[0].toObject().value(QStringLiteral("url")).toString(),
+             m_site.url(QStringLiteral("/shop")));
+}
+
+void tst_Webhooks::retriesOnThePublishedScheduleAndGivesUp()
+{
+    ManualClock clock(1'800'000'000'000);
+    TestService timed({}, {}, &clock);
+    QVERIFY(timed.ok());
+    auto &queue = timed.service().webhooks();
+    const int before = m_receiver.hits("/flaky");
+    m_statuses = {500, 503, 404, 429, 502};
+    HttpClient c = timed.client();
+    const auto r = c.post(QStringLiteral("/webhooks/test"),
+                          {{QStringLiteral("url"), m_receiver.url(QStringLiteral("/flaky"))},
+                           {QStringLiteral("secret"), QStringLiteral("s")}});
+    QCOMPARE(r.status, 202);
+    const QString id = r.json().value(QStringLiteral("deliveries")).toArray().first().toString();
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/flaky"), before + 1, 5000); // at once
+    QTRY_COMPARE(queue.inFlight(), 0);
+    const QList<qint64> delays{5000, 30000, 120000, 600000};
+    for (int i = 0; i < delays.size(); ++i) {
+        // One millisecond early: nothing goes out.
+        clock.advance(delays[i] - 1);
+        queue.pump();
+        QTest::qWait(100);
+        QCOMPARE(m_receiver.hits("/flaky"), before + 1 + i);
+        clock.advance(1);
+        queue.pump();
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/flaky"), before + 2 + i, 5000);
+        QTRY_COMPARE(queue.inFlight(), 0);
+    }
+    // Five attempts, all refused: the delivery is failed, and nothing more is sent.
+    clock.advance(3600000);
+    queue.pump();
+    QTest::qWait(200);
+    QCOMPARE(m_receiver.hits("/flaky"), before + 5);
+    const QJsonObject d = c.get(QStringLiteral("/webhooks/deliveries/") + id).json();
+    QCOMPARE(d.value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
+    QCOMPARE(d.value(QStringLiteral("attempts")).toInt(), 5);
+    const QJsonArray log = d.value(QStringLiteral("attemptLog")).toArray();
+    QCOMPARE(log.size(), 5);
+    const QList<int> statuses{500, 503, 404, 429, 502};
+    qint64 previous = 0;
+    for (int i = 0; i < 5; ++i) {
+        const QJsonObject a = log[i].toObject();
+        QCOMPARE(a.value(QStringLiteral("statusCode")).toInt(), statuses[i]);
+        QCOMPARE(a.value(QStringLiteral("response")).toString(),
+                 QStringLiteral("try later, please"));
+        QVERIFY(a.contains(QStringLiteral("latencyMs")));
+        const qint64 at =
+            QDateTime::fromString(a.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs)
+                .toMSecsSinceEpoch();
+        if (i > 0)
+            QCOMPARE(at - previous, delays[i - 1]);
+        previous = at;
+    }
+    // The same delivery id on every attempt, so receivers can deduplicate.
+    QSet<QByteArray> ids;
+    for (const auto &h : hooks("/flaky").mid(before))
+        ids.insert(h.headers.value("x-svc-delivery-id"));
+    QCOMPARE(ids.size(), 1);
+}
+
+void tst_Webhooks::redeliversOnRequestAndLogsEveryAttempt()
+{
+    m_statuses = {500, 500, 500, 500, 500};
+    HttpClient c = m_ph->client();
+    const auto r = c.post(QStringLiteral("/webhooks/test"),
+                          {{QStringLiteral("url"), m_receiver.url(QStringLiteral("/flaky"))}});
+    const QString id = r.json().value(QStringLiteral("deliveries")).toArray().first().toString();
+    QTRY_COMPARE_WITH_TIMEOUT(c.get(QStringLiteral("/webhooks/deliveries/") + id)
+                                  .json()
+                                  .value(QStringLiteral("attempts"))
+                                  .toInt(),
+                              1, 5000);
+    m_statuses.clear(); // the receiver is fine now
+    const auto again = c.post(QStringLiteral("/webhooks/deliveries/%1/redeliver").arg(id), {});
+    QCOMPARE(again.status, 202);
+    QTRY_COMPARE_WITH_TIMEOUT(c.get(QStringLiteral("/webhooks/deliveries/") + id)
+                                  .json()
+                                  .value(QStringLiteral("status"))
+                                  .toString(),
+                              QStringLiteral("delivered"), 5000);
+    const QJsonObject d = c.get(QStringLiteral("/webhooks/deliveries/") + id).json();
+    QCOMPARE(d.value(QStringLiteral("attemptLog")).toArray().size(), 2);
+    QCOMPARE(d.value(QStringLiteral("attemptLog"))
+                 .toArray()
+                 .last()
+                 .toObject()
+                 .value(QStringLiteral("statusCode"))
+                 .toInt(),
+             200);
+    // The log lists it; a filter narrows it.
+    const QJsonArray delivered =
+        c.get(QStringLiteral("/webhooks/deliveries?status=delivered&limit=500"))
+            .json()
+            .value(QStringLiteral("deliveries"))
+            .toArray();
+    bool listed = false;
+    for (const auto &x : delivered)
+        listed |= x.toObject().value(QStringLiteral("id")).toString() == id;
+    QVERIFY(listed);
+    QCOMPARE(c.get(QStringLiteral("/webhooks/deliveries?status=nope")).status, 400);
+    QCOMPARE(c.post(QStringLiteral("/webhooks/deliveries/dlv_nope/redeliver"), {}).status, 404);
+    // Another key sees none of the owner's deliveries.
+    HttpClient other(m_ph->base());
+    other.setBearer(m_ph->mintKey(5));
+    QCOMPARE(other.get(QStringLiteral("/webhooks/deliveries/") + id).status, 404);
+}
+
+void tst_Webhooks::resumesPendingDeliveriesAfterKillNine()
+{
+    const QString binary = qEnvironmentVariable("PILOTHOUSE_BINARY");
+    QVERIFY(QFile::exists(binary));
+    QTemporaryDir dir;
+    // A receiver that is down at first: every first attempt is refused.
+    FixtureServer receiver;
+    QVERIFY(receiver.listen(QHostAddress::LocalHost, 0));
+    const quint16 port = receiver.serverPort();
+    receiver.close();
+    auto startPilothouse = [&](QProcess &p) -> QString {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PILOTHOUSE_API_KEY"),
+                   QStringLiteral("kill-nine-test-owner-key"));
+        p.setProcessEnvironment(env);
+        p.setStandardErrorFile(QProcess::nullDevice());
+        p.start(binary, {QStringLiteral("--headless"), QStringLiteral("--port"),
+                         QStringLiteral("0"), QStringLiteral("--data-dir"), dir.path()});
+        QByteArray out;
+        if (!QTest::qWaitFor(
+                [&] { return (out += p.readAllStandardOutput()).contains("Data directory"); },
+                30000))
+            return {};
+        return QRegularExpression(QStringLiteral("listening on (http://\\S+)"))
+            .match(QString::fromUtf8(out))
+            .captured(1);
+    };
+    QProcess first;
+    const QString base = startPilothouse(first);
+    HttpClient c(base);
+    c.setBearer(QStringLiteral("kill-nine-test-owner-key"));
+    const auto r =
+        c.post(QStringLiteral("/webhooks/test"),
+               {{QStringLiteral("url"), QStringLiteral("http://127.0.0.1:%1/hook").arg(port)},
+                {QStringLiteral("count"), 50}});
+    QCOMPARE(r.json().value(QStringLiteral("count")).toInt(), 50);
+    QTRY_COMPARE_WITH_TIMEOUT(c.get(QStringLiteral("/webhooks/deliveries?status=pending&limit=500"))
+                                  .json()
+                                  .value(QStringLiteral("deliveries"))
+                                  .toArray()
+                                  .size(),
+                              50, 10000);
+    // Every delivery has had its refused first attempt; now the process dies hard.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (const auto &d : c.get(QStringLiteral("/webhooks/deliveries?limit=500"))
+                                     .json()
+                                     .value(QStringLiteral("deliveries"))
+                                     .toArray())
+                if (d.toObject().value(QStringLiteral("attempts")).toInt() < 1)
+                    return false;
+            return true;
+        }(),
+        10000);
+    ::kill(pid_t(first.processId()), SIGKILL);
+    QVERIFY(first.waitForFinished(10000));
+    QCOMPARE(first.exitStatus(), QProcess::CrashExit);
+
+    // The receiver comes up, acknowledging everything; Pilothouse restarts.
+    QHash<QByteArray, int> seen;
+    FixtureServer up;
+    QVERIFY(up.listen(QHostAddress::LocalHost, port));
+    up.route("/hook", [&seen](const FixtureRequest &req) {
+        seen[req.headers.value("x-svc-delivery-id")] += 1;
+        FixtureResponse resp;
+        resp.body = "ok";
+        return resp;
+    });
+    QProcess second;
+    const QString base2 = startPilothouse(second);
+    QVERIFY(!base2.isEmpty());
+    // Due 5 s after the first attempt: all 50 arrive, each exactly once.
+    QTRY_COMPARE_WITH_TIMEOUT(seen.size(), 50, 20000);
+    QTest::qWait(1000);
+    for (auto it = seen.begin(); it != seen.end(); ++it)
+        QCOMPARE(it.value(), 1);
+    HttpClient c2(base2);
+    c2.setBearer(QStringLiteral("kill-nine-test-owner-key"));
+    QCOMPARE(c2.get(QStringLiteral("/webhooks/deliveries?status=delivered&limit=500"))
+                 .json()
+                 .value(QStringLiteral("deliveries"))
+                 .toArray()
+                 .size(),
+             50);
+    ::kill(pid_t(second.processId()), SIGTERM);
+    QVERIFY(second.state() == QProcess::NotRunning || second.waitForFinished(20000));
+}
+
+PH_WEBENGINE_TEST_MAIN(tst_Webhooks)
+#include "tst_webhooks.moc"
