@@ -9,6 +9,8 @@
 #include "core/Store.h"
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
+#include "http/IdTokenVerifier.h"
+#include "sites/SitesArea.h"
 #include "system/SystemController.h"
 
 #include <QDir>
@@ -38,6 +40,8 @@ Service::~Service()
     m_http.reset();
     m_scrape.reset();
     m_system.reset();
+    m_sites.reset();
+    m_idTokens.reset();
     m_pool.reset();
     m_settings.reset();
     if (m_store)
@@ -63,6 +67,14 @@ http::HttpServer &Service::http()
 NetworkPolicy &Service::policy()
 {
     return *m_policy;
+}
+sites::SitesArea &Service::sites()
+{
+    return *m_sites;
+}
+http::IdTokenVerifier &Service::idTokens()
+{
+    return *m_idTokens;
 }
 
 quint16 Service::port() const
@@ -122,6 +134,15 @@ bool Service::start(QString *error)
     m_system = std::make_unique<sys::SystemController>(*m_store, *m_settings, *m_pool);
     m_http->addController(*m_scrape);
     m_http->addController(*m_system);
+
+    // Owner credentials beyond the API key (ID tokens) and the sites area's Connect AI
+    // keys, for the Workspace and SiteAgent routes.
+    m_idTokens = std::make_unique<http::IdTokenVerifier>(*m_settings, *m_clock);
+    m_sites = std::make_unique<sites::SitesArea>(*m_store, *m_clock);
+    m_auth->addVerifier(m_idTokens.get());
+    m_auth->addVerifier(&m_sites->connectKeyVerifier());
+    for (http::Controller *controller : m_sites->controllers())
+        m_http->addController(*controller);
 
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
 

@@ -18,7 +18,11 @@ class Store;
 namespace http {
 class ApiKeyAuthenticator;
 class HttpServer;
+class IdTokenVerifier;
 } // namespace http
+namespace sites {
+class SitesArea;
+}
 namespace cloud {
 class ScrapeController;
 }
@@ -67,6 +71,8 @@ public:
     http::HttpServer &http();
     NetworkPolicy &policy();
     const Clock &clock() const { return *m_clock; }
+    sites::SitesArea &sites();
+    http::IdTokenVerifier &idTokens();
 
     // Mints an owner key on demand (console "new key" button).
     QString mintOwnerKey(const QString &label);
@@ -89,6 +95,8 @@ private:
     std::unique_ptr<http::HttpServer> m_http;
     std::unique_ptr<cloud::ScrapeController> m_scrape;
     std::unique_ptr<sys::SystemController> m_system;
+    std::unique_ptr<http::IdTokenVerifier> m_idTokens;
+    std::unique_ptr<sites::SitesArea> m_sites;
     QString m_mintedKey;
     bool m_keyFromEnv = false;
     bool m_running = false;

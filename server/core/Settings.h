@@ -69,6 +69,11 @@ inline const QString navigationTimeoutMs = QStringLiteral("pool.navigationTimeou
 inline const QString scrapeMaxUrls = QStringLiteral("scrape.maxUrls");
 inline const QString scrapeMaxTreeNodes = QStringLiteral("scrape.maxTreeNodes");
 inline const QString shutdownGraceMs = QStringLiteral("shutdown.graceMs");
+inline const QString oidcIssuer = QStringLiteral("auth.oidc.issuer");
+inline const QString oidcAudience = QStringLiteral("auth.oidc.audience");
+inline const QString oidcJwksUri = QStringLiteral("auth.oidc.jwksUri");
+inline const QString oidcOwners = QStringLiteral("auth.oidc.owners");
+inline const QString oidcJwksMinRefreshMs = QStringLiteral("auth.oidc.jwksMinRefreshMs");
 } // namespace SettingKeys
 
 } // namespace ph
