@@ -303,7 +303,7 @@ AnalyticsRepository::Page AnalyticsRepository::listDocuments(const QString &owne
                   .arg(collection));
         q.bind(QStringLiteral(":o"), ownerUid)
             .bind(QStringLiteral(":s"), siteId)
-            .bind(QStringLiteral(":c"), cursor)
+            .bind(QStringLiteral(":c"), cursor.isEmpty() ? QStringLiteral("") : cursor)
             .bind(QStringLiteral(":limit"), limit + 1)
             .exec();
         while (q.next()) {
@@ -345,7 +345,7 @@ AnalyticsRepository::Page AnalyticsRepository::listDocuments(const QString &owne
                                       " DESC LIMIT :limit"));
         q.bind(QStringLiteral(":o"), ownerUid)
             .bind(QStringLiteral(":s"), siteId)
-            .bind(QStringLiteral(":c"), cursor)
+            .bind(QStringLiteral(":c"), cursor.isEmpty() ? QStringLiteral("") : cursor)
             .bind(QStringLiteral(":limit"), limit + 1)
             .exec();
         while (q.next()) {
@@ -374,7 +374,7 @@ AnalyticsRepository::Page AnalyticsRepository::listDocuments(const QString &owne
                                       " :c) ORDER BY id LIMIT :limit"));
         q.bind(QStringLiteral(":o"), ownerUid)
             .bind(QStringLiteral(":s"), siteId)
-            .bind(QStringLiteral(":c"), cursor)
+            .bind(QStringLiteral(":c"), cursor.isEmpty() ? QStringLiteral("") : cursor)
             .bind(QStringLiteral(":limit"), limit + 1)
             .exec();
         while (q.next()) {

@@ -81,8 +81,9 @@ std::pair<ConfigChange, bool> ChangeRepository::createOnce(ConfigChange c)
             .bind(QStringLiteral(":author"), c.author)
             .bind(QStringLiteral(":crid"), c.clientRequestId)
             .bind(QStringLiteral(":kind"), c.kind)
-            .bind(QStringLiteral(":title"), c.title)
-            .bind(QStringLiteral(":desc"), c.description)
+            .bind(QStringLiteral(":title"), c.title.isEmpty() ? QStringLiteral("") : c.title)
+            .bind(QStringLiteral(":desc"),
+                  c.description.isEmpty() ? QStringLiteral("") : c.description)
             .bind(QStringLiteral(":patch"),
                   QString::fromUtf8(QJsonDocument(c.patch).toJson(QJsonDocument::Compact)))
             .bind(QStringLiteral(":dropped"),
@@ -118,7 +119,7 @@ QList<ConfigChange> ChangeRepository::pending(const QString &siteId, const QStri
                          " LIMIT :limit")
               .arg(kColumns));
     q.bind(QStringLiteral(":site"), siteId)
-        .bind(QStringLiteral(":after"), afterId)
+        .bind(QStringLiteral(":after"), afterId.isEmpty() ? QStringLiteral("") : afterId)
         .bind(QStringLiteral(":limit"), limit)
         .exec();
     QList<ConfigChange> out;
