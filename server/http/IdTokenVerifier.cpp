@@ -64,7 +64,7 @@ void IdTokenVerifier::onSettingChanged(const QString &key)
     m_keys = JwkSet();
     m_fetching = false;
     m_fetchedOnce = false;
-    finish(false, QStringLiteral("settings changed"));
+    finish(false, {});
     if (isConfigured()) {
         m_refreshTimer.start();
         refresh();
