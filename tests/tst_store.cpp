@@ -75,19 +75,28 @@ void tst_Store::upgradesAnExistingStoreKeepingItsRows()
 
 void tst_Store::reopensAMigratedStoreWithoutChangingIt()
 {
+    // Areas number their migrations in ranges of their own (0001.., 0003.., 0010..), so
+    // versions have gaps: compare the recorded rows before and after, not to the newest.
     const QString file = path(QStringLiteral("twice.db"));
+    int applied = 0;
     {
         Store store(file, m_clock);
         QString error;
         QVERIFY(store.open(&error));
+        QSqlQuery q(store.database());
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_version")));
+        QVERIFY(q.next());
+        applied = q.value(0).toInt();
     }
+    QVERIFY(applied >= 2);
     Store store(file, m_clock);
     QString error;
     QVERIFY(store.open(&error));
     QSqlQuery q(store.database());
-    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_version")));
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*), MAX(version) FROM schema_version")));
     QVERIFY(q.next());
-    QCOMPARE(q.value(0).toInt(), Store::latestSchemaVersion());
+    QCOMPARE(q.value(0).toInt(), applied);
+    QCOMPARE(q.value(1).toInt(), Store::latestSchemaVersion());
 }
 
 void tst_Store::refusesAStoreNewerThanTheBuild()
