@@ -1,5 +1,6 @@
 #include "AnalyticsRepository.h"
 
+#include "JsonText.h"
 #include "SiteRepository.h"
 
 #include "core/Clock.h"
@@ -63,11 +64,24 @@ QString dayOf(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).date().toString(Qt::ISODate);
 }
 
-QString compact(const QJsonValue &v)
+// The counters of analytics_daily, in column order.
+const QStringList kDailyCounters = {QStringLiteral("visits"),      QStringLiteral("interactions"),
+                                    QStringLiteral("conversions"), QStringLiteral("reviews"),
+                                    QStringLiteral("interviews"),  QStringLiteral("goals")};
+
+// Reads rows into `page` up to `limit`; a row beyond it means there is a next page,
+// whose cursor is the `cursorField` of the last document kept.
+template <class Row>
+void fillPage(Sql &q, int limit, const QString &cursorField, AnalyticsRepository::Page &page,
+              Row row)
 {
-    return QString::fromUtf8(v.isArray()
-                                 ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
-                                 : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    while (q.next()) {
+        if (page.documents.size() == limit) {
+            page.nextCursor = page.documents.last().toObject().value(cursorField).toString();
+            return;
+        }
+        page.documents.append(row(q));
+    }
 }
 
 QJsonValue nullableString(const QVariant &v)
@@ -155,8 +169,7 @@ void AnalyticsRepository::touchProfile(const QString &siteId, const QString &own
         .bind(QStringLiteral(":o"), ownerUid)
         .bind(QStringLiteral(":kind"), kind)
         .bind(QStringLiteral(":key"), joinKey)
-        .bind(QStringLiteral(":display"),
-              displayId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(displayId))
+        .bind(QStringLiteral(":display"), JsonText::nullableText(displayId))
         .bind(QStringLiteral(":t"), at)
         .bind(QStringLiteral(":v"), visit ? 1 : 0)
         .bind(QStringLiteral(":i"), visit ? 0 : 1)
@@ -168,8 +181,7 @@ QString AnalyticsRepository::record(const QString &siteId, Collection collection
 {
     const auto site = m_sites.findSite(siteId);
     if (!site)
-        throw ApiError(404, QStringLiteral("SITE_NOT_FOUND"),
-                       QStringLiteral("no site %1").arg(siteId), QStringLiteral("siteId"));
+        throwSiteNotFound(siteId);
     const CollectionInfo &info = infoFor(collection);
     const bool personal = m_sites.config(siteId)
                               .config.value(QStringLiteral("analytics"))
@@ -234,16 +246,13 @@ QString AnalyticsRepository::record(const QString &siteId, Collection collection
             .bind(QStringLiteral(":s"), siteId)
             .bind(QStringLiteral(":o"), site->ownerUid)
             .bind(QStringLiteral(":t"), at)
-            .bind(QStringLiteral(":uk"),
-                  userKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(userKey))
-            .bind(QStringLiteral(":ak"), accountKey.isEmpty()
-                                             ? QVariant(QMetaType::fromType<QString>())
-                                             : QVariant(accountKey))
-            .bind(QStringLiteral(":data"), compact(doc));
+            .bind(QStringLiteral(":uk"), JsonText::nullableText(userKey))
+            .bind(QStringLiteral(":ak"), JsonText::nullableText(accountKey))
+            .bind(QStringLiteral(":data"), JsonText::from(doc));
         if (collection == Collection::Interaction)
             insert.bind(QStringLiteral(":trajectory"),
                         trajectory.isUndefined() ? QVariant(QMetaType::fromType<QString>())
-                                                 : QVariant(compact(trajectory)));
+                                                 : QVariant(JsonText::from(trajectory)));
         insert.exec();
         bumpDaily(siteId, site->ownerUid, at, counters);
         const bool visit = collection == Collection::Visit;
@@ -267,7 +276,7 @@ QString AnalyticsRepository::record(const QString &siteId, Collection collection
             .bind(QStringLiteral(":c"), info.table)
             .bind(QStringLiteral(":id"), id)
             .bind(QStringLiteral(":t"), m_store.clock().nowMs())
-            .bind(QStringLiteral(":p"), compact(raw))
+            .bind(QStringLiteral(":p"), JsonText::from(raw))
             .exec();
     });
     m_store.notifyChanged(info.table, id);
@@ -294,120 +303,85 @@ AnalyticsRepository::Page AnalyticsRepository::listDocuments(const QString &owne
                                                              const QString &cursor) const
 {
     Page page;
+    auto query = [&](const QString &statement) {
+        auto q = std::make_unique<Sql>(m_store, statement);
+        q->bind(QStringLiteral(":o"), ownerUid).bind(QStringLiteral(":s"), siteId);
+        if (statement.contains(QLatin1String(":c")))
+            q->bind(QStringLiteral(":c"), JsonText::text(cursor));
+        if (statement.contains(QLatin1String(":limit")))
+            q->bind(QStringLiteral(":limit"), limit + 1);
+        q->exec();
+        return q;
+    };
+    auto iso = [](const QVariant &ms) {
+        return ms.isNull() ? QJsonValue() : QJsonValue(Clock::isoUtc(ms.toLongLong()));
+    };
     if (isDocumentTable(collection)) {
-        Sql q(m_store,
-              QStringLiteral("SELECT id, occurred_at, user_key, account_key, data FROM %1 WHERE"
-                             " owner_uid = :o AND site_id = :s AND (:c = '' OR (occurred_at, id) <"
-                             " (SELECT occurred_at, id FROM %1 WHERE id = :c)) ORDER BY"
-                             " occurred_at DESC, id DESC LIMIT :limit")
-                  .arg(collection));
-        q.bind(QStringLiteral(":o"), ownerUid)
-            .bind(QStringLiteral(":s"), siteId)
-            .bind(QStringLiteral(":c"), cursor.isEmpty() ? QStringLiteral("") : cursor)
-            .bind(QStringLiteral(":limit"), limit + 1)
-            .exec();
-        while (q.next()) {
-            if (page.documents.size() == limit) {
-                page.nextCursor =
-                    page.documents.last().toObject().value(QStringLiteral("id")).toString();
-                break;
-            }
-            QJsonObject d = QJsonDocument::fromJson(q.value(4).toString().toUtf8()).object();
-            d.insert(QStringLiteral("id"), q.value(0).toString());
+        // `collection` is one of our table names (isDocumentTable), never raw input.
+        auto q = query(QStringLiteral("SELECT id, occurred_at, user_key, account_key, data FROM %1"
+                                      " WHERE owner_uid = :o AND site_id = :s AND (:c = '' OR"
+                                      " (occurred_at, id) < (SELECT occurred_at, id FROM %1 WHERE"
+                                      " id = :c)) ORDER BY occurred_at DESC, id DESC LIMIT :limit")
+                           .arg(collection));
+        fillPage(*q, limit, QStringLiteral("id"), page, [&](const Sql &row) {
+            QJsonObject d = JsonText::object(row.value(4));
+            d.insert(QStringLiteral("id"), row.value(0).toString());
             d.insert(QStringLiteral("siteId"), siteId);
-            d.insert(QStringLiteral("occurredAt"), Clock::isoUtc(q.value(1).toLongLong()));
-            d.insert(QStringLiteral("userKey"), nullableString(q.value(2)));
-            d.insert(QStringLiteral("accountKey"), nullableString(q.value(3)));
-            page.documents.append(d);
-        }
-        return page;
-    }
-    if (collection == QLatin1String("analytics_sites")) {
-        Sql q(m_store, QStringLiteral("SELECT site_id, name, created_at, site_deleted_at FROM"
+            d.insert(QStringLiteral("occurredAt"), iso(row.value(1)));
+            d.insert(QStringLiteral("userKey"), nullableString(row.value(2)));
+            d.insert(QStringLiteral("accountKey"), nullableString(row.value(3)));
+            return d;
+        });
+    } else if (collection == QLatin1String("analytics_sites")) {
+        auto q = query(QStringLiteral("SELECT site_id, name, created_at, site_deleted_at FROM"
                                       " analytics_sites WHERE owner_uid = :o AND site_id = :s"));
-        q.bind(QStringLiteral(":o"), ownerUid).bind(QStringLiteral(":s"), siteId).exec();
-        while (q.next()) {
-            page.documents.append(QJsonObject{
-                {QStringLiteral("id"), q.value(0).toString()},
-                {QStringLiteral("siteId"), q.value(0).toString()},
-                {QStringLiteral("name"), q.value(1).toString()},
-                {QStringLiteral("createdAt"), Clock::isoUtc(q.value(2).toLongLong())},
-                {QStringLiteral("siteDeletedAt"),
-                 q.value(3).isNull() ? QJsonValue()
-                                     : QJsonValue(Clock::isoUtc(q.value(3).toLongLong()))}});
-        }
-        return page;
-    }
-    if (collection == QLatin1String("analytics_daily")) {
-        Sql q(m_store, QStringLiteral("SELECT day, visits, interactions, conversions, reviews,"
-                                      " interviews, goals FROM analytics_daily WHERE owner_uid = :o"
-                                      " AND site_id = :s AND (:c = '' OR day < :c) ORDER BY day"
-                                      " DESC LIMIT :limit"));
-        q.bind(QStringLiteral(":o"), ownerUid)
-            .bind(QStringLiteral(":s"), siteId)
-            .bind(QStringLiteral(":c"), cursor.isEmpty() ? QStringLiteral("") : cursor)
-            .bind(QStringLiteral(":limit"), limit + 1)
-            .exec();
-        while (q.next()) {
-            if (page.documents.size() == limit) {
-                page.nextCursor =
-                    page.documents.last().toObject().value(QStringLiteral("day")).toString();
-                break;
-            }
-            page.documents.append(QJsonObject{
-                {QStringLiteral("id"), siteId + QLatin1Char('_') + q.value(0).toString()},
+        fillPage(*q, limit, QStringLiteral("id"), page, [&](const Sql &row) {
+            return QJsonObject{{QStringLiteral("id"), row.value(0).toString()},
+                               {QStringLiteral("siteId"), row.value(0).toString()},
+                               {QStringLiteral("name"), row.value(1).toString()},
+                               {QStringLiteral("createdAt"), iso(row.value(2))},
+                               {QStringLiteral("siteDeletedAt"), iso(row.value(3))}};
+        });
+    } else if (collection == QLatin1String("analytics_daily")) {
+        auto q = query(QStringLiteral("SELECT day, visits, interactions, conversions, reviews,"
+                                      " interviews, goals FROM analytics_daily WHERE owner_uid ="
+                                      " :o AND site_id = :s AND (:c = '' OR day < :c) ORDER BY"
+                                      " day DESC LIMIT :limit"));
+        fillPage(*q, limit, QStringLiteral("day"), page, [&](const Sql &row) {
+            QJsonObject d{
+                {QStringLiteral("id"), siteId + QLatin1Char('_') + row.value(0).toString()},
                 {QStringLiteral("siteId"), siteId},
-                {QStringLiteral("day"), q.value(0).toString()},
-                {QStringLiteral("visits"), q.value(1).toInt()},
-                {QStringLiteral("interactions"), q.value(2).toInt()},
-                {QStringLiteral("conversions"), q.value(3).toInt()},
-                {QStringLiteral("reviews"), q.value(4).toInt()},
-                {QStringLiteral("interviews"), q.value(5).toInt()},
-                {QStringLiteral("goals"), q.value(6).toInt()}});
-        }
-        return page;
-    }
-    if (collection == QLatin1String("analytics_profiles")) {
-        Sql q(m_store, QStringLiteral("SELECT id, kind, join_key, display_id, first_seen_at,"
-                                      " last_seen_at, visits, interactions FROM analytics_profiles"
-                                      " WHERE owner_uid = :o AND site_id = :s AND (:c = '' OR id >"
-                                      " :c) ORDER BY id LIMIT :limit"));
-        q.bind(QStringLiteral(":o"), ownerUid)
-            .bind(QStringLiteral(":s"), siteId)
-            .bind(QStringLiteral(":c"), cursor.isEmpty() ? QStringLiteral("") : cursor)
-            .bind(QStringLiteral(":limit"), limit + 1)
-            .exec();
-        while (q.next()) {
-            if (page.documents.size() == limit) {
-                page.nextCursor =
-                    page.documents.last().toObject().value(QStringLiteral("id")).toString();
-                break;
-            }
-            page.documents.append(
-                QJsonObject{{QStringLiteral("id"), q.value(0).toString()},
-                            {QStringLiteral("siteId"), siteId},
-                            {QStringLiteral("kind"), q.value(1).toString()},
-                            {QStringLiteral("joinKey"), q.value(2).toString()},
-                            {QStringLiteral("displayId"), nullableString(q.value(3))},
-                            {QStringLiteral("firstSeenAt"), Clock::isoUtc(q.value(4).toLongLong())},
-                            {QStringLiteral("lastSeenAt"), Clock::isoUtc(q.value(5).toLongLong())},
-                            {QStringLiteral("visits"), q.value(6).toInt()},
-                            {QStringLiteral("interactions"), q.value(7).toInt()}});
-        }
-        return page;
-    }
-    if (collection == QLatin1String("analytics_questions")) {
-        Sql q(m_store, QStringLiteral("SELECT questions, updated_at FROM analytics_questions WHERE"
+                {QStringLiteral("day"), row.value(0).toString()}};
+            for (int i = 0; i < kDailyCounters.size(); ++i)
+                d.insert(kDailyCounters.at(i), row.value(i + 1).toInt());
+            return d;
+        });
+    } else if (collection == QLatin1String("analytics_profiles")) {
+        auto q = query(QStringLiteral("SELECT id, kind, join_key, display_id, first_seen_at,"
+                                      " last_seen_at, visits, interactions FROM"
+                                      " analytics_profiles WHERE owner_uid = :o AND site_id = :s"
+                                      " AND (:c = '' OR id > :c) ORDER BY id LIMIT :limit"));
+        fillPage(*q, limit, QStringLiteral("id"), page, [&](const Sql &row) {
+            return QJsonObject{{QStringLiteral("id"), row.value(0).toString()},
+                               {QStringLiteral("siteId"), siteId},
+                               {QStringLiteral("kind"), row.value(1).toString()},
+                               {QStringLiteral("joinKey"), row.value(2).toString()},
+                               {QStringLiteral("displayId"), nullableString(row.value(3))},
+                               {QStringLiteral("firstSeenAt"), iso(row.value(4))},
+                               {QStringLiteral("lastSeenAt"), iso(row.value(5))},
+                               {QStringLiteral("visits"), row.value(6).toInt()},
+                               {QStringLiteral("interactions"), row.value(7).toInt()}};
+        });
+    } else if (collection == QLatin1String("analytics_questions")) {
+        auto q = query(QStringLiteral("SELECT questions, updated_at FROM analytics_questions WHERE"
                                       " owner_uid = :o AND site_id = :s"));
-        q.bind(QStringLiteral(":o"), ownerUid).bind(QStringLiteral(":s"), siteId).exec();
-        if (q.next()) {
-            page.documents.append(
-                QJsonObject{{QStringLiteral("id"), siteId},
-                            {QStringLiteral("siteId"), siteId},
-                            {QStringLiteral("interviewQuestions"),
-                             QJsonDocument::fromJson(q.value(0).toString().toUtf8()).array()},
-                            {QStringLiteral("updatedAt"), Clock::isoUtc(q.value(1).toLongLong())}});
-        }
+        fillPage(*q, limit, QStringLiteral("id"), page, [&](const Sql &row) {
+            return QJsonObject{
+                {QStringLiteral("id"), siteId},
+                {QStringLiteral("siteId"), siteId},
+                {QStringLiteral("interviewQuestions"), JsonText::array(row.value(0))},
+                {QStringLiteral("updatedAt"), iso(row.value(1))}};
+        });
     }
     return page;
 }
@@ -425,7 +399,7 @@ AnalyticsRepository::interactionDetail(const QString &ownerUid, const QString &s
         .exec();
     if (!q.next())
         return std::nullopt;
-    QJsonObject d = QJsonDocument::fromJson(q.value(3).toString().toUtf8()).object();
+    QJsonObject d = JsonText::object(q.value(3));
     d.insert(QStringLiteral("id"), interactionId);
     d.insert(QStringLiteral("siteId"), siteId);
     d.insert(QStringLiteral("occurredAt"), Clock::isoUtc(q.value(0).toLongLong()));
@@ -450,9 +424,7 @@ QJsonObject AnalyticsRepository::summary(const QString &siteId, int days) const
         .bind(QStringLiteral(":from"), from)
         .bind(QStringLiteral(":to"), to)
         .exec();
-    static const QStringList names = {QStringLiteral("visits"),      QStringLiteral("interactions"),
-                                      QStringLiteral("conversions"), QStringLiteral("reviews"),
-                                      QStringLiteral("interviews"),  QStringLiteral("goals")};
+    const QStringList &names = kDailyCounters;
     QList<qint64> totals(names.size(), 0);
     QJsonArray daily;
     while (q.next()) {
@@ -480,7 +452,7 @@ QStringList AnalyticsRepository::questions(const QString &siteId) const
     q.bind(QStringLiteral(":s"), siteId).exec();
     QStringList out;
     if (q.next()) {
-        for (const QJsonValue &v : QJsonDocument::fromJson(q.value(0).toString().toUtf8()).array())
+        for (const QJsonValue &v : JsonText::array(q.value(0)))
             out.append(v.toString());
     }
     return out;
@@ -495,7 +467,7 @@ void AnalyticsRepository::setQuestions(const QString &siteId, const QString &own
                                 " updated_at = excluded.updated_at"))
         .bind(QStringLiteral(":s"), siteId)
         .bind(QStringLiteral(":o"), ownerUid)
-        .bind(QStringLiteral(":q"), compact(QJsonArray::fromStringList(questions)))
+        .bind(QStringLiteral(":q"), JsonText::from(QJsonArray::fromStringList(questions)))
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .exec();
     m_store.notifyChanged(QStringLiteral("analytics_questions"), siteId);
@@ -510,7 +482,7 @@ AnalyticsRepository::notificationSettings(const QString &siteId) const
     q.bind(QStringLiteral(":s"), siteId).exec();
     if (q.next()) {
         s.enabled = q.value(0).toBool();
-        s.webhooks = QJsonDocument::fromJson(q.value(1).toString().toUtf8()).array();
+        s.webhooks = JsonText::array(q.value(1));
     }
     return s;
 }
@@ -525,7 +497,7 @@ void AnalyticsRepository::setNotificationSettings(const QString &siteId, const Q
         .bind(QStringLiteral(":s"), siteId)
         .bind(QStringLiteral(":o"), ownerUid)
         .bind(QStringLiteral(":e"), settings.enabled ? 1 : 0)
-        .bind(QStringLiteral(":w"), compact(settings.webhooks))
+        .bind(QStringLiteral(":w"), JsonText::from(settings.webhooks))
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .exec();
     m_store.notifyChanged(QStringLiteral("analytics_notification_settings"), siteId);

@@ -1,11 +1,10 @@
 #include "ChangeRepository.h"
 
+#include "JsonText.h"
+
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Store.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
 
 namespace ph::sites {
 
@@ -29,8 +28,8 @@ ConfigChange ChangeRepository::fromRow(const Sql &q)
     c.kind = q.value(4).toString();
     c.title = q.value(5).toString();
     c.description = q.value(6).toString();
-    c.patch = QJsonDocument::fromJson(q.value(7).toString().toUtf8()).object();
-    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(8).toString().toUtf8()).array())
+    c.patch = JsonText::object(q.value(7));
+    for (const QJsonValue &v : JsonText::array(q.value(8)))
         c.droppedPaths.append(v.toString());
     c.baseVersion = q.value(9).toInt();
     c.status = q.value(10).toString();
@@ -81,14 +80,11 @@ std::pair<ConfigChange, bool> ChangeRepository::createOnce(ConfigChange c)
             .bind(QStringLiteral(":author"), c.author)
             .bind(QStringLiteral(":crid"), c.clientRequestId)
             .bind(QStringLiteral(":kind"), c.kind)
-            .bind(QStringLiteral(":title"), c.title.isEmpty() ? QStringLiteral("") : c.title)
-            .bind(QStringLiteral(":desc"),
-                  c.description.isEmpty() ? QStringLiteral("") : c.description)
-            .bind(QStringLiteral(":patch"),
-                  QString::fromUtf8(QJsonDocument(c.patch).toJson(QJsonDocument::Compact)))
+            .bind(QStringLiteral(":title"), JsonText::text(c.title))
+            .bind(QStringLiteral(":desc"), JsonText::text(c.description))
+            .bind(QStringLiteral(":patch"), JsonText::from(c.patch))
             .bind(QStringLiteral(":dropped"),
-                  QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(c.droppedPaths))
-                                        .toJson(QJsonDocument::Compact)))
+                  JsonText::from(QJsonArray::fromStringList(c.droppedPaths)))
             .bind(QStringLiteral(":base"), c.baseVersion)
             .bind(QStringLiteral(":t"), c.createdAt)
             .exec();
@@ -119,7 +115,7 @@ QList<ConfigChange> ChangeRepository::pending(const QString &siteId, const QStri
                          " LIMIT :limit")
               .arg(kColumns));
     q.bind(QStringLiteral(":site"), siteId)
-        .bind(QStringLiteral(":after"), afterId.isEmpty() ? QStringLiteral("") : afterId)
+        .bind(QStringLiteral(":after"), JsonText::text(afterId))
         .bind(QStringLiteral(":limit"), limit)
         .exec();
     QList<ConfigChange> out;

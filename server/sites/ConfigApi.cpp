@@ -38,12 +38,6 @@ QJsonArray journeysOf(const QJsonObject &config)
     return out;
 }
 
-[[noreturn]] void siteNotFound(const QString &siteId, const QString &field)
-{
-    throw ApiError(404, QStringLiteral("SITE_NOT_FOUND"), QStringLiteral("no site %1").arg(siteId),
-                   field);
-}
-
 } // namespace
 
 ConfigApi::ConfigApi(SiteRepository &sites, ChangeRepository &changes,
@@ -72,10 +66,10 @@ Site ConfigApi::siteFor(const Principal &principal, const QString &siteId,
     if (siteId.isEmpty())
         throw ApiError::missingField(field);
     if (principal.isSiteScoped() && principal.siteId != siteId)
-        siteNotFound(siteId, field);
+        throwSiteNotFound(siteId, field);
     const auto site = m_sites.findSite(siteId);
     if (!site || (!principal.isSiteScoped() && site->ownerUid != kLocalOwner))
-        siteNotFound(siteId, field);
+        throwSiteNotFound(siteId, field);
     return *site;
 }
 

@@ -1,5 +1,7 @@
 #include "ConnectKeyRepository.h"
 
+#include "JsonText.h"
+
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Store.h"
@@ -13,11 +15,6 @@ namespace {
 const QString kColumns =
     QStringLiteral("id, site_id, label, prefix, created_at, created_by, last_used_at, revoked_at");
 const QString kSecretPrefix = QStringLiteral("ck_");
-
-std::optional<qint64> optionalInt(const QVariant &v)
-{
-    return v.isNull() ? std::nullopt : std::optional<qint64>(v.toLongLong());
-}
 } // namespace
 
 ConnectKeyRepository::ConnectKeyRepository(Store &store)
@@ -33,8 +30,8 @@ ConnectKey ConnectKeyRepository::fromRow(const Sql &q)
     k.prefix = q.value(3).toString();
     k.createdAt = q.value(4).toLongLong();
     k.createdBy = q.value(5).toString();
-    k.lastUsedAt = optionalInt(q.value(6));
-    k.revokedAt = optionalInt(q.value(7));
+    k.lastUsedAt = JsonText::optionalInt(q.value(6));
+    k.revokedAt = JsonText::optionalInt(q.value(7));
     return k;
 }
 

@@ -1,11 +1,11 @@
 #include "SiteRepository.h"
 
+#include "JsonText.h"
+
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Store.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
+#include "http/ApiError.h"
 
 namespace ph::sites {
 
@@ -16,37 +16,17 @@ const QString kKeyColumns = QStringLiteral(
     " active, ttl_days, expires_at, created_at, updated_at, rotated_at");
 constexpr qint64 kDayMs = 86'400'000;
 
-QString toText(const QJsonObject &o)
-{
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
-
-QString toText(const QStringList &list)
-{
-    return QString::fromUtf8(
-        QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
-}
-
-QJsonObject objectFrom(const QVariant &v)
-{
-    return QJsonDocument::fromJson(v.toString().toUtf8()).object();
-}
-
-QVariant nullableInt(std::optional<qint64> v)
-{
-    return v ? QVariant(*v) : QVariant(QMetaType::fromType<qint64>());
-}
-
-std::optional<qint64> optionalInt(const QVariant &v)
-{
-    return v.isNull() ? std::nullopt : std::optional<qint64>(v.toLongLong());
-}
-
 QString newPublicKey()
 {
     return Ids::make(QStringLiteral("pk_site"), 32);
 }
 } // namespace
+
+void throwSiteNotFound(const QString &siteId, const QString &field)
+{
+    throw http::ApiError(404, QStringLiteral("SITE_NOT_FOUND"),
+                         QStringLiteral("no site %1").arg(siteId), field);
+}
 
 SiteRepository::SiteRepository(Store &store)
     : m_store(store)
@@ -66,16 +46,16 @@ SiteKey SiteRepository::keyFromRow(const Sql &q)
     k.label = q.value(2).toString();
     k.publicKey = q.value(3).toString();
     k.environment = q.value(4).toString();
-    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(5).toString().toUtf8()).array())
+    for (const QJsonValue &v : JsonText::array(q.value(5)))
         k.allowedDomains.append(v.toString());
-    k.capabilities = objectFrom(q.value(6));
-    k.sitePolicy = objectFrom(q.value(7));
+    k.capabilities = JsonText::object(q.value(6));
+    k.sitePolicy = JsonText::object(q.value(7));
     k.active = q.value(8).toBool();
     k.ttlDays = q.value(9).toInt();
-    k.expiresAt = optionalInt(q.value(10));
+    k.expiresAt = JsonText::optionalInt(q.value(10));
     k.createdAt = q.value(11).toLongLong();
     k.updatedAt = q.value(12).toLongLong();
-    k.rotatedAt = optionalInt(q.value(13));
+    k.rotatedAt = JsonText::optionalInt(q.value(13));
     return k;
 }
 
@@ -190,11 +170,12 @@ SiteKey SiteRepository::createKey(const NewKey &n)
         .bind(QStringLiteral(":label"), k.label)
         .bind(QStringLiteral(":pk"), k.publicKey)
         .bind(QStringLiteral(":env"), k.environment)
-        .bind(QStringLiteral(":domains"), toText(k.allowedDomains))
-        .bind(QStringLiteral(":caps"), toText(k.capabilities))
-        .bind(QStringLiteral(":policy"), toText(k.sitePolicy))
+        .bind(QStringLiteral(":domains"),
+              JsonText::from(QJsonArray::fromStringList(k.allowedDomains)))
+        .bind(QStringLiteral(":caps"), JsonText::from(k.capabilities))
+        .bind(QStringLiteral(":policy"), JsonText::from(k.sitePolicy))
         .bind(QStringLiteral(":ttl"), k.ttlDays)
-        .bind(QStringLiteral(":expires"), nullableInt(k.expiresAt))
+        .bind(QStringLiteral(":expires"), JsonText::nullableInt(k.expiresAt))
         .bind(QStringLiteral(":t"), k.createdAt)
         .exec();
     m_store.notifyChanged(QStringLiteral("site_keys"), k.id);
@@ -250,9 +231,10 @@ void SiteRepository::updateKey(const SiteKey &k)
                                 " capabilities = :caps, site_policy = :policy, active = :active,"
                                 " updated_at = :t WHERE id = :id"))
         .bind(QStringLiteral(":label"), k.label)
-        .bind(QStringLiteral(":domains"), toText(k.allowedDomains))
-        .bind(QStringLiteral(":caps"), toText(k.capabilities))
-        .bind(QStringLiteral(":policy"), toText(k.sitePolicy))
+        .bind(QStringLiteral(":domains"),
+              JsonText::from(QJsonArray::fromStringList(k.allowedDomains)))
+        .bind(QStringLiteral(":caps"), JsonText::from(k.capabilities))
+        .bind(QStringLiteral(":policy"), JsonText::from(k.sitePolicy))
         .bind(QStringLiteral(":active"), k.active ? 1 : 0)
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .bind(QStringLiteral(":id"), k.id)
@@ -283,7 +265,7 @@ SiteConfigRecord SiteRepository::config(const QString &siteId) const
                                   " site_configs WHERE site_id = :site"));
     q.bind(QStringLiteral(":site"), siteId).exec();
     if (q.next()) {
-        r.config = objectFrom(q.value(0));
+        r.config = JsonText::object(q.value(0));
         r.version = q.value(1).toInt();
         r.updatedAt = q.value(2).toLongLong();
         r.updatedBy = q.value(3).toString();
@@ -307,7 +289,7 @@ SiteConfigRecord SiteRepository::writeConfig(const QString &siteId, const QJsonO
                                     " version = excluded.version, updated_at = excluded.updated_at,"
                                     " updated_by = excluded.updated_by"))
             .bind(QStringLiteral(":site"), siteId)
-            .bind(QStringLiteral(":config"), toText(config))
+            .bind(QStringLiteral(":config"), JsonText::from(config))
             .bind(QStringLiteral(":v"), r.version)
             .bind(QStringLiteral(":t"), r.updatedAt)
             .bind(QStringLiteral(":by"), actor)
@@ -324,7 +306,7 @@ std::optional<QJsonObject> SiteRepository::apiKeyCapabilities(const QString &api
     q.bind(QStringLiteral(":id"), apiKeyId).exec();
     if (!q.next())
         return std::nullopt;
-    return objectFrom(q.value(0));
+    return JsonText::object(q.value(0));
 }
 
 void SiteRepository::setApiKeyCapabilities(const QString &apiKeyId, const QJsonObject &capabilities)
@@ -334,7 +316,7 @@ void SiteRepository::setApiKeyCapabilities(const QString &apiKeyId, const QJsonO
                                 " UPDATE SET capabilities = excluded.capabilities,"
                                 " updated_at = excluded.updated_at"))
         .bind(QStringLiteral(":id"), apiKeyId)
-        .bind(QStringLiteral(":caps"), toText(capabilities))
+        .bind(QStringLiteral(":caps"), JsonText::from(capabilities))
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .exec();
     m_store.notifyChanged(QStringLiteral("api_keys"), apiKeyId);
