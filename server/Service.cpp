@@ -14,6 +14,8 @@
 #include "engine/TrajectoryRepository.h"
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
+#include "http/IdTokenVerifier.h"
+#include "sites/SitesArea.h"
 #include "system/SystemController.h"
 #include "webhooks/WebhookQueue.h"
 #include "webhooks/WebhooksController.h"
@@ -55,6 +57,8 @@ Service::~Service()
     m_runs.reset();
     m_scrape.reset();
     m_system.reset();
+    m_sites.reset();
+    m_idTokens.reset();
     m_pool.reset();
     m_settings.reset();
     if (m_store)
@@ -80,6 +84,14 @@ http::HttpServer &Service::http()
 NetworkPolicy &Service::policy()
 {
     return *m_policy;
+}
+sites::SitesArea &Service::sites()
+{
+    return *m_sites;
+}
+http::IdTokenVerifier &Service::idTokens()
+{
+    return *m_idTokens;
 }
 
 engine::RunManager &Service::runs()
@@ -169,6 +181,15 @@ bool Service::start(QString *error)
     m_http->addController(*m_agent);
     m_http->addController(*m_system);
     m_http->addController(*m_webhooksController);
+
+    // Owner credentials beyond the API key (ID tokens) and the sites area's Connect AI
+    // keys, for the Workspace and SiteAgent routes.
+    m_idTokens = std::make_unique<http::IdTokenVerifier>(*m_settings, *m_clock);
+    m_sites = std::make_unique<sites::SitesArea>(*m_store, *m_clock);
+    m_auth->addVerifier(m_idTokens.get());
+    m_auth->addVerifier(&m_sites->connectKeyVerifier());
+    for (http::Controller *controller : m_sites->controllers())
+        m_http->addController(*controller);
 
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
 

@@ -20,7 +20,11 @@ class Store;
 namespace http {
 class ApiKeyAuthenticator;
 class HttpServer;
+class IdTokenVerifier;
 } // namespace http
+namespace sites {
+class SitesArea;
+}
 namespace cloud {
 class AgentController;
 class ScrapeController;
@@ -83,6 +87,8 @@ public:
     engine::TrajectoryRepository &trajectories();
     webhooks::WebhookQueue &webhooks();
     const Clock &clock() const { return *m_clock; }
+    sites::SitesArea &sites();
+    http::IdTokenVerifier &idTokens();
 
     // Mints an owner key on demand (console "new key" button).
     QString mintOwnerKey(const QString &label);
@@ -113,6 +119,8 @@ private:
     std::unique_ptr<cloud::ScrapeController> m_scrape;
     std::unique_ptr<cloud::AgentController> m_agent;
     std::unique_ptr<sys::SystemController> m_system;
+    std::unique_ptr<http::IdTokenVerifier> m_idTokens;
+    std::unique_ptr<sites::SitesArea> m_sites;
     QString m_mintedKey;
     bool m_keyFromEnv = false;
     bool m_running = false;

@@ -63,6 +63,21 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("Time limit of one chat-completions call.")},
         {SettingKeys::llmMaxSteps, T::Double, 30, 1, 1000,
          QStringLiteral("Most model turns in one agent phase.")},
+        {SettingKeys::oidcIssuer, T::String, QString(), 0, 0,
+         QStringLiteral(
+             "OpenID issuer whose ID tokens authenticate the site owner (the `iss` "
+             "claim, e.g. https://accounts.example.com). Empty: ID tokens are refused.")},
+        {SettingKeys::oidcAudience, T::String, QString(), 0, 0,
+         QStringLiteral("The `aud` an ID token must carry (the client id the issuer gave you).")},
+        {SettingKeys::oidcJwksUri, T::String, QString(), 0, 0,
+         QStringLiteral("Where the issuer's signing keys are. Empty: discovered from "
+                        "<issuer>/.well-known/openid-configuration.")},
+        {SettingKeys::oidcOwners, T::String, QString(), 0, 0,
+         QStringLiteral("Comma-separated `sub` or `email` values accepted as the owner. Empty: "
+                        "every valid ID token of the issuer and audience is the owner.")},
+        {SettingKeys::oidcJwksMinRefreshMs, T::Double, 60000, 0, 86400000,
+         QStringLiteral("Least time between two key fetches caused by tokens with an unknown "
+                        "key id.")},
     };
     return defs;
 }

@@ -86,6 +86,11 @@ inline const QString llmModel = QStringLiteral("llm.model");
 inline const QString llmApiKey = QStringLiteral("llm.apiKey");
 inline const QString llmTimeoutMs = QStringLiteral("llm.timeoutMs");
 inline const QString llmMaxSteps = QStringLiteral("llm.maxSteps");
+inline const QString oidcIssuer = QStringLiteral("auth.oidc.issuer");
+inline const QString oidcAudience = QStringLiteral("auth.oidc.audience");
+inline const QString oidcJwksUri = QStringLiteral("auth.oidc.jwksUri");
+inline const QString oidcOwners = QStringLiteral("auth.oidc.owners");
+inline const QString oidcJwksMinRefreshMs = QStringLiteral("auth.oidc.jwksMinRefreshMs");
 } // namespace SettingKeys
 
 } // namespace ph

@@ -7,9 +7,26 @@
 
 namespace ph::http {
 
+namespace {
+bool acceptsVerifiedCredentials(AuthPolicy policy)
+{
+    return policy == AuthPolicy::Workspace || policy == AuthPolicy::SiteAgent;
+}
+} // namespace
+
 ApiKeyAuthenticator::ApiKeyAuthenticator(Store &store)
     : m_store(store)
 {}
+
+void ApiKeyAuthenticator::addVerifier(CredentialVerifier *verifier)
+{
+    m_verifiers.append(verifier);
+}
+
+void ApiKeyAuthenticator::removeVerifier(CredentialVerifier *verifier)
+{
+    m_verifiers.removeAll(verifier);
+}
 
 QString ApiKeyAuthenticator::presentedKey(const Request &request)
 {
@@ -24,30 +41,84 @@ QString ApiKeyAuthenticator::presentedKey(const Request &request)
     return QString::fromUtf8(request.header("x-api-key").trimmed());
 }
 
-Principal ApiKeyAuthenticator::authenticate(const Request &request, AuthPolicy policy)
+CredentialVerifier *ApiKeyAuthenticator::verifierFor(const QString &credential,
+                                                     AuthPolicy policy) const
 {
-    Principal principal;
-    const QString key = presentedKey(request);
-    if (policy == AuthPolicy::Public && key.isEmpty())
-        return principal;
-    if (key.isEmpty()) {
-        throw ApiError::unauthorized(
-            QStringLiteral("MISSING_API_KEY"),
-            QStringLiteral("an API key is required: send Authorization: Bearer <key> or "
-                           "x-api-key: <key>"));
+    if (!acceptsVerifiedCredentials(policy))
+        return nullptr;
+    for (CredentialVerifier *v : m_verifiers) {
+        if (v->recognizes(credential))
+            return v;
     }
+    return nullptr;
+}
+
+bool ApiKeyAuthenticator::prepare(const Request &request, AuthPolicy policy,
+                                  const std::function<void()> &ready)
+{
+    const QString credential = presentedKey(request);
+    if (credential.isEmpty())
+        return true;
+    CredentialVerifier *v = verifierFor(credential, policy);
+    return v ? v->prepare(credential, ready) : true;
+}
+
+Principal ApiKeyAuthenticator::apiKeyPrincipal(const QString &key)
+{
     const auto found = m_store.apiKeys().findBySecret(key);
     if (!found || !found->isActive()) {
         throw ApiError::unauthorized(QStringLiteral("INVALID_API_KEY"),
                                      QStringLiteral("the API key is not valid"));
     }
-    if (policy == AuthPolicy::Owner && !found->isOwner())
-        throw ApiError::forbidden(QStringLiteral("this call needs the owner's key"));
     m_store.apiKeys().touch(found->id);
+    Principal principal;
     principal.kind = Principal::Kind::ApiKey;
     principal.keyId = found->id;
     principal.label = found->label;
     principal.owner = found->isOwner();
+    return principal;
+}
+
+Principal ApiKeyAuthenticator::authenticate(const Request &request, AuthPolicy policy)
+{
+    const QString key = presentedKey(request);
+    if (policy == AuthPolicy::Public && key.isEmpty())
+        return {};
+    if (key.isEmpty()) {
+        if (acceptsVerifiedCredentials(policy)) {
+            throw ApiError::unauthorized(
+                QStringLiteral("MISSING_CREDENTIAL"),
+                QStringLiteral("a credential is required: send Authorization: Bearer <key>"
+                               " with the owner's API key, an ID token%1")
+                    .arg(policy == AuthPolicy::SiteAgent ? QStringLiteral(" or a Connect AI key")
+                                                         : QString()));
+        }
+        throw ApiError::unauthorized(
+            QStringLiteral("MISSING_API_KEY"),
+            QStringLiteral("an API key is required: send Authorization: Bearer <key> or "
+                           "x-api-key: <key>"));
+    }
+    CredentialVerifier *verifier = verifierFor(key, policy);
+    const Principal principal = verifier ? verifier->verify(key) : apiKeyPrincipal(key);
+    switch (policy) {
+    case AuthPolicy::Public:
+    case AuthPolicy::ApiKey:
+        break;
+    case AuthPolicy::Owner:
+        if (!principal.owner)
+            throw ApiError::forbidden(QStringLiteral("this call needs the owner's key"));
+        break;
+    case AuthPolicy::Workspace:
+        if (!principal.owner)
+            throw ApiError::forbidden(QStringLiteral(
+                "this call is the site owner's: use the owner's API key or ID token"));
+        break;
+    case AuthPolicy::SiteAgent:
+        if (!principal.owner && !principal.isSiteScoped())
+            throw ApiError::forbidden(
+                QStringLiteral("this call needs the site owner's credentials or a Connect AI key"));
+        break;
+    }
     return principal;
 }
 

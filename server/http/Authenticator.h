@@ -3,11 +3,36 @@
 #include "Request.h"
 #include "Route.h"
 
+#include <QList>
+
+#include <functional>
+
 namespace ph {
 class Store;
 }
 
 namespace ph::http {
+
+// A credential form other than API keys, offered to the Workspace and SiteAgent
+// policies: identity-provider ID tokens (IdTokenVerifier), Connect AI keys (sites).
+class CredentialVerifier
+{
+public:
+    virtual ~CredentialVerifier() = default;
+    // Whether `credential` has this verifier's shape (a JWT, a `ck_` prefix). A
+    // credential no verifier recognises is treated as an API key.
+    virtual bool recognizes(const QString &credential) const = 0;
+    // Resolves the credential or throws ApiError 401.
+    virtual Principal verify(const QString &credential) = 0;
+    // Asynchronous preparation (fetching signing keys). Returns true when `credential`
+    // can be verified now; otherwise it calls `ready` once it can and returns false.
+    virtual bool prepare(const QString &credential, const std::function<void()> &ready)
+    {
+        Q_UNUSED(credential);
+        Q_UNUSED(ready);
+        return true;
+    }
+};
 
 // Turns a request's credentials into a Principal for a route's policy, or throws
 // ApiError: 401 when the credential is missing or invalid, 403 when it is valid but
@@ -17,21 +42,43 @@ class Authenticator
 public:
     virtual ~Authenticator() = default;
     virtual Principal authenticate(const Request &request, AuthPolicy policy) = 0;
+    // Called before authenticate(). Returns true when authentication can run now;
+    // otherwise it calls `ready` later (on the same thread) and returns false, and the
+    // server keeps the request until then. The HTTP layer never blocks on this.
+    virtual bool prepare(const Request &request, AuthPolicy policy,
+                         const std::function<void()> &ready)
+    {
+        Q_UNUSED(request);
+        Q_UNUSED(policy);
+        Q_UNUSED(ready);
+        return true;
+    }
 };
 
 // API keys, as the spec accepts them: `Authorization: Bearer <key>`, the key without
-// `Bearer` in `Authorization`, or `x-api-key: <key>`.
+// `Bearer` in `Authorization`, or `x-api-key: <key>`. Routes with the Workspace and
+// SiteAgent policies also accept the credentials of the added verifiers.
 class ApiKeyAuthenticator : public Authenticator
 {
 public:
     explicit ApiKeyAuthenticator(Store &store);
     Principal authenticate(const Request &request, AuthPolicy policy) override;
+    bool prepare(const Request &request, AuthPolicy policy,
+                 const std::function<void()> &ready) override;
+
+    // Verifiers are consulted in the order added; the authenticator does not own them.
+    void addVerifier(CredentialVerifier *verifier);
+    void removeVerifier(CredentialVerifier *verifier);
 
     // The presented key, or empty when none was sent.
     static QString presentedKey(const Request &request);
 
 private:
+    Principal apiKeyPrincipal(const QString &key);
+    CredentialVerifier *verifierFor(const QString &credential, AuthPolicy policy) const;
+
     Store &m_store;
+    QList<CredentialVerifier *> m_verifiers;
 };
 
 } // namespace ph::http

@@ -204,22 +204,41 @@ bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket
                 QStringLiteral("no endpoint at %1").arg(exchange->request().path));
         }
         exchange->request().params = match.params;
-        exchange->request().principal =
-            m_authenticator.authenticate(exchange->request(), match.route->auth);
-        match.route->handler(*exchange);
     } catch (const ApiError &error) {
-        if (!exchange->isAnswered())
-            exchange->fail(error);
-    } catch (const StoreError &error) {
-        qCWarning(lcHttp) << "store error in" << exchange->request().path << error.what();
-        if (!exchange->isAnswered())
-            exchange->fail(ApiError::internal(QStringLiteral("storage error")));
-    } catch (const std::exception &error) {
-        qCWarning(lcHttp) << "unexpected error in" << exchange->request().path << error.what();
-        if (!exchange->isAnswered())
-            exchange->fail(ApiError::internal(QStringLiteral("internal error")));
+        exchange->fail(error);
+        return true;
     }
+    // Authentication may need to wait (an ID token whose signing keys are being
+    // fetched); the request is kept, not the thread.
+    const Route route = *match.route;
+    QPointer<Exchange> pending(exchange);
+    const bool now =
+        m_authenticator.prepare(exchange->request(), route.auth, [this, pending, route] {
+            if (pending && !pending->isAnswered())
+                dispatch(*pending, route);
+        });
+    if (now)
+        dispatch(*exchange, route);
     return true;
+}
+
+void HttpServer::dispatch(Exchange &exchange, const Route &route)
+{
+    try {
+        exchange.request().principal = m_authenticator.authenticate(exchange.request(), route.auth);
+        route.handler(exchange);
+    } catch (const ApiError &error) {
+        if (!exchange.isAnswered())
+            exchange.fail(error);
+    } catch (const StoreError &error) {
+        qCWarning(lcHttp) << "store error in" << exchange.request().path << error.what();
+        if (!exchange.isAnswered())
+            exchange.fail(ApiError::internal(QStringLiteral("storage error")));
+    } catch (const std::exception &error) {
+        qCWarning(lcHttp) << "unexpected error in" << exchange.request().path << error.what();
+        if (!exchange.isAnswered())
+            exchange.fail(ApiError::internal(QStringLiteral("internal error")));
+    }
 }
 
 void HttpServer::missingHandler(const QHttpServerRequest &, QTcpSocket *)

@@ -61,6 +61,8 @@ protected:
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
 
 private:
+    void dispatch(Exchange &exchange, const Route &route);
+
     Authenticator &m_authenticator;
     const Clock &m_clock;
     Router m_router;

@@ -21,6 +21,12 @@ enum class AuthPolicy {
     Public, // no credential needed
     ApiKey, // any active API key (Authorization: Bearer, bare key, or x-api-key)
     Owner,  // the owner's key
+    // Owner-only calls of the site protocol (workspace management, analytics): the
+    // owner's API key or an identity-provider ID token accepted as the owner's.
+    Workspace,
+    // The owner's-AI surface (configuration REST and MCP): Workspace credentials or a
+    // Connect AI key, which the handler scopes to its one site.
+    SiteAgent,
 };
 
 using Handler = std::function<void(Exchange &)>;

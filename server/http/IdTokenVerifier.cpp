@@ -1,0 +1,237 @@
+#include "IdTokenVerifier.h"
+
+#include "ApiError.h"
+
+#include "core/Clock.h"
+#include "core/Settings.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QNetworkReply>
+
+Q_LOGGING_CATEGORY(lcIdToken, "pilothouse.http.idtoken")
+
+namespace ph::http {
+
+namespace {
+[[noreturn]] void refuse(const QString &message)
+{
+    throw ApiError::unauthorized(QStringLiteral("ID_TOKEN_INVALID"),
+                                 QStringLiteral("the ID token is not valid: %1").arg(message));
+}
+
+QString trimmedIssuer(QString issuer)
+{
+    while (issuer.endsWith(QLatin1Char('/')))
+        issuer.chop(1);
+    return issuer;
+}
+} // namespace
+
+IdTokenVerifier::IdTokenVerifier(Settings &settings, const Clock &clock, QObject *parent)
+    : QObject(parent)
+    , m_settings(settings)
+    , m_clock(clock)
+{
+    connect(&m_settings, &Settings::changed, this, &IdTokenVerifier::onSettingChanged);
+    m_refreshTimer.setInterval(kRefreshIntervalMs);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &IdTokenVerifier::refresh);
+    if (isConfigured()) {
+        m_refreshTimer.start();
+        refresh();
+    }
+}
+
+bool IdTokenVerifier::isConfigured() const
+{
+    return !m_settings.stringValue(SettingKeys::oidcIssuer).isEmpty() &&
+           !m_settings.stringValue(SettingKeys::oidcAudience).isEmpty();
+}
+
+bool IdTokenVerifier::recognizes(const QString &credential) const
+{
+    return Jwt::looksLikeJwt(credential);
+}
+
+void IdTokenVerifier::onSettingChanged(const QString &key)
+{
+    if (!key.startsWith(QLatin1String("auth.oidc.")) || key == SettingKeys::oidcOwners ||
+        key == SettingKeys::oidcJwksMinRefreshMs)
+        return;
+    // Another issuer or key location: forget the keys and fetch afresh.
+    ++m_generation;
+    m_keys = JwkSet();
+    m_fetching = false;
+    m_fetchedOnce = false;
+    finish(false, {});
+    if (isConfigured()) {
+        m_refreshTimer.start();
+        refresh();
+    } else {
+        m_refreshTimer.stop();
+    }
+}
+
+void IdTokenVerifier::refresh()
+{
+    if (!isConfigured() || m_fetching)
+        return;
+    m_fetching = true;
+    m_lastFetchMs = m_clock.nowMs();
+    const QString jwksUri = m_settings.stringValue(SettingKeys::oidcJwksUri);
+    auto loadKeys = [this](const QJsonObject &jwks) {
+        const JwkSet keys = JwkSet::fromJson(jwks);
+        if (keys.isEmpty()) {
+            finish(false, QStringLiteral("the JWKS holds no usable RS256 or ES256 key"));
+            return;
+        }
+        m_keys = keys;
+        finish(true, {});
+    };
+    if (!jwksUri.isEmpty()) {
+        get(QUrl(jwksUri), loadKeys);
+        return;
+    }
+    const QString issuer = trimmedIssuer(m_settings.stringValue(SettingKeys::oidcIssuer));
+    get(QUrl(issuer + QStringLiteral("/.well-known/openid-configuration")),
+        [this, issuer, loadKeys](const QJsonObject &discovery) {
+            if (trimmedIssuer(discovery.value(QStringLiteral("issuer")).toString()) != issuer) {
+                finish(false, QStringLiteral("the discovery document names another issuer"));
+                return;
+            }
+            const QUrl uri(discovery.value(QStringLiteral("jwks_uri")).toString());
+            if (!uri.isValid() || uri.scheme().isEmpty()) {
+                finish(false, QStringLiteral("the discovery document has no jwks_uri"));
+                return;
+            }
+            get(uri, loadKeys);
+        });
+}
+
+void IdTokenVerifier::get(const QUrl &url, const std::function<void(const QJsonObject &)> &next)
+{
+    QNetworkRequest request(url);
+    request.setTransferTimeout(kFetchTimeoutMs);
+    request.setRawHeader("Accept", "application/json");
+    QNetworkReply *reply = m_nam.get(request);
+    const int generation = m_generation;
+    connect(reply, &QNetworkReply::finished, this, [this, reply, next, generation, url] {
+        reply->deleteLater();
+        if (generation != m_generation)
+            return;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (reply->error() != QNetworkReply::NoError || status != 200) {
+            finish(false, QStringLiteral("GET %1 failed: %2")
+                              .arg(url.toString(),
+                                   status ? QString::number(status) : reply->errorString()));
+            return;
+        }
+        const QJsonDocument doc = QJsonDocument::fromJson(reply->readAll());
+        if (!doc.isObject()) {
+            finish(false,
+                   QStringLiteral("GET %1 did not return a JSON object").arg(url.toString()));
+            return;
+        }
+        next(doc.object());
+    });
+}
+
+void IdTokenVerifier::finish(bool ok, const QString &error)
+{
+    m_fetching = false;
+    m_fetchedOnce = true;
+    m_lastError = error;
+    if (!ok && !error.isEmpty())
+        qCWarning(lcIdToken) << "ID token keys:" << error;
+    const auto waiting = std::exchange(m_waiting, {});
+    for (const auto &ready : waiting)
+        ready();
+    Q_EMIT fetchFinished(ok);
+}
+
+bool IdTokenVerifier::prepare(const QString &credential, const std::function<void()> &ready)
+{
+    if (!isConfigured())
+        return true;
+    const auto token = Jwt::parse(credential);
+    if (!token || m_keys.hasKeyFor(*token))
+        return true;
+    if (m_fetching) {
+        m_waiting.append(ready);
+        return false;
+    }
+    const qint64 minInterval = m_settings.int64Value(SettingKeys::oidcJwksMinRefreshMs);
+    if (m_fetchedOnce && m_clock.nowMs() - m_lastFetchMs < minInterval)
+        return true; // rate-limited: verify() refuses the unknown key
+    m_waiting.append(ready);
+    refresh();
+    return !m_fetching && m_waiting.isEmpty();
+}
+
+Principal IdTokenVerifier::verify(const QString &credential)
+{
+    if (!isConfigured()) {
+        throw ApiError::unauthorized(
+            QStringLiteral("ID_TOKEN_NOT_ACCEPTED"),
+            QStringLiteral("ID tokens are not accepted here: the owner has not set "
+                           "auth.oidc.issuer and auth.oidc.audience"));
+    }
+    const auto token = Jwt::parse(credential);
+    if (!token)
+        refuse(QStringLiteral("it is not a well-formed JWT"));
+    switch (m_keys.verify(*token)) {
+    case JwkSet::Result::Ok:
+        break;
+    case JwkSet::Result::UnsupportedAlgorithm:
+        refuse(QStringLiteral("alg '%1' is not accepted (RS256, ES256)").arg(token->algorithm()));
+    case JwkSet::Result::UnknownKey:
+        refuse(m_keys.isEmpty()
+                   ? QStringLiteral("the issuer's signing keys are not available")
+                   : QStringLiteral("it is signed with a key the issuer does not publish"));
+    case JwkSet::Result::BadSignature:
+        refuse(QStringLiteral("the signature does not verify"));
+    }
+    const QJsonObject &c = token->claims;
+    if (trimmedIssuer(c.value(QStringLiteral("iss")).toString()) !=
+        trimmedIssuer(m_settings.stringValue(SettingKeys::oidcIssuer)))
+        refuse(QStringLiteral("it was issued by another issuer"));
+    const QString audience = m_settings.stringValue(SettingKeys::oidcAudience);
+    const QJsonValue aud = c.value(QStringLiteral("aud"));
+    const bool audienceOk =
+        aud.isString() ? aud.toString() == audience : aud.toArray().contains(QJsonValue(audience));
+    if (!audienceOk)
+        refuse(QStringLiteral("it was issued for another audience"));
+    const qint64 now = m_clock.nowMs();
+    const QJsonValue exp = c.value(QStringLiteral("exp"));
+    if (!exp.isDouble())
+        refuse(QStringLiteral("it has no exp claim"));
+    if (now > qint64(exp.toDouble() * 1000) + kLeewayMs) {
+        throw ApiError::unauthorized(QStringLiteral("ID_TOKEN_EXPIRED"),
+                                     QStringLiteral("the ID token has expired"));
+    }
+    const QJsonValue nbf = c.value(QStringLiteral("nbf"));
+    if (nbf.isDouble() && now + kLeewayMs < qint64(nbf.toDouble() * 1000))
+        refuse(QStringLiteral("it is not valid yet (nbf)"));
+    const QString subject = c.value(QStringLiteral("sub")).toString();
+    if (subject.isEmpty())
+        refuse(QStringLiteral("it has no sub claim"));
+
+    Principal p;
+    p.kind = Principal::Kind::IdToken;
+    p.subject = subject;
+    const QString email = c.value(QStringLiteral("email")).toString();
+    p.label = email.isEmpty() ? subject : email;
+    const QStringList owners =
+        m_settings.stringValue(SettingKeys::oidcOwners).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    bool listed = owners.isEmpty();
+    for (const QString &o : owners) {
+        const QString want = o.trimmed();
+        if (want == subject || (!email.isEmpty() && want == email))
+            listed = true;
+    }
+    p.owner = listed;
+    return p;
+}
+
+} // namespace ph::http

@@ -1,0 +1,506 @@
+#include "McpServer.h"
+
+#include "core/Clock.h"
+#include "core/Ids.h"
+#include "core/Store.h"
+#include "http/ApiError.h"
+#include "http/Exchange.h"
+
+#include <QJsonDocument>
+#include <QLoggingCategory>
+
+#include <cmath>
+
+Q_LOGGING_CATEGORY(lcMcp, "pilothouse.mcp")
+
+namespace ph::mcp {
+
+using http::ApiError;
+using http::Exchange;
+using http::Route;
+
+namespace {
+
+constexpr int kParseError = -32700;
+constexpr int kInvalidRequest = -32600;
+constexpr int kMethodNotFound = -32601;
+constexpr int kInvalidParams = -32602;
+constexpr int kInternalError = -32603;
+constexpr int kBadRequest = -32000;
+constexpr int kSessionNotFound = -32001;
+
+const QString kSessionHeader = QStringLiteral("Mcp-Session-Id");
+
+QJsonObject rpcError(const QJsonValue &id, int code, const QString &message)
+{
+    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+            {QStringLiteral("id"), id.isUndefined() ? QJsonValue() : id},
+            {QStringLiteral("error"),
+             QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}}}};
+}
+
+QJsonObject rpcResult(const QJsonValue &id, const QJsonObject &result)
+{
+    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+            {QStringLiteral("id"), id},
+            {QStringLiteral("result"), result}};
+}
+
+// A protocol error raised while handling one message.
+struct RpcFailure
+{
+    int code;
+    QString message;
+};
+
+bool batchesAllowed(const QString &version)
+{
+    return version == QLatin1String("2025-03-26") || version == QLatin1String("2024-11-05");
+}
+
+QString typeOf(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("boolean");
+    case QJsonValue::Double:
+        return QStringLiteral("number");
+    case QJsonValue::String:
+        return QStringLiteral("string");
+    case QJsonValue::Array:
+        return QStringLiteral("array");
+    case QJsonValue::Object:
+        return QStringLiteral("object");
+    default:
+        return QStringLiteral("undefined");
+    }
+}
+
+bool hasType(const QJsonValue &v, const QString &type)
+{
+    if (type == QLatin1String("integer"))
+        return v.isDouble() && v.toDouble() == std::floor(v.toDouble());
+    return typeOf(v) == type;
+}
+
+QString joinPath(const QString &path, const QString &key)
+{
+    return path.isEmpty() ? key : path + QLatin1Char('.') + key;
+}
+
+} // namespace
+
+const QStringList &McpServer::supportedVersions()
+{
+    static const QStringList versions = {QStringLiteral("2025-06-18"), QStringLiteral("2025-03-26"),
+                                         QStringLiteral("2024-11-05")};
+    return versions;
+}
+
+QString McpServer::latestVersion()
+{
+    return supportedVersions().first();
+}
+
+McpServer::McpServer(QString path, http::AuthPolicy policy, Info info, const Clock &clock,
+                     QObject *parent)
+    : QObject(parent)
+    , m_path(std::move(path))
+    , m_policy(policy)
+    , m_info(std::move(info))
+    , m_clock(clock)
+{}
+
+void McpServer::addTool(Tool tool)
+{
+    m_tools.append(std::move(tool));
+}
+
+QStringList McpServer::toolNames() const
+{
+    QStringList out;
+    for (const Tool &t : m_tools)
+        out.append(t.name);
+    return out;
+}
+
+QList<Route> McpServer::routes()
+{
+    using C = McpServer;
+    return {Route::to("POST", m_path, m_policy, this, &C::post),
+            Route::to("DELETE", m_path, m_policy, this, &C::remove),
+            Route::to("GET", m_path, m_policy, this, &C::get)};
+}
+
+QString McpServer::checkSchema(const QJsonObject &schema, const QJsonValue &value,
+                               const QString &path)
+{
+    const QString where = path.isEmpty() ? QStringLiteral("arguments") : path;
+    const QJsonValue type = schema.value(QStringLiteral("type"));
+    if (type.isString() && !hasType(value, type.toString()))
+        return QStringLiteral("%1 must be %2, got %3").arg(where, type.toString(), typeOf(value));
+    if (type.isArray()) {
+        bool any = false;
+        for (const QJsonValue &t : type.toArray())
+            any = any || hasType(value, t.toString());
+        if (!any)
+            return QStringLiteral("%1 has the wrong type (%2)").arg(where, typeOf(value));
+    }
+    const QJsonArray allowed = schema.value(QStringLiteral("enum")).toArray();
+    if (!allowed.isEmpty() && !allowed.contains(value)) {
+        QStringList names;
+        for (const QJsonValue &a : allowed)
+            names.append(a.toVariant().toString());
+        return QStringLiteral("%1 must be one of %2").arg(where, names.join(QStringLiteral(", ")));
+    }
+    if (value.isString()) {
+        const qsizetype n = value.toString().size();
+        if (schema.contains(QStringLiteral("minLength")) &&
+            n < schema.value(QStringLiteral("minLength")).toInteger())
+            return QStringLiteral("%1 is too short").arg(where);
+        if (schema.contains(QStringLiteral("maxLength")) &&
+            n > schema.value(QStringLiteral("maxLength")).toInteger())
+            return QStringLiteral("%1 is too long").arg(where);
+    }
+    if (value.isDouble()) {
+        const double n = value.toDouble();
+        if (schema.contains(QStringLiteral("minimum")) &&
+            n < schema.value(QStringLiteral("minimum")).toDouble())
+            return QStringLiteral("%1 is below the minimum").arg(where);
+        if (schema.contains(QStringLiteral("maximum")) &&
+            n > schema.value(QStringLiteral("maximum")).toDouble())
+            return QStringLiteral("%1 is above the maximum").arg(where);
+    }
+    if (value.isArray()) {
+        const QJsonArray items = value.toArray();
+        if (schema.contains(QStringLiteral("maxItems")) &&
+            items.size() > schema.value(QStringLiteral("maxItems")).toInteger())
+            return QStringLiteral("%1 has too many items").arg(where);
+        const QJsonObject itemSchema = schema.value(QStringLiteral("items")).toObject();
+        for (qsizetype i = 0; i < items.size() && !itemSchema.isEmpty(); ++i) {
+            const QString problem =
+                checkSchema(itemSchema, items.at(i), QStringLiteral("%1[%2]").arg(where).arg(i));
+            if (!problem.isEmpty())
+                return problem;
+        }
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        const QJsonObject properties = schema.value(QStringLiteral("properties")).toObject();
+        for (const QJsonValue &r : schema.value(QStringLiteral("required")).toArray()) {
+            if (!object.contains(r.toString()))
+                return QStringLiteral("%1 is required").arg(joinPath(path, r.toString()));
+        }
+        const bool closed =
+            schema.value(QStringLiteral("additionalProperties")) == QJsonValue(false);
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            if (properties.contains(it.key())) {
+                const QString problem = checkSchema(properties.value(it.key()).toObject(),
+                                                    it.value(), joinPath(path, it.key()));
+                if (!problem.isEmpty())
+                    return problem;
+            } else if (closed) {
+                return QStringLiteral("%1 is not a known argument").arg(joinPath(path, it.key()));
+            }
+        }
+    }
+    return {};
+}
+
+void McpServer::fail(Exchange &ex, int status, int code, const QString &message)
+{
+    ex.respondJson(status, rpcError(QJsonValue(), code, message));
+}
+
+void McpServer::expireIdle()
+{
+    const qint64 now = m_clock.nowMs();
+    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+        if (now - it->lastSeenMs > m_idleTimeoutMs)
+            it = m_sessions.erase(it);
+        else
+            ++it;
+    }
+}
+
+McpServer::Session *McpServer::sessionFor(Exchange &ex, QString *sessionId)
+{
+    expireIdle();
+    *sessionId = QString::fromLatin1(ex.request().header("mcp-session-id").trimmed());
+    if (sessionId->isEmpty()) {
+        fail(ex, 400, kBadRequest,
+             QStringLiteral("Bad Request: the Mcp-Session-Id header is "
+                            "required after initialize"));
+        return nullptr;
+    }
+    auto it = m_sessions.find(*sessionId);
+    if (it == m_sessions.end() || it->actor != ex.request().principal.actor()) {
+        fail(ex, 404, kSessionNotFound,
+             QStringLiteral("Session not found: it ended or expired; initialize again"));
+        return nullptr;
+    }
+    const QString version = QString::fromLatin1(ex.request().header("mcp-protocol-version"));
+    if (!version.isEmpty() && version != it->protocolVersion) {
+        fail(ex, 400, kBadRequest,
+             supportedVersions().contains(version)
+                 ? QStringLiteral("Bad Request: MCP-Protocol-Version %1 differs from the "
+                                  "session's %2")
+                       .arg(version, it->protocolVersion)
+                 : QStringLiteral("Bad Request: unsupported MCP-Protocol-Version %1 (supported: "
+                                  "%2)")
+                       .arg(version, supportedVersions().join(QStringLiteral(", "))));
+        return nullptr;
+    }
+    it->lastSeenMs = m_clock.nowMs();
+    return &it.value();
+}
+
+void McpServer::get(Exchange &ex)
+{
+    // No server-initiated stream: the spec lets a server answer 405 here.
+    ex.respondJson(405,
+                   rpcError(QJsonValue(), kBadRequest,
+                            QStringLiteral("this server sends no stream on GET; POST requests")),
+                   {{"Allow", "POST, DELETE"}});
+}
+
+void McpServer::remove(Exchange &ex)
+{
+    QString sessionId;
+    if (!sessionFor(ex, &sessionId))
+        return;
+    m_sessions.remove(sessionId);
+    ex.respond(204, {}, {});
+}
+
+void McpServer::post(Exchange &ex)
+{
+    const http::Request &request = ex.request();
+    const QByteArray contentType = request.header("content-type").toLower();
+    if (!contentType.startsWith("application/json")) {
+        fail(ex, 415, kBadRequest,
+             QStringLiteral("Unsupported Media Type: send Content-Type: application/json"));
+        return;
+    }
+    const QByteArray accept = request.header("accept").toLower();
+    if (!accept.isEmpty() && !accept.contains("application/json") && !accept.contains("*/*")) {
+        fail(ex, 406, kBadRequest,
+             QStringLiteral("Not Acceptable: this server answers with application/json"));
+        return;
+    }
+    QJsonParseError parseError{};
+    const QJsonDocument doc = QJsonDocument::fromJson(request.body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || doc.isNull()) {
+        fail(ex, 400, kParseError, QStringLiteral("Parse error: %1").arg(parseError.errorString()));
+        return;
+    }
+    const bool batch = doc.isArray();
+    const QJsonArray messages = batch ? doc.array() : QJsonArray{doc.object()};
+    if (batch && messages.isEmpty()) {
+        fail(ex, 400, kInvalidRequest, QStringLiteral("Invalid Request: an empty batch"));
+        return;
+    }
+    bool hasInitialize = false;
+    for (const QJsonValue &m : messages) {
+        if (m.toObject().value(QStringLiteral("method")).toString() == QLatin1String("initialize"))
+            hasInitialize = true;
+    }
+
+    QString sessionId;
+    Session *session = nullptr;
+    if (hasInitialize) {
+        if (batch) {
+            fail(ex, 400, kInvalidRequest,
+                 QStringLiteral("Invalid Request: initialize must not be part of a batch"));
+            return;
+        }
+    } else {
+        session = sessionFor(ex, &sessionId);
+        if (!session)
+            return;
+        if (batch && !batchesAllowed(session->protocolVersion)) {
+            fail(ex, 400, kInvalidRequest,
+                 QStringLiteral("Invalid Request: protocol version %1 does not allow batches")
+                     .arg(session->protocolVersion));
+            return;
+        }
+    }
+
+    QJsonArray responses;
+    QString newSessionId;
+    for (const QJsonValue &m : messages) {
+        const QJsonValue response = handleMessage(m, session, sessionId, request, &newSessionId);
+        if (!response.isUndefined())
+            responses.append(response);
+    }
+    if (responses.isEmpty()) {
+        ex.respond(202, {}, {});
+        return;
+    }
+    http::HeaderList headers;
+    if (!newSessionId.isEmpty())
+        headers.append({kSessionHeader.toLatin1(), newSessionId.toLatin1()});
+    const QByteArray body =
+        batch ? QJsonDocument(responses).toJson(QJsonDocument::Compact)
+              : QJsonDocument(responses.first().toObject()).toJson(QJsonDocument::Compact);
+    ex.respond(200, body, "application/json", headers);
+}
+
+QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
+                                    const QString &sessionId, const http::Request &request,
+                                    QString *newSessionId)
+{
+    const QJsonObject message = value.toObject();
+    const QJsonValue id = message.value(QStringLiteral("id"));
+    const bool isRequest = message.contains(QStringLiteral("id"));
+    if (!value.isObject() ||
+        message.value(QStringLiteral("jsonrpc")) != QJsonValue(QStringLiteral("2.0")))
+        return rpcError(id, kInvalidRequest, QStringLiteral("Invalid Request: not JSON-RPC 2.0"));
+    const QJsonValue methodValue = message.value(QStringLiteral("method"));
+    if (!methodValue.isString()) {
+        if (message.contains(QStringLiteral("result")) || message.contains(QStringLiteral("error")))
+            return QJsonValue(QJsonValue::Undefined); // a response to nothing we asked: ignored
+        return rpcError(id, kInvalidRequest, QStringLiteral("Invalid Request: method is missing"));
+    }
+    if (isRequest && !id.isString() && !id.isDouble())
+        return rpcError(QJsonValue(), kInvalidRequest,
+                        QStringLiteral("Invalid Request: id must be a string or a number"));
+    const QString method = methodValue.toString();
+    const QJsonValue paramsValue = message.value(QStringLiteral("params"));
+    if (!paramsValue.isUndefined() && !paramsValue.isObject())
+        return isRequest ? QJsonValue(
+                               rpcError(id, kInvalidParams,
+                                        QStringLiteral("Invalid params: params must be an object")))
+                         : QJsonValue(QJsonValue::Undefined);
+    const QJsonObject params = paramsValue.toObject();
+
+    if (!isRequest) {
+        if (method == QLatin1String("notifications/initialized") && session)
+            session->initialized = true;
+        // Other notifications (cancelled, progress) need nothing: every call completes
+        // before its response is written.
+        return QJsonValue(QJsonValue::Undefined);
+    }
+    try {
+        if (method == QLatin1String("initialize"))
+            return rpcResult(id, initialize(params, request, newSessionId));
+        if (method == QLatin1String("ping"))
+            return rpcResult(id, {});
+        if (method == QLatin1String("tools/list"))
+            return rpcResult(id, listTools());
+        if (method == QLatin1String("tools/call")) {
+            const CallContext context{request.principal, request, sessionId,
+                                      session ? session->protocolVersion : latestVersion()};
+            return rpcResult(id, callTool(params, context));
+        }
+        return rpcError(id, kMethodNotFound, QStringLiteral("Method not found: %1").arg(method));
+    } catch (const RpcFailure &f) {
+        return rpcError(id, f.code, f.message);
+    } catch (const StoreError &e) {
+        qCWarning(lcMcp) << "store error in" << method << e.what();
+        return rpcError(id, kInternalError, QStringLiteral("Internal error: storage error"));
+    }
+}
+
+QJsonObject McpServer::initialize(const QJsonObject &params, const http::Request &request,
+                                  QString *newSessionId)
+{
+    const QJsonValue requested = params.value(QStringLiteral("protocolVersion"));
+    if (!requested.isString())
+        throw RpcFailure{kInvalidParams,
+                         QStringLiteral("Invalid params: protocolVersion is required")};
+    const QString version =
+        supportedVersions().contains(requested.toString()) ? requested.toString() : latestVersion();
+    expireIdle();
+    Session session;
+    session.protocolVersion = version;
+    session.actor = request.principal.actor();
+    session.clientInfo = params.value(QStringLiteral("clientInfo")).toObject();
+    session.lastSeenMs = m_clock.nowMs();
+    *newSessionId = Ids::make(QStringLiteral("mcp"), 32);
+    m_sessions.insert(*newSessionId, session);
+
+    QJsonObject serverInfo{{QStringLiteral("name"), m_info.name},
+                           {QStringLiteral("version"), m_info.version}};
+    if (!m_info.title.isEmpty() && version == latestVersion())
+        serverInfo.insert(QStringLiteral("title"), m_info.title);
+    QJsonObject result{{QStringLiteral("protocolVersion"), version},
+                       {QStringLiteral("capabilities"),
+                        QJsonObject{{QStringLiteral("tools"),
+                                     QJsonObject{{QStringLiteral("listChanged"), false}}}}},
+                       {QStringLiteral("serverInfo"), serverInfo}};
+    if (!m_info.instructions.isEmpty())
+        result.insert(QStringLiteral("instructions"), m_info.instructions);
+    return result;
+}
+
+QJsonObject McpServer::listTools() const
+{
+    QJsonArray tools;
+    for (const Tool &t : m_tools) {
+        QJsonObject o{{QStringLiteral("name"), t.name},
+                      {QStringLiteral("description"), t.description},
+                      {QStringLiteral("inputSchema"), t.inputSchema}};
+        if (!t.title.isEmpty())
+            o.insert(QStringLiteral("title"), t.title);
+        tools.append(o);
+    }
+    return {{QStringLiteral("tools"), tools}};
+}
+
+QJsonObject McpServer::callTool(const QJsonObject &params, const CallContext &context)
+{
+    const QString name = params.value(QStringLiteral("name")).toString();
+    const Tool *tool = nullptr;
+    for (const Tool &t : m_tools) {
+        if (t.name == name)
+            tool = &t;
+    }
+    if (!tool)
+        throw RpcFailure{kInvalidParams, QStringLiteral("Unknown tool: %1").arg(name)};
+    const QJsonValue argsValue = params.value(QStringLiteral("arguments"));
+    if (!argsValue.isUndefined() && !argsValue.isNull() && !argsValue.isObject())
+        throw RpcFailure{kInvalidParams,
+                         QStringLiteral("Invalid params: arguments must be an object")};
+    const QJsonObject arguments = argsValue.toObject();
+
+    auto errorResult = [](const QJsonObject &error) {
+        return QJsonObject{{QStringLiteral("content"),
+                            QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                                   {QStringLiteral("text"),
+                                                    QString::fromUtf8(QJsonDocument(error).toJson(
+                                                        QJsonDocument::Compact))}}}},
+                           {QStringLiteral("isError"), true}};
+    };
+    const QString problem = checkSchema(tool->inputSchema, arguments, {});
+    if (!problem.isEmpty()) {
+        return errorResult({{QStringLiteral("code"), QStringLiteral("INVALID_ARGUMENTS")},
+                            {QStringLiteral("error"), problem}});
+    }
+    QJsonObject output;
+    try {
+        output = tool->handler(arguments, context);
+    } catch (const ApiError &e) {
+        QJsonObject error{{QStringLiteral("code"), e.code()},
+                          {QStringLiteral("error"), e.message()},
+                          {QStringLiteral("status"), e.status()}};
+        if (!e.field().isEmpty())
+            error.insert(QStringLiteral("field"), e.field());
+        if (!e.details().isEmpty())
+            error.insert(QStringLiteral("details"), e.details());
+        return errorResult(error);
+    }
+    QJsonObject result{{QStringLiteral("content"),
+                        QJsonArray{QJsonObject{
+                            {QStringLiteral("type"), QStringLiteral("text")},
+                            {QStringLiteral("text"), QString::fromUtf8(QJsonDocument(output).toJson(
+                                                         QJsonDocument::Compact))}}}},
+                       {QStringLiteral("isError"), false}};
+    if (context.protocolVersion == latestVersion())
+        result.insert(QStringLiteral("structuredContent"), output);
+    return result;
+}
+
+} // namespace ph::mcp

@@ -1,0 +1,126 @@
+#pragma once
+
+#include "http/Request.h"
+#include "http/Route.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace ph {
+class Clock;
+}
+
+namespace ph::mcp {
+
+// What a tool handler knows about its call: who called (the HTTP principal), the HTTP
+// request (for links back to this service) and the negotiated protocol version.
+struct CallContext
+{
+    const http::Principal &principal;
+    const http::Request &request;
+    QString sessionId;
+    QString protocolVersion;
+};
+
+// One tool: a name, a description, a JSON Schema for its arguments and a handler.
+// The handler returns the result as a JSON object (sent as text content and, from
+// 2025-06-18 on, as structuredContent). It reports a tool error by throwing
+// http::ApiError: the client gets a result with `isError: true` naming the code and
+// the field, so a model can correct its call. Arguments are checked against
+// `inputSchema` before the handler runs (types, required, enum, bounds, no unknown
+// properties where additionalProperties is false).
+struct Tool
+{
+    QString name;
+    QString title;
+    QString description;
+    QJsonObject inputSchema;
+    std::function<QJsonObject(const QJsonObject &arguments, const CallContext &context)> handler;
+};
+
+// The server side of the MCP streamable-HTTP transport, for any area that offers MCP
+// tools: JSON-RPC 2.0 over POST on one path, answered with application/json.
+//
+// - `initialize` negotiates the protocol version (the client's when supported, else
+//   our latest) and issues `Mcp-Session-Id`; every later request must carry it: 400
+//   when missing, 404 when unknown or expired (the client then initializes again).
+// - `DELETE` on the path ends a session; `GET` is 405 (no server-initiated stream).
+// - `MCP-Protocol-Version`, when sent, must be supported and match the session's.
+// - Batches (JSON arrays) are accepted for sessions on 2025-03-26 and 2024-11-05 and
+//   refused for 2025-06-18, which removed them; `initialize` is never batched.
+// - Notifications and responses alone are answered 202 with no body.
+// - A session belongs to the credential that opened it; another credential gets 404.
+class McpServer : public QObject, public http::Controller
+{
+    Q_OBJECT
+public:
+    struct Info
+    {
+        QString name;
+        QString title;
+        QString version;
+        QString instructions;
+    };
+
+    static const QStringList &supportedVersions(); // newest first
+    static QString latestVersion();
+
+    McpServer(QString path, http::AuthPolicy policy, Info info, const Clock &clock,
+              QObject *parent = nullptr);
+
+    void addTool(Tool tool);
+    QStringList toolNames() const;
+    int sessionCount() const { return int(m_sessions.size()); }
+    // Idle sessions expire after this long (default one hour).
+    void setSessionIdleTimeoutMs(qint64 ms) { m_idleTimeoutMs = ms; }
+
+    QList<http::Route> routes() override;
+
+    // Checks `value` against the subset of JSON Schema the tools use; returns an empty
+    // string or a sentence naming the offending path.
+    static QString checkSchema(const QJsonObject &schema, const QJsonValue &value,
+                               const QString &path);
+
+private:
+    struct Session
+    {
+        QString protocolVersion;
+        QString actor; // Principal::actor() of the credential that opened it
+        QJsonObject clientInfo;
+        bool initialized = false;
+        qint64 lastSeenMs = 0;
+    };
+
+    void post(http::Exchange &ex);
+    void remove(http::Exchange &ex);
+    void get(http::Exchange &ex);
+
+    // One JSON-RPC message; returns the response, or an undefined value for
+    // notifications and responses.
+    QJsonValue handleMessage(const QJsonValue &message, Session *session, const QString &sessionId,
+                             const http::Request &request, QString *newSessionId);
+    QJsonObject initialize(const QJsonObject &params, const http::Request &request,
+                           QString *newSessionId);
+    QJsonObject callTool(const QJsonObject &params, const CallContext &context);
+    QJsonObject listTools() const;
+    Session *sessionFor(http::Exchange &ex, QString *sessionId);
+    void expireIdle();
+    static void fail(http::Exchange &ex, int status, int code, const QString &message);
+
+    QString m_path;
+    http::AuthPolicy m_policy;
+    Info m_info;
+    const Clock &m_clock;
+    QList<Tool> m_tools;
+    QHash<QString, Session> m_sessions;
+    qint64 m_idleTimeoutMs = 3'600'000;
+};
+
+} // namespace ph::mcp

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QList>
+
+#include <memory>
+
+namespace ph {
+class Clock;
+class Store;
+namespace http {
+class Controller;
+class CredentialVerifier;
+} // namespace http
+namespace mcp {
+class McpServer;
+}
+} // namespace ph
+
+namespace ph::sites {
+
+class AnalyticsRepository;
+class ChangeRepository;
+class ConfigApi;
+class ConfigController;
+class ConnectKeyRepository;
+class SiteRepository;
+class WorkspaceController;
+
+// The sites area as one piece for Service: repositories, the owner's-AI API, the
+// workspace and configuration controllers and the configuration MCP server.
+class SitesArea
+{
+public:
+    SitesArea(Store &store, const Clock &clock);
+    ~SitesArea();
+
+    SiteRepository &sites() { return *m_sites; }
+    ConnectKeyRepository &connectKeys() { return *m_connectKeys; }
+    ChangeRepository &changes() { return *m_changes; }
+    // The ingestion path for later surfaces (runtime, embed SDK, agent runs).
+    AnalyticsRepository &analytics() { return *m_analytics; }
+    // Connect AI keys, for the authenticator.
+    http::CredentialVerifier &connectKeyVerifier();
+    QList<http::Controller *> controllers();
+
+private:
+    std::unique_ptr<SiteRepository> m_sites;
+    std::unique_ptr<ConnectKeyRepository> m_connectKeys;
+    std::unique_ptr<ChangeRepository> m_changes;
+    std::unique_ptr<AnalyticsRepository> m_analytics;
+    std::unique_ptr<ConfigApi> m_api;
+    std::unique_ptr<mcp::McpServer> m_mcp;
+    std::unique_ptr<WorkspaceController> m_workspace;
+    std::unique_ptr<ConfigController> m_config;
+};
+
+} // namespace ph::sites

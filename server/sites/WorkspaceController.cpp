@@ -1,0 +1,731 @@
+#include "WorkspaceController.h"
+
+#include "AllowedDomains.h"
+#include "AnalyticsRepository.h"
+#include "ChangeRepository.h"
+#include "ConfigApi.h"
+#include "ConnectKeyRepository.h"
+#include "SiteConfigSchema.h"
+#include "SiteRepository.h"
+
+#include "core/ApiKeyRepository.h"
+#include "core/Clock.h"
+#include "core/Ids.h"
+#include "core/SecretBox.h"
+#include "core/Store.h"
+#include "http/ApiError.h"
+#include "http/Exchange.h"
+#include "http/JsonFields.h"
+
+#include <QJsonArray>
+#include <QUrl>
+
+namespace ph::sites {
+
+using http::ApiError;
+using http::AuthPolicy;
+using http::Exchange;
+using http::JsonFields;
+using http::Route;
+
+namespace {
+
+const QString kMaskedSecret = QStringLiteral("********");
+
+QJsonValue isoOrNull(std::optional<qint64> ms)
+{
+    return ms ? QJsonValue(Clock::isoUtc(*ms)) : QJsonValue();
+}
+
+QJsonObject keyJson(const SiteKey &k, qint64 now)
+{
+    return {{QStringLiteral("keyId"), k.id},
+            {QStringLiteral("siteId"), k.siteId},
+            {QStringLiteral("label"), k.label},
+            {QStringLiteral("publicKey"), k.publicKey},
+            {QStringLiteral("environment"), k.environment},
+            {QStringLiteral("allowedDomains"), QJsonArray::fromStringList(k.allowedDomains)},
+            {QStringLiteral("capabilities"), k.capabilities},
+            {QStringLiteral("sitePolicy"), k.sitePolicy},
+            {QStringLiteral("active"), k.active},
+            {QStringLiteral("expired"), k.isExpired(now)},
+            {QStringLiteral("ttlDays"), k.ttlDays},
+            {QStringLiteral("expiresAt"), isoOrNull(k.expiresAt)},
+            {QStringLiteral("createdAt"), Clock::isoUtc(k.createdAt)},
+            {QStringLiteral("updatedAt"), Clock::isoUtc(k.updatedAt)},
+            {QStringLiteral("rotatedAt"), isoOrNull(k.rotatedAt)}};
+}
+
+QJsonObject connectKeyJson(const ConnectKey &k)
+{
+    return {{QStringLiteral("keyId"), k.id},
+            {QStringLiteral("siteId"), k.siteId},
+            {QStringLiteral("label"), k.label},
+            {QStringLiteral("prefix"), k.prefix},
+            {QStringLiteral("active"), k.isActive()},
+            {QStringLiteral("createdAt"), Clock::isoUtc(k.createdAt)},
+            {QStringLiteral("lastUsedAt"), isoOrNull(k.lastUsedAt)},
+            {QStringLiteral("revokedAt"), isoOrNull(k.revokedAt)}};
+}
+
+QString boundedLabel(const JsonFields &body, const QString &key, bool required,
+                     const QString &fallback = {})
+{
+    const QString label = required ? body.requiredString(key).trimmed()
+                                   : body.optionalString(key).value_or(fallback).trimmed();
+    if (label.size() > 80)
+        throw ApiError::invalidField(body.path(key),
+                                     QStringLiteral("must be at most 80 characters"));
+    return label;
+}
+
+QJsonObject objectField(const JsonFields &body, const QString &key)
+{
+    const auto o = body.optionalObject(key);
+    return o ? o->object() : QJsonObject();
+}
+
+// User API keys are for the cloud API: everything but the embed is on by default.
+QJsonObject userKeyCapabilityDefaults()
+{
+    return {{QStringLiteral("embed"), false},
+            {QStringLiteral("externalWebContextScrape"), true},
+            {QStringLiteral("cloudAgent"), true},
+            {QStringLiteral("cloudScrape"), true}};
+}
+
+QStringList interviewQuestions(const JsonFields &body, bool required)
+{
+    const auto list = body.stringArray(QStringLiteral("interviewQuestions"), required);
+    if (!list)
+        return {};
+    if (list->size() > 20)
+        throw ApiError::invalidField(QStringLiteral("interviewQuestions"),
+                                     QStringLiteral("must have at most 20 questions"));
+    QStringList out;
+    for (qsizetype i = 0; i < list->size(); ++i) {
+        const QString q = list->at(i).trimmed();
+        if (q.isEmpty() || q.size() > 500)
+            throw ApiError::invalidField(QStringLiteral("interviewQuestions[%1]").arg(i),
+                                         QStringLiteral("must be 1 to 500 characters"));
+        out.append(q);
+    }
+    return out;
+}
+
+} // namespace
+
+WorkspaceController::WorkspaceController(Store &store, SiteRepository &sites,
+                                         ConnectKeyRepository &connectKeys,
+                                         ChangeRepository &changes, AnalyticsRepository &analytics,
+                                         ConfigApi &api, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_sites(sites)
+    , m_connectKeys(connectKeys)
+    , m_changes(changes)
+    , m_analytics(analytics)
+    , m_api(api)
+{}
+
+QList<Route> WorkspaceController::routes()
+{
+    using C = WorkspaceController;
+    const auto W = AuthPolicy::Workspace;
+    return {
+        Route::to("POST", QStringLiteral("/generateSiteKey"), W, this, &C::generateSiteKey),
+        Route::to("POST", QStringLiteral("/listSiteKeys"), W, this, &C::listSiteKeys),
+        Route::to("POST", QStringLiteral("/updateSiteKeyPolicy"), W, this, &C::updateSiteKeyPolicy),
+        Route::to("POST", QStringLiteral("/rotateSiteKey"), W, this, &C::rotateSiteKey),
+        Route::to("POST", QStringLiteral("/deleteSite"), W, this, &C::deleteSite),
+        Route::to("POST", QStringLiteral("/getSiteConfig"), W, this, &C::getSiteConfig),
+        Route::to("POST", QStringLiteral("/upsertSiteConfig"), W, this, &C::upsertSiteConfig),
+        Route::to("POST", QStringLiteral("/updateApiKeyCapabilities"), W, this,
+                  &C::updateApiKeyCapabilities),
+        Route::to("POST", QStringLiteral("/createConnectKey"), W, this, &C::createConnectKey),
+        Route::to("POST", QStringLiteral("/listConnectKeys"), W, this, &C::listConnectKeys),
+        Route::to("POST", QStringLiteral("/revokeConnectKey"), W, this, &C::revokeConnectKey),
+        Route::to("POST", QStringLiteral("/rotateConnectKey"), W, this, &C::rotateConnectKey),
+        Route::to("POST", QStringLiteral("/applyConfigChange"), W, this, &C::applyConfigChange),
+        Route::to("POST", QStringLiteral("/discardConfigChange"), W, this, &C::discardConfigChange),
+        Route::to("GET", QStringLiteral("/review/changes/{changeId}"), W, this, &C::reviewChange),
+        Route::to("POST", QStringLiteral("/listAnalytics"), W, this, &C::listAnalytics),
+        Route::to("POST", QStringLiteral("/getAnalyticsInteractionDetail"), W, this,
+                  &C::getAnalyticsInteractionDetail),
+        Route::to("POST", QStringLiteral("/getAnalyticsNotificationSettings"), W, this,
+                  &C::getAnalyticsNotificationSettings),
+        Route::to("POST", QStringLiteral("/upsertAnalyticsNotificationSettings"), W, this,
+                  &C::upsertAnalyticsNotificationSettings),
+        Route::to("POST", QStringLiteral("/upsertAnalyticsQuestions"), W, this,
+                  &C::upsertAnalyticsQuestions),
+    };
+}
+
+Site WorkspaceController::ownedSite(const QString &siteId) const
+{
+    // Every caller here is the owner (AuthPolicy::Workspace): the owner's view of sites.
+    http::Principal owner;
+    owner.owner = true;
+    return m_api.siteFor(owner, siteId);
+}
+
+SiteKey WorkspaceController::keyFor(const QString &keyId, const QString &siteId) const
+{
+    const auto key = m_sites.findKey(keyId);
+    if (!key || (!siteId.isEmpty() && key->siteId != siteId))
+        throw ApiError(404, QStringLiteral("SITE_KEY_NOT_FOUND"),
+                       siteId.isEmpty()
+                           ? QStringLiteral("no site key %1").arg(keyId)
+                           : QStringLiteral("no site key %1 on site %2").arg(keyId, siteId),
+                       QStringLiteral("keyId"));
+    ownedSite(key->siteId);
+    return *key;
+}
+
+void WorkspaceController::generateSiteKey(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("siteName"),
+                        QStringLiteral("label"), QStringLiteral("allowedDomains"),
+                        QStringLiteral("ttlDays"), QStringLiteral("environment"),
+                        QStringLiteral("capabilities"), QStringLiteral("sitePolicy")});
+    const auto siteId = body.optionalString(QStringLiteral("siteId"));
+    const auto siteName = body.optionalString(QStringLiteral("siteName"));
+    if (!siteId && !siteName)
+        throw ApiError(400, QStringLiteral("MISSING_FIELD"),
+                       QStringLiteral("siteId or siteName is required"), QStringLiteral("siteId"));
+    if (siteId && siteName)
+        throw ApiError::invalidField(
+            QStringLiteral("siteName"),
+            QStringLiteral("cannot be sent with siteId; send one of them"));
+    const QString label = boundedLabel(body, QStringLiteral("label"), true);
+    SiteRepository::NewKey key;
+    key.label = label;
+    key.allowedDomains =
+        AllowedDomains::normalize(*body.stringArray(QStringLiteral("allowedDomains"), true),
+                                  QStringLiteral("allowedDomains"));
+    key.ttlDays = int(body.optionalInt(QStringLiteral("ttlDays"), 0, 3650).value_or(0));
+    key.environment = body.optionalEnum(QStringLiteral("environment"),
+                                        {QStringLiteral("production"),
+                                         QStringLiteral("development"), QStringLiteral("test")})
+                          .value_or(QStringLiteral("production"));
+    key.capabilities = SiteConfigSchema::mergeCapabilities(
+        SiteConfigSchema::capabilityDefaults(), objectField(body, QStringLiteral("capabilities")),
+        QStringLiteral("capabilities"));
+    key.sitePolicy = SiteConfigSchema::mergeSitePolicy(
+        SiteConfigSchema::sitePolicyDefaults(), objectField(body, QStringLiteral("sitePolicy")),
+        QStringLiteral("sitePolicy"));
+
+    Site site;
+    bool created = false;
+    SiteKey minted;
+    m_store.transaction([&] {
+        if (siteId) {
+            site = ownedSite(*siteId);
+        } else {
+            const QString name = siteName->trimmed();
+            if (name.isEmpty() || name.size() > 120)
+                throw ApiError::invalidField(QStringLiteral("siteName"),
+                                             QStringLiteral("must be 1 to 120 characters"));
+            if (auto existing = m_sites.findSiteByName(name, kLocalOwner)) {
+                site = *existing;
+            } else {
+                site = m_sites.createSite(name, kLocalOwner);
+                created = true;
+            }
+        }
+        key.siteId = site.id;
+        minted = m_sites.createKey(key);
+    });
+    ex.respondJson(201, {{QStringLiteral("siteId"), site.id},
+                         {QStringLiteral("siteName"), site.name},
+                         {QStringLiteral("siteCreated"), created},
+                         {QStringLiteral("key"), keyJson(minted, m_store.clock().nowMs())}});
+}
+
+void WorkspaceController::listSiteKeys(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId")});
+    QList<Site> sites;
+    if (const auto siteId = body.optionalString(QStringLiteral("siteId")))
+        sites.append(ownedSite(*siteId));
+    else
+        sites = m_sites.listSites(kLocalOwner);
+    const qint64 now = m_store.clock().nowMs();
+    QJsonArray out;
+    for (const Site &s : sites) {
+        QJsonArray keys;
+        for (const SiteKey &k : m_sites.listKeys(s.id))
+            keys.append(keyJson(k, now));
+        out.append(
+            QJsonObject{{QStringLiteral("siteId"), s.id},
+                        {QStringLiteral("name"), s.name},
+                        {QStringLiteral("createdAt"), Clock::isoUtc(s.createdAt)},
+                        {QStringLiteral("activeConnectKeys"), m_connectKeys.activeCount(s.id)},
+                        {QStringLiteral("keys"), keys}});
+    }
+    ex.respondJson(200, {{QStringLiteral("sites"), out}});
+}
+
+void WorkspaceController::updateSiteKeyPolicy(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("keyId"), QStringLiteral("siteId"),
+                        QStringLiteral("allowedDomains"), QStringLiteral("active"),
+                        QStringLiteral("capabilities"), QStringLiteral("sitePolicy")});
+    SiteKey key = keyFor(body.requiredString(QStringLiteral("keyId")),
+                         body.optionalString(QStringLiteral("siteId")).value_or(QString()));
+    if (const auto domains = body.stringArray(QStringLiteral("allowedDomains"), false))
+        key.allowedDomains = AllowedDomains::normalize(*domains, QStringLiteral("allowedDomains"));
+    if (const auto active = body.optionalBool(QStringLiteral("active")))
+        key.active = *active;
+    key.capabilities = SiteConfigSchema::mergeCapabilities(
+        key.capabilities, objectField(body, QStringLiteral("capabilities")),
+        QStringLiteral("capabilities"));
+    key.sitePolicy = SiteConfigSchema::mergeSitePolicy(
+        key.sitePolicy, objectField(body, QStringLiteral("sitePolicy")),
+        QStringLiteral("sitePolicy"));
+    m_sites.updateKey(key);
+    ex.respondJson(
+        200, {{QStringLiteral("key"), keyJson(*m_sites.findKey(key.id), m_store.clock().nowMs())}});
+}
+
+void WorkspaceController::rotateSiteKey(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("keyId"), QStringLiteral("siteId"), QStringLiteral("label"),
+                        QStringLiteral("capabilities"), QStringLiteral("sitePolicy")});
+    SiteKey key = keyFor(body.requiredString(QStringLiteral("keyId")),
+                         body.optionalString(QStringLiteral("siteId")).value_or(QString()));
+    if (body.has(QStringLiteral("label")))
+        key.label = boundedLabel(body, QStringLiteral("label"), true);
+    key.capabilities = SiteConfigSchema::mergeCapabilities(
+        key.capabilities, objectField(body, QStringLiteral("capabilities")),
+        QStringLiteral("capabilities"));
+    key.sitePolicy = SiteConfigSchema::mergeSitePolicy(
+        key.sitePolicy, objectField(body, QStringLiteral("sitePolicy")),
+        QStringLiteral("sitePolicy"));
+    SiteKey rotated;
+    m_store.transaction([&] {
+        m_sites.updateKey(key);
+        rotated = m_sites.rotateKey(key.id);
+    });
+    ex.respondJson(200, {{QStringLiteral("key"), keyJson(rotated, m_store.clock().nowMs())},
+                         {QStringLiteral("previousKeyInvalidated"), true}});
+}
+
+void WorkspaceController::deleteSite(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId")});
+    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
+    const int keys = m_sites.keyCount(site.id);
+    const int connections = int(m_connectKeys.list(site.id).size());
+    m_sites.deleteSite(site.id);
+    ex.respondJson(
+        200,
+        {{QStringLiteral("siteId"), site.id},
+         {QStringLiteral("deleted"), true},
+         {QStringLiteral("removed"), QJsonObject{{QStringLiteral("siteKeys"), keys},
+                                                 {QStringLiteral("connectKeys"), connections},
+                                                 {QStringLiteral("siteConfig"), true},
+                                                 {QStringLiteral("analyticsOwnerSettings"), true},
+                                                 {QStringLiteral("analyticsQuestions"), true},
+                                                 {QStringLiteral("configChanges"), true}}},
+         {QStringLiteral("retained"),
+          QJsonArray{QStringLiteral("analytics_sites"), QStringLiteral("analytics_interactions"),
+                     QStringLiteral("analytics_daily"), QStringLiteral("analytics_profiles"),
+                     QStringLiteral("analytics_visits"), QStringLiteral("analytics_scores"),
+                     QStringLiteral("analytics_reviews"), QStringLiteral("analytics_interviews"),
+                     QStringLiteral("analytics_notes"), QStringLiteral("analytics_posts")}},
+         {QStringLiteral("detachedInstalls"), QJsonArray()}});
+}
+
+QJsonObject WorkspaceController::configJson(const SiteKey &key) const
+{
+    const SiteConfigRecord r = m_sites.config(key.siteId);
+    return {{QStringLiteral("siteId"), key.siteId},
+            {QStringLiteral("keyId"), key.id},
+            {QStringLiteral("version"), r.version},
+            {QStringLiteral("updatedAt"),
+             r.version ? QJsonValue(Clock::isoUtc(r.updatedAt)) : QJsonValue()},
+            {QStringLiteral("updatedBy"), r.version ? QJsonValue(r.updatedBy) : QJsonValue()},
+            {QStringLiteral("siteConfig"), r.config},
+            {QStringLiteral("effective"), SiteConfigSchema::effective(r.config)}};
+}
+
+void WorkspaceController::getSiteConfig(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("keyId"), QStringLiteral("siteId")});
+    const SiteKey key = keyFor(body.requiredString(QStringLiteral("keyId")),
+                               body.optionalString(QStringLiteral("siteId")).value_or(QString()));
+    ex.respondJson(200, configJson(key));
+}
+
+void WorkspaceController::upsertSiteConfig(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown(
+        {QStringLiteral("keyId"), QStringLiteral("siteId"), QStringLiteral("siteConfig")});
+    const SiteKey key = keyFor(body.requiredString(QStringLiteral("keyId")),
+                               body.optionalString(QStringLiteral("siteId")).value_or(QString()));
+    const auto patch = body.optionalObject(QStringLiteral("siteConfig"));
+    if (!patch)
+        throw ApiError::missingField(QStringLiteral("siteConfig"));
+    const QJsonObject clean = SiteConfigSchema::sanitizePatch(
+        patch->object(), SiteConfigSchema::Mode::Strict, QStringLiteral("siteConfig"));
+    m_store.transaction([&] {
+        const QJsonObject merged =
+            SiteConfigSchema::applyUpsert(m_sites.config(key.siteId).config, clean);
+        SiteConfigSchema::checkWhole(merged, QStringLiteral("siteConfig"));
+        m_sites.writeConfig(key.siteId, merged, ex.request().principal.actor());
+    });
+    ex.respondJson(200, configJson(key));
+}
+
+void WorkspaceController::updateApiKeyCapabilities(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("keyId"), QStringLiteral("capabilities")});
+    const QString keyId = body.requiredString(QStringLiteral("keyId"));
+    const auto patch = body.optionalObject(QStringLiteral("capabilities"));
+    if (!patch)
+        throw ApiError::missingField(QStringLiteral("capabilities"));
+    if (m_sites.findKey(keyId)) {
+        SiteKey key = keyFor(keyId, {});
+        key.capabilities = SiteConfigSchema::mergeCapabilities(key.capabilities, patch->object(),
+                                                               QStringLiteral("capabilities"));
+        m_sites.updateKey(key);
+        ex.respondJson(200, {{QStringLiteral("keyId"), key.id},
+                             {QStringLiteral("keyType"), QStringLiteral("site")},
+                             {QStringLiteral("capabilities"), key.capabilities}});
+        return;
+    }
+    const auto apiKey = m_store.apiKeys().find(keyId);
+    if (!apiKey || !apiKey->isActive())
+        throw ApiError(404, QStringLiteral("KEY_NOT_FOUND"),
+                       QStringLiteral("no active site key or API key %1").arg(keyId),
+                       QStringLiteral("keyId"));
+    if (apiKey->isOwner())
+        throw ApiError::invalidField(QStringLiteral("keyId"),
+                                     QStringLiteral("is the owner's key, which has every "
+                                                    "capability; name a user or site key"));
+    const QJsonObject caps = SiteConfigSchema::mergeCapabilities(
+        m_sites.apiKeyCapabilities(keyId).value_or(userKeyCapabilityDefaults()), patch->object(),
+        QStringLiteral("capabilities"));
+    m_sites.setApiKeyCapabilities(keyId, caps);
+    ex.respondJson(200, {{QStringLiteral("keyId"), keyId},
+                         {QStringLiteral("keyType"), QStringLiteral("user")},
+                         {QStringLiteral("capabilities"), caps}});
+}
+
+void WorkspaceController::createConnectKey(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("label")});
+    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
+    const QString label =
+        boundedLabel(body, QStringLiteral("label"), false, QStringLiteral("Connect AI"));
+    const auto minted =
+        m_connectKeys.create(site.id, label.isEmpty() ? QStringLiteral("Connect AI") : label,
+                             ex.request().principal.actor());
+    ex.respondJson(201, {{QStringLiteral("connectKey"), connectKeyJson(minted.key)},
+                         {QStringLiteral("key"), minted.secret},
+                         {QStringLiteral("activeConnectKeys"), m_connectKeys.activeCount(site.id)},
+                         {QStringLiteral("limit"), ConnectKeyRepository::kMaxActivePerSite}});
+}
+
+void WorkspaceController::listConnectKeys(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId")});
+    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
+    QJsonArray keys;
+    for (const ConnectKey &k : m_connectKeys.list(site.id))
+        keys.append(connectKeyJson(k));
+    ex.respondJson(200, {{QStringLiteral("siteId"), site.id},
+                         {QStringLiteral("activeConnectKeys"), m_connectKeys.activeCount(site.id)},
+                         {QStringLiteral("limit"), ConnectKeyRepository::kMaxActivePerSite},
+                         {QStringLiteral("connectKeys"), keys}});
+}
+
+void WorkspaceController::revokeConnectKey(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("keyId")});
+    const QString keyId = body.requiredString(QStringLiteral("keyId"));
+    const auto key = m_connectKeys.find(keyId);
+    if (!key)
+        throw ApiError(404, QStringLiteral("CONNECT_KEY_NOT_FOUND"),
+                       QStringLiteral("no Connect AI key %1").arg(keyId), QStringLiteral("keyId"));
+    ownedSite(key->siteId);
+    const bool revoked = m_connectKeys.revoke(keyId);
+    ex.respondJson(200, {{QStringLiteral("keyId"), keyId},
+                         {QStringLiteral("revoked"), true},
+                         {QStringLiteral("alreadyRevoked"), !revoked}});
+}
+
+void WorkspaceController::rotateConnectKey(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("keyId")});
+    const QString keyId = body.requiredString(QStringLiteral("keyId"));
+    if (const auto key = m_connectKeys.find(keyId))
+        ownedSite(key->siteId);
+    const auto minted = m_connectKeys.rotate(keyId, ex.request().principal.actor());
+    ex.respondJson(201, {{QStringLiteral("connectKey"), connectKeyJson(minted.key)},
+                         {QStringLiteral("key"), minted.secret},
+                         {QStringLiteral("previousKeyId"), keyId}});
+}
+
+void WorkspaceController::applyConfigChange(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown(
+        {QStringLiteral("changeId"), QStringLiteral("siteId"), QStringLiteral("note")});
+    const QString changeId = body.requiredString(QStringLiteral("changeId"));
+    const QString note = body.optionalString(QStringLiteral("note")).value_or(QString()).left(1000);
+    const QString actor = ex.request().principal.actor();
+    ConfigChange change;
+    m_store.transaction([&] {
+        const auto found = m_changes.find(changeId);
+        const auto siteId = body.optionalString(QStringLiteral("siteId"));
+        if (!found || (siteId && *siteId != found->siteId))
+            throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
+                           QStringLiteral("no change %1").arg(changeId),
+                           QStringLiteral("changeId"));
+        ownedSite(found->siteId);
+        if (found->status != QLatin1String("pending"))
+            throw ApiError(409, QStringLiteral("CHANGE_NOT_PENDING"),
+                           QStringLiteral("change %1 is already %2").arg(changeId, found->status),
+                           QStringLiteral("changeId"),
+                           QJsonObject{{QStringLiteral("status"), found->status}});
+        // Re-validate against the configuration as it is now, not as it was proposed.
+        const SiteConfigRecord current = m_sites.config(found->siteId);
+        QJsonObject merged;
+        try {
+            const QJsonObject patch = SiteConfigSchema::sanitizePatch(
+                found->patch, SiteConfigSchema::Mode::Strict, QStringLiteral("patch"));
+            merged = SiteConfigSchema::applyProposal(current.config, patch);
+            SiteConfigSchema::checkWhole(merged, QStringLiteral("patch"));
+        } catch (const ApiError &e) {
+            throw ApiError(409, QStringLiteral("CHANGE_CONFLICT"),
+                           QStringLiteral("the change no longer applies to the current "
+                                          "configuration: %1")
+                               .arg(e.message()),
+                           e.field());
+        }
+        const SiteConfigRecord written = m_sites.writeConfig(found->siteId, merged, actor);
+        m_changes.decide(changeId, QStringLiteral("applied"), actor, note, written.version);
+        change = *m_changes.find(changeId);
+    });
+    ex.respondJson(200, {{QStringLiteral("change"),
+                          m_api.changeJson(change, ConfigApi::reviewBase(ex.request()))},
+                         {QStringLiteral("siteConfig"), m_sites.config(change.siteId).config},
+                         {QStringLiteral("version"), *change.appliedVersion}});
+}
+
+void WorkspaceController::discardConfigChange(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown(
+        {QStringLiteral("changeId"), QStringLiteral("siteId"), QStringLiteral("reason")});
+    const QString changeId = body.requiredString(QStringLiteral("changeId"));
+    const auto found = m_changes.find(changeId);
+    const auto siteId = body.optionalString(QStringLiteral("siteId"));
+    if (!found || (siteId && *siteId != found->siteId))
+        throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
+                       QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
+    ownedSite(found->siteId);
+    const QString reason =
+        body.optionalString(QStringLiteral("reason")).value_or(QString()).left(1000);
+    if (!m_changes.decide(changeId, QStringLiteral("discarded"), ex.request().principal.actor(),
+                          reason, std::nullopt)) {
+        throw ApiError(409, QStringLiteral("CHANGE_NOT_PENDING"),
+                       QStringLiteral("change %1 is already %2").arg(changeId, found->status),
+                       QStringLiteral("changeId"),
+                       QJsonObject{{QStringLiteral("status"), found->status}});
+    }
+    ex.respondJson(
+        200, {{QStringLiteral("change"),
+               m_api.changeJson(*m_changes.find(changeId), ConfigApi::reviewBase(ex.request()))}});
+}
+
+void WorkspaceController::reviewChange(Exchange &ex)
+{
+    const QString changeId = ex.request().param(QStringLiteral("changeId"));
+    const auto change = m_changes.find(changeId);
+    if (!change)
+        throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
+                       QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
+    ownedSite(change->siteId);
+    const QJsonObject current = m_sites.config(change->siteId).config;
+    QJsonObject out{
+        {QStringLiteral("change"), m_api.changeJson(*change, ConfigApi::reviewBase(ex.request()))},
+        {QStringLiteral("currentConfig"), current}};
+    if (change->status == QLatin1String("pending"))
+        out.insert(QStringLiteral("preview"),
+                   SiteConfigSchema::applyProposal(current, change->patch));
+    ex.respondJson(200, out);
+}
+
+void WorkspaceController::listAnalytics(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("collection"),
+                        QStringLiteral("limit"), QStringLiteral("cursor")});
+    const QString siteId = body.requiredString(QStringLiteral("siteId"));
+    const auto collection =
+        body.optionalEnum(QStringLiteral("collection"), AnalyticsRepository::readableCollections());
+    if (!collection)
+        throw ApiError::missingField(QStringLiteral("collection"));
+    const int limit = int(body.optionalInt(QStringLiteral("limit"), 1, 500).value_or(100));
+    const auto page = m_analytics.listDocuments(
+        kLocalOwner, siteId, *collection, limit,
+        body.optionalString(QStringLiteral("cursor")).value_or(QString()));
+    ex.respondJson(200, {{QStringLiteral("siteId"), siteId},
+                         {QStringLiteral("collection"), *collection},
+                         {QStringLiteral("documents"), page.documents},
+                         {QStringLiteral("nextCursor"),
+                          page.nextCursor.isEmpty() ? QJsonValue() : QJsonValue(page.nextCursor)}});
+}
+
+void WorkspaceController::getAnalyticsInteractionDetail(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("interactionId")});
+    const QString siteId = body.requiredString(QStringLiteral("siteId"));
+    const QString interactionId = body.requiredString(QStringLiteral("interactionId"));
+    const auto detail = m_analytics.interactionDetail(kLocalOwner, siteId, interactionId);
+    if (!detail)
+        throw ApiError(404, QStringLiteral("INTERACTION_NOT_FOUND"),
+                       QStringLiteral("no interaction %1 on site %2").arg(interactionId, siteId),
+                       QStringLiteral("interactionId"));
+    ex.respondJson(200, {{QStringLiteral("interaction"), *detail}});
+}
+
+QJsonObject WorkspaceController::notificationJson(const QString &siteId) const
+{
+    const auto settings = m_analytics.notificationSettings(siteId);
+    QJsonArray webhooks;
+    for (const QJsonValue &w : settings.webhooks) {
+        QJsonObject o = w.toObject();
+        const bool hasSecret = !o.take(QStringLiteral("sealedSecret")).toString().isEmpty();
+        o.insert(QStringLiteral("hasSecret"), hasSecret);
+        o.insert(QStringLiteral("secret"), hasSecret ? QJsonValue(kMaskedSecret) : QJsonValue());
+        webhooks.append(o);
+    }
+    return {{QStringLiteral("siteId"), siteId},
+            {QStringLiteral("enabled"), settings.enabled},
+            {QStringLiteral("webhooks"), webhooks},
+            {QStringLiteral("interviewQuestions"),
+             QJsonArray::fromStringList(m_analytics.questions(siteId))},
+            {QStringLiteral("availableEvents"),
+             QJsonArray::fromStringList(AnalyticsRepository::webhookEvents())}};
+}
+
+void WorkspaceController::getAnalyticsNotificationSettings(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId")});
+    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
+    ex.respondJson(200, notificationJson(site.id));
+}
+
+void WorkspaceController::upsertAnalyticsNotificationSettings(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("enabled"),
+                        QStringLiteral("webhooks"), QStringLiteral("interviewQuestions")});
+    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
+    auto settings = m_analytics.notificationSettings(site.id);
+    if (const auto enabled = body.optionalBool(QStringLiteral("enabled")))
+        settings.enabled = *enabled;
+    if (const auto list = body.optionalArray(QStringLiteral("webhooks"))) {
+        if (list->size() > 10)
+            throw ApiError::invalidField(QStringLiteral("webhooks"),
+                                         QStringLiteral("must have at most 10 subscriptions"));
+        QJsonArray next;
+        for (qsizetype i = 0; i < list->size(); ++i) {
+            const QString path = QStringLiteral("webhooks[%1]").arg(i);
+            if (!list->at(i).isObject())
+                throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+            const JsonFields w(list->at(i).toObject(), path);
+            w.rejectUnknown({QStringLiteral("id"), QStringLiteral("url"), QStringLiteral("events"),
+                             QStringLiteral("secret"), QStringLiteral("enabled"),
+                             QStringLiteral("hasSecret")});
+            QJsonObject stored;
+            if (const auto id = w.optionalString(QStringLiteral("id"))) {
+                for (const QJsonValue &old : std::as_const(settings.webhooks)) {
+                    if (old.toObject().value(QStringLiteral("id")).toString() == *id)
+                        stored = old.toObject();
+                }
+                if (stored.isEmpty())
+                    throw ApiError(404, QStringLiteral("WEBHOOK_NOT_FOUND"),
+                                   QStringLiteral("%1.id names no existing subscription").arg(path),
+                                   w.path(QStringLiteral("id")));
+            } else {
+                stored.insert(QStringLiteral("id"), Ids::make(QStringLiteral("wh"), 16));
+            }
+            const QUrl url(w.requiredString(QStringLiteral("url")).trimmed(), QUrl::StrictMode);
+            if (!url.isValid() || url.host().isEmpty() ||
+                (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")))
+                throw ApiError::invalidField(w.path(QStringLiteral("url")),
+                                             QStringLiteral("must be an absolute http(s) URL"));
+            stored.insert(QStringLiteral("url"), url.toString(QUrl::FullyEncoded));
+            const QStringList events =
+                w.stringArray(QStringLiteral("events"), false)
+                    .value_or(QStringList{QStringLiteral("interaction.completed")});
+            for (qsizetype e = 0; e < events.size(); ++e) {
+                if (!AnalyticsRepository::webhookEvents().contains(events.at(e)))
+                    throw ApiError::invalidField(
+                        QStringLiteral("%1[%2]").arg(w.path(QStringLiteral("events"))).arg(e),
+                        QStringLiteral("must be one of %1")
+                            .arg(AnalyticsRepository::webhookEvents().join(QStringLiteral(", "))));
+            }
+            stored.insert(QStringLiteral("events"), QJsonArray::fromStringList(events));
+            stored.insert(QStringLiteral("enabled"),
+                          w.optionalBool(QStringLiteral("enabled")).value_or(true));
+            // Secrets: absent or the mask keeps the stored one; null removes it; a new
+            // string replaces it (sealed, never stored in clear).
+            const QJsonValue secret = w.object().value(QStringLiteral("secret"));
+            if (secret.isNull()) {
+                stored.remove(QStringLiteral("sealedSecret"));
+            } else if (secret.isString() && secret.toString() != kMaskedSecret) {
+                const QString s = secret.toString();
+                if (s.size() < 8 || s.size() > 256)
+                    throw ApiError::invalidField(w.path(QStringLiteral("secret")),
+                                                 QStringLiteral("must be 8 to 256 characters"));
+                stored.insert(QStringLiteral("sealedSecret"), m_store.secrets().seal(s));
+            } else if (!secret.isUndefined() && !secret.isString()) {
+                throw ApiError::invalidField(w.path(QStringLiteral("secret")),
+                                             QStringLiteral("must be a string or null"));
+            }
+            next.append(stored);
+        }
+        settings.webhooks = next;
+    }
+    const QStringList questions = interviewQuestions(body, false);
+    m_store.transaction([&] {
+        m_analytics.setNotificationSettings(site.id, kLocalOwner, settings);
+        if (body.has(QStringLiteral("interviewQuestions")))
+            m_analytics.setQuestions(site.id, kLocalOwner, questions);
+    });
+    ex.respondJson(200, notificationJson(site.id));
+}
+
+void WorkspaceController::upsertAnalyticsQuestions(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("interviewQuestions")});
+    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
+    const QStringList questions = interviewQuestions(body, true);
+    m_analytics.setQuestions(site.id, kLocalOwner, questions);
+    ex.respondJson(200, {{QStringLiteral("siteId"), site.id},
+                         {QStringLiteral("interviewQuestions"),
+                          QJsonArray::fromStringList(m_analytics.questions(site.id))}});
+}
+
+} // namespace ph::sites
