@@ -3,17 +3,15 @@
 #include "data/Reader.h"
 #include "data/internal/Inference.h"
 
-#include <QBuffer>
+#include "data/internal/ZipArchive.h"
+
 #include <QDate>
 #include <QHash>
 #include <QXmlStreamReader>
 
-#include <quazip/quazip.h>
-#include <quazip/quazipfile.h>
-#include <quazip/quazipfileinfo.h>
-
 #include <cmath>
 #include <map>
+#include <memory>
 
 namespace ph::data::internal {
 
@@ -253,12 +251,10 @@ public:
         }
         if (!m_bytes.startsWith("PK"))
             fail(DataError::malformed(QStringLiteral("not an xlsx workbook: not a zip archive")));
-        m_buffer.setData(m_bytes);
-        m_zip.setIoDevice(&m_buffer);
-        if (!m_zip.open(QuaZip::mdUnzip))
+        m_zip = std::make_unique<ZipArchive>(m_bytes);
+        if (!m_zip->isOpen())
             fail(DataError::malformed(
-                QStringLiteral("not an xlsx workbook: the zip archive is damaged (error %1)")
-                    .arg(m_zip.getZipError())));
+                QStringLiteral("not an xlsx workbook: the zip archive is damaged")));
 
         QString workbookPath = QStringLiteral("xl/workbook.xml");
         relationships(QStringLiteral("_rels/.rels"), QString()); // finds m_officeDocument
@@ -304,10 +300,10 @@ public:
             corrupt(QStringLiteral("the workbook lists no sheets"));
 
         for (const auto &[id, target] : rels.asKeyValueRange()) {
-            Q_UNUSED(id);
-            if (target.endsWith(QLatin1String("sharedStrings.xml"), Qt::CaseInsensitive))
+            const QString type = m_types.value(id);
+            if (type.endsWith(QLatin1String("/sharedStrings")))
                 readSharedStrings(target);
-            else if (target.endsWith(QLatin1String("styles.xml"), Qt::CaseInsensitive))
+            else if (type.endsWith(QLatin1String("/styles")))
                 readStyles(target);
         }
 
@@ -328,36 +324,22 @@ public:
     }
 
 private:
-    bool hasPart(const QString &path) { return m_zip.setCurrentFile(path, QuaZip::csInsensitive); }
+    bool hasPart(const QString &path) { return m_zip->contains(path); }
 
     QByteArray part(const QString &path)
     {
-        if (!m_zip.setCurrentFile(path, QuaZip::csInsensitive))
-            corrupt(QStringLiteral("%1 is missing").arg(path));
-        QuaZipFileInfo64 info;
-        if (m_zip.getCurrentFileInfo(&info) &&
-            qint64(info.uncompressedSize) > m_limits.maxExpandedBytes - m_expanded)
-            tooLarge();
-        QuaZipFile file(&m_zip);
-        if (!file.open(QIODevice::ReadOnly))
-            corrupt(
-                QStringLiteral("%1 cannot be opened (error %2)").arg(path).arg(file.getZipError()));
         QByteArray data;
-        char chunk[65536];
-        while (true) {
-            const qint64 n = file.read(chunk, sizeof chunk);
-            if (n < 0)
-                corrupt(QStringLiteral("%1 is damaged").arg(path));
-            if (n == 0)
-                break;
-            m_expanded += n;
-            if (m_expanded > m_limits.maxExpandedBytes)
-                tooLarge();
-            data.append(chunk, n);
+        switch (m_zip->read(path, m_limits.maxExpandedBytes - m_expanded, &data)) {
+        case ZipArchive::Status::Ok:
+            break;
+        case ZipArchive::Status::Missing:
+            corrupt(QStringLiteral("%1 is missing").arg(path));
+        case ZipArchive::Status::Damaged:
+            corrupt(QStringLiteral("%1 is damaged").arg(path));
+        case ZipArchive::Status::TooLarge:
+            tooLarge();
         }
-        file.close();
-        if (file.getZipError() != UNZ_OK)
-            corrupt(QStringLiteral("%1 is damaged (CRC error)").arg(path));
+        m_expanded += data.size();
         return data;
     }
 
@@ -372,6 +354,7 @@ private:
     QHash<QString, QString> relationships(const QString &path, const QString &base)
     {
         QHash<QString, QString> out;
+        m_types.clear();
         if (!hasPart(path))
             return out;
         QXmlStreamReader xml(part(path));
@@ -384,7 +367,9 @@ private:
                 continue;
             const QString target =
                 resolvePath(base, attrs.value(QLatin1String("Target")).toString());
-            out.insert(attrs.value(QLatin1String("Id")).toString(), target);
+            const QString id = attrs.value(QLatin1String("Id")).toString();
+            out.insert(id, target);
+            m_types.insert(id, attrs.value(QLatin1String("Type")).toString());
             if (attrs.value(QLatin1String("Type")).endsWith(QLatin1String("/officeDocument")))
                 m_officeDocument = target;
         }
@@ -593,8 +578,8 @@ private:
 
     const QByteArray &m_bytes;
     const Limits &m_limits;
-    QBuffer m_buffer;
-    QuaZip m_zip;
+    std::unique_ptr<ZipArchive> m_zip;
+    QHash<QString, QString> m_types; // relationship id → type, of the last .rels read
     QString m_officeDocument;
     QList<QString> m_strings;
     QList<DateKind> m_styles;
