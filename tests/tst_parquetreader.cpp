@@ -258,6 +258,9 @@ void tst_ParquetReader::enforcesLimits_data()
         << qint64(100) << 7 << qint64(1 << 20) << "the input has 8 columns, over the limit of 7";
     QTest::newRow("refuses pages that expand past maxExpandedBytes")
         << qint64(100) << 100 << qint64(40) << "decompresses past the limit of 40 bytes";
+    QTest::newRow("refuses more cells than maxCells, before decoding any page")
+        << qint64(100) << 100 << qint64(1 << 20)
+        << "the input has 6 rows × 8 columns, over the limit of 47 cells";
 }
 
 void tst_ParquetReader::enforcesLimits()
@@ -270,6 +273,9 @@ void tst_ParquetReader::enforcesLimits()
     limits.maxRows = maxRows;
     limits.maxColumns = maxColumns;
     limits.maxExpandedBytes = maxExpandedBytes;
+    limits.maxCells = 47;
+    if (!message.contains(QLatin1String("cells")))
+        limits.maxCells = 1000;
     const auto sheet = internal::readParquet(fixture("table_v1_gzip.parquet"), QString(), limits);
     QVERIFY(!sheet.ok());
     QCOMPARE(sheet.error().kind, DataError::Kind::TooLarge);

@@ -379,28 +379,36 @@ void tst_Reader::enforcesLimits_data()
     QTest::addColumn<qint64>("maxBytes");
     QTest::addColumn<qint64>("maxRows");
     QTest::addColumn<int>("maxColumns");
+    QTest::addColumn<qint64>("maxCells");
     QTest::addColumn<QString>("message");
     QTest::newRow("refuses input over maxBytes")
         << QByteArray(2048, 'a') << int(Format::Text) << qint64(1024) << qint64(100) << 10
-        << "the input is 2.0 KiB, over the limit of 1.0 KiB";
+        << qint64(1000) << "the input is 2.0 KiB, over the limit of 1.0 KiB";
     QTest::newRow("refuses a CSV with more rows than maxRows")
         << QByteArray("a\n1\n2\n3\n4\n") << int(Format::Csv) << qint64(1024) << qint64(3) << 10
-        << "more than 3 rows";
+        << qint64(1000) << "more than 3 rows";
     QTest::newRow("refuses a CSV with more columns than maxColumns")
         << QByteArray("a,b,c\n1,2,3\n") << int(Format::Csv) << qint64(1024) << qint64(3) << 2
-        << "the header has 3 columns, over the limit of 2";
+        << qint64(1000) << "the header has 3 columns, over the limit of 2";
     QTest::newRow("refuses JSON with more rows than maxRows")
         << QByteArray("[1,2,3,4]") << int(Format::Json) << qint64(1024) << qint64(3) << 10
-        << "the input has 4 rows, over the limit of 3";
+        << qint64(1000) << "the input has 4 rows, over the limit of 3";
     QTest::newRow("refuses JSON objects with more keys than maxColumns")
         << QByteArray(R"([{"a":1},{"b":2,"c":3}])") << int(Format::Json) << qint64(1024)
-        << qint64(3) << 2 << "3 different keys, over the column limit of 2";
+        << qint64(3) << 2 << qint64(1000) << "3 different keys, over the column limit of 2";
     QTest::newRow("refuses text with more lines than maxRows")
         << QByteArray("a\nb\nc\nd\n") << int(Format::Text) << qint64(1024) << qint64(3) << 10
-        << "more than 3 rows";
+        << qint64(1000) << "more than 3 rows";
     QTest::newRow("refuses a markdown table with more rows than maxRows")
         << QByteArray("|a|\n|-|\n|1|\n|2|\n|3|\n|4|\n") << int(Format::Markdown) << qint64(1024)
-        << qint64(3) << 10 << "more than 3 rows";
+        << qint64(3) << 10 << qint64(1000) << "more than 3 rows";
+    QTest::newRow("refuses a CSV with more cells than maxCells")
+        << QByteArray("a,b,c\n1,2,3\n4,5,6\n") << int(Format::Csv) << qint64(1024) << qint64(10)
+        << 10 << qint64(5) << "the input has 2 rows × 3 columns, over the limit of 5 cells";
+    QTest::newRow("refuses JSON with more cells than maxCells")
+        << QByteArray(R"([{"a":1,"b":2},{"a":3,"b":4},{"a":5}])") << int(Format::Json)
+        << qint64(1024) << qint64(10) << 10 << qint64(5)
+        << "the input has 3 rows × 2 columns, over the limit of 5 cells";
 }
 
 void tst_Reader::enforcesLimits()
@@ -410,11 +418,13 @@ void tst_Reader::enforcesLimits()
     QFETCH(qint64, maxBytes);
     QFETCH(qint64, maxRows);
     QFETCH(int, maxColumns);
+    QFETCH(qint64, maxCells);
     QFETCH(QString, message);
     Limits limits;
     limits.maxBytes = maxBytes;
     limits.maxRows = maxRows;
     limits.maxColumns = maxColumns;
+    limits.maxCells = maxCells;
     const Reader reader(limits);
     QCOMPARE(reader.limits().maxRows, maxRows);
     const auto sheet = reader.parse(input, Format(format), QString());
@@ -426,6 +436,7 @@ void tst_Reader::enforcesLimits()
     if (format != int(Format::Text) || maxBytes >= input.size()) {
         limits.maxRows = 1000;
         limits.maxColumns = 1000;
+        limits.maxCells = 1000;
         QVERIFY(Reader(limits).parse(input, Format(format), QString()).ok());
     }
 }

@@ -267,6 +267,22 @@ void tst_XlsxReader::enforcesLimits()
              QStringLiteral("sheet 'People' has more than 2 rows, the limit"));
 
     limits = Limits();
+    limits.maxCells = 20;
+    sheet = Reader(limits).parse(fixture("exceljs.xlsx"), Format::Xlsx, QString());
+    QVERIFY(!sheet.ok());
+    QCOMPARE(sheet.error().message,
+             QStringLiteral("sheet 'People' has more than 20 cells, the limit"));
+    // One cell far to the right counts the nulls before it.
+    limits = Limits();
+    limits.maxCells = 500; // ZZ is column 702
+    sheet = Reader(limits).parse(
+        makeZip(minimalWorkbook("<worksheet><sheetData><row r=\"1\"><c r=\"ZZ1\"><v>1</v></c>"
+                                "</row></sheetData></worksheet>")),
+        Format::Xlsx, QString());
+    QVERIFY(!sheet.ok());
+    QCOMPARE(sheet.error().kind, DataError::Kind::TooLarge);
+
+    limits = Limits();
     limits.maxColumns = 5;
     sheet = Reader(limits).parse(fixture("exceljs.xlsx"), Format::Xlsx, QString());
     QVERIFY(!sheet.ok());

@@ -17,6 +17,7 @@ struct Limits
     qint64 maxBytes = 50ll * 1024 * 1024;          // the input as given
     qint64 maxRows = 1'000'000;                    // data rows of one sheet
     int maxColumns = 16'384;                       // columns of one sheet (Excel's limit)
+    qint64 maxCells = 20'000'000;                  // rows × columns of one sheet
     qint64 maxExpandedBytes = 512ll * 1024 * 1024; // decompressed xlsx parts / parquet pages
 };
 

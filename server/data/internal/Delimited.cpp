@@ -1,6 +1,7 @@
 #include "data/internal/Delimited.h"
 
 #include "data/Reader.h"
+#include "data/internal/Inference.h"
 
 namespace ph::data::internal {
 
@@ -110,6 +111,8 @@ Result<Sheet> parseDelimited(const QString &text, QChar delimiter, const QString
                     .arg(header.size()));
         if (rows.size() >= limits.maxRows)
             return tooManyRows();
+        if (auto e = checkCells(rows.size() + 1, header.size(), limits))
+            return *e;
         rows.append(fields);
     }
     if (record == 0)

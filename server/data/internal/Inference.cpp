@@ -1,5 +1,7 @@
 #include "data/internal/Inference.h"
 
+#include "data/Reader.h"
+
 #include <QDate>
 #include <QHash>
 #include <QSet>
@@ -221,6 +223,17 @@ QStringList cleanHeader(const QStringList &raw)
         names << name;
     }
     return names;
+}
+
+std::optional<DataError> checkCells(qint64 rows, qint64 columns, const Limits &limits)
+{
+    if (columns > 0 && rows > limits.maxCells / columns)
+        return DataError::tooLarge(QStringLiteral("the input has %1 rows × %2 columns, over the "
+                                                  "limit of %3 cells")
+                                       .arg(rows)
+                                       .arg(columns)
+                                       .arg(limits.maxCells));
+    return std::nullopt;
 }
 
 QJsonValue numberValue(double d)

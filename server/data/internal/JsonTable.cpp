@@ -198,6 +198,8 @@ Result<Sheet> fromArrays(const QJsonArray &items, const QString &title, const Li
         return DataError::tooLarge(QStringLiteral("the input has %1 columns, over the limit of %2")
                                        .arg(width)
                                        .arg(limits.maxColumns));
+    if (auto e = checkCells(items.size(), width, limits))
+        return *e;
     Sheet sheet;
     sheet.title = title;
     for (const QString &name : cleanHeader(names))
@@ -310,6 +312,8 @@ Result<Sheet> parseJsonTable(const QByteArray &utf8, const QString &title, const
                 QStringLiteral("the objects have %1 different keys, over the column limit of %2")
                     .arg(present.size())
                     .arg(limits.maxColumns));
+        if (auto e = checkCells(items.size(), present.size(), limits))
+            return *e;
         for (const QString &key : KeyScanner(utf8).keys(property)) {
             if (present.contains(key))
                 order << key;

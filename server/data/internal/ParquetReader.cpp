@@ -894,6 +894,8 @@ public:
                                          .arg(totalRows)
                                          .arg(m_limits.maxRows)));
 
+        if (auto e = checkCells(totalRows, m_columns.size(), m_limits))
+            fail(*e);
         m_values.resize(m_columns.size());
         qint64 rowsSoFar = 0;
         int groupIndex = 0;

@@ -1,6 +1,7 @@
 #include "data/internal/TextTable.h"
 
 #include "data/Reader.h"
+#include "data/internal/Inference.h"
 
 namespace ph::data::internal {
 
@@ -149,6 +150,8 @@ Result<Sheet> parseMarkdown(const QString &text, const QString &title, const Lim
             cells = cells.mid(0, width);
             if (rows.size() >= limits.maxRows)
                 return tooManyRows(limits);
+            if (auto e = checkCells(rows.size() + 1, width, limits))
+                return *e;
             rows << cells;
         }
         return Sheet::fromStrings(title, header, rows);

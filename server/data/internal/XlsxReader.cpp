@@ -478,6 +478,7 @@ private:
     std::optional<Sheet> readSheet(const QString &name, const QString &path)
     {
         QXmlStreamReader xml(part(path));
+        m_cells = 0;
         // Row number → cells by column.
         std::map<qint64, QList<QJsonValue>> rows;
         qint64 rowNumber = 0;
@@ -545,6 +546,13 @@ private:
                         it = rows.emplace(rowNumber, QList<QJsonValue>()).first;
                     }
                     QList<QJsonValue> &cells = it->second;
+                    // Cells held, nulls before a far-right cell included.
+                    m_cells += std::max<qint64>(1, column + 1 - cells.size());
+                    if (m_cells > m_limits.maxCells)
+                        fail(DataError::tooLarge(
+                            QStringLiteral("sheet '%1' has more than %2 cells, the limit")
+                                .arg(name)
+                                .arg(m_limits.maxCells)));
                     while (cells.size() <= column)
                         cells.append(QJsonValue::Null);
                     cells[column] = value;
@@ -559,6 +567,9 @@ private:
         sheet.title = name;
         if (rows.empty())
             return sheet;
+        // Sparse cells far apart would make a huge grid of nulls.
+        if (auto e = checkCells(qint64(rows.size()), width, m_limits))
+            fail(DataError::tooLarge(QStringLiteral("sheet '%1': %2").arg(name, e->message)));
         const QList<QJsonValue> &headerCells = rows.begin()->second;
         QStringList header;
         for (qint64 c = 0; c < width; ++c)
@@ -585,6 +596,7 @@ private:
     QList<DateKind> m_styles;
     bool m_date1904 = false;
     qint64 m_expanded = 0;
+    qint64 m_cells = 0;
 };
 
 } // namespace
