@@ -30,7 +30,8 @@ public:
 
     const Limits &limits() const { return m_limits; }
 
-    // One sheet titled `title`. Xlsx: the first worksheet; parquet: the whole file.
+    // One sheet titled `title` (the input's description). Xlsx: the first worksheet,
+    // titled by its sheet name when `title` is empty; parquet: the whole file.
     Result<Sheet> parse(const QByteArray &bytes, Format format, const QString &title) const;
     // Every worksheet of an xlsx workbook, each titled by its sheet name, in workbook
     // order. For the other formats: the one sheet parse() gives.

@@ -18,7 +18,8 @@ Result<QByteArray> writeXlsx(const QList<Sheet> &sheets);
 
 // Sheet titles made valid worksheet names, in order: []:*?/\ replaced by "_", no
 // leading/trailing apostrophe, at most 31 characters, unique case-insensitively
-// (" (2)" … suffixes), "Sheet" + N for an empty title.
+// (" (2)" … suffixes), "Sheet" + N (its 1-based position) for an empty title or the
+// reserved name "History".
 QStringList excelSheetNames(const QStringList &titles);
 
 } // namespace ph::data
