@@ -15,6 +15,7 @@
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
+#include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
 #include "system/SystemController.h"
 #include "webhooks/WebhookQueue.h"
@@ -188,6 +189,15 @@ bool Service::start(QString *error)
     m_sites = std::make_unique<sites::SitesArea>(*m_store, *m_clock);
     m_auth->addVerifier(m_idTokens.get());
     m_auth->addVerifier(&m_sites->connectKeyVerifier());
+    // The capabilities the owner set on a user API key (PATCH /api-keys/{id}) gate the
+    // cloud routes; a key with none set keeps the defaults (cloud on).
+    m_auth->setCapabilityLookup(
+        [sites = m_sites.get()](const QString &keyId, const QString &capability) {
+            const std::optional<QJsonObject> caps = sites->sites().apiKeyCapabilities(keyId);
+            if (!caps || !caps->contains(capability))
+                return std::optional<bool>();
+            return std::optional<bool>(caps->value(capability).toBool());
+        });
     for (http::Controller *controller : m_sites->controllers())
         m_http->addController(*controller);
 

@@ -37,7 +37,8 @@ private Q_SLOTS:
 void tst_Layering::serverLibrariesNeverLinkWidgets_data()
 {
     QTest::addColumn<QString>("library");
-    for (const char *lib : {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud", "sites", "system", "data", "server"})
+    for (const char *lib : {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud",
+                            "sites", "system", "data", "server"})
         QTest::newRow(lib)
             << QStringLiteral(PILOTHOUSE_LIB_DIR "/libpilothouse_%1.so").arg(QLatin1String(lib));
 }

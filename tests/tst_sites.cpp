@@ -523,6 +523,24 @@ void tst_Sites::updatesApiKeyCapabilities()
                  ->value(QStringLiteral("cloudScrape"))
                  .toBool(),
              false);
+    // The capability is enforced: /scrape is refused before the body is read, while
+    // /agent (cloudAgent still on) reaches its own validation.
+    r = as(userKey, "POST", QStringLiteral("/scrape"), {});
+    QCOMPARE(r.status, 403);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("CAPABILITY_DISABLED"));
+    r = as(userKey, "POST", QStringLiteral("/agent"), {});
+    QCOMPARE(r.status, 400);
+    r = owner(
+        QStringLiteral("/updateApiKeyCapabilities"),
+        {{QStringLiteral("keyId"), userKeyId},
+         {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("cloudScrape"), true},
+                                                      {QStringLiteral("cloudAgent"), false}}}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(as(userKey, "POST", QStringLiteral("/scrape"), {}).status, 400);
+    QCOMPARE(as(userKey, "POST", QStringLiteral("/execute"), {}).status, 403);
+    // The owner's key carries no capabilities and is never refused.
+    QCOMPARE(owner(QStringLiteral("/agent"), {}).status, 400);
 
     const QString ownerKeyId = m_ph->service().store().apiKeys().findBySecret(m_ph->ownerKey())->id;
     r = owner(

@@ -118,8 +118,10 @@ QList<Route> AgentController::routes()
 {
     using C = AgentController;
     return {
-        Route::to("POST", QStringLiteral("/agent"), AuthPolicy::ApiKey, this, &C::run),
-        Route::to("POST", QStringLiteral("/execute"), AuthPolicy::ApiKey, this, &C::run),
+        Route::to("POST", QStringLiteral("/agent"), AuthPolicy::ApiKey, this, &C::run)
+            .requiring(QStringLiteral("cloudAgent")),
+        Route::to("POST", QStringLiteral("/execute"), AuthPolicy::ApiKey, this, &C::run)
+            .requiring(QStringLiteral("cloudAgent")),
         Route::to("GET", QStringLiteral("/agent/{trajectoryId}"), AuthPolicy::ApiKey, this,
                   &C::get),
         Route::to("DELETE", QStringLiteral("/agent/{trajectoryId}"), AuthPolicy::ApiKey, this,

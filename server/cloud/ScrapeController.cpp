@@ -148,7 +148,8 @@ const QStringList &ScrapeController::defaultFormats()
 QList<http::Route> ScrapeController::routes()
 {
     return {http::Route::to("POST", QStringLiteral("/scrape"), http::AuthPolicy::ApiKey, this,
-                            &ScrapeController::scrape)};
+                            &ScrapeController::scrape)
+                .requiring(QStringLiteral("cloudScrape"))};
 }
 
 void ScrapeController::scrape(Exchange &exchange)

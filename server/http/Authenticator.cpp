@@ -123,3 +123,16 @@ Principal ApiKeyAuthenticator::authenticate(const Request &request, AuthPolicy p
 }
 
 } // namespace ph::http
+
+namespace ph::http {
+
+bool ApiKeyAuthenticator::allows(const Principal &principal, const QString &capability)
+{
+    // The owner may do everything; only API keys carry capabilities.
+    if (capability.isEmpty() || principal.owner || principal.kind != Principal::Kind::ApiKey ||
+        !m_capabilities)
+        return true;
+    return m_capabilities(principal.keyId, capability).value_or(true);
+}
+
+} // namespace ph::http

@@ -6,6 +6,7 @@
 #include <QList>
 
 #include <functional>
+#include <optional>
 
 namespace ph {
 class Store;
@@ -53,6 +54,14 @@ public:
         Q_UNUSED(ready);
         return true;
     }
+    // Whether the principal may use `capability` (site and API-key capabilities,
+    // docs/api/sites.md). Refused: 403 CAPABILITY_DISABLED.
+    virtual bool allows(const Principal &principal, const QString &capability)
+    {
+        Q_UNUSED(principal);
+        Q_UNUSED(capability);
+        return true;
+    }
 };
 
 // API keys, as the spec accepts them: `Authorization: Bearer <key>`, the key without
@@ -63,6 +72,11 @@ class ApiKeyAuthenticator : public Authenticator
 public:
     explicit ApiKeyAuthenticator(Store &store);
     Principal authenticate(const Request &request, AuthPolicy policy) override;
+    bool allows(const Principal &principal, const QString &capability) override;
+    // Looks up a key's capability; nullopt: the key has no setting for it (allowed).
+    using CapabilityLookup =
+        std::function<std::optional<bool>(const QString &keyId, const QString &capability)>;
+    void setCapabilityLookup(CapabilityLookup lookup) { m_capabilities = std::move(lookup); }
     bool prepare(const Request &request, AuthPolicy policy,
                  const std::function<void()> &ready) override;
 
@@ -78,6 +92,7 @@ private:
     CredentialVerifier *verifierFor(const QString &credential, AuthPolicy policy) const;
 
     Store &m_store;
+    CapabilityLookup m_capabilities;
     QList<CredentialVerifier *> m_verifiers;
 };
 

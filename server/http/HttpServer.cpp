@@ -226,6 +226,10 @@ void HttpServer::dispatch(Exchange &exchange, const Route &route)
 {
     try {
         exchange.request().principal = m_authenticator.authenticate(exchange.request(), route.auth);
+        if (!m_authenticator.allows(exchange.request().principal, route.capability))
+            throw ApiError(403, QStringLiteral("CAPABILITY_DISABLED"),
+                           QStringLiteral("this API key may not use %1 (capability %2 is off)")
+                               .arg(exchange.request().path, route.capability));
         route.handler(exchange);
     } catch (const ApiError &error) {
         if (!exchange.isAnswered())

@@ -41,6 +41,14 @@ struct Route
     AuthPolicy auth = AuthPolicy::ApiKey;
     Handler handler;
     ErrorEnvelope envelope = nullptr;
+    // An API-key capability the route needs (cloudScrape, cloudAgent …); empty: none.
+    QString capability;
+
+    Route requiring(const QString &needed) &&
+    {
+        capability = needed;
+        return std::move(*this);
+    }
 
     // Route table rows name a member function of the controller:
     //   Route::to("POST", "/scrape", AuthPolicy::ApiKey, this, &ScrapeController::scrape)
