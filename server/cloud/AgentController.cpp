@@ -181,6 +181,15 @@ void AgentController::run(Exchange &exchange)
                 ex.fail(ApiError::internal(QStringLiteral("the run is gone")));
                 return;
             }
+            // An input that could not be used is the request's fault: a typed 400
+            // naming it (the trajectory keeps the error for GET /agent/{id}).
+            if (const auto &bad = guard->inputError()) {
+                QJsonObject details = bad->details;
+                details.insert(QStringLiteral("trajectoryId"), guard->trajectoryId());
+                details.insert(QStringLiteral("phase"), guard->phase());
+                ex.fail(ApiError(400, bad->code, bad->message, bad->field, details));
+                return;
+            }
             ex.respondJson(statusFor(guard->status()), guard->response());
         });
     connect(run, &AgentRun::changed, poll, &http::LongPoll::wake);

@@ -47,6 +47,8 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("Agent runs one API key may have executing at once; beyond, 429.")},
         {SettingKeys::agentMaxPages, T::Double, 20, 1, 1000,
          QStringLiteral("Most pages the rule planner follows when paginating.")},
+        {SettingKeys::agentMaxWorkflowRows, T::Double, 500, 1, 100000,
+         QStringLiteral("Most sheet rows one sheets_workflow call visits.")},
         {SettingKeys::agentPausedLeaseMs, T::Double, 600000, 0, 86400000,
          QStringLiteral("How long a run waiting for input keeps its browser page.")},
         {SettingKeys::agentInlineOutputMaxBytes, T::Double, 1048576, 1024, 1073741824,

@@ -78,6 +78,7 @@ inline const QString agentMaxRunMs = QStringLiteral("agent.maxRunMs");
 inline const QString agentMaxSteps = QStringLiteral("agent.maxSteps");
 inline const QString agentMaxRunsPerKey = QStringLiteral("agent.maxConcurrentRunsPerKey");
 inline const QString agentMaxPages = QStringLiteral("agent.maxPages");
+inline const QString agentMaxWorkflowRows = QStringLiteral("agent.maxWorkflowRows");
 inline const QString agentPausedLeaseMs = QStringLiteral("agent.pausedLeaseMs");
 inline const QString agentInlineOutputMaxBytes = QStringLiteral("agent.inlineOutputMaxBytes");
 inline const QString storageUrlTtlSeconds = QStringLiteral("storage.urlTtlSeconds");

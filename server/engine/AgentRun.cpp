@@ -72,6 +72,13 @@ void schemaWarnings(const QJsonObject &schema, const QJsonValue &value, const QS
         return;
     }
     if (type == QLatin1String("object") || schema.contains(QStringLiteral("properties"))) {
+        // A sheet workflow answers an object schema with one such object per row.
+        if (value.isArray()) {
+            QJsonObject asArray{{QStringLiteral("type"), QStringLiteral("array")},
+                                {QStringLiteral("items"), schema}};
+            schemaWarnings(asArray, value, path, out);
+            return;
+        }
         const QJsonObject o = value.toObject();
         for (const auto &r : schema.value(QStringLiteral("required")).toArray()) {
             const QJsonValue v = o.value(r.toString());
@@ -151,21 +158,30 @@ void AgentRun::start(const QList<StepRecord> &replay, const QJsonObject &state)
     m_timeLimit.start(m_services.settings.intValue(SettingKeys::agentMaxRunMs));
     m_replay = replay;
     // Inputs first (images, files, data); a bad one ends the run with an error naming it.
+    loadInputs([this] {
+        if (!m_replay.isEmpty()) {
+            replayNext();
+            return;
+        }
+        loop();
+    });
+}
+
+void AgentRun::loadInputs(std::function<void()> then)
+{
     auto *loader = new InputLoader(*m_ctx, this);
     QPointer<AgentRun> self(this);
-    loader->load([self, loader](const QString &error) {
+    loader->load([self, loader, then](const std::optional<InputError> &error) {
         loader->deleteLater();
         if (!self || self->m_status != RunStatus::Executing)
             return;
-        if (!error.isEmpty()) {
-            self->finalize(RunStatus::Error, error);
+        if (error) {
+            self->m_inputError = error;
+            self->finalize(RunStatus::Error, error->message);
             return;
         }
-        if (!self->m_replay.isEmpty()) {
-            self->replayNext();
-            return;
-        }
-        self->loop();
+        self->m_inputsLoaded = true;
+        then();
     });
 }
 
@@ -191,6 +207,7 @@ void AgentRun::restoreWaiting(const QList<StepRecord> &steps, const QJsonObject 
     }
     m_status = RunStatus::RequiresInput;
     m_charged = true;
+    m_sheetsLost = true; // inputs load again on resume; tool-made sheets are replayed
 }
 
 // Re-runs the browser steps of an earlier process, so the page is where the run left it.
@@ -199,7 +216,8 @@ void AgentRun::replayNext()
     while (!m_replay.isEmpty()) {
         const StepRecord step = m_replay.takeFirst();
         Tool *tool = m_services.tools.find(step.toolName);
-        if (!tool || !tool->usesTab() || step.status != QLatin1String("success"))
+        if (!tool || step.status != QLatin1String("success") ||
+            !(tool->usesTab() || (m_sheetsLost && tool->changesSheets())))
             continue;
         QJsonObject args = step.args;
         // Typed secrets were masked in the store; the answers carry them again.
@@ -216,6 +234,7 @@ void AgentRun::replayNext()
         });
         return;
     }
+    m_sheetsLost = false;
     loop();
 }
 
@@ -308,6 +327,14 @@ void AgentRun::decided(const Decision &d)
                  false);
         return;
     }
+    if (AdditionalTools::all().contains(d.tool) && !m_request.additionalTools.contains(d.tool)) {
+        toolDone(step, d,
+                 ToolResult::failure(QStringLiteral("%1 is not enabled for this request "
+                                                    "(tools.enableAdditionalTools)")
+                                         .arg(d.tool)),
+                 false);
+        return;
+    }
     const bool usedTab = tool->usesTab();
     m_busy = true;
     QPointer<AgentRun> self(this);
@@ -397,11 +424,19 @@ void AgentRun::resume(const ExecuteRequest &continuation, const QString &request
     // browser steps so far are replayed into a fresh one first.
     if (!m_ctx->hasTab() && m_replay.isEmpty())
         m_replay = m_steps;
-    if (!m_replay.isEmpty()) {
-        replayNext();
+    auto carryOn = [this] {
+        if (!m_replay.isEmpty()) {
+            replayNext();
+            return;
+        }
+        loop();
+    };
+    // A run rebuilt from the store loads its inputs (sheets, files, images) again.
+    if (!m_inputsLoaded) {
+        loadInputs(carryOn);
         return;
     }
-    loop();
+    carryOn();
 }
 
 void AgentRun::cancel(const QString &reason)

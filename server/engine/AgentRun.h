@@ -1,6 +1,7 @@
 #pragma once
 
 #include "EngineTypes.h"
+#include "InputLoader.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -8,6 +9,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -66,6 +68,9 @@ public:
     qint64 startedAt() const { return m_startedAt; }
     qint64 creditsUsedMilli() const { return m_chargedMilli; }
     std::optional<qint64> creditsLeftMilli() const { return m_creditsLeft; }
+    // Set when the run ended because an input (dataInputs, file_urls, image_urls) could
+    // not be used: POST /agent answers it as a 400 naming the input.
+    const std::optional<InputError> &inputError() const { return m_inputError; }
 
 Q_SIGNALS:
     void changed();
@@ -82,6 +87,7 @@ private:
     void chargeSoFar();
     void persist(bool finished);
     void replayNext();
+    void loadInputs(std::function<void()> then);
     QJsonObject maskedArgs(const QJsonObject &args) const;
     void checkSchema(const QJsonValue &json);
 
@@ -114,6 +120,9 @@ private:
     bool m_busy = false; // a planner decision or tool call is in flight
     QStringList m_subscriberRequests;
     qint64 m_startedAt = 0;
+    std::optional<InputError> m_inputError;
+    bool m_inputsLoaded = false;
+    bool m_sheetsLost = false; // rebuilt from the store: tool-made sheets must be replayed
 };
 
 } // namespace ph::engine

@@ -23,11 +23,6 @@ namespace {
 constexpr int kObserveMaxNodes = 800;
 constexpr int kObserveMaxChars = 12000;
 
-QJsonObject schemaOf(const char *json)
-{
-    return QJsonDocument::fromJson(QByteArray(json)).object();
-}
-
 QString policyRefusal(RunContext &ctx, const QUrl &url)
 {
     return ctx.services().policy.refusal(url);

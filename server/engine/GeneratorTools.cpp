@@ -6,6 +6,8 @@
 #include "browser/BrowserPool.h"
 #include "core/ObjectStore.h"
 #include "core/Store.h"
+#include "data/Reader.h"
+#include "data/XlsxWriter.h"
 
 #include <QJsonDocument>
 #include <QPageLayout>
@@ -59,11 +61,6 @@ ToolResult fileResult(const GeneratedFile &f)
                            {QStringLiteral("objectId"), f.objectId}};
     r.summary = QStringLiteral("generated %1 (%2 bytes)").arg(f.name).arg(f.sizeBytes);
     return r;
-}
-
-QJsonObject schemaOf(const char *json)
-{
-    return QJsonDocument::fromJson(QByteArray(json)).object();
 }
 
 QString cellText(const QJsonValue &v)
@@ -276,6 +273,88 @@ void GeneratePdfsTool::run(RunContext &ctx, const QJsonObject &args,
         });
     if (!queued)
         done(ToolResult::failure(QStringLiteral("the browser pool is full; no page is free")));
+}
+
+// ---------------------------------------------------------------------- generate_sheets
+
+QString GenerateSheetsTool::name() const
+{
+    return QStringLiteral("generate_sheets");
+}
+
+QString GenerateSheetsTool::description() const
+{
+    return QStringLiteral(
+        "Write an Excel workbook (xlsx): data (an array of objects, or an object whose "
+        "properties are such arrays: one worksheet each), a markdown table, or the in-memory "
+        "sheets named in sheets (all of them when nothing else is given). Stored and returned "
+        "as a download link.");
+}
+
+QJsonObject GenerateSheetsTool::parameters() const
+{
+    return schemaOf(R"json({
+      "type": "object",
+      "properties": {
+        "title": {"type": "string"},
+        "data": {"description": "rows as an array of objects, or {sheetName: rows}"},
+        "markdown": {"type": "string", "description": "a markdown table"},
+        "sheets": {"type": "array", "items": {"type": ["string", "integer"]}}
+      },
+      "required": ["title"]
+    })json");
+}
+
+void GenerateSheetsTool::run(RunContext &ctx, const QJsonObject &args,
+                             std::function<void(ToolResult)> done)
+{
+    const QString title = args.value(QStringLiteral("title")).toString(QStringLiteral("Sheet"));
+    QList<data::Sheet> sheets;
+    const QJsonValue rows = args.value(QStringLiteral("data"));
+    if (rows.isArray()) {
+        sheets << data::Sheet::fromObjects(title, rows.toArray());
+    } else if (rows.isObject()) {
+        const QJsonObject o = rows.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (it.value().isArray())
+                sheets << data::Sheet::fromObjects(it.key(), it.value().toArray());
+        }
+        if (sheets.isEmpty()) // one record: one row
+            sheets << data::Sheet::fromObjects(title, QJsonArray{o});
+    }
+    for (const auto &ref : args.value(QStringLiteral("sheets")).toArray()) {
+        const int i = ctx.findSheet(ref);
+        if (i < 0) {
+            done(ToolResult::failure(
+                QStringLiteral("generate_sheets: no sheet %1")
+                    .arg(ref.isString() ? ref.toString() : QString::number(ref.toInt()))));
+            return;
+        }
+        sheets << ctx.sheets().at(i);
+    }
+    if (sheets.isEmpty() && args.contains(QStringLiteral("markdown"))) {
+        auto table =
+            data::Reader().parse(args.value(QStringLiteral("markdown")).toString().toUtf8(),
+                                 data::Format::Markdown, title);
+        if (table)
+            sheets << std::move(table).value();
+    }
+    if (sheets.isEmpty())
+        sheets = ctx.sheets();
+    if (sheets.isEmpty()) {
+        done(ToolResult::failure(
+            QStringLiteral("generate_sheets needs data, a markdown table or a sheet")));
+        return;
+    }
+    const auto xlsx = data::writeXlsx(sheets);
+    if (!xlsx) {
+        done(ToolResult::failure(QStringLiteral("generate_sheets: %1").arg(xlsx.error().message)));
+        return;
+    }
+    done(fileResult(
+        store(ctx, name(), fileName(title, QStringLiteral("xlsx")),
+              QStringLiteral("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+              xlsx.value())));
 }
 
 } // namespace ph::engine

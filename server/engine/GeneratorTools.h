@@ -27,6 +27,18 @@ public:
              std::function<void(ToolResult)> done) override;
 };
 
+// generate_sheets: an xlsx workbook (libxlsxwriter) of JSON rows, of a markdown table,
+// or of the run's in-memory sheets, stored and served by signed URL.
+class GenerateSheetsTool final : public Tool
+{
+public:
+    QString name() const override;
+    QString description() const override;
+    QJsonObject parameters() const override;
+    void run(RunContext &ctx, const QJsonObject &args,
+             std::function<void(ToolResult)> done) override;
+};
+
 // Markdown to a standalone HTML page (QTextDocument's markdown reader), shared by the
 // document and PDF generators.
 QString markdownToHtml(const QString &title, const QString &markdown);

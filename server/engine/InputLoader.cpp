@@ -3,13 +3,22 @@
 #include "RunContext.h"
 
 #include "browser/NetworkPolicy.h"
+#include "core/ObjectStore.h"
+#include "core/Store.h"
+#include "data/Reader.h"
 
+#include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHostAddress>
 #include <QHostInfo>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPointer>
 #include <QTimer>
+#include <QUrlQuery>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <memory>
 
 namespace ph::engine {
 
@@ -24,6 +33,51 @@ QString sniffImage(const QByteArray &head)
         return QStringLiteral("image/jpeg");
     return {};
 }
+
+bool isPdf(const QString &url, const QByteArray &contentType, const QByteArray &body)
+{
+    return body.startsWith("%PDF-") || contentType.startsWith("application/pdf") ||
+           QUrl(url).path().endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive);
+}
+
+// The last path segment of a URL ("prices.csv"), or empty.
+QString fileNameOf(const QString &url)
+{
+    return QFileInfo(QUrl(url).path()).fileName();
+}
+
+// The title a sheet gets when its input has no description: the file name without
+// its extension, else "Input N".
+QString fallbackTitle(const QString &nameHint, qsizetype index)
+{
+    const QString base = QFileInfo(nameHint).completeBaseName();
+    return base.isEmpty() ? QStringLiteral("Input %1").arg(index + 1) : base;
+}
+
+// A POST /storage download URL of this service ("…/storage/<id>?expires=…&sig=…")
+// whose signature holds: the object id, else empty.
+QString ownObjectId(const QString &downloadUrl, const ObjectStore &objects)
+{
+    const QUrl url(downloadUrl);
+    const QString path = url.path();
+    const qsizetype at = path.lastIndexOf(QLatin1String("/storage/"));
+    if (at < 0)
+        return {};
+    const QString id = path.mid(at + 9);
+    const QUrlQuery q(url);
+    if (objects.verify(id, q.queryItemValue(QStringLiteral("expires")).toLongLong(),
+                       q.queryItemValue(QStringLiteral("sig"))))
+        return id;
+    return {};
+}
+
+// What a parse on the worker thread came to.
+struct Parsed
+{
+    std::optional<data::DataError> error;
+    QList<data::Sheet> sheets;
+    QString text; // PDFs and text documents
+};
 } // namespace
 
 InputLoader::InputLoader(RunContext &ctx, QObject *parent)
@@ -31,34 +85,203 @@ InputLoader::InputLoader(RunContext &ctx, QObject *parent)
     , m_ctx(ctx)
 {}
 
-void InputLoader::load(std::function<void(const QString &)> done)
+void InputLoader::load(std::function<void(const std::optional<InputError> &)> done)
 {
     m_done = std::move(done);
     const ExecuteRequest &r = m_ctx.request();
-    for (qsizetype i = 0; i < r.imageUrls.size(); ++i) {
-        const QString url = r.imageUrls.at(i);
-        m_tasks.append([this, url, i] {
-            fetch(url, kMaxImageBytes,
-                  [this, i](bool ok, const QByteArray &body, const QByteArray &type,
-                            const QString &error) {
-                      if (!ok) {
-                          fail(QStringLiteral("image_urls[%1]: %2").arg(i).arg(error));
-                          return;
-                      }
-                      QString mime = sniffImage(body.left(8));
-                      if (mime.isEmpty()) {
-                          fail(QStringLiteral("image_urls[%1]: not a JPG or PNG image (%2)")
-                                   .arg(i)
-                                   .arg(QString::fromLatin1(type)));
-                          return;
-                      }
-                      m_ctx.images().append(QStringLiteral("data:%1;base64,%2")
-                                                .arg(mime, QString::fromLatin1(body.toBase64())));
-                      next();
-                  });
-        });
-    }
+    for (qsizetype i = 0; i < r.imageUrls.size(); ++i)
+        queueImage(i, r.imageUrls.at(i));
+    for (qsizetype i = 0; i < r.fileUrls.size(); ++i)
+        queueFile(i, r.fileUrls.at(i));
+    for (qsizetype i = 0; i < r.dataInputs.size(); ++i)
+        queueData(i, r.dataInputs.at(i).toObject());
     next();
+}
+
+void InputLoader::queueImage(qsizetype i, const QString &url)
+{
+    const QString field = QStringLiteral("image_urls[%1]").arg(i);
+    m_tasks.append([this, url, field] {
+        fetch(url, kMaxImageBytes,
+              [this, field](bool ok, const QByteArray &body, const QByteArray &type, int status,
+                            const QString &error) {
+                  if (!ok) {
+                      fail(QStringLiteral("INPUT_FETCH_FAILED"), field, error,
+                           status ? QJsonObject{{QStringLiteral("httpStatus"), status}}
+                                  : QJsonObject());
+                      return;
+                  }
+                  const QString mime = sniffImage(body.left(8));
+                  if (mime.isEmpty()) {
+                      fail(QStringLiteral("INVALID_IMAGE_INPUT"), field,
+                           QStringLiteral("not a JPG or PNG image (%1)")
+                               .arg(QString::fromLatin1(type)));
+                      return;
+                  }
+                  m_ctx.images().append(QStringLiteral("data:%1;base64,%2")
+                                            .arg(mime, QString::fromLatin1(body.toBase64())));
+                  next();
+              });
+    });
+}
+
+void InputLoader::queueFile(qsizetype i, const QString &url)
+{
+    const QString field = QStringLiteral("file_urls[%1]").arg(i);
+    m_tasks.append([this, url, field, i] {
+        fetch(url, kMaxFileBytes,
+              [this, url, field, i](bool ok, const QByteArray &body, const QByteArray &type,
+                                    int status, const QString &error) {
+                  if (!ok) {
+                      fail(QStringLiteral("INPUT_FETCH_FAILED"), field, error,
+                           status ? QJsonObject{{QStringLiteral("httpStatus"), status}}
+                                  : QJsonObject());
+                      return;
+                  }
+                  const QString name = fileNameOf(url);
+                  if (isPdf(url, type, body)) {
+                      parseData(field, body, QStringLiteral("pdf"), name, QString::fromLatin1(type),
+                                name.isEmpty() ? QStringLiteral("File %1").arg(i + 1) : name);
+                      return;
+                  }
+                  parseData(field, body, QString(), name, QString::fromLatin1(type),
+                            fallbackTitle(name, i));
+              });
+    });
+}
+
+void InputLoader::queueData(qsizetype i, const QJsonObject &item)
+{
+    const QString field = QStringLiteral("dataInputs[%1]").arg(i);
+    const QString format = item.value(QStringLiteral("format")).toString();
+    const QString description = item.value(QStringLiteral("description")).toString().trimmed();
+    m_tasks.append([this, item, field, format, description, i] {
+        if (item.contains(QStringLiteral("inline"))) {
+            QByteArray bytes = item.value(QStringLiteral("inline")).toString().toUtf8();
+            // Binary formats travel inline as base64 (docs/api/agent.md).
+            if (format == QLatin1String("xlsx") || format == QLatin1String("parquet")) {
+                auto decoded = QByteArray::fromBase64Encoding(
+                    bytes.trimmed(),
+                    QByteArray::Base64Encoding | QByteArray::AbortOnBase64DecodingErrors);
+                if (!decoded) {
+                    fail(QStringLiteral("INVALID_DATA_INPUT"), field + QStringLiteral(".inline"),
+                         QStringLiteral("inline %1 must be base64-encoded").arg(format),
+                         {{QStringLiteral("kind"), QStringLiteral("malformed")}});
+                    return;
+                }
+                bytes = *decoded;
+            }
+            parseData(field, bytes, format, QString(), QString(),
+                      description.isEmpty() ? fallbackTitle(QString(), i) : description);
+            return;
+        }
+        QString url = item.value(QStringLiteral("url")).toString();
+        if (item.contains(QStringLiteral("storageRef"))) {
+            const QJsonObject ref = item.value(QStringLiteral("storageRef")).toObject();
+            ObjectStore &objects = m_ctx.services().store.objects();
+            QString id = ref.value(QStringLiteral("id")).toString();
+            const QString downloadUrl = ref.value(QStringLiteral("downloadUrl")).toString();
+            if (id.isEmpty())
+                id = ownObjectId(downloadUrl, objects);
+            if (!id.isEmpty()) {
+                const auto object = objects.find(id);
+                // A key reads its own uploads only; someone else's id is "not found".
+                if (!object || object->keyId != m_ctx.keyId()) {
+                    fail(QStringLiteral("INPUT_NOT_FOUND"), field + QStringLiteral(".storageRef"),
+                         QStringLiteral("no stored object %1 for this API key").arg(id));
+                    return;
+                }
+                parseData(field, objects.data(id), format, object->name, object->contentType,
+                          description.isEmpty() ? fallbackTitle(object->name, i) : description);
+                return;
+            }
+            url = downloadUrl; // a storage reference elsewhere: fetched like a url
+        }
+        fetch(url, kMaxFileBytes,
+              [this, url, field, format, description, i](bool ok, const QByteArray &body,
+                                                         const QByteArray &type, int status,
+                                                         const QString &error) {
+                  if (!ok) {
+                      fail(QStringLiteral("INPUT_FETCH_FAILED"), field, error,
+                           status ? QJsonObject{{QStringLiteral("httpStatus"), status}}
+                                  : QJsonObject());
+                      return;
+                  }
+                  const QString name = fileNameOf(url);
+                  parseData(field, body, format, name, QString::fromLatin1(type),
+                            description.isEmpty() ? fallbackTitle(name, i) : description);
+              });
+    });
+}
+
+void InputLoader::parseData(const QString &field, const QByteArray &bytes,
+                            const QString &formatName, const QString &nameHint,
+                            const QString &contentType, const QString &title)
+{
+    const bool pdf = formatName == QLatin1String("pdf");
+    data::Format format = data::Format::Text;
+    if (!pdf) {
+        const auto named = data::formatFromName(formatName);
+        format = named ? *named : data::inferFormat(nameHint, contentType, bytes.left(4096));
+    }
+    // file_urls: text and markdown files are documents for the planner, not tables.
+    const bool document =
+        pdf || (field.startsWith(QLatin1String("file_urls")) &&
+                (format == data::Format::Text || format == data::Format::Markdown));
+    auto parsed = std::make_shared<Parsed>();
+    auto *watcher = new QFutureWatcher<void>(this);
+    connect(watcher, &QFutureWatcher<void>::finished, this,
+            [this, watcher, parsed, field, title, document, format, pdf] {
+                watcher->deleteLater();
+                if (m_failed)
+                    return;
+                if (parsed->error) {
+                    fail(QStringLiteral("INVALID_DATA_INPUT"), field, parsed->error->message,
+                         {{QStringLiteral("kind"), parsed->error->kindName()},
+                          {QStringLiteral("format"),
+                           pdf ? QStringLiteral("pdf") : data::formatName(format)}});
+                    return;
+                }
+                if (document) {
+                    m_ctx.documents().append({title, parsed->text});
+                } else {
+                    const bool several = parsed->sheets.size() > 1;
+                    for (data::Sheet &sheet : parsed->sheets) {
+                        // Several worksheets of one workbook: "<title> — <worksheet>".
+                        if (several)
+                            sheet.title = title + QStringLiteral(" — ") + sheet.title;
+                        else if (!title.isEmpty())
+                            sheet.title = title;
+                        m_ctx.addSheet(std::move(sheet));
+                    }
+                }
+                next();
+            });
+    watcher->setFuture(QtConcurrent::run([parsed, bytes, format, pdf, document] {
+        const data::Reader reader;
+        if (pdf) {
+            auto text = reader.pdfText(bytes);
+            if (text)
+                parsed->text = text.value();
+            else
+                parsed->error = text.error();
+            return;
+        }
+        if (document) {
+            auto sheet = reader.parse(bytes, data::Format::Text, QString());
+            if (!sheet) {
+                parsed->error = sheet.error(); // not UTF-8 text
+                return;
+            }
+            parsed->text = QString::fromUtf8(bytes).remove(QChar(0xFEFF));
+            return;
+        }
+        auto sheets = reader.parseAll(bytes, format, QString());
+        if (sheets)
+            parsed->sheets = std::move(sheets).value();
+        else
+            parsed->error = sheets.error();
+    }));
 }
 
 void InputLoader::next()
@@ -68,31 +291,30 @@ void InputLoader::next()
     if (m_tasks.isEmpty()) {
         auto done = std::exchange(m_done, nullptr);
         if (done)
-            done(QString());
+            done(std::nullopt);
         return;
     }
     const auto task = m_tasks.takeFirst();
     task();
 }
 
-void InputLoader::fail(const QString &error)
+void InputLoader::fail(const QString &code, const QString &field, const QString &problem,
+                       const QJsonObject &details)
 {
     if (m_failed)
         return;
     m_failed = true;
     auto done = std::exchange(m_done, nullptr);
     if (done)
-        done(error);
+        done(InputError{code, field, QStringLiteral("%1: %2").arg(field, problem), details});
 }
 
-void InputLoader::fetch(
-    const QString &raw, qint64 maxBytes,
-    std::function<void(bool, const QByteArray &, const QByteArray &, const QString &)> done)
+void InputLoader::fetch(const QString &raw, qint64 maxBytes, Fetched done)
 {
     const QUrl url(raw);
     const QString refusal = m_ctx.services().policy.refusal(url);
     if (!refusal.isEmpty()) {
-        done(false, {}, {}, QStringLiteral("the URL %1").arg(refusal));
+        done(false, {}, {}, 0, QStringLiteral("the URL %1").arg(refusal));
         return;
     }
     auto send = [this, url, maxBytes, done] {
@@ -115,19 +337,20 @@ void InputLoader::fetch(
             const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             const QByteArray body = reply->readAll();
             if (reply->error() == QNetworkReply::OperationCanceledError || body.size() > maxBytes) {
-                done(false, {}, {}, QStringLiteral("larger than %1 bytes").arg(maxBytes));
+                done(false, {}, {}, 0, QStringLiteral("larger than %1 bytes").arg(maxBytes));
                 return;
             }
             if (status >= 400) {
-                done(false, {}, {}, QStringLiteral("the server answered HTTP %1").arg(status));
+                done(false, {}, {}, status,
+                     QStringLiteral("the server answered HTTP %1").arg(status));
                 return;
             }
             if (reply->error() != QNetworkReply::NoError) {
-                done(false, {}, {}, reply->errorString());
+                done(false, {}, {}, 0, reply->errorString());
                 return;
             }
             done(true, body, reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(),
-                 QString());
+                 status, QString());
         });
     };
     // With private targets off, a name that resolves to a private address is refused too.
@@ -135,13 +358,13 @@ void InputLoader::fetch(
         QHostInfo::lookupHost(url.host(), this, [url, send, done](const QHostInfo &info) {
             for (const QHostAddress &a : info.addresses()) {
                 if (NetworkPolicy::isPrivateAddress(a)) {
-                    done(false, {}, {},
+                    done(false, {}, {}, 0,
                          QStringLiteral("%1 resolves to a private address").arg(url.host()));
                     return;
                 }
             }
             if (info.error() != QHostInfo::NoError) {
-                done(false, {}, {}, QStringLiteral("%1 could not be resolved").arg(url.host()));
+                done(false, {}, {}, 0, QStringLiteral("%1 could not be resolved").arg(url.host()));
                 return;
             }
             send();

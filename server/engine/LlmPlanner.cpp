@@ -109,8 +109,13 @@ QJsonValue LlmPlanner::firstMessage(RunContext &ctx) const
                      .arg(compactJson(r.schema));
     for (const auto &doc : std::as_const(ctx.documents()))
         parts << QStringLiteral("File %1:\n%2").arg(doc.first, clip(doc.second, kDocumentChars));
-    for (const QString &d : std::as_const(m_dataNotes))
-        parts << d;
+    // The in-memory sheets: each one's columns and first rows; the tools read the rest.
+    for (const data::Sheet &sheet : std::as_const(ctx.sheets()))
+        parts << QStringLiteral("Sheet \"%1\" (%2 rows; read it with sheets_access, visit its "
+                                "URLs with sheets_workflow): %3")
+                     .arg(sheet.title)
+                     .arg(sheet.rowCount())
+                     .arg(clip(compactJson(sheet.describe(5)), kDocumentChars));
     if (!m_initialPage.isEmpty())
         parts << QStringLiteral("The first page is open in the tab:\n%1")
                      .arg(clip(m_initialPage, kToolMessageChars));

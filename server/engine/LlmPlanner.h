@@ -34,7 +34,6 @@ public:
     void resumeWithAnswers(RunContext &ctx) override;
 
     // Lines describing the run's data (sheets) for the first message.
-    void setDataNotes(const QStringList &notes) { m_dataNotes = notes; }
 
 private:
     QStringList toolNames(RunContext &ctx) const;
@@ -49,7 +48,6 @@ private:
     QList<QJsonObject> m_queue;
     QString m_pendingCallId;
     QString m_initialPage;
-    QStringList m_dataNotes;
     bool m_priming = false;
     int m_turns = 0;
     qint64 m_tokens = 0;

@@ -1,6 +1,7 @@
 #include "RulePlanner.h"
 
 #include "RunContext.h"
+#include "SheetTools.h"
 
 #include "core/Settings.h"
 
@@ -172,11 +173,29 @@ void RulePlanner::next(RunContext &ctx, const ToolResult *last,
             ++m_index;
             break;
         }
-        case Expect::Workflow:
-            m_data = out.value(QStringLiteral("rows"));
-            m_text = last->summary;
+        case Expect::Workflow: {
+            // The rows, shaped as the schema asks (SheetTools.h: workflowShape).
+            const QString wrap = workflowShape(m_schema).wrapKey;
+            const QJsonValue rows = out.value(QStringLiteral("rows"));
+            m_data = wrap.isEmpty() ? rows : QJsonValue(QJsonObject{{wrap, rows}});
+            m_text = QStringLiteral("Worked through %1: %2.")
+                         .arg(out.value(QStringLiteral("source")).toString(), last->summary);
+            m_workflowDone = true;
             ++m_index;
             break;
+        }
+        case Expect::ReadSheets: {
+            m_text = out.value(QStringLiteral("markdown")).toString();
+            // With a schema, the first sheet's rows are the JSON answer.
+            if (!m_schema.isEmpty() && !ctx.sheets().isEmpty()) {
+                const QString wrap = workflowShape(m_schema).wrapKey;
+                const QJsonArray rows = ctx.sheets().first().toObjects();
+                m_data = wrap.isEmpty() ? QJsonValue(rows) : QJsonValue(QJsonObject{{wrap, rows}});
+                m_workflowDone = true;
+            }
+            ++m_index;
+            break;
+        }
         case Expect::Generate:
             m_generated << last->summary;
             ++m_index;
@@ -357,10 +376,17 @@ void RulePlanner::next(RunContext &ctx, const ToolResult *last,
                                                  : QString())));
         return;
     }
+    case TaskOp::Kind::ReadSheets:
+        m_expect = Expect::ReadSheets;
+        m_lastTool = QStringLiteral("sheets_access");
+        decide(Decision::call(m_lastTool, {{QStringLiteral("action"), QStringLiteral("list")}},
+                              QStringLiteral("The task gives data and no page: reading it.")));
+        return;
     case TaskOp::Kind::SheetsWorkflow: {
         QJsonObject args{{QStringLiteral("instruction"), ctx.request().input}};
-        if (!m_schema.isEmpty())
-            args.insert(QStringLiteral("schema"), m_schema);
+        const QJsonObject rowSchema = workflowShape(m_schema).rowSchema;
+        if (!rowSchema.isEmpty())
+            args.insert(QStringLiteral("schema"), rowSchema);
         m_expect = Expect::Workflow;
         m_lastTool = QStringLiteral("sheets_workflow");
         decide(Decision::call(m_lastTool, args,
@@ -427,7 +453,11 @@ void RulePlanner::finish(RunContext &ctx, std::function<void(Decision)> &decide)
 {
     QString text;
     std::optional<QJsonValue> json;
-    if (!m_schema.isEmpty()) {
+    if (m_workflowDone) {
+        // A sheet workflow (or the sheets read): its rows are the JSON answer.
+        text = m_text;
+        json = m_data;
+    } else if (!m_schema.isEmpty()) {
         json = m_data.isUndefined() ? QJsonValue(QJsonValue::Null) : m_data;
         const int items = m_data.isArray() ? int(m_data.toArray().size()) : -1;
         if (items >= 0)
@@ -485,7 +515,8 @@ QJsonObject RulePlanner::saveState() const
             {QStringLiteral("pendingLoginCheck"), m_pendingLoginCheck},
             {QStringLiteral("data"), m_data},
             {QStringLiteral("text"), m_text},
-            {QStringLiteral("pages"), m_pages}};
+            {QStringLiteral("pages"), m_pages},
+            {QStringLiteral("workflowDone"), m_workflowDone}};
 }
 
 void RulePlanner::restoreState(const QJsonObject &s)
@@ -508,6 +539,7 @@ void RulePlanner::restoreState(const QJsonObject &s)
     m_data = s.value(QStringLiteral("data"));
     m_text = s.value(QStringLiteral("text")).toString();
     m_pages = s.value(QStringLiteral("pages")).toInt();
+    m_workflowDone = s.value(QStringLiteral("workflowDone")).toBool();
 }
 
 void RulePlanner::resumeWithAnswers(RunContext &)

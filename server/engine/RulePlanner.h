@@ -41,6 +41,7 @@ private:
         LoginSubmit,
         Extract,
         Workflow,
+        ReadSheets,
         Generate,
         Answers
     };
@@ -68,6 +69,7 @@ private:
     QString m_text;
     int m_pages = 0;
     QStringList m_generated;
+    bool m_workflowDone = false;
 };
 
 } // namespace ph::engine

@@ -8,6 +8,8 @@
 
 #include <QTimer>
 
+#include <algorithm>
+
 namespace ph::engine {
 
 RunContext::RunContext(EngineServices &services, const ExecuteRequest &request,
@@ -25,6 +27,43 @@ RunContext::RunContext(EngineServices &services, const ExecuteRequest &request,
 RunContext::~RunContext()
 {
     releaseTab();
+}
+
+int RunContext::addSheet(data::Sheet sheet)
+{
+    if (sheet.title.trimmed().isEmpty())
+        sheet.title = QStringLiteral("Sheet %1").arg(m_sheets.size() + 1);
+    const QString base = sheet.title;
+    for (int n = 2;; ++n) {
+        const bool taken = std::any_of(m_sheets.cbegin(), m_sheets.cend(), [&](const auto &s) {
+            return s.title.compare(sheet.title, Qt::CaseInsensitive) == 0;
+        });
+        if (!taken)
+            break;
+        sheet.title = QStringLiteral("%1 (%2)").arg(base).arg(n);
+    }
+    m_sheets.append(std::move(sheet));
+    return int(m_sheets.size() - 1);
+}
+
+int RunContext::findSheet(const QJsonValue &ref) const
+{
+    if (ref.isUndefined() || ref.isNull())
+        return m_sheets.isEmpty() ? -1 : 0;
+    if (ref.isDouble()) {
+        const int i = ref.toInt(-1);
+        return i >= 0 && i < m_sheets.size() ? i : -1;
+    }
+    const QString title = ref.toString().trimmed();
+    for (int i = 0; i < m_sheets.size(); ++i) {
+        if (m_sheets.at(i).title == title)
+            return i;
+    }
+    for (int i = 0; i < m_sheets.size(); ++i) {
+        if (m_sheets.at(i).title.compare(title, Qt::CaseInsensitive) == 0)
+            return i;
+    }
+    return -1;
 }
 
 int RunContext::navigationTimeoutMs() const

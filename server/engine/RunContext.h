@@ -2,6 +2,8 @@
 
 #include "EngineTypes.h"
 
+#include "data/Sheet.h"
+
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QObject>
@@ -77,6 +79,13 @@ public:
     QList<QPair<QString, QString>> &documents() { return m_documents; }
     // image_urls as data: URLs, for the LLM planner.
     QStringList &images() { return m_images; }
+    // The in-memory sheets: dataInputs, tabular file_urls and what the sheet tools made.
+    QList<data::Sheet> &sheets() { return m_sheets; }
+    // Adds a sheet, its title made unique (" (2)" …); returns its index.
+    int addSheet(data::Sheet sheet);
+    // The sheet a tool argument names: a title (exact, then case-insensitive) or a
+    // 0-based index; null/absent: the first sheet. -1 when there is none such.
+    int findSheet(const QJsonValue &ref) const;
 
     bool isCancelled() const { return m_cancelled; }
     void cancel() { m_cancelled = true; }
@@ -102,6 +111,7 @@ private:
     QJsonObject m_answers;
     QList<QPair<QString, QString>> m_documents;
     QStringList m_images;
+    QList<data::Sheet> m_sheets;
     bool m_cancelled = false;
 };
 

@@ -15,7 +15,7 @@ const QStringList kKinds = {
     QStringLiteral("press"),   QStringLiteral("waitText"),       QStringLiteral("waitMs"),
     QStringLiteral("scroll"),  QStringLiteral("search"),         QStringLiteral("login"),
     QStringLiteral("extract"), QStringLiteral("sheetsWorkflow"), QStringLiteral("generate"),
-    QStringLiteral("ask")};
+    QStringLiteral("ask"),     QStringLiteral("readSheets")};
 
 const QStringList kKeys = {
     QStringLiteral("enter"),      QStringLiteral("return"),    QStringLiteral("tab"),
@@ -293,8 +293,9 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
                 plan.ops.append({TaskOp::Kind::Extract, context.urls.at(i), {}, 0});
         }
     }
-    if (plan.ops.isEmpty() && !context.hasData)
-        plan.ops.append({TaskOp::Kind::Ask, {}, {}, 0});
+    if (plan.ops.isEmpty())
+        plan.ops.append(
+            {context.hasData ? TaskOp::Kind::ReadSheets : TaskOp::Kind::Ask, {}, {}, 0});
     for (const QString &tool : context.additionalTools) {
         if (tool == QLatin1String("generate_sheets") || tool == QLatin1String("generate_pdfs") ||
             tool == QLatin1String("generate_docs"))

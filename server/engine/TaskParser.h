@@ -26,8 +26,9 @@ struct TaskOp
         Login,
         Extract, // a: URL (optional: open it first)
         SheetsWorkflow,
-        Generate, // a: tool name
-        Ask,      // the task names nothing to work on: ask for a page
+        Generate,   // a: tool name
+        Ask,        // the task names nothing to work on: ask for a page
+        ReadSheets, // data and no page: read the sheets (as the answer, or shaped by the schema)
     };
     Kind kind;
     QString a;

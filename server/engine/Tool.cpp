@@ -2,8 +2,16 @@
 
 #include "BrowserTools.h"
 #include "GeneratorTools.h"
+#include "SheetTools.h"
+
+#include <QJsonDocument>
 
 namespace ph::engine {
+
+QJsonObject schemaOf(const char *json)
+{
+    return QJsonDocument::fromJson(QByteArray(json)).object();
+}
 
 ToolRegistry::ToolRegistry() = default;
 ToolRegistry::~ToolRegistry() = default;
@@ -54,6 +62,10 @@ std::unique_ptr<ToolRegistry> ToolRegistry::builtIn()
     r->add(std::make_unique<AskUserTool>());
     r->add(std::make_unique<GenerateDocsTool>());
     r->add(std::make_unique<GeneratePdfsTool>());
+    r->add(std::make_unique<GenerateSheetsTool>());
+    r->add(std::make_unique<SheetsAccessTool>());
+    r->add(std::make_unique<CreateSheetFromDataTool>());
+    r->add(std::make_unique<SheetsWorkflowTool>());
     return r;
 }
 

@@ -27,9 +27,15 @@ public:
     // Whether the tool drives the run's browser tab (replayed when a paused run resumes
     // without its page).
     virtual bool usesTab() const { return false; }
+    // Whether the tool adds or changes in-memory sheets (replayed to rebuild them when a
+    // run continues in a new process).
+    virtual bool changesSheets() const { return false; }
     virtual void run(RunContext &ctx, const QJsonObject &args,
                      std::function<void(ToolResult)> done) = 0;
 };
+
+// A tool's parameter schema from JSON text (a literal in the tool's source).
+QJsonObject schemaOf(const char *json);
 
 class ToolRegistry
 {

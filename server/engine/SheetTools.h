@@ -1,0 +1,62 @@
+#pragma once
+
+#include "Tool.h"
+
+#include <QJsonObject>
+
+namespace ph::engine {
+
+// How a run's schema applies to a sheet workflow: an array schema describes the rows
+// (its items); an object schema whose only property is an array of objects wraps them
+// ({prop: rows}); any other object schema describes one row (the result is the array).
+struct WorkflowShape
+{
+    QJsonObject rowSchema;
+    QString wrapKey; // empty: the rows are the result
+};
+WorkflowShape workflowShape(const QJsonObject &schema);
+
+// The tools on the run's in-memory sheets (RunContext::sheets(): dataInputs, tabular
+// file_urls, and sheets the tools made). docs/api/agent.md describes their arguments.
+
+// sheets_access: list the sheets, describe one, read a window of rows, find rows.
+class SheetsAccessTool final : public Tool
+{
+public:
+    QString name() const override;
+    QString description() const override;
+    QJsonObject parameters() const override;
+    void run(RunContext &ctx, const QJsonObject &args,
+             std::function<void(ToolResult)> done) override;
+};
+
+// create_sheet_from_data: a new sheet from an array of objects (or arrays, or values).
+class CreateSheetFromDataTool final : public Tool
+{
+public:
+    QString name() const override;
+    QString description() const override;
+    QJsonObject parameters() const override;
+    bool changesSheets() const override { return true; }
+    void run(RunContext &ctx, const QJsonObject &args,
+             std::function<void(ToolResult)> done) override;
+};
+
+// sheets_workflow: for each row of a sheet, open the row's URL in the run's tab and
+// extract data (shaped by a schema, or the page's title and text); one object per
+// row, also kept as a new sheet "<source> results".
+class SheetsWorkflowTool final : public Tool
+{
+public:
+    QString name() const override;
+    QString description() const override;
+    QJsonObject parameters() const override;
+    // It navigates the tab, but no later step depends on where it leaves it, and
+    // replaying hundreds of rows to restore a page would be wasteful: it is replayed
+    // only to rebuild its sheet after a restart.
+    bool changesSheets() const override { return true; }
+    void run(RunContext &ctx, const QJsonObject &args,
+             std::function<void(ToolResult)> done) override;
+};
+
+} // namespace ph::engine
