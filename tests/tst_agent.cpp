@@ -2,6 +2,7 @@
 // (no model), and the LLM planner against an OpenAI-compatible stub served by the test.
 #include "FixtureServer.h"
 #include "HttpClient.h"
+#include "ModelStub.h"
 #include "TestMain.h"
 #include "TestService.h"
 
@@ -67,39 +68,6 @@ QStringList names(const QJsonArray &items)
     for (const auto &p : items)
         out << p.toObject().value(QStringLiteral("name")).toString();
     return out;
-}
-
-// The scripted model: each call pops the next answer; every request is kept.
-struct ModelScript
-{
-    QList<QJsonObject> answers;
-    QList<int> failures; // HTTP statuses to answer before the next scripted answer
-    QList<QJsonObject> requests;
-};
-
-QJsonObject toolCall(const QString &id, const QString &name, const QJsonObject &args)
-{
-    return {{QStringLiteral("id"), id},
-            {QStringLiteral("type"), QStringLiteral("function")},
-            {QStringLiteral("function"),
-             QJsonObject{{QStringLiteral("name"), name},
-                         {QStringLiteral("arguments"),
-                          QString::fromUtf8(QJsonDocument(args).toJson(QJsonDocument::Compact))}}}};
-}
-
-QJsonObject assistantCalls(const QJsonArray &calls, int tokens)
-{
-    return {
-        {QStringLiteral("choices"),
-         QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                {QStringLiteral("finish_reason"), QStringLiteral("tool_calls")},
-                                {QStringLiteral("message"),
-                                 QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                                             {QStringLiteral("content"), QJsonValue()},
-                                             {QStringLiteral("tool_calls"), calls}}}}}},
-        {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), tokens - 100},
-                                              {QStringLiteral("completion_tokens"), 100},
-                                              {QStringLiteral("total_tokens"), tokens}}}};
 }
 
 } // namespace
@@ -297,23 +265,7 @@ void tst_Agent::initTestCase()
                                         "Nk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==");
         return r;
     });
-    m_site.route("/v1/chat/completions", [this](const FixtureRequest &r) {
-        m_model.requests.append(QJsonDocument::fromJson(r.body).object());
-        FixtureResponse resp;
-        resp.headers = {{"Content-Type", "application/json"}};
-        if (!m_model.failures.isEmpty()) {
-            resp.status = m_model.failures.takeFirst();
-            resp.body = R"({"error":{"message":"overloaded"}})";
-            return resp;
-        }
-        if (m_model.answers.isEmpty()) {
-            resp.status = 500;
-            resp.body = R"({"error":{"message":"script exhausted"}})";
-            return resp;
-        }
-        resp.body = QJsonDocument(m_model.answers.takeFirst()).toJson(QJsonDocument::Compact);
-        return resp;
-    });
+    m_model.serveOn(m_site);
     m_ph = std::make_unique<TestService>(QStringList{QStringLiteral("agent.syncWindowMs=60000")});
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
 }
@@ -959,7 +911,7 @@ void tst_Agent::runsAnOpenEndedTaskThroughTheLlmPlanner()
     TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
                      QStringLiteral("llm.model=stub-model")});
     QVERIFY(llm.ok());
-    m_model = {};
+    m_model.reset();
     // Turn 1: a click on an element that does not exist; it fails.
     m_model.answers << assistantCalls(
         {toolCall(QStringLiteral("c1"), QStringLiteral("act_on_tab"),
@@ -1045,7 +997,7 @@ void tst_Agent::retriesAModelEndpointThatFails()
     TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
                      QStringLiteral("llm.model=stub")});
     QVERIFY(llm.ok());
-    m_model = {};
+    m_model.reset();
     m_model.failures << 503 << 500;
     m_model.answers << assistantCalls(
         {toolCall(QStringLiteral("c1"), QStringLiteral("finish"),
@@ -1058,7 +1010,7 @@ void tst_Agent::retriesAModelEndpointThatFails()
     QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
     QCOMPARE(m_model.requests.size(), 3);
     // A client error is final: the run ends with it.
-    m_model = {};
+    m_model.reset();
     m_model.failures << 400;
     const QJsonObject bad =
         agent({{QStringLiteral("input"), QStringLiteral("Think")},
@@ -1075,7 +1027,7 @@ void tst_Agent::sendsImagesToTheModel()
     TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
                      QStringLiteral("llm.model=stub")});
     QVERIFY(llm.ok());
-    m_model = {};
+    m_model.reset();
     m_model.answers << assistantCalls(
         {toolCall(QStringLiteral("c1"), QStringLiteral("finish"),
                   {{QStringLiteral("text"), QStringLiteral("a pixel")}})},

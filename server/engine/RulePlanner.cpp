@@ -185,7 +185,14 @@ void RulePlanner::next(RunContext &ctx, const ToolResult *last,
             break;
         }
         case Expect::ReadSheets: {
-            m_text = out.value(QStringLiteral("markdown")).toString();
+            // The answer is what the inputs hold: the text of each file, then the sheets.
+            QStringList parts;
+            for (const auto &doc : std::as_const(ctx.documents()))
+                parts << QStringLiteral("## %1\n\n%2").arg(doc.first, doc.second.trimmed());
+            if (const QString sheets = out.value(QStringLiteral("markdown")).toString();
+                !sheets.isEmpty())
+                parts << sheets;
+            m_text = parts.join(QStringLiteral("\n\n"));
             // With a schema, the first sheet's rows are the JSON answer.
             if (!m_schema.isEmpty() && !ctx.sheets().isEmpty()) {
                 const QString wrap = workflowShape(m_schema).wrapKey;

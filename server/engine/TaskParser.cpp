@@ -6,6 +6,16 @@ namespace ph::engine {
 
 namespace {
 
+// A URL with a scheme, or a host name with a dot ("example.org/path").
+bool looksLikeAddress(const QString &word)
+{
+    if (word.contains(QLatin1String("://")))
+        return true;
+    const QString host = word.section(QLatin1Char('/'), 0, 0);
+    return host.contains(QLatin1Char('.')) && !host.endsWith(QLatin1Char('.')) &&
+           !host.startsWith(QLatin1Char('.'));
+}
+
 using RE = QRegularExpression;
 constexpr auto CI = QRegularExpression::CaseInsensitiveOption;
 
@@ -156,7 +166,9 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
         if (clause.isEmpty())
             continue;
         QRegularExpressionMatch m;
-        if ((m = open.match(clause)).hasMatch()) {
+        // "open https://x.org/a" or "visit example.org" is a step; "open the link" is not.
+        if ((m = open.match(clause)).hasMatch() &&
+            looksLikeAddress(restore(m.captured(1), quoted))) {
             QString url = restore(m.captured(1), quoted);
             if (!url.contains(QLatin1String("://")))
                 url.prepend(QStringLiteral("https://"));

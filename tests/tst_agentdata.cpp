@@ -1,0 +1,532 @@
+// POST /agent with data: dataInputs in every format from inline, url and storageRef,
+// file_urls (CSV, PDF, text), sheets_workflow over a CSV of URLs, the sheet tools
+// through the LLM planner, generate_sheets, and the typed errors of bad inputs. The real
+// service and QtWebEngine pages; fixture files and the model stub are served by the test.
+#include "FixtureServer.h"
+#include "HttpClient.h"
+#include "ModelStub.h"
+#include "TestMain.h"
+#include "TestService.h"
+
+#include "data/Reader.h"
+
+#include <QFile>
+#include <QJsonArray>
+
+using namespace ph;
+using namespace ph::test;
+
+namespace {
+
+QByteArray fixture(const char *name)
+{
+    QFile f(QStringLiteral(DATA_FIXTURES "/%1").arg(QLatin1String(name)));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing fixture %s", name);
+    return f.readAll();
+}
+
+QJsonObject parse(const char *json)
+{
+    return QJsonDocument::fromJson(json).object();
+}
+
+QJsonObject result(const QJsonObject &response)
+{
+    return response.value(QStringLiteral("result")).toObject();
+}
+
+QJsonArray warnings(const QJsonObject &response)
+{
+    return response.value(QStringLiteral("warnings")).toArray();
+}
+
+QByteArray productPage(const QString &name, const QString &price)
+{
+    return QStringLiteral(
+               "<!doctype html><html><head><meta charset=\"utf-8\"><title>%1</title>"
+               "<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\","
+               "\"@type\":\"Product\",\"name\":\"%1\",\"offers\":{\"@type\":\"Offer\","
+               "\"price\":\"%2\",\"priceCurrency\":\"EUR\"}}</script></head>"
+               "<body><h1>%1</h1><p>Price: %2 EUR</p></body></html>")
+        .arg(name, price)
+        .toUtf8();
+}
+
+// The same small table in each text format: name Rope/Fender, price 12.5/24.
+const QByteArray kCsv = "name,price\nRope,12.5\nFender,24\n";
+const QByteArray kTsv = "name\tprice\nRope\t12.5\nFender\t24\n";
+const QByteArray kJson = R"([{"name":"Rope","price":12.5},{"name":"Fender","price":24}])";
+const QByteArray kMarkdown = "| name | price |\n|---|---|\n| Rope | 12.5 |\n| Fender | 24 |\n";
+const QByteArray kText = "Rope\n\nFender\n";
+
+// Rows are answered as JSON when the schema asks for an array of objects.
+const char *kRowsSchema = R"({"type":"array","items":{"type":"object"}})";
+
+} // namespace
+
+class tst_AgentData : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void readsEveryFormat_data();
+    void readsEveryFormat();
+    void readsAStorageUpload();
+    void readsFileUrls();
+    void visitsOneUrlPerRow();
+    void reportsRowsThatFail();
+    void refusesBadInputs_data();
+    void refusesBadInputs();
+    void keepsUploadsToTheirKey();
+    void usesTheSheetToolsThroughTheLlmPlanner();
+
+private:
+    QJsonObject agent(const QJsonObject &body, int expectedStatus = 200,
+                      TestService *service = nullptr);
+
+    FixtureServer m_site;
+    std::unique_ptr<TestService> m_ph;
+    ModelScript m_model;
+};
+
+void tst_AgentData::initTestCase()
+{
+    QVERIFY(m_site.start());
+    const QList<QPair<QString, QString>> products{
+        {QStringLiteral("Compass"), QStringLiteral("49.90")},
+        {QStringLiteral("Lantern"), QStringLiteral("19.50")},
+        {QStringLiteral("Whistle"), QStringLiteral("4.25")}};
+    for (int i = 0; i < products.size(); ++i)
+        m_site.page(QStringLiteral("/p/%1").arg(i + 1).toUtf8(),
+                    productPage(products[i].first, products[i].second));
+    // Files served as application/octet-stream: the format comes from the extension.
+    const QList<QPair<QByteArray, QByteArray>> files{
+        {"/data/table.csv", kCsv},
+        {"/data/table.tsv", kTsv},
+        {"/data/table.json", kJson},
+        {"/data/table.md", kMarkdown},
+        {"/data/table.txt", kText},
+        {"/data/book.xlsx", fixture("handmade.xlsx")},
+        {"/data/table.parquet", fixture("table_v1_snappy.parquet")},
+        {"/files/two_pages.pdf", fixture("two_pages.pdf")},
+        {"/files/notes", "Deliveries arrive on Tuesdays.\nThe dock closes at 18:00.\n"},
+        {"/data/broken.xlsx", "PK\x03\x04 this is not a workbook"},
+    };
+    for (const auto &[path, body] : files) {
+        const QByteArray bytes = body;
+        m_site.route(path, [bytes](const FixtureRequest &) {
+            FixtureResponse r;
+            r.headers = {{"Content-Type", "application/octet-stream"}};
+            r.body = bytes;
+            return r;
+        });
+    }
+    m_site.route("/data/gone.csv", [](const FixtureRequest &) {
+        FixtureResponse r;
+        r.status = 404;
+        r.body = "not here";
+        return r;
+    });
+    m_model.serveOn(m_site);
+    m_ph = std::make_unique<TestService>(QStringList{QStringLiteral("agent.syncWindowMs=60000")});
+    QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
+}
+
+void tst_AgentData::cleanupTestCase()
+{
+    m_ph.reset();
+}
+
+QJsonObject tst_AgentData::agent(const QJsonObject &body, int expectedStatus, TestService *service)
+{
+    HttpClient c = (service ? service : m_ph.get())->client();
+    const auto r = c.post(QStringLiteral("/agent"), body);
+    if (r.status != expectedStatus)
+        qWarning() << "status" << r.status << r.body.left(2000);
+    return r.status == expectedStatus ? r.json() : QJsonObject();
+}
+
+void tst_AgentData::readsEveryFormat_data()
+{
+    QTest::addColumn<QJsonObject>("input");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<QString>("column");
+    QTest::addColumn<QJsonValue>("first");
+    QTest::addColumn<QString>("title");
+
+    const auto inlineInput = [](const char *format, const QByteArray &content) {
+        return QJsonObject{{QStringLiteral("description"), QStringLiteral("Stock")},
+                           {QStringLiteral("format"), QLatin1String(format)},
+                           {QStringLiteral("inline"), QString::fromUtf8(content)}};
+    };
+    const auto urlInput = [this](const char *path) {
+        return QJsonObject{{QStringLiteral("url"), m_site.url(QLatin1String(path))}};
+    };
+    const QString name = QStringLiteral("name");
+    const QJsonValue rope(QStringLiteral("Rope"));
+    QTest::newRow("reads inline csv") << inlineInput("csv", kCsv) << 2 << name << rope << "Stock";
+    QTest::newRow("reads inline tsv") << inlineInput("tsv", kTsv) << 2 << name << rope << "Stock";
+    QTest::newRow("reads inline json")
+        << inlineInput("json", kJson) << 2 << name << rope << "Stock";
+    QTest::newRow("reads inline markdown")
+        << inlineInput("markdown", kMarkdown) << 2 << name << rope << "Stock";
+    QTest::newRow("reads inline text, one row per line")
+        << inlineInput("text", kText) << 2 << "text" << rope << "Stock";
+    QTest::newRow("infers csv from inline content")
+        << QJsonObject{{QStringLiteral("inline"), QString::fromUtf8(kCsv)}} << 2 << name << rope
+        << "Input 1";
+    QTest::newRow("reads inline xlsx as base64")
+        << inlineInput("xlsx", fixture("handmade.xlsx").toBase64()) << 4 << "Label"
+        << QJsonValue(QStringLiteral("Tokyo 東京")) << "Stock — Hand made";
+    QTest::newRow("reads inline parquet as base64")
+        << inlineInput("parquet", fixture("table_v1_snappy.parquet").toBase64()) << 6 << name
+        << QJsonValue(QStringLiteral("Ada")) << "Stock";
+    QTest::newRow("reads csv from a url")
+        << urlInput("/data/table.csv") << 2 << name << rope << "table";
+    QTest::newRow("reads tsv from a url")
+        << urlInput("/data/table.tsv") << 2 << name << rope << "table";
+    QTest::newRow("reads json from a url")
+        << urlInput("/data/table.json") << 2 << name << rope << "table";
+    QTest::newRow("reads markdown from a url")
+        << urlInput("/data/table.md") << 2 << name << rope << "table";
+    QTest::newRow("reads text from a url")
+        << urlInput("/data/table.txt") << 2 << "text" << rope << "table";
+    QTest::newRow("reads xlsx from a url")
+        << urlInput("/data/book.xlsx") << 4 << "Label" << QJsonValue(QStringLiteral("Tokyo 東京"))
+        << "book — Hand made";
+    QTest::newRow("reads parquet from a url")
+        << urlInput("/data/table.parquet") << 6 << "id" << QJsonValue(1) << "table";
+}
+
+void tst_AgentData::readsEveryFormat()
+{
+    QFETCH(QJsonObject, input);
+    QFETCH(int, rows);
+    QFETCH(QString, column);
+    QFETCH(QJsonValue, first);
+    QFETCH(QString, title);
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("What is in this data?")},
+               {QStringLiteral("dataInputs"), QJsonArray{input}},
+               {QStringLiteral("schema"), QJsonDocument::fromJson(kRowsSchema).object()}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    const QJsonArray json = result(r).value(QStringLiteral("json")).toArray();
+    QCOMPARE(json.size(), rows);
+    QCOMPARE(json[0].toObject().value(column), first);
+    // The text answer is the sheet as markdown under its title.
+    const QString text = result(r).value(QStringLiteral("text")).toString();
+    QVERIFY2(text.startsWith(QStringLiteral("## %1\n").arg(title)), qPrintable(text.left(200)));
+    QVERIFY(r.value(QStringLiteral("metadata"))
+                .toObject()
+                .value(QStringLiteral("toolsUsed"))
+                .toArray()
+                .contains(QStringLiteral("sheets_access")));
+}
+
+void tst_AgentData::readsAStorageUpload()
+{
+    HttpClient c = m_ph->client();
+    const auto up = c.send("POST", QStringLiteral("/storage?name=stock.tsv"), kTsv,
+                           {{"Content-Type", "text/tab-separated-values"}});
+    QCOMPARE(up.status, 201);
+    const QJsonObject ref = up.json().value(QStringLiteral("storageRef")).toObject();
+    QVERIFY(ref.value(QStringLiteral("id")).toString().size() > 8);
+    QCOMPARE(ref.value(QStringLiteral("sizeBytes")).toInt(), kTsv.size());
+    // By id, and by the signed downloadUrl alone.
+    const QList<QJsonObject> refs{
+        {{QStringLiteral("id"), ref.value(QStringLiteral("id"))}},
+        {{QStringLiteral("downloadUrl"), ref.value(QStringLiteral("downloadUrl"))}}};
+    for (const QJsonObject &storageRef : refs) {
+        const QJsonObject r =
+            agent({{QStringLiteral("input"), QStringLiteral("Read it")},
+                   {QStringLiteral("dataInputs"),
+                    QJsonArray{QJsonObject{{QStringLiteral("storageRef"), storageRef}}}},
+                   {QStringLiteral("schema"), QJsonDocument::fromJson(kRowsSchema).object()}});
+        QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+        const QJsonArray json = result(r).value(QStringLiteral("json")).toArray();
+        QCOMPARE(json.size(), 2);
+        QCOMPARE(json[1].toObject().value(QStringLiteral("price")).toDouble(), 24.0);
+        QVERIFY(result(r).value(QStringLiteral("text")).toString().startsWith(u"## stock\n"));
+    }
+}
+
+void tst_AgentData::readsFileUrls()
+{
+    const QJsonObject r = agent({{QStringLiteral("input"), QStringLiteral("Read these files")},
+                                 {QStringLiteral("file_urls"),
+                                  QJsonArray{m_site.url(QStringLiteral("/files/two_pages.pdf")),
+                                             m_site.url(QStringLiteral("/files/notes")),
+                                             m_site.url(QStringLiteral("/data/table.csv"))}}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    const QString text = result(r).value(QStringLiteral("text")).toString();
+    // The PDF's text through poppler, the text file as it is, the CSV as a sheet.
+    QVERIFY2(text.contains(QLatin1String("## two_pages.pdf")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("Rope, 10 m: 12.50")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("The dock closes at 18:00.")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("## table\n")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("| Fender | 24 |")), qPrintable(text));
+}
+
+void tst_AgentData::visitsOneUrlPerRow()
+{
+    QString csv = QStringLiteral("sku,link\n");
+    for (int i = 1; i <= 3; ++i)
+        csv += QStringLiteral("SKU-%1,%2\n").arg(i).arg(m_site.url(QStringLiteral("/p/%1").arg(i)));
+    const int before = m_site.hits("/p/1") + m_site.hits("/p/2") + m_site.hits("/p/3");
+    const QJsonObject r =
+        agent({{QStringLiteral("input"),
+                QStringLiteral("For each row, open the link and get the product's name and price")},
+               {QStringLiteral("dataInputs"),
+                QJsonArray{QJsonObject{{QStringLiteral("description"), QStringLiteral("Catalogue")},
+                                       {QStringLiteral("format"), QStringLiteral("csv")},
+                                       {QStringLiteral("inline"), csv}}}},
+               {QStringLiteral("schema"), parse(R"({"type":"array","items":{"type":"object",
+            "properties":{"sku":{"type":"string"},"name":{"type":"string"},
+            "price":{"type":"number"}},"required":["sku","name","price"]}})")},
+               {QStringLiteral("response"),
+                QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}});
+    QVERIFY2(r.value(QStringLiteral("status")).toString() == QLatin1String("success"),
+             QJsonDocument(r).toJson().constData());
+    QCOMPARE(m_site.hits("/p/1") + m_site.hits("/p/2") + m_site.hits("/p/3") - before, 3);
+    const QJsonArray rows = result(r).value(QStringLiteral("json")).toArray();
+    QCOMPARE(rows.size(), 3);
+    const QStringList names{QStringLiteral("Compass"), QStringLiteral("Lantern"),
+                            QStringLiteral("Whistle")};
+    const QList<double> prices{49.90, 19.50, 4.25};
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject row = rows[i].toObject();
+        QCOMPARE(row.value(QStringLiteral("sku")).toString(), QStringLiteral("SKU-%1").arg(i + 1));
+        QCOMPARE(row.value(QStringLiteral("name")).toString(), names[i]);
+        QCOMPARE(row.value(QStringLiteral("price")).toDouble(), prices[i]);
+    }
+    QVERIFY2(warnings(r).isEmpty(), qPrintable(QJsonDocument(warnings(r)).toJson()));
+    const QJsonArray tools =
+        r.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("toolsUsed")).toArray();
+    QVERIFY(tools.contains(QStringLiteral("sheets_workflow")));
+}
+
+void tst_AgentData::reportsRowsThatFail()
+{
+    // The second row points at a port nothing listens on: its row carries the error,
+    // the others their data, and a warning names the row.
+    const QString csv =
+        QStringLiteral("url\n%1\nhttp://127.0.0.1:1/nothing\n%2\n")
+            .arg(m_site.url(QStringLiteral("/p/1")), m_site.url(QStringLiteral("/p/3")));
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("Visit every url and read the product")},
+               {QStringLiteral("dataInputs"),
+                QJsonArray{QJsonObject{{QStringLiteral("format"), QStringLiteral("csv")},
+                                       {QStringLiteral("inline"), csv}}}},
+               {QStringLiteral("schema"), parse(R"({"type":"object","properties":{"products":{
+            "type":"array","items":{"type":"object","properties":{"name":{"type":"string"},
+            "price":{"type":"number"}}}}}})")}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    const QJsonArray rows = result(r)
+                                .value(QStringLiteral("json"))
+                                .toObject()
+                                .value(QStringLiteral("products"))
+                                .toArray();
+    QCOMPARE(rows.size(), 3);
+    QCOMPARE(rows[0].toObject().value(QStringLiteral("name")).toString(),
+             QStringLiteral("Compass"));
+    QVERIFY(!rows[1].toObject().value(QStringLiteral("_error")).toString().isEmpty());
+    QCOMPARE(rows[2].toObject().value(QStringLiteral("name")).toString(),
+             QStringLiteral("Whistle"));
+    const QString w = QJsonDocument(warnings(r)).toJson();
+    QVERIFY2(w.contains(QLatin1String("1 of 3 rows failed")), qPrintable(w));
+}
+
+void tst_AgentData::refusesBadInputs_data()
+{
+    QTest::addColumn<QJsonObject>("body");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("says");
+
+    const QJsonObject good{{QStringLiteral("format"), QStringLiteral("csv")},
+                           {QStringLiteral("inline"), QString::fromUtf8(kCsv)}};
+    const auto second = [&](const QJsonObject &bad) {
+        return QJsonObject{{QStringLiteral("input"), QStringLiteral("Read")},
+                           {QStringLiteral("dataInputs"), QJsonArray{good, bad}}};
+    };
+    QTest::newRow("names the ragged csv row")
+        << second({{QStringLiteral("format"), QStringLiteral("csv")},
+                   {QStringLiteral("inline"), QStringLiteral("a,b\n1,2\n3\n")}})
+        << "INVALID_DATA_INPUT"
+        << "dataInputs[1]"
+        << "row 3";
+    QTest::newRow("names invalid json")
+        << second({{QStringLiteral("format"), QStringLiteral("json")},
+                   {QStringLiteral("inline"), QStringLiteral("[{\"a\":1},")}})
+        << "INVALID_DATA_INPUT"
+        << "dataInputs[1]"
+        << "dataInputs[1]: ";
+    QTest::newRow("names an unreadable xlsx")
+        << second({{QStringLiteral("url"), m_site.url(QStringLiteral("/data/broken.xlsx"))}})
+        << "INVALID_DATA_INPUT"
+        << "dataInputs[1]"
+        << "dataInputs[1]: ";
+    QTest::newRow("names inline xlsx that is not base64")
+        << second({{QStringLiteral("format"), QStringLiteral("xlsx")},
+                   {QStringLiteral("inline"), QStringLiteral("a,b\n1,2")}})
+        << "INVALID_DATA_INPUT"
+        << "dataInputs[1].inline"
+        << "base64";
+    QTest::newRow("names a url that answers 404")
+        << second({{QStringLiteral("url"), m_site.url(QStringLiteral("/data/gone.csv"))}})
+        << "INPUT_FETCH_FAILED"
+        << "dataInputs[1]"
+        << "404";
+    QTest::newRow("names a file url that answers 404")
+        << QJsonObject{{QStringLiteral("input"), QStringLiteral("Read")},
+                       {QStringLiteral("file_urls"),
+                        QJsonArray{m_site.url(QStringLiteral("/files/notes")),
+                                   m_site.url(QStringLiteral("/data/gone.csv"))}}}
+        << "INPUT_FETCH_FAILED"
+        << "file_urls[1]"
+        << "404";
+    QTest::newRow("names an image that is not one")
+        << QJsonObject{{QStringLiteral("input"), QStringLiteral("Look")},
+                       {QStringLiteral("image_urls"),
+                        QJsonArray{m_site.url(QStringLiteral("/data/table.csv"))}}}
+        << "INVALID_IMAGE_INPUT"
+        << "image_urls[0]"
+        << "image";
+}
+
+void tst_AgentData::refusesBadInputs()
+{
+    QFETCH(QJsonObject, body);
+    QFETCH(QString, code);
+    QFETCH(QString, field);
+    QFETCH(QString, says);
+    HttpClient c = m_ph->client();
+    const auto r = c.post(QStringLiteral("/agent"), body);
+    QCOMPARE(r.status, 400);
+    const QJsonObject e = r.json();
+    QCOMPARE(e.value(QStringLiteral("code")).toString(), code);
+    QCOMPARE(e.value(QStringLiteral("field")).toString(), field);
+    const QString message = e.value(QStringLiteral("error")).toString();
+    QVERIFY2(message.contains(says), qPrintable(message));
+    // The trajectory that was refused is named, and it ended in error.
+    const QString trajectory = e.value(QStringLiteral("details"))
+                                   .toObject()
+                                   .value(QStringLiteral("trajectoryId"))
+                                   .toString();
+    QVERIFY(!trajectory.isEmpty());
+    const auto latest = c.get(QStringLiteral("/agent/%1").arg(trajectory));
+    QCOMPARE(latest.status, 200);
+    QCOMPARE(latest.json().value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+}
+
+void tst_AgentData::keepsUploadsToTheirKey()
+{
+    HttpClient other(m_ph->base());
+    other.setBearer(m_ph->mintKey(100));
+    const auto up = other.send("POST", QStringLiteral("/storage?name=secret.csv"), kCsv,
+                               {{"Content-Type", "text/csv"}});
+    QCOMPARE(up.status, 201);
+    const QString id = up.json()
+                           .value(QStringLiteral("storageRef"))
+                           .toObject()
+                           .value(QStringLiteral("id"))
+                           .toString();
+    HttpClient owner = m_ph->client();
+    const auto r =
+        owner.post(QStringLiteral("/agent"),
+                   {{QStringLiteral("input"), QStringLiteral("Read")},
+                    {QStringLiteral("dataInputs"),
+                     QJsonArray{QJsonObject{{QStringLiteral("storageRef"),
+                                             QJsonObject{{QStringLiteral("id"), id}}}}}}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("INPUT_NOT_FOUND"));
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(),
+             QStringLiteral("dataInputs[0].storageRef"));
+    // Its content is never echoed into the error.
+    QVERIFY(!r.body.contains("Fender"));
+}
+
+void tst_AgentData::usesTheSheetToolsThroughTheLlmPlanner()
+{
+    TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
+                     QStringLiteral("llm.model=stub"), QStringLiteral("agent.syncWindowMs=60000")});
+    QVERIFY(llm.ok());
+    m_model.reset();
+    // Turn 1: find Fender; turn 2: a sheet of its own; turn 3: write both as xlsx; done.
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c1"), QStringLiteral("sheets_access"),
+                  {{QStringLiteral("action"), QStringLiteral("find")},
+                   {QStringLiteral("sheet"), QStringLiteral("Stock")},
+                   {QStringLiteral("query"), QStringLiteral("fender")}})},
+        500);
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c2"), QStringLiteral("create_sheet_from_data"),
+                  parse(R"({"title":"Picks","rows":[{"name":"Fender","qty":2},
+                               {"name":"Rope","qty":1}]})"))},
+        500);
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c3"), QStringLiteral("generate_sheets"),
+                  parse(R"({"title":"Order","sheets":["Stock","Picks"]})"))},
+        500);
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c4"), QStringLiteral("finish"),
+                  {{QStringLiteral("text"), QStringLiteral("Order written.")}})},
+        500);
+    const QJsonObject r = agent(
+        {{QStringLiteral("input"), QStringLiteral("Make an order sheet with two fenders")},
+         {QStringLiteral("dataInputs"),
+          QJsonArray{
+              QJsonObject{{QStringLiteral("description"), QStringLiteral("Stock")},
+                          {QStringLiteral("url"), m_site.url(QStringLiteral("/data/table.csv"))}}}},
+         {QStringLiteral("file_urls"),
+          QJsonArray{m_site.url(QStringLiteral("/files/two_pages.pdf"))}},
+         {QStringLiteral("tools"), QJsonObject{{QStringLiteral("enableAdditionalTools"),
+                                                QJsonArray{QStringLiteral("generate_sheets")}}}},
+         {QStringLiteral("settings"),
+          QJsonObject{{QStringLiteral("planner"), QStringLiteral("llm")}}}},
+        200, &llm);
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(m_model.requests.size(), 4);
+    // The model was shown the sheet and the PDF's text in its first message.
+    const QString first = QString::fromUtf8(QJsonDocument(m_model.requests[0]).toJson());
+    QVERIFY2(first.contains(QLatin1String("Sheet \\\"Stock\\\" (2 rows")),
+             qPrintable(first.left(3000)));
+    QVERIFY(first.contains(QLatin1String("Rope, 10 m: 12.50")));
+    QStringList offered;
+    for (const auto &t : m_model.requests[0].value(QStringLiteral("tools")).toArray())
+        offered << t.toObject()
+                       .value(QStringLiteral("function"))
+                       .toObject()
+                       .value(QStringLiteral("name"))
+                       .toString();
+    for (const char *t :
+         {"sheets_access", "sheets_workflow", "create_sheet_from_data", "generate_sheets"})
+        QVERIFY2(offered.contains(QLatin1String(t)), t);
+    // The find answered with the matching row.
+    const QJsonArray second = m_model.requests[1].value(QStringLiteral("messages")).toArray();
+    const QString found = second.last().toObject().value(QStringLiteral("content")).toString();
+    QVERIFY2(found.contains(QLatin1String("\"totalMatches\":1")), qPrintable(found));
+    QVERIFY2(found.contains(QLatin1String("Fender")), qPrintable(found));
+    // The workbook is downloadable and holds both sheets.
+    const QJsonArray files = r.value(QStringLiteral("metadata"))
+                                 .toObject()
+                                 .value(QStringLiteral("generatedFiles"))
+                                 .toArray();
+    QCOMPARE(files.size(), 1);
+    const QString url = files[0].toObject().value(QStringLiteral("downloadUrl")).toString();
+    HttpClient anyone;
+    const auto download = anyone.get(url);
+    QCOMPARE(download.status, 200);
+    const auto sheets = data::Reader().parseAll(download.body, data::Format::Xlsx, QString());
+    QVERIFY(sheets.ok());
+    QCOMPARE(sheets->size(), 2);
+    QCOMPARE(sheets->at(0).title, QStringLiteral("Stock"));
+    QCOMPARE(sheets->at(1).title, QStringLiteral("Picks"));
+    QCOMPARE(sheets->at(1).rowCount(), 2);
+    QCOMPARE(sheets->at(1).value(0, 1).toInt(), 2);
+}
+
+PH_WEBENGINE_TEST_MAIN(tst_AgentData)
+#include "tst_agentdata.moc"
