@@ -2,6 +2,7 @@
 #include "core/Settings.h"
 #include "core/Store.h"
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -18,6 +19,7 @@ private Q_SLOTS:
     void refusesABadValueAndKeepsTheOldOne();
     void letsTheCommandLineOverrideWithoutStoring();
     void prefersAStoredValueOverTheRuntimeDefault();
+    void documentsEverySetting();
 
 private:
     QTemporaryDir m_dir;
@@ -117,6 +119,23 @@ void tst_Settings::prefersAStoredValueOverTheRuntimeDefault()
     QCOMPARE(s.boolValue(SettingKeys::allowPrivateTargets), true);
     QCOMPARE(s.set(SettingKeys::allowPrivateTargets, false), QString());
     QCOMPARE(s.boolValue(SettingKeys::allowPrivateTargets), false);
+}
+
+// docs/configuration.md has one table row per setting, with its built-in default.
+void tst_Settings::documentsEverySetting()
+{
+    QFile doc(QStringLiteral(DOCS_DIR "/configuration.md"));
+    QVERIFY(doc.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(doc.readAll());
+    for (const Settings::Definition &d : Settings::definitions()) {
+        const QString row = QStringLiteral("| `%1` |").arg(d.key);
+        QVERIFY2(text.contains(row), qPrintable(QStringLiteral("no row for %1").arg(d.key)));
+        if (d.defaultValue.isDouble()) {
+            const QString line = text.mid(text.indexOf(row)).section(QLatin1Char('\n'), 0, 0);
+            QVERIFY2(line.contains(QStringLiteral("| %1 |").arg(qint64(d.defaultValue.toDouble()))),
+                     qPrintable(line));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_Settings)
