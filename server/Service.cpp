@@ -3,6 +3,9 @@
 #include "browser/BrowserPool.h"
 #include "browser/NetworkPolicy.h"
 #include "cloud/AgentController.h"
+#include "cloud/BridgeController.h"
+#include "cloud/LibraryController.h"
+#include "cloud/LibraryRepository.h"
 #include "cloud/ScrapeController.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
@@ -51,6 +54,9 @@ Service::~Service()
     m_http.reset();
     if (m_webhooks)
         m_webhooks->stop();
+    m_bridge.reset();
+    m_libraryController.reset();
+    m_library.reset();
     m_agent.reset();
     m_scrape.reset();
     m_webhooksController.reset();
@@ -200,6 +206,17 @@ bool Service::start(QString *error)
         });
     for (http::Controller *controller : m_sites->controllers())
         m_http->addController(*controller);
+
+    // The browser bridge (/mcp, trigger URLs) and its library: saved tools, recordings,
+    // triggers.
+    m_library = std::make_unique<cloud::LibraryRepository>(*m_store);
+    m_libraryController = std::make_unique<cloud::LibraryController>(
+        *m_store, *m_settings, *m_policy, *m_runs, *m_trajectories, *m_library);
+    m_bridge = std::make_unique<cloud::BridgeController>(*m_store, *m_settings, *m_policy, *m_auth,
+                                                         *m_agent, *m_scrape, *m_runs, *m_library,
+                                                         *m_webhooks);
+    m_http->addController(*m_libraryController);
+    m_http->addController(*m_bridge);
 
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
 

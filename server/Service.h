@@ -27,6 +27,9 @@ class SitesArea;
 }
 namespace cloud {
 class AgentController;
+class BridgeController;
+class LibraryController;
+class LibraryRepository;
 class ScrapeController;
 } // namespace cloud
 namespace engine {
@@ -118,6 +121,9 @@ private:
     std::unique_ptr<webhooks::WebhooksController> m_webhooksController;
     std::unique_ptr<cloud::ScrapeController> m_scrape;
     std::unique_ptr<cloud::AgentController> m_agent;
+    std::unique_ptr<cloud::LibraryRepository> m_library;
+    std::unique_ptr<cloud::LibraryController> m_libraryController;
+    std::unique_ptr<cloud::BridgeController> m_bridge;
     std::unique_ptr<sys::SystemController> m_system;
     std::unique_ptr<http::IdTokenVerifier> m_idTokens;
     std::unique_ptr<sites::SitesArea> m_sites;

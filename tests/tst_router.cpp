@@ -53,11 +53,16 @@ void tst_Router::matches()
     QFETCH(QString, param);
     QFETCH(QStringList, allowed);
     Router router;
-    router.add({"POST", QStringLiteral("/scrape"), AuthPolicy::ApiKey, [](Exchange &) {}, nullptr});
     router.add(
-        {"GET", QStringLiteral("/agent/{id}"), AuthPolicy::ApiKey, [](Exchange &) {}, nullptr});
+        {"POST", QStringLiteral("/scrape"), AuthPolicy::ApiKey, [](Exchange &) {}, nullptr, {}});
     router.add(
-        {"DELETE", QStringLiteral("/agent/{id}"), AuthPolicy::ApiKey, [](Exchange &) {}, nullptr});
+        {"GET", QStringLiteral("/agent/{id}"), AuthPolicy::ApiKey, [](Exchange &) {}, nullptr, {}});
+    router.add({"DELETE",
+                QStringLiteral("/agent/{id}"),
+                AuthPolicy::ApiKey,
+                [](Exchange &) {},
+                nullptr,
+                {}});
     const auto m = router.match(method, path);
     if (pattern.isEmpty()) {
         QVERIFY(m.route == nullptr);

@@ -23,6 +23,7 @@
 
 #include <QPointer>
 #include <QSet>
+#include <QTimer>
 
 namespace ph::cloud {
 
@@ -87,8 +88,11 @@ void AgentController::announce(const QString &trajectoryId)
     const QJsonObject response = run->response();
     webhooks::Outcome o;
     o.requestId = run->requestId();
-    o.endpoint = QStringLiteral("/agent");
-    o.tool = QStringLiteral("agent");
+    // Runs the bridge started name their tool and params (docs/api/bridge.md).
+    const engine::ExecuteRequest &request = run->request();
+    const bool bridged = !request.origin.isEmpty();
+    o.endpoint = bridged ? QStringLiteral("/mcp") : QStringLiteral("/agent");
+    o.tool = bridged ? request.origin : QStringLiteral("agent");
     o.status = engine::toString(run->status());
     o.success = run->status() == RunStatus::Success;
     o.inputRequired = run->status() == RunStatus::RequiresInput;
@@ -107,7 +111,7 @@ void AgentController::announce(const QString &trajectoryId)
                                                         : QStringLiteral("RUN_FAILED");
     o.errorDetails = {{QStringLiteral("status"), o.status},
                       {QStringLiteral("trajectoryId"), trajectoryId}};
-    o.params = run->request().stored;
+    o.params = bridged ? request.originParams : request.stored;
     o.trajectoryId = trajectoryId;
     o.phase = run->phase();
     m_webhooks.enqueue(o.requestId, run->keyId(), subscriptions,
@@ -131,12 +135,9 @@ QList<Route> AgentController::routes()
     };
 }
 
-void AgentController::run(Exchange &exchange)
+AgentRun *AgentController::submit(const engine::ExecuteRequest &request, const QString &keyId,
+                                  const QString &requestId, const QString &endpoint)
 {
-    const engine::ExecuteRequest request =
-        readExecuteRequest(exchange.request().jsonObject(), m_policy);
-    const QString keyId = exchange.request().principal.keyId;
-    const QString requestId = exchange.request().id;
     if (!m_store.credits().canSpend(keyId))
         throw ApiError::creditsExhausted();
     if (!request.historyContinue && !m_pool.hasRoomFor(1))
@@ -144,7 +145,7 @@ void AgentController::run(Exchange &exchange)
                              m_pool.retryAfterSeconds());
 
     engine::EngineError error;
-    m_store.requests().begin(requestId, keyId, exchange.request().path);
+    m_store.requests().begin(requestId, keyId, endpoint);
     AgentRun *run = m_runs.submit(request, keyId, requestId, &error);
     if (!run) {
         m_store.requests().finish(requestId, QStringLiteral("refused"),
@@ -162,6 +163,47 @@ void AgentController::run(Exchange &exchange)
                                    {QStringLiteral("phase"), guard->phase()}});
     };
     connect(run, &AgentRun::settled, this, record, Qt::SingleShotConnection);
+    return run;
+}
+
+std::optional<ApiError> AgentController::inputError(const AgentRun &run)
+{
+    // An input that could not be used is the request's fault: a typed 400 naming it
+    // (the trajectory keeps the error for GET /agent/{id}).
+    const auto &bad = run.inputError();
+    if (!bad)
+        return std::nullopt;
+    QJsonObject details = bad->details;
+    details.insert(QStringLiteral("trajectoryId"), run.trajectoryId());
+    details.insert(QStringLiteral("phase"), run.phase());
+    return ApiError(400, bad->code, bad->message, bad->field, details);
+}
+
+void AgentController::awaitRun(AgentRun *run, int windowMs, QObject *context,
+                               std::function<void()> then)
+{
+    auto done = std::make_shared<bool>(false);
+    auto finish = [done, then] {
+        if (*done)
+            return;
+        *done = true;
+        then();
+    };
+    if (!run || run->status() != RunStatus::Executing) {
+        finish();
+        return;
+    }
+    connect(run, &AgentRun::settled, context, finish, Qt::SingleShotConnection);
+    QTimer::singleShot(windowMs, context, finish);
+}
+
+void AgentController::run(Exchange &exchange)
+{
+    const engine::ExecuteRequest request =
+        readExecuteRequest(exchange.request().jsonObject(), m_policy);
+    AgentRun *run = submit(request, exchange.request().principal.keyId, exchange.request().id,
+                           exchange.request().path);
+    QPointer<AgentRun> guard(run);
 
     // The synchronous window: the answer waits for the run to settle, up to the window
     // (agent.syncWindowMs, or Prefer: wait=N); then the run goes on and the answer
@@ -181,13 +223,8 @@ void AgentController::run(Exchange &exchange)
                 ex.fail(ApiError::internal(QStringLiteral("the run is gone")));
                 return;
             }
-            // An input that could not be used is the request's fault: a typed 400
-            // naming it (the trajectory keeps the error for GET /agent/{id}).
-            if (const auto &bad = guard->inputError()) {
-                QJsonObject details = bad->details;
-                details.insert(QStringLiteral("trajectoryId"), guard->trajectoryId());
-                details.insert(QStringLiteral("phase"), guard->phase());
-                ex.fail(ApiError(400, bad->code, bad->message, bad->field, details));
+            if (const auto bad = inputError(*guard)) {
+                ex.fail(*bad);
                 return;
             }
             ex.respondJson(statusFor(guard->status()), guard->response());

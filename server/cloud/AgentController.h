@@ -1,8 +1,12 @@
 #pragma once
 
+#include "http/ApiError.h"
 #include "http/Route.h"
 
 #include <QObject>
+
+#include <functional>
+#include <optional>
 
 namespace ph {
 class BrowserPool;
@@ -10,8 +14,10 @@ class NetworkPolicy;
 class Settings;
 class Store;
 namespace engine {
+class AgentRun;
 class RunManager;
-}
+struct ExecuteRequest;
+} // namespace engine
 namespace webhooks {
 class WebhookQueue;
 }
@@ -33,6 +39,18 @@ public:
                     engine::RunManager &runs, webhooks::WebhookQueue &webhooks,
                     QObject *parent = nullptr);
     QList<http::Route> routes() override;
+
+    // Starts (or continues) a run for `keyId` as request `requestId` of `endpoint`, with
+    // the callbacks it subscribes: credits and pool checks, the request log, the
+    // subscriptions. Throws http::ApiError when it cannot start.
+    engine::AgentRun *submit(const engine::ExecuteRequest &request, const QString &keyId,
+                             const QString &requestId, const QString &endpoint);
+    // Calls `then` once: when the run settles, or after `windowMs` with the run still
+    // going (or gone). `context` ends the wait when it is destroyed.
+    // The typed 400 of a run that ended on an input it could not use.
+    static std::optional<http::ApiError> inputError(const engine::AgentRun &run);
+    static void awaitRun(engine::AgentRun *run, int windowMs, QObject *context,
+                         std::function<void()> then);
 
 private:
     void run(http::Exchange &exchange);

@@ -154,10 +154,28 @@ QList<http::Route> ScrapeController::routes()
 
 void ScrapeController::scrape(Exchange &exchange)
 {
-    const JsonFields body(exchange.request().jsonObject());
+    const QJsonObject params = exchange.request().jsonObject();
+    const QList<WebhookSubscription> subscriptions = readWebhooks(JsonFields(params), m_policy);
+    QJsonObject cleaned = params;
+    cleaned.remove(QStringLiteral("webhookSecret"));
+    cleaned.remove(QStringLiteral("webhooks"));
+    QPointer<Exchange> ex(&exchange);
+    start(params, QString(), subscriptions, QStringLiteral("/scrape"), QStringLiteral("scrape"),
+          cleaned, exchange, [ex](const QJsonObject &body) {
+              if (ex)
+                  ex->respondJson(200, body);
+          });
+}
+
+void ScrapeController::start(const QJsonObject &request, const QString &fieldPrefix,
+                             const QList<WebhookSubscription> &subscriptions,
+                             const QString &endpoint, const QString &tool,
+                             const QJsonObject &params, Exchange &exchange,
+                             std::function<void(const QJsonObject &)> answer)
+{
+    const JsonFields body(request, fieldPrefix);
     const QList<QUrl> urls = readUrls(body, m_settings, m_policy);
     const ScrapeOptions options = readOptions(body, m_settings);
-    const QList<WebhookSubscription> subscriptions = readWebhooks(body, m_policy);
 
     const QString keyId = exchange.request().principal.keyId;
     if (!m_store.credits().canSpend(keyId))
@@ -170,26 +188,23 @@ void ScrapeController::scrape(Exchange &exchange)
 
     const QString requestId = exchange.request().id;
     m_store.transaction([&] {
-        m_store.requests().begin(requestId, keyId, QStringLiteral("/scrape"));
+        m_store.requests().begin(requestId, keyId, endpoint);
         m_store.requests().addSubscriptions(requestId, subscriptions);
     });
 
     auto *job = new ScrapeJob(m_pool, m_policy, urls, options, requestId, parallel, this);
-    QPointer<Exchange> ex(&exchange);
     // Settles once: when the job finishes, or earlier when the exchange ends without it
     // (client gone, shutdown). Browser time and pages used so far are billed either way.
     auto settled = std::make_shared<bool>(false);
     const qint64 startedAt = m_store.clock().nowMs();
-    const QJsonObject params = exchange.request().jsonObject();
-    auto settle = [this, job, ex, requestId, keyId, settled, subscriptions, startedAt,
-                   params](bool cancelled) {
+    auto settle = [this, job, answer, requestId, keyId, settled, subscriptions, startedAt, params,
+                   endpoint, tool](bool cancelled) {
         if (*settled)
             return;
         *settled = true;
         if (cancelled)
             job->cancel();
-        const Charge charge =
-            m_store.credits().charge(keyId, requestId, QStringLiteral("/scrape"), job->usage());
+        const Charge charge = m_store.credits().charge(keyId, requestId, endpoint, job->usage());
         const QString status = cancelled              ? QStringLiteral("cancelled")
                                : job->failed() == 0   ? QStringLiteral("success")
                                : job->succeeded() > 0 ? QStringLiteral("partial")
@@ -205,13 +220,13 @@ void ScrapeController::scrape(Exchange &exchange)
                                {QStringLiteral("requestId"), requestId},
                                {QStringLiteral("results"), job->results()},
                                {QStringLiteral("usage"), charge.toJson(job->usage())}};
-        if (ex && !cancelled)
-            ex->respondJson(200, body);
+        if (!cancelled)
+            answer(body);
         if (!subscriptions.isEmpty()) {
             webhooks::Outcome o;
             o.requestId = requestId;
-            o.endpoint = QStringLiteral("/scrape");
-            o.tool = QStringLiteral("scrape");
+            o.endpoint = endpoint;
+            o.tool = tool;
             o.status = status;
             // A scrape that read at least one page completed; one that read none failed.
             o.success = !cancelled && job->succeeded() > 0;
@@ -225,10 +240,7 @@ void ScrapeController::scrape(Exchange &exchange)
                                        : QStringLiteral("no URL could be read");
             o.errorCode = cancelled ? QStringLiteral("CANCELLED") : QStringLiteral("SCRAPE_FAILED");
             o.errorDetails = {{QStringLiteral("results"), job->results()}};
-            QJsonObject cleaned = params;
-            cleaned.remove(QStringLiteral("webhookSecret"));
-            cleaned.remove(QStringLiteral("webhooks"));
-            o.params = cleaned;
+            o.params = params;
             m_webhooks.enqueue(requestId, keyId, subscriptions,
                                webhooks::eventsFor(o, m_store.clock()));
         }

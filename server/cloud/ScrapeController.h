@@ -1,5 +1,10 @@
 #pragma once
 
+#include "core/RequestLog.h"
+
+#include <QJsonObject>
+#include <functional>
+
 #include "http/Route.h"
 
 #include <QObject>
@@ -30,6 +35,16 @@ public:
 
     static const QStringList &knownFormats();
     static const QStringList &defaultFormats();
+
+    // Scrapes the URLs `request` names (the /scrape body; fields are reported under
+    // `fieldPrefix`, e.g. "params"), on behalf of the exchange's key, as `tool` of
+    // `endpoint`, and calls `answer` with the body once done. The callbacks of
+    // `subscriptions` carry `params` as the original request. The work is cancelled
+    // when the exchange ends first. Throws http::ApiError for bad input.
+    void start(const QJsonObject &request, const QString &fieldPrefix,
+               const QList<WebhookSubscription> &subscriptions, const QString &endpoint,
+               const QString &tool, const QJsonObject &params, http::Exchange &exchange,
+               std::function<void(const QJsonObject &)> answer);
 
 private:
     void scrape(http::Exchange &exchange);

@@ -53,6 +53,9 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("How long a run waiting for input keeps its browser page.")},
         {SettingKeys::agentInlineOutputMaxBytes, T::Double, 1048576, 1024, 1073741824,
          QStringLiteral("Default cap of an inline agent response; larger ones are stored.")},
+        {SettingKeys::bridgeSyncWindowMs, T::Double, 25000, 0, 3600000,
+         QStringLiteral("How long the browser bridge (/mcp, trigger URLs) waits for a run "
+                        "before answering 202 with its trajectoryId.")},
         {SettingKeys::storageUrlTtlSeconds, T::Double, 900, 10, 604800,
          QStringLiteral("Lifetime of signed download URLs in seconds.")},
         {SettingKeys::llmBaseUrl, T::String, QString(), 0, 0,

@@ -81,6 +81,7 @@ inline const QString agentMaxPages = QStringLiteral("agent.maxPages");
 inline const QString agentMaxWorkflowRows = QStringLiteral("agent.maxWorkflowRows");
 inline const QString agentPausedLeaseMs = QStringLiteral("agent.pausedLeaseMs");
 inline const QString agentInlineOutputMaxBytes = QStringLiteral("agent.inlineOutputMaxBytes");
+inline const QString bridgeSyncWindowMs = QStringLiteral("bridge.syncWindowMs");
 inline const QString storageUrlTtlSeconds = QStringLiteral("storage.urlTtlSeconds");
 inline const QString llmBaseUrl = QStringLiteral("llm.baseUrl");
 inline const QString llmModel = QStringLiteral("llm.model");

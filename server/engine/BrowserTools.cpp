@@ -4,6 +4,7 @@
 #include "BrowserTab.h"
 #include "RunContext.h"
 
+#include "browser/BrowserLease.h"
 #include "browser/NetworkPolicy.h"
 #include "core/Settings.h"
 
@@ -512,6 +513,75 @@ void CrawlAndExtractTool::run(RunContext &ctx, const QJsonObject &args,
                 return;
             }
             (*step)();
+        });
+    });
+}
+
+// ------------------------------------------------------------------------ run_page_script
+
+QString PageScriptTool::name() const
+{
+    return QStringLiteral("run_page_script");
+}
+
+QString PageScriptTool::description() const
+{
+    return QStringLiteral("Run a JavaScript function body in the page with `params`; its return "
+                          "value (JSON) is the result.");
+}
+
+QJsonObject PageScriptTool::parameters() const
+{
+    return schemaOf(R"json({
+      "type": "object",
+      "properties": {
+        "code": {"type": "string"},
+        "params": {"type": "object"},
+        "timeoutMs": {"type": "integer", "minimum": 100, "maximum": 120000}
+      },
+      "required": ["code"]
+    })json");
+}
+
+void PageScriptTool::run(RunContext &ctx, const QJsonObject &args,
+                         std::function<void(ToolResult)> done)
+{
+    const QString code = args.value(QStringLiteral("code")).toString();
+    const QJsonObject params = args.value(QStringLiteral("params")).toObject();
+    const int timeoutMs = args.value(QStringLiteral("timeoutMs")).toInt(15000);
+    // The body runs as a function of `params`; what it returns comes back as JSON, and
+    // a throw comes back as the error's message.
+    const QString script =
+        QStringLiteral("(function(){try{const __r=(function(params){\n%1\n})(%2);"
+                       "return JSON.stringify({ok:true,result:__r===undefined?null:__r});}"
+                       "catch(e){return JSON.stringify({ok:false,error:String(e&&e.message||e)});"
+                       "}})()")
+            .arg(code, QString::fromUtf8(QJsonDocument(params).toJson(QJsonDocument::Compact)));
+    QPointer<RunContext> guard(&ctx);
+    ctx.tab([guard, script, timeoutMs, done](BrowserTab *tab, const QString &error) {
+        if (!guard)
+            return;
+        if (!tab) {
+            done(ToolResult::failure(error));
+            return;
+        }
+        tab->lease().evaluate(script, timeoutMs, [done](bool ok, const QVariant &value) {
+            if (!ok) {
+                done(ToolResult::failure(QStringLiteral("the script did not finish in time")));
+                return;
+            }
+            const QJsonObject answer = QJsonDocument::fromJson(value.toString().toUtf8()).object();
+            if (!answer.value(QStringLiteral("ok")).toBool()) {
+                done(ToolResult::failure(QStringLiteral("the script threw: %1")
+                                             .arg(answer.value(QStringLiteral("error"))
+                                                      .toString(QStringLiteral("no answer")))));
+                return;
+            }
+            ToolResult r;
+            r.output =
+                QJsonObject{{QStringLiteral("result"), answer.value(QStringLiteral("result"))}};
+            r.summary = QStringLiteral("ran the page script");
+            done(r);
         });
     });
 }

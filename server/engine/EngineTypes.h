@@ -47,6 +47,12 @@ struct ExecuteRequest
     bool emitEvents = false;
     QList<WebhookSubscription> webhooks;
     QJsonObject stored; // the request as kept in the store: secrets removed
+    // Bridge runs (docs/api/bridge.md): steps {tool, args} the script planner runs in
+    // order instead of planning, and the bridge tool and params that started the run
+    // (for the callbacks' metadata.tool and originalRequest).
+    QJsonArray script;
+    QString origin;
+    QJsonObject originParams;
 };
 
 // A question of an ask_user pause.

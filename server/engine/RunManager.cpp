@@ -4,6 +4,7 @@
 #include "LlmPlanner.h"
 #include "RulePlanner.h"
 #include "RunContext.h"
+#include "ScriptPlanner.h"
 #include "TrajectoryRepository.h"
 
 #include "browser/BrowserPool.h"
@@ -31,6 +32,7 @@ TaskContext taskContext(const ExecuteRequest &r)
     c.hasSchema = !r.schema.isEmpty();
     c.hasData = !r.dataInputs.isEmpty() || !r.fileUrls.isEmpty();
     c.additionalTools = r.additionalTools;
+    c.pageOpen = !r.recordingId.isEmpty();
     return c;
 }
 } // namespace
@@ -55,12 +57,16 @@ std::unique_ptr<Planner> RunManager::plannerNamed(const QString &name,
 {
     if (name == QLatin1String("llm"))
         return std::make_unique<LlmPlanner>(request, services);
+    if (name == QLatin1String("script"))
+        return std::make_unique<ScriptPlanner>(request.script);
     return std::make_unique<RulePlanner>(request.input, taskContext(request), request.schema);
 }
 
 std::unique_ptr<Planner> RunManager::plannerFor(const ExecuteRequest &request,
                                                 EngineError *err) const
 {
+    if (!request.script.isEmpty())
+        return plannerNamed(QStringLiteral("script"), request, m_services);
     const QString asked = request.settings.value(QStringLiteral("planner")).toString();
     const bool llmConfigured = !m_services.settings.stringValue(SettingKeys::llmBaseUrl).isEmpty();
     if (asked == QLatin1String("llm") && !llmConfigured) {
@@ -141,6 +147,20 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         }
     }
 
+    // recording_id: the steps of that earlier run are replayed into the tab first.
+    QList<StepRecord> recording;
+    if (!request.recordingId.isEmpty()) {
+        const auto steps = recordingSteps(request.recordingId, keyId);
+        if (!steps) {
+            *err =
+                error(404, QStringLiteral("RECORDING_NOT_FOUND"),
+                      QStringLiteral("no recording %1 for this API key").arg(request.recordingId),
+                      QStringLiteral("recording_id"));
+            return nullptr;
+        }
+        recording = *steps;
+    }
+
     // A new trajectory.
     if (request.trajectoryId.isEmpty()) {
         auto planner = plannerFor(request, err);
@@ -155,7 +175,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         auto *run = adopt(new AgentRun(m_services, request, id, phase, keyId, requestId,
                                        std::move(planner), this));
         Q_EMIT runStarted(id);
-        run->start();
+        run->start(recording);
         return run;
     }
 
@@ -229,8 +249,34 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
     auto *run = adopt(new AgentRun(m_services, request, request.trajectoryId, phase, keyId,
                                    requestId, std::move(planner), this));
     Q_EMIT runStarted(request.trajectoryId);
-    run->start();
+    run->start(recording);
     return run;
+}
+
+std::optional<QJsonObject> RunManager::firstRequest(const QString &trajectoryId,
+                                                    const QString &keyId) const
+{
+    const auto trajectory = m_services.trajectories.find(trajectoryId);
+    if (!trajectory || (!keyId.isEmpty() && trajectory->keyId != keyId))
+        return std::nullopt;
+    const auto phase = m_services.trajectories.phase(trajectoryId, 1);
+    if (!phase)
+        return std::nullopt;
+    return phase->request;
+}
+
+std::optional<QList<StepRecord>> RunManager::recordingSteps(const QString &recordingId,
+                                                            const QString &keyId) const
+{
+    // A run's recording is its trajectory: every phase's steps, in order.
+    const auto trajectory = m_services.trajectories.find(recordingId);
+    if (!trajectory || (!keyId.isEmpty() && trajectory->keyId != keyId))
+        return std::nullopt;
+    QList<StepRecord> steps;
+    const int last = m_services.trajectories.lastPhase(recordingId);
+    for (int phase = 1; phase <= last; ++phase)
+        steps << m_services.trajectories.steps(recordingId, phase);
+    return steps;
 }
 
 std::optional<QJsonObject> RunManager::latest(const QString &trajectoryId, const QString &keyId,

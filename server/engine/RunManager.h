@@ -45,6 +45,13 @@ public:
     bool cancel(const QString &trajectoryId, const QString &keyId, const QString &reason,
                 EngineError *error);
     int executing(const QString &keyId) const;
+    // The request of a trajectory's first phase as stored (secrets removed), if the key
+    // owns the trajectory.
+    std::optional<QJsonObject> firstRequest(const QString &trajectoryId,
+                                            const QString &keyId) const;
+    // The steps of a recording (a trajectory's every phase) the key owns, or nullopt.
+    std::optional<QList<StepRecord>> recordingSteps(const QString &recordingId,
+                                                    const QString &keyId) const;
     void shutdown();
 
     // Which planner a request gets (settings.planner, else rule unless the task is

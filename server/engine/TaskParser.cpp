@@ -298,7 +298,7 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
     if (plan.eachRow) {
         plan.ops.append({TaskOp::Kind::SheetsWorkflow, {}, {}, 0});
     } else if (context.hasSchema || plan.extractIntent || !plan.explicitSteps) {
-        if (!plan.ops.isEmpty()) {
+        if (!plan.ops.isEmpty() || context.pageOpen) {
             plan.ops.append({TaskOp::Kind::Extract, {}, {}, 0});
             // The first URL loads in the tab; the others are read after it.
             for (qsizetype i = 1; i < context.urls.size(); ++i)

@@ -58,6 +58,7 @@ struct TaskContext
     bool hasSchema = false;
     bool hasData = false; // dataInputs present
     QStringList additionalTools;
+    bool pageOpen = false; // a recording was replayed into the tab before planning
 };
 
 // Reads a natural-language task into operations, deterministically.

@@ -60,6 +60,7 @@ std::unique_ptr<ToolRegistry> ToolRegistry::builtIn()
     r->add(std::make_unique<ActOnTabTool>());
     r->add(std::make_unique<CrawlAndExtractTool>());
     r->add(std::make_unique<AskUserTool>());
+    r->add(std::make_unique<PageScriptTool>());
     r->add(std::make_unique<GenerateDocsTool>());
     r->add(std::make_unique<GeneratePdfsTool>());
     r->add(std::make_unique<GenerateSheetsTool>());

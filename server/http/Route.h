@@ -56,8 +56,12 @@ struct Route
     static Route to(const char *method, const QString &pattern, AuthPolicy auth, C *controller,
                     void (C::*member)(Exchange &))
     {
-        return Route{QByteArray(method), pattern, auth,
-                     [controller, member](Exchange &ex) { (controller->*member)(ex); }, nullptr};
+        return Route{QByteArray(method),
+                     pattern,
+                     auth,
+                     [controller, member](Exchange &ex) { (controller->*member)(ex); },
+                     nullptr,
+                     QString()};
     }
 };
 

@@ -8,6 +8,7 @@
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QPointer>
 
 #include <cmath>
 
@@ -83,6 +84,43 @@ bool hasType(const QJsonValue &v, const QString &type)
     if (type == QLatin1String("integer"))
         return v.isDouble() && v.toDouble() == std::floor(v.toDouble());
     return typeOf(v) == type;
+}
+
+// A tools/call result that reports an error the model can act on.
+QJsonObject toolErrorResult(const QJsonObject &error)
+{
+    return {{QStringLiteral("content"),
+             QJsonArray{QJsonObject{
+                 {QStringLiteral("type"), QStringLiteral("text")},
+                 {QStringLiteral("text"),
+                  QString::fromUtf8(QJsonDocument(error).toJson(QJsonDocument::Compact))}}}},
+            {QStringLiteral("isError"), true}};
+}
+
+QJsonObject apiErrorResult(const ApiError &e)
+{
+    QJsonObject error{{QStringLiteral("code"), e.code()},
+                      {QStringLiteral("error"), e.message()},
+                      {QStringLiteral("status"), e.status()}};
+    if (!e.field().isEmpty())
+        error.insert(QStringLiteral("field"), e.field());
+    if (!e.details().isEmpty())
+        error.insert(QStringLiteral("details"), e.details());
+    return toolErrorResult(error);
+}
+
+QJsonObject toolResult(const QJsonObject &output, const QString &protocolVersion,
+                       const QString &latest)
+{
+    QJsonObject result{{QStringLiteral("content"),
+                        QJsonArray{QJsonObject{
+                            {QStringLiteral("type"), QStringLiteral("text")},
+                            {QStringLiteral("text"), QString::fromUtf8(QJsonDocument(output).toJson(
+                                                         QJsonDocument::Compact))}}}},
+                       {QStringLiteral("isError"), false}};
+    if (protocolVersion == latest)
+        result.insert(QStringLiteral("structuredContent"), output);
+    return result;
 }
 
 QString joinPath(const QString &path, const QString &key)
@@ -328,6 +366,16 @@ void McpServer::post(Exchange &ex)
         }
     }
 
+    // A lone call of an asynchronous tool: the answer waits for the tool.
+    const QJsonObject first = messages.first().toObject();
+    if (!batch && session &&
+        first.value(QStringLiteral("method")).toString() == QLatin1String("tools/call") &&
+        first.contains(QStringLiteral("id")) &&
+        first.value(QStringLiteral("jsonrpc")) == QJsonValue(QStringLiteral("2.0")) &&
+        first.value(QStringLiteral("params")).isObject() &&
+        callAsync(ex, first, session, sessionId))
+        return;
+
     QJsonArray responses;
     QString newSessionId;
     for (const QJsonValue &m : messages) {
@@ -346,6 +394,50 @@ void McpServer::post(Exchange &ex)
         batch ? QJsonDocument(responses).toJson(QJsonDocument::Compact)
               : QJsonDocument(responses.first().toObject()).toJson(QJsonDocument::Compact);
     ex.respond(200, body, "application/json", headers);
+}
+
+bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *session,
+                          const QString &sessionId)
+{
+    const QJsonValue id = message.value(QStringLiteral("id"));
+    const QJsonObject params = message.value(QStringLiteral("params")).toObject();
+    auto answer = [](Exchange &to, const QJsonObject &body) {
+        to.respond(200, QJsonDocument(body).toJson(QJsonDocument::Compact), "application/json");
+    };
+    QJsonObject arguments;
+    QJsonObject early;
+    std::optional<Tool> tool;
+    try {
+        tool = resolveCall(params, ex.request().principal, &arguments, &early);
+    } catch (const RpcFailure &f) {
+        answer(ex, rpcError(id, f.code, f.message));
+        return true;
+    }
+    if (!tool) {
+        answer(ex, rpcResult(id, early));
+        return true;
+    }
+    if (!tool->asyncHandler)
+        return false; // the ordinary path answers it
+    const QString version = session->protocolVersion;
+    const QString latest = latestVersion();
+    QPointer<Exchange> guard(&ex);
+    auto replied = std::make_shared<bool>(false);
+    ToolReply reply = [guard, id, version, latest, replied, answer](const QJsonObject &output,
+                                                                    const ApiError *error) {
+        if (*replied || !guard)
+            return;
+        *replied = true;
+        answer(*guard,
+               rpcResult(id, error ? apiErrorResult(*error) : toolResult(output, version, latest)));
+    };
+    try {
+        const CallContext context{ex.request().principal, ex.request(), sessionId, version, &ex};
+        tool->asyncHandler(arguments, context, reply);
+    } catch (const ApiError &e) {
+        reply({}, &e);
+    }
+    return true;
 }
 
 QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
@@ -389,7 +481,7 @@ QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
         if (method == QLatin1String("ping"))
             return rpcResult(id, {});
         if (method == QLatin1String("tools/list"))
-            return rpcResult(id, listTools());
+            return rpcResult(id, listTools(request.principal));
         if (method == QLatin1String("tools/call")) {
             const CallContext context{request.principal, request, sessionId,
                                       session ? session->protocolVersion : latestVersion()};
@@ -436,10 +528,18 @@ QJsonObject McpServer::initialize(const QJsonObject &params, const http::Request
     return result;
 }
 
-QJsonObject McpServer::listTools() const
+QList<Tool> McpServer::toolsFor(const http::Principal &principal) const
+{
+    QList<Tool> tools = m_tools;
+    if (m_provider)
+        tools << m_provider(principal);
+    return tools;
+}
+
+QJsonObject McpServer::listTools(const http::Principal &principal) const
 {
     QJsonArray tools;
-    for (const Tool &t : m_tools) {
+    for (const Tool &t : toolsFor(principal)) {
         QJsonObject o{{QStringLiteral("name"), t.name},
                       {QStringLiteral("description"), t.description},
                       {QStringLiteral("inputSchema"), t.inputSchema}};
@@ -450,13 +550,15 @@ QJsonObject McpServer::listTools() const
     return {{QStringLiteral("tools"), tools}};
 }
 
-QJsonObject McpServer::callTool(const QJsonObject &params, const CallContext &context)
+std::optional<Tool> McpServer::resolveCall(const QJsonObject &params,
+                                           const http::Principal &principal, QJsonObject *arguments,
+                                           QJsonObject *early) const
 {
     const QString name = params.value(QStringLiteral("name")).toString();
-    const Tool *tool = nullptr;
-    for (const Tool &t : m_tools) {
+    std::optional<Tool> tool;
+    for (const Tool &t : toolsFor(principal)) {
         if (t.name == name)
-            tool = &t;
+            tool = t;
     }
     if (!tool)
         throw RpcFailure{kInvalidParams, QStringLiteral("Unknown tool: %1").arg(name)};
@@ -464,43 +566,35 @@ QJsonObject McpServer::callTool(const QJsonObject &params, const CallContext &co
     if (!argsValue.isUndefined() && !argsValue.isNull() && !argsValue.isObject())
         throw RpcFailure{kInvalidParams,
                          QStringLiteral("Invalid params: arguments must be an object")};
-    const QJsonObject arguments = argsValue.toObject();
-
-    auto errorResult = [](const QJsonObject &error) {
-        return QJsonObject{{QStringLiteral("content"),
-                            QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
-                                                   {QStringLiteral("text"),
-                                                    QString::fromUtf8(QJsonDocument(error).toJson(
-                                                        QJsonDocument::Compact))}}}},
-                           {QStringLiteral("isError"), true}};
-    };
-    const QString problem = checkSchema(tool->inputSchema, arguments, {});
+    *arguments = argsValue.toObject();
+    const QString problem = checkSchema(tool->inputSchema, *arguments, {});
     if (!problem.isEmpty()) {
-        return errorResult({{QStringLiteral("code"), QStringLiteral("INVALID_ARGUMENTS")},
-                            {QStringLiteral("error"), problem}});
+        *early = toolErrorResult({{QStringLiteral("code"), QStringLiteral("INVALID_ARGUMENTS")},
+                                  {QStringLiteral("error"), problem}});
+        return std::nullopt;
     }
-    QJsonObject output;
+    return tool;
+}
+
+QJsonObject McpServer::callTool(const QJsonObject &params, const CallContext &context)
+{
+    QJsonObject arguments;
+    QJsonObject early;
+    const std::optional<Tool> tool = resolveCall(params, context.principal, &arguments, &early);
+    if (!tool)
+        return early;
+    if (!tool->handler) {
+        return toolErrorResult({{QStringLiteral("code"), QStringLiteral("NOT_BATCHABLE")},
+                                {QStringLiteral("error"),
+                                 QStringLiteral("%1 takes time; call it on its own, not in a batch")
+                                     .arg(tool->name)}});
+    }
     try {
-        output = tool->handler(arguments, context);
+        return toolResult(tool->handler(arguments, context), context.protocolVersion,
+                          latestVersion());
     } catch (const ApiError &e) {
-        QJsonObject error{{QStringLiteral("code"), e.code()},
-                          {QStringLiteral("error"), e.message()},
-                          {QStringLiteral("status"), e.status()}};
-        if (!e.field().isEmpty())
-            error.insert(QStringLiteral("field"), e.field());
-        if (!e.details().isEmpty())
-            error.insert(QStringLiteral("details"), e.details());
-        return errorResult(error);
+        return apiErrorResult(e);
     }
-    QJsonObject result{{QStringLiteral("content"),
-                        QJsonArray{QJsonObject{
-                            {QStringLiteral("type"), QStringLiteral("text")},
-                            {QStringLiteral("text"), QString::fromUtf8(QJsonDocument(output).toJson(
-                                                         QJsonDocument::Compact))}}}},
-                       {QStringLiteral("isError"), false}};
-    if (context.protocolVersion == latestVersion())
-        result.insert(QStringLiteral("structuredContent"), output);
-    return result;
 }
 
 } // namespace ph::mcp

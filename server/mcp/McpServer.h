@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
 namespace ph {
 class Clock;
@@ -27,6 +28,7 @@ struct CallContext
     const http::Request &request;
     QString sessionId;
     QString protocolVersion;
+    http::Exchange *exchange = nullptr; // set for asynchronous tools: the call's exchange
 };
 
 // One tool: a name, a description, a JSON Schema for its arguments and a handler.
@@ -36,6 +38,10 @@ struct CallContext
 // the field, so a model can correct its call. Arguments are checked against
 // `inputSchema` before the handler runs (types, required, enum, bounds, no unknown
 // properties where additionalProperties is false).
+// How an asynchronous tool answers, once: its output, or the error (then output is
+// ignored).
+using ToolReply = std::function<void(const QJsonObject &output, const http::ApiError *error)>;
+
 struct Tool
 {
     QString name;
@@ -43,6 +49,12 @@ struct Tool
     QString description;
     QJsonObject inputSchema;
     std::function<QJsonObject(const QJsonObject &arguments, const CallContext &context)> handler;
+    // Instead of `handler`, for work that takes time (browser runs): the HTTP response
+    // waits for `reply`. The context's references live only during the call; copy what
+    // is needed later. It may also throw http::ApiError before replying. A batch
+    // cannot hold asynchronous calls: they answer an error there.
+    std::function<void(const QJsonObject &arguments, const CallContext &context, ToolReply reply)>
+        asyncHandler = nullptr;
 };
 
 // The server side of the MCP streamable-HTTP transport, for any area that offers MCP
@@ -77,11 +89,23 @@ public:
 
     void addTool(Tool tool);
     QStringList toolNames() const;
+    // Tools that depend on the caller (saved tools of an API key), listed after the
+    // fixed ones and callable like them.
+    void setToolProvider(std::function<QList<Tool>(const http::Principal &)> provider)
+    {
+        m_provider = std::move(provider);
+    }
     int sessionCount() const { return int(m_sessions.size()); }
     // Idle sessions expire after this long (default one hour).
     void setSessionIdleTimeoutMs(qint64 ms) { m_idleTimeoutMs = ms; }
 
     QList<http::Route> routes() override;
+
+    // The transport's handlers, for a controller that shares the path with other
+    // traffic (the browser bridge's plain JSON on /mcp) and routes it itself.
+    void post(http::Exchange &ex);
+    void remove(http::Exchange &ex);
+    void get(http::Exchange &ex);
 
     // Checks `value` against the subset of JSON Schema the tools use; returns an empty
     // string or a sentence naming the offending path.
@@ -98,10 +122,9 @@ private:
         qint64 lastSeenMs = 0;
     };
 
-    void post(http::Exchange &ex);
-    void remove(http::Exchange &ex);
-    void get(http::Exchange &ex);
-
+    // A lone tools/call of an asynchronous tool: handled (true), or not one (false).
+    bool callAsync(http::Exchange &ex, const QJsonObject &message, Session *session,
+                   const QString &sessionId);
     // One JSON-RPC message; returns the response, or an undefined value for
     // notifications and responses.
     QJsonValue handleMessage(const QJsonValue &message, Session *session, const QString &sessionId,
@@ -109,7 +132,12 @@ private:
     QJsonObject initialize(const QJsonObject &params, const http::Request &request,
                            QString *newSessionId);
     QJsonObject callTool(const QJsonObject &params, const CallContext &context);
-    QJsonObject listTools() const;
+    QJsonObject listTools(const http::Principal &principal) const;
+    // The tool `params` names, checked with its arguments: null when the call is
+    // answered already (`*early` holds the result: unknown arguments and the like).
+    std::optional<Tool> resolveCall(const QJsonObject &params, const http::Principal &principal,
+                                    QJsonObject *arguments, QJsonObject *early) const;
+    QList<Tool> toolsFor(const http::Principal &principal) const;
     Session *sessionFor(http::Exchange &ex, QString *sessionId);
     void expireIdle();
     static void fail(http::Exchange &ex, int status, int code, const QString &message);
@@ -119,6 +147,7 @@ private:
     Info m_info;
     const Clock &m_clock;
     QList<Tool> m_tools;
+    std::function<QList<Tool>(const http::Principal &)> m_provider;
     QHash<QString, Session> m_sessions;
     qint64 m_idleTimeoutMs = 3'600'000;
 };

@@ -1,0 +1,679 @@
+#include "BridgeController.h"
+
+#include "AgentController.h"
+#include "AgentRequest.h"
+#include "LibraryRepository.h"
+#include "ScrapeController.h"
+#include "WebhookOptions.h"
+
+#include "core/Clock.h"
+#include "core/RequestLog.h"
+#include "core/Settings.h"
+#include "core/Store.h"
+#include "engine/AgentRun.h"
+#include "engine/RunManager.h"
+#include "engine/TrajectoryRepository.h"
+#include "http/ApiError.h"
+#include "http/Authenticator.h"
+#include "http/Exchange.h"
+#include "http/JsonFields.h"
+#include "mcp/McpServer.h"
+#include "webhooks/WebhookEvents.h"
+#include "webhooks/WebhookQueue.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QUrl>
+
+namespace ph::cloud {
+
+using engine::AgentRun;
+using engine::ExecuteRequest;
+using engine::RunStatus;
+using http::ApiError;
+using http::AuthPolicy;
+using http::Exchange;
+using http::JsonFields;
+using http::Route;
+
+namespace {
+
+QJsonObject schema(const char *json)
+{
+    return QJsonDocument::fromJson(QByteArray(json)).object();
+}
+
+// The bridge's own tools: name, capability, description and the JSON Schema of params.
+struct BuiltIn
+{
+    const char *name;
+    const char *capability;
+    const char *description;
+    const char *params;
+};
+
+const BuiltIn kTools[] = {
+    {"agent", "cloudAgent",
+     "Do a task end to end from one prompt in a cloud browser: open pages, act, extract. "
+     "Takes the fields of POST /agent (input, urls, schema, dataInputs …); user_input and "
+     "tab_urls are accepted for input and urls.",
+     R"({"type":"object","properties":{"input":{"type":"string"},"user_input":{"type":"string"},
+        "urls":{"type":"array","items":{"type":"string"}},"tab_urls":{"type":"array","items":{"type":"string"}},
+        "schema":{"type":"object"},"dataInputs":{"type":"array"},"file_urls":{"type":"array","items":{"type":"string"}},
+        "image_urls":{"type":"array","items":{"type":"string"}},"settings":{"type":"object"},"tools":{"type":"object"},
+        "response":{"type":"object"},"recording_id":{"type":"string"}}})"},
+    {"scrape", "cloudScrape",
+     "Read pages: text, accessibility tree, links. Takes the fields of POST /scrape (urls, "
+     "formats, timeoutMs …); tab_urls is accepted for urls.",
+     R"({"type":"object","properties":{"urls":{"type":"array","items":{"type":"string"}},
+        "tab_urls":{"type":"array","items":{"type":"string"}},"formats":{"type":"array","items":{"type":"string"}}}})"},
+    {"planner", "cloudAgent", "Carry out a multi-step task described in natural language.",
+     R"({"type":"object","properties":{"user_input":{"type":"string"},
+        "tab_urls":{"type":"array","items":{"type":"string"}},"schema":{"type":"object"}},
+        "required":["user_input"]})"},
+    {"extract", "cloudAgent",
+     "Extract structured data from pages, shaped like an optional JSON Schema.",
+     R"({"type":"object","properties":{"user_input":{"type":"string"},
+        "tab_urls":{"type":"array","items":{"type":"string"}},"schema":{"type":"object"}},
+        "required":["user_input"]})"},
+    {"act", "cloudAgent",
+     "One page interaction: navigate, click, type, select, check, uncheck, press, scroll, "
+     "wait, search or submit, by accessible name or element id. url (or tab_urls[0]) is "
+     "opened first.",
+     R"({"type":"object","properties":{"action":{"type":"string","enum":["navigate","click","type",
+        "select","check","uncheck","press","scroll","wait","search","submit"]},
+        "url":{"type":"string"},"tab_urls":{"type":"array","items":{"type":"string"}},
+        "target":{"type":"string"},"role":{"type":"string"},"text":{"type":"string"},
+        "option":{"type":"string"},"key":{"type":"string"},
+        "direction":{"type":"string","enum":["down","up","top","bottom"]},
+        "selector":{"type":"string"},"ms":{"type":"integer","minimum":0,"maximum":60000},
+        "submit":{"type":"boolean"}},"required":["action"]})"},
+    {"crawl", "cloudAgent",
+     "Read a page and follow its next-page links, extracting text or schema-shaped data.",
+     R"({"type":"object","properties":{"url":{"type":"string"},
+        "tab_urls":{"type":"array","items":{"type":"string"}},"schema":{"type":"object"},
+        "maxPages":{"type":"integer","minimum":1,"maximum":1000},"paginate":{"type":"boolean"}}})"},
+    {"replay_workflow", "cloudAgent",
+     "Run a previous workflow again: its recorded steps, then read the page (with input and "
+     "schema, like an agent task). By recording_id (a trajectoryId) or by its URL.",
+     R"({"type":"object","properties":{"recording_id":{"type":"string"},"url":{"type":"string"},
+        "input":{"type":"string"},"schema":{"type":"object"}}})"},
+    {"get_browser_tabs", "cloudAgent",
+     "List the open tabs of the connected browser (needs a connected device).",
+     R"({"type":"object","properties":{}})"},
+    {"execute_javascript", "cloudAgent",
+     "Run JavaScript in the connected browser's sandbox (needs a connected device).",
+     R"({"type":"object","properties":{"code":{"type":"string"},"tabId":{"type":"integer"}},
+        "required":["code"]})"},
+};
+
+const BuiltIn *builtIn(const QString &name)
+{
+    for (const BuiltIn &t : kTools) {
+        if (name == QLatin1String(t.name))
+            return &t;
+    }
+    return nullptr;
+}
+
+bool deviceOnly(const QString &tool)
+{
+    return tool == QLatin1String("get_browser_tabs") || tool == QLatin1String("execute_javascript");
+}
+
+const QString kSavedPrefix = QStringLiteral("user_");
+
+// params.X under its bridge name: user_input → input, tab_urls → urls.
+QJsonObject agentFields(const QJsonObject &params)
+{
+    QJsonObject out = params;
+    if (!out.contains(QStringLiteral("input")) && out.contains(QStringLiteral("user_input")))
+        out.insert(QStringLiteral("input"), out.value(QStringLiteral("user_input")));
+    if (!out.contains(QStringLiteral("urls")) && out.contains(QStringLiteral("tab_urls")))
+        out.insert(QStringLiteral("urls"), out.value(QStringLiteral("tab_urls")));
+    out.remove(QStringLiteral("user_input"));
+    out.remove(QStringLiteral("tab_urls"));
+    // Callbacks belong to the bridge request, not to params.
+    for (const char *k : {"webhookUrl", "webhookSecret", "webhooks", "trajectoryId", "history"})
+        out.remove(QLatin1String(k));
+    return out;
+}
+
+// An ApiError about a field of the mapped request, named as the caller wrote it.
+ApiError underParams(const ApiError &e, const QJsonObject &params)
+{
+    QString field = e.field();
+    if (field.isEmpty() || field == QLatin1String("body"))
+        field = QStringLiteral("params");
+    else {
+        const QString head = field.section(QRegularExpression(QStringLiteral("[.\\[]")), 0, 0);
+        const QString rest = field.mid(head.size());
+        QString name = head;
+        if (head == QLatin1String("input") && !params.contains(QStringLiteral("input")) &&
+            params.contains(QStringLiteral("user_input")))
+            name = QStringLiteral("user_input");
+        if (head == QLatin1String("urls") && !params.contains(QStringLiteral("urls")) &&
+            params.contains(QStringLiteral("tab_urls")))
+            name = QStringLiteral("tab_urls");
+        field = QStringLiteral("params.") + name + rest;
+    }
+    QString message = e.message();
+    if (!e.field().isEmpty() && message.startsWith(e.field()))
+        message = field + message.mid(e.field().size());
+    return ApiError(e.status(), e.code(), message, field, e.details());
+}
+
+QString firstUrl(const QJsonObject &params)
+{
+    const QString url = params.value(QStringLiteral("url")).toString();
+    return url.isEmpty() ? params.value(QStringLiteral("tab_urls")).toArray().at(0).toString()
+                         : url;
+}
+
+// {{name}} placeholders: a string that is only a placeholder takes the argument's JSON
+// value; otherwise each placeholder is replaced by its text.
+const QRegularExpression
+    kPlaceholder(QStringLiteral("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\}\\}"));
+
+QJsonValue substitute(const QJsonValue &value, const QJsonObject &arguments)
+{
+    if (value.isString()) {
+        const QString s = value.toString();
+        const auto whole = kPlaceholder.match(s);
+        if (whole.hasMatch() && whole.capturedStart() == 0 && whole.capturedLength() == s.size())
+            return arguments.value(whole.captured(1));
+        QString out;
+        qsizetype at = 0;
+        auto it = kPlaceholder.globalMatch(s);
+        while (it.hasNext()) {
+            const auto m = it.next();
+            out += s.mid(at, m.capturedStart() - at);
+            const QJsonValue v = arguments.value(m.captured(1));
+            out +=
+                v.isString() ? v.toString()
+                : v.isDouble()
+                    ? QString::number(v.toDouble(), 'g', 15)
+                    : (v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                  : QString());
+            at = m.capturedEnd();
+        }
+        return out + s.mid(at);
+    }
+    if (value.isArray()) {
+        QJsonArray out;
+        for (const auto &v : value.toArray())
+            out.append(substitute(v, arguments));
+        return out;
+    }
+    if (value.isObject()) {
+        QJsonObject out;
+        const QJsonObject o = value.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            out.insert(it.key(), substitute(it.value(), arguments));
+        return out;
+    }
+    return value;
+}
+
+// The bridge's answer: the work's body, with the tool and the credits it used on top.
+QJsonObject withTool(QJsonObject body, const QString &tool, const QString &triggerId)
+{
+    body.insert(QStringLiteral("tool"), tool);
+    body.insert(QStringLiteral("creditsUsed"), body.value(QStringLiteral("usage"))
+                                                   .toObject()
+                                                   .value(QStringLiteral("creditsUsed"))
+                                                   .toDouble());
+    if (!triggerId.isEmpty())
+        body.insert(QStringLiteral("triggerId"), triggerId);
+    return body;
+}
+
+} // namespace
+
+BridgeController::BridgeController(Store &store, Settings &settings, NetworkPolicy &policy,
+                                   http::Authenticator &auth, AgentController &agent,
+                                   ScrapeController &scrape, engine::RunManager &runs,
+                                   LibraryRepository &library, webhooks::WebhookQueue &webhooks,
+                                   QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_settings(settings)
+    , m_policy(policy)
+    , m_auth(auth)
+    , m_agent(agent)
+    , m_scrape(scrape)
+    , m_runs(runs)
+    , m_library(library)
+    , m_webhooks(webhooks)
+{
+    mcp::McpServer::Info info;
+    info.name = QStringLiteral("pilothouse-browser-bridge");
+    info.title = QStringLiteral("Pilothouse browser bridge");
+    info.version = QStringLiteral("0.1.0");
+    info.instructions = QStringLiteral(
+        "Browser automation in Pilothouse's cloud browser: agent does a task from one prompt; "
+        "scrape reads pages; extract returns schema-shaped data; act and crawl are single "
+        "steps; your saved tools are the user_ tools. Long runs answer status executing with a "
+        "trajectoryId; GET /agent/{trajectoryId} has the outcome.");
+    m_mcp = std::make_unique<mcp::McpServer>(QStringLiteral("/mcp"), AuthPolicy::ApiKey, info,
+                                             store.clock());
+    registerMcpTools();
+}
+
+BridgeController::~BridgeController() = default;
+
+QList<Route> BridgeController::routes()
+{
+    using C = BridgeController;
+    mcp::McpServer *mcp = m_mcp.get();
+    return {
+        Route::to("POST", QStringLiteral("/mcp"), AuthPolicy::ApiKey, this, &C::post),
+        Route::to("GET", QStringLiteral("/mcp"), AuthPolicy::ApiKey, mcp, &mcp::McpServer::get),
+        Route::to("DELETE", QStringLiteral("/mcp"), AuthPolicy::ApiKey, mcp,
+                  &mcp::McpServer::remove),
+        Route::to("POST", QStringLiteral("/mcp/v1/webhooks/trigger/{id}"), AuthPolicy::ApiKey, this,
+                  &C::fireTrigger),
+        Route::to("POST", QStringLiteral("/v1/webhooks/trigger/{id}"), AuthPolicy::ApiKey, this,
+                  &C::fireTrigger),
+    };
+}
+
+void BridgeController::registerMcpTools()
+{
+    for (const BuiltIn &t : kTools) {
+        mcp::Tool tool;
+        tool.name = QLatin1String(t.name);
+        tool.description = QLatin1String(t.description);
+        tool.inputSchema = schema(t.params);
+        const QString name = tool.name;
+        tool.asyncHandler = [this, name](const QJsonObject &arguments,
+                                         const mcp::CallContext &context, mcp::ToolReply reply) {
+            Exchange *ex = context.exchange;
+            Q_ASSERT(ex);
+            invoke({name, arguments, {}, {}, {}, {}}, *ex,
+                   [reply](int, const QJsonObject &body, const ApiError *error) {
+                       reply(body, error);
+                   });
+        };
+        m_mcp->addTool(tool);
+    }
+    // The caller's saved tools, as user_<name>.
+    m_mcp->setToolProvider([this](const http::Principal &principal) {
+        QList<mcp::Tool> out;
+        for (const SavedTool &saved : m_library.tools(principal.keyId)) {
+            mcp::Tool tool;
+            tool.name = kSavedPrefix + saved.name;
+            tool.description = saved.description.isEmpty()
+                                   ? QStringLiteral("Saved %1 %2").arg(saved.kind, saved.name)
+                                   : saved.description;
+            tool.inputSchema = saved.parameters;
+            const QString name = tool.name;
+            tool.asyncHandler = [this, name](const QJsonObject &arguments,
+                                             const mcp::CallContext &context,
+                                             mcp::ToolReply reply) {
+                Exchange *ex = context.exchange;
+                Q_ASSERT(ex);
+                invoke({name, arguments, {}, {}, {}, {}}, *ex,
+                       [reply](int, const QJsonObject &body, const ApiError *error) {
+                           reply(body, error);
+                       });
+            };
+            out << tool;
+        }
+        return out;
+    });
+}
+
+void BridgeController::post(Exchange &ex)
+{
+    // JSON-RPC (an object with "jsonrpc", or a batch) is the MCP face; anything else is
+    // the plain JSON bridge.
+    const QByteArray body = ex.request().body.trimmed();
+    const QJsonDocument doc = QJsonDocument::fromJson(body);
+    if (doc.isArray() || (doc.isObject() && doc.object().contains(QStringLiteral("jsonrpc")))) {
+        m_mcp->post(ex);
+        return;
+    }
+    const JsonFields fields(ex.request().jsonObject());
+    Call call;
+    call.tool = fields.requiredString(QStringLiteral("tool"));
+    if (const auto params = fields.optionalObject(QStringLiteral("params")))
+        call.params = params->object();
+    else
+        throw ApiError::missingField(QStringLiteral("params"));
+    call.target = fields
+                      .optionalEnum(QStringLiteral("target"),
+                                    {QStringLiteral("cloud"), QStringLiteral("device")})
+                      .value_or(QString());
+    call.deviceId = fields.optionalString(QStringLiteral("deviceId")).value_or(QString());
+    call.webhooks = readWebhooks(fields, m_policy);
+    QPointer<Exchange> guard(&ex);
+    invoke(call, ex, [guard](int status, const QJsonObject &answer, const ApiError *error) {
+        if (!guard)
+            return;
+        if (error)
+            guard->fail(*error);
+        else
+            guard->respondJson(status, answer);
+    });
+}
+
+[[noreturn]] void BridgeController::deviceUnavailable(const Call &call, Exchange &ex,
+                                                      const QString &why)
+{
+    const QString message =
+        QStringLiteral("%1; no browser extension can connect to Pilothouse yet").arg(why);
+    const QJsonObject details{{QStringLiteral("tool"), call.tool},
+                              {QStringLiteral("target"), call.target},
+                              {QStringLiteral("deviceId"), call.deviceId}};
+    // A caller with a callback hears it there too, as the spec's workflow.failed.
+    if (!call.webhooks.isEmpty()) {
+        const QString requestId = ex.request().id;
+        const QString keyId = ex.request().principal.keyId;
+        m_store.transaction([&] {
+            m_store.requests().begin(requestId, keyId, QStringLiteral("/mcp"));
+            m_store.requests().addSubscriptions(requestId, call.webhooks);
+            m_store.requests().finish(
+                requestId, QStringLiteral("error"),
+                {{QStringLiteral("code"), QStringLiteral("DEVICE_UNAVAILABLE")}});
+        });
+        webhooks::Outcome o;
+        o.requestId = requestId;
+        o.endpoint = QStringLiteral("/mcp");
+        o.tool = call.tool;
+        o.deviceId = call.deviceId.isEmpty() ? QStringLiteral("device") : call.deviceId;
+        o.status = QStringLiteral("error");
+        o.startedAt = o.finishedAt = m_store.clock().nowMs();
+        o.errorMessage = message;
+        o.errorCode = QStringLiteral("DEVICE_UNAVAILABLE");
+        o.errorDetails = details;
+        o.params = call.params;
+        m_webhooks.enqueue(requestId, keyId, call.webhooks,
+                           webhooks::eventsFor(o, m_store.clock()));
+    }
+    throw ApiError(503, QStringLiteral("DEVICE_UNAVAILABLE"), message, QString(), details);
+}
+
+void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
+{
+    const bool saved = call.tool.startsWith(kSavedPrefix);
+    const BuiltIn *known = builtIn(call.tool);
+    if (!saved && !known)
+        throw ApiError::invalidField(
+            QStringLiteral("tool"),
+            QStringLiteral("must be one of agent, scrape, planner, extract, act, crawl, "
+                           "replay_workflow, get_browser_tabs, execute_javascript or user_<name>"));
+    if (deviceOnly(call.tool))
+        deviceUnavailable(call, ex,
+                          QStringLiteral("%1 runs in a connected browser").arg(call.tool));
+    if (call.target == QLatin1String("device"))
+        deviceUnavailable(call, ex, QStringLiteral("target is \"device\""));
+    if (!call.deviceId.isEmpty() && call.deviceId != QLatin1String("cloud"))
+        deviceUnavailable(call, ex,
+                          QStringLiteral("device %1 is not connected").arg(call.deviceId));
+
+    const QString capability =
+        known ? QLatin1String(known->capability) : QStringLiteral("cloudAgent");
+    if (!m_auth.allows(ex.request().principal, capability))
+        throw ApiError(
+            403, QStringLiteral("CAPABILITY_DISABLED"),
+            QStringLiteral("the %1 capability of this API key is turned off").arg(capability));
+
+    if (known) {
+        const QString problem = mcp::McpServer::checkSchema(schema(known->params), call.params,
+                                                            QStringLiteral("params"));
+        if (!problem.isEmpty())
+            throw ApiError(400, QStringLiteral("INVALID_FIELD"), problem,
+                           problem.section(QLatin1Char(' '), 0, 0));
+    }
+
+    const QString tool = call.tool;
+    const QString triggerId = call.triggerId;
+    if (tool == QLatin1String("scrape")) {
+        QJsonObject request = call.params;
+        if (!request.contains(QStringLiteral("urls")) &&
+            request.contains(QStringLiteral("tab_urls")))
+            request.insert(QStringLiteral("urls"), request.take(QStringLiteral("tab_urls")));
+        for (const char *k : {"webhookUrl", "webhookSecret", "webhooks"})
+            request.remove(QLatin1String(k));
+        try {
+            m_scrape.start(request, QStringLiteral("params"), call.webhooks, QStringLiteral("/mcp"),
+                           tool, call.params, ex,
+                           [reply, tool, triggerId](const QJsonObject &body) {
+                               reply(200, withTool(body, tool, triggerId), nullptr);
+                           });
+        } catch (const ApiError &e) {
+            throw underParams(e, call.params);
+        }
+        return;
+    }
+
+    if (tool == QLatin1String("act")) {
+        QJsonObject args = call.params;
+        args.remove(QStringLiteral("url"));
+        args.remove(QStringLiteral("tab_urls"));
+        QJsonArray script;
+        const QString url = firstUrl(call.params);
+        if (!url.isEmpty())
+            script.append(
+                QJsonObject{{QStringLiteral("tool"), QStringLiteral("act_on_tab")},
+                            {QStringLiteral("args"),
+                             QJsonObject{{QStringLiteral("action"), QStringLiteral("navigate")},
+                                         {QStringLiteral("url"), url},
+                                         {QStringLiteral("observe"), false}}}});
+        if (args.value(QStringLiteral("action")).toString() != QLatin1String("navigate") ||
+            url.isEmpty())
+            script.append(QJsonObject{{QStringLiteral("tool"), QStringLiteral("act_on_tab")},
+                                      {QStringLiteral("args"), args}});
+        runAgent(scriptRequest(call, script,
+                               QStringLiteral("act: %1").arg(
+                                   args.value(QStringLiteral("action")).toString())),
+                 call, ex, reply);
+        return;
+    }
+    if (tool == QLatin1String("crawl")) {
+        const QString url = firstUrl(call.params);
+        if (url.isEmpty())
+            throw ApiError::missingField(QStringLiteral("params.url"));
+        QJsonObject args{{QStringLiteral("url"), url},
+                         {QStringLiteral("paginate"),
+                          call.params.value(QStringLiteral("paginate")).toBool(true)}};
+        for (const char *k : {"schema", "maxPages"}) {
+            if (call.params.contains(QLatin1String(k)))
+                args.insert(QLatin1String(k), call.params.value(QLatin1String(k)));
+        }
+        const QJsonArray script{
+            QJsonObject{{QStringLiteral("tool"), QStringLiteral("crawl_and_extract_from_tab")},
+                        {QStringLiteral("args"), args}}};
+        runAgent(scriptRequest(call, script, QStringLiteral("crawl %1").arg(url)), call, ex, reply);
+        return;
+    }
+    if (saved) {
+        const QString name = tool.mid(kSavedPrefix.size());
+        const auto savedTool = m_library.tool(ex.request().principal.keyId, name);
+        if (!savedTool)
+            throw ApiError(404, QStringLiteral("TOOL_NOT_FOUND"),
+                           QStringLiteral("you have no saved tool named %1").arg(name),
+                           QStringLiteral("tool"));
+        runAgent(
+            scriptRequest(call, scriptFor(*savedTool, call.params, QStringLiteral("params")), tool),
+            call, ex, reply);
+        return;
+    }
+    // agent, planner, extract, replay_workflow: a planned run.
+    runAgent(agentRequest(call), call, ex, reply);
+}
+
+ExecuteRequest BridgeController::agentRequest(const Call &call) const
+{
+    QJsonObject fields = agentFields(call.params);
+    if (call.tool == QLatin1String("replay_workflow")) {
+        QString id = call.params.value(QStringLiteral("recording_id")).toString();
+        if (id.isEmpty()) {
+            // By URL: the id is the path segment that names a trajectory or recording
+            // (…/agent/traj_…, …/recordings/traj_…).
+            const QString url = call.params.value(QStringLiteral("url")).toString();
+            const auto m = QRegularExpression(QStringLiteral("(traj_[A-Za-z0-9]+)")).match(url);
+            if (m.hasMatch())
+                id = m.captured(1);
+        }
+        if (id.isEmpty())
+            throw ApiError::missingField(QStringLiteral("params.recording_id"));
+        fields.remove(QStringLiteral("url"));
+        fields.insert(QStringLiteral("recording_id"), id);
+        if (!fields.contains(QStringLiteral("input")))
+            fields.insert(QStringLiteral("input"), QStringLiteral("Read the page"));
+    }
+    ExecuteRequest r;
+    try {
+        r = readExecuteRequest(fields, m_policy);
+    } catch (const ApiError &e) {
+        throw underParams(e, call.params);
+    }
+    r.webhooks = call.webhooks;
+    r.origin = call.tool;
+    r.originParams = call.params;
+    return r;
+}
+
+ExecuteRequest BridgeController::scriptRequest(const Call &call, const QJsonArray &script,
+                                               const QString &task) const
+{
+    ExecuteRequest r;
+    r.input = task;
+    r.script = script;
+    r.webhooks = call.webhooks;
+    r.origin = call.tool;
+    r.originParams = call.params;
+    r.stored = {{QStringLiteral("tool"), call.tool}, {QStringLiteral("params"), call.params}};
+    return r;
+}
+
+void BridgeController::runAgent(const ExecuteRequest &request, const Call &call, Exchange &ex,
+                                Reply reply)
+{
+    AgentRun *run = m_agent.submit(request, ex.request().principal.keyId, ex.request().id,
+                                   QStringLiteral("/mcp"));
+    QPointer<AgentRun> guard(run);
+    const QString tool = call.tool;
+    const QString triggerId = call.triggerId;
+    // The caller waits about 25 s (bridge.syncWindowMs); a longer run answers 202 and
+    // goes on, its outcome on the callbacks and GET /agent/{trajectoryId}.
+    AgentController::awaitRun(
+        run, m_settings.intValue(SettingKeys::bridgeSyncWindowMs), &ex,
+        [guard, reply, tool, triggerId] {
+            if (!guard) {
+                const ApiError gone = ApiError::internal(QStringLiteral("the run is gone"));
+                reply(500, {}, &gone);
+                return;
+            }
+            if (const auto bad = AgentController::inputError(*guard)) {
+                reply(400, {}, &*bad);
+                return;
+            }
+            if (guard->status() == RunStatus::Executing) {
+                QJsonObject body = guard->response();
+                body.insert(QStringLiteral("statusUrl"),
+                            QStringLiteral("/agent/%1").arg(guard->trajectoryId()));
+                reply(202, withTool(body, tool, triggerId), nullptr);
+                return;
+            }
+            reply(200, withTool(guard->response(), tool, triggerId), nullptr);
+        });
+}
+
+QJsonArray BridgeController::scriptFor(const SavedTool &tool, const QJsonObject &arguments,
+                                       const QString &fieldPrefix)
+{
+    const QString problem = mcp::McpServer::checkSchema(tool.parameters, arguments, fieldPrefix);
+    if (!problem.isEmpty())
+        throw ApiError(400, QStringLiteral("INVALID_FIELD"), problem,
+                       problem.section(QLatin1Char(' '), 0, 0));
+    // Defaults of the parameters' schema fill what the call leaves out.
+    QJsonObject args = arguments;
+    const QJsonObject properties = tool.parameters.value(QStringLiteral("properties")).toObject();
+    for (auto it = properties.begin(); it != properties.end(); ++it) {
+        const QJsonValue fallback = it.value().toObject().value(QStringLiteral("default"));
+        if (!args.contains(it.key()) && !fallback.isUndefined())
+            args.insert(it.key(), fallback);
+    }
+    if (tool.kind == QLatin1String("javascript")) {
+        QString url = args.value(QStringLiteral("url")).toString();
+        if (url.isEmpty())
+            url = tool.url;
+        return {
+            QJsonObject{{QStringLiteral("tool"), QStringLiteral("act_on_tab")},
+                        {QStringLiteral("args"),
+                         QJsonObject{{QStringLiteral("action"), QStringLiteral("navigate")},
+                                     {QStringLiteral("url"), url},
+                                     {QStringLiteral("observe"), false}}}},
+            QJsonObject{{QStringLiteral("tool"), QStringLiteral("run_page_script")},
+                        {QStringLiteral("args"), QJsonObject{{QStringLiteral("code"), tool.code},
+                                                             {QStringLiteral("params"), args}}}}};
+    }
+    QJsonArray steps;
+    for (const auto &step : tool.steps) {
+        QJsonObject s = step.toObject();
+        s.insert(QStringLiteral("args"), substitute(s.value(QStringLiteral("args")), args));
+        steps.append(s);
+    }
+    return steps;
+}
+
+void BridgeController::fireTrigger(Exchange &ex)
+{
+    const QString id = ex.request().param(QStringLiteral("id"));
+    const auto trigger = m_library.trigger(id);
+    const http::Principal &who = ex.request().principal;
+    // Another key's trigger, or a revoked one, is not there for this caller.
+    if (!trigger || trigger->revokedAt || (trigger->keyId != who.keyId && !who.owner))
+        throw ApiError(404, QStringLiteral("TRIGGER_NOT_FOUND"),
+                       QStringLiteral("no active trigger %1").arg(id));
+    const QJsonObject body = ex.request().jsonObject();
+    Call call;
+    call.triggerId = trigger->id;
+    call.webhooks = readWebhooks(JsonFields(body), m_policy);
+    QJsonObject rest = body;
+    for (const char *k : {"webhookUrl", "webhookSecret", "webhooks", "webhookMetadata"})
+        rest.remove(QLatin1String(k));
+    if (trigger->targetKind == QLatin1String("tool")) {
+        call.tool = kSavedPrefix + trigger->target;
+        call.params = rest;
+    } else if (trigger->targetKind == QLatin1String("run")) {
+        // The same request again: the first phase's request as it was stored.
+        const auto first = m_runs.firstRequest(trigger->target, trigger->keyId);
+        if (!first)
+            throw ApiError(404, QStringLiteral("TRIGGER_NOT_FOUND"),
+                           QStringLiteral("the run this trigger repeats is gone"));
+        const QJsonObject stored = *first;
+        if (stored.contains(QStringLiteral("tool")) && !stored.contains(QStringLiteral("input"))) {
+            call.tool = stored.value(QStringLiteral("tool")).toString();
+            call.params = stored.value(QStringLiteral("params")).toObject();
+        } else {
+            call.tool = QStringLiteral("agent");
+            call.params = stored;
+        }
+    } else {
+        call.tool = QStringLiteral("agent");
+        call.params = trigger->options;
+        QString input = trigger->target;
+        const QString extra = rest.value(QStringLiteral("input")).toString().trimmed();
+        if (!extra.isEmpty())
+            input += QStringLiteral("\n\n") + extra;
+        call.params.insert(QStringLiteral("input"), input);
+    }
+    m_library.recordFiring(trigger->id);
+    QPointer<Exchange> guard(&ex);
+    invoke(call, ex, [guard](int status, const QJsonObject &answer, const ApiError *error) {
+        if (!guard)
+            return;
+        if (error)
+            guard->fail(*error);
+        else
+            guard->respondJson(status, answer);
+    });
+}
+
+} // namespace ph::cloud

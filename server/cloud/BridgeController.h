@@ -1,0 +1,108 @@
+#pragma once
+
+#include "core/RequestLog.h"
+#include "http/Route.h"
+
+#include <QJsonObject>
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+namespace ph {
+class Clock;
+class NetworkPolicy;
+class Settings;
+class Store;
+namespace engine {
+class RunManager;
+class ToolRegistry;
+struct ExecuteRequest;
+} // namespace engine
+namespace http {
+class ApiError;
+class Authenticator;
+class Exchange;
+} // namespace http
+namespace mcp {
+class McpServer;
+}
+namespace webhooks {
+class WebhookQueue;
+}
+} // namespace ph
+
+namespace ph::cloud {
+
+class AgentController;
+class LibraryRepository;
+class ScrapeController;
+struct SavedTool;
+
+// The browser bridge (docs/api/bridge.md) on one address, told apart by the body:
+//   POST   /mcp   plain JSON {tool, params, deviceId?, target?, webhookUrl?, …}, or
+//                 MCP streamable HTTP (JSON-RPC 2.0: an object with "jsonrpc", or a batch)
+//   GET    /mcp, DELETE /mcp   the MCP transport (405 / end a session)
+//   POST   /mcp/v1/webhooks/trigger/{id}, /v1/webhooks/trigger/{id}   fire a trigger
+// Tools: agent, scrape, planner, extract, act, crawl, replay_workflow, the caller's saved
+// tools as user_<name>, and the device-only get_browser_tabs and execute_javascript
+// (503 DEVICE_UNAVAILABLE: no device can connect yet).
+class BridgeController : public QObject, public http::Controller
+{
+    Q_OBJECT
+public:
+    BridgeController(Store &store, Settings &settings, NetworkPolicy &policy,
+                     http::Authenticator &auth, AgentController &agent, ScrapeController &scrape,
+                     engine::RunManager &runs, LibraryRepository &library,
+                     webhooks::WebhookQueue &webhooks, QObject *parent = nullptr);
+    ~BridgeController() override;
+
+    QList<http::Route> routes() override;
+
+    // One bridge call, from either face or a trigger.
+    struct Call
+    {
+        QString tool;
+        QJsonObject params;
+        QString target; // "", cloud, device
+        QString deviceId;
+        QList<WebhookSubscription> webhooks;
+        QString triggerId; // set when a trigger fired it
+    };
+    // How a call answers: a status and body, or an error.
+    using Reply = std::function<void(int status, const QJsonObject &body, const http::ApiError *)>;
+
+    // Runs `call` for the exchange's key; `reply` is called once. Throws http::ApiError
+    // for what is wrong before any work starts.
+    void invoke(const Call &call, http::Exchange &exchange, Reply reply);
+
+    // Steps a saved tool runs with `arguments` (checked against its parameters; typed
+    // 400s under `fieldPrefix`).
+    static QJsonArray scriptFor(const SavedTool &tool, const QJsonObject &arguments,
+                                const QString &fieldPrefix);
+
+private:
+    void post(http::Exchange &ex);
+    void fireTrigger(http::Exchange &ex);
+    void registerMcpTools();
+
+    void runAgent(const engine::ExecuteRequest &request, const Call &call, http::Exchange &ex,
+                  Reply reply);
+    engine::ExecuteRequest agentRequest(const Call &call) const;
+    engine::ExecuteRequest scriptRequest(const Call &call, const QJsonArray &script,
+                                         const QString &task) const;
+    [[noreturn]] void deviceUnavailable(const Call &call, http::Exchange &ex, const QString &why);
+
+    Store &m_store;
+    Settings &m_settings;
+    NetworkPolicy &m_policy;
+    http::Authenticator &m_auth;
+    AgentController &m_agent;
+    ScrapeController &m_scrape;
+    engine::RunManager &m_runs;
+    LibraryRepository &m_library;
+    webhooks::WebhookQueue &m_webhooks;
+    std::unique_ptr<mcp::McpServer> m_mcp;
+};
+
+} // namespace ph::cloud

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "http/Route.h"
+
+#include <QObject>
+
+namespace ph {
+class NetworkPolicy;
+class Settings;
+class Store;
+namespace engine {
+class RunManager;
+class TrajectoryRepository;
+} // namespace engine
+namespace http {
+class Exchange;
+}
+} // namespace ph
+
+namespace ph::cloud {
+
+class LibraryRepository;
+struct SavedTool;
+
+// The browser bridge's library, per API key (docs/api/tools.md, triggers.md):
+//   POST /tools, GET /tools, GET|PUT|DELETE /tools/{name}   saved tools (user_<name>)
+//   GET /recordings, GET /recordings/{id}                    every run's recorded steps
+//   POST /triggers, GET /triggers, GET|DELETE /triggers/{id} trigger URLs (revoke)
+class LibraryController : public QObject, public http::Controller
+{
+    Q_OBJECT
+public:
+    LibraryController(Store &store, Settings &settings, NetworkPolicy &policy,
+                      engine::RunManager &runs, engine::TrajectoryRepository &trajectories,
+                      LibraryRepository &library, QObject *parent = nullptr);
+    QList<http::Route> routes() override;
+
+private:
+    void createTool(http::Exchange &ex);
+    void listTools(http::Exchange &ex);
+    void getTool(http::Exchange &ex);
+    void replaceTool(http::Exchange &ex);
+    void deleteTool(http::Exchange &ex);
+    void listRecordings(http::Exchange &ex);
+    void getRecording(http::Exchange &ex);
+    void createTrigger(http::Exchange &ex);
+    void listTriggers(http::Exchange &ex);
+    void getTrigger(http::Exchange &ex);
+    void revokeTrigger(http::Exchange &ex);
+
+    // A tool from a create/replace body, checked field by field (typed 400s).
+    SavedTool readTool(const QJsonObject &body, const QString &name, const QString &keyId) const;
+    QString baseUrl() const;
+
+    Store &m_store;
+    Settings &m_settings;
+    NetworkPolicy &m_policy;
+    engine::RunManager &m_runs;
+    engine::TrajectoryRepository &m_trajectories;
+    LibraryRepository &m_library;
+};
+
+} // namespace ph::cloud

@@ -1,0 +1,273 @@
+#include "LibraryRepository.h"
+
+#include "core/Clock.h"
+#include "core/Ids.h"
+#include "core/Store.h"
+
+#include <QJsonDocument>
+
+namespace ph::cloud {
+
+namespace {
+const QString kToolColumns = QStringLiteral(
+    "id, key_id, name, kind, description, parameters, steps, code, url, created_at, updated_at");
+const QString kTriggerColumns =
+    QStringLiteral("id, key_id, label, target_kind, target, options, created_at, revoked_at, "
+                   "last_fired_at, fire_count");
+
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString compact(const QJsonArray &a)
+{
+    return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
+}
+
+// A null QString binds as SQL NULL; NOT NULL text columns take "" instead.
+QString text(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
+std::optional<qint64> optionalTime(const QVariant &v)
+{
+    return v.isNull() ? std::nullopt : std::optional<qint64>(v.toLongLong());
+}
+
+QJsonValue timeOrNull(const std::optional<qint64> &t)
+{
+    return t ? QJsonValue(Clock::isoUtc(*t)) : QJsonValue();
+}
+} // namespace
+
+QJsonObject SavedTool::toJson() const
+{
+    QJsonObject o{{QStringLiteral("id"), id},
+                  {QStringLiteral("name"), name},
+                  {QStringLiteral("mcpName"), QStringLiteral("user_") + name},
+                  {QStringLiteral("kind"), kind},
+                  {QStringLiteral("description"), description},
+                  {QStringLiteral("parameters"), parameters},
+                  {QStringLiteral("createdAt"), Clock::isoUtc(createdAt)},
+                  {QStringLiteral("updatedAt"), Clock::isoUtc(updatedAt)}};
+    if (kind == QLatin1String("subroutine")) {
+        o.insert(QStringLiteral("steps"), steps);
+    } else {
+        o.insert(QStringLiteral("code"), code);
+        o.insert(QStringLiteral("url"), url);
+    }
+    return o;
+}
+
+QJsonObject Trigger::toJson(const QString &baseUrl) const
+{
+    QJsonObject target{{QStringLiteral("kind"), targetKind}};
+    if (targetKind == QLatin1String("tool"))
+        target.insert(QStringLiteral("tool"), this->target);
+    else if (targetKind == QLatin1String("run"))
+        target.insert(QStringLiteral("trajectoryId"), this->target);
+    else
+        target.insert(QStringLiteral("prompt"), this->target);
+    for (auto it = options.begin(); it != options.end(); ++it)
+        target.insert(it.key(), it.value());
+    return {{QStringLiteral("id"), id},
+            {QStringLiteral("label"), label},
+            {QStringLiteral("target"), target},
+            {QStringLiteral("url"), baseUrl + QStringLiteral("/mcp/v1/webhooks/trigger/") + id},
+            {QStringLiteral("active"), !revokedAt.has_value()},
+            {QStringLiteral("createdAt"), Clock::isoUtc(createdAt)},
+            {QStringLiteral("revokedAt"), timeOrNull(revokedAt)},
+            {QStringLiteral("lastFiredAt"), timeOrNull(lastFiredAt)},
+            {QStringLiteral("fireCount"), fireCount}};
+}
+
+LibraryRepository::LibraryRepository(Store &store)
+    : m_store(store)
+{}
+
+SavedTool LibraryRepository::toolFromRow(const Sql &q)
+{
+    SavedTool t;
+    t.id = q.value(0).toString();
+    t.keyId = q.value(1).toString();
+    t.name = q.value(2).toString();
+    t.kind = q.value(3).toString();
+    t.description = q.value(4).toString();
+    t.parameters = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object();
+    t.steps = QJsonDocument::fromJson(q.value(6).toString().toUtf8()).array();
+    t.code = q.value(7).toString();
+    t.url = q.value(8).toString();
+    t.createdAt = q.value(9).toLongLong();
+    t.updatedAt = q.value(10).toLongLong();
+    return t;
+}
+
+Trigger LibraryRepository::triggerFromRow(const Sql &q)
+{
+    Trigger t;
+    t.id = q.value(0).toString();
+    t.keyId = q.value(1).toString();
+    t.label = q.value(2).toString();
+    t.targetKind = q.value(3).toString();
+    t.target = q.value(4).toString();
+    t.options = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object();
+    t.createdAt = q.value(6).toLongLong();
+    t.revokedAt = optionalTime(q.value(7));
+    t.lastFiredAt = optionalTime(q.value(8));
+    t.fireCount = q.value(9).toInt();
+    return t;
+}
+
+bool LibraryRepository::insertTool(SavedTool &tool)
+{
+    bool inserted = false;
+    m_store.transaction([&] {
+        if (this->tool(tool.keyId, tool.name))
+            return;
+        tool.id = Ids::make(QStringLiteral("tool"), 16);
+        tool.createdAt = tool.updatedAt = m_store.clock().nowMs();
+        Sql(m_store, QStringLiteral("INSERT INTO saved_tools (%1) VALUES (:id, :key, :name, "
+                                    ":kind, :description, :parameters, :steps, :code, :url, :c, "
+                                    ":u)")
+                         .arg(kToolColumns))
+            .bind(QStringLiteral(":id"), tool.id)
+            .bind(QStringLiteral(":key"), tool.keyId)
+            .bind(QStringLiteral(":name"), tool.name)
+            .bind(QStringLiteral(":kind"), tool.kind)
+            .bind(QStringLiteral(":description"), text(tool.description))
+            .bind(QStringLiteral(":parameters"), compact(tool.parameters))
+            .bind(QStringLiteral(":steps"), compact(tool.steps))
+            .bind(QStringLiteral(":code"), tool.code)
+            .bind(QStringLiteral(":url"), tool.url)
+            .bind(QStringLiteral(":c"), tool.createdAt)
+            .bind(QStringLiteral(":u"), tool.updatedAt)
+            .exec();
+        inserted = true;
+    });
+    if (inserted)
+        m_store.notifyChanged(QStringLiteral("saved_tools"), tool.id);
+    return inserted;
+}
+
+bool LibraryRepository::replaceTool(SavedTool &tool)
+{
+    const auto existing = this->tool(tool.keyId, tool.name);
+    if (!existing)
+        return false;
+    tool.id = existing->id;
+    tool.createdAt = existing->createdAt;
+    tool.updatedAt = m_store.clock().nowMs();
+    Sql(m_store, QStringLiteral("UPDATE saved_tools SET kind = :kind, description = :description, "
+                                "parameters = :parameters, steps = :steps, code = :code, url = "
+                                ":url, updated_at = :u WHERE id = :id"))
+        .bind(QStringLiteral(":kind"), tool.kind)
+        .bind(QStringLiteral(":description"), text(tool.description))
+        .bind(QStringLiteral(":parameters"), compact(tool.parameters))
+        .bind(QStringLiteral(":steps"), compact(tool.steps))
+        .bind(QStringLiteral(":code"), tool.code)
+        .bind(QStringLiteral(":url"), tool.url)
+        .bind(QStringLiteral(":u"), tool.updatedAt)
+        .bind(QStringLiteral(":id"), tool.id)
+        .exec();
+    m_store.notifyChanged(QStringLiteral("saved_tools"), tool.id);
+    return true;
+}
+
+std::optional<SavedTool> LibraryRepository::tool(const QString &keyId, const QString &name) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM saved_tools WHERE key_id = :key AND name = :name")
+                       .arg(kToolColumns));
+    q.bind(QStringLiteral(":key"), keyId).bind(QStringLiteral(":name"), name).exec();
+    if (!q.next())
+        return std::nullopt;
+    return toolFromRow(q);
+}
+
+QList<SavedTool> LibraryRepository::tools(const QString &keyId) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM saved_tools WHERE key_id = :key ORDER BY name")
+                       .arg(kToolColumns));
+    q.bind(QStringLiteral(":key"), keyId).exec();
+    QList<SavedTool> out;
+    while (q.next())
+        out << toolFromRow(q);
+    return out;
+}
+
+bool LibraryRepository::removeTool(const QString &keyId, const QString &name)
+{
+    Sql q(m_store, QStringLiteral("DELETE FROM saved_tools WHERE key_id = :key AND name = :name"));
+    q.bind(QStringLiteral(":key"), keyId).bind(QStringLiteral(":name"), name).exec();
+    const bool removed = q.rowsAffected() > 0;
+    if (removed)
+        m_store.notifyChanged(QStringLiteral("saved_tools"), name);
+    return removed;
+}
+
+Trigger LibraryRepository::insertTrigger(Trigger trigger)
+{
+    // 32 random characters: the id is the unguessable part of the URL.
+    trigger.id = Ids::make(QStringLiteral("trg"), 32);
+    trigger.createdAt = m_store.clock().nowMs();
+    Sql(m_store, QStringLiteral("INSERT INTO triggers (id, key_id, label, target_kind, target, "
+                                "options, created_at) VALUES (:id, :key, :label, :kind, :target, "
+                                ":options, :c)"))
+        .bind(QStringLiteral(":id"), trigger.id)
+        .bind(QStringLiteral(":key"), trigger.keyId)
+        .bind(QStringLiteral(":label"), text(trigger.label))
+        .bind(QStringLiteral(":kind"), trigger.targetKind)
+        .bind(QStringLiteral(":target"), trigger.target)
+        .bind(QStringLiteral(":options"), compact(trigger.options))
+        .bind(QStringLiteral(":c"), trigger.createdAt)
+        .exec();
+    m_store.notifyChanged(QStringLiteral("triggers"), trigger.id);
+    return trigger;
+}
+
+std::optional<Trigger> LibraryRepository::trigger(const QString &id) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM triggers WHERE id = :id").arg(kTriggerColumns));
+    q.bind(QStringLiteral(":id"), id).exec();
+    if (!q.next())
+        return std::nullopt;
+    return triggerFromRow(q);
+}
+
+QList<Trigger> LibraryRepository::triggers(const QString &keyId) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM triggers WHERE key_id = :key ORDER BY "
+                                  "created_at DESC")
+                       .arg(kTriggerColumns));
+    q.bind(QStringLiteral(":key"), keyId).exec();
+    QList<Trigger> out;
+    while (q.next())
+        out << triggerFromRow(q);
+    return out;
+}
+
+bool LibraryRepository::revokeTrigger(const QString &keyId, const QString &id)
+{
+    Sql q(m_store, QStringLiteral("UPDATE triggers SET revoked_at = :t WHERE id = :id AND key_id = "
+                                  ":key AND revoked_at IS NULL"));
+    q.bind(QStringLiteral(":t"), m_store.clock().nowMs())
+        .bind(QStringLiteral(":id"), id)
+        .bind(QStringLiteral(":key"), keyId)
+        .exec();
+    const bool revoked = q.rowsAffected() > 0;
+    if (revoked)
+        m_store.notifyChanged(QStringLiteral("triggers"), id);
+    return revoked;
+}
+
+void LibraryRepository::recordFiring(const QString &id)
+{
+    Sql(m_store, QStringLiteral("UPDATE triggers SET last_fired_at = :t, fire_count = fire_count "
+                                "+ 1 WHERE id = :id"))
+        .bind(QStringLiteral(":t"), m_store.clock().nowMs())
+        .bind(QStringLiteral(":id"), id)
+        .exec();
+}
+
+} // namespace ph::cloud
