@@ -235,15 +235,24 @@ QList<StepRecord> TrajectoryRepository::steps(const QString &trajectoryId, int p
 }
 
 QList<TrajectoryRow> TrajectoryRepository::list(const QString &keyId, const QString &status,
-                                                int limit, int offset) const
+                                                int limit, int offset, const QString &search) const
 {
     QString sql = QStringLiteral("SELECT %1 FROM trajectories WHERE 1 = 1").arg(kTrajectoryColumns);
     if (!keyId.isEmpty())
         sql += QStringLiteral(" AND key_id = :k");
     if (!status.isEmpty())
         sql += QStringLiteral(" AND status = :s");
+    if (!search.isEmpty())
+        sql += QStringLiteral(" AND (task LIKE :q ESCAPE '\\' OR id LIKE :q ESCAPE '\\')");
     sql += QStringLiteral(" ORDER BY updated_at DESC LIMIT :l OFFSET :o");
     Sql q(m_store, sql);
+    if (!search.isEmpty()) {
+        QString pattern = search;
+        pattern.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+            .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+            .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+        q.bind(QStringLiteral(":q"), QLatin1Char('%') + pattern + QLatin1Char('%'));
+    }
     if (!keyId.isEmpty())
         q.bind(QStringLiteral(":k"), keyId);
     if (!status.isEmpty())

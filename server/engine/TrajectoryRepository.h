@@ -68,8 +68,9 @@ public:
     void finishStep(const StepRecord &step);
     QList<StepRecord> steps(const QString &trajectoryId, int phase) const;
 
-    QList<TrajectoryRow> list(const QString &keyId, const QString &status, int limit,
-                              int offset) const;
+    // Newest activity first. `search` matches the task or the id (case-insensitive).
+    QList<TrajectoryRow> list(const QString &keyId, const QString &status, int limit, int offset,
+                              const QString &search = {}) const;
     // Marks phases left "executing" by a previous process as cancelled (at start).
     int cancelOrphans(const QString &reason);
 

@@ -32,6 +32,19 @@ inline std::vector<char *> webEngineArgv(int argc, char **argv)
 
 } // namespace ph::test
 
+// The same for widget tests (the test includes <QApplication> and links Widgets).
+#define PH_WIDGETS_TEST_MAIN(TestObject)                                                           \
+    int main(int argc, char **argv)                                                                \
+    {                                                                                              \
+        ph::test::prepareWebEngineEnvironment();                                                   \
+        auto args = ph::test::webEngineArgv(argc, argv);                                           \
+        int appArgc = argc + 1;                                                                    \
+        QApplication app(appArgc, args.data());                                                    \
+        TestObject tc;                                                                             \
+        QTEST_SET_MAIN_SOURCE_PATH                                                                 \
+        return QTest::qExec(&tc, argc, argv);                                                      \
+    }
+
 #define PH_WEBENGINE_TEST_MAIN(TestObject)                                                         \
     int main(int argc, char **argv)                                                                \
     {                                                                                              \

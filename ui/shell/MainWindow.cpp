@@ -2,6 +2,7 @@
 
 #include "OverviewPage.h"
 #include "StatusBar.h"
+#include "trajectories/TrajectoriesDock.h"
 
 #include "Service.h"
 
@@ -33,8 +34,11 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     m_fileMenu = menuBar()->addMenu(QString());
     m_quitAction = m_fileMenu->addAction(QString(), this, &MainWindow::close);
     m_quitAction->setShortcut(QKeySequence::Quit);
-    // Panels add their toggle actions here as they arrive.
+    // Each panel is a dock; the View menu shows and hides them.
     m_viewMenu = menuBar()->addMenu(QString());
+    m_trajectories = new TrajectoriesDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_trajectories);
+    m_viewMenu->addAction(m_trajectories->toggleViewAction());
     m_helpMenu = menuBar()->addMenu(QString());
     m_aboutAction = m_helpMenu->addAction(QString(), this, [this] {
         QMessageBox::about(this, tr("About Pilothouse"),

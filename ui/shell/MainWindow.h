@@ -14,6 +14,7 @@ namespace ph::ui {
 
 class OverviewPage;
 class StatusBar;
+class TrajectoriesDock;
 
 // The console's frame: menus, dock areas the panels attach to, the overview page in
 // the middle and the status bar (API address, copy-key, pool load).
@@ -39,6 +40,7 @@ private:
 
     Service &m_service;
     OverviewPage *m_overview;
+    TrajectoriesDock *m_trajectories;
     StatusBar *m_statusBar;
     QMenu *m_fileMenu;
     QMenu *m_viewMenu;

@@ -1,0 +1,367 @@
+#include "TrajectoriesDock.h"
+
+#include "TrajectoriesModel.h"
+#include "common/JsonView.h"
+
+#include "Service.h"
+#include "core/Ids.h"
+#include "core/Store.h"
+#include "engine/RunManager.h"
+#include "engine/TrajectoryRepository.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace ph::ui {
+
+namespace {
+const QStringList kStatuses{QString(),
+                            QStringLiteral("executing"),
+                            QStringLiteral("requires_input"),
+                            QStringLiteral("success"),
+                            QStringLiteral("error"),
+                            QStringLiteral("cancelled")};
+}
+
+TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
+    : QDockWidget(parent)
+    , m_service(service)
+{
+    setObjectName(QStringLiteral("trajectoriesDock"));
+    m_model = new TrajectoriesModel(service.trajectories(), service.store(), this);
+
+    auto *body = new QWidget(this);
+    auto *layout = new QVBoxLayout(body);
+    auto *filters = new QHBoxLayout;
+    m_statusFilter = new QComboBox(body);
+    for (int i = 0; i < kStatuses.size(); ++i)
+        m_statusFilter->addItem(QString(), kStatuses.at(i));
+    m_search = new QLineEdit(body);
+    m_search->setClearButtonEnabled(true);
+    filters->addWidget(m_statusFilter);
+    filters->addWidget(m_search, 1);
+    layout->addLayout(filters);
+
+    auto *split = new QSplitter(Qt::Vertical, body);
+    m_view = new QTableView(split);
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setSectionResizeMode(TrajectoriesModel::Task, QHeaderView::Stretch);
+    m_view->setAlternatingRowColors(true);
+
+    auto *detail = new QWidget(split);
+    auto *d = new QVBoxLayout(detail);
+    d->setContentsMargins(0, 0, 0, 0);
+    auto *top = new QHBoxLayout;
+    m_heading = new QLabel(detail);
+    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_cancel = new QPushButton(detail);
+    m_copy = new QPushButton(detail);
+    m_recording = new QPushButton(detail);
+    top->addWidget(m_heading, 1);
+    top->addWidget(m_cancel);
+    top->addWidget(m_copy);
+    top->addWidget(m_recording);
+    d->addLayout(top);
+    m_problems = new QLabel(detail);
+    m_problems->setWordWrap(true);
+    m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    d->addWidget(m_problems);
+    m_questionsBox = new QGroupBox(detail);
+    m_questionsForm = new QFormLayout;
+    auto *qLayout = new QVBoxLayout(m_questionsBox);
+    qLayout->addLayout(m_questionsForm);
+    m_continue = new QPushButton(m_questionsBox);
+    m_continue->setDefault(true);
+    qLayout->addWidget(m_continue, 0, Qt::AlignRight);
+    d->addWidget(m_questionsBox);
+    auto *inner = new QSplitter(Qt::Horizontal, detail);
+    m_steps = new QTableWidget(0, 6, inner);
+    m_steps->verticalHeader()->hide();
+    m_steps->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_steps->horizontalHeader()->setStretchLastSection(true);
+    m_result = new JsonView(inner);
+    d->addWidget(inner, 1);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    setWidget(body);
+
+    // Keyboard: Ctrl+F filters, F5 reloads, Delete cancels the selected run.
+    auto *find = new QAction(this);
+    find->setShortcut(QKeySequence::Find);
+    find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QAction::triggered, m_search, [this] {
+        m_search->setFocus();
+        m_search->selectAll();
+    });
+    addAction(find);
+    auto *refresh = new QAction(this);
+    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(refresh, &QAction::triggered, this, &TrajectoriesDock::applyFilter);
+    addAction(refresh);
+    auto *cancel = new QAction(this);
+    cancel->setShortcut(QKeySequence::Delete);
+    cancel->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(cancel, &QAction::triggered, this, &TrajectoriesDock::cancelCurrent);
+    m_view->addAction(cancel);
+
+    connect(m_statusFilter, &QComboBox::currentIndexChanged, this, &TrajectoriesDock::applyFilter);
+    connect(m_search, &QLineEdit::textChanged, this, &TrajectoriesDock::applyFilter);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &index) {
+                m_current = index.isValid() ? m_model->rowAt(index).id : QString();
+                showCurrent();
+            });
+    connect(m_cancel, &QPushButton::clicked, this, &TrajectoriesDock::cancelCurrent);
+    connect(m_copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_current); });
+    connect(m_recording, &QPushButton::clicked, this, &TrajectoriesDock::showRecording);
+    connect(m_continue, &QPushButton::clicked, this, &TrajectoriesDock::continueCurrent);
+
+    // Steps and phases of the shown run land as they happen; coalesce the bursts.
+    m_detailTimer = new QTimer(this);
+    m_detailTimer->setSingleShot(true);
+    m_detailTimer->setInterval(50);
+    connect(m_detailTimer, &QTimer::timeout, this, &TrajectoriesDock::showCurrent);
+    connect(&service.store(), &Store::changed, this,
+            [this](const QString &table, const QString &id) {
+                if (id == m_current &&
+                    (table == QLatin1String("steps") || table == QLatin1String("phases") ||
+                     table == QLatin1String("trajectories")))
+                    scheduleDetail();
+            });
+    retranslateUi();
+    showCurrent();
+}
+
+bool TrajectoriesDock::select(const QString &trajectoryId)
+{
+    int row = m_model->rowOf(trajectoryId);
+    while (row < 0 && m_model->canFetchMore({})) {
+        m_model->fetchMore({});
+        row = m_model->rowOf(trajectoryId);
+    }
+    if (row < 0)
+        return false;
+    m_view->selectRow(row);
+    m_view->setCurrentIndex(m_model->index(row, 0));
+    m_current = trajectoryId;
+    showCurrent();
+    return true;
+}
+
+QLineEdit *TrajectoriesDock::answerField(const QString &key) const
+{
+    for (const auto &[k, field] : m_answers) {
+        if (k == key)
+            return field;
+    }
+    return nullptr;
+}
+
+void TrajectoriesDock::applyFilter()
+{
+    const QString keep = m_current;
+    m_model->setFilter(m_statusFilter->currentData().toString(), m_search->text());
+    const int row = m_model->rowOf(keep);
+    if (row >= 0)
+        m_view->selectRow(row);
+}
+
+void TrajectoriesDock::scheduleDetail()
+{
+    if (!m_detailTimer->isActive())
+        m_detailTimer->start();
+}
+
+void TrajectoriesDock::showCurrent()
+{
+    engine::TrajectoryRepository &repo = m_service.trajectories();
+    const auto trajectory = m_current.isEmpty() ? std::nullopt : repo.find(m_current);
+    m_cancel->setEnabled(trajectory && (trajectory->status == QLatin1String("executing") ||
+                                        trajectory->status == QLatin1String("requires_input")));
+    m_copy->setEnabled(trajectory.has_value());
+    m_recording->setEnabled(trajectory.has_value());
+    m_steps->setRowCount(0);
+    if (!trajectory) {
+        m_heading->setText(tr("Select a run to see its steps and result."));
+        m_problems->clear();
+        m_result->setJson(QJsonValue());
+        m_questionsBox->hide();
+        return;
+    }
+    m_heading->setText(QStringLiteral("<b>%1</b> — %2 — %3")
+                           .arg(trajectory->id.toHtmlEscaped(), trajectory->status,
+                                trajectory->task.left(120).toHtmlEscaped()));
+    const int last = repo.lastPhase(m_current);
+    for (int phase = 1; phase <= last; ++phase) {
+        for (const engine::StepRecord &s : repo.steps(m_current, phase)) {
+            const int row = m_steps->rowCount();
+            m_steps->insertRow(row);
+            const QStringList cells{QString::number(phase),
+                                    QString::number(s.seq),
+                                    s.toolName,
+                                    s.status,
+                                    QStringLiteral("%1 ms").arg(s.durationMs),
+                                    s.summary};
+            for (int c = 0; c < cells.size(); ++c)
+                m_steps->setItem(row, c, new QTableWidgetItem(cells.at(c)));
+        }
+    }
+    const auto phase = repo.phase(m_current, last);
+    const QJsonObject response = phase ? phase->response : QJsonObject();
+    QJsonObject result = response.value(QStringLiteral("result")).toObject();
+    m_result->setJson(result.isEmpty() ? QJsonValue(response) : QJsonValue(result));
+    QStringList problems;
+    if (phase && !phase->error.isEmpty())
+        problems << tr("Error: %1").arg(phase->error.toHtmlEscaped());
+    for (const auto &w : response.value(QStringLiteral("warnings")).toArray())
+        problems << tr("Warning: %1").arg(w.toString().toHtmlEscaped());
+    m_problems->setText(problems.join(QStringLiteral("<br>")));
+
+    // A run waiting for input: one field per question.
+    const bool waiting = trajectory->status == QLatin1String("requires_input");
+    const QJsonArray questions = response.value(QStringLiteral("questions")).toArray();
+    QStringList keys;
+    for (const auto &q : questions)
+        keys << q.toObject().value(QStringLiteral("key")).toString();
+    QStringList shown;
+    for (const auto &a : std::as_const(m_answers))
+        shown << a.first;
+    if (!waiting || keys != shown) {
+        while (m_questionsForm->rowCount() > 0)
+            m_questionsForm->removeRow(0);
+        m_answers.clear();
+    }
+    if (waiting && m_answers.isEmpty()) {
+        for (const auto &value : questions) {
+            const QJsonObject q = value.toObject();
+            auto *field = new QLineEdit(m_questionsBox);
+            field->setObjectName(QStringLiteral("answer_") +
+                                 q.value(QStringLiteral("key")).toString());
+            if (q.value(QStringLiteral("secret")).toBool())
+                field->setEchoMode(QLineEdit::Password);
+            m_questionsForm->addRow(q.value(QStringLiteral("question")).toString(), field);
+            m_answers.append({q.value(QStringLiteral("key")).toString(), field});
+        }
+    }
+    m_questionsBox->setVisible(waiting && !m_answers.isEmpty());
+}
+
+void TrajectoriesDock::cancelCurrent()
+{
+    if (m_current.isEmpty())
+        return;
+    engine::EngineError error;
+    if (!m_service.runs().cancel(m_current, QString(), QStringLiteral("cancelled"), &error))
+        QMessageBox::information(this, tr("Cancel run"), error.message);
+    showCurrent();
+}
+
+void TrajectoriesDock::continueCurrent()
+{
+    const auto trajectory = m_service.trajectories().find(m_current);
+    if (!trajectory)
+        return;
+    engine::ExecuteRequest request;
+    request.trajectoryId = m_current;
+    request.historyContinue = true;
+    QJsonObject masked;
+    for (const auto &[key, field] : std::as_const(m_answers)) {
+        if (!field->text().isEmpty()) {
+            request.answers.insert(key, field->text());
+            masked.insert(key, QStringLiteral("••••••"));
+        }
+    }
+    request.stored = {{QStringLiteral("trajectoryId"), m_current},
+                      {QStringLiteral("history"), QJsonObject{{QStringLiteral("continue"), true},
+                                                              {QStringLiteral("answers"), masked}}},
+                      {QStringLiteral("source"), QStringLiteral("console")}};
+    engine::EngineError error;
+    if (!m_service.runs().submit(request, trajectory->keyId, Ids::make(QStringLiteral("req")),
+                                 &error)) {
+        QMessageBox::warning(this, tr("Continue run"), error.message);
+        return;
+    }
+    for (const auto &a : std::as_const(m_answers))
+        a.second->clear();
+    scheduleDetail();
+}
+
+void TrajectoriesDock::showRecording()
+{
+    const auto steps = m_service.runs().recordingSteps(m_current, QString());
+    if (!steps)
+        return;
+    QJsonArray out;
+    for (const engine::StepRecord &s : *steps)
+        out.append(QJsonObject{{QStringLiteral("tool"), s.toolName},
+                               {QStringLiteral("args"), s.args},
+                               {QStringLiteral("status"), s.status}});
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Recording %1").arg(m_current));
+    auto *layout = new QVBoxLayout(&dialog);
+    auto *view = new JsonView(&dialog);
+    view->setJson(out);
+    layout->addWidget(new QLabel(tr("Replay it with recording_id \"%1\" on /agent, or "
+                                    "replay_workflow on the bridge.")
+                                     .arg(m_current),
+                                 &dialog));
+    layout->addWidget(view);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.resize(640, 480);
+    dialog.exec();
+}
+
+void TrajectoriesDock::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QDockWidget::changeEvent(event);
+}
+
+void TrajectoriesDock::retranslateUi()
+{
+    setWindowTitle(tr("Runs"));
+    const QStringList labels{tr("All runs"),  tr("Executing"), tr("Waiting for input"),
+                             tr("Succeeded"), tr("Failed"),    tr("Cancelled")};
+    for (int i = 0; i < labels.size(); ++i)
+        m_statusFilter->setItemText(i, labels.at(i));
+    m_search->setPlaceholderText(tr("Filter by task or id (Ctrl+F)"));
+    m_cancel->setText(tr("Cancel run"));
+    m_copy->setText(tr("Copy id"));
+    m_recording->setText(tr("Recording…"));
+    m_questionsBox->setTitle(tr("The run needs answers"));
+    m_continue->setText(tr("Answer and continue"));
+    m_steps->setHorizontalHeaderLabels(
+        {tr("Phase"), tr("Step"), tr("Tool"), tr("Status"), tr("Duration"), tr("Summary")});
+    m_model->retranslate();
+    if (m_current.isEmpty())
+        m_heading->setText(tr("Select a run to see its steps and result."));
+}
+
+} // namespace ph::ui

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <QDockWidget>
+
+class QComboBox;
+class QFormLayout;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+class QTableWidget;
+class QTimer;
+
+namespace ph {
+class Service;
+}
+
+namespace ph::ui {
+
+class JsonView;
+class TrajectoriesModel;
+
+// Every run: a filterable list (status, text; Ctrl+F) that updates live, and the
+// selected run's phases and steps, result and warnings. Actions: cancel a running one,
+// answer a waiting one's questions and continue it, copy its id, open its recording.
+class TrajectoriesDock : public QDockWidget
+{
+    Q_OBJECT
+public:
+    explicit TrajectoriesDock(Service &service, QWidget *parent = nullptr);
+
+    TrajectoriesModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+    // Selects a run in the list (and shows it); false when it is not listed.
+    bool select(const QString &trajectoryId);
+    QString currentId() const { return m_current; }
+    // The question form's fields by question key (for tests and keyboard users).
+    QLineEdit *answerField(const QString &key) const;
+    QPushButton *continueButton() const { return m_continue; }
+    QPushButton *cancelButton() const { return m_cancel; }
+    JsonView *resultView() const { return m_result; }
+    QTableWidget *stepsTable() const { return m_steps; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void applyFilter();
+    void showCurrent();
+    void scheduleDetail();
+    void cancelCurrent();
+    void continueCurrent();
+    void showRecording();
+
+    Service &m_service;
+    TrajectoriesModel *m_model;
+    QComboBox *m_statusFilter;
+    QLineEdit *m_search;
+    QTableView *m_view;
+    QLabel *m_heading;
+    QLabel *m_problems;
+    QPushButton *m_cancel;
+    QPushButton *m_copy;
+    QPushButton *m_recording;
+    QTableWidget *m_steps;
+    JsonView *m_result;
+    QGroupBox *m_questionsBox;
+    QFormLayout *m_questionsForm;
+    QPushButton *m_continue;
+    QTimer *m_detailTimer;
+    QString m_current;
+    QList<QPair<QString, QLineEdit *>> m_answers;
+};
+
+} // namespace ph::ui

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "engine/TrajectoryRepository.h"
+
+#include <QAbstractTableModel>
+
+namespace ph {
+class Store;
+}
+
+namespace ph::ui {
+
+// Every run (trajectory), newest activity first, fetched a page at a time as the view
+// scrolls. Store signals keep it live: a changed run updates its row, a new one that
+// matches the filter appears on top. No reload on change.
+class TrajectoriesModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Status, Task, Started, Duration, Credits, Tools, ColumnCount };
+    static constexpr int kPageSize = 200;
+
+    TrajectoriesModel(engine::TrajectoryRepository &trajectories, Store &store,
+                      QObject *parent = nullptr);
+
+    // Status ("" for all) and text (task or id); reloads from the first page.
+    void setFilter(const QString &status, const QString &text);
+    QString statusFilter() const { return m_status; }
+
+    const engine::TrajectoryRow &rowAt(const QModelIndex &index) const;
+    int rowOf(const QString &id) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
+
+    // Header texts follow the language.
+    void retranslate();
+
+private:
+    void onStoreChanged(const QString &table, const QString &id);
+    bool matches(const engine::TrajectoryRow &row) const;
+
+    engine::TrajectoryRepository &m_trajectories;
+    Store &m_store;
+    QList<engine::TrajectoryRow> m_rows;
+    QString m_status;
+    QString m_text;
+    bool m_exhausted = false;
+};
+
+} // namespace ph::ui
