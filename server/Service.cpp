@@ -92,6 +92,11 @@ NetworkPolicy &Service::policy()
 {
     return *m_policy;
 }
+cloud::LibraryRepository &Service::library()
+{
+    return *m_library;
+}
+
 sites::SitesArea &Service::sites()
 {
     return *m_sites;

@@ -91,6 +91,7 @@ public:
     webhooks::WebhookQueue &webhooks();
     const Clock &clock() const { return *m_clock; }
     sites::SitesArea &sites();
+    cloud::LibraryRepository &library();
     http::IdTokenVerifier &idTokens();
 
     // Mints an owner key on demand (console "new key" button).

@@ -366,10 +366,10 @@ void LibraryController::getRecording(Exchange &ex)
                          {QStringLiteral("steps"), out}});
 }
 
-void LibraryController::createTrigger(Exchange &ex)
+Trigger LibraryController::readTrigger(const QJsonObject &raw, const QString &keyId,
+                                       LibraryRepository &library, engine::RunManager &runs)
 {
-    const JsonFields body(ex.request().jsonObject());
-    const QString keyId = ex.request().principal.keyId;
+    const JsonFields body(raw);
     Trigger t;
     t.keyId = keyId;
     t.label = body.optionalString(QStringLiteral("label")).value_or(QString());
@@ -383,16 +383,16 @@ void LibraryController::createTrigger(Exchange &ex)
                            "(a past run) or prompt"));
     if (tool) {
         QString name = *tool;
-        if (name.startsWith(QLatin1String("user_")) && !m_library.tool(keyId, name))
+        if (name.startsWith(QLatin1String("user_")) && !library.tool(keyId, name))
             name = name.mid(5);
-        if (!m_library.tool(keyId, name))
+        if (!library.tool(keyId, name))
             throw ApiError(404, QStringLiteral("TOOL_NOT_FOUND"),
                            QStringLiteral("you have no saved tool named %1").arg(*tool),
                            QStringLiteral("tool"));
         t.targetKind = QStringLiteral("tool");
         t.target = name;
     } else if (run) {
-        if (!m_runs.firstRequest(*run, keyId))
+        if (!runs.firstRequest(*run, keyId))
             throw ApiError(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
                            QStringLiteral("no trajectory %1").arg(*run),
                            QStringLiteral("trajectoryId"));
@@ -416,6 +416,13 @@ void LibraryController::createTrigger(Exchange &ex)
         if (const auto schema = body.optionalObject(QStringLiteral("schema")))
             t.options.insert(QStringLiteral("schema"), schema->object());
     }
+    return t;
+}
+
+void LibraryController::createTrigger(Exchange &ex)
+{
+    Trigger t =
+        readTrigger(ex.request().jsonObject(), ex.request().principal.keyId, m_library, m_runs);
     t = m_library.insertTrigger(t);
     ex.respondJson(201, {{QStringLiteral("trigger"), t.toJson(baseUrl())}});
 }

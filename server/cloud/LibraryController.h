@@ -2,6 +2,7 @@
 
 #include "http/Route.h"
 
+#include <QJsonObject>
 #include <QObject>
 
 namespace ph {
@@ -21,6 +22,7 @@ namespace ph::cloud {
 
 class LibraryRepository;
 struct SavedTool;
+struct Trigger;
 
 // The browser bridge's library, per API key (docs/api/tools.md, triggers.md):
 //   POST /tools, GET /tools, GET|PUT|DELETE /tools/{name}   saved tools (user_<name>)
@@ -34,6 +36,11 @@ public:
                       engine::RunManager &runs, engine::TrajectoryRepository &trajectories,
                       LibraryRepository &library, QObject *parent = nullptr);
     QList<http::Route> routes() override;
+
+    // A trigger from a create body ({label?, tool | trajectoryId | prompt (+ urls,
+    // schema)}) for `keyId`, checked (typed http::ApiError); not stored yet.
+    static Trigger readTrigger(const QJsonObject &body, const QString &keyId,
+                               LibraryRepository &library, engine::RunManager &runs);
 
 private:
     void createTool(http::Exchange &ex);

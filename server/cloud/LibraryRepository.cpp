@@ -237,10 +237,10 @@ std::optional<Trigger> LibraryRepository::trigger(const QString &id) const
 
 QList<Trigger> LibraryRepository::triggers(const QString &keyId) const
 {
-    Sql q(m_store, QStringLiteral("SELECT %1 FROM triggers WHERE key_id = :key ORDER BY "
-                                  "created_at DESC")
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM triggers WHERE (:key = '' OR key_id = :key) "
+                                  "ORDER BY created_at DESC")
                        .arg(kTriggerColumns));
-    q.bind(QStringLiteral(":key"), keyId).exec();
+    q.bind(QStringLiteral(":key"), keyId.isNull() ? QStringLiteral("") : keyId).exec();
     QList<Trigger> out;
     while (q.next())
         out << triggerFromRow(q);
@@ -268,6 +268,7 @@ void LibraryRepository::recordFiring(const QString &id)
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .bind(QStringLiteral(":id"), id)
         .exec();
+    m_store.notifyChanged(QStringLiteral("triggers"), id);
 }
 
 } // namespace ph::cloud

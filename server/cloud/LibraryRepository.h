@@ -67,6 +67,7 @@ public:
 
     Trigger insertTrigger(Trigger trigger);
     std::optional<Trigger> trigger(const QString &id) const;
+    // A key's triggers, newest first; every key's when `keyId` is empty (the console).
     QList<Trigger> triggers(const QString &keyId) const;
     bool revokeTrigger(const QString &keyId, const QString &id);
     void recordFiring(const QString &id);

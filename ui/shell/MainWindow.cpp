@@ -2,7 +2,9 @@
 
 #include "OverviewPage.h"
 #include "StatusBar.h"
+#include "deliveries/DeliveriesDock.h"
 #include "trajectories/TrajectoriesDock.h"
+#include "triggers/TriggersDock.h"
 
 #include "Service.h"
 
@@ -39,6 +41,15 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     m_trajectories = new TrajectoriesDock(service, this);
     addDockWidget(Qt::BottomDockWidgetArea, m_trajectories);
     m_viewMenu->addAction(m_trajectories->toggleViewAction());
+    m_deliveries = new DeliveriesDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_deliveries);
+    tabifyDockWidget(m_trajectories, m_deliveries);
+    m_viewMenu->addAction(m_deliveries->toggleViewAction());
+    m_triggers = new TriggersDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_triggers);
+    tabifyDockWidget(m_deliveries, m_triggers);
+    m_viewMenu->addAction(m_triggers->toggleViewAction());
+    m_trajectories->raise();
     m_helpMenu = menuBar()->addMenu(QString());
     m_aboutAction = m_helpMenu->addAction(QString(), this, [this] {
         QMessageBox::about(this, tr("About Pilothouse"),

@@ -14,7 +14,9 @@ namespace ph::ui {
 
 class OverviewPage;
 class StatusBar;
+class DeliveriesDock;
 class TrajectoriesDock;
+class TriggersDock;
 
 // The console's frame: menus, dock areas the panels attach to, the overview page in
 // the middle and the status bar (API address, copy-key, pool load).
@@ -41,6 +43,8 @@ private:
     Service &m_service;
     OverviewPage *m_overview;
     TrajectoriesDock *m_trajectories;
+    DeliveriesDock *m_deliveries;
+    TriggersDock *m_triggers;
     StatusBar *m_statusBar;
     QMenu *m_fileMenu;
     QMenu *m_viewMenu;

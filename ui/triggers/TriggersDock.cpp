@@ -1,0 +1,230 @@
+#include "TriggersDock.h"
+
+#include "TriggersModel.h"
+
+#include "Service.h"
+#include "cloud/LibraryController.h"
+#include "cloud/LibraryRepository.h"
+#include "core/ApiKeyRepository.h"
+#include "core/Settings.h"
+#include "core/Store.h"
+#include "http/ApiError.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ph::ui {
+
+TriggersDock::TriggersDock(Service &service, QWidget *parent)
+    : QDockWidget(parent)
+    , m_service(service)
+{
+    setObjectName(QStringLiteral("triggersDock"));
+    m_model = new TriggersModel(service.library(), service.store(),
+                                service.settings().stringValue(SettingKeys::publicBaseUrl), this);
+    auto *body = new QWidget(this);
+    auto *layout = new QVBoxLayout(body);
+    auto *split = new QSplitter(Qt::Horizontal, body);
+    m_view = new QTableView(split);
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+
+    auto *side = new QWidget(split);
+    auto *form = new QFormLayout(side);
+    m_label = new QLineEdit(side);
+    m_kind = new QComboBox(side);
+    for (const char *k : {"tool", "run", "prompt"})
+        m_kind->addItem(QString(), QLatin1String(k));
+    m_targets = new QStackedWidget(side);
+    m_tool = new QComboBox(m_targets);
+    m_run = new QLineEdit(m_targets);
+    auto *promptPage = new QWidget(m_targets);
+    auto *promptLayout = new QVBoxLayout(promptPage);
+    promptLayout->setContentsMargins(0, 0, 0, 0);
+    m_prompt = new QPlainTextEdit(promptPage);
+    m_urls = new QLineEdit(promptPage);
+    promptLayout->addWidget(m_prompt);
+    promptLayout->addWidget(m_urls);
+    m_targets->addWidget(m_tool);
+    m_targets->addWidget(m_run);
+    m_targets->addWidget(promptPage);
+    m_create = new QPushButton(side);
+    m_error = new QLabel(side);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_labelCaption = new QLabel(side);
+    m_kindCaption = new QLabel(side);
+    form->addRow(m_labelCaption, m_label);
+    form->addRow(m_kindCaption, m_kind);
+    form->addRow(m_targets);
+    form->addRow(m_create);
+    form->addRow(m_error);
+    m_urlCaption = new QLabel(side);
+    m_url = new QLineEdit(side);
+    m_url->setReadOnly(true);
+    m_curl = new QPlainTextEdit(side);
+    m_curl->setReadOnly(true);
+    m_curl->setMaximumHeight(90);
+    auto *buttons = new QHBoxLayout;
+    m_copy = new QPushButton(side);
+    m_revoke = new QPushButton(side);
+    buttons->addWidget(m_copy);
+    buttons->addWidget(m_revoke);
+    form->addRow(m_urlCaption, m_url);
+    form->addRow(m_curl);
+    form->addRow(buttons);
+    layout->addWidget(split);
+    setWidget(body);
+
+    auto *revokeAction = new QAction(this);
+    revokeAction->setShortcut(QKeySequence::Delete);
+    revokeAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(revokeAction, &QAction::triggered, this, &TriggersDock::revoke);
+    m_view->addAction(revokeAction);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, m_targets, &QStackedWidget::setCurrentIndex);
+    connect(m_create, &QPushButton::clicked, this, &TriggersDock::create);
+    connect(m_revoke, &QPushButton::clicked, this, &TriggersDock::revoke);
+    connect(m_copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_url->text()); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &index) {
+                m_current = index.isValid() ? m_model->rowAt(index).id : QString();
+                showCurrent();
+            });
+    connect(&service.store(), &Store::changed, this, [this](const QString &table) {
+        if (table == QLatin1String("saved_tools"))
+            reloadTools();
+    });
+    reloadTools();
+    retranslateUi();
+    showCurrent();
+}
+
+QString TriggersDock::ownerKeyId() const
+{
+    for (const ApiKey &k : m_service.store().apiKeys().list()) {
+        if (k.isOwner() && k.isActive())
+            return k.id;
+    }
+    return {};
+}
+
+void TriggersDock::reloadTools()
+{
+    const QString keep = m_tool->currentText();
+    m_tool->clear();
+    for (const cloud::SavedTool &t : m_service.library().tools(ownerKeyId()))
+        m_tool->addItem(t.name);
+    const int again = m_tool->findText(keep);
+    if (again >= 0)
+        m_tool->setCurrentIndex(again);
+}
+
+void TriggersDock::create()
+{
+    QJsonObject body;
+    if (!m_label->text().trimmed().isEmpty())
+        body.insert(QStringLiteral("label"), m_label->text().trimmed());
+    const QString kind = m_kind->currentData().toString();
+    if (kind == QLatin1String("tool")) {
+        body.insert(QStringLiteral("tool"), m_tool->currentText());
+    } else if (kind == QLatin1String("run")) {
+        body.insert(QStringLiteral("trajectoryId"), m_run->text().trimmed());
+    } else {
+        body.insert(QStringLiteral("prompt"), m_prompt->toPlainText());
+        const QStringList urls =
+            m_urls->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+        if (!urls.isEmpty())
+            body.insert(QStringLiteral("urls"), QJsonArray::fromStringList(urls));
+    }
+    try {
+        cloud::Trigger t = cloud::LibraryController::readTrigger(
+            body, ownerKeyId(), m_service.library(), m_service.runs());
+        t = m_service.library().insertTrigger(t);
+        m_error->clear();
+        const int row = m_model->rowOf(t.id);
+        if (row >= 0)
+            m_view->setCurrentIndex(m_model->index(row, 0));
+        m_current = t.id;
+        showCurrent();
+    } catch (const http::ApiError &e) {
+        m_error->setText(e.message());
+    }
+}
+
+void TriggersDock::revoke()
+{
+    const auto t = m_service.library().trigger(m_current);
+    if (!t)
+        return;
+    m_service.library().revokeTrigger(t->keyId, t->id);
+    showCurrent();
+}
+
+void TriggersDock::showCurrent()
+{
+    const auto t = m_current.isEmpty() ? std::nullopt : m_service.library().trigger(m_current);
+    m_copy->setEnabled(t.has_value());
+    m_revoke->setEnabled(t && !t->revokedAt);
+    if (!t) {
+        m_url->clear();
+        m_curl->clear();
+        return;
+    }
+    const QString url = m_model->urlOf(*t);
+    m_url->setText(url);
+    // A ready example: the key stays a variable, it is never shown here.
+    m_curl->setPlainText(
+        t->revokedAt ? tr("This trigger is revoked; its URL answers 404.")
+                     : QStringLiteral("curl -s -X POST -H \"Authorization: Bearer $KEY\" \\\n"
+                                      "  -H \"Content-Type: application/json\" -d '{}' \\\n  %1")
+                           .arg(url));
+}
+
+void TriggersDock::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QDockWidget::changeEvent(event);
+}
+
+void TriggersDock::retranslateUi()
+{
+    setWindowTitle(tr("Triggers"));
+    m_labelCaption->setText(tr("Label"));
+    m_kindCaption->setText(tr("Runs"));
+    m_kind->setItemText(0, tr("A saved tool"));
+    m_kind->setItemText(1, tr("A past run again"));
+    m_kind->setItemText(2, tr("A prompt"));
+    m_run->setPlaceholderText(tr("trajectory id (traj_…)"));
+    m_prompt->setPlaceholderText(tr("What the agent should do"));
+    m_urls->setPlaceholderText(tr("Pages, separated by spaces (optional)"));
+    m_create->setText(tr("Create trigger"));
+    m_urlCaption->setText(tr("URL"));
+    m_copy->setText(tr("Copy URL"));
+    m_revoke->setText(tr("Revoke"));
+    m_model->retranslate();
+    showCurrent();
+}
+
+} // namespace ph::ui

@@ -1,0 +1,127 @@
+#include "TriggersModel.h"
+
+#include "core/Store.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+namespace ph::ui {
+
+TriggersModel::TriggersModel(cloud::LibraryRepository &library, Store &store, QString baseUrl,
+                             QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_library(library)
+    , m_baseUrl(std::move(baseUrl))
+    , m_rows(library.triggers(QString()))
+{
+    connect(&store, &Store::changed, this, &TriggersModel::onStoreChanged);
+}
+
+const cloud::Trigger &TriggersModel::rowAt(const QModelIndex &index) const
+{
+    return m_rows.at(index.row());
+}
+
+int TriggersModel::rowOf(const QString &id) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).id == id)
+            return i;
+    }
+    return -1;
+}
+
+QString TriggersModel::urlOf(const cloud::Trigger &trigger) const
+{
+    return trigger.toJson(m_baseUrl).value(QStringLiteral("url")).toString();
+}
+
+int TriggersModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int TriggersModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TriggersModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const cloud::Trigger &t = m_rows.at(index.row());
+    if (role == Qt::UserRole)
+        return t.id;
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    switch (index.column()) {
+    case Label:
+        return t.label;
+    case Target:
+        if (t.targetKind == QLatin1String("tool"))
+            return tr("tool %1").arg(t.target);
+        if (t.targetKind == QLatin1String("run"))
+            return tr("run %1").arg(t.target);
+        return tr("prompt: %1").arg(t.target.simplified().left(80));
+    case Active:
+        return t.revokedAt ? tr("revoked") : tr("active");
+    case Fired:
+        return t.fireCount;
+    case LastFired:
+        return t.lastFiredAt ? QLocale().toString(QDateTime::fromMSecsSinceEpoch(*t.lastFiredAt),
+                                                  QLocale::ShortFormat)
+                             : QString();
+    case Url:
+        return urlOf(t);
+    default:
+        return {};
+    }
+}
+
+QVariant TriggersModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Label:
+        return tr("Label");
+    case Target:
+        return tr("Target");
+    case Active:
+        return tr("State");
+    case Fired:
+        return tr("Fired");
+    case LastFired:
+        return tr("Last fired");
+    case Url:
+        return tr("URL");
+    default:
+        return {};
+    }
+}
+
+void TriggersModel::retranslate()
+{
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+void TriggersModel::onStoreChanged(const QString &table, const QString &id)
+{
+    if (table != QLatin1String("triggers"))
+        return;
+    const auto fresh = m_library.trigger(id);
+    const int row = rowOf(id);
+    if (row >= 0 && fresh) {
+        m_rows[row] = *fresh;
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    } else if (row < 0 && fresh) {
+        beginInsertRows({}, 0, 0);
+        m_rows.prepend(*fresh);
+        endInsertRows();
+    }
+}
+
+} // namespace ph::ui
