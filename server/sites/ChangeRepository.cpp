@@ -124,6 +124,20 @@ QList<ConfigChange> ChangeRepository::pending(const QString &siteId, const QStri
     return out;
 }
 
+QList<ConfigChange> ChangeRepository::recent(const QString &status, int limit) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM config_changes c WHERE (:status = '' OR status "
+                                  "= :status) ORDER BY created_at DESC, id DESC LIMIT :limit")
+                       .arg(kColumns));
+    q.bind(QStringLiteral(":status"), JsonText::text(status))
+        .bind(QStringLiteral(":limit"), limit)
+        .exec();
+    QList<ConfigChange> out;
+    while (q.next())
+        out.append(fromRow(q));
+    return out;
+}
+
 bool ChangeRepository::decide(const QString &id, const QString &status, const QString &actor,
                               const QString &note, std::optional<int> appliedVersion)
 {

@@ -47,6 +47,8 @@ public:
     std::optional<ConfigChange> find(const QString &id) const;
     // Pending changes of a site, oldest first, after `afterId` (cursor), at most `limit`.
     QList<ConfigChange> pending(const QString &siteId, const QString &afterId, int limit) const;
+    // Every site's changes in `status` ("" for all), newest first (the console).
+    QList<ConfigChange> recent(const QString &status, int limit) const;
     // Moves a pending change to applied or discarded; false when it was not pending.
     bool decide(const QString &id, const QString &status, const QString &actor, const QString &note,
                 std::optional<int> appliedVersion);

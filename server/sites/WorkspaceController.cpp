@@ -1,5 +1,7 @@
 #include "WorkspaceController.h"
 
+#include "ChangeDecisions.h"
+
 #include "AllowedDomains.h"
 #include "AnalyticsRepository.h"
 #include "ChangeRepository.h"
@@ -487,40 +489,14 @@ void WorkspaceController::applyConfigChange(Exchange &ex)
         {QStringLiteral("changeId"), QStringLiteral("siteId"), QStringLiteral("note")});
     const QString changeId = body.requiredString(QStringLiteral("changeId"));
     const QString note = body.optionalString(QStringLiteral("note")).value_or(QString()).left(1000);
-    const QString actor = ex.request().principal.actor();
-    ConfigChange change;
-    m_store.transaction([&] {
-        const auto found = m_changes.find(changeId);
-        const auto siteId = body.optionalString(QStringLiteral("siteId"));
-        if (!found || (siteId && *siteId != found->siteId))
-            throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
-                           QStringLiteral("no change %1").arg(changeId),
-                           QStringLiteral("changeId"));
-        ownedSite(found->siteId);
-        if (found->status != QLatin1String("pending"))
-            throw ApiError(409, QStringLiteral("CHANGE_NOT_PENDING"),
-                           QStringLiteral("change %1 is already %2").arg(changeId, found->status),
-                           QStringLiteral("changeId"),
-                           QJsonObject{{QStringLiteral("status"), found->status}});
-        // Re-validate against the configuration as it is now, not as it was proposed.
-        const SiteConfigRecord current = m_sites.config(found->siteId);
-        QJsonObject merged;
-        try {
-            const QJsonObject patch = SiteConfigSchema::sanitizePatch(
-                found->patch, SiteConfigSchema::Mode::Strict, QStringLiteral("patch"));
-            merged = SiteConfigSchema::applyProposal(current.config, patch);
-            SiteConfigSchema::checkWhole(merged, QStringLiteral("patch"));
-        } catch (const ApiError &e) {
-            throw ApiError(409, QStringLiteral("CHANGE_CONFLICT"),
-                           QStringLiteral("the change no longer applies to the current "
-                                          "configuration: %1")
-                               .arg(e.message()),
-                           e.field());
-        }
-        const SiteConfigRecord written = m_sites.writeConfig(found->siteId, merged, actor);
-        m_changes.decide(changeId, QStringLiteral("applied"), actor, note, written.version);
-        change = *m_changes.find(changeId);
-    });
+    const auto found = m_changes.find(changeId);
+    const auto siteId = body.optionalString(QStringLiteral("siteId"));
+    if (!found || (siteId && *siteId != found->siteId))
+        throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
+                       QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
+    ownedSite(found->siteId);
+    const ConfigChange change =
+        applyChange(m_store, m_sites, m_changes, changeId, ex.request().principal.actor(), note);
     ex.respondJson(200, {{QStringLiteral("change"),
                           m_api.changeJson(change, ConfigApi::reviewBase(ex.request()))},
                          {QStringLiteral("siteConfig"), m_sites.config(change.siteId).config},
@@ -541,16 +517,10 @@ void WorkspaceController::discardConfigChange(Exchange &ex)
     ownedSite(found->siteId);
     const QString reason =
         body.optionalString(QStringLiteral("reason")).value_or(QString()).left(1000);
-    if (!m_changes.decide(changeId, QStringLiteral("discarded"), ex.request().principal.actor(),
-                          reason, std::nullopt)) {
-        throw ApiError(409, QStringLiteral("CHANGE_NOT_PENDING"),
-                       QStringLiteral("change %1 is already %2").arg(changeId, found->status),
-                       QStringLiteral("changeId"),
-                       QJsonObject{{QStringLiteral("status"), found->status}});
-    }
-    ex.respondJson(
-        200, {{QStringLiteral("change"),
-               m_api.changeJson(*m_changes.find(changeId), ConfigApi::reviewBase(ex.request()))}});
+    const ConfigChange change =
+        discardChange(m_changes, changeId, ex.request().principal.actor(), reason);
+    ex.respondJson(200, {{QStringLiteral("change"),
+                          m_api.changeJson(change, ConfigApi::reviewBase(ex.request()))}});
 }
 
 void WorkspaceController::reviewChange(Exchange &ex)

@@ -76,8 +76,9 @@ DeliveriesDock::DeliveriesDock(Service &service, QWidget *parent)
                 showCurrent();
             });
     connect(m_redeliver, &QPushButton::clicked, this, [this] {
-        if (!m_current.isEmpty())
-            m_service.webhooks().redeliver(m_current);
+        const QString id = m_current; // the row may move while it is redelivered
+        if (!id.isEmpty())
+            m_service.webhooks().redeliver(id);
     });
     connect(m_redeliverFailed, &QPushButton::clicked, this,
             [this] { m_service.webhooks().redeliverFailed(QString()); });

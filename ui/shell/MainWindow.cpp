@@ -3,6 +3,7 @@
 #include "OverviewPage.h"
 #include "StatusBar.h"
 #include "deliveries/DeliveriesDock.h"
+#include "proposals/ProposalsDock.h"
 #include "trajectories/TrajectoriesDock.h"
 #include "triggers/TriggersDock.h"
 
@@ -49,6 +50,10 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_triggers);
     tabifyDockWidget(m_deliveries, m_triggers);
     m_viewMenu->addAction(m_triggers->toggleViewAction());
+    m_proposals = new ProposalsDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_proposals);
+    tabifyDockWidget(m_triggers, m_proposals);
+    m_viewMenu->addAction(m_proposals->toggleViewAction());
     m_trajectories->raise();
     m_helpMenu = menuBar()->addMenu(QString());
     m_aboutAction = m_helpMenu->addAction(QString(), this, [this] {

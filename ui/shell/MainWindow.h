@@ -15,6 +15,7 @@ namespace ph::ui {
 class OverviewPage;
 class StatusBar;
 class DeliveriesDock;
+class ProposalsDock;
 class TrajectoriesDock;
 class TriggersDock;
 
@@ -45,6 +46,7 @@ private:
     TrajectoriesDock *m_trajectories;
     DeliveriesDock *m_deliveries;
     TriggersDock *m_triggers;
+    ProposalsDock *m_proposals;
     StatusBar *m_statusBar;
     QMenu *m_fileMenu;
     QMenu *m_viewMenu;

@@ -275,7 +275,8 @@ void TrajectoriesDock::cancelCurrent()
     if (m_current.isEmpty())
         return;
     engine::EngineError error;
-    if (!m_service.runs().cancel(m_current, QString(), QStringLiteral("cancelled"), &error))
+    const QString id = m_current; // cancelling may move the row and the selection
+    if (!m_service.runs().cancel(id, QString(), QStringLiteral("cancelled"), &error))
         QMessageBox::information(this, tr("Cancel run"), error.message);
     showCurrent();
 }

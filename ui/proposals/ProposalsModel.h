@@ -1,0 +1,48 @@
+#pragma once
+
+#include "sites/ChangeRepository.h"
+
+#include <QAbstractTableModel>
+
+namespace ph {
+class Store;
+}
+namespace ph::sites {
+class SiteRepository;
+}
+
+namespace ph::ui {
+
+// Configuration proposals of every site, newest first, filtered by status; live through
+// Store::changed("config_changes").
+class ProposalsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Title, Site, Status, Author, Proposed, ColumnCount };
+    static constexpr int kLimit = 1000;
+
+    ProposalsModel(sites::ChangeRepository &changes, sites::SiteRepository &sites, Store &store,
+                   QObject *parent = nullptr);
+
+    void setStatusFilter(const QString &status);
+    const sites::ConfigChange &rowAt(const QModelIndex &index) const;
+    int rowOf(const QString &id) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    void retranslate();
+
+private:
+    void onStoreChanged(const QString &table, const QString &id);
+
+    sites::ChangeRepository &m_changes;
+    sites::SiteRepository &m_sites;
+    QList<sites::ConfigChange> m_rows;
+    QString m_status = QStringLiteral("pending");
+};
+
+} // namespace ph::ui
