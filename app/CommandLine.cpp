@@ -42,7 +42,17 @@ CommandLine CommandLine::parse(const QStringList &arguments)
                                  QStringLiteral("Override a setting for this run, e.g. "
                                                 "--set pool.size=8 (repeatable)."),
                                  QStringLiteral("KEY=VALUE"));
-    parser.addOptions({help, version, headless, bind, port, dataDir, printKey, set});
+    const QCommandLineOption demo(
+        QStringLiteral("demo"),
+        QStringLiteral("Serve a demo shop under /demo/ and, when the store is empty, fill it "
+                       "with demo runs, callbacks, a proposal, a saved tool and a trigger."));
+    const QCommandLineOption screenshots(
+        QStringLiteral("screenshots"),
+        QStringLiteral("Save a PNG of each console panel in DIR, then quit (with --demo, after "
+                       "seeding)."),
+        QStringLiteral("DIR"));
+    parser.addOptions(
+        {help, version, headless, bind, port, dataDir, printKey, set, demo, screenshots});
 
     QTextStream err(stderr);
     QTextStream out(stdout);
@@ -91,6 +101,8 @@ CommandLine CommandLine::parse(const QStringList &arguments)
     cl.port = quint16(p);
     cl.dataDir = parser.value(dataDir);
     cl.printApiKey = parser.isSet(printKey);
+    cl.demo = parser.isSet(demo);
+    cl.screenshotsDir = parser.value(screenshots);
     cl.settings = parser.values(set);
     return cl;
 }

@@ -17,6 +17,8 @@ struct CommandLine
     quint16 port = 8710;
     QString dataDir; // empty: the XDG data directory
     bool printApiKey = false;
+    bool demo = false;      // seed an empty store with demo content (docs/demo.md)
+    QString screenshotsDir; // save a PNG of each console panel there, then quit
     QStringList settings;
     QStringList chromiumArguments; // after "--", handed to QtWebEngine
 

@@ -8,9 +8,16 @@
 #include <QStandardPaths>
 #include <QTextStream>
 
+#include "Demo.h"
+
+#include <QDir>
+#include <QTimer>
+
 #ifdef PILOTHOUSE_WITH_UI
 #include "MainWindow.h"
 #include <QApplication>
+#include <QDockWidget>
+#include <QTableView>
 #endif
 
 #include <cstdio>
@@ -29,6 +36,34 @@ void prepareEnvironment(bool withWindow)
     if (!withWindow && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
+
+#ifdef PILOTHOUSE_WITH_UI
+// docs/screenshots: the whole window once per panel, that panel raised.
+void saveScreenshots(QMainWindow &window, const QString &dir)
+{
+    QDir().mkpath(dir);
+    window.resize(1440, 900);
+    for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
+        dock->show();
+        dock->raise();
+        // Show a detail: the run waiting for input where there is one, else the first row.
+        if (auto *view = dock->findChild<QTableView *>()) {
+            int row = 0;
+            for (int r = 0; r < view->model()->rowCount(); ++r) {
+                if (view->model()->index(r, 0).data().toString() == QLatin1String("requires_input"))
+                    row = r;
+            }
+            if (view->model()->rowCount() > 0)
+                view->setCurrentIndex(view->model()->index(row, 0));
+        }
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QString name = dock->objectName();
+        name.remove(QStringLiteral("Dock"));
+        window.grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+    }
+}
+#endif
 
 bool hasDisplay()
 {
@@ -90,6 +125,7 @@ int main(int argc, char **argv)
     config.port = cl.port;
     config.settingOverrides = cl.settings;
     config.printApiKey = cl.printApiKey;
+    config.demo = cl.demo;
 
     // Signals are watched before anything is announced, so a SIGTERM that follows the
     // "listening" line at once still shuts down cleanly.
@@ -123,6 +159,43 @@ int main(int argc, char **argv)
         QObject::connect(window.get(), &ph::ui::MainWindow::quitRequested, &service,
                          &ph::Service::shutdown);
         window->show();
+    }
+#endif
+
+    // Demo mode: an empty store is filled through the real API.
+    std::unique_ptr<ph::DemoSeeder> seeder;
+    if (cl.demo) {
+        const QString key = service.mintedApiKey().isEmpty()
+                                ? qEnvironmentVariable("PILOTHOUSE_API_KEY")
+                                : service.mintedApiKey();
+        if (ph::DemoSeeder::storeIsEmpty(service) && !key.isEmpty()) {
+            std::fprintf(stdout, "Demo: seeding the store…\n");
+            std::fflush(stdout);
+            seeder = std::make_unique<ph::DemoSeeder>(service, key);
+            QObject::connect(seeder.get(), &ph::DemoSeeder::finished, [](const QString &what) {
+                std::fprintf(stdout, "Demo: seeded %s\n", qPrintable(what));
+                std::fflush(stdout);
+            });
+            seeder->start();
+        } else {
+            std::fprintf(stdout, "Demo: the demo shop is at %s/demo/shop.html\n",
+                         qPrintable(service.apiAddress()));
+            std::fflush(stdout);
+        }
+    }
+#ifdef PILOTHOUSE_WITH_UI
+    if (window && !cl.screenshotsDir.isEmpty()) {
+        // After seeding (or at once), each panel is raised and the window saved.
+        auto shoot = [&window, dir = cl.screenshotsDir, &service] {
+            QTimer::singleShot(2500, window.get(), [&window, dir, &service] {
+                saveScreenshots(*window, dir);
+                service.shutdown();
+            });
+        };
+        if (seeder)
+            QObject::connect(seeder.get(), &ph::DemoSeeder::finished, window.get(), shoot);
+        else
+            shoot();
     }
 #endif
 

@@ -1,5 +1,7 @@
 #include "Service.h"
 
+#include "Demo.h"
+
 #include "browser/BrowserPool.h"
 #include "browser/NetworkPolicy.h"
 #include "cloud/AgentController.h"
@@ -55,6 +57,7 @@ Service::~Service()
     if (m_webhooks)
         m_webhooks->stop();
     m_bridge.reset();
+    m_demoSite.reset();
     m_libraryController.reset();
     m_library.reset();
     m_agent.reset();
@@ -222,6 +225,10 @@ bool Service::start(QString *error)
                                                          *m_webhooks);
     m_http->addController(*m_libraryController);
     m_http->addController(*m_bridge);
+    if (m_config.demo) {
+        m_demoSite = std::make_unique<DemoSite>();
+        m_http->addController(*m_demoSite);
+    }
 
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
 

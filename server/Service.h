@@ -45,6 +45,7 @@ class WebhooksController;
 namespace sys {
 class SystemController;
 }
+class DemoSite;
 
 struct ServiceConfig
 {
@@ -54,6 +55,7 @@ struct ServiceConfig
     QStringList settingOverrides; // "key=value" from --set
     bool printApiKey = false;     // mint a fresh owner key at start and print it
     const Clock *clock = nullptr; // null: the system clock
+    bool demo = false;            // serve the demo shop under /demo/ (docs/demo.md)
 };
 
 // The whole service as one object graph: store, settings, browser pool, HTTP server and
@@ -125,6 +127,7 @@ private:
     std::unique_ptr<cloud::LibraryRepository> m_library;
     std::unique_ptr<cloud::LibraryController> m_libraryController;
     std::unique_ptr<cloud::BridgeController> m_bridge;
+    std::unique_ptr<DemoSite> m_demoSite;
     std::unique_ptr<sys::SystemController> m_system;
     std::unique_ptr<http::IdTokenVerifier> m_idTokens;
     std::unique_ptr<sites::SitesArea> m_sites;

@@ -97,6 +97,7 @@ private Q_SLOTS:
     void keepsDataUnderTheXdgDataDirectory();
     void refusesAPortInUse();
     void shutsDownCleanlyOnSigterm();
+    void seedsAnEmptyStoreInDemoMode();
 };
 
 void tst_App::initTestCase()
@@ -279,6 +280,62 @@ void tst_App::shutsDownCleanlyOnSigterm()
     QFile wal(dir.filePath(QStringLiteral("pilothouse.db-wal")));
     QVERIFY(!wal.exists() || wal.size() == 0);
     reply->deleteLater();
+}
+
+void tst_App::seedsAnEmptyStoreInDemoMode()
+{
+    QTemporaryDir dir;
+    Running r =
+        start({QStringLiteral("--headless"), QStringLiteral("--demo"), QStringLiteral("--port"),
+               QStringLiteral("0"), QStringLiteral("--data-dir"), dir.path()});
+    QVERIFY2(!r.base.isEmpty() && !r.key.isEmpty(), r.out.constData());
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 90000 && !r.out.contains("Demo: seeded")) {
+        r.process->waitForReadyRead(200);
+        r.out += r.process->readAllStandardOutput();
+    }
+    QVERIFY2(r.out.contains("Demo: seeded"), r.out.constData());
+    HttpClient c(r.base);
+    c.setBearer(r.key);
+    QStringList statuses;
+    for (const auto &v :
+         c.get(QStringLiteral("/recordings")).json().value(QStringLiteral("recordings")).toArray())
+        statuses << v.toObject().value(QStringLiteral("status")).toString();
+    for (const char *s : {"success", "error", "requires_input", "cancelled", "executing"})
+        QVERIFY2(statuses.contains(QLatin1String(s)), qPrintable(statuses.join(u',')));
+    QStringList deliveries;
+    for (const auto &v : c.get(QStringLiteral("/webhooks/deliveries"))
+                             .json()
+                             .value(QStringLiteral("deliveries"))
+                             .toArray())
+        deliveries << v.toObject().value(QStringLiteral("status")).toString();
+    QVERIFY2(deliveries.contains(QStringLiteral("delivered")) &&
+                 deliveries.contains(QStringLiteral("failed")),
+             qPrintable(deliveries.join(u',')));
+    QVERIFY(c.get(QStringLiteral("/tools/shop_prices")).status == 200);
+    QCOMPARE(c.get(QStringLiteral("/triggers"))
+                 .json()
+                 .value(QStringLiteral("triggers"))
+                 .toArray()
+                 .size(),
+             1);
+    // The demo shop is served by Pilothouse itself, without a key.
+    HttpClient anyone(r.base);
+    QVERIFY(anyone.get(QStringLiteral("/demo/shop.html")).body.contains("Harbour Supplies"));
+    QCOMPARE(stop(r), 0);
+    // A second start does not seed again.
+    Running again =
+        start({QStringLiteral("--headless"), QStringLiteral("--demo"), QStringLiteral("--port"),
+               QStringLiteral("0"), QStringLiteral("--data-dir"), dir.path()});
+    QElapsedTimer wait;
+    wait.start();
+    while (wait.elapsed() < 5000 && !again.out.contains("Demo:")) {
+        again.process->waitForReadyRead(200);
+        again.out += again.process->readAllStandardOutput();
+    }
+    QVERIFY2(again.out.contains("Demo: the demo shop is at"), again.out.constData());
+    QCOMPARE(stop(again), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_App)

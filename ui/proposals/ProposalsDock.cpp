@@ -167,8 +167,8 @@ void ProposalsDock::showCurrent()
         m_meta->clear();
         m_description->clear();
         m_dropped->clear();
-        m_currentView->setJson(QJsonValue());
-        m_proposed->setJson(QJsonValue());
+        m_currentView->setJson(QJsonValue(QJsonValue::Undefined));
+        m_proposed->setJson(QJsonValue(QJsonValue::Undefined));
         return;
     }
     const auto site = m_service.sites().sites().findSite(change->siteId);

@@ -208,7 +208,7 @@ void TrajectoriesDock::showCurrent()
     if (!trajectory) {
         m_heading->setText(tr("Select a run to see its steps and result."));
         m_problems->clear();
-        m_result->setJson(QJsonValue());
+        m_result->setJson(QJsonValue(QJsonValue::Undefined));
         m_questionsBox->hide();
         return;
     }
