@@ -10,6 +10,8 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QMenuBar>
+#include <QSignalSpy>
+#include <QSystemTrayIcon>
 #include <QToolButton>
 
 using namespace ph;
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void copiesThisSessionsKey();
     void showsThePoolLoad();
     void switchesToGermanLive();
+    void keepsServingInTheTrayOrQuits();
 
 private:
     std::unique_ptr<TestService> m_ph;
@@ -78,6 +81,44 @@ void tst_MainWindow::switchesToGermanLive()
     QCOMPARE(m_window->menuBar()->actions().first()->text(), QStringLiteral("&Datei"));
     m_window->setLanguage(QStringLiteral("en"));
     QCOMPARE(m_window->windowTitle(), QStringLiteral("Pilothouse console"));
+}
+
+namespace {
+// A window that believes a system tray exists (offscreen has none).
+class TrayWindow : public ui::MainWindow
+{
+public:
+    using ui::MainWindow::MainWindow;
+
+protected:
+    bool canUseTray() const override { return true; }
+};
+} // namespace
+
+void tst_MainWindow::keepsServingInTheTrayOrQuits()
+{
+    TrayWindow window(m_ph->service());
+    QSignalSpy quit(&window, &ui::MainWindow::quitRequested);
+    window.show();
+    window.setCloseAction(ui::MainWindow::CloseAction::Tray);
+    QVERIFY(!window.close()); // the close is refused: the window goes to the tray
+    QVERIFY(!window.isVisible());
+    QVERIFY(window.trayIcon());
+    QCOMPARE(quit.count(), 0);
+    // The tray's menu brings it back, and its Quit quits.
+    const QList<QAction *> actions = window.trayIcon()->contextMenu()->actions();
+    QCOMPARE(actions.size(), 2);
+    actions.at(0)->trigger();
+    QVERIFY(window.isVisible());
+    actions.at(1)->trigger();
+    QCOMPARE(quit.count(), 1);
+    // Set to quit: closing quits.
+    TrayWindow other(m_ph->service());
+    QSignalSpy otherQuit(&other, &ui::MainWindow::quitRequested);
+    other.show();
+    other.setCloseAction(ui::MainWindow::CloseAction::Quit);
+    QVERIFY(other.close());
+    QCOMPARE(otherQuit.count(), 1);
 }
 
 int main(int argc, char **argv)

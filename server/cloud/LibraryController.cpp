@@ -196,11 +196,10 @@ QList<Route> LibraryController::routes()
 {
     using C = LibraryController;
     return {
-        Route::to("POST", QStringLiteral("/tools"), AuthPolicy::ApiKey, this, &C::createTool),
+        Route::to("POST", QStringLiteral("/tools"), AuthPolicy::ApiKey, this, &C::postTool),
         Route::to("GET", QStringLiteral("/tools"), AuthPolicy::ApiKey, this, &C::listTools),
         Route::to("GET", QStringLiteral("/tools/{name}"), AuthPolicy::ApiKey, this, &C::getTool),
-        Route::to("PUT", QStringLiteral("/tools/{name}"), AuthPolicy::ApiKey, this,
-                  &C::replaceTool),
+        Route::to("PUT", QStringLiteral("/tools/{name}"), AuthPolicy::ApiKey, this, &C::putTool),
         Route::to("DELETE", QStringLiteral("/tools/{name}"), AuthPolicy::ApiKey, this,
                   &C::deleteTool),
         Route::to("GET", QStringLiteral("/recordings"), AuthPolicy::ApiKey, this,
@@ -222,7 +221,7 @@ QString LibraryController::baseUrl() const
 }
 
 SavedTool LibraryController::readTool(const QJsonObject &raw, const QString &name,
-                                      const QString &keyId) const
+                                      const QString &keyId, engine::RunManager &runs)
 {
     const JsonFields body(raw);
     SavedTool t;
@@ -259,7 +258,7 @@ SavedTool LibraryController::readTool(const QJsonObject &raw, const QString &nam
         return t;
     }
     const QString recording = body.requiredString(QStringLiteral("fromRecording"));
-    const auto recorded = m_runs.recordingSteps(recording, keyId);
+    const auto recorded = runs.recordingSteps(recording, keyId);
     if (!recorded)
         throw ApiError(404, QStringLiteral("RECORDING_NOT_FOUND"),
                        QStringLiteral("no recording %1 for this API key").arg(recording),
@@ -271,21 +270,47 @@ SavedTool LibraryController::readTool(const QJsonObject &raw, const QString &nam
     return t;
 }
 
-void LibraryController::createTool(Exchange &ex)
+SavedTool LibraryController::createTool(const QJsonObject &raw, const QString &keyId,
+                                        LibraryRepository &library, engine::RunManager &runs)
 {
-    const QJsonObject raw = ex.request().jsonObject();
     const QString name = JsonFields(raw).requiredString(QStringLiteral("name"));
     if (!kName.match(name).hasMatch())
         throw ApiError::invalidField(
             QStringLiteral("name"),
             QStringLiteral("must start with a lowercase letter and hold only lowercase letters, "
                            "digits and _ (at most 48); it becomes the tool user_<name>"));
-    SavedTool tool = readTool(raw, name, ex.request().principal.keyId);
-    if (!m_library.insertTool(tool))
+    SavedTool tool = readTool(raw, name, keyId, runs);
+    if (!library.insertTool(tool))
         throw ApiError(
             409, QStringLiteral("TOOL_EXISTS"),
             QStringLiteral("a saved tool named %1 exists; PUT /tools/%1 replaces it").arg(name),
             QStringLiteral("name"));
+    return tool;
+}
+
+SavedTool LibraryController::replaceTool(const QString &name, const QJsonObject &raw,
+                                         const QString &keyId, LibraryRepository &library,
+                                         engine::RunManager &runs)
+{
+    if (!library.tool(keyId, name))
+        throw toolNotFound(name);
+    SavedTool tool = readTool(raw, name, keyId, runs);
+    if (!library.replaceTool(tool))
+        throw toolNotFound(name);
+    return tool;
+}
+
+void LibraryController::removeTool(const QString &name, const QString &keyId,
+                                   LibraryRepository &library)
+{
+    if (!library.removeTool(keyId, name))
+        throw toolNotFound(name);
+}
+
+void LibraryController::postTool(Exchange &ex)
+{
+    const SavedTool tool =
+        createTool(ex.request().jsonObject(), ex.request().principal.keyId, m_library, m_runs);
     ex.respondJson(201, {{QStringLiteral("tool"), tool.toJson()}});
 }
 
@@ -306,23 +331,21 @@ void LibraryController::getTool(Exchange &ex)
     ex.respondJson(200, {{QStringLiteral("tool"), tool->toJson()}});
 }
 
-void LibraryController::replaceTool(Exchange &ex)
+void LibraryController::putTool(Exchange &ex)
 {
     const QString name = ex.request().param(QStringLiteral("name"));
     const QString keyId = ex.request().principal.keyId;
+    // An unknown name is 404 before the body is read (as it always was).
     if (!m_library.tool(keyId, name))
         throw toolNotFound(name);
-    SavedTool tool = readTool(ex.request().jsonObject(), name, keyId);
-    if (!m_library.replaceTool(tool))
-        throw toolNotFound(name);
+    const SavedTool tool = replaceTool(name, ex.request().jsonObject(), keyId, m_library, m_runs);
     ex.respondJson(200, {{QStringLiteral("tool"), tool.toJson()}});
 }
 
 void LibraryController::deleteTool(Exchange &ex)
 {
     const QString name = ex.request().param(QStringLiteral("name"));
-    if (!m_library.removeTool(ex.request().principal.keyId, name))
-        throw toolNotFound(name);
+    removeTool(name, ex.request().principal.keyId, m_library);
     ex.respondJson(200, {{QStringLiteral("deleted"), true}, {QStringLiteral("name"), name}});
 }
 

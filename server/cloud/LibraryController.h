@@ -42,11 +42,25 @@ public:
     static Trigger readTrigger(const QJsonObject &body, const QString &keyId,
                                LibraryRepository &library, engine::RunManager &runs);
 
+    // POST /tools, PUT /tools/{name} and DELETE /tools/{name} for `keyId` without the
+    // exchange, shared with the console: the body is checked field by field (typed
+    // http::ApiError 400, 404 RECORDING_NOT_FOUND) before anything is stored; then 409
+    // TOOL_EXISTS (create) or 404 TOOL_NOT_FOUND (replace, remove).
+    static SavedTool createTool(const QJsonObject &body, const QString &keyId,
+                                LibraryRepository &library, engine::RunManager &runs);
+    static SavedTool replaceTool(const QString &name, const QJsonObject &body, const QString &keyId,
+                                 LibraryRepository &library, engine::RunManager &runs);
+    static void removeTool(const QString &name, const QString &keyId, LibraryRepository &library);
+    // A tool from a create/replace body, checked field by field (typed 400s); not
+    // stored. `name` is taken as it is (createTool checks a new name first).
+    static SavedTool readTool(const QJsonObject &body, const QString &name, const QString &keyId,
+                              engine::RunManager &runs);
+
 private:
-    void createTool(http::Exchange &ex);
+    void postTool(http::Exchange &ex);
     void listTools(http::Exchange &ex);
     void getTool(http::Exchange &ex);
-    void replaceTool(http::Exchange &ex);
+    void putTool(http::Exchange &ex);
     void deleteTool(http::Exchange &ex);
     void listRecordings(http::Exchange &ex);
     void getRecording(http::Exchange &ex);
@@ -55,8 +69,6 @@ private:
     void getTrigger(http::Exchange &ex);
     void revokeTrigger(http::Exchange &ex);
 
-    // A tool from a create/replace body, checked field by field (typed 400s).
-    SavedTool readTool(const QJsonObject &body, const QString &name, const QString &keyId) const;
     QString baseUrl() const;
 
     Store &m_store;

@@ -77,11 +77,12 @@ QList<Route> SystemController::routes()
     return {
         Route::to("GET", QStringLiteral("/health"), AuthPolicy::Public, this, &C::health),
         Route::to("GET", QStringLiteral("/settings"), AuthPolicy::Owner, this, &C::getSettings),
-        Route::to("PATCH", QStringLiteral("/settings"), AuthPolicy::Owner, this, &C::patchSettings),
+        Route::to("PATCH", QStringLiteral("/settings"), AuthPolicy::Owner, this,
+                  &C::patchSettingsRoute),
         Route::to("GET", QStringLiteral("/keys"), AuthPolicy::Owner, this, &C::listKeys),
-        Route::to("POST", QStringLiteral("/keys"), AuthPolicy::Owner, this, &C::mintKey),
+        Route::to("POST", QStringLiteral("/keys"), AuthPolicy::Owner, this, &C::postKey),
         Route::to("PATCH", QStringLiteral("/keys/{id}"), AuthPolicy::Owner, this, &C::updateKey),
-        Route::to("DELETE", QStringLiteral("/keys/{id}"), AuthPolicy::Owner, this, &C::revokeKey),
+        Route::to("DELETE", QStringLiteral("/keys/{id}"), AuthPolicy::Owner, this, &C::deleteKey),
         Route::to("GET", QStringLiteral("/usage"), AuthPolicy::ApiKey, this, &C::usage),
     };
 }
@@ -109,9 +110,8 @@ void SystemController::getSettings(Exchange &ex)
     ex.respondJson(200, {{QStringLiteral("settings"), list}});
 }
 
-void SystemController::patchSettings(Exchange &ex)
+void SystemController::patchSettings(Settings &settings, const QJsonObject &body)
 {
-    const QJsonObject body = ex.request().jsonObject();
     // Validate everything first so a bad value stores nothing.
     for (auto it = body.begin(); it != body.end(); ++it) {
         if (!Settings::definition(it.key()))
@@ -119,10 +119,15 @@ void SystemController::patchSettings(Exchange &ex)
                            QStringLiteral("%1 is not a setting").arg(it.key()), it.key());
     }
     for (auto it = body.begin(); it != body.end(); ++it) {
-        const QString error = m_settings.set(it.key(), it.value());
+        const QString error = settings.set(it.key(), it.value());
         if (!error.isEmpty())
             throw ApiError::invalidField(it.key(), error.mid(it.key().size() + 1));
     }
+}
+
+void SystemController::patchSettingsRoute(Exchange &ex)
+{
+    patchSettings(m_settings, ex.request().jsonObject());
     getSettings(ex);
 }
 
@@ -134,9 +139,9 @@ void SystemController::listKeys(Exchange &ex)
     ex.respondJson(200, {{QStringLiteral("keys"), list}});
 }
 
-void SystemController::mintKey(Exchange &ex)
+ApiKeyRepository::Minted SystemController::mintKey(Store &store, const QJsonObject &raw)
 {
-    const JsonFields body(ex.request().jsonObject());
+    const JsonFields body(raw);
     const QString label = body.requiredString(QStringLiteral("label"));
     const QString role =
         body.optionalEnum(QStringLiteral("role"), {QStringLiteral("user"), QStringLiteral("owner")})
@@ -148,36 +153,57 @@ void SystemController::mintKey(Exchange &ex)
         balance = readBalance(body);
     else if (role == QLatin1String("user"))
         balance = 1000 * 1000;
-    const auto minted = m_store.apiKeys().mint(label, role, balance);
+    return store.apiKeys().mint(label, role, balance);
+}
+
+void SystemController::postKey(Exchange &ex)
+{
+    const auto minted = mintKey(m_store, ex.request().jsonObject());
     QJsonObject o = keyJson(minted.key, {});
     o.insert(QStringLiteral("key"), minted.secret); // shown once, never again
     ex.respondJson(201, o);
 }
 
+ApiKey SystemController::setKeyBalance(Store &store, const QString &id, const QJsonObject &raw,
+                                       const QString &actor)
+{
+    const auto key = store.apiKeys().find(id);
+    if (!key)
+        throw ApiError::notFound(QStringLiteral("no API key %1").arg(id));
+    const JsonFields body(raw);
+    if (!body.object().contains(QStringLiteral("balance")))
+        throw ApiError::missingField(QStringLiteral("balance"));
+    store.credits().setBalance(id, readBalance(body), QStringLiteral("set by %1").arg(actor));
+    return *store.apiKeys().find(id);
+}
+
+ApiKey SystemController::revokeKey(Store &store, const QString &id, const QString &actorKeyId)
+{
+    if (!store.apiKeys().find(id))
+        throw ApiError::notFound(QStringLiteral("no API key %1").arg(id));
+    if (id == actorKeyId)
+        throw ApiError(409, QStringLiteral("CANNOT_REVOKE_SELF"),
+                       QStringLiteral("a key cannot revoke itself"));
+    store.apiKeys().revoke(id);
+    return *store.apiKeys().find(id);
+}
+
 void SystemController::updateKey(Exchange &ex)
 {
     const QString id = ex.request().param(QStringLiteral("id"));
-    const auto key = m_store.apiKeys().find(id);
-    if (!key)
-        throw ApiError::notFound(QStringLiteral("no API key %1").arg(id));
-    const JsonFields body(ex.request().jsonObject());
-    if (!body.object().contains(QStringLiteral("balance")))
-        throw ApiError::missingField(QStringLiteral("balance"));
-    m_store.credits().setBalance(id, readBalance(body),
-                                 QStringLiteral("set by %1").arg(ex.request().principal.keyId));
-    ex.respondJson(200, keyJson(*m_store.apiKeys().find(id), m_store.credits().totals(id)));
-}
-
-void SystemController::revokeKey(Exchange &ex)
-{
-    const QString id = ex.request().param(QStringLiteral("id"));
+    // An unknown key is 404 before the body is read (as it always was).
     if (!m_store.apiKeys().find(id))
         throw ApiError::notFound(QStringLiteral("no API key %1").arg(id));
-    if (id == ex.request().principal.keyId)
-        throw ApiError(409, QStringLiteral("CANNOT_REVOKE_SELF"),
-                       QStringLiteral("a key cannot revoke itself"));
-    m_store.apiKeys().revoke(id);
-    ex.respondJson(200, keyJson(*m_store.apiKeys().find(id), m_store.credits().totals(id)));
+    const ApiKey key =
+        setKeyBalance(m_store, id, ex.request().jsonObject(), ex.request().principal.keyId);
+    ex.respondJson(200, keyJson(key, m_store.credits().totals(id)));
+}
+
+void SystemController::deleteKey(Exchange &ex)
+{
+    const QString id = ex.request().param(QStringLiteral("id"));
+    const ApiKey key = revokeKey(m_store, id, ex.request().principal.keyId);
+    ex.respondJson(200, keyJson(key, m_store.credits().totals(id)));
 }
 
 void SystemController::usage(Exchange &ex)

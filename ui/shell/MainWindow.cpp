@@ -3,7 +3,10 @@
 #include "OverviewPage.h"
 #include "StatusBar.h"
 #include "deliveries/DeliveriesDock.h"
+#include "keys/KeysDock.h"
 #include "proposals/ProposalsDock.h"
+#include "settings/SettingsDock.h"
+#include "tools/ToolsDock.h"
 #include "trajectories/TrajectoriesDock.h"
 #include "triggers/TriggersDock.h"
 
@@ -11,12 +14,16 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QEvent>
 #include <QIcon>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSystemTrayIcon>
 #include <QTranslator>
 
 namespace ph::ui {
@@ -35,7 +42,7 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     setStatusBar(m_statusBar);
 
     m_fileMenu = menuBar()->addMenu(QString());
-    m_quitAction = m_fileMenu->addAction(QString(), this, &MainWindow::close);
+    m_quitAction = m_fileMenu->addAction(QString(), this, &MainWindow::quit);
     m_quitAction->setShortcut(QKeySequence::Quit);
     // Each panel is a dock; the View menu shows and hides them.
     m_viewMenu = menuBar()->addMenu(QString());
@@ -54,6 +61,19 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_proposals);
     tabifyDockWidget(m_triggers, m_proposals);
     m_viewMenu->addAction(m_proposals->toggleViewAction());
+    m_tools = new ToolsDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_tools);
+    tabifyDockWidget(m_proposals, m_tools);
+    m_viewMenu->addAction(m_tools->toggleViewAction());
+    m_keys = new KeysDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_keys);
+    tabifyDockWidget(m_tools, m_keys);
+    m_viewMenu->addAction(m_keys->toggleViewAction());
+    m_settingsDock = new SettingsDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_settingsDock);
+    tabifyDockWidget(m_keys, m_settingsDock);
+    m_viewMenu->addAction(m_settingsDock->toggleViewAction());
+    connect(m_settingsDock, &SettingsDock::languageRequested, this, &MainWindow::setLanguage);
     m_trajectories->raise();
     m_helpMenu = menuBar()->addMenu(QString());
     m_aboutAction = m_helpMenu->addAction(QString(), this, [this] {
@@ -64,6 +84,11 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     });
 
     resize(1100, 720);
+    const QString remembered = QSettings().value(QStringLiteral("console/closeAction")).toString();
+    if (remembered == QLatin1String("tray"))
+        m_closeAction = CloseAction::Tray;
+    else if (remembered == QLatin1String("quit"))
+        m_closeAction = CloseAction::Quit;
     setLanguage(QLocale().name().section(QLatin1Char('_'), 0, 0));
     retranslateUi();
 }
@@ -97,8 +122,91 @@ void MainWindow::changeEvent(QEvent *event)
     QMainWindow::changeEvent(event);
 }
 
+void MainWindow::setCloseAction(CloseAction action)
+{
+    m_closeAction = action;
+}
+
+bool MainWindow::canUseTray() const
+{
+    return QSystemTrayIcon::isSystemTrayAvailable();
+}
+
+void MainWindow::quit()
+{
+    m_quitting = true;
+    close();
+}
+
+MainWindow::CloseAction MainWindow::askOnClose()
+{
+    QMessageBox box(QMessageBox::Question, tr("Close the console"),
+                    tr("Keep Pilothouse serving in the system tray, or quit it? Runs in "
+                       "progress stop when it quits."),
+                    QMessageBox::NoButton, this);
+    QPushButton *tray = box.addButton(tr("Keep serving in the tray"), QMessageBox::AcceptRole);
+    QPushButton *quit = box.addButton(tr("Quit"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(tray);
+    auto *remember = new QCheckBox(tr("Do not ask again"), &box);
+    box.setCheckBox(remember);
+    box.exec();
+    CloseAction choice = CloseAction::Ask; // Ask here means "cancel"
+    if (box.clickedButton() == tray)
+        choice = CloseAction::Tray;
+    else if (box.clickedButton() == quit)
+        choice = CloseAction::Quit;
+    if (choice != CloseAction::Ask && remember->isChecked()) {
+        setCloseAction(choice);
+        QSettings().setValue(QStringLiteral("console/closeAction"), choice == CloseAction::Tray
+                                                                        ? QStringLiteral("tray")
+                                                                        : QStringLiteral("quit"));
+    }
+    return choice;
+}
+
+void MainWindow::hideToTray()
+{
+    if (!m_tray) {
+        m_tray = new QSystemTrayIcon(windowIcon(), this);
+        auto *menu = new QMenu(this);
+        m_showAction = menu->addAction(QString(), this, [this] {
+            showNormal();
+            raise();
+            activateWindow();
+        });
+        m_trayQuitAction = menu->addAction(QString(), this, &MainWindow::quit);
+        m_tray->setContextMenu(menu);
+        connect(m_tray, &QSystemTrayIcon::activated, this, [this](auto reason) {
+            if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick) {
+                showNormal();
+                raise();
+            }
+        });
+        retranslateUi();
+    }
+    m_tray->show();
+    hide();
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!m_quitting && canUseTray()) {
+        CloseAction action = m_closeAction;
+        if (action == CloseAction::Ask)
+            action = askOnClose();
+        if (action == CloseAction::Ask) { // cancelled
+            event->ignore();
+            return;
+        }
+        if (action == CloseAction::Tray) {
+            hideToTray();
+            event->ignore();
+            return;
+        }
+    }
+    if (m_tray)
+        m_tray->hide();
     Q_EMIT quitRequested();
     event->accept();
 }
@@ -111,6 +219,11 @@ void MainWindow::retranslateUi()
     m_viewMenu->setTitle(tr("&View"));
     m_helpMenu->setTitle(tr("&Help"));
     m_aboutAction->setText(tr("&About Pilothouse"));
+    if (m_tray) {
+        m_tray->setToolTip(tr("Pilothouse is serving at %1").arg(m_service.apiAddress()));
+        m_showAction->setText(tr("Show the console"));
+        m_trayQuitAction->setText(tr("Quit Pilothouse"));
+    }
 }
 
 } // namespace ph::ui

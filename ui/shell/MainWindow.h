@@ -4,6 +4,7 @@
 
 class QAction;
 class QMenu;
+class QSystemTrayIcon;
 class QTranslator;
 
 namespace ph {
@@ -15,7 +16,10 @@ namespace ph::ui {
 class OverviewPage;
 class StatusBar;
 class DeliveriesDock;
+class KeysDock;
 class ProposalsDock;
+class SettingsDock;
+class ToolsDock;
 class TrajectoriesDock;
 class TriggersDock;
 
@@ -31,15 +35,29 @@ public:
     // Installs the translation for `language` ("en", "de") and retranslates live.
     void setLanguage(const QString &language);
 
+    // What closing the window does while a system tray exists: ask (the default),
+    // keep serving from the tray, or quit. Remembered in QSettings when the operator
+    // ticks "do not ask again". Without a tray, closing quits.
+    enum class CloseAction { Ask, Tray, Quit };
+    void setCloseAction(CloseAction action);
+    CloseAction closeAction() const { return m_closeAction; }
+    QSystemTrayIcon *trayIcon() const { return m_tray; }
+    // Quits for real: File > Quit and the tray's Quit.
+    void quit();
+
 Q_SIGNALS:
     void quitRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
+    // Whether a system tray can hold the console (virtual for tests).
+    virtual bool canUseTray() const;
 
 private:
     void retranslateUi();
+    void hideToTray();
+    CloseAction askOnClose();
 
     Service &m_service;
     OverviewPage *m_overview;
@@ -47,6 +65,9 @@ private:
     DeliveriesDock *m_deliveries;
     TriggersDock *m_triggers;
     ProposalsDock *m_proposals;
+    ToolsDock *m_tools;
+    KeysDock *m_keys;
+    SettingsDock *m_settingsDock;
     StatusBar *m_statusBar;
     QMenu *m_fileMenu;
     QMenu *m_viewMenu;
@@ -54,6 +75,11 @@ private:
     QAction *m_quitAction;
     QAction *m_aboutAction;
     QTranslator *m_translator = nullptr;
+    QSystemTrayIcon *m_tray = nullptr;
+    QAction *m_showAction = nullptr;
+    QAction *m_trayQuitAction = nullptr;
+    CloseAction m_closeAction = CloseAction::Ask;
+    bool m_quitting = false;
 };
 
 } // namespace ph::ui

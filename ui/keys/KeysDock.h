@@ -1,0 +1,95 @@
+#pragma once
+
+#include <QDockWidget>
+
+class QCheckBox;
+class QComboBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+
+namespace ph {
+class Service;
+namespace http {
+class ApiError;
+}
+} // namespace ph
+
+namespace ph::ui {
+
+class KeysModel;
+
+// API keys and credits (the /keys endpoints): every key with its role, prefix, balance
+// and credits used; mint one (its secret shown once, with Copy, until dismissed; never
+// again); revoke the selected key (Delete); set its balance (empty: unlimited).
+class KeysDock : public QDockWidget
+{
+    Q_OBJECT
+public:
+    explicit KeysDock(Service &service, QWidget *parent = nullptr);
+
+    KeysModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+    bool select(const QString &keyId);
+    QString currentId() const { return m_current; }
+
+    QLineEdit *labelField() const { return m_label; }
+    QComboBox *roleCombo() const { return m_role; }
+    QLineEdit *mintBalanceField() const { return m_mintBalance; }
+    QCheckBox *mintUnlimitedBox() const { return m_mintUnlimited; }
+    QPushButton *mintButton() const { return m_mint; }
+    // The newly minted secret: filled once after Mint, empty again after Done.
+    QGroupBox *secretBox() const { return m_secretBox; }
+    QLineEdit *secretField() const { return m_secret; }
+    QPushButton *copySecretButton() const { return m_copySecret; }
+    QPushButton *dismissSecretButton() const { return m_dismissSecret; }
+    QLineEdit *balanceField() const { return m_balance; }
+    QCheckBox *unlimitedBox() const { return m_unlimited; }
+    QPushButton *setBalanceButton() const { return m_setBalance; }
+    QPushButton *revokeButton() const { return m_revoke; }
+    QLabel *messageLabel() const { return m_message; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void mint();
+    void dismissSecret();
+    void setBalance();
+    void revoke();
+    void showCurrent();
+    void showMessage(const QString &text, bool error);
+    void showError(const http::ApiError &error);
+
+    Service &m_service;
+    KeysModel *m_model;
+    QTableView *m_view;
+    QGroupBox *m_mintBox;
+    QLabel *m_labelCaption;
+    QLabel *m_roleCaption;
+    QLabel *m_mintBalanceCaption;
+    QLineEdit *m_label;
+    QComboBox *m_role;
+    QLineEdit *m_mintBalance;
+    QCheckBox *m_mintUnlimited;
+    QPushButton *m_mint;
+    QGroupBox *m_secretBox;
+    QLabel *m_secretWarning;
+    QLineEdit *m_secret;
+    QPushButton *m_copySecret;
+    QPushButton *m_dismissSecret;
+    QGroupBox *m_keyBox;
+    QLabel *m_heading;
+    QLabel *m_balanceCaption;
+    QLineEdit *m_balance;
+    QCheckBox *m_unlimited;
+    QPushButton *m_setBalance;
+    QPushButton *m_revoke;
+    QLabel *m_message;
+    QString m_current;
+};
+
+} // namespace ph::ui

@@ -1,0 +1,171 @@
+#include "KeysModel.h"
+
+#include "core/Store.h"
+
+#include <QColor>
+#include <QDateTime>
+#include <QLocale>
+
+namespace ph::ui {
+
+namespace {
+bool sameRow(const KeyRow &a, const KeyRow &b)
+{
+    return a.key.label == b.key.label && a.key.role == b.key.role &&
+           a.key.balanceMilli == b.key.balanceMilli && a.key.lastUsedAt == b.key.lastUsedAt &&
+           a.key.revokedAt == b.key.revokedAt && a.usage.usedMilli == b.usage.usedMilli &&
+           a.usage.requests == b.usage.requests;
+}
+
+QString credits(qint64 milli)
+{
+    return QLocale().toString(creditsFromMilli(milli), 'f', 3);
+}
+
+QString when(qint64 ms)
+{
+    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms), QLocale::ShortFormat);
+}
+} // namespace
+
+KeysModel::KeysModel(Store &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
+{
+    for (const ApiKey &k : m_store.apiKeys().list())
+        m_rows.append({k, m_store.credits().totals(k.id)});
+    connect(&m_store, &Store::changed, this, [this](const QString &table, const QString &id) {
+        if (table == QLatin1String("api_keys") || table == QLatin1String("credit_ledger"))
+            update(id);
+    });
+}
+
+const KeyRow &KeysModel::rowAt(const QModelIndex &index) const
+{
+    return m_rows.at(index.row());
+}
+
+int KeysModel::rowOf(const QString &id) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).key.id == id)
+            return i;
+    }
+    return -1;
+}
+
+void KeysModel::update(const QString &id)
+{
+    const auto key = m_store.apiKeys().find(id);
+    if (!key)
+        return; // keys are revoked, never deleted
+    const KeyRow fresh{*key, m_store.credits().totals(id)};
+    const int row = rowOf(id);
+    if (row >= 0) {
+        if (!sameRow(m_rows.at(row), fresh)) {
+            m_rows[row] = fresh;
+            Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+        }
+        return;
+    }
+    const int at = int(m_rows.size());
+    beginInsertRows({}, at, at);
+    m_rows.append(fresh);
+    endInsertRows();
+}
+
+void KeysModel::refresh()
+{
+    for (const ApiKey &k : m_store.apiKeys().list())
+        update(k.id);
+}
+
+int KeysModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int KeysModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant KeysModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const KeyRow &r = m_rows.at(index.row());
+    const ApiKey &k = r.key;
+    if (role == Qt::UserRole)
+        return k.id;
+    if (role == Qt::ForegroundRole) {
+        if (k.revokedAt)
+            return QColor(0x80, 0x80, 0x80);
+        if (index.column() == Balance && k.balanceMilli && *k.balanceMilli <= 0)
+            return QColor(0xc0, 0x39, 0x2b);
+        return {};
+    }
+    if (role == Qt::ToolTipRole && index.column() == Label)
+        return k.id;
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    switch (index.column()) {
+    case Label:
+        return k.label;
+    case Role:
+        return k.isOwner() ? tr("owner") : tr("user");
+    case Prefix:
+        return k.prefix.isEmpty() ? QString() : k.prefix + QStringLiteral("…");
+    case State:
+        return k.revokedAt ? tr("revoked %1").arg(when(*k.revokedAt)) : tr("active");
+    case Balance:
+        return k.balanceMilli ? credits(*k.balanceMilli) : tr("unlimited");
+    case CreditsUsed:
+        return credits(r.usage.usedMilli);
+    case Requests:
+        return r.usage.requests;
+    case Created:
+        return when(k.createdAt);
+    case LastUsed:
+        return k.lastUsedAt ? when(*k.lastUsedAt) : QString();
+    default:
+        return {};
+    }
+}
+
+QVariant KeysModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Label:
+        return tr("Label");
+    case Role:
+        return tr("Role");
+    case Prefix:
+        return tr("Prefix");
+    case State:
+        return tr("State");
+    case Balance:
+        return tr("Balance");
+    case CreditsUsed:
+        return tr("Credits used");
+    case Requests:
+        return tr("Billed requests");
+    case Created:
+        return tr("Created");
+    case LastUsed:
+        return tr("Last used");
+    default:
+        return {};
+    }
+}
+
+void KeysModel::retranslate()
+{
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+} // namespace ph::ui

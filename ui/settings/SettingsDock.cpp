@@ -1,0 +1,396 @@
+#include "SettingsDock.h"
+
+#include "SettingsModel.h"
+
+#include "Service.h"
+#include "http/ApiError.h"
+#include "system/SystemController.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace ph::ui {
+
+namespace {
+const QString kErrorStyle = QStringLiteral("color: #c0392b");
+
+QString prefixOf(const QString &key)
+{
+    return key.left(key.lastIndexOf(QLatin1Char('.')));
+}
+
+// A number field as PATCH /settings would carry it: a number when the text reads as
+// one (plain or in the console's locale), else the text, which Settings refuses by name.
+QJsonValue numberValue(const QString &text)
+{
+    const QString t = text.trimmed();
+    bool ok = false;
+    double n = QLocale::c().toDouble(t, &ok);
+    if (!ok)
+        n = QLocale().toDouble(t, &ok);
+    return ok ? QJsonValue(n) : QJsonValue(t);
+}
+} // namespace
+
+SettingsDock::SettingsDock(Service &service, QWidget *parent)
+    : QDockWidget(parent)
+    , m_service(service)
+{
+    setObjectName(QStringLiteral("settingsDock"));
+    m_model = new SettingsModel(service.settings(), this);
+
+    auto *body = new QWidget(this);
+    auto *layout = new QVBoxLayout(body);
+
+    // Set at start (command line), shown for reference; and the console's language.
+    m_serviceBox = new QGroupBox(body);
+    auto *serviceForm = new QFormLayout(m_serviceBox);
+    m_addressCaption = new QLabel(m_serviceBox);
+    m_dataDirCaption = new QLabel(m_serviceBox);
+    m_languageCaption = new QLabel(m_serviceBox);
+    m_address = new QLineEdit(service.apiAddress(), m_serviceBox);
+    m_address->setReadOnly(true);
+    m_dataDir = new QLineEdit(service.dataDir(), m_serviceBox);
+    m_dataDir->setReadOnly(true);
+    m_language = new QComboBox(m_serviceBox);
+    // Each language by its own name, so it can be found whatever is shown now.
+    m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
+    m_language->addItem(QStringLiteral("Deutsch"), QStringLiteral("de"));
+    const QString system = QLocale().name().section(QLatin1Char('_'), 0, 0);
+    m_language->setCurrentIndex(qMax(0, m_language->findData(system)));
+    serviceForm->addRow(m_addressCaption, m_address);
+    serviceForm->addRow(m_dataDirCaption, m_dataDir);
+    serviceForm->addRow(m_languageCaption, m_language);
+    layout->addWidget(m_serviceBox);
+
+    // One group per key prefix, in the definitions' order.
+    auto *scroll = new QScrollArea(body);
+    scroll->setWidgetResizable(true);
+    auto *form = new QWidget(scroll);
+    auto *formLayout = new QVBoxLayout(form);
+    QHash<QString, QGridLayout *> grids;
+    const auto &defs = Settings::definitions();
+    for (const Settings::Definition &d : defs) {
+        const QString prefix = prefixOf(d.key);
+        QGridLayout *grid = grids.value(prefix);
+        if (!grid) {
+            auto *box = new QGroupBox(form);
+            grid = new QGridLayout(box);
+            grid->setColumnStretch(1, 1);
+            grid->setColumnStretch(2, 2);
+            grids.insert(prefix, grid);
+            m_groups.append({prefix, box});
+            formLayout->addWidget(box);
+        }
+        QWidget *box = grid->parentWidget();
+        Field f;
+        f.definition = &d;
+        f.caption = new QLabel(d.key, box);
+        f.caption->setToolTip(d.help);
+        QWidget *editor;
+        if (d.type == QJsonValue::Bool) {
+            f.check = new QCheckBox(box);
+            editor = f.check;
+        } else if (d.secret) {
+            // Write-only: the field starts empty and is emptied after storing.
+            auto *row = new QWidget(box);
+            auto *h = new QHBoxLayout(row);
+            h->setContentsMargins(0, 0, 0, 0);
+            f.line = new QLineEdit(row);
+            f.line->setEchoMode(QLineEdit::Password);
+            f.secretState = new QLabel(row);
+            f.clearSecret = new QPushButton(row);
+            h->addWidget(f.line, 1);
+            h->addWidget(f.secretState);
+            h->addWidget(f.clearSecret);
+            editor = row;
+        } else {
+            f.line = new QLineEdit(box);
+            editor = f.line;
+        }
+        editor->setToolTip(d.help);
+        f.caption->setBuddy(f.line ? static_cast<QWidget *>(f.line) : f.check);
+        f.hint = new QLabel(box);
+        f.hint->setWordWrap(true);
+        f.hint->setForegroundRole(QPalette::PlaceholderText);
+        f.error = new QLabel(box);
+        f.error->setWordWrap(true);
+        f.error->setStyleSheet(kErrorStyle);
+        f.error->hide();
+        const int row = grid->rowCount();
+        grid->addWidget(f.caption, row, 0);
+        grid->addWidget(editor, row, 1);
+        grid->addWidget(f.hint, row, 2);
+        grid->addWidget(f.error, row + 1, 1, 1, 2);
+        m_fields.append(f);
+    }
+    formLayout->addStretch(1);
+    scroll->setWidget(form);
+    layout->addWidget(scroll, 1);
+
+    auto *buttons = new QHBoxLayout;
+    m_message = new QLabel(body);
+    m_message->setWordWrap(true);
+    m_apply = new QPushButton(body);
+    m_apply->setDefault(true);
+    m_revert = new QPushButton(body);
+    buttons->addWidget(m_message, 1);
+    buttons->addWidget(m_revert);
+    buttons->addWidget(m_apply);
+    layout->addLayout(buttons);
+    setWidget(body);
+
+    for (Field &f : m_fields)
+        load(f);
+
+    // Keyboard: Enter in a field applies, F5 (or Revert) reloads the stored values.
+    auto *refresh = new QAction(this);
+    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(refresh, &QAction::triggered, this, &SettingsDock::revert);
+    addAction(refresh);
+    connect(m_apply, &QPushButton::clicked, this, &SettingsDock::apply);
+    connect(m_revert, &QPushButton::clicked, this, &SettingsDock::revert);
+    for (qsizetype i = 0; i < m_fields.size(); ++i) {
+        const Field &f = m_fields.at(i);
+        if (f.line)
+            connect(f.line, &QLineEdit::returnPressed, this, &SettingsDock::apply);
+        if (f.clearSecret)
+            connect(f.clearSecret, &QPushButton::clicked, this, [this, i] {
+                m_fields[i].line->clear();
+                m_fields[i].clearRequested = true;
+                apply();
+            });
+    }
+    connect(m_language, &QComboBox::currentIndexChanged, this,
+            [this] { Q_EMIT languageRequested(m_language->currentData().toString()); });
+    // Live: a value changed elsewhere (PATCH /settings) shows unless its field is being
+    // edited here.
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &from, const QModelIndex &to) {
+                for (int row = from.row(); row <= to.row(); ++row) {
+                    if (row < m_fields.size() && !edited(m_fields.at(row)))
+                        load(m_fields[row]);
+                }
+            });
+    retranslateUi();
+}
+
+const SettingsDock::Field *SettingsDock::field(const QString &key) const
+{
+    for (const Field &f : m_fields) {
+        if (f.definition->key == key)
+            return &f;
+    }
+    return nullptr;
+}
+
+QWidget *SettingsDock::editor(const QString &key) const
+{
+    const Field *f = field(key);
+    if (!f)
+        return nullptr;
+    return f->line ? static_cast<QWidget *>(f->line) : f->check;
+}
+
+QLineEdit *SettingsDock::lineEdit(const QString &key) const
+{
+    const Field *f = field(key);
+    return f ? f->line : nullptr;
+}
+
+QCheckBox *SettingsDock::checkBox(const QString &key) const
+{
+    const Field *f = field(key);
+    return f ? f->check : nullptr;
+}
+
+QLabel *SettingsDock::errorLabel(const QString &key) const
+{
+    const Field *f = field(key);
+    return f ? f->error : nullptr;
+}
+
+QLabel *SettingsDock::secretState(const QString &key) const
+{
+    const Field *f = field(key);
+    return f ? f->secretState : nullptr;
+}
+
+QPushButton *SettingsDock::clearSecretButton(const QString &key) const
+{
+    const Field *f = field(key);
+    return f ? f->clearSecret : nullptr;
+}
+
+void SettingsDock::load(Field &f)
+{
+    const Settings::Definition &d = *f.definition;
+    // Through the model: secrets arrive masked ({"set": bool}), never as their value.
+    const QJsonValue shown = m_model->shownValue(m_model->rowOf(d.key));
+    if (f.check) {
+        f.check->setChecked(shown.toBool());
+    } else if (d.secret) {
+        f.line->clear();
+        f.clearRequested = false;
+        const bool set = shown.toObject().value(QStringLiteral("set")).toBool();
+        f.secretState->setText(SettingsModel::display(d, shown));
+        f.clearSecret->setEnabled(set);
+    } else {
+        f.line->setText(SettingsModel::display(d, shown));
+    }
+    f.baseline = editorValue(f);
+}
+
+QJsonValue SettingsDock::editorValue(const Field &f) const
+{
+    const Settings::Definition &d = *f.definition;
+    if (f.check)
+        return f.check->isChecked();
+    if (d.secret) // empty: unchanged, unless Clear asked for ""
+        return f.line->text().isEmpty() && !f.clearRequested ? QJsonValue(QJsonValue::Undefined)
+                                                             : QJsonValue(f.line->text());
+    if (d.type == QJsonValue::Double)
+        return numberValue(f.line->text());
+    return f.line->text();
+}
+
+bool SettingsDock::edited(const Field &f) const
+{
+    return editorValue(f) != f.baseline;
+}
+
+bool SettingsDock::apply()
+{
+    int stored = 0;
+    int refused = 0;
+    for (Field &f : m_fields) {
+        if (!edited(f)) {
+            f.error->hide();
+            continue;
+        }
+        try {
+            const QJsonValue value = editorValue(f);
+            sys::SystemController::patchSettings(m_service.settings(),
+                                                 QJsonObject{{f.definition->key, value}});
+            f.error->clear();
+            f.error->hide();
+            f.clearRequested = false;
+            load(f);
+            ++stored;
+            // Stored, but a --set given at start still wins until the next start.
+            if (m_service.settings().value(f.definition->key) != value) {
+                f.error->setText(tr("Stored; --set %1 given at start wins until the next start.")
+                                     .arg(f.definition->key));
+                f.error->show();
+            }
+        } catch (const http::ApiError &e) {
+            // Nothing stored: the field keeps what was typed, with the reason under it.
+            f.error->setText(tr("%1 (%2)").arg(e.message(), e.code()));
+            f.error->show();
+            ++refused;
+        }
+    }
+    m_message->setStyleSheet(refused ? kErrorStyle : QString());
+    if (refused)
+        m_message->setText(
+            tr("%n setting(s) not stored; see the reasons under them.", "", refused));
+    else if (stored)
+        m_message->setText(tr("%n setting(s) stored.", "", stored));
+    else
+        m_message->setText(tr("Nothing changed."));
+    return refused == 0;
+}
+
+void SettingsDock::revert()
+{
+    for (Field &f : m_fields) {
+        f.error->clear();
+        f.error->hide();
+        f.clearRequested = false;
+        load(f);
+    }
+    m_message->clear();
+}
+
+QString SettingsDock::groupTitle(const QString &prefix) const
+{
+    if (prefix == QLatin1String("http"))
+        return tr("HTTP");
+    if (prefix == QLatin1String("network"))
+        return tr("Network");
+    if (prefix == QLatin1String("pool"))
+        return tr("Browser pool");
+    if (prefix == QLatin1String("scrape"))
+        return tr("Scraping");
+    if (prefix == QLatin1String("shutdown"))
+        return tr("Shutdown");
+    if (prefix == QLatin1String("agent"))
+        return tr("Agent runs");
+    if (prefix == QLatin1String("bridge"))
+        return tr("Browser bridge");
+    if (prefix == QLatin1String("storage"))
+        return tr("Stored files");
+    if (prefix == QLatin1String("llm"))
+        return tr("LLM planner");
+    if (prefix == QLatin1String("auth.oidc"))
+        return tr("Owner sign-in (OpenID Connect)");
+    return prefix;
+}
+
+void SettingsDock::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QDockWidget::changeEvent(event);
+}
+
+void SettingsDock::retranslateUi()
+{
+    setWindowTitle(tr("Settings"));
+    m_serviceBox->setTitle(tr("Service"));
+    m_addressCaption->setText(tr("API address"));
+    m_address->setToolTip(tr("Chosen at start with --bind and --port."));
+    m_dataDirCaption->setText(tr("Data directory"));
+    m_dataDir->setToolTip(tr("Chosen at start with --data-dir."));
+    m_languageCaption->setText(tr("Console language"));
+    for (const auto &[prefix, box] : std::as_const(m_groups))
+        box->setTitle(groupTitle(prefix));
+    for (Field &f : m_fields) {
+        const Settings::Definition &d = *f.definition;
+        // The help texts are the service's own (as GET /settings gives them).
+        QString hint = d.help;
+        if (d.maximum > 0)
+            hint += QLatin1Char(' ') + tr("(%1 to %2, default %3)")
+                                           .arg(qint64(d.minimum))
+                                           .arg(qint64(d.maximum))
+                                           .arg(SettingsModel::display(d, d.defaultValue));
+        f.hint->setText(hint);
+        if (d.secret) {
+            f.line->setPlaceholderText(tr("Type a new value to replace it"));
+            f.clearSecret->setText(tr("Clear"));
+            f.secretState->setText(
+                SettingsModel::display(d, m_model->shownValue(m_model->rowOf(d.key))));
+        }
+        if (f.check)
+            f.check->setText(tr("On"));
+    }
+    m_apply->setText(tr("Apply"));
+    m_revert->setText(tr("Revert"));
+    m_model->retranslate();
+}
+
+} // namespace ph::ui

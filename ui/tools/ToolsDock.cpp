@@ -1,0 +1,467 @@
+#include "ToolsDock.h"
+
+#include "JsonEdit.h"
+#include "ToolsModel.h"
+#include "common/JsonView.h"
+
+#include "Service.h"
+#include "cloud/BridgeController.h"
+#include "cloud/LibraryController.h"
+#include "cloud/LibraryRepository.h"
+#include "core/ApiKeyRepository.h"
+#include "core/CreditLedger.h"
+#include "core/Ids.h"
+#include "core/Store.h"
+#include "engine/AgentRun.h"
+#include "engine/RunManager.h"
+#include "http/ApiError.h"
+#include "http/JsonFields.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ph::ui {
+
+namespace {
+const QString kSubroutine = QStringLiteral("subroutine");
+const QString kJavaScript = QStringLiteral("javascript");
+const QString kErrorStyle = QStringLiteral("color: #c0392b");
+} // namespace
+
+ToolsDock::ToolsDock(Service &service, QWidget *parent)
+    : QDockWidget(parent)
+    , m_service(service)
+{
+    setObjectName(QStringLiteral("toolsDock"));
+    m_model = new ToolsModel(service.library(), service.store(), ownerKeyId(), this);
+
+    auto *body = new QWidget(this);
+    auto *layout = new QVBoxLayout(body);
+    auto *split = new QSplitter(Qt::Horizontal, body);
+
+    // The list, with New and Delete under it.
+    auto *left = new QWidget(split);
+    auto *l = new QVBoxLayout(left);
+    l->setContentsMargins(0, 0, 0, 0);
+    m_view = new QTableView(left);
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(ToolsModel::Description, QHeaderView::Stretch);
+    m_view->setWordWrap(false);
+    m_view->setAlternatingRowColors(true);
+    l->addWidget(m_view, 1);
+    auto *listButtons = new QHBoxLayout;
+    m_new = new QPushButton(left);
+    m_delete = new QPushButton(left);
+    listButtons->addWidget(m_new);
+    listButtons->addWidget(m_delete);
+    listButtons->addStretch(1);
+    l->addLayout(listButtons);
+
+    // The editor above, the test run below.
+    auto *right = new QSplitter(Qt::Vertical, split);
+    auto *editor = new QWidget(right);
+    auto *form = new QFormLayout(editor);
+    form->setContentsMargins(0, 0, 0, 0);
+    m_nameCaption = new QLabel(editor);
+    m_descriptionCaption = new QLabel(editor);
+    m_kindCaption = new QLabel(editor);
+    m_parametersCaption = new QLabel(editor);
+    m_name = new QLineEdit(editor);
+    m_description = new QLineEdit(editor);
+    m_kind = new QComboBox(editor);
+    m_kind->addItem(QString(), kSubroutine);
+    m_kind->addItem(QString(), kJavaScript);
+    m_parameters = new JsonEdit(editor);
+    m_parameters->setMinimumHeight(70);
+    form->addRow(m_nameCaption, m_name);
+    form->addRow(m_descriptionCaption, m_description);
+    form->addRow(m_parametersCaption, m_parameters);
+    form->addRow(m_kindCaption, m_kind);
+    // Steps for a subroutine; code and its page for a JavaScript tool (rows shown by
+    // kind).
+    m_stepsCaption = new QLabel(editor);
+    m_steps = new JsonEdit(editor);
+    m_codeCaption = new QLabel(editor);
+    m_urlCaption = new QLabel(editor);
+    m_code = new QPlainTextEdit(editor);
+    m_code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_code->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_code->setTabChangesFocus(true);
+    m_url = new QLineEdit(editor);
+    form->addRow(m_stepsCaption, m_steps);
+    form->addRow(m_codeCaption, m_code);
+    form->addRow(m_urlCaption, m_url);
+    auto showKind = [this, form] {
+        const bool javascript = m_kind->currentData().toString() == kJavaScript;
+        form->setRowVisible(m_steps, !javascript);
+        form->setRowVisible(m_code, javascript);
+        form->setRowVisible(m_url, javascript);
+    };
+    showKind();
+    m_save = new QPushButton(editor);
+    m_save->setDefault(true);
+    form->addRow(QString(), m_save);
+    m_error = new QLabel(editor);
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(m_error);
+
+    auto *test = new QWidget(right);
+    auto *t = new QVBoxLayout(test);
+    t->setContentsMargins(0, 0, 0, 0);
+    m_argumentsCaption = new QLabel(test);
+    m_arguments = new JsonEdit(test);
+    m_arguments->setMaximumHeight(90);
+    m_arguments->setPlainText(QStringLiteral("{}"));
+    auto *runRow = new QHBoxLayout;
+    m_runStatus = new QLabel(test);
+    m_runStatus->setWordWrap(true);
+    m_runStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_run = new QPushButton(test);
+    runRow->addWidget(m_runStatus, 1);
+    runRow->addWidget(m_run);
+    m_result = new JsonView(test);
+    t->addWidget(m_argumentsCaption);
+    t->addWidget(m_arguments);
+    t->addLayout(runRow);
+    t->addWidget(m_result, 1);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
+    setWidget(body);
+
+    // Keyboard: Delete removes the selected tool, Ctrl+S saves, F5 reloads the list.
+    auto *removeAction = new QAction(this);
+    removeAction->setShortcut(QKeySequence::Delete);
+    removeAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(removeAction, &QAction::triggered, this, &ToolsDock::remove);
+    m_view->addAction(removeAction);
+    auto *saveAction = new QAction(this);
+    saveAction->setShortcut(QKeySequence::Save);
+    saveAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(saveAction, &QAction::triggered, this, &ToolsDock::save);
+    editor->addAction(saveAction);
+    auto *refresh = new QAction(this);
+    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(refresh, &QAction::triggered, this, [this] {
+        followOwnerKey();
+        m_model->refresh();
+        if (!m_dirty)
+            loadCurrent();
+    });
+    addAction(refresh);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, showKind);
+    connect(m_new, &QPushButton::clicked, this, &ToolsDock::startNew);
+    connect(m_delete, &QPushButton::clicked, this, &ToolsDock::remove);
+    connect(m_save, &QPushButton::clicked, this, &ToolsDock::save);
+    connect(m_run, &QPushButton::clicked, this, &ToolsDock::testRun);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &index) {
+                if (!index.isValid())
+                    return;
+                m_editing = m_model->rowAt(index).name;
+                m_error->clear();
+                loadCurrent();
+            });
+    auto markDirty = [this] {
+        if (!m_loading)
+            m_dirty = true;
+    };
+    connect(m_name, &QLineEdit::textEdited, this, markDirty);
+    connect(m_description, &QLineEdit::textEdited, this, markDirty);
+    connect(m_url, &QLineEdit::textEdited, this, markDirty);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, markDirty);
+    for (QPlainTextEdit *edit : {static_cast<QPlainTextEdit *>(m_parameters),
+                                 static_cast<QPlainTextEdit *>(m_steps), m_code})
+        connect(edit, &QPlainTextEdit::textChanged, this, markDirty);
+
+    // Live: the tool in the editor follows the store unless it is being edited; a new
+    // owner key (the old one revoked) lists its own tools; the test run's progress.
+    connect(
+        &service.store(), &Store::changed, this, [this](const QString &table, const QString &id) {
+            if (table == QLatin1String("saved_tools") && !m_dirty && !m_editing.isEmpty())
+                loadCurrent();
+            else if (table == QLatin1String("api_keys"))
+                followOwnerKey();
+            else if (!m_runId.isEmpty() && id == m_runId &&
+                     (table == QLatin1String("trajectories") || table == QLatin1String("phases")))
+                showRun();
+        });
+    retranslateUi();
+    startNew();
+}
+
+QString ToolsDock::ownerKeyId() const
+{
+    // The console acts as the owner: the first active owner key, as the triggers panel.
+    for (const ApiKey &k : m_service.store().apiKeys().list()) {
+        if (k.isOwner() && k.isActive())
+            return k.id;
+    }
+    return {};
+}
+
+void ToolsDock::followOwnerKey()
+{
+    const QString owner = ownerKeyId();
+    if (owner == m_model->keyId())
+        return;
+    m_model->setKeyId(owner);
+    startNew();
+}
+
+bool ToolsDock::select(const QString &name)
+{
+    const int row = m_model->rowOf(name);
+    if (row < 0)
+        return false;
+    m_view->setCurrentIndex(m_model->index(row, 0));
+    m_editing = name;
+    loadCurrent();
+    return true;
+}
+
+void ToolsDock::startNew()
+{
+    m_editing.clear();
+    m_view->clearSelection();
+    m_view->setCurrentIndex(QModelIndex());
+    m_loading = true;
+    m_name->clear();
+    m_name->setReadOnly(false);
+    m_description->clear();
+    m_kind->setCurrentIndex(0);
+    m_parameters->clear();
+    m_steps->clear();
+    m_code->clear();
+    m_url->clear();
+    m_loading = false;
+    m_dirty = false;
+    m_error->clear();
+    updateButtons();
+}
+
+void ToolsDock::loadCurrent()
+{
+    if (m_editing.isEmpty())
+        return;
+    const auto tool = m_service.library().tool(m_model->keyId(), m_editing);
+    if (!tool) {
+        // Deleted elsewhere: the editor keeps what it shows; saving says so.
+        updateButtons();
+        return;
+    }
+    m_loading = true;
+    m_name->setText(tool->name);
+    m_name->setReadOnly(true); // PUT /tools/{name} keeps the name
+    m_description->setText(tool->description);
+    m_kind->setCurrentIndex(m_kind->findData(tool->kind));
+    m_parameters->setJson(tool->parameters);
+    m_steps->setJson(tool->kind == kSubroutine ? QJsonValue(tool->steps)
+                                               : QJsonValue(QJsonValue::Undefined));
+    m_code->setPlainText(tool->code);
+    m_url->setText(tool->url);
+    m_loading = false;
+    m_dirty = false;
+    updateButtons();
+}
+
+void ToolsDock::updateButtons()
+{
+    const bool stored =
+        !m_editing.isEmpty() && m_service.library().tool(m_model->keyId(), m_editing);
+    m_delete->setEnabled(stored);
+    m_run->setEnabled(stored);
+    m_save->setEnabled(!m_model->keyId().isEmpty());
+}
+
+void ToolsDock::showError(const http::ApiError &error)
+{
+    m_error->setStyleSheet(kErrorStyle);
+    m_error->setText(tr("%1 (%2)").arg(error.message(), error.code()));
+}
+
+void ToolsDock::save()
+{
+    // The body POST or PUT /tools would carry; the library controller checks it.
+    QJsonObject body;
+    if (m_editing.isEmpty())
+        body.insert(QStringLiteral("name"), m_name->text());
+    body.insert(QStringLiteral("description"), m_description->text());
+    QJsonValue value;
+    QString problem;
+    if (!m_parameters->json(&value, &problem)) {
+        showError(http::ApiError::invalidJson(tr("parameters: %1").arg(problem)));
+        return;
+    }
+    if (!value.isUndefined())
+        body.insert(QStringLiteral("parameters"), value);
+    if (m_kind->currentData().toString() == kJavaScript) {
+        body.insert(QStringLiteral("code"), m_code->toPlainText());
+        body.insert(QStringLiteral("url"), m_url->text().trimmed());
+    } else {
+        if (!m_steps->json(&value, &problem)) {
+            showError(http::ApiError::invalidJson(tr("steps: %1").arg(problem)));
+            return;
+        }
+        body.insert(QStringLiteral("steps"),
+                    value.isUndefined() ? QJsonValue(QJsonArray()) : value);
+    }
+    try {
+        const cloud::SavedTool tool =
+            m_editing.isEmpty()
+                ? cloud::LibraryController::createTool(body, m_model->keyId(), m_service.library(),
+                                                       m_service.runs())
+                : cloud::LibraryController::replaceTool(m_editing, body, m_model->keyId(),
+                                                        m_service.library(), m_service.runs());
+        m_dirty = false;
+        m_editing.clear(); // select() sets it again
+        select(tool.name);
+        m_error->setStyleSheet(QString());
+        m_error->setText(tr("Saved; the bridge offers it as user_%1.").arg(tool.name));
+    } catch (const http::ApiError &e) {
+        showError(e);
+    }
+}
+
+void ToolsDock::remove()
+{
+    if (m_editing.isEmpty())
+        return;
+    try {
+        cloud::LibraryController::removeTool(m_editing, m_model->keyId(), m_service.library());
+        const QString name = m_editing;
+        startNew();
+        m_error->setStyleSheet(QString());
+        m_error->setText(tr("Deleted %1.").arg(name));
+    } catch (const http::ApiError &e) {
+        showError(e);
+    }
+}
+
+void ToolsDock::testRun()
+{
+    const QString keyId = m_model->keyId();
+    const auto tool = m_service.library().tool(keyId, m_editing);
+    if (!tool)
+        return;
+    m_runStatus->setStyleSheet(QString());
+    try {
+        // The parameters as the bridge reads `params`: a JSON object.
+        QJsonValue value;
+        QString problem;
+        if (!m_arguments->json(&value, &problem))
+            throw http::ApiError::invalidJson(tr("params: %1").arg(problem));
+        const http::JsonFields call(QJsonObject{
+            {QStringLiteral("params"), value.isUndefined() ? QJsonValue(QJsonObject()) : value}});
+        const auto fields = call.optionalObject(QStringLiteral("params"));
+        const QJsonObject params = fields ? fields->object() : QJsonObject();
+        const QString mcpName = QStringLiteral("user_") + tool->name;
+        engine::ExecuteRequest request;
+        request.input = mcpName;
+        request.script =
+            cloud::BridgeController::scriptFor(*tool, params, QStringLiteral("params"));
+        request.origin = mcpName;
+        request.originParams = params;
+        request.stored = {{QStringLiteral("tool"), mcpName},
+                          {QStringLiteral("params"), params},
+                          {QStringLiteral("source"), QStringLiteral("console")}};
+        if (!m_service.store().credits().canSpend(keyId))
+            throw http::ApiError::creditsExhausted();
+        engine::EngineError error;
+        engine::AgentRun *run =
+            m_service.runs().submit(request, keyId, Ids::make(QStringLiteral("req")), &error);
+        if (!run)
+            throw http::ApiError(error.status, error.code, error.message, error.field);
+        m_runId = run->trajectoryId();
+        m_runKeyId = keyId;
+        connect(run, &engine::AgentRun::settled, this, &ToolsDock::showRun);
+        m_result->setJson(QJsonValue());
+        showRun();
+    } catch (const http::ApiError &e) {
+        m_runStatus->setStyleSheet(kErrorStyle);
+        m_runStatus->setText(tr("%1 (%2)").arg(e.message(), e.code()));
+    }
+}
+
+void ToolsDock::showRun()
+{
+    if (m_runId.isEmpty())
+        return;
+    engine::EngineError error;
+    const auto response = m_service.runs().latest(m_runId, m_runKeyId, &error);
+    if (!response) {
+        m_runStatus->setText(error.message);
+        return;
+    }
+    const QString status = response->value(QStringLiteral("status")).toString();
+    QString text = tr("Run %1: %2").arg(m_runId, status);
+    const QString problem = response->value(QStringLiteral("error")).toString();
+    if (!problem.isEmpty())
+        text += QStringLiteral(" — ") + problem;
+    m_runStatus->setStyleSheet(status == QLatin1String("error") ? kErrorStyle : QString());
+    m_runStatus->setText(text);
+    const QJsonObject result = response->value(QStringLiteral("result")).toObject();
+    m_result->setJson(result.isEmpty() ? QJsonValue(*response) : QJsonValue(result));
+}
+
+void ToolsDock::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QDockWidget::changeEvent(event);
+}
+
+void ToolsDock::retranslateUi()
+{
+    setWindowTitle(tr("Saved tools"));
+    m_new->setText(tr("New tool"));
+    m_delete->setText(tr("Delete"));
+    m_nameCaption->setText(tr("Name"));
+    m_name->setPlaceholderText(tr("lowercase_name (called as user_<name>)"));
+    m_descriptionCaption->setText(tr("Description"));
+    m_kindCaption->setText(tr("Runs"));
+    m_kind->setItemText(0, tr("Browser steps"));
+    m_kind->setItemText(1, tr("JavaScript in a page"));
+    m_parametersCaption->setText(tr("Parameters"));
+    m_parameters->setPlaceholderText(
+        tr("JSON Schema, e.g. {\"type\": \"object\", \"properties\": {\"query\": {\"type\": "
+           "\"string\"}}} (empty: none)"));
+    m_stepsCaption->setText(tr("Steps"));
+    m_steps->setPlaceholderText(
+        tr("[{\"tool\": \"act_on_tab\", \"args\": {\"action\": \"navigate\", \"url\": "
+           "\"https://example.com/?q={{query}}\"}}]"));
+    m_codeCaption->setText(tr("JavaScript"));
+    m_code->setPlaceholderText(
+        tr("A function body; `params` holds the parameters, e.g. return document.title;"));
+    m_urlCaption->setText(tr("Page URL"));
+    m_url->setPlaceholderText(tr("https://… (the page the code runs in)"));
+    m_save->setText(tr("Save"));
+    m_argumentsCaption->setText(tr("Test run with these parameters (JSON) — runs the saved tool"));
+    m_run->setText(tr("Run"));
+    m_model->retranslate();
+}
+
+} // namespace ph::ui
