@@ -2,7 +2,11 @@
 // explained somewhere under docs/.
 #include <QDirIterator>
 #include <QFile>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtTest>
 
 class tst_Docs : public QObject
@@ -10,6 +14,7 @@ class tst_Docs : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void documentsEveryErrorCode();
+    void translatesEveryConsoleString();
 };
 
 namespace {
@@ -49,6 +54,66 @@ void tst_Docs::documentsEveryErrorCode()
     }
     QVERIFY(seen > 50);
     QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("undocumented: ") + missing.join(u' ')));
+}
+
+namespace {
+// context + "\n" + source of every message in a .ts file; `finished` only those with a
+// non-empty, finished translation.
+QSet<QString> messages(const QString &tsPath, bool finished)
+{
+    QSet<QString> out;
+    QFile f(tsPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    QXmlStreamReader xml(&f);
+    QString context, source;
+    bool done = false;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement())
+            continue;
+        if (xml.name() == QLatin1String("name"))
+            context = xml.readElementText();
+        else if (xml.name() == QLatin1String("source"))
+            source = xml.readElementText();
+        else if (xml.name() == QLatin1String("translation")) {
+            const bool unfinished =
+                xml.attributes().value(QLatin1String("type")) == QLatin1String("unfinished");
+            const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            done = !unfinished && !text.trimmed().isEmpty();
+            if (!finished || done)
+                out.insert(context + QLatin1Char('\n') + source);
+        }
+    }
+    return out;
+}
+} // namespace
+
+// Every tr() string of the console has a finished German translation: lupdate reads
+// ui/ afresh, so a new string without a translation fails here.
+void tst_Docs::translatesEveryConsoleString()
+{
+    QTemporaryDir dir;
+    const QString fresh = dir.filePath(QStringLiteral("fresh.ts"));
+    QProcess lupdate;
+    lupdate.start(QStringLiteral(LUPDATE),
+                  {QStringLiteral("-silent"), QStringLiteral(SOURCE_DIR "/ui"),
+                   QStringLiteral("-ts"), fresh});
+    QVERIFY(lupdate.waitForFinished(120000));
+    QCOMPARE(lupdate.exitCode(), 0);
+    const QSet<QString> wanted = messages(fresh, false);
+    QVERIFY(wanted.size() > 100);
+    const QSet<QString> translated =
+        messages(QStringLiteral(SOURCE_DIR "/translations/pilothouse_de.ts"), true);
+    QStringList missing;
+    for (const QString &m : wanted) {
+        if (!translated.contains(m))
+            missing << m;
+    }
+    missing.sort();
+    QVERIFY2(missing.isEmpty(),
+             qPrintable(QStringLiteral("%1 untranslated, e.g.\n").arg(missing.size()) +
+                        missing.mid(0, 10).join(QStringLiteral("\n---\n"))));
 }
 
 QTEST_GUILESS_MAIN(tst_Docs)

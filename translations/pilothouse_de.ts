@@ -2,46 +2,424 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>ph::ui::DeliveriesDock</name>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="115"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="151"/>
+        <source>Select a delivery to see its attempts.</source>
+        <translation>Wählen Sie eine Zustellung aus, um ihre Versuche anzuzeigen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="119"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; %2 to %3 — %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; %2 an %3 — %4</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="141"/>
+        <source>Webhook deliveries</source>
+        <translation>Webhook-Zustellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <source>All deliveries</source>
+        <translation>Alle Zustellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <source>Pending</source>
+        <translation>Ausstehend</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <source>Delivered</source>
+        <translation>Zugestellt</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <source>Redeliver</source>
+        <translation>Erneut zustellen</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="146"/>
+        <source>Redeliver all failed</source>
+        <translation>Alle fehlgeschlagenen erneut zustellen</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <source>Latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <source>Reply</source>
+        <translation>Antwort</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::DeliveriesModel</name>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="71"/>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="73"/>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="75"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="77"/>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="79"/>
+        <source>Last answer</source>
+        <translation>Letzte Antwort</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="81"/>
+        <source>Next attempt</source>
+        <translation>Nächster Versuch</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="83"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::JsonEdit</name>
+    <message>
+        <location filename="../ui/tools/JsonEdit.cpp" line="50"/>
+        <source>not valid JSON: %1 at character %2</source>
+        <translation>kein gültiges JSON: %1 bei Zeichen %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/JsonEdit.cpp" line="51"/>
+        <source>not valid JSON: more than one value</source>
+        <translation>kein gültiges JSON: mehr als ein Wert</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::KeysDock</name>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="212"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="232"/>
+        <source>Minted %1.</source>
+        <translation>%1 erzeugt.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="257"/>
+        <source>%1 now has %2 credits.</source>
+        <translation>%1 hat jetzt %2 Credits.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="260"/>
+        <source>%1 is now unlimited.</source>
+        <translation>%1 ist jetzt unbegrenzt.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="277"/>
+        <source>Revoked %1; it now answers 401.</source>
+        <translation>%1 widerrufen; Anfragen damit erhalten jetzt 401.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="289"/>
+        <source>Select a key to set its balance or revoke it.</source>
+        <translation>Wählen Sie einen Schlüssel aus, um sein Guthaben festzulegen oder ihn zu widerrufen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="294"/>
+        <source>revoked</source>
+        <translation>widerrufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="294"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="318"/>
+        <source>API keys</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="319"/>
+        <source>New key</source>
+        <translation>Neuer Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="320"/>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="321"/>
+        <source>Who or what uses it</source>
+        <translation>Wer oder was ihn verwendet</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="322"/>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="323"/>
+        <source>User (its own runs and credits)</source>
+        <translation>Benutzer (eigene Läufe und Credits)</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="324"/>
+        <source>Owner (everything, including this console&apos;s areas)</source>
+        <translation>Eigentümer (alles, einschließlich der Bereiche dieser Konsole)</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="325"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="336"/>
+        <source>Credits</source>
+        <translation>Credits</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="326"/>
+        <source>Empty: 1000 for user keys, unlimited for owners</source>
+        <translation>Leer: 1000 für Benutzerschlüssel, unbegrenzt für Eigentümer</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="327"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="337"/>
+        <source>Unlimited</source>
+        <translation>Unbegrenzt</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="328"/>
+        <source>Mint key</source>
+        <translation>Schlüssel erzeugen</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="329"/>
+        <source>The new key</source>
+        <translation>Der neue Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="330"/>
+        <source>Copy the key now. It is shown only this once; Pilothouse keeps only its hash.</source>
+        <translation>Kopieren Sie den Schlüssel jetzt. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="332"/>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="333"/>
+        <source>Done</source>
+        <translation>Fertig</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="334"/>
+        <source>Selected key</source>
+        <translation>Ausgewählter Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="335"/>
+        <source>Balance</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="338"/>
+        <source>Set balance</source>
+        <translation>Guthaben festlegen</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="339"/>
+        <source>Revoke (Del)</source>
+        <translation>Widerrufen (Entf)</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::KeysModel</name>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="92"/>
+        <source>owner</source>
+        <translation>Eigentümer</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="92"/>
+        <source>user</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="96"/>
+        <source>revoked %1</source>
+        <translation>widerrufen am %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="96"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="98"/>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="118"/>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="120"/>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="122"/>
+        <source>Prefix</source>
+        <translation>Präfix</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="124"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="126"/>
+        <source>Balance</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="128"/>
+        <source>Credits used</source>
+        <translation>Verbrauchte Credits</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="130"/>
+        <source>Billed requests</source>
+        <translation>Abgerechnete Anfragen</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="132"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysModel.cpp" line="134"/>
+        <source>Last used</source>
+        <translation>Zuletzt verwendet</translation>
+    </message>
+</context>
+<context>
     <name>ph::ui::MainWindow</name>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="40"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="80"/>
         <source>About Pilothouse</source>
         <translation>Über Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="41"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="81"/>
         <source>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;A self-hosted web-automation service: an API server, a cloud browser and this console.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;Ein selbst betriebener Dienst für Web-Automatisierung: API-Server, Cloud-Browser und diese Konsole.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="88"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="143"/>
+        <source>Close the console</source>
+        <translation>Konsole schließen</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="144"/>
+        <source>Keep Pilothouse serving in the system tray, or quit it? Runs in progress stop when it quits.</source>
+        <translation>Soll Pilothouse im Infobereich weiterlaufen oder beendet werden? Beim Beenden werden aktive Läufe abgebrochen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="147"/>
+        <source>Keep serving in the tray</source>
+        <translation>Im Infobereich weiterlaufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="148"/>
+        <source>Quit</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="151"/>
+        <source>Do not ask again</source>
+        <translation>Nicht mehr fragen</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="216"/>
         <source>Pilothouse console</source>
         <translation>Pilothouse-Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="89"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="217"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="90"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="218"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="91"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="219"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="92"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="220"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="93"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="221"/>
         <source>&amp;About Pilothouse</source>
         <translation>Ü&amp;ber Pilothouse</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="223"/>
+        <source>Pilothouse is serving at %1</source>
+        <translation>Pilothouse ist unter %1 erreichbar</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="224"/>
+        <source>Show the console</source>
+        <translation>Konsole anzeigen</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="225"/>
+        <source>Quit Pilothouse</source>
+        <translation>Pilothouse beenden</translation>
     </message>
 </context>
 <context>
@@ -60,6 +438,334 @@
         <location filename="../ui/shell/OverviewPage.cpp" line="65"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::ProposalsDock</name>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="166"/>
+        <source>Select a proposal to review it.</source>
+        <translation>Wählen Sie einen Vorschlag aus, um ihn zu prüfen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="176"/>
+        <source>%1 · proposed by %2 on %3 · %4</source>
+        <translation>%1 · vorgeschlagen von %2 am %3 · %4</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="182"/>
+        <source> · version %1</source>
+        <translation> · Version %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="184"/>
+        <source> · decided by %1</source>
+        <translation> · entschieden von %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="194"/>
+        <source>(decided: the right side shows the patch as proposed)</source>
+        <translation>(entschieden: rechts steht der Patch wie vorgeschlagen)</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="196"/>
+        <source>(no difference from the current configuration)</source>
+        <translation>(kein Unterschied zur aktuellen Konfiguration)</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="200"/>
+        <source>Dropped when proposed (not allowed): %1</source>
+        <translation>Beim Vorschlagen verworfen (nicht erlaubt): %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="214"/>
+        <source>Applied: the site&apos;s configuration is now version %1.</source>
+        <translation>Übernommen: Die Konfiguration der Website hat jetzt Version %1.</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="218"/>
+        <source>Discarded; the configuration is unchanged.</source>
+        <translation>Verworfen; die Konfiguration bleibt unverändert.</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="237"/>
+        <source>Proposals</source>
+        <translation>Vorschläge</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
+        <source>Pending</source>
+        <translation>Ausstehend</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
+        <source>Applied</source>
+        <translation>Übernommen</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
+        <source>Discarded</source>
+        <translation>Verworfen</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
+        <source>All proposals</source>
+        <translation>Alle Vorschläge</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="241"/>
+        <source>Current configuration</source>
+        <translation>Aktuelle Konfiguration</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="242"/>
+        <source>With the proposal</source>
+        <translation>Mit dem Vorschlag</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="243"/>
+        <source>Note or reason (optional)</source>
+        <translation>Notiz oder Begründung (optional)</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="244"/>
+        <source>Apply</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="245"/>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::ProposalsModel</name>
+    <message>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="61"/>
+        <source>Proposal</source>
+        <translation>Vorschlag</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="63"/>
+        <source>Site</source>
+        <translation>Website</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="65"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="67"/>
+        <source>Proposed by</source>
+        <translation>Vorgeschlagen von</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="69"/>
+        <source>When</source>
+        <translation>Zeitpunkt</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SettingsDock</name>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="296"/>
+        <source>Stored; --set %1 given at start wins until the next start.</source>
+        <translation>Gespeichert; bis zum nächsten Start gilt weiterhin das beim Start angegebene --set %1.</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="302"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/settings/SettingsDock.cpp" line="310"/>
+        <source>%n setting(s) not stored; see the reasons under them.</source>
+        <translation>
+            <numerusform>%n Einstellung nicht gespeichert; den Grund finden Sie darunter.</numerusform>
+            <numerusform>%n Einstellungen nicht gespeichert; die Gründe finden Sie jeweils darunter.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/settings/SettingsDock.cpp" line="312"/>
+        <source>%n setting(s) stored.</source>
+        <translation>
+            <numerusform>%n Einstellung gespeichert.</numerusform>
+            <numerusform>%n Einstellungen gespeichert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="314"/>
+        <source>Nothing changed.</source>
+        <translation>Keine Änderungen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="332"/>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="334"/>
+        <source>Network</source>
+        <translation>Netzwerk</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="336"/>
+        <source>Browser pool</source>
+        <translation>Browser-Pool</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="338"/>
+        <source>Scraping</source>
+        <translation>Scraping</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="340"/>
+        <source>Shutdown</source>
+        <translation>Herunterfahren</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="342"/>
+        <source>Agent runs</source>
+        <translation>Agent-Läufe</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="344"/>
+        <source>Browser bridge</source>
+        <translation>Browser-Bridge</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="346"/>
+        <source>Stored files</source>
+        <translation>Gespeicherte Dateien</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="348"/>
+        <source>LLM planner</source>
+        <translation>LLM-Planer</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="350"/>
+        <source>Owner sign-in (OpenID Connect)</source>
+        <translation>Eigentümer-Anmeldung (OpenID Connect)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="363"/>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="364"/>
+        <source>Service</source>
+        <translation>Dienst</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="365"/>
+        <source>API address</source>
+        <translation>API-Adresse</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="366"/>
+        <source>Chosen at start with --bind and --port.</source>
+        <translation>Wird beim Start mit --bind und --port festgelegt.</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="367"/>
+        <source>Data directory</source>
+        <translation>Datenverzeichnis</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="368"/>
+        <source>Chosen at start with --data-dir.</source>
+        <translation>Wird beim Start mit --data-dir festgelegt.</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="369"/>
+        <source>Console language</source>
+        <translation>Sprache der Konsole</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="377"/>
+        <source>(%1 to %2, default %3)</source>
+        <translation>(%1 bis %2, Standard: %3)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="383"/>
+        <source>Type a new value to replace it</source>
+        <translation>Neuen Wert eingeben, um den bisherigen zu ersetzen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="384"/>
+        <source>Clear</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="389"/>
+        <source>On</source>
+        <translation>Ein</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="391"/>
+        <source>Apply</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="392"/>
+        <source>Revert</source>
+        <translation>Verwerfen</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SettingsModel</name>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="40"/>
+        <source>set</source>
+        <translation>gesetzt</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="40"/>
+        <source>not set</source>
+        <translation>nicht gesetzt</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="43"/>
+        <source>on</source>
+        <translation>ein</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="43"/>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="84"/>
+        <source>%1 to %2</source>
+        <translation>%1 bis %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="99"/>
+        <source>Setting</source>
+        <translation>Einstellung</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="101"/>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="103"/>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="105"/>
+        <source>Range</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsModel.cpp" line="107"/>
+        <source>What it does</source>
+        <translation>Beschreibung</translation>
     </message>
 </context>
 <context>
@@ -108,6 +814,482 @@
         <location filename="../ui/shell/StatusBar.cpp" line="80"/>
         <source>API key copied to the clipboard</source>
         <translation>API-Schlüssel in die Zwischenablage kopiert</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::ToolsDock</name>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="303"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="405"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="316"/>
+        <source>parameters: %1</source>
+        <translation>Parameter: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="326"/>
+        <source>steps: %1</source>
+        <translation>Schritte: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="343"/>
+        <source>Saved; the bridge offers it as user_%1.</source>
+        <translation>Gespeichert; die Bridge stellt es als user_%1 bereit.</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="358"/>
+        <source>Deleted %1.</source>
+        <translation>%1 gelöscht.</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="376"/>
+        <source>params: %1</source>
+        <translation>Parameter: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="420"/>
+        <source>Run %1: %2</source>
+        <translation>Lauf %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="439"/>
+        <source>Saved tools</source>
+        <translation>Gespeicherte Werkzeuge</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="440"/>
+        <source>New tool</source>
+        <translation>Neues Werkzeug</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="441"/>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="442"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="443"/>
+        <source>lowercase_name (called as user_&lt;name&gt;)</source>
+        <translation>name_in_kleinbuchstaben (Aufruf als user_&lt;name&gt;)</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="444"/>
+        <source>Description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="445"/>
+        <source>Runs</source>
+        <translation>Führt aus</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="446"/>
+        <source>Browser steps</source>
+        <translation>Browser-Schritte</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="447"/>
+        <source>JavaScript in a page</source>
+        <translation>JavaScript in einer Seite</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="448"/>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="450"/>
+        <source>JSON Schema, e.g. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (empty: none)</source>
+        <translation>JSON-Schema, z. B. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (leer: keine)</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="452"/>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="454"/>
+        <source>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</source>
+        <translation>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="456"/>
+        <source>JavaScript</source>
+        <translation>JavaScript</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="458"/>
+        <source>A function body; `params` holds the parameters, e.g. return document.title;</source>
+        <translation>Ein Funktionsrumpf; `params` enthält die Parameter, z. B. return document.title;</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="459"/>
+        <source>Page URL</source>
+        <translation>Seiten-URL</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="460"/>
+        <source>https://… (the page the code runs in)</source>
+        <translation>https://… (die Seite, in der der Code ausgeführt wird)</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="461"/>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="462"/>
+        <source>Test run with these parameters (JSON) — runs the saved tool</source>
+        <translation>Testlauf mit diesen Parametern (JSON) — führt das gespeicherte Werkzeug aus</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="463"/>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::ToolsModel</name>
+    <message>
+        <location filename="../ui/tools/ToolsModel.cpp" line="82"/>
+        <source>Called as user_%1 on the browser bridge</source>
+        <translation>Auf der Browser-Bridge als user_%1 aufrufbar</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsModel.cpp" line="89"/>
+        <source>JavaScript</source>
+        <translation>JavaScript</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsModel.cpp" line="89"/>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsModel.cpp" line="111"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsModel.cpp" line="113"/>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsModel.cpp" line="115"/>
+        <source>Description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsModel.cpp" line="117"/>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsModel.cpp" line="119"/>
+        <source>Updated</source>
+        <translation>Aktualisiert</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::TrajectoriesDock</name>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="209"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="365"/>
+        <source>Select a run to see its steps and result.</source>
+        <translation>Wählen Sie einen Lauf aus, um seine Schritte und sein Ergebnis anzuzeigen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="239"/>
+        <source>Error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="241"/>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="280"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="356"/>
+        <source>Cancel run</source>
+        <translation>Lauf abbrechen</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="306"/>
+        <source>Continue run</source>
+        <translation>Lauf fortsetzen</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="325"/>
+        <source>Recording %1</source>
+        <translation>Aufzeichnung von %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="329"/>
+        <source>Replay it with recording_id &quot;%1&quot; on /agent, or replay_workflow on the bridge.</source>
+        <translation>Spielen Sie sie mit recording_id &quot;%1&quot; über /agent oder mit replay_workflow auf der Bridge erneut ab.</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="350"/>
+        <source>Runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="351"/>
+        <source>All runs</source>
+        <translation>Alle Läufe</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="351"/>
+        <source>Executing</source>
+        <translation>Wird ausgeführt</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="351"/>
+        <source>Waiting for input</source>
+        <translation>Wartet auf Eingabe</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="352"/>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="352"/>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="352"/>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="355"/>
+        <source>Filter by task or id (Ctrl+F)</source>
+        <translation>Nach Aufgabe oder ID filtern (Strg+F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="357"/>
+        <source>Copy id</source>
+        <translation>ID kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="358"/>
+        <source>Recording…</source>
+        <translation>Aufzeichnung…</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="359"/>
+        <source>The run needs answers</source>
+        <translation>Der Lauf benötigt Antworten</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="360"/>
+        <source>Answer and continue</source>
+        <translation>Antworten und fortsetzen</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <source>Tool</source>
+        <translation>Werkzeug</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <source>Summary</source>
+        <translation>Zusammenfassung</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::TrajectoriesModel</name>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="88"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="90"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="92"/>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="94"/>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="96"/>
+        <source>Credits</source>
+        <translation>Credits</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="98"/>
+        <source>Tools used</source>
+        <translation>Verwendete Werkzeuge</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::TriggersDock</name>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="198"/>
+        <source>This trigger is revoked; its URL answers 404.</source>
+        <translation>Dieser Trigger ist widerrufen; seine URL liefert 404.</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="213"/>
+        <source>Triggers</source>
+        <translation>Trigger</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="214"/>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="215"/>
+        <source>Runs</source>
+        <translation>Führt aus</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="216"/>
+        <source>A saved tool</source>
+        <translation>Ein gespeichertes Werkzeug</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="217"/>
+        <source>A past run again</source>
+        <translation>Einen früheren Lauf erneut</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="218"/>
+        <source>A prompt</source>
+        <translation>Einen Prompt</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="219"/>
+        <source>trajectory id (traj_…)</source>
+        <translation>Trajektorien-ID (traj_…)</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="220"/>
+        <source>What the agent should do</source>
+        <translation>Was der Agent tun soll</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="221"/>
+        <source>Pages, separated by spaces (optional)</source>
+        <translation>Seiten, durch Leerzeichen getrennt (optional)</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="222"/>
+        <source>Create trigger</source>
+        <translation>Trigger erstellen</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="223"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="224"/>
+        <source>Copy URL</source>
+        <translation>URL kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="225"/>
+        <source>Revoke</source>
+        <translation>Widerrufen</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::TriggersModel</name>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="39"/>
+        <source>tool %1</source>
+        <translation>Werkzeug %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="41"/>
+        <source>run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="42"/>
+        <source>prompt: %1</source>
+        <translation>Prompt: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="44"/>
+        <source>revoked</source>
+        <translation>widerrufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="44"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="64"/>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="66"/>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="68"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="70"/>
+        <source>Fired</source>
+        <translation>Auslösungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="72"/>
+        <source>Last fired</source>
+        <translation>Zuletzt ausgelöst</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="74"/>
+        <source>URL</source>
+        <translation>URL</translation>
     </message>
 </context>
 </TS>

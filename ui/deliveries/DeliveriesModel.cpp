@@ -14,7 +14,8 @@ QString when(qint64 ms)
 } // namespace
 
 DeliveriesModel::DeliveriesModel(webhooks::WebhookQueue &queue, QObject *parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(
+          ColumnCount, [](const webhooks::DeliveryRecord &r) { return r.id; }, parent)
     , m_queue(queue)
 {
     connect(&m_queue, &webhooks::WebhookQueue::deliveryChanged, this, &DeliveriesModel::onChanged);
@@ -24,35 +25,9 @@ DeliveriesModel::DeliveriesModel(webhooks::WebhookQueue &queue, QObject *parent)
 
 void DeliveriesModel::setStatusFilter(const QString &status)
 {
-    beginResetModel();
     m_status = status;
-    m_rows = m_queue.list(QString(), m_status, kPageSize, QString());
+    resetRows(m_queue.list(QString(), m_status, kPageSize, QString()));
     m_exhausted = m_rows.size() < kPageSize;
-    endResetModel();
-}
-
-const webhooks::DeliveryRecord &DeliveriesModel::rowAt(const QModelIndex &index) const
-{
-    return m_rows.at(index.row());
-}
-
-int DeliveriesModel::rowOf(const QString &id) const
-{
-    for (int i = 0; i < m_rows.size(); ++i) {
-        if (m_rows.at(i).id == id)
-            return i;
-    }
-    return -1;
-}
-
-int DeliveriesModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int DeliveriesModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant DeliveriesModel::data(const QModelIndex &index, int role) const
@@ -123,39 +98,13 @@ void DeliveriesModel::fetchMore(const QModelIndex &parent)
         return;
     const auto more = m_queue.list(QString(), m_status, kPageSize, m_rows.last().id);
     m_exhausted = more.size() < kPageSize;
-    if (more.isEmpty())
-        return;
-    beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + more.size() - 1));
-    m_rows.append(more);
-    endInsertRows();
-}
-
-void DeliveriesModel::retranslate()
-{
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    appendRows(more);
 }
 
 void DeliveriesModel::onChanged(const QString &id)
 {
     const auto fresh = m_queue.find(id, false);
-    const int row = rowOf(id);
-    const bool fits = fresh && (m_status.isEmpty() || fresh->status == m_status);
-    if (row >= 0) {
-        if (!fits) {
-            beginRemoveRows({}, row, row);
-            m_rows.removeAt(row);
-            endRemoveRows();
-            return;
-        }
-        m_rows[row] = *fresh;
-        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
-        return;
-    }
-    if (fits) {
-        beginInsertRows({}, 0, 0);
-        m_rows.prepend(*fresh);
-        endInsertRows();
-    }
+    place(id, fresh, fresh && (m_status.isEmpty() || fresh->status == m_status));
 }
 
 } // namespace ph::ui

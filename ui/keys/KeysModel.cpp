@@ -29,7 +29,8 @@ QString when(qint64 ms)
 } // namespace
 
 KeysModel::KeysModel(Store &store, QObject *parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(
+          ColumnCount, [](const KeyRow &r) { return r.key.id; }, parent)
     , m_store(store)
 {
     for (const ApiKey &k : m_store.apiKeys().list())
@@ -38,20 +39,6 @@ KeysModel::KeysModel(Store &store, QObject *parent)
         if (table == QLatin1String("api_keys") || table == QLatin1String("credit_ledger"))
             update(id);
     });
-}
-
-const KeyRow &KeysModel::rowAt(const QModelIndex &index) const
-{
-    return m_rows.at(index.row());
-}
-
-int KeysModel::rowOf(const QString &id) const
-{
-    for (int i = 0; i < m_rows.size(); ++i) {
-        if (m_rows.at(i).key.id == id)
-            return i;
-    }
-    return -1;
 }
 
 void KeysModel::update(const QString &id)
@@ -78,16 +65,6 @@ void KeysModel::refresh()
 {
     for (const ApiKey &k : m_store.apiKeys().list())
         update(k.id);
-}
-
-int KeysModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int KeysModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant KeysModel::data(const QModelIndex &index, int role) const
@@ -159,13 +136,6 @@ QVariant KeysModel::headerData(int section, Qt::Orientation orientation, int rol
     default:
         return {};
     }
-}
-
-void KeysModel::retranslate()
-{
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
-    if (!m_rows.isEmpty())
-        Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
 }
 
 } // namespace ph::ui

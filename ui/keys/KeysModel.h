@@ -3,7 +3,7 @@
 #include "core/ApiKeyRepository.h"
 #include "core/CreditLedger.h"
 
-#include <QAbstractTableModel>
+#include "common/RowTableModel.h"
 
 namespace ph::ui {
 
@@ -17,7 +17,7 @@ struct KeyRow
 // Every API key, oldest first, with balance and credits used. Live through
 // Store::changed: "api_keys" (minted, revoked, balance set) and "credit_ledger" (a
 // request billed) update or append the one row.
-class KeysModel : public QAbstractTableModel
+class KeysModel : public RowTableModel<KeyRow>
 {
     Q_OBJECT
 public:
@@ -36,23 +36,17 @@ public:
 
     explicit KeysModel(Store &store, QObject *parent = nullptr);
 
-    const KeyRow &rowAt(const QModelIndex &index) const;
-    int rowOf(const QString &id) const;
     // Re-reads every key (F5): changed rows update, new ones are appended.
     void refresh();
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
-    void retranslate();
 
 private:
     void update(const QString &id);
 
     Store &m_store;
-    QList<KeyRow> m_rows;
 };
 
 } // namespace ph::ui

@@ -10,7 +10,8 @@ namespace ph::ui {
 
 ProposalsModel::ProposalsModel(sites::ChangeRepository &changes, sites::SiteRepository &sites,
                                Store &store, QObject *parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(
+          ColumnCount, [](const sites::ConfigChange &r) { return r.id; }, parent)
     , m_changes(changes)
     , m_sites(sites)
 {
@@ -20,34 +21,8 @@ ProposalsModel::ProposalsModel(sites::ChangeRepository &changes, sites::SiteRepo
 
 void ProposalsModel::setStatusFilter(const QString &status)
 {
-    beginResetModel();
     m_status = status;
-    m_rows = m_changes.recent(m_status, kLimit);
-    endResetModel();
-}
-
-const sites::ConfigChange &ProposalsModel::rowAt(const QModelIndex &index) const
-{
-    return m_rows.at(index.row());
-}
-
-int ProposalsModel::rowOf(const QString &id) const
-{
-    for (int i = 0; i < m_rows.size(); ++i) {
-        if (m_rows.at(i).id == id)
-            return i;
-    }
-    return -1;
-}
-
-int ProposalsModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int ProposalsModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    resetRows(m_changes.recent(m_status, kLimit));
 }
 
 QVariant ProposalsModel::data(const QModelIndex &index, int role) const
@@ -98,32 +73,12 @@ QVariant ProposalsModel::headerData(int section, Qt::Orientation orientation, in
     }
 }
 
-void ProposalsModel::retranslate()
-{
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
-}
-
 void ProposalsModel::onStoreChanged(const QString &table, const QString &id)
 {
     if (table != QLatin1String("config_changes"))
         return;
     const auto fresh = m_changes.find(id);
-    const int row = rowOf(id);
-    const bool fits = fresh && (m_status.isEmpty() || fresh->status == m_status);
-    if (row >= 0) {
-        if (!fits) {
-            beginRemoveRows({}, row, row);
-            m_rows.removeAt(row);
-            endRemoveRows();
-            return;
-        }
-        m_rows[row] = *fresh;
-        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
-    } else if (fits) {
-        beginInsertRows({}, 0, 0);
-        m_rows.prepend(*fresh);
-        endInsertRows();
-    }
+    place(id, fresh, fresh && (m_status.isEmpty() || fresh->status == m_status));
 }
 
 } // namespace ph::ui

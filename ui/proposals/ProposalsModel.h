@@ -2,7 +2,7 @@
 
 #include "sites/ChangeRepository.h"
 
-#include <QAbstractTableModel>
+#include "common/RowTableModel.h"
 
 namespace ph {
 class Store;
@@ -15,7 +15,7 @@ namespace ph::ui {
 
 // Configuration proposals of every site, newest first, filtered by status; live through
 // Store::changed("config_changes").
-class ProposalsModel : public QAbstractTableModel
+class ProposalsModel : public RowTableModel<sites::ConfigChange>
 {
     Q_OBJECT
 public:
@@ -26,22 +26,16 @@ public:
                    QObject *parent = nullptr);
 
     void setStatusFilter(const QString &status);
-    const sites::ConfigChange &rowAt(const QModelIndex &index) const;
-    int rowOf(const QString &id) const;
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
-    void retranslate();
 
 private:
     void onStoreChanged(const QString &table, const QString &id);
 
     sites::ChangeRepository &m_changes;
     sites::SiteRepository &m_sites;
-    QList<sites::ConfigChange> m_rows;
     QString m_status = QStringLiteral("pending");
 };
 

@@ -18,7 +18,8 @@ bool sameTool(const cloud::SavedTool &a, const cloud::SavedTool &b)
 
 ToolsModel::ToolsModel(cloud::LibraryRepository &library, Store &store, QString keyId,
                        QObject *parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(
+          ColumnCount, [](const cloud::SavedTool &r) { return r.name; }, parent)
     , m_library(library)
     , m_keyId(std::move(keyId))
 {
@@ -39,20 +40,6 @@ void ToolsModel::setKeyId(const QString &keyId)
     m_keyId = keyId;
     m_rows = m_keyId.isEmpty() ? QList<cloud::SavedTool>() : m_library.tools(m_keyId);
     endResetModel();
-}
-
-const cloud::SavedTool &ToolsModel::rowAt(const QModelIndex &index) const
-{
-    return m_rows.at(index.row());
-}
-
-int ToolsModel::rowOf(const QString &name) const
-{
-    for (int i = 0; i < m_rows.size(); ++i) {
-        if (m_rows.at(i).name == name)
-            return i;
-    }
-    return -1;
 }
 
 void ToolsModel::refresh()
@@ -83,16 +70,6 @@ void ToolsModel::refresh()
         m_rows.insert(i, fresh.at(i));
         endInsertRows();
     }
-}
-
-int ToolsModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int ToolsModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant ToolsModel::data(const QModelIndex &index, int role) const
@@ -144,13 +121,6 @@ QVariant ToolsModel::headerData(int section, Qt::Orientation orientation, int ro
     default:
         return {};
     }
-}
-
-void ToolsModel::retranslate()
-{
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
-    if (!m_rows.isEmpty())
-        Q_EMIT dataChanged(index(0, Kind), index(int(m_rows.size()) - 1, Kind));
 }
 
 } // namespace ph::ui

@@ -2,7 +2,7 @@
 
 #include "cloud/LibraryRepository.h"
 
-#include <QAbstractTableModel>
+#include "common/RowTableModel.h"
 
 namespace ph {
 class Store;
@@ -13,7 +13,7 @@ namespace ph::ui {
 // One API key's saved tools (GET /tools for that key), by name. Store::changed
 // ("saved_tools") keeps it live: rows are inserted, updated and removed where they
 // changed, never reset.
-class ToolsModel : public QAbstractTableModel
+class ToolsModel : public RowTableModel<cloud::SavedTool>
 {
     Q_OBJECT
 public:
@@ -26,23 +26,16 @@ public:
     void setKeyId(const QString &keyId);
     QString keyId() const { return m_keyId; }
 
-    const cloud::SavedTool &rowAt(const QModelIndex &index) const;
-    int rowOf(const QString &name) const;
-
     // Brings the rows in line with the store (targeted inserts, updates, removals).
     void refresh();
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
-    void retranslate();
 
 private:
     cloud::LibraryRepository &m_library;
     QString m_keyId;
-    QList<cloud::SavedTool> m_rows;
 };
 
 } // namespace ph::ui

@@ -23,7 +23,8 @@ QString duration(qint64 ms)
 
 TrajectoriesModel::TrajectoriesModel(engine::TrajectoryRepository &trajectories, Store &store,
                                      QObject *parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(
+          ColumnCount, [](const engine::TrajectoryRow &r) { return r.id; }, parent)
     , m_trajectories(trajectories)
     , m_store(store)
 {
@@ -34,36 +35,10 @@ TrajectoriesModel::TrajectoriesModel(engine::TrajectoryRepository &trajectories,
 
 void TrajectoriesModel::setFilter(const QString &status, const QString &text)
 {
-    beginResetModel();
     m_status = status;
     m_text = text.trimmed();
-    m_rows = m_trajectories.list(QString(), m_status, kPageSize, 0, m_text);
+    resetRows(m_trajectories.list(QString(), m_status, kPageSize, 0, m_text));
     m_exhausted = m_rows.size() < kPageSize;
-    endResetModel();
-}
-
-const engine::TrajectoryRow &TrajectoriesModel::rowAt(const QModelIndex &index) const
-{
-    return m_rows.at(index.row());
-}
-
-int TrajectoriesModel::rowOf(const QString &id) const
-{
-    for (int i = 0; i < m_rows.size(); ++i) {
-        if (m_rows.at(i).id == id)
-            return i;
-    }
-    return -1;
-}
-
-int TrajectoriesModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int TrajectoriesModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant TrajectoriesModel::data(const QModelIndex &index, int role) const
@@ -139,16 +114,7 @@ void TrajectoriesModel::fetchMore(const QModelIndex &parent)
     const QList<engine::TrajectoryRow> more =
         m_trajectories.list(QString(), m_status, kPageSize, int(m_rows.size()), m_text);
     m_exhausted = more.size() < kPageSize;
-    if (more.isEmpty())
-        return;
-    beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + more.size() - 1));
-    m_rows.append(more);
-    endInsertRows();
-}
-
-void TrajectoriesModel::retranslate()
-{
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    appendRows(more);
 }
 
 bool TrajectoriesModel::matches(const engine::TrajectoryRow &row) const
@@ -164,23 +130,7 @@ void TrajectoriesModel::onStoreChanged(const QString &table, const QString &id)
     if (table != QLatin1String("trajectories") && table != QLatin1String("phases"))
         return;
     const auto fresh = m_trajectories.find(id);
-    const int row = rowOf(id);
-    if (row >= 0) {
-        if (!fresh || !matches(*fresh)) {
-            beginRemoveRows({}, row, row);
-            m_rows.removeAt(row);
-            endRemoveRows();
-            return;
-        }
-        m_rows[row] = *fresh;
-        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
-        return;
-    }
-    if (fresh && matches(*fresh)) {
-        beginInsertRows({}, 0, 0);
-        m_rows.prepend(*fresh);
-        endInsertRows();
-    }
+    place(id, fresh, fresh && matches(*fresh));
 }
 
 } // namespace ph::ui

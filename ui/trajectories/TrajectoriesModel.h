@@ -2,7 +2,7 @@
 
 #include "engine/TrajectoryRepository.h"
 
-#include <QAbstractTableModel>
+#include "common/RowTableModel.h"
 
 namespace ph {
 class Store;
@@ -13,7 +13,7 @@ namespace ph::ui {
 // Every run (trajectory), newest activity first, fetched a page at a time as the view
 // scrolls. Store signals keep it live: a changed run updates its row, a new one that
 // matches the filter appears on top. No reload on change.
-class TrajectoriesModel : public QAbstractTableModel
+class TrajectoriesModel : public RowTableModel<engine::TrajectoryRow>
 {
     Q_OBJECT
 public:
@@ -27,11 +27,6 @@ public:
     void setFilter(const QString &status, const QString &text);
     QString statusFilter() const { return m_status; }
 
-    const engine::TrajectoryRow &rowAt(const QModelIndex &index) const;
-    int rowOf(const QString &id) const;
-
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
@@ -39,7 +34,6 @@ public:
     void fetchMore(const QModelIndex &parent) override;
 
     // Header texts follow the language.
-    void retranslate();
 
 private:
     void onStoreChanged(const QString &table, const QString &id);
@@ -47,7 +41,6 @@ private:
 
     engine::TrajectoryRepository &m_trajectories;
     Store &m_store;
-    QList<engine::TrajectoryRow> m_rows;
     QString m_status;
     QString m_text;
     bool m_exhausted = false;

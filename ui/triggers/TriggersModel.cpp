@@ -9,41 +9,18 @@ namespace ph::ui {
 
 TriggersModel::TriggersModel(cloud::LibraryRepository &library, Store &store, QString baseUrl,
                              QObject *parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(
+          ColumnCount, [](const cloud::Trigger &r) { return r.id; }, parent)
     , m_library(library)
     , m_baseUrl(std::move(baseUrl))
-    , m_rows(library.triggers(QString()))
 {
+    m_rows = library.triggers(QString());
     connect(&store, &Store::changed, this, &TriggersModel::onStoreChanged);
-}
-
-const cloud::Trigger &TriggersModel::rowAt(const QModelIndex &index) const
-{
-    return m_rows.at(index.row());
-}
-
-int TriggersModel::rowOf(const QString &id) const
-{
-    for (int i = 0; i < m_rows.size(); ++i) {
-        if (m_rows.at(i).id == id)
-            return i;
-    }
-    return -1;
 }
 
 QString TriggersModel::urlOf(const cloud::Trigger &trigger) const
 {
     return trigger.toJson(m_baseUrl).value(QStringLiteral("url")).toString();
-}
-
-int TriggersModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int TriggersModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant TriggersModel::data(const QModelIndex &index, int role) const
@@ -101,27 +78,12 @@ QVariant TriggersModel::headerData(int section, Qt::Orientation orientation, int
     }
 }
 
-void TriggersModel::retranslate()
-{
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
-    if (!m_rows.isEmpty())
-        Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
-}
-
 void TriggersModel::onStoreChanged(const QString &table, const QString &id)
 {
     if (table != QLatin1String("triggers"))
         return;
     const auto fresh = m_library.trigger(id);
-    const int row = rowOf(id);
-    if (row >= 0 && fresh) {
-        m_rows[row] = *fresh;
-        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
-    } else if (row < 0 && fresh) {
-        beginInsertRows({}, 0, 0);
-        m_rows.prepend(*fresh);
-        endInsertRows();
-    }
+    place(id, fresh, true);
 }
 
 } // namespace ph::ui

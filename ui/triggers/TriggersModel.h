@@ -2,7 +2,7 @@
 
 #include "cloud/LibraryRepository.h"
 
-#include <QAbstractTableModel>
+#include "common/RowTableModel.h"
 
 namespace ph {
 class Store;
@@ -11,7 +11,7 @@ class Store;
 namespace ph::ui {
 
 // Every trigger URL (all keys), newest first; live through Store::changed("triggers").
-class TriggersModel : public QAbstractTableModel
+class TriggersModel : public RowTableModel<cloud::Trigger>
 {
     Q_OBJECT
 public:
@@ -20,23 +20,17 @@ public:
     TriggersModel(cloud::LibraryRepository &library, Store &store, QString baseUrl,
                   QObject *parent = nullptr);
 
-    const cloud::Trigger &rowAt(const QModelIndex &index) const;
-    int rowOf(const QString &id) const;
     QString urlOf(const cloud::Trigger &trigger) const;
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
-    void retranslate();
 
 private:
     void onStoreChanged(const QString &table, const QString &id);
 
     cloud::LibraryRepository &m_library;
     QString m_baseUrl;
-    QList<cloud::Trigger> m_rows;
 };
 
 } // namespace ph::ui
