@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>ph::ui::BrowserTile</name>
+    <message>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="81"/>
+        <source>Take over (only while the run waits for input)</source>
+        <translation>Übernehmen (nur solange der Lauf auf Eingaben wartet)</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="82"/>
+        <source>Click and type in this page yourself; untick to hand it back.</source>
+        <translation>Klicken und tippen Sie selbst in dieser Seite; Haken entfernen, um sie zurückzugeben.</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="98"/>
+        <source>Live page of %1</source>
+        <translation>Live-Seite von %1</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::BrowserViewsDock</name>
+    <message>
+        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="91"/>
+        <source>Live browser views</source>
+        <translation>Live-Browseransichten</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="92"/>
+        <source>No page is leased right now. Pages appear here while runs use them.</source>
+        <translation>Gerade ist keine Seite vergeben. Seiten erscheinen hier, solange Läufe sie nutzen.</translation>
+    </message>
+</context>
+<context>
     <name>ph::ui::DeliveriesDock</name>
     <message>
         <location filename="../ui/deliveries/DeliveriesDock.cpp" line="115"/>
@@ -78,37 +109,37 @@
 <context>
     <name>ph::ui::DeliveriesModel</name>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="71"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="72"/>
         <source>Event</source>
         <translation>Ereignis</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="73"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="74"/>
         <source>Target</source>
         <translation>Ziel</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="75"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="76"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="77"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="78"/>
         <source>Attempts</source>
         <translation>Versuche</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="79"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="80"/>
         <source>Last answer</source>
         <translation>Letzte Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="81"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="82"/>
         <source>Next attempt</source>
         <translation>Nächster Versuch</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="83"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="84"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
@@ -269,72 +300,72 @@
 <context>
     <name>ph::ui::KeysModel</name>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="92"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="93"/>
         <source>owner</source>
         <translation>Eigentümer</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="92"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="93"/>
         <source>user</source>
         <translation>Benutzer</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="96"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="97"/>
         <source>revoked %1</source>
         <translation>widerrufen am %1</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="96"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="97"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="98"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="99"/>
         <source>unlimited</source>
         <translation>unbegrenzt</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="118"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="119"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="120"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="121"/>
         <source>Role</source>
         <translation>Rolle</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="122"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="123"/>
         <source>Prefix</source>
         <translation>Präfix</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="124"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="125"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="126"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="127"/>
         <source>Balance</source>
         <translation>Guthaben</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="128"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="129"/>
         <source>Credits used</source>
         <translation>Verbrauchte Credits</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="130"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="131"/>
         <source>Billed requests</source>
         <translation>Abgerechnete Anfragen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="132"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="133"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="134"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="135"/>
         <source>Last used</source>
         <translation>Zuletzt verwendet</translation>
     </message>
@@ -342,82 +373,82 @@
 <context>
     <name>ph::ui::MainWindow</name>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="80"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="85"/>
         <source>About Pilothouse</source>
         <translation>Über Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="81"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="86"/>
         <source>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;A self-hosted web-automation service: an API server, a cloud browser and this console.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;Ein selbst betriebener Dienst für Web-Automatisierung: API-Server, Cloud-Browser und diese Konsole.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="143"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="148"/>
         <source>Close the console</source>
         <translation>Konsole schließen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="144"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="149"/>
         <source>Keep Pilothouse serving in the system tray, or quit it? Runs in progress stop when it quits.</source>
         <translation>Soll Pilothouse im Infobereich weiterlaufen oder beendet werden? Beim Beenden werden aktive Läufe abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="147"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="152"/>
         <source>Keep serving in the tray</source>
         <translation>Im Infobereich weiterlaufen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="148"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="153"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="151"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="156"/>
         <source>Do not ask again</source>
         <translation>Nicht mehr fragen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="216"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="221"/>
         <source>Pilothouse console</source>
         <translation>Pilothouse-Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="217"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="222"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="218"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="223"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="219"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="224"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="220"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="225"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="221"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="226"/>
         <source>&amp;About Pilothouse</source>
         <translation>Ü&amp;ber Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="223"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="228"/>
         <source>Pilothouse is serving at %1</source>
         <translation>Pilothouse ist unter %1 erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="224"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="229"/>
         <source>Show the console</source>
         <translation>Konsole anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="225"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="230"/>
         <source>Quit Pilothouse</source>
         <translation>Pilothouse beenden</translation>
     </message>
@@ -541,27 +572,27 @@
 <context>
     <name>ph::ui::ProposalsModel</name>
     <message>
-        <location filename="../ui/proposals/ProposalsModel.cpp" line="61"/>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="62"/>
         <source>Proposal</source>
         <translation>Vorschlag</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsModel.cpp" line="63"/>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="64"/>
         <source>Site</source>
         <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsModel.cpp" line="65"/>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="66"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsModel.cpp" line="67"/>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="68"/>
         <source>Proposed by</source>
         <translation>Vorgeschlagen von</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsModel.cpp" line="69"/>
+        <location filename="../ui/proposals/ProposalsModel.cpp" line="70"/>
         <source>When</source>
         <translation>Zeitpunkt</translation>
     </message>
@@ -958,42 +989,42 @@
 <context>
     <name>ph::ui::ToolsModel</name>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="82"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="83"/>
         <source>Called as user_%1 on the browser bridge</source>
         <translation>Auf der Browser-Bridge als user_%1 aufrufbar</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="89"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="90"/>
         <source>JavaScript</source>
         <translation>JavaScript</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="89"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="90"/>
         <source>Steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="111"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="112"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="113"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="114"/>
         <source>Kind</source>
         <translation>Art</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="115"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="116"/>
         <source>Description</source>
         <translation>Beschreibung</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="117"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="118"/>
         <source>Parameters</source>
         <translation>Parameter</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="119"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="120"/>
         <source>Updated</source>
         <translation>Aktualisiert</translation>
     </message>
@@ -1131,32 +1162,32 @@
 <context>
     <name>ph::ui::TrajectoriesModel</name>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="88"/>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="89"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="90"/>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="91"/>
         <source>Task</source>
         <translation>Aufgabe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="92"/>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="93"/>
         <source>Started</source>
         <translation>Gestartet</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="94"/>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="95"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="96"/>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="97"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="98"/>
+        <location filename="../ui/trajectories/TrajectoriesModel.cpp" line="99"/>
         <source>Tools used</source>
         <translation>Verwendete Werkzeuge</translation>
     </message>
@@ -1237,57 +1268,57 @@
 <context>
     <name>ph::ui::TriggersModel</name>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="39"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="40"/>
         <source>tool %1</source>
         <translation>Werkzeug %1</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="41"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="42"/>
         <source>run %1</source>
         <translation>Lauf %1</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="42"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="43"/>
         <source>prompt: %1</source>
         <translation>Prompt: %1</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="44"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="45"/>
         <source>revoked</source>
         <translation>widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="44"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="45"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="64"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="65"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="66"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="67"/>
         <source>Target</source>
         <translation>Ziel</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="68"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="69"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="70"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="71"/>
         <source>Fired</source>
         <translation>Auslösungen</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="72"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="73"/>
         <source>Last fired</source>
         <translation>Zuletzt ausgelöst</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="74"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="75"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>

@@ -2,6 +2,7 @@
 
 #include "OverviewPage.h"
 #include "StatusBar.h"
+#include "browserviews/BrowserViewsDock.h"
 #include "deliveries/DeliveriesDock.h"
 #include "keys/KeysDock.h"
 #include "proposals/ProposalsDock.h"
@@ -61,6 +62,10 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_proposals);
     tabifyDockWidget(m_triggers, m_proposals);
     m_viewMenu->addAction(m_proposals->toggleViewAction());
+    m_browserViews = new BrowserViewsDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_browserViews);
+    tabifyDockWidget(m_proposals, m_browserViews);
+    m_viewMenu->addAction(m_browserViews->toggleViewAction());
     m_tools = new ToolsDock(service, this);
     addDockWidget(Qt::BottomDockWidgetArea, m_tools);
     tabifyDockWidget(m_proposals, m_tools);

@@ -15,6 +15,7 @@ namespace ph::ui {
 
 class OverviewPage;
 class StatusBar;
+class BrowserViewsDock;
 class DeliveriesDock;
 class KeysDock;
 class ProposalsDock;
@@ -65,6 +66,7 @@ private:
     DeliveriesDock *m_deliveries;
     TriggersDock *m_triggers;
     ProposalsDock *m_proposals;
+    BrowserViewsDock *m_browserViews;
     ToolsDock *m_tools;
     KeysDock *m_keys;
     SettingsDock *m_settingsDock;

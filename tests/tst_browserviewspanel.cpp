@@ -1,0 +1,83 @@
+// The console's live browser views against the real pool: a run's leased page appears
+// as a tile showing that very page, labelled with the run; take-over is possible only
+// while the run waits for input and is handed back when it goes on; the tile goes when
+// the lease ends.
+#include "FixtureServer.h"
+#include "HttpClient.h"
+#include "TestMain.h"
+#include "TestService.h"
+
+#include "browser/BrowserLease.h"
+#include "browser/BrowserPool.h"
+#include "browserviews/BrowserTile.h"
+#include "browserviews/BrowserViewsDock.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QJsonArray>
+#include <QWebEngineView>
+
+using namespace ph;
+using namespace ph::test;
+
+class tst_BrowserViewsPanel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void showsAWaitingRunsPageAndLetsTheOperatorTakeOver();
+};
+
+void tst_BrowserViewsPanel::showsAWaitingRunsPageAndLetsTheOperatorTakeOver()
+{
+    FixtureServer site;
+    QVERIFY(site.start());
+    site.page("/login", "<!doctype html><title>Sign in</title><form action=\"/orders\">"
+                        "<label for=\"e\">Email</label><input id=\"e\" name=\"email\">"
+                        "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
+                        "type=\"password\"><button>Sign in</button></form>");
+    site.page("/orders", "<!doctype html><title>Orders</title><h1>Your orders</h1>");
+    TestService ph;
+    QVERIFY(ph.ok());
+    ui::BrowserViewsDock dock(ph.service());
+    dock.resize(900, 700);
+    dock.show();
+    QCOMPARE(dock.tiles().size(), 0);
+
+    HttpClient c = ph.client();
+    const auto r =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Log in and read my orders")},
+                {QStringLiteral("urls"), QJsonArray{site.url(QStringLiteral("/login"))}}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
+    const QString run = r.json().value(QStringLiteral("trajectoryId")).toString();
+    // The waiting run keeps its page; its tile shows that very page.
+    QTRY_VERIFY(dock.tileFor(run));
+    ui::BrowserTile *tile = dock.tileFor(run);
+    BrowserLease *lease = nullptr;
+    for (BrowserLease *l : ph.service().pool().leases()) {
+        if (l->label() == run)
+            lease = l;
+    }
+    QVERIFY(lease);
+    QCOMPARE(tile->view()->page(), lease->page());
+    QVERIFY(tile->view()->url().toString().endsWith(QLatin1String("/login")));
+    // Watching only, until the operator takes over the paused run.
+    QVERIFY(!tile->view()->isEnabled());
+    QTRY_VERIFY(tile->takeOver()->isEnabled());
+    tile->takeOver()->setChecked(true);
+    QVERIFY(tile->view()->isEnabled());
+    // The run goes on: handed back, then the page is released and the tile goes.
+    const auto done =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("trajectoryId"), run},
+                {QStringLiteral("history"),
+                 QJsonObject{{QStringLiteral("continue"), true},
+                             {QStringLiteral("answers"),
+                              QJsonObject{{QStringLiteral("email"), QStringLiteral("a@b.example")},
+                                          {QStringLiteral("password"), QStringLiteral("pw")}}}}}});
+    QCOMPARE(done.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QTRY_VERIFY(!dock.tileFor(run));
+}
+
+PH_WIDGETS_TEST_MAIN(tst_BrowserViewsPanel)
+#include "tst_browserviewspanel.moc"

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QDockWidget>
+#include <QHash>
+
+class QGridLayout;
+class QLabel;
+
+namespace ph {
+class BrowserLease;
+class Service;
+} // namespace ph
+
+namespace ph::ui {
+
+class BrowserTile;
+
+// Live browser views: a grid of the pool's leased pages, each shown in a QWebEngineView
+// attached to the very page the run drives, labelled with the run and its URL.
+// Double-click enlarges one. "Take over" lets the operator click and type in a page
+// whose run is paused (waiting for input), and hands it back when unticked or when the
+// run goes on. Tiles come and go with the pool's leaseStarted/leaseEnded signals.
+class BrowserViewsDock : public QDockWidget
+{
+    Q_OBJECT
+public:
+    explicit BrowserViewsDock(Service &service, QWidget *parent = nullptr);
+    ~BrowserViewsDock() override;
+
+    QList<BrowserTile *> tiles() const { return m_tiles.values(); }
+    BrowserTile *tileFor(const QString &runOrLabel) const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void add(BrowserLease *lease);
+    void remove(const QString &leaseId);
+    void layoutTiles();
+
+    Service &m_service;
+    QWidget *m_grid;
+    QGridLayout *m_layout;
+    QLabel *m_empty;
+    QHash<QString, BrowserTile *> m_tiles; // by lease id
+};
+
+} // namespace ph::ui
