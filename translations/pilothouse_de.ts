@@ -4,17 +4,17 @@
 <context>
     <name>ph::ui::BrowserTile</name>
     <message>
-        <location filename="../ui/browserviews/BrowserTile.cpp" line="81"/>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="82"/>
         <source>Take over (only while the run waits for input)</source>
         <translation>Übernehmen (nur solange der Lauf auf Eingaben wartet)</translation>
     </message>
     <message>
-        <location filename="../ui/browserviews/BrowserTile.cpp" line="82"/>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="83"/>
         <source>Click and type in this page yourself; untick to hand it back.</source>
         <translation>Klicken und tippen Sie selbst in dieser Seite; Haken entfernen, um sie zurückzugeben.</translation>
     </message>
     <message>
-        <location filename="../ui/browserviews/BrowserTile.cpp" line="98"/>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="99"/>
         <source>Live page of %1</source>
         <translation>Live-Seite von %1</translation>
     </message>
@@ -30,6 +30,49 @@
         <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="92"/>
         <source>No page is leased right now. Pages appear here while runs use them.</source>
         <translation>Gerade ist keine Seite vergeben. Seiten erscheinen hier, solange Läufe sie nutzen.</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::ConnectKeysModel</name>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="350"/>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="352"/>
+        <source>revoked %1</source>
+        <translation>widerrufen am %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="352"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="364"/>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="366"/>
+        <source>Prefix</source>
+        <translation>Präfix</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="368"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="370"/>
+        <source>Last used</source>
+        <translation>Zuletzt verwendet</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="372"/>
+        <source>State</source>
+        <translation>Zustand</translation>
     </message>
 </context>
 <context>
@@ -373,82 +416,82 @@
 <context>
     <name>ph::ui::MainWindow</name>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="85"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="90"/>
         <source>About Pilothouse</source>
         <translation>Über Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="86"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="91"/>
         <source>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;A self-hosted web-automation service: an API server, a cloud browser and this console.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;Ein selbst betriebener Dienst für Web-Automatisierung: API-Server, Cloud-Browser und diese Konsole.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="148"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="153"/>
         <source>Close the console</source>
         <translation>Konsole schließen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="149"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="154"/>
         <source>Keep Pilothouse serving in the system tray, or quit it? Runs in progress stop when it quits.</source>
         <translation>Soll Pilothouse im Infobereich weiterlaufen oder beendet werden? Beim Beenden werden aktive Läufe abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="152"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="157"/>
         <source>Keep serving in the tray</source>
         <translation>Im Infobereich weiterlaufen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="153"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="158"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="156"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="161"/>
         <source>Do not ask again</source>
         <translation>Nicht mehr fragen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="221"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="226"/>
         <source>Pilothouse console</source>
         <translation>Pilothouse-Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="222"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="227"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="223"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="228"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="224"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="229"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="225"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="230"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="226"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="231"/>
         <source>&amp;About Pilothouse</source>
         <translation>Ü&amp;ber Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="228"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="233"/>
         <source>Pilothouse is serving at %1</source>
         <translation>Pilothouse ist unter %1 erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="229"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="234"/>
         <source>Show the console</source>
         <translation>Konsole anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="230"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="235"/>
         <source>Quit Pilothouse</source>
         <translation>Pilothouse beenden</translation>
     </message>
@@ -797,6 +840,463 @@
         <location filename="../ui/settings/SettingsModel.cpp" line="107"/>
         <source>What it does</source>
         <translation>Beschreibung</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SiteKeysModel</name>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="223"/>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="227"/>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="228"/>
+        <source>test mode</source>
+        <translation>Testmodus</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="229"/>
+        <source>live</source>
+        <translation>live</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="231"/>
+        <source>%1 · exact hosts</source>
+        <translation>%1 · exakte Hosts</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="232"/>
+        <source>%1 · registrable domains</source>
+        <translation>%1 · registrierbare Domains</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="236"/>
+        <source>deactivated</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="238"/>
+        <source>expired %1</source>
+        <translation>abgelaufen am %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="239"/>
+        <source>active until %1</source>
+        <translation>aktiv bis %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="239"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="255"/>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="257"/>
+        <source>Public key</source>
+        <translation>Öffentlicher Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="259"/>
+        <source>Environment</source>
+        <translation>Umgebung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="261"/>
+        <source>Allowed domains</source>
+        <translation>Erlaubte Domains</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="263"/>
+        <source>Capabilities</source>
+        <translation>Fähigkeiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="265"/>
+        <source>Policy</source>
+        <translation>Richtlinie</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="267"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="269"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="271"/>
+        <source>Rotated</source>
+        <translation>Erneuert</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SitesDock</name>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="365"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="392"/>
+        <source>Created the site %1 with the site key %2.</source>
+        <translation>Website %1 mit dem Website-Schlüssel %2 erstellt.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="393"/>
+        <source>Minted the site key %2 for %1.</source>
+        <translation>Website-Schlüssel %2 für %1 erzeugt.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="419"/>
+        <source>Saved the allowed domains, capabilities and policy of %1.</source>
+        <translation>Erlaubte Domains, Fähigkeiten und Richtlinie von %1 gespeichert.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="436"/>
+        <source>Rotated %1: its new public key is shown; the previous one no longer works.</source>
+        <translation>%1 erneuert: Der neue öffentliche Schlüssel wird angezeigt; der bisherige funktioniert nicht mehr.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="453"/>
+        <source>Activated %1.</source>
+        <translation>%1 aktiviert.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="454"/>
+        <source>Deactivated %1; pages that use it stop working.</source>
+        <translation>%1 deaktiviert; Seiten, die ihn verwenden, funktionieren nicht mehr.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="474"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="484"/>
+        <source>Delete site</source>
+        <translation>Website löschen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="475"/>
+        <source>Delete the site %1? Its site keys (%2), Connect AI keys (%3), configuration and proposals are removed, and pages that use its keys stop working. Its analytics history is kept. This cannot be undone.</source>
+        <translation>Die Website %1 löschen? Ihre Website-Schlüssel (%2), Connect-AI-Schlüssel (%3), Konfiguration und Vorschläge werden entfernt, und Seiten, die ihre Schlüssel verwenden, funktionieren nicht mehr. Ihr Analyseverlauf bleibt erhalten. Dies kann nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="494"/>
+        <source>Deleted the site %1.</source>
+        <translation>Website %1 gelöscht.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="515"/>
+        <source>Created the Connect AI key %1.</source>
+        <translation>Connect-AI-Schlüssel %1 erstellt.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="533"/>
+        <source>Revoked %1; it now answers 401.</source>
+        <translation>%1 widerrufen; Anfragen damit erhalten jetzt 401.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="577"/>
+        <source>Select a site to see its site keys and Connect AI keys.</source>
+        <translation>Wählen Sie eine Website aus, um ihre Website-Schlüssel und Connect-AI-Schlüssel anzuzeigen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="583"/>
+        <source>%1 of at most %2 Connect AI keys are active. Each lets an AI read this site&apos;s configuration and propose changes for your review.</source>
+        <translation>%1 von höchstens %2 Connect-AI-Schlüsseln sind aktiv. Mit jedem kann eine KI die Konfiguration dieser Website lesen und Änderungen zu Ihrer Prüfung vorschlagen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="596"/>
+        <source>Select a site key to edit, rotate or deactivate it.</source>
+        <translation>Wählen Sie einen Website-Schlüssel aus, um ihn zu bearbeiten, zu erneuern oder zu deaktivieren.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="603"/>
+        <source>deactivated</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="604"/>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="605"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="612"/>
+        <source>Activate</source>
+        <translation>Aktivieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="612"/>
+        <source>Deactivate (Del)</source>
+        <translation>Deaktivieren (Entf)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="622"/>
+        <source>The new Connect AI key</source>
+        <translation>Der neue Connect-AI-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="623"/>
+        <source>Copy the key now and give it to your AI as a bearer key. It is shown only this once; Pilothouse keeps only its hash.</source>
+        <translation>Kopieren Sie den Schlüssel jetzt und geben Sie ihn Ihrer KI als Bearer-Schlüssel. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="627"/>
+        <source>The new public site key</source>
+        <translation>Der neue öffentliche Website-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="628"/>
+        <source>Place this key in your pages&apos; embed code. It is public; the list shows it shortened.</source>
+        <translation>Fügen Sie diesen Schlüssel in den Einbettungscode Ihrer Seiten ein. Er ist öffentlich; die Liste zeigt ihn gekürzt.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="642"/>
+        <source>Sites</source>
+        <translation>Websites</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="643"/>
+        <source>Delete site… (Del)</source>
+        <translation>Website löschen… (Entf)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="644"/>
+        <source>New site key</source>
+        <translation>Neuer Website-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="645"/>
+        <source>Site</source>
+        <translation>Website</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="646"/>
+        <source>An existing site, or a new name</source>
+        <translation>Eine vorhandene Website oder ein neuer Name</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="647"/>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="648"/>
+        <source>Where the key is used, e.g. production embed</source>
+        <translation>Wo der Schlüssel verwendet wird, z. B. Einbettung in Produktion</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="649"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="659"/>
+        <source>Allowed domains</source>
+        <translation>Erlaubte Domains</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="650"/>
+        <source>example.com, *.example.com, =shop.example.com</source>
+        <translation>example.com, *.example.com, =shop.example.com</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="651"/>
+        <source>Environment</source>
+        <translation>Umgebung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="652"/>
+        <source>Production</source>
+        <translation>Produktion</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="653"/>
+        <source>Development</source>
+        <translation>Entwicklung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="654"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="674"/>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="655"/>
+        <source>Mint site key</source>
+        <translation>Website-Schlüssel erzeugen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="656"/>
+        <source>Site keys</source>
+        <translation>Website-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="657"/>
+        <source>Connect AI</source>
+        <translation>Connect AI</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="658"/>
+        <source>Selected site key</source>
+        <translation>Ausgewählter Website-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="660"/>
+        <source>At least one domain</source>
+        <translation>Mindestens eine Domain</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="661"/>
+        <source>Capabilities</source>
+        <translation>Fähigkeiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="664"/>
+        <source>Embed in pages</source>
+        <translation>In Seiten einbetten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="666"/>
+        <source>Cloud agent</source>
+        <translation>Cloud-Agent</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="668"/>
+        <source>Cloud scrape</source>
+        <translation>Cloud-Scraping</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="670"/>
+        <source>External web context</source>
+        <translation>Externer Webkontext</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="672"/>
+        <source>Site mode</source>
+        <translation>Website-Modus</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="673"/>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="675"/>
+        <source>Paused</source>
+        <translation>Pausiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="676"/>
+        <source>Domain scope</source>
+        <translation>Domain-Geltungsbereich</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="677"/>
+        <source>Registrable domain (with its subdomains)</source>
+        <translation>Registrierbare Domain (mit ihren Subdomains)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="678"/>
+        <source>Exact host</source>
+        <translation>Exakter Host</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="679"/>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="680"/>
+        <source>Rotate</source>
+        <translation>Erneuern</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="681"/>
+        <source>Which AI, e.g. Claude (default: Connect AI)</source>
+        <translation>Welche KI, z. B. Claude (Standard: Connect AI)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="682"/>
+        <source>Create Connect AI key</source>
+        <translation>Connect-AI-Schlüssel erstellen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="683"/>
+        <source>Revoke (Del)</source>
+        <translation>Widerrufen (Entf)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="685"/>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="686"/>
+        <source>Done</source>
+        <translation>Fertig</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SitesModel</name>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="116"/>
+        <source>%1 of %2 usable</source>
+        <translation>%1 von %2 nutzbar</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="118"/>
+        <source>%1 of %2 active</source>
+        <translation>%1 von %2 aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="122"/>
+        <source>defaults</source>
+        <translation>Standardwerte</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="138"/>
+        <source>Site</source>
+        <translation>Website</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="140"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="142"/>
+        <source>Site keys</source>
+        <translation>Website-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="144"/>
+        <source>Connect AI keys</source>
+        <translation>Connect-AI-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="146"/>
+        <source>Configuration</source>
+        <translation>Konfiguration</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="148"/>
+        <source>Proposals</source>
+        <translation>Vorschläge</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="150"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
     </message>
 </context>
 <context>

@@ -1,8 +1,8 @@
 #include "WorkspaceController.h"
 
 #include "ChangeDecisions.h"
+#include "WorkspaceActions.h"
 
-#include "AllowedDomains.h"
 #include "AnalyticsRepository.h"
 #include "ChangeRepository.h"
 #include "ConfigApi.h"
@@ -68,23 +68,6 @@ QJsonObject connectKeyJson(const ConnectKey &k)
             {QStringLiteral("createdAt"), Clock::isoUtc(k.createdAt)},
             {QStringLiteral("lastUsedAt"), isoOrNull(k.lastUsedAt)},
             {QStringLiteral("revokedAt"), isoOrNull(k.revokedAt)}};
-}
-
-QString boundedLabel(const JsonFields &body, const QString &key, bool required,
-                     const QString &fallback = {})
-{
-    const QString label = required ? body.requiredString(key).trimmed()
-                                   : body.optionalString(key).value_or(fallback).trimmed();
-    if (label.size() > 80)
-        throw ApiError::invalidField(body.path(key),
-                                     QStringLiteral("must be at most 80 characters"));
-    return label;
-}
-
-QJsonObject objectField(const JsonFields &body, const QString &key)
-{
-    const auto o = body.optionalObject(key);
-    return o ? o->object() : QJsonObject();
 }
 
 // User API keys are for the cloud API: everything but the embed is on by default.
@@ -166,83 +149,21 @@ QList<Route> WorkspaceController::routes()
 Site WorkspaceController::ownedSite(const QString &siteId) const
 {
     // Every caller here is the owner (AuthPolicy::Workspace): the owner's view of sites.
-    http::Principal owner;
-    owner.owner = true;
-    return m_api.siteFor(owner, siteId);
+    return sites::ownedSite(m_sites, siteId);
 }
 
 SiteKey WorkspaceController::keyFor(const QString &keyId, const QString &siteId) const
 {
-    const auto key = m_sites.findKey(keyId);
-    if (!key || (!siteId.isEmpty() && key->siteId != siteId))
-        throw ApiError(404, QStringLiteral("SITE_KEY_NOT_FOUND"),
-                       siteId.isEmpty()
-                           ? QStringLiteral("no site key %1").arg(keyId)
-                           : QStringLiteral("no site key %1 on site %2").arg(keyId, siteId),
-                       QStringLiteral("keyId"));
-    ownedSite(key->siteId);
-    return *key;
+    return ownedSiteKey(m_sites, keyId, siteId);
 }
 
 void WorkspaceController::generateSiteKey(Exchange &ex)
 {
-    const JsonFields body(ex.request().jsonObject());
-    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("siteName"),
-                        QStringLiteral("label"), QStringLiteral("allowedDomains"),
-                        QStringLiteral("ttlDays"), QStringLiteral("environment"),
-                        QStringLiteral("capabilities"), QStringLiteral("sitePolicy")});
-    const auto siteId = body.optionalString(QStringLiteral("siteId"));
-    const auto siteName = body.optionalString(QStringLiteral("siteName"));
-    if (!siteId && !siteName)
-        throw ApiError(400, QStringLiteral("MISSING_FIELD"),
-                       QStringLiteral("siteId or siteName is required"), QStringLiteral("siteId"));
-    if (siteId && siteName)
-        throw ApiError::invalidField(
-            QStringLiteral("siteName"),
-            QStringLiteral("cannot be sent with siteId; send one of them"));
-    const QString label = boundedLabel(body, QStringLiteral("label"), true);
-    SiteRepository::NewKey key;
-    key.label = label;
-    key.allowedDomains =
-        AllowedDomains::normalize(*body.stringArray(QStringLiteral("allowedDomains"), true),
-                                  QStringLiteral("allowedDomains"));
-    key.ttlDays = int(body.optionalInt(QStringLiteral("ttlDays"), 0, 3650).value_or(0));
-    key.environment = body.optionalEnum(QStringLiteral("environment"),
-                                        {QStringLiteral("production"),
-                                         QStringLiteral("development"), QStringLiteral("test")})
-                          .value_or(QStringLiteral("production"));
-    key.capabilities = SiteConfigSchema::mergeCapabilities(
-        SiteConfigSchema::capabilityDefaults(), objectField(body, QStringLiteral("capabilities")),
-        QStringLiteral("capabilities"));
-    key.sitePolicy = SiteConfigSchema::mergeSitePolicy(
-        SiteConfigSchema::sitePolicyDefaults(), objectField(body, QStringLiteral("sitePolicy")),
-        QStringLiteral("sitePolicy"));
-
-    Site site;
-    bool created = false;
-    SiteKey minted;
-    m_store.transaction([&] {
-        if (siteId) {
-            site = ownedSite(*siteId);
-        } else {
-            const QString name = siteName->trimmed();
-            if (name.isEmpty() || name.size() > 120)
-                throw ApiError::invalidField(QStringLiteral("siteName"),
-                                             QStringLiteral("must be 1 to 120 characters"));
-            if (auto existing = m_sites.findSiteByName(name, kLocalOwner)) {
-                site = *existing;
-            } else {
-                site = m_sites.createSite(name, kLocalOwner);
-                created = true;
-            }
-        }
-        key.siteId = site.id;
-        minted = m_sites.createKey(key);
-    });
-    ex.respondJson(201, {{QStringLiteral("siteId"), site.id},
-                         {QStringLiteral("siteName"), site.name},
-                         {QStringLiteral("siteCreated"), created},
-                         {QStringLiteral("key"), keyJson(minted, m_store.clock().nowMs())}});
+    const GeneratedSiteKey g = sites::generateSiteKey(m_store, m_sites, ex.request().jsonObject());
+    ex.respondJson(201, {{QStringLiteral("siteId"), g.site.id},
+                         {QStringLiteral("siteName"), g.site.name},
+                         {QStringLiteral("siteCreated"), g.siteCreated},
+                         {QStringLiteral("key"), keyJson(g.key, m_store.clock().nowMs())}});
 }
 
 void WorkspaceController::listSiteKeys(Exchange &ex)
@@ -272,69 +193,32 @@ void WorkspaceController::listSiteKeys(Exchange &ex)
 
 void WorkspaceController::updateSiteKeyPolicy(Exchange &ex)
 {
-    const JsonFields body(ex.request().jsonObject());
-    body.rejectUnknown({QStringLiteral("keyId"), QStringLiteral("siteId"),
-                        QStringLiteral("allowedDomains"), QStringLiteral("active"),
-                        QStringLiteral("capabilities"), QStringLiteral("sitePolicy")});
-    SiteKey key = keyFor(body.requiredString(QStringLiteral("keyId")),
-                         body.optionalString(QStringLiteral("siteId")).value_or(QString()));
-    if (const auto domains = body.stringArray(QStringLiteral("allowedDomains"), false))
-        key.allowedDomains = AllowedDomains::normalize(*domains, QStringLiteral("allowedDomains"));
-    if (const auto active = body.optionalBool(QStringLiteral("active")))
-        key.active = *active;
-    key.capabilities = SiteConfigSchema::mergeCapabilities(
-        key.capabilities, objectField(body, QStringLiteral("capabilities")),
-        QStringLiteral("capabilities"));
-    key.sitePolicy = SiteConfigSchema::mergeSitePolicy(
-        key.sitePolicy, objectField(body, QStringLiteral("sitePolicy")),
-        QStringLiteral("sitePolicy"));
-    m_sites.updateKey(key);
-    ex.respondJson(
-        200, {{QStringLiteral("key"), keyJson(*m_sites.findKey(key.id), m_store.clock().nowMs())}});
+    const SiteKey key = sites::updateSiteKeyPolicy(m_sites, ex.request().jsonObject());
+    ex.respondJson(200, {{QStringLiteral("key"), keyJson(key, m_store.clock().nowMs())}});
 }
 
 void WorkspaceController::rotateSiteKey(Exchange &ex)
 {
-    const JsonFields body(ex.request().jsonObject());
-    body.rejectUnknown({QStringLiteral("keyId"), QStringLiteral("siteId"), QStringLiteral("label"),
-                        QStringLiteral("capabilities"), QStringLiteral("sitePolicy")});
-    SiteKey key = keyFor(body.requiredString(QStringLiteral("keyId")),
-                         body.optionalString(QStringLiteral("siteId")).value_or(QString()));
-    if (body.has(QStringLiteral("label")))
-        key.label = boundedLabel(body, QStringLiteral("label"), true);
-    key.capabilities = SiteConfigSchema::mergeCapabilities(
-        key.capabilities, objectField(body, QStringLiteral("capabilities")),
-        QStringLiteral("capabilities"));
-    key.sitePolicy = SiteConfigSchema::mergeSitePolicy(
-        key.sitePolicy, objectField(body, QStringLiteral("sitePolicy")),
-        QStringLiteral("sitePolicy"));
-    SiteKey rotated;
-    m_store.transaction([&] {
-        m_sites.updateKey(key);
-        rotated = m_sites.rotateKey(key.id);
-    });
+    const SiteKey rotated = sites::rotateSiteKey(m_store, m_sites, ex.request().jsonObject());
     ex.respondJson(200, {{QStringLiteral("key"), keyJson(rotated, m_store.clock().nowMs())},
                          {QStringLiteral("previousKeyInvalidated"), true}});
 }
 
 void WorkspaceController::deleteSite(Exchange &ex)
 {
-    const JsonFields body(ex.request().jsonObject());
-    body.rejectUnknown({QStringLiteral("siteId")});
-    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
-    const int keys = m_sites.keyCount(site.id);
-    const int connections = int(m_connectKeys.list(site.id).size());
-    m_sites.deleteSite(site.id);
+    const DeletedSite deleted =
+        sites::deleteSite(m_sites, m_connectKeys, ex.request().jsonObject());
     ex.respondJson(
         200,
-        {{QStringLiteral("siteId"), site.id},
+        {{QStringLiteral("siteId"), deleted.site.id},
          {QStringLiteral("deleted"), true},
-         {QStringLiteral("removed"), QJsonObject{{QStringLiteral("siteKeys"), keys},
-                                                 {QStringLiteral("connectKeys"), connections},
-                                                 {QStringLiteral("siteConfig"), true},
-                                                 {QStringLiteral("analyticsOwnerSettings"), true},
-                                                 {QStringLiteral("analyticsQuestions"), true},
-                                                 {QStringLiteral("configChanges"), true}}},
+         {QStringLiteral("removed"),
+          QJsonObject{{QStringLiteral("siteKeys"), deleted.siteKeys},
+                      {QStringLiteral("connectKeys"), deleted.connectKeys},
+                      {QStringLiteral("siteConfig"), true},
+                      {QStringLiteral("analyticsOwnerSettings"), true},
+                      {QStringLiteral("analyticsQuestions"), true},
+                      {QStringLiteral("configChanges"), true}}},
          {QStringLiteral("retained"),
           QJsonArray{QStringLiteral("analytics_sites"), QStringLiteral("analytics_interactions"),
                      QStringLiteral("analytics_daily"), QStringLiteral("analytics_profiles"),
@@ -425,18 +309,13 @@ void WorkspaceController::updateApiKeyCapabilities(Exchange &ex)
 
 void WorkspaceController::createConnectKey(Exchange &ex)
 {
-    const JsonFields body(ex.request().jsonObject());
-    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("label")});
-    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
-    const QString label =
-        boundedLabel(body, QStringLiteral("label"), false, QStringLiteral("Connect AI"));
-    const auto minted =
-        m_connectKeys.create(site.id, label.isEmpty() ? QStringLiteral("Connect AI") : label,
-                             ex.request().principal.actor());
-    ex.respondJson(201, {{QStringLiteral("connectKey"), connectKeyJson(minted.key)},
-                         {QStringLiteral("key"), minted.secret},
-                         {QStringLiteral("activeConnectKeys"), m_connectKeys.activeCount(site.id)},
-                         {QStringLiteral("limit"), ConnectKeyRepository::kMaxActivePerSite}});
+    const auto minted = sites::createConnectKey(m_sites, m_connectKeys, ex.request().jsonObject(),
+                                                ex.request().principal.actor());
+    ex.respondJson(
+        201, {{QStringLiteral("connectKey"), connectKeyJson(minted.key)},
+              {QStringLiteral("key"), minted.secret},
+              {QStringLiteral("activeConnectKeys"), m_connectKeys.activeCount(minted.key.siteId)},
+              {QStringLiteral("limit"), ConnectKeyRepository::kMaxActivePerSite}});
 }
 
 void WorkspaceController::listConnectKeys(Exchange &ex)
@@ -455,18 +334,11 @@ void WorkspaceController::listConnectKeys(Exchange &ex)
 
 void WorkspaceController::revokeConnectKey(Exchange &ex)
 {
-    const JsonFields body(ex.request().jsonObject());
-    body.rejectUnknown({QStringLiteral("keyId")});
-    const QString keyId = body.requiredString(QStringLiteral("keyId"));
-    const auto key = m_connectKeys.find(keyId);
-    if (!key)
-        throw ApiError(404, QStringLiteral("CONNECT_KEY_NOT_FOUND"),
-                       QStringLiteral("no Connect AI key %1").arg(keyId), QStringLiteral("keyId"));
-    ownedSite(key->siteId);
-    const bool revoked = m_connectKeys.revoke(keyId);
-    ex.respondJson(200, {{QStringLiteral("keyId"), keyId},
+    const RevokedConnectKey r =
+        sites::revokeConnectKey(m_sites, m_connectKeys, ex.request().jsonObject());
+    ex.respondJson(200, {{QStringLiteral("keyId"), r.keyId},
                          {QStringLiteral("revoked"), true},
-                         {QStringLiteral("alreadyRevoked"), !revoked}});
+                         {QStringLiteral("alreadyRevoked"), r.alreadyRevoked}});
 }
 
 void WorkspaceController::rotateConnectKey(Exchange &ex)

@@ -7,6 +7,7 @@
 #include "keys/KeysDock.h"
 #include "proposals/ProposalsDock.h"
 #include "settings/SettingsDock.h"
+#include "sites/SitesDock.h"
 #include "tools/ToolsDock.h"
 #include "trajectories/TrajectoriesDock.h"
 #include "triggers/TriggersDock.h"
@@ -79,6 +80,10 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     tabifyDockWidget(m_keys, m_settingsDock);
     m_viewMenu->addAction(m_settingsDock->toggleViewAction());
     connect(m_settingsDock, &SettingsDock::languageRequested, this, &MainWindow::setLanguage);
+    m_sitesDock = new SitesDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_sitesDock);
+    tabifyDockWidget(m_settingsDock, m_sitesDock);
+    m_viewMenu->addAction(m_sitesDock->toggleViewAction());
     m_trajectories->raise();
     m_helpMenu = menuBar()->addMenu(QString());
     m_aboutAction = m_helpMenu->addAction(QString(), this, [this] {

@@ -20,6 +20,7 @@ class DeliveriesDock;
 class KeysDock;
 class ProposalsDock;
 class SettingsDock;
+class SitesDock;
 class ToolsDock;
 class TrajectoriesDock;
 class TriggersDock;
@@ -70,6 +71,7 @@ private:
     ToolsDock *m_tools;
     KeysDock *m_keys;
     SettingsDock *m_settingsDock;
+    SitesDock *m_sitesDock;
     StatusBar *m_statusBar;
     QMenu *m_fileMenu;
     QMenu *m_viewMenu;

@@ -1,0 +1,201 @@
+#include "WorkspaceActions.h"
+
+#include "AllowedDomains.h"
+#include "SiteConfigSchema.h"
+
+#include "core/Store.h"
+#include "http/ApiError.h"
+#include "http/JsonFields.h"
+
+namespace ph::sites {
+
+using http::ApiError;
+using http::JsonFields;
+
+namespace {
+
+QString boundedLabel(const JsonFields &body, const QString &key, bool required,
+                     const QString &fallback = {})
+{
+    const QString label = required ? body.requiredString(key).trimmed()
+                                   : body.optionalString(key).value_or(fallback).trimmed();
+    if (label.size() > 80)
+        throw ApiError::invalidField(body.path(key),
+                                     QStringLiteral("must be at most 80 characters"));
+    return label;
+}
+
+QJsonObject objectField(const JsonFields &body, const QString &key)
+{
+    const auto o = body.optionalObject(key);
+    return o ? o->object() : QJsonObject();
+}
+
+} // namespace
+
+Site ownedSite(const SiteRepository &sites, const QString &siteId)
+{
+    // As ConfigApi::siteFor answers an owner.
+    if (siteId.isEmpty())
+        throw ApiError::missingField(QStringLiteral("siteId"));
+    const auto site = sites.findSite(siteId);
+    if (!site || site->ownerUid != kLocalOwner)
+        throwSiteNotFound(siteId);
+    return *site;
+}
+
+SiteKey ownedSiteKey(const SiteRepository &sites, const QString &keyId, const QString &siteId)
+{
+    const auto key = sites.findKey(keyId);
+    if (!key || (!siteId.isEmpty() && key->siteId != siteId))
+        throw ApiError(404, QStringLiteral("SITE_KEY_NOT_FOUND"),
+                       siteId.isEmpty()
+                           ? QStringLiteral("no site key %1").arg(keyId)
+                           : QStringLiteral("no site key %1 on site %2").arg(keyId, siteId),
+                       QStringLiteral("keyId"));
+    ownedSite(sites, key->siteId);
+    return *key;
+}
+
+GeneratedSiteKey generateSiteKey(Store &store, SiteRepository &sites, const QJsonObject &raw)
+{
+    const JsonFields body(raw);
+    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("siteName"),
+                        QStringLiteral("label"), QStringLiteral("allowedDomains"),
+                        QStringLiteral("ttlDays"), QStringLiteral("environment"),
+                        QStringLiteral("capabilities"), QStringLiteral("sitePolicy")});
+    const auto siteId = body.optionalString(QStringLiteral("siteId"));
+    const auto siteName = body.optionalString(QStringLiteral("siteName"));
+    if (!siteId && !siteName)
+        throw ApiError(400, QStringLiteral("MISSING_FIELD"),
+                       QStringLiteral("siteId or siteName is required"), QStringLiteral("siteId"));
+    if (siteId && siteName)
+        throw ApiError::invalidField(
+            QStringLiteral("siteName"),
+            QStringLiteral("cannot be sent with siteId; send one of them"));
+    const QString label = boundedLabel(body, QStringLiteral("label"), true);
+    SiteRepository::NewKey key;
+    key.label = label;
+    key.allowedDomains =
+        AllowedDomains::normalize(*body.stringArray(QStringLiteral("allowedDomains"), true),
+                                  QStringLiteral("allowedDomains"));
+    key.ttlDays = int(body.optionalInt(QStringLiteral("ttlDays"), 0, 3650).value_or(0));
+    key.environment = body.optionalEnum(QStringLiteral("environment"),
+                                        {QStringLiteral("production"),
+                                         QStringLiteral("development"), QStringLiteral("test")})
+                          .value_or(QStringLiteral("production"));
+    key.capabilities = SiteConfigSchema::mergeCapabilities(
+        SiteConfigSchema::capabilityDefaults(), objectField(body, QStringLiteral("capabilities")),
+        QStringLiteral("capabilities"));
+    key.sitePolicy = SiteConfigSchema::mergeSitePolicy(
+        SiteConfigSchema::sitePolicyDefaults(), objectField(body, QStringLiteral("sitePolicy")),
+        QStringLiteral("sitePolicy"));
+
+    GeneratedSiteKey out;
+    store.transaction([&] {
+        if (siteId) {
+            out.site = ownedSite(sites, *siteId);
+        } else {
+            const QString name = siteName->trimmed();
+            if (name.isEmpty() || name.size() > 120)
+                throw ApiError::invalidField(QStringLiteral("siteName"),
+                                             QStringLiteral("must be 1 to 120 characters"));
+            if (auto existing = sites.findSiteByName(name, kLocalOwner)) {
+                out.site = *existing;
+            } else {
+                out.site = sites.createSite(name, kLocalOwner);
+                out.siteCreated = true;
+            }
+        }
+        key.siteId = out.site.id;
+        out.key = sites.createKey(key);
+    });
+    return out;
+}
+
+SiteKey updateSiteKeyPolicy(SiteRepository &sites, const QJsonObject &raw)
+{
+    const JsonFields body(raw);
+    body.rejectUnknown({QStringLiteral("keyId"), QStringLiteral("siteId"),
+                        QStringLiteral("allowedDomains"), QStringLiteral("active"),
+                        QStringLiteral("capabilities"), QStringLiteral("sitePolicy")});
+    SiteKey key = ownedSiteKey(sites, body.requiredString(QStringLiteral("keyId")),
+                               body.optionalString(QStringLiteral("siteId")).value_or(QString()));
+    if (const auto domains = body.stringArray(QStringLiteral("allowedDomains"), false))
+        key.allowedDomains = AllowedDomains::normalize(*domains, QStringLiteral("allowedDomains"));
+    if (const auto active = body.optionalBool(QStringLiteral("active")))
+        key.active = *active;
+    key.capabilities = SiteConfigSchema::mergeCapabilities(
+        key.capabilities, objectField(body, QStringLiteral("capabilities")),
+        QStringLiteral("capabilities"));
+    key.sitePolicy = SiteConfigSchema::mergeSitePolicy(
+        key.sitePolicy, objectField(body, QStringLiteral("sitePolicy")),
+        QStringLiteral("sitePolicy"));
+    sites.updateKey(key);
+    return *sites.findKey(key.id);
+}
+
+SiteKey rotateSiteKey(Store &store, SiteRepository &sites, const QJsonObject &raw)
+{
+    const JsonFields body(raw);
+    body.rejectUnknown({QStringLiteral("keyId"), QStringLiteral("siteId"), QStringLiteral("label"),
+                        QStringLiteral("capabilities"), QStringLiteral("sitePolicy")});
+    SiteKey key = ownedSiteKey(sites, body.requiredString(QStringLiteral("keyId")),
+                               body.optionalString(QStringLiteral("siteId")).value_or(QString()));
+    if (body.has(QStringLiteral("label")))
+        key.label = boundedLabel(body, QStringLiteral("label"), true);
+    key.capabilities = SiteConfigSchema::mergeCapabilities(
+        key.capabilities, objectField(body, QStringLiteral("capabilities")),
+        QStringLiteral("capabilities"));
+    key.sitePolicy = SiteConfigSchema::mergeSitePolicy(
+        key.sitePolicy, objectField(body, QStringLiteral("sitePolicy")),
+        QStringLiteral("sitePolicy"));
+    SiteKey rotated;
+    store.transaction([&] {
+        sites.updateKey(key);
+        rotated = sites.rotateKey(key.id);
+    });
+    return rotated;
+}
+
+DeletedSite deleteSite(SiteRepository &sites, const ConnectKeyRepository &connectKeys,
+                       const QJsonObject &raw)
+{
+    const JsonFields body(raw);
+    body.rejectUnknown({QStringLiteral("siteId")});
+    DeletedSite out;
+    out.site = ownedSite(sites, body.requiredString(QStringLiteral("siteId")));
+    out.siteKeys = sites.keyCount(out.site.id);
+    out.connectKeys = int(connectKeys.list(out.site.id).size());
+    sites.deleteSite(out.site.id);
+    return out;
+}
+
+ConnectKeyRepository::Minted createConnectKey(const SiteRepository &sites,
+                                              ConnectKeyRepository &connectKeys,
+                                              const QJsonObject &raw, const QString &actor)
+{
+    const JsonFields body(raw);
+    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("label")});
+    const Site site = ownedSite(sites, body.requiredString(QStringLiteral("siteId")));
+    const QString label =
+        boundedLabel(body, QStringLiteral("label"), false, QStringLiteral("Connect AI"));
+    return connectKeys.create(site.id, label.isEmpty() ? QStringLiteral("Connect AI") : label,
+                              actor);
+}
+
+RevokedConnectKey revokeConnectKey(const SiteRepository &sites, ConnectKeyRepository &connectKeys,
+                                   const QJsonObject &raw)
+{
+    const JsonFields body(raw);
+    body.rejectUnknown({QStringLiteral("keyId")});
+    const QString keyId = body.requiredString(QStringLiteral("keyId"));
+    const auto key = connectKeys.find(keyId);
+    if (!key)
+        throw ApiError(404, QStringLiteral("CONNECT_KEY_NOT_FOUND"),
+                       QStringLiteral("no Connect AI key %1").arg(keyId), QStringLiteral("keyId"));
+    ownedSite(sites, key->siteId);
+    return {keyId, !connectKeys.revoke(keyId)};
+}
+
+} // namespace ph::sites

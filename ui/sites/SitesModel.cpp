@@ -1,0 +1,378 @@
+#include "SitesModel.h"
+
+#include "core/Clock.h"
+#include "core/Store.h"
+#include "sites/ChangeRepository.h"
+
+#include <QColor>
+#include <QDateTime>
+#include <QLocale>
+
+#include <algorithm>
+
+namespace ph::ui {
+
+namespace {
+const QColor kInactive(0x80, 0x80, 0x80);
+
+QString when(qint64 ms)
+{
+    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms), QLocale::ShortFormat);
+}
+
+bool sameRow(const SiteRow &a, const SiteRow &b)
+{
+    return a.site.name == b.site.name && a.site.updatedAt == b.site.updatedAt &&
+           a.siteKeys == b.siteKeys && a.usableSiteKeys == b.usableSiteKeys &&
+           a.activeConnectKeys == b.activeConnectKeys && a.configVersion == b.configVersion &&
+           a.pendingChanges == b.pendingChanges;
+}
+
+template <class T> QList<T> newestFirst(QList<T> list)
+{
+    std::reverse(list.begin(), list.end());
+    return list;
+}
+} // namespace
+
+// --- SitesModel ---------------------------------------------------------------------------
+
+SitesModel::SitesModel(sites::SiteRepository &sites, sites::ConnectKeyRepository &connectKeys,
+                       sites::ChangeRepository &changes, Store &store, QObject *parent)
+    : RowTableModel(
+          ColumnCount, [](const SiteRow &r) { return r.site.id; }, parent)
+    , m_sites(sites)
+    , m_connectKeys(connectKeys)
+    , m_changes(changes)
+    , m_store(store)
+{
+    for (const sites::Site &s : newestFirst(m_sites.listSites(sites::kLocalOwner))) {
+        if (const auto row = load(s.id))
+            m_rows.append(*row);
+    }
+    connect(&store, &Store::changed, this, &SitesModel::onStoreChanged);
+}
+
+std::optional<SiteRow> SitesModel::load(const QString &siteId) const
+{
+    const auto site = m_sites.findSite(siteId);
+    if (!site || site->ownerUid != sites::kLocalOwner)
+        return std::nullopt;
+    SiteRow row;
+    row.site = *site;
+    const qint64 now = m_store.clock().nowMs();
+    for (const sites::SiteKey &k : m_sites.listKeys(siteId)) {
+        ++row.siteKeys;
+        if (k.isUsable(now))
+            ++row.usableSiteKeys;
+    }
+    row.activeConnectKeys = m_connectKeys.activeCount(siteId);
+    row.configVersion = m_sites.config(siteId).version;
+    row.pendingChanges = int(m_changes.pending(siteId, QString(), 1000).size());
+    return row;
+}
+
+void SitesModel::update(const QString &siteId)
+{
+    const auto fresh = load(siteId);
+    const int row = rowOf(siteId);
+    if (row >= 0 && fresh && sameRow(m_rows.at(row), *fresh))
+        return;
+    place(siteId, fresh, fresh.has_value());
+}
+
+void SitesModel::onStoreChanged(const QString &table, const QString &id)
+{
+    if (table == QLatin1String("sites") || table == QLatin1String("site_configs")) {
+        update(id);
+    } else if (table == QLatin1String("site_keys")) {
+        if (const auto key = m_sites.findKey(id))
+            update(key->siteId);
+    } else if (table == QLatin1String("connect_keys")) {
+        if (const auto key = m_connectKeys.find(id))
+            update(key->siteId);
+    } else if (table == QLatin1String("config_changes")) {
+        if (const auto change = m_changes.find(id))
+            update(change->siteId);
+    }
+}
+
+QVariant SitesModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const SiteRow &r = m_rows.at(index.row());
+    if (role == Qt::UserRole)
+        return r.site.id;
+    // EditRole: the text an editable combo box (the new key's site) shows.
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::EditRole)
+        return {};
+    switch (index.column()) {
+    case Name:
+        return r.site.name;
+    case Id:
+        return r.site.id;
+    case SiteKeys:
+        return tr("%1 of %2 usable").arg(r.usableSiteKeys).arg(r.siteKeys);
+    case ConnectKeys:
+        return tr("%1 of %2 active")
+            .arg(r.activeConnectKeys)
+            .arg(sites::ConnectKeyRepository::kMaxActivePerSite);
+    case ConfigVersion:
+        return r.configVersion ? QVariant(r.configVersion) : QVariant(tr("defaults"));
+    case Pending:
+        return r.pendingChanges;
+    case Created:
+        return when(r.site.createdAt);
+    default:
+        return {};
+    }
+}
+
+QVariant SitesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Name:
+        return tr("Site");
+    case Id:
+        return tr("Id");
+    case SiteKeys:
+        return tr("Site keys");
+    case ConnectKeys:
+        return tr("Connect AI keys");
+    case ConfigVersion:
+        return tr("Configuration");
+    case Pending:
+        return tr("Proposals");
+    case Created:
+        return tr("Created");
+    default:
+        return {};
+    }
+}
+
+// --- SiteKeysModel ------------------------------------------------------------------------
+
+SiteKeysModel::SiteKeysModel(sites::SiteRepository &sites, Store &store, QObject *parent)
+    : RowTableModel(
+          ColumnCount, [](const sites::SiteKey &k) { return k.id; }, parent)
+    , m_sites(sites)
+    , m_store(store)
+{
+    connect(&store, &Store::changed, this, &SiteKeysModel::onStoreChanged);
+}
+
+void SiteKeysModel::setSiteId(const QString &siteId)
+{
+    m_siteId = siteId;
+    resetRows(siteId.isEmpty() ? QList<sites::SiteKey>() : newestFirst(m_sites.listKeys(siteId)));
+}
+
+QString SiteKeysModel::maskedPublicKey(const QString &publicKey)
+{
+    static const QString prefix = QStringLiteral("pk_site_");
+    if (!publicKey.startsWith(prefix) || publicKey.size() < prefix.size() + 12)
+        return QStringLiteral("…");
+    return publicKey.left(prefix.size() + 4) + QStringLiteral("…") + publicKey.right(4);
+}
+
+void SiteKeysModel::onStoreChanged(const QString &table, const QString &id)
+{
+    if (m_siteId.isEmpty())
+        return;
+    if (table == QLatin1String("site_keys")) {
+        const auto key = m_sites.findKey(id);
+        place(id, key, key && key->siteId == m_siteId);
+    } else if (table == QLatin1String("sites") && id == m_siteId && !m_sites.findSite(id)) {
+        // Deleted with its keys (the cascade sends no row notifications).
+        resetRows({});
+    }
+}
+
+QVariant SiteKeysModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const sites::SiteKey &k = m_rows.at(index.row());
+    const qint64 now = m_store.clock().nowMs();
+    if (role == Qt::UserRole)
+        return k.id;
+    if (role == Qt::ForegroundRole)
+        return k.isUsable(now) ? QVariant() : QVariant(kInactive);
+    if (role == Qt::ToolTipRole && index.column() == Label)
+        return k.id;
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    switch (index.column()) {
+    case Label:
+        return k.label;
+    case PublicKey:
+        return maskedPublicKey(k.publicKey);
+    case Environment:
+        return k.environment;
+    case AllowedDomains:
+        return k.allowedDomains.join(QStringLiteral(", "));
+    case Capabilities: {
+        QStringList on;
+        for (auto it = k.capabilities.begin(); it != k.capabilities.end(); ++it) {
+            if (it.value().toBool())
+                on << it.key();
+        }
+        return on.isEmpty() ? tr("none") : on.join(QStringLiteral(", "));
+    }
+    case Policy: {
+        const QString mode = k.sitePolicy.value(QStringLiteral("siteMode")).toString();
+        const QString modeText = mode == QLatin1String("paused") ? tr("paused")
+                                 : mode == QLatin1String("test") ? tr("test mode")
+                                                                 : tr("live");
+        return k.domainScope() == sites::DomainScope::ExactHost
+                   ? tr("%1 · exact hosts").arg(modeText)
+                   : tr("%1 · registrable domains").arg(modeText);
+    }
+    case State:
+        if (!k.active)
+            return tr("deactivated");
+        if (k.isExpired(now))
+            return tr("expired %1").arg(when(*k.expiresAt));
+        return k.expiresAt ? tr("active until %1").arg(when(*k.expiresAt)) : tr("active");
+    case Created:
+        return when(k.createdAt);
+    case Rotated:
+        return k.rotatedAt ? when(*k.rotatedAt) : QString();
+    default:
+        return {};
+    }
+}
+
+QVariant SiteKeysModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Label:
+        return tr("Label");
+    case PublicKey:
+        return tr("Public key");
+    case Environment:
+        return tr("Environment");
+    case AllowedDomains:
+        return tr("Allowed domains");
+    case Capabilities:
+        return tr("Capabilities");
+    case Policy:
+        return tr("Policy");
+    case State:
+        return tr("State");
+    case Created:
+        return tr("Created");
+    case Rotated:
+        return tr("Rotated");
+    default:
+        return {};
+    }
+}
+
+// --- ConnectKeysModel ---------------------------------------------------------------------
+
+ConnectKeysModel::ConnectKeysModel(sites::ConnectKeyRepository &connectKeys,
+                                   sites::SiteRepository &sites, Store &store, QObject *parent)
+    : RowTableModel(
+          ColumnCount, [](const sites::ConnectKey &k) { return k.id; }, parent)
+    , m_connectKeys(connectKeys)
+    , m_sites(sites)
+{
+    connect(&store, &Store::changed, this, &ConnectKeysModel::onStoreChanged);
+}
+
+QList<sites::ConnectKey> ConnectKeysModel::load() const
+{
+    return m_siteId.isEmpty() ? QList<sites::ConnectKey>()
+                              : newestFirst(m_connectKeys.list(m_siteId));
+}
+
+void ConnectKeysModel::setSiteId(const QString &siteId)
+{
+    m_siteId = siteId;
+    resetRows(load());
+}
+
+void ConnectKeysModel::refresh()
+{
+    const QList<sites::ConnectKey> keys = load();
+    // Oldest first, so that keys new to the list end up on top in order.
+    for (auto it = keys.crbegin(); it != keys.crend(); ++it) {
+        const int row = rowOf(it->id);
+        if (row >= 0) {
+            const sites::ConnectKey &old = m_rows.at(row);
+            if (old.label == it->label && old.lastUsedAt == it->lastUsedAt &&
+                old.revokedAt == it->revokedAt)
+                continue;
+        }
+        place(it->id, *it, true);
+    }
+}
+
+void ConnectKeysModel::onStoreChanged(const QString &table, const QString &id)
+{
+    if (m_siteId.isEmpty())
+        return;
+    if (table == QLatin1String("connect_keys")) {
+        const auto key = m_connectKeys.find(id);
+        place(id, key, key && key->siteId == m_siteId);
+    } else if (table == QLatin1String("sites") && id == m_siteId && !m_sites.findSite(id)) {
+        resetRows({});
+    }
+}
+
+QVariant ConnectKeysModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const sites::ConnectKey &k = m_rows.at(index.row());
+    if (role == Qt::UserRole)
+        return k.id;
+    if (role == Qt::ForegroundRole)
+        return k.revokedAt ? QVariant(kInactive) : QVariant();
+    if (role == Qt::ToolTipRole && index.column() == Label)
+        return k.id;
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    switch (index.column()) {
+    case Label:
+        return k.label;
+    case Prefix:
+        return k.prefix.isEmpty() ? QString() : k.prefix + QStringLiteral("…");
+    case Created:
+        return when(k.createdAt);
+    case LastUsed:
+        return k.lastUsedAt ? when(*k.lastUsedAt) : tr("never");
+    case State:
+        return k.revokedAt ? tr("revoked %1").arg(when(*k.revokedAt)) : tr("active");
+    default:
+        return {};
+    }
+}
+
+QVariant ConnectKeysModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Label:
+        return tr("Label");
+    case Prefix:
+        return tr("Prefix");
+    case Created:
+        return tr("Created");
+    case LastUsed:
+        return tr("Last used");
+    case State:
+        return tr("State");
+    default:
+        return {};
+    }
+}
+
+} // namespace ph::ui
