@@ -10,10 +10,13 @@
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QMessageAuthenticationCode>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QPointer>
+#include <QSslSocket>
+#include <QTcpSocket>
 #include <QUrl>
+
+#include <cctype>
+#include <cstring>
+#include <limits>
 
 Q_LOGGING_CATEGORY(lcHooks, "pilothouse.webhooks")
 
@@ -59,6 +62,285 @@ const QString kColumns = QStringLiteral("id, request_id, key_id, url, event, sta
                                         "next_attempt_at, created_at, delivered_at,"
                                         " last_status, last_error");
 
+// Reads one HTTP/1.x reply from the bytes of a connection (RFC 9112): interim 1xx
+// replies are skipped; the body is framed by chunked encoding, Content-Length or the
+// end of the connection; its first bytes are kept.
+class ReplyParser
+{
+public:
+    enum Result { NeedMore, Complete, Failed };
+
+    // Consumes what it can of `in`; bytes left after a complete reply stay in it.
+    Result feed(QByteArray &in);
+    // The peer closed the connection: that ends a body read until the close, and a reply
+    // whose status arrived counts as answered even if its body was cut short.
+    Result peerClosed()
+    {
+        if (m_status > 0) {
+            m_keepAlive = false;
+            m_stage = Stage::Done;
+            return Complete;
+        }
+        return fail(QStringLiteral("the connection closed before the reply"));
+    }
+
+    int status() const { return m_status; } // 0 until the headers of the final reply
+    const QByteArray &snippet() const { return m_snippet; }
+    bool keepAlive() const { return m_keepAlive; }
+    const QString &error() const { return m_error; }
+
+private:
+    enum class Stage {
+        StatusLine,
+        Headers,
+        Fixed,
+        ChunkSize,
+        ChunkData,
+        ChunkEnd,
+        Trailers,
+        UntilClose,
+        Done
+    };
+    static constexpr qsizetype kMaxLine = 16 * 1024;
+    static constexpr qsizetype kMaxHead = 64 * 1024;
+    static constexpr qint64 kMaxBody = 1024 * 1024; // read further, the connection is dropped
+
+    Result line(const QByteArray &text);
+    Result endOfHead();
+    Result body(const char *data, qsizetype size);
+    Result complete()
+    {
+        m_stage = Stage::Done;
+        return Complete;
+    }
+    Result fail(const QString &why)
+    {
+        m_error = why;
+        m_keepAlive = false;
+        m_stage = Stage::Done;
+        return Failed;
+    }
+
+    Stage m_stage = Stage::StatusLine;
+    int m_status = 0;
+    int m_headStatus = 0;
+    bool m_http10 = false;
+    qint64 m_length = -1;
+    qint64 m_remaining = 0;
+    qint64 m_bodyBytes = 0;
+    qsizetype m_headBytes = 0;
+    bool m_chunked = false;
+    bool m_otherCoding = false;
+    bool m_close = false;
+    bool m_keepAliveToken = false;
+    bool m_keepAlive = false;
+    QByteArray m_snippet;
+    QString m_error;
+};
+
+ReplyParser::Result ReplyParser::feed(QByteArray &in)
+{
+    qsizetype pos = 0;
+    Result result = NeedMore;
+    while (result == NeedMore && pos < in.size()) {
+        if (m_stage == Stage::Fixed || m_stage == Stage::ChunkData ||
+            m_stage == Stage::UntilClose) {
+            const qsizetype available = in.size() - pos;
+            const qsizetype take = m_stage == Stage::UntilClose
+                                       ? available
+                                       : qsizetype(qMin<qint64>(available, m_remaining));
+            result = body(in.constData() + pos, take);
+            pos += take;
+            if (result != NeedMore || m_stage == Stage::UntilClose)
+                continue;
+            m_remaining -= take;
+            if (m_remaining == 0) {
+                if (m_stage == Stage::Fixed)
+                    result = complete();
+                else
+                    m_stage = Stage::ChunkEnd;
+            }
+            continue;
+        }
+        const qsizetype newline = in.indexOf('\n', pos);
+        if (newline < 0) {
+            if (in.size() - pos > kMaxLine)
+                result =
+                    fail(QStringLiteral("the reply has a line longer than %1 bytes").arg(kMaxLine));
+            break;
+        }
+        if (m_stage == Stage::StatusLine || m_stage == Stage::Headers) {
+            m_headBytes += newline + 1 - pos;
+            if (m_headBytes > kMaxHead) {
+                result = fail(QStringLiteral("the reply's headers exceed %1 bytes").arg(kMaxHead));
+                break;
+            }
+        }
+        qsizetype end = newline;
+        if (end > pos && in.at(end - 1) == '\r')
+            --end;
+        const QByteArray text = in.sliced(pos, end - pos);
+        pos = newline + 1;
+        result = line(text);
+    }
+    in.remove(0, pos);
+    return result;
+}
+
+ReplyParser::Result ReplyParser::line(const QByteArray &text)
+{
+    switch (m_stage) {
+    case Stage::StatusLine: {
+        if (text.isEmpty())
+            return NeedMore; // a stray empty line before the status line is allowed
+        // HTTP/1.1 200 OK
+        const bool digits = text.size() >= 12 && std::isdigit(uchar(text.at(9))) &&
+                            std::isdigit(uchar(text.at(10))) && std::isdigit(uchar(text.at(11)));
+        if (!text.startsWith("HTTP/1.") || !digits || text.at(8) != ' ' ||
+            (text.size() > 12 && text.at(12) != ' '))
+            return fail(QStringLiteral("the reply is not HTTP/1.x: %1")
+                            .arg(QString::fromLatin1(text.left(40))));
+        m_http10 = text.at(7) == '0';
+        m_headStatus = text.mid(9, 3).toInt();
+        m_length = -1;
+        m_chunked = m_otherCoding = m_close = m_keepAliveToken = false;
+        m_stage = Stage::Headers;
+        return NeedMore;
+    }
+    case Stage::Headers: {
+        if (text.isEmpty())
+            return endOfHead();
+        const qsizetype colon = text.indexOf(':');
+        if (colon <= 0)
+            return fail(QStringLiteral("the reply has a malformed header line"));
+        const QByteArray name = text.left(colon).trimmed().toLower();
+        if (name != "content-length" && name != "transfer-encoding" && name != "connection")
+            return NeedMore;
+        const QByteArray value = text.mid(colon + 1).trimmed().toLower();
+        if (name == "content-length") {
+            bool ok = false;
+            const qint64 length = value.toLongLong(&ok);
+            if (!ok || length < 0 || (m_length >= 0 && length != m_length))
+                return fail(QStringLiteral("the reply has an invalid Content-Length"));
+            m_length = length;
+        } else if (name == "transfer-encoding") {
+            // Chunked must be the last coding; any other framing runs until the close.
+            const bool chunked = value.endsWith("chunked");
+            m_chunked = chunked;
+            m_otherCoding = !chunked;
+        } else if (name == "connection") {
+            for (const QByteArray &token : value.split(',')) {
+                m_close |= token.trimmed() == "close";
+                m_keepAliveToken |= token.trimmed() == "keep-alive";
+            }
+        }
+        return NeedMore;
+    }
+    case Stage::ChunkSize: {
+        bool ok = false;
+        const qsizetype semicolon = text.indexOf(';');
+        const qint64 size =
+            (semicolon < 0 ? text : text.left(semicolon)).trimmed().toLongLong(&ok, 16);
+        if (!ok || size < 0)
+            return fail(QStringLiteral("the reply has a malformed chunk size"));
+        if (size == 0) {
+            m_stage = Stage::Trailers;
+        } else {
+            m_remaining = size;
+            m_stage = Stage::ChunkData;
+        }
+        return NeedMore;
+    }
+    case Stage::ChunkEnd:
+        if (!text.isEmpty())
+            return fail(QStringLiteral("the reply has a malformed chunk"));
+        m_stage = Stage::ChunkSize;
+        return NeedMore;
+    case Stage::Trailers:
+        return text.isEmpty() ? complete() : NeedMore;
+    default:
+        return fail(QStringLiteral("the reply went on after its end"));
+    }
+}
+
+ReplyParser::Result ReplyParser::endOfHead()
+{
+    const int status = m_headStatus;
+    if (status >= 100 && status < 200 && status != 101) {
+        m_stage = Stage::StatusLine; // 100 Continue, 103 Early Hints …: the reply follows
+        return NeedMore;
+    }
+    m_status = status;
+    m_keepAlive = m_http10 ? m_keepAliveToken && !m_close : !m_close;
+    if (status == 101) { // never asked for: whatever follows is not HTTP
+        m_keepAlive = false;
+        return complete();
+    }
+    if (status == 204 || status == 304)
+        return complete();
+    if (m_chunked) {
+        m_stage = Stage::ChunkSize;
+        return NeedMore;
+    }
+    if (!m_otherCoding && m_length >= 0) {
+        if (m_length == 0)
+            return complete();
+        m_remaining = m_length;
+        m_stage = Stage::Fixed;
+        return NeedMore;
+    }
+    m_keepAlive = false;
+    m_stage = Stage::UntilClose;
+    return NeedMore;
+}
+
+ReplyParser::Result ReplyParser::body(const char *data, qsizetype size)
+{
+    if (m_snippet.size() < WebhookQueue::kResponseSnippet)
+        m_snippet.append(data,
+                         qMin<qsizetype>(size, WebhookQueue::kResponseSnippet - m_snippet.size()));
+    m_bodyBytes += size;
+    if (m_bodyBytes > kMaxBody) { // answered; not worth reading the rest to keep the connection
+        m_keepAlive = false;
+        return complete();
+    }
+    return NeedMore;
+}
+
+// Characters of an HTTP header name (RFC 9110 token).
+bool isToken(const QByteArray &name)
+{
+    if (name.isEmpty())
+        return false;
+    for (const char c : name) {
+        if (!(std::isalnum(uchar(c)) || std::strchr("!#$%&'*+-.^_`|~", c)))
+            return false;
+    }
+    return true;
+}
+
+// Headers a subscription may not set: they frame the message (HTTP/1.1 hop by hop) or
+// are the queue's own. (Authorization is replaced only when `auth` gives one.)
+bool reservedHeader(const QByteArray &lowerName)
+{
+    static const QList<QByteArray> names = {"host",
+                                            "content-length",
+                                            "transfer-encoding",
+                                            "connection",
+                                            "keep-alive",
+                                            "te",
+                                            "trailer",
+                                            "upgrade",
+                                            "expect",
+                                            "proxy-connection",
+                                            "x-svc-event",
+                                            "x-svc-delivery-id",
+                                            "x-svc-delivery-attempt",
+                                            "x-svc-timestamp",
+                                            "x-svc-signature"};
+    return names.contains(lowerName);
+}
+
 } // namespace
 
 QJsonObject DeliveryRecord::toJson(bool withAttempts) const
@@ -99,23 +381,85 @@ const QList<qint64> &WebhookQueue::schedule()
     return delays;
 }
 
+// A keep-alive connection to one origin, serving one attempt at a time.
+class WebhookQueue::Connection : public QObject
+{
+public:
+    Connection(Origin &o, QObject *parent)
+        : QObject(parent)
+        , origin(o)
+    {
+        idle.setSingleShot(true);
+    }
+
+    Origin &origin;
+    QTcpSocket *socket = nullptr; // a child: goes with the connection
+    QTimer idle;                  // closes it when unused for a while
+    QString attempt;              // the attempt whose request is out on it; empty: idle
+    ReplyParser reply;
+    QByteArray in;
+    bool ready = false;  // connected (and encrypted, for https)
+    bool closed = false; // closed and left by its origin; deleted later
+};
+
+struct WebhookQueue::Origin
+{
+    QString key;
+    QString host;
+    quint16 port = 0;
+    bool tls = false;
+    QList<Connection *> connections;
+    QList<QString> waiting; // attempts without a connection yet, oldest first
+};
+
+namespace {
+// Idle keep-alive connections are closed before common server keep-alive timeouts
+// (5 s for Node.js and Apache), so that a request rarely meets a connection the server is
+// just closing.
+constexpr int kIdleConnectionMs = 4000;
+} // namespace
+
 WebhookQueue::WebhookQueue(Store &store, const Clock &clock, NetworkPolicy &policy,
-                           QNetworkAccessManager &network, QObject *parent)
+                           QNetworkAccessManager &, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_clock(clock)
     , m_policy(policy)
-    , m_network(network)
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &WebhookQueue::pump);
+    m_flush.setSingleShot(true);
+    m_flush.setTimerType(Qt::PreciseTimer);
+    connect(&m_flush, &QTimer::timeout, this, &WebhookQueue::flush);
+    m_deadlines.setSingleShot(true);
+    m_deadlines.setTimerType(Qt::PreciseTimer);
+    connect(&m_deadlines, &QTimer::timeout, this, &WebhookQueue::checkDeadlines);
+    m_release.setSingleShot(true);
+    m_release.setInterval(1000);
+    connect(&m_release, &QTimer::timeout, this, [this] {
+        if (m_inFlight.isEmpty() && m_outcomes.isEmpty())
+            releaseStatements();
+    });
+    m_monotonic.start();
 }
 
-WebhookQueue::~WebhookQueue() = default;
+WebhookQueue::~WebhookQueue()
+{
+    stop();
+    for (Origin *o : std::as_const(m_origins)) {
+        for (Connection *c : std::as_const(o->connections)) {
+            c->socket->disconnect();
+            delete c;
+        }
+        delete o;
+    }
+    releaseStatements();
+}
 
 void WebhookQueue::start()
 {
     m_running = true;
+    m_backlog = true; // whatever earlier processes left is due
     // Attempts cut off by an earlier process's end were never acknowledged: they are
     // due again now (their next_attempt_at was set before they went out).
     pump();
@@ -125,6 +469,45 @@ void WebhookQueue::stop()
 {
     m_running = false;
     m_timer.stop();
+    flush();
+    releaseStatements();
+}
+
+Sql &WebhookQueue::statement(Statement which)
+{
+    static const std::array<QString, StatementCount> text = {
+        QStringLiteral("INSERT INTO webhook_deliveries (id, request_id, key_id, url, event,"
+                       " payload, config, status, attempts, next_attempt_at, created_at)"
+                       " VALUES (:id, :r, :k, :u, :e, :p, :c, 'pending', :a, :next, :n)"),
+        QStringLiteral("SELECT id, url, event, payload, config, attempts FROM webhook_deliveries"
+                       " WHERE status = 'pending' AND next_attempt_at <= :now ORDER BY"
+                       " next_attempt_at LIMIT :limit"),
+        QStringLiteral("UPDATE webhook_deliveries SET attempts = :a, next_attempt_at = :n"
+                       " WHERE id = :id"),
+        // Only later ones: what is due now is in flight or was just taken (pump asks
+        // only when it had room to spare).
+        QStringLiteral("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status ="
+                       " 'pending' AND next_attempt_at > :now"),
+        QStringLiteral("INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code,"
+                       " latency_ms, response, error) VALUES (:d, :a, :at, :s, :l, :r, :e)"),
+        QStringLiteral("UPDATE webhook_deliveries SET status = :st, last_status = :s, last_error"
+                       " = :e, delivered_at = :da, next_attempt_at = CASE WHEN :st = 'pending'"
+                       " THEN next_attempt_at ELSE NULL END WHERE id = :id"),
+    };
+    std::unique_ptr<Sql> &slot = m_statements.at(which);
+    if (!slot)
+        slot = std::make_unique<Sql>(m_store, text.at(which));
+    return *slot;
+}
+
+// Prepared statements are kept while the queue is busy and dropped a second after it
+// went idle, when it stops and after a store error, so that none outlives the store's
+// connection.
+void WebhookQueue::releaseStatements()
+{
+    m_release.stop();
+    for (std::unique_ptr<Sql> &slot : m_statements)
+        slot.reset();
 }
 
 QByteArray WebhookQueue::sign(const QByteArray &secret, qint64 timestampMs, const QByteArray &body)
@@ -145,61 +528,106 @@ QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId
 {
     QStringList ids;
     const qint64 now = m_clock.nowMs();
-    m_store.transaction([&] {
-        for (const WebhookSubscription &s : subscriptions) {
-            for (const Event &e : events) {
-                if (!selects(s, e.name))
-                    continue;
-                const QString id = Ids::make(QStringLiteral("dlv"), 20);
-                QJsonObject payload = e.payload;
-                // webhookMetadata of a bridge request comes back in originalRequest.
-                if (!s.metadata.isEmpty() && payload.contains(QStringLiteral("originalRequest"))) {
-                    QJsonObject original =
-                        payload.value(QStringLiteral("originalRequest")).toObject();
-                    original.insert(QStringLiteral("webhookMetadata"), s.metadata);
-                    payload.insert(QStringLiteral("originalRequest"), original);
+    // First attempts start at once while there is room and nothing older is waiting: the
+    // row is written already marked (attempt 1 taken, due again at the schedule's next
+    // step), the same commit-before-send as pump() without its read and its update.
+    int direct = m_running && !m_backlog ? kMaxInFlight - int(m_inFlight.size()) : 0;
+    QList<Pending> started;
+    bool queued = false;
+    try {
+        m_store.transaction([&] {
+            for (const WebhookSubscription &s : subscriptions) {
+                QString config; // sealed once per subscription, at its first selected event
+                for (const Event &e : events) {
+                    if (!selects(s, e.name))
+                        continue;
+                    if (config.isEmpty())
+                        config = compact(s.toSealedJson(m_store.secrets()));
+                    Pending p;
+                    p.id = Ids::make(QStringLiteral("dlv"), 20);
+                    p.url = s.url;
+                    p.event = e.name;
+                    p.config = config;
+                    QJsonObject payload = e.payload;
+                    // webhookMetadata of a bridge request comes back in originalRequest.
+                    if (!s.metadata.isEmpty() &&
+                        payload.contains(QStringLiteral("originalRequest"))) {
+                        QJsonObject original =
+                            payload.value(QStringLiteral("originalRequest")).toObject();
+                        original.insert(QStringLiteral("webhookMetadata"), s.metadata);
+                        payload.insert(QStringLiteral("originalRequest"), original);
+                    }
+                    p.payload = QJsonDocument(payload).toJson(QJsonDocument::Compact);
+                    const bool startNow = direct > 0;
+                    statement(InsertDelivery)
+                        .bind(QStringLiteral(":id"), p.id)
+                        .bind(QStringLiteral(":r"), requestId)
+                        .bind(QStringLiteral(":k"), keyId)
+                        .bind(QStringLiteral(":u"), p.url)
+                        .bind(QStringLiteral(":e"), p.event)
+                        .bind(QStringLiteral(":p"), p.payload)
+                        .bind(QStringLiteral(":c"), config)
+                        .bind(QStringLiteral(":a"), startNow ? 1 : 0)
+                        .bind(QStringLiteral(":next"), startNow ? now + schedule().at(1) : now)
+                        .bind(QStringLiteral(":n"), now)
+                        .exec();
+                    ids << p.id;
+                    if (startNow) {
+                        --direct;
+                        p.attempt = 1;
+                        started.append(p);
+                    } else {
+                        queued = true;
+                    }
                 }
-                Sql(m_store,
-                    QStringLiteral(
-                        "INSERT INTO webhook_deliveries (id, request_id, key_id, url, event,"
-                        " payload, config, status, attempts, next_attempt_at, created_at)"
-                        " VALUES (:id, :r, :k, :u, :e, :p, :c, 'pending', 0, :n, :n)"))
-                    .bind(QStringLiteral(":id"), id)
-                    .bind(QStringLiteral(":r"), requestId)
-                    .bind(QStringLiteral(":k"), keyId)
-                    .bind(QStringLiteral(":u"), s.url)
-                    .bind(QStringLiteral(":e"), e.name)
-                    .bind(QStringLiteral(":p"),
-                          QJsonDocument(payload).toJson(QJsonDocument::Compact))
-                    .bind(QStringLiteral(":c"), compact(s.toSealedJson(m_store.secrets())))
-                    .bind(QStringLiteral(":n"), now)
-                    .exec();
-                ids << id;
             }
-        }
-    });
+        });
+    } catch (const StoreError &) {
+        releaseStatements();
+        throw;
+    }
     for (const QString &id : std::as_const(ids))
         Q_EMIT deliveryChanged(id);
-    if (!ids.isEmpty() && m_running)
+    for (const Pending &p : std::as_const(started))
+        send(p, now);
+    if (!started.isEmpty())
+        wakeAt(now + schedule().at(1), now);
+    if (queued && m_running) {
+        m_backlog = true;
         pump();
+    }
     return ids;
 }
 
-void WebhookQueue::scheduleTimer()
+// Arms the timer for a delivery due at `when`, unless it already fires earlier. Due now
+// or before: it is in flight, and the pump that follows its outcome looks again.
+void WebhookQueue::wakeAt(qint64 when, qint64 now)
+{
+    if (!m_running || when <= now)
+        return;
+    const qint64 wait = qMin<qint64>(when - now, 60000);
+    if (!m_timer.isActive() || m_timer.remainingTime() > wait)
+        m_timer.start(int(wait));
+}
+
+void WebhookQueue::scheduleTimer(qint64 now)
 {
     if (!m_running)
         return;
-    Sql q(m_store,
-          QStringLiteral("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status ="
-                         " 'pending' AND next_attempt_at IS NOT NULL"));
-    q.exec();
-    if (!q.next() || q.value(0).isNull()) {
+    Sql &q = statement(NextDue);
+    q.bind(QStringLiteral(":now"), now).exec();
+    const QVariant next = q.next() ? q.value(0) : QVariant();
+    while (q.next()) { // to the end: the statement is reset and holds no read snapshot
+    }
+    if (next.isNull()) {
         m_timer.stop();
-        if (m_inFlight.isEmpty())
+        if (m_inFlight.isEmpty()) {
+            m_release.start(); // unless busy again within a second
             Q_EMIT idle();
+        }
         return;
     }
-    const qint64 wait = qMax<qint64>(0, q.value(0).toLongLong() - m_clock.nowMs());
+    const qint64 wait = qMax<qint64>(0, next.toLongLong() - now);
     m_timer.start(int(qMin<qint64>(wait, 60000)));
 }
 
@@ -207,21 +635,21 @@ void WebhookQueue::pump()
 {
     if (!m_running)
         return;
-    const qint64 now = m_clock.nowMs();
     const int room = kMaxInFlight - int(m_inFlight.size());
-    if (room <= 0)
-        return; // a finishing attempt pumps again
+    if (room <= 0) {
+        m_backlog = true; // the next flush of outcomes pumps again
+        return;
+    }
+    const qint64 now = m_clock.nowMs();
     QList<Pending> due;
-    m_store.transaction([&] {
-        Sql q(m_store,
-              QStringLiteral(
-                  "SELECT id, url, event, payload, config, attempts FROM webhook_deliveries"
-                  " WHERE status = 'pending' AND next_attempt_at <= :now ORDER BY"
-                  " next_attempt_at LIMIT :room"));
+    try {
+        Sql &q = statement(SelectDue);
         q.bind(QStringLiteral(":now"), now)
-            .bind(QStringLiteral(":room"), room + int(m_inFlight.size()))
+            .bind(QStringLiteral(":limit"), room + int(m_inFlight.size()))
             .exec();
-        while (q.next() && due.size() < room) {
+        while (q.next()) { // every row: the statement is reset at the end
+            if (due.size() >= room)
+                continue;
             Pending p;
             p.id = q.value(0).toString();
             if (m_inFlight.contains(p.id))
@@ -229,148 +657,517 @@ void WebhookQueue::pump()
             p.url = q.value(1).toString();
             p.event = q.value(2).toString();
             p.payload = q.value(3).toByteArray();
-            p.config = QJsonDocument::fromJson(q.value(4).toByteArray()).object();
+            p.config = q.value(4).toString();
             p.attempt = q.value(5).toInt() + 1;
             p.manual = m_manual.contains(p.id);
             due.append(p);
         }
-        // Marked before sending: should the process end mid-attempt, the delivery is due
-        // again at the next step of the schedule (or at once for the last one).
-        for (const Pending &p : std::as_const(due)) {
-            const QList<qint64> &delays = schedule();
-            const qint64 next = p.attempt < delays.size() ? now + delays.at(p.attempt) : now;
-            Sql(m_store,
-                QStringLiteral("UPDATE webhook_deliveries SET attempts = :a, next_attempt_at = :n"
-                               " WHERE id = :id"))
-                .bind(QStringLiteral(":a"), p.attempt)
-                .bind(QStringLiteral(":n"), next)
-                .bind(QStringLiteral(":id"), p.id)
-                .exec();
+        // Room left over: nothing else is due now, and later ones wait for the timer.
+        m_backlog = due.size() >= room;
+        if (due.isEmpty()) {
+            scheduleTimer(now);
+            return;
         }
-    });
-    for (const Pending &p : std::as_const(due))
-        send(p);
-    scheduleTimer();
+        // Marked, all in one commit, before anything is sent: should the process end
+        // mid-attempt, the delivery is due again at the next step of the schedule (or at
+        // once for the last one).
+        m_store.transaction([&] {
+            const QList<qint64> &delays = schedule();
+            for (const Pending &p : std::as_const(due)) {
+                const qint64 next = p.attempt < delays.size() ? now + delays.at(p.attempt) : now;
+                statement(MarkAttempt)
+                    .bind(QStringLiteral(":a"), p.attempt)
+                    .bind(QStringLiteral(":n"), next)
+                    .bind(QStringLiteral(":id"), p.id)
+                    .exec();
+            }
+        });
+    } catch (const StoreError &e) {
+        qCWarning(lcHooks) << "cannot take the due deliveries, trying again in 1 s:" << e.what();
+        releaseStatements();
+        m_timer.start(1000);
+        return;
+    }
+    for (const Pending &p : std::as_const(due)) {
+        send(p, now);
+        if (p.attempt < schedule().size())
+            wakeAt(now + schedule().at(p.attempt), now);
+    }
+    if (!m_backlog) {
+        try {
+            scheduleTimer(now);
+        } catch (const StoreError &e) {
+            qCWarning(lcHooks) << "cannot find the next due delivery:" << e.what();
+            releaseStatements();
+            m_timer.start(1000);
+        }
+    }
 }
 
-void WebhookQueue::send(const Pending &p)
+std::shared_ptr<const WebhookQueue::Target> WebhookQueue::target(const QString &config)
 {
-    m_inFlight.insert(p.id);
-    const qint64 startedAt = m_clock.nowMs();
+    if (const auto it = m_targets.constFind(config); it != m_targets.cend())
+        return *it;
+    const QJsonObject sealed = QJsonDocument::fromJson(config.toUtf8()).object();
+    const SecretBox &box = m_store.secrets();
+    auto t = std::make_shared<Target>();
+    // Every sealed value an attempt needs must open. fromSealedJson turns one that does
+    // not into an empty string, which would send the delivery unsigned (or without its
+    // credentials): the attempt fails instead, with the reason in its log.
+    QStringList unopened;
+    const auto opens = [&box](const QJsonValue &value) {
+        bool ok = false;
+        box.unseal(value.toString(), &ok); // an empty basic-auth password is fine
+        return ok;
+    };
+    if (sealed.contains(QStringLiteral("secret")) && !opens(sealed.value(QStringLiteral("secret"))))
+        unopened << QStringLiteral("signing secret");
+    const QJsonObject auth = sealed.value(QStringLiteral("auth")).toObject();
+    for (const QString &field : {QStringLiteral("token"), QStringLiteral("password")}) {
+        if (auth.contains(field) && !opens(auth.value(field)))
+            unopened << QStringLiteral("auth %1").arg(field);
+    }
+    if (!unopened.isEmpty()) {
+        t->error = QStringLiteral("not sent: the subscription's %1 cannot be unsealed (the "
+                                  "stored value is damaged or was sealed with another "
+                                  "secrets.key)")
+                       .arg(unopened.join(QStringLiteral(" and ")));
+        return t; // not kept: the next attempt looks again
+    }
+    const WebhookSubscription sub =
+        WebhookSubscription::fromSealedJson(QString(), {}, sealed, m_store.secrets());
+    t->headers = {{"Content-Type", "application/json"},
+                  {"User-Agent", QByteArrayLiteral("Pilothouse-Webhooks/") +
+                                     QByteArrayLiteral(PILOTHOUSE_VERSION)}};
+    for (auto it = sub.headers.begin(); it != sub.headers.end(); ++it) {
+        const QByteArray name = it.key().toUtf8();
+        const QByteArray value = it.value().toString().toUtf8();
+        const QByteArray lower = name.toLower();
+        if (!isToken(name) || value.contains('\r') || value.contains('\n') ||
+            value.contains('\0') || reservedHeader(lower)) {
+            qCWarning(lcHooks) << "a subscription's header" << it.key()
+                               << "is not sent: not a valid or settable header";
+            continue;
+        }
+        // A subscription's Content-Type or User-Agent replaces the default.
+        t->headers.removeIf([&lower](const auto &h) { return h.first.toLower() == lower; });
+        t->headers.append({name, value});
+    }
+    const QString authType = sub.auth.value(QStringLiteral("type")).toString();
+    QByteArray authorization;
+    if (authType == QLatin1String("bearer")) {
+        authorization = "Bearer " + sub.auth.value(QStringLiteral("token")).toString().toUtf8();
+    } else if (authType == QLatin1String("basic")) {
+        const QByteArray user = sub.auth.value(QStringLiteral("username")).toString().toUtf8();
+        const QByteArray pass = sub.auth.value(QStringLiteral("password")).toString().toUtf8();
+        authorization = "Basic " + (user + ':' + pass).toBase64();
+    }
+    if (!authorization.isEmpty()) {
+        if (authorization.contains('\r') || authorization.contains('\n')) {
+            t->error = QStringLiteral("not sent: the subscription's auth token holds a line break");
+            return t;
+        }
+        t->headers.removeIf([](const auto &h) {
+            return h.first.compare("authorization", Qt::CaseInsensitive) == 0;
+        });
+        t->headers.append({"Authorization", authorization});
+    }
+    t->secret = sub.secret.toUtf8();
+    // A delivery's config is sealed once per subscription, so a burst shares one entry;
+    // the bound keeps clear secrets of long-gone subscriptions out of memory.
+    if (m_targets.size() >= 256)
+        m_targets.clear();
+    m_targets.insert(config, t);
+    return t;
+}
+
+void WebhookQueue::send(const Pending &p, qint64 startedAt)
+{
+    Attempt &a = m_inFlight[p.id];
+    a = Attempt();
+    a.p = p;
+    a.startedAt = startedAt;
     const QUrl url(p.url);
     // The same private-address policy as /scrape, checked at every attempt.
     const QString refusal = m_policy.refusal(url);
     if (!refusal.isEmpty()) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, p, startedAt, refusal] {
-                finish(p, startedAt, 0, {}, QStringLiteral("the target %1").arg(refusal));
-            },
-            Qt::QueuedConnection);
+        finish(p, startedAt, 0, {}, QStringLiteral("the target %1").arg(refusal));
         return;
     }
-    const WebhookSubscription sub =
-        WebhookSubscription::fromSealedJson(p.url, {}, p.config, m_store.secrets());
-    QNetworkRequest request(url);
-    request.setTransferTimeout(kTimeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::ManualRedirectPolicy);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("Pilothouse-Webhooks/") +
-                                                            QByteArrayLiteral(PILOTHOUSE_VERSION));
-    for (auto it = sub.headers.begin(); it != sub.headers.end(); ++it)
-        request.setRawHeader(it.key().toUtf8(), it.value().toString().toUtf8());
-    const QString authType = sub.auth.value(QStringLiteral("type")).toString();
-    if (authType == QLatin1String("bearer")) {
-        request.setRawHeader("Authorization",
-                             "Bearer " +
-                                 sub.auth.value(QStringLiteral("token")).toString().toUtf8());
-    } else if (authType == QLatin1String("basic")) {
-        const QByteArray user = sub.auth.value(QStringLiteral("username")).toString().toUtf8();
-        const QByteArray pass = sub.auth.value(QStringLiteral("password")).toString().toUtf8();
-        request.setRawHeader("Authorization", "Basic " + (user + ':' + pass).toBase64());
+    a.how = target(p.config);
+    if (!a.how->error.isEmpty()) {
+        qCWarning(lcHooks).noquote() << p.id << "attempt" << p.attempt << a.how->error;
+        finish(p, startedAt, 0, {}, a.how->error);
+        return;
     }
-    request.setRawHeader("X-Svc-Event", p.event.toUtf8());
-    request.setRawHeader("X-Svc-Delivery-Id", p.id.toUtf8());
-    request.setRawHeader("X-Svc-Delivery-Attempt", QByteArray::number(p.attempt));
-    const qint64 timestamp = QDateTime::currentMSecsSinceEpoch();
-    request.setRawHeader("X-Svc-Timestamp", QByteArray::number(timestamp));
-    if (!sub.secret.isEmpty())
-        request.setRawHeader("X-Svc-Signature", sign(sub.secret.toUtf8(), timestamp, p.payload));
-    QNetworkReply *reply = m_network.post(request, p.payload);
-    QPointer<WebhookQueue> self(this);
-    connect(reply, &QNetworkReply::finished, this, [self, reply, p, startedAt] {
-        reply->deleteLater();
-        if (!self)
+    const bool tls = url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0;
+#if !QT_CONFIG(ssl)
+    if (tls) {
+        finish(p, startedAt, 0, {}, QStringLiteral("this build has no TLS support"));
+        return;
+    }
+#endif
+    const quint16 port = quint16(url.port(tls ? 443 : 80));
+    const QString host = url.host(QUrl::FullyEncoded);
+    a.host = (host.contains(QLatin1Char(':')) ? '[' + host.toLatin1() + ']' : host.toLatin1());
+    if (url.port() != -1)
+        a.host += ':' + QByteArray::number(port);
+    a.target = url.path(QUrl::FullyEncoded).toLatin1();
+    if (a.target.isEmpty())
+        a.target = "/";
+    if (url.hasQuery())
+        a.target += '?' + url.query(QUrl::FullyEncoded).toLatin1();
+    a.origin = QStringLiteral("%1://%2:%3")
+                   .arg(tls ? QStringLiteral("https") : QStringLiteral("http"), host)
+                   .arg(port);
+    Origin *&o = m_origins[a.origin];
+    if (!o) {
+        o = new Origin;
+        o->key = a.origin;
+        o->host = host; // ACE form, as certificates and SNI have it
+        o->port = port;
+        o->tls = tls;
+    }
+    o->waiting.append(p.id);
+    dispatch(a.origin);
+}
+
+// Gives the waiting attempts of an origin the idle connections, opening new ones up to
+// kConnectionsPerOrigin.
+void WebhookQueue::dispatch(const QString &key)
+{
+    Origin *o = m_origins.value(key);
+    if (!o)
+        return;
+    while (!o->waiting.isEmpty()) {
+        Connection *c = nullptr;
+        for (Connection *candidate : std::as_const(o->connections)) {
+            if (candidate->ready && candidate->attempt.isEmpty()) {
+                c = candidate;
+                break;
+            }
+        }
+        if (!c && o->connections.size() >= kConnectionsPerOrigin)
             return;
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray body = reply->read(kResponseSnippet);
-        QString error;
-        if (status == 0)
-            error = reply->error() == QNetworkReply::OperationCanceledError ||
-                            reply->error() == QNetworkReply::TimeoutError
-                        ? QStringLiteral("no answer within %1 ms").arg(kTimeoutMs)
-                        : reply->errorString();
-        self->finish(p, startedAt, status, body, error);
+        const auto it = m_inFlight.find(o->waiting.takeFirst());
+        if (it == m_inFlight.end() || it->answered)
+            continue;
+        assign(c ? c : open(*o), *it);
+    }
+    if (o->connections.isEmpty()) {
+        m_origins.remove(key);
+        delete o;
+    }
+}
+
+// Socket state changes arrive queued: connectToHost() and flush() may report them at
+// once, and the handlers must not run inside dispatch(), which is iterating. Every
+// handler first checks that the connection is still open.
+WebhookQueue::Connection *WebhookQueue::open(Origin &o)
+{
+    // A child: one closed with deleteLater() and not yet deleted goes with the queue, and
+    // with it any socket event still queued for it.
+    auto *c = new Connection(o, this);
+#if QT_CONFIG(ssl)
+    if (o.tls) {
+        auto *ssl = new QSslSocket(c);
+        connect(
+            ssl, &QSslSocket::encrypted, c, [this, c] { onReady(c); }, Qt::QueuedConnection);
+        c->socket = ssl;
+    }
+#endif
+    if (!c->socket) {
+        c->socket = new QTcpSocket(c);
+        connect(
+            c->socket, &QTcpSocket::connected, c, [this, c] { onReady(c); }, Qt::QueuedConnection);
+    }
+    c->socket->setReadBufferSize(64 * 1024); // the parser keeps 512 bytes of a reply
+    connect(c->socket, &QTcpSocket::readyRead, c, [this, c] { onReadyRead(c); });
+    connect(
+        c->socket, &QTcpSocket::disconnected, c, [this, c] { onClosed(c, QString()); },
+        Qt::QueuedConnection);
+    connect(
+        c->socket, &QTcpSocket::errorOccurred, c,
+        [this, c] { onClosed(c, c->socket->errorString()); }, Qt::QueuedConnection);
+    connect(&c->idle, &QTimer::timeout, c, [this, c] {
+        if (c->closed || !c->attempt.isEmpty())
+            return;
+        const QString key = c->origin.key;
+        close(c);
+        dispatch(key); // drops the origin when it has nothing left
     });
+    o.connections.append(c);
+    return c;
+}
+
+void WebhookQueue::assign(Connection *c, Attempt &a)
+{
+    c->idle.stop();
+    c->attempt = a.p.id;
+    c->reply = ReplyParser();
+    c->in.clear();
+    a.connection = c;
+    // The attempt's 10 s start now: its connection starts, or its request leaves.
+    a.deadline = m_monotonic.elapsed() + kTimeoutMs;
+    if (!m_deadlines.isActive())
+        m_deadlines.start(kTimeoutMs);
+    if (c->ready) {
+        write(c, a);
+    } else if (c->socket->state() == QAbstractSocket::UnconnectedState) {
+#if QT_CONFIG(ssl)
+        if (auto *ssl = qobject_cast<QSslSocket *>(c->socket))
+            ssl->connectToHostEncrypted(c->origin.host, c->origin.port);
+        else
+#endif
+            c->socket->connectToHost(c->origin.host, c->origin.port);
+    }
+}
+
+void WebhookQueue::write(Connection *c, Attempt &a)
+{
+    const Target &t = *a.how;
+    const qint64 timestamp = QDateTime::currentMSecsSinceEpoch();
+    QByteArray request;
+    request.reserve(512 + a.p.payload.size());
+    request += "POST " + a.target + " HTTP/1.1\r\nHost: " + a.host + "\r\n";
+    for (const auto &[name, value] : t.headers)
+        request += name + ": " + value + "\r\n";
+    request += "X-Svc-Event: " + a.p.event.toUtf8() + "\r\nX-Svc-Delivery-Id: " + a.p.id.toUtf8() +
+               "\r\nX-Svc-Delivery-Attempt: " + QByteArray::number(a.p.attempt) +
+               "\r\nX-Svc-Timestamp: " + QByteArray::number(timestamp) + "\r\n";
+    if (!t.secret.isEmpty())
+        request += "X-Svc-Signature: " + sign(t.secret, timestamp, a.p.payload) + "\r\n";
+    request += "Content-Length: " + QByteArray::number(a.p.payload.size()) + "\r\n\r\n";
+    request += a.p.payload;
+    c->socket->write(request);
+    c->socket->flush();
+}
+
+void WebhookQueue::onReady(Connection *c)
+{
+    if (c->closed)
+        return;
+    c->ready = true;
+    c->socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    if (const auto it = m_inFlight.find(c->attempt); it != m_inFlight.end())
+        write(c, *it);
+    else
+        dispatch(c->origin.key);
+}
+
+void WebhookQueue::onReadyRead(Connection *c)
+{
+    if (c->closed)
+        return;
+    c->in += c->socket->readAll();
+    const QString key = c->origin.key;
+    if (c->attempt.isEmpty()) { // nothing asked: the server is closing it, or is broken
+        close(c);
+        dispatch(key);
+        return;
+    }
+    switch (c->reply.feed(c->in)) {
+    case ReplyParser::NeedMore:
+        return;
+    case ReplyParser::Complete: {
+        const bool reusable = c->reply.keepAlive() && c->in.isEmpty();
+        complete(c, c->reply.status(), c->reply.snippet(), QString());
+        if (reusable)
+            c->idle.start(kIdleConnectionMs);
+        else
+            close(c);
+        break;
+    }
+    case ReplyParser::Failed:
+        complete(c, 0, {}, c->reply.error());
+        close(c);
+        break;
+    }
+    dispatch(key);
+}
+
+void WebhookQueue::onClosed(Connection *c, const QString &error)
+{
+    if (c->closed)
+        return;
+    const QString key = c->origin.key;
+    if (!c->attempt.isEmpty()) {
+        // Not sent again on another connection: a request that may have arrived is
+        // only repeated by the schedule, as a new attempt.
+        if (c->reply.peerClosed() == ReplyParser::Complete)
+            complete(c, c->reply.status(), c->reply.snippet(), QString());
+        else
+            complete(c, 0, {}, error.isEmpty() ? c->reply.error() : error);
+    }
+    close(c);
+    dispatch(key);
+}
+
+void WebhookQueue::complete(Connection *c, int status, const QByteArray &reply,
+                            const QString &error)
+{
+    const auto it = m_inFlight.find(c->attempt);
+    c->attempt.clear();
+    if (it == m_inFlight.end())
+        return;
+    it->connection = nullptr;
+    it->deadline = 0;
+    finish(it->p, it->startedAt, status, reply, error);
+}
+
+void WebhookQueue::close(Connection *c)
+{
+    Q_ASSERT(c->attempt.isEmpty());
+    if (c->closed)
+        return;
+    c->closed = true;
+    c->origin.connections.removeOne(c);
+    c->idle.stop();
+    c->socket->disconnect();
+    c->socket->abort();
+    c->deleteLater();
+}
+
+void WebhookQueue::checkDeadlines()
+{
+    const qint64 now = m_monotonic.elapsed();
+    QList<Connection *> expired;
+    qint64 next = std::numeric_limits<qint64>::max();
+    for (const Attempt &a : std::as_const(m_inFlight)) {
+        if (!a.connection)
+            continue;
+        if (a.deadline <= now)
+            expired.append(a.connection);
+        else
+            next = qMin(next, a.deadline);
+    }
+    for (Connection *c : std::as_const(expired)) {
+        const QString key = c->origin.key;
+        // A status that arrived is an answer, even if the body is still coming.
+        if (c->reply.status() > 0)
+            complete(c, c->reply.status(), c->reply.snippet(), QString());
+        else
+            complete(c, 0, {}, QStringLiteral("no answer within %1 ms").arg(kTimeoutMs));
+        close(c);
+        dispatch(key);
+    }
+    if (next != std::numeric_limits<qint64>::max())
+        m_deadlines.start(int(qMax<qint64>(1, next - now)));
 }
 
 void WebhookQueue::finish(const Pending &p, qint64 startedAt, int status, const QByteArray &reply,
                           const QString &error)
 {
-    m_inFlight.remove(p.id);
-    m_manual.remove(p.id);
-    const qint64 now = m_clock.nowMs();
-    const bool ok = status >= 200 && status < 300;
-    const bool exhausted = p.attempt >= schedule().size();
-    // A refused target (policy) is not retried: it would be refused again.
-    const bool permanent = status == 0 && error.startsWith(QLatin1String("the target"));
-    QString next;
-    if (ok)
-        next = QStringLiteral("delivered");
-    else if (exhausted || p.manual || permanent)
-        next = QStringLiteral("failed");
-    else
-        next = QStringLiteral("pending");
-    const QString lastError =
-        ok ? QString() : (error.isEmpty() ? QStringLiteral("HTTP %1").arg(status) : error);
-    m_store.transaction([&] {
-        Sql(m_store,
-            QStringLiteral("INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code,"
-                           " latency_ms, response, error) VALUES (:d, :a, :at, :s, :l, :r, :e)"))
-            .bind(QStringLiteral(":d"), p.id)
-            .bind(QStringLiteral(":a"), p.attempt)
-            .bind(QStringLiteral(":at"), startedAt)
-            .bind(QStringLiteral(":s"),
-                  status > 0 ? QVariant(status) : QVariant(QMetaType::fromType<int>()))
-            .bind(QStringLiteral(":l"), now - startedAt)
-            .bind(QStringLiteral(":r"), QString::fromUtf8(reply))
-            .bind(QStringLiteral(":e"), lastError.isEmpty()
-                                            ? QVariant(QMetaType::fromType<QString>())
-                                            : QVariant(lastError))
-            .exec();
-        Sql q(m_store,
-              QStringLiteral(
-                  "UPDATE webhook_deliveries SET status = :st, last_status = :s, last_error ="
-                  " :e, delivered_at = :da, next_attempt_at = CASE WHEN :st = 'pending' THEN"
-                  " next_attempt_at ELSE NULL END WHERE id = :id"));
-        q.bind(QStringLiteral(":st"), next)
-            .bind(QStringLiteral(":s"),
-                  status > 0 ? QVariant(status) : QVariant(QMetaType::fromType<int>()))
-            .bind(QStringLiteral(":e"), lastError.isEmpty()
-                                            ? QVariant(QMetaType::fromType<QString>())
-                                            : QVariant(lastError))
-            .bind(QStringLiteral(":da"), ok ? QVariant(now) : nullInt())
-            .bind(QStringLiteral(":id"), p.id)
-            .exec();
-    });
-    qCDebug(lcHooks) << p.id << "attempt" << p.attempt << status << next << lastError;
-    Q_EMIT deliveryChanged(p.id);
-    pump();
+    // Still in flight until flush() has committed the outcome, so that no pump takes
+    // the delivery again meanwhile.
+    if (const auto it = m_inFlight.find(p.id); it != m_inFlight.end())
+        it->answered = true;
+    m_outcomes.append({p, startedAt, m_clock.nowMs(), status, reply, error});
+    // One transaction for the outcomes of a few milliseconds: a commit costs as much as
+    // a dozen rows, so writing each alone would halve the throughput.
+    if (m_outcomes.size() >= kFlushBatch)
+        m_flush.start(0);
+    else if (!m_flush.isActive())
+        m_flush.start(kFlushWindowMs);
+}
+
+void WebhookQueue::flush()
+{
+    m_flush.stop();
+    if (m_outcomes.isEmpty())
+        return;
+    const QList<Outcome> batch = std::exchange(m_outcomes, {});
+    struct Result
+    {
+        QString next;
+        QString lastError;
+        bool ok = false;
+        bool again = false; // redelivery asked for while this attempt was out
+    };
+    QList<Result> results;
+    results.reserve(batch.size());
+    for (const Outcome &o : batch) {
+        Result r;
+        r.ok = o.status >= 200 && o.status < 300;
+        r.again = m_again.remove(o.p.id);
+        const bool exhausted = o.p.attempt >= schedule().size();
+        // A refused target (policy) is not retried: it would be refused again.
+        const bool permanent = o.status == 0 && o.error.startsWith(QLatin1String("the target"));
+        if (r.again) // logged as it went; redeliver() made it due now for the manual attempt
+            r.next = QStringLiteral("pending");
+        else if (r.ok)
+            r.next = QStringLiteral("delivered");
+        else if (exhausted || o.p.manual || permanent)
+            r.next = QStringLiteral("failed");
+        else
+            r.next = QStringLiteral("pending");
+        r.lastError = r.ok
+                          ? QString()
+                          : (o.error.isEmpty() ? QStringLiteral("HTTP %1").arg(o.status) : o.error);
+        results.append(r);
+    }
+    const QVariant nullText(QMetaType::fromType<QString>());
+    const QVariant nullNumber(QMetaType::fromType<int>());
+    try {
+        m_store.transaction([&] {
+            for (qsizetype i = 0; i < batch.size(); ++i) {
+                const Outcome &o = batch.at(i);
+                const Result &r = results.at(i);
+                const QVariant status = o.status > 0 ? QVariant(o.status) : nullNumber;
+                const QVariant error = r.lastError.isEmpty() ? nullText : QVariant(r.lastError);
+                statement(InsertAttempt)
+                    .bind(QStringLiteral(":d"), o.p.id)
+                    .bind(QStringLiteral(":a"), o.p.attempt)
+                    .bind(QStringLiteral(":at"), o.startedAt)
+                    .bind(QStringLiteral(":s"), status)
+                    .bind(QStringLiteral(":l"), o.finishedAt - o.startedAt)
+                    .bind(QStringLiteral(":r"), QString::fromUtf8(o.reply))
+                    .bind(QStringLiteral(":e"), error)
+                    .exec();
+                statement(RecordOutcome)
+                    .bind(QStringLiteral(":st"), r.next)
+                    .bind(QStringLiteral(":s"), status)
+                    .bind(QStringLiteral(":e"), error)
+                    .bind(QStringLiteral(":da"), r.ok ? QVariant(o.finishedAt) : nullInt())
+                    .bind(QStringLiteral(":id"), o.p.id)
+                    .exec();
+            }
+        });
+    } catch (const StoreError &e) {
+        // The deliveries stay pending at the next step of their schedule: sent again.
+        qCCritical(lcHooks) << "cannot record the outcome of" << batch.size()
+                            << "attempts; they will be sent again:" << e.what();
+        releaseStatements();
+        m_backlog = true; // a last attempt is due again at once: the pump looks
+    }
+    for (qsizetype i = 0; i < batch.size(); ++i) {
+        const Outcome &o = batch.at(i);
+        m_inFlight.remove(o.p.id);
+        if (results.at(i).again)
+            m_backlog = true; // due now: the pump below starts the manual attempt
+        else
+            m_manual.remove(o.p.id);
+        qCDebug(lcHooks) << o.p.id << "attempt" << o.p.attempt << o.status << results.at(i).next
+                         << results.at(i).lastError;
+        Q_EMIT deliveryChanged(o.p.id);
+    }
+    // Room was freed: it matters only if due deliveries are waiting for it. Retries are
+    // on the timer (armed when their attempts were marked).
+    if (m_backlog) {
+        pump();
+    } else if (m_inFlight.isEmpty() && m_running) {
+        try {
+            scheduleTimer(m_clock.nowMs()); // nothing out: idle() if nothing is pending
+        } catch (const StoreError &e) {
+            qCWarning(lcHooks) << "cannot find the next due delivery:" << e.what();
+            releaseStatements();
+        }
+    }
 }
 
 bool WebhookQueue::redeliver(const QString &id)
 {
+    flush(); // an outcome already in must not overwrite this request
     Sql q(m_store,
           QStringLiteral("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = :n"
                          " WHERE id = :id"));
@@ -378,7 +1175,11 @@ bool WebhookQueue::redeliver(const QString &id)
     if (q.rowsAffected() == 0)
         return false;
     m_manual.insert(id);
+    // An attempt still out keeps it in flight: the manual one follows its outcome.
+    if (m_inFlight.contains(id))
+        m_again.insert(id);
     Q_EMIT deliveryChanged(id);
+    m_backlog = true;
     pump();
     return true;
 }
