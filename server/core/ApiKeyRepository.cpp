@@ -106,6 +106,15 @@ QList<ApiKey> ApiKeyRepository::list() const
     return out;
 }
 
+QString ApiKeyRepository::activeOwnerId() const
+{
+    for (const ApiKey &k : list()) {
+        if (k.isOwner() && k.isActive())
+            return k.id;
+    }
+    return {};
+}
+
 int ApiKeyRepository::activeCount() const
 {
     Sql q(m_store, QStringLiteral("SELECT COUNT(*) FROM api_keys WHERE revoked_at IS NULL"));

@@ -50,6 +50,8 @@ public:
     std::optional<ApiKey> find(const QString &id) const;
     QList<ApiKey> list() const;
     int activeCount() const;
+    // The first active owner key's id (whom the console acts as), or empty.
+    QString activeOwnerId() const;
     bool revoke(const QString &id);
     void setBalance(const QString &id, std::optional<qint64> balanceMilli);
     // Records use at most once a minute per key, so auth stays off the write path.

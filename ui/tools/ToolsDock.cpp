@@ -215,12 +215,8 @@ ToolsDock::ToolsDock(Service &service, QWidget *parent)
 
 QString ToolsDock::ownerKeyId() const
 {
-    // The console acts as the owner: the first active owner key, as the triggers panel.
-    for (const ApiKey &k : m_service.store().apiKeys().list()) {
-        if (k.isOwner() && k.isActive())
-            return k.id;
-    }
-    return {};
+    // The console acts as the owner.
+    return m_service.store().apiKeys().activeOwnerId();
 }
 
 void ToolsDock::followOwnerKey()

@@ -122,11 +122,8 @@ TriggersDock::TriggersDock(Service &service, QWidget *parent)
 
 QString TriggersDock::ownerKeyId() const
 {
-    for (const ApiKey &k : m_service.store().apiKeys().list()) {
-        if (k.isOwner() && k.isActive())
-            return k.id;
-    }
-    return {};
+    // The console acts as the owner.
+    return m_service.store().apiKeys().activeOwnerId();
 }
 
 void TriggersDock::reloadTools()
