@@ -116,10 +116,14 @@ void tst_KeysPanel::mintsAKeyShownOnce()
     QCOMPARE(row.key.role, QStringLiteral("user"));
     QCOMPARE(row.key.balanceMilli, std::optional<qint64>(50000));
 
-    // It works over HTTP.
+    QVERIFY(m_dock->model()->index(before, ui::KeysModel::LastUsed).data().toString().isEmpty());
+
+    // It works over HTTP, and its last use shows without a refresh.
     const QJsonObject u = usage(m_secret);
     QCOMPARE(u.value(QStringLiteral("id")).toString(), m_keyId);
     QCOMPARE(u.value(QStringLiteral("balance")).toDouble(), 50.0);
+    QTRY_VERIFY(
+        !m_dock->model()->index(before, ui::KeysModel::LastUsed).data().toString().isEmpty());
 
     // Copy, then Done: it is gone from the panel for good.
     m_dock->copySecretButton()->click();

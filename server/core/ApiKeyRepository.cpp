@@ -153,6 +153,8 @@ void ApiKeyRepository::touch(const QString &id)
         .bind(QStringLiteral(":t"), now)
         .bind(QStringLiteral(":id"), id)
         .exec();
+    // At most once a minute per key: the console's "last used" follows without polling.
+    m_store.notifyChanged(QStringLiteral("api_keys"), id);
 }
 
 } // namespace ph

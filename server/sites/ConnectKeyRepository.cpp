@@ -158,6 +158,8 @@ http::Principal ConnectKeyRepository::verify(const QString &credential)
             .bind(QStringLiteral(":t"), now)
             .bind(QStringLiteral(":id"), key.id)
             .exec();
+        // At most once a minute per key: the console's "last used" follows live.
+        m_store.notifyChanged(QStringLiteral("connect_keys"), key.id);
     }
     http::Principal p;
     p.kind = http::Principal::Kind::ConnectKey;
