@@ -46,15 +46,20 @@ void saveScreenshots(QMainWindow &window, const QString &dir)
     for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
         dock->show();
         dock->raise();
-        // Show a detail: the run waiting for input where there is one, else the first row.
-        if (auto *view = dock->findChild<QTableView *>()) {
-            int row = 0;
-            for (int r = 0; r < view->model()->rowCount(); ++r) {
-                if (view->model()->index(r, 0).data().toString() == QLatin1String("requires_input"))
-                    row = r;
-            }
-            if (view->model()->rowCount() > 0)
+        // Show a detail: the run waiting for input where there is one, else the first row
+        // of each list (twice: choosing a site fills its key list).
+        for (int pass = 0; pass < 2; ++pass) {
+            for (QTableView *view : dock->findChildren<QTableView *>()) {
+                if (view->currentIndex().isValid() || view->model()->rowCount() == 0)
+                    continue;
+                int row = 0;
+                for (int r = 0; r < view->model()->rowCount(); ++r) {
+                    if (view->model()->index(r, 0).data().toString() ==
+                        QLatin1String("requires_input"))
+                        row = r;
+                }
                 view->setCurrentIndex(view->model()->index(row, 0));
+            }
         }
         QCoreApplication::processEvents();
         QCoreApplication::processEvents();

@@ -6,6 +6,7 @@
 #include "TestMain.h"
 #include "TestService.h"
 
+#include "common/SecretReveal.h"
 #include "keys/KeysDock.h"
 #include "keys/KeysModel.h"
 

@@ -9,6 +9,7 @@
 #include "TestMain.h"
 #include "TestService.h"
 
+#include "common/SecretReveal.h"
 #include "sites/ConnectKeyRepository.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
@@ -26,6 +27,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -44,6 +46,7 @@ private Q_SLOTS:
     void mintsASiteKeyTheApiLists();
     void mintsAKeyForAnExistingSite();
     void editsRotatesAndDeactivatesASiteKey();
+    void mintsWithALifetimeAndEditsEveryPolicyField();
     void showsAConnectKeyOnceAndRevokesIt();
     void refusesAnInvalidDomainAndStoresNothing();
     void deletesASiteAfterTheConfirmation();
@@ -364,6 +367,135 @@ void tst_SitesPanel::editsRotatesAndDeactivatesASiteKey()
     // And the button activates it again.
     m_dock->activeButton()->click();
     QVERIFY(listedKey(m_lighthouse, m_lighthouseKey).value(QStringLiteral("active")).toBool());
+}
+
+void tst_SitesPanel::mintsWithALifetimeAndEditsEveryPolicyField()
+{
+    // Mint with a lifetime and capabilities other than the defaults.
+    QVERIFY(m_dock->mintCapabilityBox(QStringLiteral("embed"))->isChecked());
+    QVERIFY(!m_dock->mintCapabilityBox(QStringLiteral("cloudScrape"))->isChecked());
+    m_dock->siteNameCombo()->setCurrentIndex(
+        m_dock->siteNameCombo()->findText(QStringLiteral("Lighthouse")));
+    m_dock->labelField()->setText(QStringLiteral("campaign"));
+    m_dock->domainsField()->setText(QStringLiteral("campaign.lighthouse.example"));
+    m_dock->ttlDaysBox()->setValue(30);
+    m_dock->mintCapabilityBox(QStringLiteral("embed"))->setChecked(false);
+    m_dock->mintCapabilityBox(QStringLiteral("cloudScrape"))->setChecked(true);
+    m_dock->mintButton()->click();
+    QVERIFY2(m_dock->secretField()->text().startsWith(QLatin1String("pk_site_")),
+             qPrintable(m_dock->messageLabel()->text()));
+    m_dock->dismissSecretButton()->click();
+    const QString campaign = m_dock->currentSiteKeyId();
+    const auto minted = repo().findKey(campaign);
+    QVERIFY(minted && minted->siteId == m_lighthouse);
+    QCOMPARE(minted->ttlDays, 30);
+    QVERIFY(minted->expiresAt);
+    QCOMPARE(*minted->expiresAt - minted->createdAt, qint64(30) * 24 * 3600 * 1000);
+    QVERIFY(!minted->capability(QStringLiteral("embed")));
+    QVERIFY(minted->capability(QStringLiteral("cloudScrape")));
+    QVERIFY(minted->capability(QStringLiteral("cloudAgent")));
+    const int campaignRow = m_dock->siteKeysModel()->rowOf(campaign);
+    QVERIFY(m_dock->siteKeysModel()
+                ->index(campaignRow, ui::SiteKeysModel::State)
+                .data()
+                .toString()
+                .startsWith(QLatin1String("active until")));
+    // The form starts again from "never".
+    QCOMPARE(m_dock->ttlDaysBox()->value(), 0);
+    QCOMPARE(m_dock->ttlDaysBox()->text(), QStringLiteral("Never"));
+
+    // Every policy field of an existing key, as the REST listing then shows it.
+    QVERIFY(m_dock->selectSiteKey(m_lighthouseKey));
+    QVERIFY(!m_dock->cloudSandboxBox()->isChecked());
+    QCOMPARE(m_dock->maxShortcutsBox()->value(), 12);
+    QCOMPARE(m_dock->maxVisibleBox()->value(), 4);
+    m_dock->cloudSandboxBox()->setChecked(true);
+    m_dock->externalAllowField()->setText(QStringLiteral("Docs.Example.org, status.example.net"));
+    m_dock->externalDenyField()->setText(QStringLiteral("ads.example"));
+    m_dock->mascotBox()->setChecked(true);
+    m_dock->mascotNameField()->setText(QStringLiteral("Beam"));
+    m_dock->mascotAvatarField()->setText(QStringLiteral("https://lighthouse.example/beam.png"));
+    m_dock->mascotStyleCombo()->setCurrentIndex(
+        m_dock->mascotStyleCombo()->findData(QStringLiteral("professional")));
+    m_dock->maxShortcutsBox()->setValue(20);
+    m_dock->maxVisibleBox()->setValue(6);
+    m_dock->savePolicyButton()->click();
+    QJsonObject policy =
+        listedKey(m_lighthouse, m_lighthouseKey).value(QStringLiteral("sitePolicy")).toObject();
+    QVERIFY(policy.value(QStringLiteral("cloudSandboxEnabled")).toBool());
+    QCOMPARE(
+        policy.value(QStringLiteral("externalAllowDomains")).toArray(),
+        (QJsonArray{QStringLiteral("docs.example.org"), QStringLiteral("status.example.net")}));
+    QCOMPARE(policy.value(QStringLiteral("externalDenyDomains")).toArray(),
+             QJsonArray{QStringLiteral("ads.example")});
+    QJsonObject mascot = policy.value(QStringLiteral("mascot")).toObject();
+    QVERIFY(mascot.value(QStringLiteral("enabled")).toBool());
+    QCOMPARE(mascot.value(QStringLiteral("name")).toString(), QStringLiteral("Beam"));
+    QCOMPARE(mascot.value(QStringLiteral("avatarUrl")).toString(),
+             QStringLiteral("https://lighthouse.example/beam.png"));
+    QCOMPARE(mascot.value(QStringLiteral("style")).toString(), QStringLiteral("professional"));
+    QCOMPARE(
+        policy.value(QStringLiteral("shortcutLimits")).toObject(),
+        (QJsonObject{{QStringLiteral("maxShortcuts"), 20}, {QStringLiteral("maxVisible"), 6}}));
+    // The mode and scope saved earlier stay.
+    QCOMPARE(policy.value(QStringLiteral("siteMode")).toString(), QStringLiteral("paused"));
+    QVERIFY(m_dock->siteKeysModel()
+                ->index(m_dock->siteKeysModel()->rowOf(m_lighthouseKey), ui::SiteKeysModel::Policy)
+                .data()
+                .toString()
+                .contains(QLatin1String("cloud sandbox")));
+
+    // Away and back: the form shows what is stored.
+    QVERIFY(m_dock->selectSiteKey(campaign));
+    QVERIFY(!m_dock->cloudSandboxBox()->isChecked());
+    QVERIFY(m_dock->mascotNameField()->text().isEmpty());
+    QVERIFY(m_dock->selectSiteKey(m_lighthouseKey));
+    QVERIFY(m_dock->cloudSandboxBox()->isChecked());
+    QCOMPARE(m_dock->externalAllowField()->text(),
+             QStringLiteral("docs.example.org, status.example.net"));
+    QCOMPARE(m_dock->mascotNameField()->text(), QStringLiteral("Beam"));
+    QCOMPARE(m_dock->mascotStyleCombo()->currentData().toString(), QStringLiteral("professional"));
+    QCOMPARE(m_dock->maxVisibleBox()->value(), 6);
+
+    // A bad avatar URL is the API's typed error naming the field; nothing changes.
+    m_dock->mascotAvatarField()->setText(QStringLiteral("ftp://lighthouse.example/beam.png"));
+    m_dock->maxVisibleBox()->setValue(9);
+    m_dock->savePolicyButton()->click();
+    QVERIFY2(
+        m_dock->messageLabel()->text().contains(QLatin1String("INVALID_FIELD")) &&
+            m_dock->messageLabel()->text().contains(QLatin1String("sitePolicy.mascot.avatarUrl")),
+        qPrintable(m_dock->messageLabel()->text()));
+    policy =
+        listedKey(m_lighthouse, m_lighthouseKey).value(QStringLiteral("sitePolicy")).toObject();
+    QCOMPARE(policy.value(QStringLiteral("shortcutLimits"))
+                 .toObject()
+                 .value(QStringLiteral("maxVisible"))
+                 .toInt(),
+             6);
+    // An empty one removes the avatar.
+    m_dock->mascotAvatarField()->clear();
+    m_dock->savePolicyButton()->click();
+    mascot = listedKey(m_lighthouse, m_lighthouseKey)
+                 .value(QStringLiteral("sitePolicy"))
+                 .toObject()
+                 .value(QStringLiteral("mascot"))
+                 .toObject();
+    QCOMPARE(mascot.value(QStringLiteral("avatarUrl")).toString(), QString());
+    QCOMPARE(mascot.value(QStringLiteral("name")).toString(), QStringLiteral("Beam"));
+
+    // A change over REST shows in the form at once.
+    m_dock->siteKeysView()->setFocus();
+    const auto r =
+        m_ph->client().post(QStringLiteral("/updateSiteKeyPolicy"),
+                            {{QStringLiteral("keyId"), m_lighthouseKey},
+                             {QStringLiteral("sitePolicy"),
+                              QJsonObject{{QStringLiteral("cloudSandboxEnabled"), false},
+                                          {QStringLiteral("shortcutLimits"),
+                                           QJsonObject{{QStringLiteral("maxVisible"), 2}}}}}});
+    QCOMPARE(r.status, 200);
+    QTRY_VERIFY(!m_dock->cloudSandboxBox()->isChecked());
+    QCOMPARE(m_dock->maxVisibleBox()->value(), 2);
+    QCOMPARE(m_dock->maxShortcutsBox()->value(), 20);
 }
 
 void tst_SitesPanel::showsAConnectKeyOnceAndRevokesIt()

@@ -35,42 +35,42 @@
 <context>
     <name>ph::ui::ConnectKeysModel</name>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="350"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="358"/>
         <source>never</source>
         <translation>nie</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="352"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="360"/>
         <source>revoked %1</source>
         <translation>widerrufen am %1</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="352"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="360"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="364"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="372"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="366"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="374"/>
         <source>Prefix</source>
         <translation>Präfix</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="368"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="376"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="370"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="378"/>
         <source>Last used</source>
         <translation>Zuletzt verwendet</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="372"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="380"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
@@ -78,73 +78,73 @@
 <context>
     <name>ph::ui::DeliveriesDock</name>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="115"/>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="151"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="116"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="152"/>
         <source>Select a delivery to see its attempts.</source>
         <translation>Wählen Sie eine Zustellung aus, um ihre Versuche anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="119"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="120"/>
         <source>&lt;b&gt;%1&lt;/b&gt; %2 to %3 — %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; %2 an %3 — %4</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="141"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
         <source>Webhook deliveries</source>
         <translation>Webhook-Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
         <source>All deliveries</source>
         <translation>Alle Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
         <source>Delivered</source>
         <translation>Zugestellt</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="146"/>
         <source>Redeliver</source>
         <translation>Erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="146"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="147"/>
         <source>Redeliver all failed</source>
         <translation>Alle fehlgeschlagenen erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
         <source>Latency</source>
         <translation>Latenz</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
         <source>Reply</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
         <source>Error</source>
         <translation>Fehler</translation>
     </message>
@@ -203,139 +203,129 @@
 <context>
     <name>ph::ui::KeysDock</name>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="212"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="208"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="232"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="227"/>
         <source>Minted %1.</source>
         <translation>%1 erzeugt.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="257"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="246"/>
         <source>%1 now has %2 credits.</source>
         <translation>%1 hat jetzt %2 Credits.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="260"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="249"/>
         <source>%1 is now unlimited.</source>
         <translation>%1 ist jetzt unbegrenzt.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="277"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="266"/>
         <source>Revoked %1; it now answers 401.</source>
         <translation>%1 widerrufen; Anfragen damit erhalten jetzt 401.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="289"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="278"/>
         <source>Select a key to set its balance or revoke it.</source>
         <translation>Wählen Sie einen Schlüssel aus, um sein Guthaben festzulegen oder ihn zu widerrufen.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="294"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="283"/>
         <source>revoked</source>
         <translation>widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="294"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="283"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="318"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="307"/>
         <source>API keys</source>
         <translation>API-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="319"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="308"/>
         <source>New key</source>
         <translation>Neuer Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="320"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="309"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="321"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="310"/>
         <source>Who or what uses it</source>
         <translation>Wer oder was ihn verwendet</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="322"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="311"/>
         <source>Role</source>
         <translation>Rolle</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="323"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="312"/>
         <source>User (its own runs and credits)</source>
         <translation>Benutzer (eigene Läufe und Credits)</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="324"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="313"/>
         <source>Owner (everything, including this console&apos;s areas)</source>
         <translation>Eigentümer (alles, einschließlich der Bereiche dieser Konsole)</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="325"/>
-        <location filename="../ui/keys/KeysDock.cpp" line="336"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="314"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="322"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="326"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="315"/>
         <source>Empty: 1000 for user keys, unlimited for owners</source>
         <translation>Leer: 1000 für Benutzerschlüssel, unbegrenzt für Eigentümer</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="327"/>
-        <location filename="../ui/keys/KeysDock.cpp" line="337"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="316"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="323"/>
         <source>Unlimited</source>
         <translation>Unbegrenzt</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="328"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="317"/>
         <source>Mint key</source>
         <translation>Schlüssel erzeugen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="329"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="318"/>
         <source>The new key</source>
         <translation>Der neue Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="330"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="318"/>
         <source>Copy the key now. It is shown only this once; Pilothouse keeps only its hash.</source>
         <translation>Kopieren Sie den Schlüssel jetzt. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="332"/>
-        <source>Copy</source>
-        <translation>Kopieren</translation>
-    </message>
-    <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="333"/>
-        <source>Done</source>
-        <translation>Fertig</translation>
-    </message>
-    <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="334"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="320"/>
         <source>Selected key</source>
         <translation>Ausgewählter Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="335"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="321"/>
         <source>Balance</source>
         <translation>Guthaben</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="338"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="324"/>
         <source>Set balance</source>
         <translation>Guthaben festlegen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="339"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="325"/>
         <source>Revoke (Del)</source>
         <translation>Widerrufen (Entf)</translation>
     </message>
@@ -416,82 +406,82 @@
 <context>
     <name>ph::ui::MainWindow</name>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="90"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="95"/>
         <source>About Pilothouse</source>
         <translation>Über Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="91"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="96"/>
         <source>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;A self-hosted web-automation service: an API server, a cloud browser and this console.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;Ein selbst betriebener Dienst für Web-Automatisierung: API-Server, Cloud-Browser und diese Konsole.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="153"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="162"/>
         <source>Close the console</source>
         <translation>Konsole schließen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="154"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="163"/>
         <source>Keep Pilothouse serving in the system tray, or quit it? Runs in progress stop when it quits.</source>
         <translation>Soll Pilothouse im Infobereich weiterlaufen oder beendet werden? Beim Beenden werden aktive Läufe abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="157"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="166"/>
         <source>Keep serving in the tray</source>
         <translation>Im Infobereich weiterlaufen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="158"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="167"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="161"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="170"/>
         <source>Do not ask again</source>
         <translation>Nicht mehr fragen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="226"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="235"/>
         <source>Pilothouse console</source>
         <translation>Pilothouse-Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="227"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="236"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="228"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="237"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="229"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="238"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="230"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="239"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="231"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="240"/>
         <source>&amp;About Pilothouse</source>
         <translation>Ü&amp;ber Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="233"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="242"/>
         <source>Pilothouse is serving at %1</source>
         <translation>Pilothouse ist unter %1 erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="234"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="243"/>
         <source>Show the console</source>
         <translation>Konsole anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="235"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="244"/>
         <source>Quit Pilothouse</source>
         <translation>Pilothouse beenden</translation>
     </message>
@@ -517,97 +507,97 @@
 <context>
     <name>ph::ui::ProposalsDock</name>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="166"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="167"/>
         <source>Select a proposal to review it.</source>
         <translation>Wählen Sie einen Vorschlag aus, um ihn zu prüfen.</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="176"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="177"/>
         <source>%1 · proposed by %2 on %3 · %4</source>
         <translation>%1 · vorgeschlagen von %2 am %3 · %4</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="182"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="183"/>
         <source> · version %1</source>
         <translation> · Version %1</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="184"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="185"/>
         <source> · decided by %1</source>
         <translation> · entschieden von %1</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="194"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="195"/>
         <source>(decided: the right side shows the patch as proposed)</source>
         <translation>(entschieden: rechts steht der Patch wie vorgeschlagen)</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="196"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="197"/>
         <source>(no difference from the current configuration)</source>
         <translation>(kein Unterschied zur aktuellen Konfiguration)</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="200"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="201"/>
         <source>Dropped when proposed (not allowed): %1</source>
         <translation>Beim Vorschlagen verworfen (nicht erlaubt): %1</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="214"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="215"/>
         <source>Applied: the site&apos;s configuration is now version %1.</source>
         <translation>Übernommen: Die Konfiguration der Website hat jetzt Version %1.</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="218"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="219"/>
         <source>Discarded; the configuration is unchanged.</source>
         <translation>Verworfen; die Konfiguration bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="237"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
         <source>Proposals</source>
         <translation>Vorschläge</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="239"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="239"/>
         <source>Applied</source>
         <translation>Übernommen</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="239"/>
         <source>Discarded</source>
         <translation>Verworfen</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="239"/>
         <source>All proposals</source>
         <translation>Alle Vorschläge</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="241"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="242"/>
         <source>Current configuration</source>
         <translation>Aktuelle Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="242"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="243"/>
         <source>With the proposal</source>
         <translation>Mit dem Vorschlag</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="243"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="244"/>
         <source>Note or reason (optional)</source>
         <translation>Notiz oder Begründung (optional)</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="244"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="245"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="245"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="246"/>
         <source>Discard</source>
         <translation>Verwerfen</translation>
     </message>
@@ -638,6 +628,19 @@
         <location filename="../ui/proposals/ProposalsModel.cpp" line="70"/>
         <source>When</source>
         <translation>Zeitpunkt</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SecretReveal</name>
+    <message>
+        <location filename="../ui/common/SecretReveal.cpp" line="69"/>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/common/SecretReveal.cpp" line="70"/>
+        <source>Done</source>
+        <translation>Fertig</translation>
     </message>
 </context>
 <context>
@@ -724,67 +727,67 @@
         <translation>Eigentümer-Anmeldung (OpenID Connect)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="363"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="369"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="364"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="370"/>
         <source>Service</source>
         <translation>Dienst</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="365"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="371"/>
         <source>API address</source>
         <translation>API-Adresse</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="366"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="372"/>
         <source>Chosen at start with --bind and --port.</source>
         <translation>Wird beim Start mit --bind und --port festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="367"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="373"/>
         <source>Data directory</source>
         <translation>Datenverzeichnis</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="368"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="374"/>
         <source>Chosen at start with --data-dir.</source>
         <translation>Wird beim Start mit --data-dir festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="369"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="375"/>
         <source>Console language</source>
         <translation>Sprache der Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="377"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="383"/>
         <source>(%1 to %2, default %3)</source>
         <translation>(%1 bis %2, Standard: %3)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="383"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="389"/>
         <source>Type a new value to replace it</source>
         <translation>Neuen Wert eingeben, um den bisherigen zu ersetzen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="384"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="390"/>
         <source>Clear</source>
         <translation>Löschen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="389"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="395"/>
         <source>On</source>
         <translation>Ein</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="391"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="397"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="392"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="398"/>
         <source>Revert</source>
         <translation>Verwerfen</translation>
     </message>
@@ -875,67 +878,77 @@
         <translation>%1 · registrierbare Domains</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="236"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="234"/>
+        <source> · cloud sandbox</source>
+        <translation> · Cloud-Sandbox</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="239"/>
+        <source> · mascot</source>
+        <translation> · Maskottchen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="244"/>
         <source>deactivated</source>
         <translation>deaktiviert</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="238"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="246"/>
         <source>expired %1</source>
         <translation>abgelaufen am %1</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="239"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="247"/>
         <source>active until %1</source>
         <translation>aktiv bis %1</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="239"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="247"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="255"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="263"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="257"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="265"/>
         <source>Public key</source>
         <translation>Öffentlicher Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="259"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="267"/>
         <source>Environment</source>
         <translation>Umgebung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="261"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="269"/>
         <source>Allowed domains</source>
         <translation>Erlaubte Domains</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="263"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="271"/>
         <source>Capabilities</source>
         <translation>Fähigkeiten</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="265"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="273"/>
         <source>Policy</source>
         <translation>Richtlinie</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="267"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="275"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="269"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="277"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="271"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="279"/>
         <source>Rotated</source>
         <translation>Erneuert</translation>
     </message>
@@ -943,307 +956,383 @@
 <context>
     <name>ph::ui::SitesDock</name>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="365"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="432"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="392"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="465"/>
         <source>Created the site %1 with the site key %2.</source>
         <translation>Website %1 mit dem Website-Schlüssel %2 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="393"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="466"/>
         <source>Minted the site key %2 for %1.</source>
         <translation>Website-Schlüssel %2 für %1 erzeugt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="419"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="503"/>
         <source>Saved the allowed domains, capabilities and policy of %1.</source>
         <translation>Erlaubte Domains, Fähigkeiten und Richtlinie von %1 gespeichert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="436"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="520"/>
         <source>Rotated %1: its new public key is shown; the previous one no longer works.</source>
         <translation>%1 erneuert: Der neue öffentliche Schlüssel wird angezeigt; der bisherige funktioniert nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="453"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="537"/>
         <source>Activated %1.</source>
         <translation>%1 aktiviert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="454"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="538"/>
         <source>Deactivated %1; pages that use it stop working.</source>
         <translation>%1 deaktiviert; Seiten, die ihn verwenden, funktionieren nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="474"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="484"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="558"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="568"/>
         <source>Delete site</source>
         <translation>Website löschen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="475"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="559"/>
         <source>Delete the site %1? Its site keys (%2), Connect AI keys (%3), configuration and proposals are removed, and pages that use its keys stop working. Its analytics history is kept. This cannot be undone.</source>
         <translation>Die Website %1 löschen? Ihre Website-Schlüssel (%2), Connect-AI-Schlüssel (%3), Konfiguration und Vorschläge werden entfernt, und Seiten, die ihre Schlüssel verwenden, funktionieren nicht mehr. Ihr Analyseverlauf bleibt erhalten. Dies kann nicht rückgängig gemacht werden.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="494"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="578"/>
         <source>Deleted the site %1.</source>
         <translation>Website %1 gelöscht.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="515"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="599"/>
         <source>Created the Connect AI key %1.</source>
         <translation>Connect-AI-Schlüssel %1 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="533"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="617"/>
         <source>Revoked %1; it now answers 401.</source>
         <translation>%1 widerrufen; Anfragen damit erhalten jetzt 401.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="577"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="683"/>
         <source>Select a site to see its site keys and Connect AI keys.</source>
         <translation>Wählen Sie eine Website aus, um ihre Website-Schlüssel und Connect-AI-Schlüssel anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="583"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="689"/>
         <source>%1 of at most %2 Connect AI keys are active. Each lets an AI read this site&apos;s configuration and propose changes for your review.</source>
         <translation>%1 von höchstens %2 Connect-AI-Schlüsseln sind aktiv. Mit jedem kann eine KI die Konfiguration dieser Website lesen und Änderungen zu Ihrer Prüfung vorschlagen.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="596"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="702"/>
         <source>Select a site key to edit, rotate or deactivate it.</source>
         <translation>Wählen Sie einen Website-Schlüssel aus, um ihn zu bearbeiten, zu erneuern oder zu deaktivieren.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="603"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="709"/>
         <source>deactivated</source>
         <translation>deaktiviert</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="604"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="710"/>
         <source>expired</source>
         <translation>abgelaufen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="605"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="711"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="612"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="720"/>
         <source>Activate</source>
         <translation>Aktivieren</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="612"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="720"/>
         <source>Deactivate (Del)</source>
         <translation>Deaktivieren (Entf)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="622"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="731"/>
         <source>The new Connect AI key</source>
         <translation>Der neue Connect-AI-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="623"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="732"/>
         <source>Copy the key now and give it to your AI as a bearer key. It is shown only this once; Pilothouse keeps only its hash.</source>
         <translation>Kopieren Sie den Schlüssel jetzt und geben Sie ihn Ihrer KI als Bearer-Schlüssel. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="627"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="735"/>
         <source>The new public site key</source>
         <translation>Der neue öffentliche Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="628"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="736"/>
         <source>Place this key in your pages&apos; embed code. It is public; the list shows it shortened.</source>
         <translation>Fügen Sie diesen Schlüssel in den Einbettungscode Ihrer Seiten ein. Er ist öffentlich; die Liste zeigt ihn gekürzt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="642"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="750"/>
         <source>Sites</source>
         <translation>Websites</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="643"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="751"/>
         <source>Delete site… (Del)</source>
         <translation>Website löschen… (Entf)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="644"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="752"/>
         <source>New site key</source>
         <translation>Neuer Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="645"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="753"/>
         <source>Site</source>
         <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="646"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="754"/>
         <source>An existing site, or a new name</source>
         <translation>Eine vorhandene Website oder ein neuer Name</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="647"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="755"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="648"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="756"/>
         <source>Where the key is used, e.g. production embed</source>
         <translation>Wo der Schlüssel verwendet wird, z. B. Einbettung in Produktion</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="649"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="659"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="757"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="771"/>
         <source>Allowed domains</source>
         <translation>Erlaubte Domains</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="650"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="758"/>
         <source>example.com, *.example.com, =shop.example.com</source>
         <translation>example.com, *.example.com, =shop.example.com</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="651"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="759"/>
         <source>Environment</source>
         <translation>Umgebung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="652"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="760"/>
         <source>Production</source>
         <translation>Produktion</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="653"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="761"/>
         <source>Development</source>
         <translation>Entwicklung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="654"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="674"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="762"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="788"/>
         <source>Test</source>
         <translation>Test</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="655"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="763"/>
+        <source>Expires after</source>
+        <translation>Läuft ab nach</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="764"/>
+        <source>Never</source>
+        <translation>Nie</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="765"/>
+        <source> days</source>
+        <translation> Tagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="767"/>
         <source>Mint site key</source>
         <translation>Website-Schlüssel erzeugen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="656"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="768"/>
         <source>Site keys</source>
         <translation>Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="657"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="769"/>
         <source>Connect AI</source>
         <translation>Connect AI</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="658"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="770"/>
         <source>Selected site key</source>
         <translation>Ausgewählter Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="660"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="772"/>
         <source>At least one domain</source>
         <translation>Mindestens eine Domain</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="661"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="766"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="773"/>
         <source>Capabilities</source>
         <translation>Fähigkeiten</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="664"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="777"/>
         <source>Embed in pages</source>
         <translation>In Seiten einbetten</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="666"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="779"/>
         <source>Cloud agent</source>
         <translation>Cloud-Agent</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="668"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="781"/>
         <source>Cloud scrape</source>
         <translation>Cloud-Scraping</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="670"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="783"/>
         <source>External web context</source>
         <translation>Externer Webkontext</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="672"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="786"/>
         <source>Site mode</source>
         <translation>Website-Modus</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="673"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="787"/>
         <source>Live</source>
         <translation>Live</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="675"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="789"/>
         <source>Paused</source>
         <translation>Pausiert</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="676"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="790"/>
         <source>Domain scope</source>
         <translation>Domain-Geltungsbereich</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="677"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="791"/>
         <source>Registrable domain (with its subdomains)</source>
         <translation>Registrierbare Domain (mit ihren Subdomains)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="678"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="792"/>
         <source>Exact host</source>
         <translation>Exakter Host</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="679"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="793"/>
+        <source>Cloud sandbox (the site&apos;s agent may run in a cloud browser)</source>
+        <translation>Cloud-Sandbox (der Agent der Website darf in einem Cloud-Browser laufen)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="794"/>
+        <source>External sites allowed</source>
+        <translation>Erlaubte externe Websites</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="795"/>
+        <source>Other domains the embedded agent may open</source>
+        <translation>Andere Domains, die der eingebettete Agent öffnen darf</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="796"/>
+        <source>External sites denied</source>
+        <translation>Verbotene externe Websites</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="797"/>
+        <source>Domains it must never open</source>
+        <translation>Domains, die er nie öffnen darf</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="798"/>
+        <source>Mascot</source>
+        <translation>Maskottchen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="799"/>
+        <source>Shown</source>
+        <translation>Angezeigt</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="800"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="801"/>
+        <source>Avatar URL (https://…)</source>
+        <translation>Avatar-URL (https://…)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="802"/>
+        <source>Friendly</source>
+        <translation>Freundlich</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="803"/>
+        <source>Minimal</source>
+        <translation>Minimal</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="804"/>
+        <source>Professional</source>
+        <translation>Professionell</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="805"/>
+        <source>Shortcuts at most</source>
+        <translation>Höchstens Shortcuts</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="806"/>
+        <source>visible at once</source>
+        <translation>davon gleichzeitig sichtbar</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="807"/>
         <source>Save</source>
         <translation>Speichern</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="680"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="808"/>
         <source>Rotate</source>
         <translation>Erneuern</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="681"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="809"/>
         <source>Which AI, e.g. Claude (default: Connect AI)</source>
         <translation>Welche KI, z. B. Claude (Standard: Connect AI)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="682"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="810"/>
         <source>Create Connect AI key</source>
         <translation>Connect-AI-Schlüssel erstellen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="683"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="811"/>
         <source>Revoke (Del)</source>
         <translation>Widerrufen (Entf)</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="685"/>
-        <source>Copy</source>
-        <translation>Kopieren</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="686"/>
-        <source>Done</source>
-        <translation>Fertig</translation>
     </message>
 </context>
 <context>
@@ -1302,47 +1391,47 @@
 <context>
     <name>ph::ui::StatusBar</name>
     <message>
-        <location filename="../ui/shell/StatusBar.cpp" line="53"/>
+        <location filename="../ui/shell/StatusBar.cpp" line="54"/>
         <source>API: %1</source>
         <translation>API: %1</translation>
     </message>
     <message>
-        <location filename="../ui/shell/StatusBar.cpp" line="54"/>
+        <location filename="../ui/shell/StatusBar.cpp" line="55"/>
         <source>Copy API key</source>
         <translation>API-Schlüssel kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/shell/StatusBar.cpp" line="56"/>
+        <location filename="../ui/shell/StatusBar.cpp" line="57"/>
         <source>Mint a new owner API key and copy it to the clipboard</source>
         <translation>Einen neuen Eigentümer-API-Schlüssel erzeugen und in die Zwischenablage kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/shell/StatusBar.cpp" line="57"/>
+        <location filename="../ui/shell/StatusBar.cpp" line="58"/>
         <source>Copy this session&apos;s API key to the clipboard</source>
         <translation>Den API-Schlüssel dieser Sitzung in die Zwischenablage kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/shell/StatusBar.cpp" line="65"/>
+        <location filename="../ui/shell/StatusBar.cpp" line="66"/>
         <source>Browser pool: %1 of %2 busy, %3 waiting</source>
         <translation>Browser-Pool: %1 von %2 belegt, %3 wartend</translation>
     </message>
     <message>
-        <location filename="../ui/shell/StatusBar.cpp" line="73"/>
+        <location filename="../ui/shell/StatusBar.cpp" line="74"/>
         <source>New API key</source>
         <translation>Neuer API-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/shell/StatusBar.cpp" line="74"/>
+        <location filename="../ui/shell/StatusBar.cpp" line="75"/>
         <source>Stored keys cannot be shown again. Mint a new owner key and copy it?</source>
         <translation>Gespeicherte Schlüssel können nicht erneut angezeigt werden. Einen neuen Eigentümer-Schlüssel erzeugen und kopieren?</translation>
     </message>
     <message>
-        <location filename="../ui/shell/StatusBar.cpp" line="77"/>
+        <location filename="../ui/shell/StatusBar.cpp" line="78"/>
         <source>minted in the console</source>
         <translation>in der Konsole erzeugt</translation>
     </message>
     <message>
-        <location filename="../ui/shell/StatusBar.cpp" line="80"/>
+        <location filename="../ui/shell/StatusBar.cpp" line="81"/>
         <source>API key copied to the clipboard</source>
         <translation>API-Schlüssel in die Zwischenablage kopiert</translation>
     </message>
@@ -1350,138 +1439,138 @@
 <context>
     <name>ph::ui::ToolsDock</name>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="303"/>
-        <location filename="../ui/tools/ToolsDock.cpp" line="405"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="300"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="402"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="316"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="313"/>
         <source>parameters: %1</source>
         <translation>Parameter: %1</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="326"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="323"/>
         <source>steps: %1</source>
         <translation>Schritte: %1</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="343"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="340"/>
         <source>Saved; the bridge offers it as user_%1.</source>
         <translation>Gespeichert; die Bridge stellt es als user_%1 bereit.</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="358"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="355"/>
         <source>Deleted %1.</source>
         <translation>%1 gelöscht.</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="376"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="373"/>
         <source>params: %1</source>
         <translation>Parameter: %1</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="420"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="417"/>
         <source>Run %1: %2</source>
         <translation>Lauf %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="439"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="436"/>
         <source>Saved tools</source>
         <translation>Gespeicherte Werkzeuge</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="440"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="437"/>
         <source>New tool</source>
         <translation>Neues Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="441"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="438"/>
         <source>Delete</source>
         <translation>Löschen</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="442"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="439"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="443"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="440"/>
         <source>lowercase_name (called as user_&lt;name&gt;)</source>
         <translation>name_in_kleinbuchstaben (Aufruf als user_&lt;name&gt;)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="444"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="441"/>
         <source>Description</source>
         <translation>Beschreibung</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="445"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="442"/>
         <source>Runs</source>
         <translation>Führt aus</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="446"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="443"/>
         <source>Browser steps</source>
         <translation>Browser-Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="447"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="444"/>
         <source>JavaScript in a page</source>
         <translation>JavaScript in einer Seite</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="448"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="445"/>
         <source>Parameters</source>
         <translation>Parameter</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="450"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="447"/>
         <source>JSON Schema, e.g. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (empty: none)</source>
         <translation>JSON-Schema, z. B. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (leer: keine)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="452"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="449"/>
         <source>Steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="454"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="451"/>
         <source>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</source>
         <translation>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="456"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="453"/>
         <source>JavaScript</source>
         <translation>JavaScript</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="458"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="455"/>
         <source>A function body; `params` holds the parameters, e.g. return document.title;</source>
         <translation>Ein Funktionsrumpf; `params` enthält die Parameter, z. B. return document.title;</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="459"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="456"/>
         <source>Page URL</source>
         <translation>Seiten-URL</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="460"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="457"/>
         <source>https://… (the page the code runs in)</source>
         <translation>https://… (die Seite, in der der Code ausgeführt wird)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="461"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="458"/>
         <source>Save</source>
         <translation>Speichern</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="462"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="459"/>
         <source>Test run with these parameters (JSON) — runs the saved tool</source>
         <translation>Testlauf mit diesen Parametern (JSON) — führt das gespeicherte Werkzeug aus</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="463"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="460"/>
         <source>Run</source>
         <translation>Ausführen</translation>
     </message>
@@ -1532,129 +1621,129 @@
 <context>
     <name>ph::ui::TrajectoriesDock</name>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="209"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="365"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="211"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="367"/>
         <source>Select a run to see its steps and result.</source>
         <translation>Wählen Sie einen Lauf aus, um seine Schritte und sein Ergebnis anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="239"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="241"/>
         <source>Error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="241"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="243"/>
         <source>Warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="280"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="356"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="282"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="358"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="306"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="308"/>
         <source>Continue run</source>
         <translation>Lauf fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="325"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="327"/>
         <source>Recording %1</source>
         <translation>Aufzeichnung von %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="329"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="331"/>
         <source>Replay it with recording_id &quot;%1&quot; on /agent, or replay_workflow on the bridge.</source>
         <translation>Spielen Sie sie mit recording_id &quot;%1&quot; über /agent oder mit replay_workflow auf der Bridge erneut ab.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="350"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="352"/>
         <source>Runs</source>
         <translation>Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="351"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="353"/>
         <source>All runs</source>
         <translation>Alle Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="351"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="353"/>
         <source>Executing</source>
         <translation>Wird ausgeführt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="351"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="353"/>
         <source>Waiting for input</source>
         <translation>Wartet auf Eingabe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="352"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="354"/>
         <source>Succeeded</source>
         <translation>Erfolgreich</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="352"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="354"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="352"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="354"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="355"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="357"/>
         <source>Filter by task or id (Ctrl+F)</source>
         <translation>Nach Aufgabe oder ID filtern (Strg+F)</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="357"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="359"/>
         <source>Copy id</source>
         <translation>ID kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="358"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="360"/>
         <source>Recording…</source>
         <translation>Aufzeichnung…</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="359"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="361"/>
         <source>The run needs answers</source>
         <translation>Der Lauf benötigt Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="360"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
         <source>Answer and continue</source>
         <translation>Antworten und fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
         <source>Phase</source>
         <translation>Phase</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
         <source>Step</source>
         <translation>Schritt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
         <source>Tool</source>
         <translation>Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
         <source>Summary</source>
         <translation>Zusammenfassung</translation>
     </message>
@@ -1695,72 +1784,72 @@
 <context>
     <name>ph::ui::TriggersDock</name>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="198"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="196"/>
         <source>This trigger is revoked; its URL answers 404.</source>
         <translation>Dieser Trigger ist widerrufen; seine URL liefert 404.</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="213"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="211"/>
         <source>Triggers</source>
         <translation>Trigger</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="214"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="212"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="215"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="213"/>
         <source>Runs</source>
         <translation>Führt aus</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="216"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="214"/>
         <source>A saved tool</source>
         <translation>Ein gespeichertes Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="217"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="215"/>
         <source>A past run again</source>
         <translation>Einen früheren Lauf erneut</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="218"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="216"/>
         <source>A prompt</source>
         <translation>Einen Prompt</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="219"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="217"/>
         <source>trajectory id (traj_…)</source>
         <translation>Trajektorien-ID (traj_…)</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="220"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="218"/>
         <source>What the agent should do</source>
         <translation>Was der Agent tun soll</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="221"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="219"/>
         <source>Pages, separated by spaces (optional)</source>
         <translation>Seiten, durch Leerzeichen getrennt (optional)</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="222"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="220"/>
         <source>Create trigger</source>
         <translation>Trigger erstellen</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="223"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="221"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="224"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="222"/>
         <source>Copy URL</source>
         <translation>URL kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="225"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="223"/>
         <source>Revoke</source>
         <translation>Widerrufen</translation>
     </message>

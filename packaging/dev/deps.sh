@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
     g++ cmake ninja-build ccache pkg-config file dpkg-dev
     qt6-base-dev qt6-webengine-dev qt6-httpserver-dev qt6-websockets-dev
-    libqt6sql6-sqlite qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
+    libqt6sql6-sqlite libqt6svg6 qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     libgl-dev libssl-dev libpsl-dev publicsuffix
     libxlsxwriter-dev libminizip-dev libpoppler-qt6-dev libsnappy-dev libzstd-dev zlib1g-dev
     xvfb xauth python3

@@ -112,6 +112,17 @@ Check url()
     };
 }
 
+// A URL, or "" for none (so a patch can remove one).
+Check urlOrEmpty()
+{
+    const Check inner = url();
+    return [inner](const QJsonValue &v, const QString &path, Context &c) {
+        if (v.isString() && v.toString().trimmed().isEmpty())
+            return QJsonValue(QString());
+        return inner(v, path, c);
+    };
+}
+
 Check domainList()
 {
     return [](const QJsonValue &v, const QString &path, Context &) {
@@ -574,7 +585,7 @@ QJsonObject SiteConfigSchema::mergeSitePolicy(const QJsonObject &current, const 
         {QStringLiteral("mascot"),
          object({{QStringLiteral("enabled"), boolean()},
                  {QStringLiteral("name"), string(40)},
-                 {QStringLiteral("avatarUrl"), url()},
+                 {QStringLiteral("avatarUrl"), urlOrEmpty()},
                  {QStringLiteral("style"),
                   oneOf({QStringLiteral("friendly"), QStringLiteral("minimal"),
                          QStringLiteral("professional")})}})},

@@ -3,6 +3,7 @@
 #include "DeliveriesModel.h"
 
 #include "Service.h"
+#include "common/Icons.h"
 #include "webhooks/WebhookQueue.h"
 
 #include <QAction>
@@ -33,8 +34,8 @@ DeliveriesDock::DeliveriesDock(Service &service, QWidget *parent)
     m_filter = new QComboBox(body);
     for (const char *s : {"", "pending", "delivered", "failed"})
         m_filter->addItem(QString(), QLatin1String(s));
-    m_redeliver = new QPushButton(body);
-    m_redeliverFailed = new QPushButton(body);
+    m_redeliver = new QPushButton(icon(Icon::Send), QString(), body);
+    m_redeliverFailed = new QPushButton(icon(Icon::Send), QString(), body);
     bar->addWidget(m_filter);
     bar->addStretch(1);
     bar->addWidget(m_redeliver);

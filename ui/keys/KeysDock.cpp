@@ -9,13 +9,13 @@
 #include "http/ApiError.h"
 #include "system/SystemController.h"
 
+#include "common/Icons.h"
+#include "common/SecretReveal.h"
+
 #include <QAction>
-#include <QApplication>
 #include <QCheckBox>
-#include <QClipboard>
 #include <QComboBox>
 #include <QEvent>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -92,7 +92,7 @@ KeysDock::KeysDock(Service &service, QWidget *parent)
     m_mintUnlimited = new QCheckBox(m_mintBox);
     mintBalanceRow->addWidget(m_mintBalance, 1);
     mintBalanceRow->addWidget(m_mintUnlimited);
-    m_mint = new QPushButton(m_mintBox);
+    m_mint = new QPushButton(icon(Icon::Add), QString(), m_mintBox);
     mintForm->addRow(m_labelCaption, m_label);
     mintForm->addRow(m_roleCaption, m_role);
     mintForm->addRow(m_mintBalanceCaption, mintBalanceRow);
@@ -100,24 +100,8 @@ KeysDock::KeysDock(Service &service, QWidget *parent)
     s->addWidget(m_mintBox);
 
     // The new secret, once.
-    m_secretBox = new QGroupBox(side);
-    auto *secretLayout = new QVBoxLayout(m_secretBox);
-    m_secretWarning = new QLabel(m_secretBox);
-    m_secretWarning->setWordWrap(true);
-    m_secret = new QLineEdit(m_secretBox);
-    m_secret->setReadOnly(true);
-    m_secret->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auto *secretButtons = new QHBoxLayout;
-    m_copySecret = new QPushButton(m_secretBox);
-    m_dismissSecret = new QPushButton(m_secretBox);
-    secretButtons->addStretch(1);
-    secretButtons->addWidget(m_copySecret);
-    secretButtons->addWidget(m_dismissSecret);
-    secretLayout->addWidget(m_secretWarning);
-    secretLayout->addWidget(m_secret);
-    secretLayout->addLayout(secretButtons);
-    m_secretBox->hide();
-    s->addWidget(m_secretBox);
+    m_secret = new SecretReveal(side);
+    s->addWidget(m_secret);
 
     // The selected key.
     m_keyBox = new QGroupBox(side);
@@ -129,11 +113,11 @@ KeysDock::KeysDock(Service &service, QWidget *parent)
     auto *balanceRow = new QHBoxLayout;
     m_balance = new QLineEdit(m_keyBox);
     m_unlimited = new QCheckBox(m_keyBox);
-    m_setBalance = new QPushButton(m_keyBox);
+    m_setBalance = new QPushButton(icon(Icon::Save), QString(), m_keyBox);
     balanceRow->addWidget(m_balance, 1);
     balanceRow->addWidget(m_unlimited);
     balanceRow->addWidget(m_setBalance);
-    m_revoke = new QPushButton(m_keyBox);
+    m_revoke = new QPushButton(icon(Icon::Delete), QString(), m_keyBox);
     keyForm->addRow(m_heading);
     keyForm->addRow(m_balanceCaption, balanceRow);
     keyForm->addRow(QString(), m_revoke);
@@ -165,9 +149,6 @@ KeysDock::KeysDock(Service &service, QWidget *parent)
 
     connect(m_mint, &QPushButton::clicked, this, &KeysDock::mint);
     connect(m_label, &QLineEdit::returnPressed, this, &KeysDock::mint);
-    connect(m_copySecret, &QPushButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(m_secret->text()); });
-    connect(m_dismissSecret, &QPushButton::clicked, this, &KeysDock::dismissSecret);
     connect(m_setBalance, &QPushButton::clicked, this, &KeysDock::setBalance);
     connect(m_balance, &QLineEdit::returnPressed, this, &KeysDock::setBalance);
     connect(m_revoke, &QPushButton::clicked, this, &KeysDock::revoke);
@@ -188,6 +169,21 @@ KeysDock::KeysDock(Service &service, QWidget *parent)
             });
     retranslateUi();
     showCurrent();
+}
+
+QLineEdit *KeysDock::secretField() const
+{
+    return m_secret->field();
+}
+
+QPushButton *KeysDock::copySecretButton() const
+{
+    return m_secret->copyButton();
+}
+
+QPushButton *KeysDock::dismissSecretButton() const
+{
+    return m_secret->doneButton();
 }
 
 bool KeysDock::select(const QString &keyId)
@@ -223,8 +219,7 @@ void KeysDock::mint()
         const ApiKeyRepository::Minted minted =
             sys::SystemController::mintKey(m_service.store(), body);
         // Shown here once; the model and the store only know its hash and prefix.
-        m_secret->setText(minted.secret);
-        m_secretBox->show();
+        m_secret->reveal(minted.secret);
         m_label->clear();
         m_mintBalance->clear();
         m_mintUnlimited->setChecked(false);
@@ -233,12 +228,6 @@ void KeysDock::mint()
     } catch (const http::ApiError &e) {
         showError(e);
     }
-}
-
-void KeysDock::dismissSecret()
-{
-    m_secret->clear();
-    m_secretBox->hide();
 }
 
 void KeysDock::setBalance()
@@ -326,11 +315,8 @@ void KeysDock::retranslateUi()
     m_mintBalance->setPlaceholderText(tr("Empty: 1000 for user keys, unlimited for owners"));
     m_mintUnlimited->setText(tr("Unlimited"));
     m_mint->setText(tr("Mint key"));
-    m_secretBox->setTitle(tr("The new key"));
-    m_secretWarning->setText(tr("Copy the key now. It is shown only this once; Pilothouse keeps "
-                                "only its hash."));
-    m_copySecret->setText(tr("Copy"));
-    m_dismissSecret->setText(tr("Done"));
+    m_secret->setTexts(tr("The new key"), tr("Copy the key now. It is shown only this once; "
+                                             "Pilothouse keeps only its hash."));
     m_keyBox->setTitle(tr("Selected key"));
     m_balanceCaption->setText(tr("Balance"));
     m_balance->setPlaceholderText(tr("Credits"));

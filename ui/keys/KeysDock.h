@@ -20,6 +20,7 @@ class ApiError;
 namespace ph::ui {
 
 class KeysModel;
+class SecretReveal;
 
 // API keys and credits (the /keys endpoints): every key with its role, prefix, balance
 // and credits used; mint one (its secret shown once, with Copy, until dismissed; never
@@ -41,10 +42,10 @@ public:
     QCheckBox *mintUnlimitedBox() const { return m_mintUnlimited; }
     QPushButton *mintButton() const { return m_mint; }
     // The newly minted secret: filled once after Mint, empty again after Done.
-    QGroupBox *secretBox() const { return m_secretBox; }
-    QLineEdit *secretField() const { return m_secret; }
-    QPushButton *copySecretButton() const { return m_copySecret; }
-    QPushButton *dismissSecretButton() const { return m_dismissSecret; }
+    SecretReveal *secretBox() const { return m_secret; }
+    QLineEdit *secretField() const;
+    QPushButton *copySecretButton() const;
+    QPushButton *dismissSecretButton() const;
     QLineEdit *balanceField() const { return m_balance; }
     QCheckBox *unlimitedBox() const { return m_unlimited; }
     QPushButton *setBalanceButton() const { return m_setBalance; }
@@ -57,7 +58,6 @@ protected:
 private:
     void retranslateUi();
     void mint();
-    void dismissSecret();
     void setBalance();
     void revoke();
     void showCurrent();
@@ -76,11 +76,7 @@ private:
     QLineEdit *m_mintBalance;
     QCheckBox *m_mintUnlimited;
     QPushButton *m_mint;
-    QGroupBox *m_secretBox;
-    QLabel *m_secretWarning;
-    QLineEdit *m_secret;
-    QPushButton *m_copySecret;
-    QPushButton *m_dismissSecret;
+    SecretReveal *m_secret;
     QGroupBox *m_keyBox;
     QLabel *m_heading;
     QLabel *m_balanceCaption;

@@ -4,6 +4,7 @@
 #include "common/JsonView.h"
 
 #include "Service.h"
+#include "common/Icons.h"
 #include "http/ApiError.h"
 #include "sites/ChangeDecisions.h"
 #include "sites/SiteConfigSchema.h"
@@ -115,8 +116,8 @@ ProposalsDock::ProposalsDock(Service &service, QWidget *parent)
     d->addLayout(compare, 1);
     auto *actions = new QHBoxLayout;
     m_note = new QLineEdit(detail);
-    m_apply = new QPushButton(detail);
-    m_discard = new QPushButton(detail);
+    m_apply = new QPushButton(icon(Icon::Apply), QString(), detail);
+    m_discard = new QPushButton(icon(Icon::Discard), QString(), detail);
     actions->addWidget(m_note, 1);
     actions->addWidget(m_apply);
     actions->addWidget(m_discard);

@@ -3,6 +3,7 @@
 #include "SettingsModel.h"
 
 #include "Service.h"
+#include "common/Icons.h"
 #include "http/ApiError.h"
 #include "system/SystemController.h"
 
@@ -69,8 +70,7 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
     // Each language by its own name, so it can be found whatever is shown now.
     m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
     m_language->addItem(QStringLiteral("Deutsch"), QStringLiteral("de"));
-    const QString system = QLocale().name().section(QLatin1Char('_'), 0, 0);
-    m_language->setCurrentIndex(qMax(0, m_language->findData(system)));
+    showLanguage(QLocale().name().section(QLatin1Char('_'), 0, 0));
     serviceForm->addRow(m_addressCaption, m_address);
     serviceForm->addRow(m_dataDirCaption, m_dataDir);
     serviceForm->addRow(m_languageCaption, m_language);
@@ -112,7 +112,7 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
             f.line = new QLineEdit(row);
             f.line->setEchoMode(QLineEdit::Password);
             f.secretState = new QLabel(row);
-            f.clearSecret = new QPushButton(row);
+            f.clearSecret = new QPushButton(icon(Icon::Clear), QString(), row);
             h->addWidget(f.line, 1);
             h->addWidget(f.secretState);
             h->addWidget(f.clearSecret);
@@ -144,9 +144,9 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
     auto *buttons = new QHBoxLayout;
     m_message = new QLabel(body);
     m_message->setWordWrap(true);
-    m_apply = new QPushButton(body);
+    m_apply = new QPushButton(icon(Icon::Save), QString(), body);
     m_apply->setDefault(true);
-    m_revert = new QPushButton(body);
+    m_revert = new QPushButton(icon(Icon::Revert), QString(), body);
     buttons->addWidget(m_message, 1);
     buttons->addWidget(m_revert);
     buttons->addWidget(m_apply);
@@ -349,6 +349,12 @@ QString SettingsDock::groupTitle(const QString &prefix) const
     if (prefix == QLatin1String("auth.oidc"))
         return tr("Owner sign-in (OpenID Connect)");
     return prefix;
+}
+
+void SettingsDock::showLanguage(const QString &language)
+{
+    const QSignalBlocker quiet(m_language);
+    m_language->setCurrentIndex(qMax(0, m_language->findData(language)));
 }
 
 void SettingsDock::changeEvent(QEvent *event)

@@ -46,6 +46,8 @@ public:
     QLineEdit *addressField() const { return m_address; }
     QLineEdit *dataDirField() const { return m_dataDir; }
     QComboBox *languageCombo() const { return m_language; }
+    // Shows the console's language (set elsewhere) without requesting it again.
+    void showLanguage(const QString &language);
 
     // Stores every edited field (each through the PATCH /settings path); true when all
     // were accepted.

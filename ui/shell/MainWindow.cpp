@@ -13,6 +13,7 @@
 #include "triggers/TriggersDock.h"
 
 #include "Service.h"
+#include "common/Icons.h"
 
 #include <QAction>
 #include <QApplication>
@@ -44,7 +45,7 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     setStatusBar(m_statusBar);
 
     m_fileMenu = menuBar()->addMenu(QString());
-    m_quitAction = m_fileMenu->addAction(QString(), this, &MainWindow::quit);
+    m_quitAction = m_fileMenu->addAction(icon(Icon::Quit), QString(), this, &MainWindow::quit);
     m_quitAction->setShortcut(QKeySequence::Quit);
     // Each panel is a dock; the View menu shows and hides them.
     m_viewMenu = menuBar()->addMenu(QString());
@@ -79,14 +80,18 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_settingsDock);
     tabifyDockWidget(m_keys, m_settingsDock);
     m_viewMenu->addAction(m_settingsDock->toggleViewAction());
-    connect(m_settingsDock, &SettingsDock::languageRequested, this, &MainWindow::setLanguage);
+    // The language picked in the panel is the console's from now on, also after a restart.
+    connect(m_settingsDock, &SettingsDock::languageRequested, this, [this](const QString &l) {
+        QSettings().setValue(QStringLiteral("console/language"), l);
+        setLanguage(l);
+    });
     m_sitesDock = new SitesDock(service, this);
     addDockWidget(Qt::BottomDockWidgetArea, m_sitesDock);
     tabifyDockWidget(m_settingsDock, m_sitesDock);
     m_viewMenu->addAction(m_sitesDock->toggleViewAction());
     m_trajectories->raise();
     m_helpMenu = menuBar()->addMenu(QString());
-    m_aboutAction = m_helpMenu->addAction(QString(), this, [this] {
+    m_aboutAction = m_helpMenu->addAction(icon(Icon::About), QString(), this, [this] {
         QMessageBox::about(this, tr("About Pilothouse"),
                            tr("<b>Pilothouse %1</b><p>A self-hosted web-automation service: "
                               "an API server, a cloud browser and this console.</p>")
@@ -99,7 +104,10 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
         m_closeAction = CloseAction::Tray;
     else if (remembered == QLatin1String("quit"))
         m_closeAction = CloseAction::Quit;
-    setLanguage(QLocale().name().section(QLatin1Char('_'), 0, 0));
+    setLanguage(QSettings()
+                    .value(QStringLiteral("console/language"),
+                           QLocale().name().section(QLatin1Char('_'), 0, 0))
+                    .toString());
     retranslateUi();
 }
 
@@ -121,6 +129,7 @@ void MainWindow::setLanguage(const QString &language)
             delete translator;
         }
     }
+    m_settingsDock->showLanguage(language);
     // Installing or removing a translator sends LanguageChange; English needs a nudge.
     retranslateUi();
 }
@@ -185,7 +194,7 @@ void MainWindow::hideToTray()
             raise();
             activateWindow();
         });
-        m_trayQuitAction = menu->addAction(QString(), this, &MainWindow::quit);
+        m_trayQuitAction = menu->addAction(icon(Icon::Quit), QString(), this, &MainWindow::quit);
         m_tray->setContextMenu(menu);
         connect(m_tray, &QSystemTrayIcon::activated, this, [this](auto reason) {
             if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick) {

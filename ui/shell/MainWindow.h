@@ -34,7 +34,9 @@ public:
     explicit MainWindow(Service &service, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    // Installs the translation for `language` ("en", "de") and retranslates live.
+    // Installs the translation for `language` ("en", "de") and retranslates live; the
+    // settings panel shows it. One picked in that panel is remembered (QSettings
+    // console/language) and used at the next start instead of the system's.
     void setLanguage(const QString &language);
 
     // What closing the window does while a system tray exists: ask (the default),

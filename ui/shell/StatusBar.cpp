@@ -2,6 +2,7 @@
 
 #include "Service.h"
 #include "browser/BrowserPool.h"
+#include "common/Icons.h"
 
 #include <QClipboard>
 #include <QEvent>
@@ -20,7 +21,7 @@ StatusBar::StatusBar(Service &service, QWidget *parent)
     m_address = new QLabel(this);
     m_address->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_copyKey = new QToolButton(this);
-    m_copyKey->setIcon(QIcon::fromTheme(QStringLiteral("edit-copy")));
+    m_copyKey->setIcon(icon(Icon::Copy));
     m_copyKey->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     connect(m_copyKey, &QToolButton::clicked, this, &StatusBar::copyKey);
     m_pool = new QLabel(this);

@@ -7,17 +7,19 @@
 #include "core/Store.h"
 #include "http/ApiError.h"
 #include "sites/ConnectKeyRepository.h"
+#include "sites/SiteConfigSchema.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
 #include "sites/WorkspaceActions.h"
 
+#include "common/Icons.h"
+#include "common/SecretReveal.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
-#include <QClipboard>
 #include <QComboBox>
 #include <QEvent>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -29,6 +31,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -61,6 +65,9 @@ QTableView *makeTable(QAbstractItemModel *model, int stretchColumn, QWidget *par
     view->setAlternatingRowColors(true);
     return view;
 }
+
+const char *const kCapabilities[] = {"embed", "cloudAgent", "cloudScrape",
+                                     "externalWebContextScrape"};
 
 // Delete on a list (while it has the focus) runs `slot`.
 template <class Owner, class Slot> void onDeleteKey(QTableView *view, Owner *owner, Slot slot)
@@ -95,7 +102,7 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     m_sitesView = makeTable(m_sites, SitesModel::Name, left);
     l->addWidget(m_sitesView, 1);
     auto *siteButtons = new QHBoxLayout;
-    m_deleteSite = new QPushButton(left);
+    m_deleteSite = new QPushButton(icon(Icon::Delete), QString(), left);
     siteButtons->addStretch(1);
     siteButtons->addWidget(m_deleteSite);
     l->addLayout(siteButtons);
@@ -117,11 +124,27 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     m_environment = new QComboBox(m_mintBox);
     for (const char *e : {"production", "development", "test"})
         m_environment->addItem(QString(), QLatin1String(e));
-    m_mint = new QPushButton(m_mintBox);
+    m_ttlCaption = new QLabel(m_mintBox);
+    m_ttlDays = new QSpinBox(m_mintBox);
+    m_ttlDays->setRange(0, 3650);
+    m_mintCapabilitiesCaption = new QLabel(m_mintBox);
+    auto *mintCapabilityRow = new QHBoxLayout;
+    const QJsonObject defaults = sites::SiteConfigSchema::capabilityDefaults();
+    for (const char *c : kCapabilities) {
+        auto *box = new QCheckBox(m_mintBox);
+        box->setToolTip(QLatin1String(c));
+        box->setChecked(defaults.value(QLatin1String(c)).toBool());
+        mintCapabilityRow->addWidget(box);
+        m_mintCapabilities.append({QLatin1String(c), box});
+    }
+    mintCapabilityRow->addStretch(1);
+    m_mint = new QPushButton(icon(Icon::Add), QString(), m_mintBox);
     mintForm->addRow(m_siteNameCaption, m_siteName);
     mintForm->addRow(m_labelCaption, m_label);
     mintForm->addRow(m_domainsCaption, m_domains);
     mintForm->addRow(m_environmentCaption, m_environment);
+    mintForm->addRow(m_ttlCaption, m_ttlDays);
+    mintForm->addRow(m_mintCapabilitiesCaption, mintCapabilityRow);
     mintForm->addRow(QString(), m_mint);
     l->addWidget(m_mintBox);
 
@@ -150,7 +173,7 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     m_domainScopeCaption = new QLabel(m_keyBox);
     m_keyDomains = new QLineEdit(m_keyBox);
     auto *capabilityRow = new QHBoxLayout;
-    for (const char *c : {"embed", "cloudAgent", "cloudScrape", "externalWebContextScrape"}) {
+    for (const char *c : kCapabilities) {
         auto *box = new QCheckBox(m_keyBox);
         box->setToolTip(QLatin1String(c));
         capabilityRow->addWidget(box);
@@ -163,9 +186,38 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     m_domainScope = new QComboBox(m_keyBox);
     for (const char *s : {"registrable_domain", "exact_host"})
         m_domainScope->addItem(QString(), QLatin1String(s));
+    m_cloudSandbox = new QCheckBox(m_keyBox);
+    m_externalAllowCaption = new QLabel(m_keyBox);
+    m_externalDenyCaption = new QLabel(m_keyBox);
+    m_externalAllow = new QLineEdit(m_keyBox);
+    m_externalDeny = new QLineEdit(m_keyBox);
+    m_mascotCaption = new QLabel(m_keyBox);
+    m_mascotEnabled = new QCheckBox(m_keyBox);
+    m_mascotName = new QLineEdit(m_keyBox);
+    m_mascotName->setMaxLength(40);
+    m_mascotAvatar = new QLineEdit(m_keyBox);
+    m_mascotStyle = new QComboBox(m_keyBox);
+    for (const char *s : {"friendly", "minimal", "professional"})
+        m_mascotStyle->addItem(QString(), QLatin1String(s));
+    auto *mascotRow = new QHBoxLayout;
+    mascotRow->addWidget(m_mascotEnabled);
+    mascotRow->addWidget(m_mascotName, 1);
+    mascotRow->addWidget(m_mascotStyle);
+    mascotRow->addWidget(m_mascotAvatar, 2);
+    m_limitsCaption = new QLabel(m_keyBox);
+    m_maxVisibleCaption = new QLabel(m_keyBox);
+    m_maxShortcuts = new QSpinBox(m_keyBox);
+    m_maxShortcuts->setRange(0, sites::SiteConfigSchema::kMaxShortcuts);
+    m_maxVisible = new QSpinBox(m_keyBox);
+    m_maxVisible->setRange(0, 20);
+    auto *limitsRow = new QHBoxLayout;
+    limitsRow->addWidget(m_maxShortcuts);
+    limitsRow->addWidget(m_maxVisibleCaption);
+    limitsRow->addWidget(m_maxVisible);
+    limitsRow->addStretch(1);
     auto *keyButtons = new QHBoxLayout;
-    m_savePolicy = new QPushButton(m_keyBox);
-    m_rotate = new QPushButton(m_keyBox);
+    m_savePolicy = new QPushButton(icon(Icon::Save), QString(), m_keyBox);
+    m_rotate = new QPushButton(icon(Icon::Rotate), QString(), m_keyBox);
     m_toggleActive = new QPushButton(m_keyBox);
     keyButtons->addStretch(1);
     keyButtons->addWidget(m_savePolicy);
@@ -176,8 +228,18 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     keyForm->addRow(m_capabilitiesCaption, capabilityRow);
     keyForm->addRow(m_siteModeCaption, m_siteMode);
     keyForm->addRow(m_domainScopeCaption, m_domainScope);
+    keyForm->addRow(QString(), m_cloudSandbox);
+    keyForm->addRow(m_externalAllowCaption, m_externalAllow);
+    keyForm->addRow(m_externalDenyCaption, m_externalDeny);
+    keyForm->addRow(m_mascotCaption, mascotRow);
+    keyForm->addRow(m_limitsCaption, limitsRow);
     keyForm->addRow(keyButtons);
-    k->addWidget(m_keyBox);
+    // The form is taller than a small window: it scrolls, the list keeps its room.
+    auto *keyScroll = new QScrollArea(m_keysTab);
+    keyScroll->setWidgetResizable(true);
+    keyScroll->setFrameShape(QFrame::NoFrame);
+    keyScroll->setWidget(m_keyBox);
+    k->addWidget(keyScroll, 1);
     m_tabs->addTab(m_keysTab, QString());
 
     m_connectTab = new QWidget(m_tabs);
@@ -189,8 +251,8 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     c->addWidget(m_connectView, 1);
     auto *connectRow = new QHBoxLayout;
     m_connectLabel = new QLineEdit(m_connectTab);
-    m_createConnect = new QPushButton(m_connectTab);
-    m_revokeConnect = new QPushButton(m_connectTab);
+    m_createConnect = new QPushButton(icon(Icon::Add), QString(), m_connectTab);
+    m_revokeConnect = new QPushButton(icon(Icon::Delete), QString(), m_connectTab);
     connectRow->addWidget(m_connectLabel, 1);
     connectRow->addWidget(m_createConnect);
     connectRow->addWidget(m_revokeConnect);
@@ -199,24 +261,8 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     r->addWidget(m_tabs, 1);
 
     // A new key to copy: a public key (minted, rotated) or a Connect AI secret (once).
-    m_secretBox = new QGroupBox(right);
-    auto *secretLayout = new QVBoxLayout(m_secretBox);
-    m_secretWarning = new QLabel(m_secretBox);
-    m_secretWarning->setWordWrap(true);
-    m_secret = new QLineEdit(m_secretBox);
-    m_secret->setReadOnly(true);
-    m_secret->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auto *secretButtons = new QHBoxLayout;
-    m_copySecret = new QPushButton(m_secretBox);
-    m_dismissSecret = new QPushButton(m_secretBox);
-    secretButtons->addStretch(1);
-    secretButtons->addWidget(m_copySecret);
-    secretButtons->addWidget(m_dismissSecret);
-    secretLayout->addWidget(m_secretWarning);
-    secretLayout->addWidget(m_secret);
-    secretLayout->addLayout(secretButtons);
-    m_secretBox->hide();
-    r->addWidget(m_secretBox);
+    m_secret = new SecretReveal(right);
+    r->addWidget(m_secret);
     m_message = new QLabel(right);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -255,9 +301,6 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     connect(m_createConnect, &QPushButton::clicked, this, &SitesDock::createConnectKey);
     connect(m_connectLabel, &QLineEdit::returnPressed, this, &SitesDock::createConnectKey);
     connect(m_revokeConnect, &QPushButton::clicked, this, &SitesDock::revokeConnectKey);
-    connect(m_copySecret, &QPushButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(m_secret->text()); });
-    connect(m_dismissSecret, &QPushButton::clicked, this, &SitesDock::dismissSecret);
 
     connect(m_sitesView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &index) {
@@ -319,6 +362,30 @@ QCheckBox *SitesDock::capabilityBox(const QString &capability) const
     return nullptr;
 }
 
+QCheckBox *SitesDock::mintCapabilityBox(const QString &capability) const
+{
+    for (const Capability &c : m_mintCapabilities) {
+        if (c.name == capability)
+            return c.box;
+    }
+    return nullptr;
+}
+
+QLineEdit *SitesDock::secretField() const
+{
+    return m_secret->field();
+}
+
+QPushButton *SitesDock::copySecretButton() const
+{
+    return m_secret->copyButton();
+}
+
+QPushButton *SitesDock::dismissSecretButton() const
+{
+    return m_secret->doneButton();
+}
+
 bool SitesDock::select(const QString &siteId)
 {
     const int row = m_sites->rowOf(siteId);
@@ -367,9 +434,14 @@ void SitesDock::showError(const http::ApiError &error)
 
 void SitesDock::mint()
 {
+    QJsonObject capabilities;
+    for (const Capability &c : std::as_const(m_mintCapabilities))
+        capabilities.insert(c.name, c.box->isChecked());
     QJsonObject body{{QStringLiteral("label"), m_label->text()},
                      {QStringLiteral("allowedDomains"), domainList(m_domains->text())},
-                     {QStringLiteral("environment"), m_environment->currentData().toString()}};
+                     {QStringLiteral("environment"), m_environment->currentData().toString()},
+                     {QStringLiteral("ttlDays"), m_ttlDays->value()},
+                     {QStringLiteral("capabilities"), capabilities}};
     // The site chosen from the list by its id; a name typed in, by its name (the API
     // reuses the owner's site of that name, or creates it).
     const QString name = m_siteName->currentText();
@@ -384,6 +456,7 @@ void SitesDock::mint()
             sites::generateSiteKey(m_service.store(), area.sites(), body);
         m_label->clear();
         m_domains->clear();
+        m_ttlDays->setValue(0);
         m_siteName->setCurrentIndex(m_sites->rowOf(g.site.id));
         selectSiteKey(g.key.id);
         showKey(g.key.publicKey, false);
@@ -404,14 +477,25 @@ void SitesDock::savePolicy()
     QJsonObject capabilities;
     for (const Capability &c : std::as_const(m_capabilities))
         capabilities.insert(c.name, c.box->isChecked());
-    const QJsonObject body{
-        {QStringLiteral("keyId"), m_keyId},
-        {QStringLiteral("allowedDomains"), domainList(m_keyDomains->text())},
-        {QStringLiteral("capabilities"), capabilities},
-        {QStringLiteral("sitePolicy"),
-         QJsonObject{
-             {QStringLiteral("siteMode"), m_siteMode->currentData().toString()},
-             {QStringLiteral("domainScopeMode"), m_domainScope->currentData().toString()}}}};
+    // Every policy field as the form shows it; an empty avatar URL removes the avatar.
+    const QJsonObject policy{
+        {QStringLiteral("siteMode"), m_siteMode->currentData().toString()},
+        {QStringLiteral("domainScopeMode"), m_domainScope->currentData().toString()},
+        {QStringLiteral("cloudSandboxEnabled"), m_cloudSandbox->isChecked()},
+        {QStringLiteral("externalAllowDomains"), domainList(m_externalAllow->text())},
+        {QStringLiteral("externalDenyDomains"), domainList(m_externalDeny->text())},
+        {QStringLiteral("mascot"),
+         QJsonObject{{QStringLiteral("enabled"), m_mascotEnabled->isChecked()},
+                     {QStringLiteral("name"), m_mascotName->text()},
+                     {QStringLiteral("avatarUrl"), m_mascotAvatar->text().trimmed()},
+                     {QStringLiteral("style"), m_mascotStyle->currentData().toString()}}},
+        {QStringLiteral("shortcutLimits"),
+         QJsonObject{{QStringLiteral("maxShortcuts"), m_maxShortcuts->value()},
+                     {QStringLiteral("maxVisible"), m_maxVisible->value()}}}};
+    const QJsonObject body{{QStringLiteral("keyId"), m_keyId},
+                           {QStringLiteral("allowedDomains"), domainList(m_keyDomains->text())},
+                           {QStringLiteral("capabilities"), capabilities},
+                           {QStringLiteral("sitePolicy"), policy}};
     try {
         const sites::SiteKey key = sites::updateSiteKeyPolicy(m_service.sites().sites(), body);
         loadKeyForm();
@@ -539,24 +623,21 @@ void SitesDock::revokeConnectKey()
 void SitesDock::showKey(const QString &key, bool secret)
 {
     m_secretIsConnectKey = secret;
-    m_secret->setText(key);
     retranslateSecret();
-    m_secretBox->show();
-}
-
-void SitesDock::dismissSecret()
-{
-    m_secret->clear();
-    m_secretBox->hide();
+    m_secret->reveal(key);
 }
 
 void SitesDock::loadKeyForm()
 {
     const auto key = m_keyId.isEmpty() ? std::nullopt : m_service.sites().sites().findKey(m_keyId);
     if (!key) {
-        m_keyDomains->clear();
+        for (QLineEdit *e :
+             {m_keyDomains, m_externalAllow, m_externalDeny, m_mascotName, m_mascotAvatar})
+            e->clear();
         for (const Capability &c : std::as_const(m_capabilities))
             c.box->setChecked(false);
+        m_cloudSandbox->setChecked(false);
+        m_mascotEnabled->setChecked(false);
         return;
     }
     m_keyDomains->setText(key->allowedDomains.join(QStringLiteral(", ")));
@@ -567,6 +648,31 @@ void SitesDock::loadKeyForm()
     m_domainScope->setCurrentIndex(
         std::max(0, m_domainScope->findData(
                         key->sitePolicy.value(QStringLiteral("domainScopeMode")).toString())));
+    // Fields a key stored before they existed read as their defaults.
+    QJsonObject policy = sites::SiteConfigSchema::sitePolicyDefaults();
+    try {
+        policy = sites::SiteConfigSchema::mergeSitePolicy(policy, key->sitePolicy, QString());
+    } catch (const http::ApiError &) {
+        // Stored before a check tightened: show the defaults for what no longer passes.
+    }
+    const auto joined = [&policy](const char *field) {
+        QStringList list;
+        for (const QJsonValue &v : policy.value(QLatin1String(field)).toArray())
+            list << v.toString();
+        return list.join(QStringLiteral(", "));
+    };
+    m_cloudSandbox->setChecked(policy.value(QStringLiteral("cloudSandboxEnabled")).toBool());
+    m_externalAllow->setText(joined("externalAllowDomains"));
+    m_externalDeny->setText(joined("externalDenyDomains"));
+    const QJsonObject mascot = policy.value(QStringLiteral("mascot")).toObject();
+    m_mascotEnabled->setChecked(mascot.value(QStringLiteral("enabled")).toBool());
+    m_mascotName->setText(mascot.value(QStringLiteral("name")).toString());
+    m_mascotAvatar->setText(mascot.value(QStringLiteral("avatarUrl")).toString());
+    m_mascotStyle->setCurrentIndex(
+        std::max(0, m_mascotStyle->findData(mascot.value(QStringLiteral("style")).toString())));
+    const QJsonObject limits = policy.value(QStringLiteral("shortcutLimits")).toObject();
+    m_maxShortcuts->setValue(limits.value(QStringLiteral("maxShortcuts")).toInt());
+    m_maxVisible->setValue(limits.value(QStringLiteral("maxVisible")).toInt());
 }
 
 void SitesDock::showCurrent()
@@ -604,12 +710,15 @@ void SitesDock::showCurrent()
                                        : key->isExpired(now) ? tr("expired")
                                                              : tr("active")));
     }
-    for (QWidget *w : std::initializer_list<QWidget *>{m_keyDomains, m_siteMode, m_domainScope,
-                                                       m_savePolicy, m_rotate, m_toggleActive})
+    for (QWidget *w : std::initializer_list<QWidget *>{
+             m_keyDomains, m_siteMode, m_domainScope, m_cloudSandbox, m_externalAllow,
+             m_externalDeny, m_mascotEnabled, m_mascotName, m_mascotAvatar, m_mascotStyle,
+             m_maxShortcuts, m_maxVisible, m_savePolicy, m_rotate, m_toggleActive})
         w->setEnabled(key.has_value());
     for (const Capability &c : std::as_const(m_capabilities))
         c.box->setEnabled(key.has_value());
     m_toggleActive->setText(key && !key->active ? tr("Activate") : tr("Deactivate (Del)"));
+    m_toggleActive->setIcon(icon(key && !key->active ? Icon::Run : Icon::Pause));
 
     const auto connectKey =
         m_connectId.isEmpty() ? std::nullopt : area.connectKeys().find(m_connectId);
@@ -619,14 +728,13 @@ void SitesDock::showCurrent()
 void SitesDock::retranslateSecret()
 {
     if (m_secretIsConnectKey) {
-        m_secretBox->setTitle(tr("The new Connect AI key"));
-        m_secretWarning->setText(tr("Copy the key now and give it to your AI as a bearer key. "
-                                    "It is shown only this once; Pilothouse keeps only its "
-                                    "hash."));
+        m_secret->setTexts(tr("The new Connect AI key"),
+                           tr("Copy the key now and give it to your AI as a bearer key. "
+                              "It is shown only this once; Pilothouse keeps only its hash."));
     } else {
-        m_secretBox->setTitle(tr("The new public site key"));
-        m_secretWarning->setText(tr("Place this key in your pages' embed code. It is public; "
-                                    "the list shows it shortened."));
+        m_secret->setTexts(tr("The new public site key"),
+                           tr("Place this key in your pages' embed code. It is public; "
+                              "the list shows it shortened."));
     }
 }
 
@@ -652,6 +760,10 @@ void SitesDock::retranslateUi()
     m_environment->setItemText(0, tr("Production"));
     m_environment->setItemText(1, tr("Development"));
     m_environment->setItemText(2, tr("Test"));
+    m_ttlCaption->setText(tr("Expires after"));
+    m_ttlDays->setSpecialValueText(tr("Never"));
+    m_ttlDays->setSuffix(tr(" days"));
+    m_mintCapabilitiesCaption->setText(tr("Capabilities"));
     m_mint->setText(tr("Mint site key"));
     m_tabs->setTabText(m_tabs->indexOf(m_keysTab), tr("Site keys"));
     m_tabs->setTabText(m_tabs->indexOf(m_connectTab), tr("Connect AI"));
@@ -659,15 +771,17 @@ void SitesDock::retranslateUi()
     m_keyDomainsCaption->setText(tr("Allowed domains"));
     m_keyDomains->setPlaceholderText(tr("At least one domain"));
     m_capabilitiesCaption->setText(tr("Capabilities"));
-    for (const Capability &c : std::as_const(m_capabilities)) {
-        if (c.name == QLatin1String("embed"))
-            c.box->setText(tr("Embed in pages"));
-        else if (c.name == QLatin1String("cloudAgent"))
-            c.box->setText(tr("Cloud agent"));
-        else if (c.name == QLatin1String("cloudScrape"))
-            c.box->setText(tr("Cloud scrape"));
-        else
-            c.box->setText(tr("External web context"));
+    for (const QList<Capability> *list : {&m_capabilities, &m_mintCapabilities}) {
+        for (const Capability &c : *list) {
+            if (c.name == QLatin1String("embed"))
+                c.box->setText(tr("Embed in pages"));
+            else if (c.name == QLatin1String("cloudAgent"))
+                c.box->setText(tr("Cloud agent"));
+            else if (c.name == QLatin1String("cloudScrape"))
+                c.box->setText(tr("Cloud scrape"));
+            else
+                c.box->setText(tr("External web context"));
+        }
     }
     m_siteModeCaption->setText(tr("Site mode"));
     m_siteMode->setItemText(0, tr("Live"));
@@ -676,14 +790,26 @@ void SitesDock::retranslateUi()
     m_domainScopeCaption->setText(tr("Domain scope"));
     m_domainScope->setItemText(0, tr("Registrable domain (with its subdomains)"));
     m_domainScope->setItemText(1, tr("Exact host"));
+    m_cloudSandbox->setText(tr("Cloud sandbox (the site's agent may run in a cloud browser)"));
+    m_externalAllowCaption->setText(tr("External sites allowed"));
+    m_externalAllow->setPlaceholderText(tr("Other domains the embedded agent may open"));
+    m_externalDenyCaption->setText(tr("External sites denied"));
+    m_externalDeny->setPlaceholderText(tr("Domains it must never open"));
+    m_mascotCaption->setText(tr("Mascot"));
+    m_mascotEnabled->setText(tr("Shown"));
+    m_mascotName->setPlaceholderText(tr("Name"));
+    m_mascotAvatar->setPlaceholderText(tr("Avatar URL (https://…)"));
+    m_mascotStyle->setItemText(0, tr("Friendly"));
+    m_mascotStyle->setItemText(1, tr("Minimal"));
+    m_mascotStyle->setItemText(2, tr("Professional"));
+    m_limitsCaption->setText(tr("Shortcuts at most"));
+    m_maxVisibleCaption->setText(tr("visible at once"));
     m_savePolicy->setText(tr("Save"));
     m_rotate->setText(tr("Rotate"));
     m_connectLabel->setPlaceholderText(tr("Which AI, e.g. Claude (default: Connect AI)"));
     m_createConnect->setText(tr("Create Connect AI key"));
     m_revokeConnect->setText(tr("Revoke (Del)"));
     retranslateSecret();
-    m_copySecret->setText(tr("Copy"));
-    m_dismissSecret->setText(tr("Done"));
     m_sites->retranslate();
     m_keys->retranslate();
     m_connect->retranslate();

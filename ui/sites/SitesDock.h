@@ -9,6 +9,7 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSpinBox;
 class QTabWidget;
 class QTableView;
 
@@ -22,15 +23,18 @@ class ApiError;
 namespace ph::ui {
 
 class ConnectKeysModel;
+class SecretReveal;
 class SiteKeysModel;
 class SitesModel;
 
 // Sites and their keys (the workspace calls of docs/api/sites.md): every site with its
-// site keys (public keys masked), allowed domains, capabilities and policy. Mint a site
-// key for a new or an existing site; edit a key's allowed domains, capabilities and
-// policy; rotate it (the new public key is shown); deactivate it (Delete); delete a
-// site after a confirmation. Connect AI keys per site: create one (its secret shown
-// once, with Copy, until dismissed; never again), list them, revoke one (Delete).
+// site keys (public keys masked), allowed domains, capabilities, policy and expiry. Mint
+// a site key (with its capabilities and lifetime) for a new or an existing site; edit a
+// key's allowed domains, capabilities and every site policy field (mode, domain scope,
+// cloud sandbox, external navigation lists, mascot, shortcut limits); rotate it (the new
+// public key is shown); deactivate it (Delete); delete a site after a confirmation. Connect AI keys
+// per site: create one (its secret shown once, with Copy, until dismissed; never again), list them,
+// revoke one (Delete).
 class SitesDock : public QDockWidget
 {
     Q_OBJECT
@@ -57,6 +61,8 @@ public:
     QLineEdit *labelField() const { return m_label; }
     QLineEdit *domainsField() const { return m_domains; }
     QComboBox *environmentCombo() const { return m_environment; }
+    QSpinBox *ttlDaysBox() const { return m_ttlDays; }
+    QCheckBox *mintCapabilityBox(const QString &capability) const;
     QPushButton *mintButton() const { return m_mint; }
     QPushButton *deleteSiteButton() const { return m_deleteSite; }
     // The selected site key.
@@ -64,6 +70,15 @@ public:
     QCheckBox *capabilityBox(const QString &capability) const;
     QComboBox *siteModeCombo() const { return m_siteMode; }
     QComboBox *domainScopeCombo() const { return m_domainScope; }
+    QCheckBox *cloudSandboxBox() const { return m_cloudSandbox; }
+    QLineEdit *externalAllowField() const { return m_externalAllow; }
+    QLineEdit *externalDenyField() const { return m_externalDeny; }
+    QCheckBox *mascotBox() const { return m_mascotEnabled; }
+    QLineEdit *mascotNameField() const { return m_mascotName; }
+    QLineEdit *mascotAvatarField() const { return m_mascotAvatar; }
+    QComboBox *mascotStyleCombo() const { return m_mascotStyle; }
+    QSpinBox *maxShortcutsBox() const { return m_maxShortcuts; }
+    QSpinBox *maxVisibleBox() const { return m_maxVisible; }
     QPushButton *savePolicyButton() const { return m_savePolicy; }
     QPushButton *rotateButton() const { return m_rotate; }
     QPushButton *activeButton() const { return m_toggleActive; }
@@ -73,10 +88,10 @@ public:
     QPushButton *revokeConnectButton() const { return m_revokeConnect; }
     // A key to copy: a new public key (minted, rotated) or a new Connect AI secret
     // (shown this once). Empty again after Done.
-    QGroupBox *secretBox() const { return m_secretBox; }
-    QLineEdit *secretField() const { return m_secret; }
-    QPushButton *copySecretButton() const { return m_copySecret; }
-    QPushButton *dismissSecretButton() const { return m_dismissSecret; }
+    SecretReveal *secretBox() const { return m_secret; }
+    QLineEdit *secretField() const;
+    QPushButton *copySecretButton() const;
+    QPushButton *dismissSecretButton() const;
     QLabel *messageLabel() const { return m_message; }
 
 protected:
@@ -100,7 +115,6 @@ private:
     void createConnectKey();
     void revokeConnectKey();
     void showKey(const QString &key, bool secret);
-    void dismissSecret();
     void showCurrent();
     void loadKeyForm();
     void showMessage(const QString &text, bool error);
@@ -123,6 +137,10 @@ private:
     QLineEdit *m_label;
     QLineEdit *m_domains;
     QComboBox *m_environment;
+    QLabel *m_ttlCaption;
+    QSpinBox *m_ttlDays;
+    QLabel *m_mintCapabilitiesCaption;
+    QList<Capability> m_mintCapabilities;
     QPushButton *m_mint;
     QLabel *m_siteHeading;
     QTabWidget *m_tabs;
@@ -138,6 +156,20 @@ private:
     QList<Capability> m_capabilities;
     QComboBox *m_siteMode;
     QComboBox *m_domainScope;
+    QCheckBox *m_cloudSandbox;
+    QLabel *m_externalAllowCaption;
+    QLabel *m_externalDenyCaption;
+    QLineEdit *m_externalAllow;
+    QLineEdit *m_externalDeny;
+    QLabel *m_mascotCaption;
+    QCheckBox *m_mascotEnabled;
+    QLineEdit *m_mascotName;
+    QLineEdit *m_mascotAvatar;
+    QComboBox *m_mascotStyle;
+    QLabel *m_limitsCaption;
+    QLabel *m_maxVisibleCaption;
+    QSpinBox *m_maxShortcuts;
+    QSpinBox *m_maxVisible;
     QPushButton *m_savePolicy;
     QPushButton *m_rotate;
     QPushButton *m_toggleActive;
@@ -145,11 +177,7 @@ private:
     QLineEdit *m_connectLabel;
     QPushButton *m_createConnect;
     QPushButton *m_revokeConnect;
-    QGroupBox *m_secretBox;
-    QLabel *m_secretWarning;
-    QLineEdit *m_secret;
-    QPushButton *m_copySecret;
-    QPushButton *m_dismissSecret;
+    SecretReveal *m_secret;
     QLabel *m_message;
     QString m_siteId;
     QString m_keyId;

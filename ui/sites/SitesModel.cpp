@@ -227,9 +227,17 @@ QVariant SiteKeysModel::data(const QModelIndex &index, int role) const
         const QString modeText = mode == QLatin1String("paused") ? tr("paused")
                                  : mode == QLatin1String("test") ? tr("test mode")
                                                                  : tr("live");
-        return k.domainScope() == sites::DomainScope::ExactHost
-                   ? tr("%1 · exact hosts").arg(modeText)
-                   : tr("%1 · registrable domains").arg(modeText);
+        QString text = k.domainScope() == sites::DomainScope::ExactHost
+                           ? tr("%1 · exact hosts").arg(modeText)
+                           : tr("%1 · registrable domains").arg(modeText);
+        if (k.sitePolicy.value(QStringLiteral("cloudSandboxEnabled")).toBool())
+            text += tr(" · cloud sandbox");
+        if (k.sitePolicy.value(QStringLiteral("mascot"))
+                .toObject()
+                .value(QStringLiteral("enabled"))
+                .toBool())
+            text += tr(" · mascot");
+        return text;
     }
     case State:
         if (!k.active)

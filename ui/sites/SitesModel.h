@@ -95,8 +95,8 @@ private:
 };
 
 // The Connect AI keys of one site, newest first, revoked ones included (label, display
-// prefix, created, last used, revoked). Live through "connect_keys" and "sites";
-// refresh() re-reads the list (last use is recorded without a notification).
+// prefix, created, last used, revoked). Live through "connect_keys" (its last use too,
+// recorded at most once a minute) and "sites"; refresh() re-reads the list.
 class ConnectKeysModel : public RowTableModel<sites::ConnectKey>
 {
     Q_OBJECT

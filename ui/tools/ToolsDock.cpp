@@ -8,6 +8,7 @@
 #include "cloud/BridgeController.h"
 #include "cloud/LibraryController.h"
 #include "cloud/LibraryRepository.h"
+#include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
 #include "core/CreditLedger.h"
 #include "core/Ids.h"
@@ -68,8 +69,8 @@ ToolsDock::ToolsDock(Service &service, QWidget *parent)
     m_view->setAlternatingRowColors(true);
     l->addWidget(m_view, 1);
     auto *listButtons = new QHBoxLayout;
-    m_new = new QPushButton(left);
-    m_delete = new QPushButton(left);
+    m_new = new QPushButton(icon(Icon::Add), QString(), left);
+    m_delete = new QPushButton(icon(Icon::Delete), QString(), left);
     listButtons->addWidget(m_new);
     listButtons->addWidget(m_delete);
     listButtons->addStretch(1);
@@ -116,7 +117,7 @@ ToolsDock::ToolsDock(Service &service, QWidget *parent)
         form->setRowVisible(m_url, javascript);
     };
     showKind();
-    m_save = new QPushButton(editor);
+    m_save = new QPushButton(icon(Icon::Save), QString(), editor);
     m_save->setDefault(true);
     form->addRow(QString(), m_save);
     m_error = new QLabel(editor);
@@ -135,7 +136,7 @@ ToolsDock::ToolsDock(Service &service, QWidget *parent)
     m_runStatus = new QLabel(test);
     m_runStatus->setWordWrap(true);
     m_runStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_run = new QPushButton(test);
+    m_run = new QPushButton(icon(Icon::Run), QString(), test);
     runRow->addWidget(m_runStatus, 1);
     runRow->addWidget(m_run);
     m_result = new JsonView(test);

@@ -4,6 +4,7 @@
 #include "common/JsonView.h"
 
 #include "Service.h"
+#include "common/Icons.h"
 #include "core/Ids.h"
 #include "core/Store.h"
 #include "engine/RunManager.h"
@@ -56,6 +57,7 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
         m_statusFilter->addItem(QString(), kStatuses.at(i));
     m_search = new QLineEdit(body);
     m_search->setClearButtonEnabled(true);
+    m_search->addAction(icon(Icon::Find), QLineEdit::LeadingPosition);
     filters->addWidget(m_statusFilter);
     filters->addWidget(m_search, 1);
     layout->addLayout(filters);
@@ -75,9 +77,9 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     auto *top = new QHBoxLayout;
     m_heading = new QLabel(detail);
     m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_cancel = new QPushButton(detail);
-    m_copy = new QPushButton(detail);
-    m_recording = new QPushButton(detail);
+    m_cancel = new QPushButton(icon(Icon::Stop), QString(), detail);
+    m_copy = new QPushButton(icon(Icon::Copy), QString(), detail);
+    m_recording = new QPushButton(icon(Icon::Open), QString(), detail);
     top->addWidget(m_heading, 1);
     top->addWidget(m_cancel);
     top->addWidget(m_copy);
@@ -91,7 +93,7 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     m_questionsForm = new QFormLayout;
     auto *qLayout = new QVBoxLayout(m_questionsBox);
     qLayout->addLayout(m_questionsForm);
-    m_continue = new QPushButton(m_questionsBox);
+    m_continue = new QPushButton(icon(Icon::Run), QString(), m_questionsBox);
     m_continue->setDefault(true);
     qLayout->addWidget(m_continue, 0, Qt::AlignRight);
     d->addWidget(m_questionsBox);

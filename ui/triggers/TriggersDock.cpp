@@ -5,6 +5,7 @@
 #include "Service.h"
 #include "cloud/LibraryController.h"
 #include "cloud/LibraryRepository.h"
+#include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Settings.h"
 #include "core/Store.h"
@@ -67,7 +68,7 @@ TriggersDock::TriggersDock(Service &service, QWidget *parent)
     m_targets->addWidget(m_tool);
     m_targets->addWidget(m_run);
     m_targets->addWidget(promptPage);
-    m_create = new QPushButton(side);
+    m_create = new QPushButton(icon(Icon::Add), QString(), side);
     m_error = new QLabel(side);
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
@@ -85,8 +86,8 @@ TriggersDock::TriggersDock(Service &service, QWidget *parent)
     m_curl->setReadOnly(true);
     m_curl->setMaximumHeight(90);
     auto *buttons = new QHBoxLayout;
-    m_copy = new QPushButton(side);
-    m_revoke = new QPushButton(side);
+    m_copy = new QPushButton(icon(Icon::Copy), QString(), side);
+    m_revoke = new QPushButton(icon(Icon::Delete), QString(), side);
     buttons->addWidget(m_copy);
     buttons->addWidget(m_revoke);
     form->addRow(m_urlCaption, m_url);
