@@ -128,16 +128,10 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     m_ttlDays = new QSpinBox(m_mintBox);
     m_ttlDays->setRange(0, 3650);
     m_mintCapabilitiesCaption = new QLabel(m_mintBox);
-    auto *mintCapabilityRow = new QHBoxLayout;
+    QHBoxLayout *mintCapabilityRow = capabilityBoxes(m_mintCapabilities, m_mintBox);
     const QJsonObject defaults = sites::SiteConfigSchema::capabilityDefaults();
-    for (const char *c : kCapabilities) {
-        auto *box = new QCheckBox(m_mintBox);
-        box->setToolTip(QLatin1String(c));
-        box->setChecked(defaults.value(QLatin1String(c)).toBool());
-        mintCapabilityRow->addWidget(box);
-        m_mintCapabilities.append({QLatin1String(c), box});
-    }
-    mintCapabilityRow->addStretch(1);
+    for (const Capability &c : std::as_const(m_mintCapabilities))
+        c.box->setChecked(defaults.value(c.name).toBool());
     m_mint = new QPushButton(icon(Icon::Add), QString(), m_mintBox);
     mintForm->addRow(m_siteNameCaption, m_siteName);
     mintForm->addRow(m_labelCaption, m_label);
@@ -172,14 +166,7 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     m_siteModeCaption = new QLabel(m_keyBox);
     m_domainScopeCaption = new QLabel(m_keyBox);
     m_keyDomains = new QLineEdit(m_keyBox);
-    auto *capabilityRow = new QHBoxLayout;
-    for (const char *c : kCapabilities) {
-        auto *box = new QCheckBox(m_keyBox);
-        box->setToolTip(QLatin1String(c));
-        capabilityRow->addWidget(box);
-        m_capabilities.append({QLatin1String(c), box});
-    }
-    capabilityRow->addStretch(1);
+    QHBoxLayout *capabilityRow = capabilityBoxes(m_capabilities, m_keyBox);
     m_siteMode = new QComboBox(m_keyBox);
     for (const char *m : {"live", "test", "paused"})
         m_siteMode->addItem(QString(), QLatin1String(m));
@@ -353,22 +340,36 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     showCurrent();
 }
 
-QCheckBox *SitesDock::capabilityBox(const QString &capability) const
+QHBoxLayout *SitesDock::capabilityBoxes(QList<Capability> &boxes, QWidget *parent)
 {
-    for (const Capability &c : m_capabilities) {
+    auto *row = new QHBoxLayout;
+    for (const char *c : kCapabilities) {
+        auto *box = new QCheckBox(parent);
+        box->setToolTip(QLatin1String(c));
+        row->addWidget(box);
+        boxes.append({QLatin1String(c), box});
+    }
+    row->addStretch(1);
+    return row;
+}
+
+QCheckBox *SitesDock::findBox(const QList<Capability> &boxes, const QString &capability)
+{
+    for (const Capability &c : boxes) {
         if (c.name == capability)
             return c.box;
     }
     return nullptr;
 }
 
+QCheckBox *SitesDock::capabilityBox(const QString &capability) const
+{
+    return findBox(m_capabilities, capability);
+}
+
 QCheckBox *SitesDock::mintCapabilityBox(const QString &capability) const
 {
-    for (const Capability &c : m_mintCapabilities) {
-        if (c.name == capability)
-            return c.box;
-    }
-    return nullptr;
+    return findBox(m_mintCapabilities, capability);
 }
 
 QLineEdit *SitesDock::secretField() const

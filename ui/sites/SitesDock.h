@@ -6,6 +6,7 @@
 class QCheckBox;
 class QComboBox;
 class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -103,6 +104,9 @@ private:
         QString name;
         QCheckBox *box;
     };
+    // One check box per capability in a row; the boxes are appended to `boxes`.
+    static QHBoxLayout *capabilityBoxes(QList<Capability> &boxes, QWidget *parent);
+    static QCheckBox *findBox(const QList<Capability> &boxes, const QString &capability);
 
     void retranslateUi();
     void retranslateSecret();
