@@ -1,5 +1,7 @@
 #include "WebhookQueue.h"
 
+#include "HttpReplyParser.h"
+
 #include "browser/NetworkPolicy.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
@@ -61,251 +63,6 @@ DeliveryRecord fromRow(const Sql &q)
 const QString kColumns = QStringLiteral("id, request_id, key_id, url, event, status, attempts, "
                                         "next_attempt_at, created_at, delivered_at,"
                                         " last_status, last_error");
-
-// Reads one HTTP/1.x reply from the bytes of a connection (RFC 9112): interim 1xx
-// replies are skipped; the body is framed by chunked encoding, Content-Length or the
-// end of the connection; its first bytes are kept.
-class ReplyParser
-{
-public:
-    enum Result { NeedMore, Complete, Failed };
-
-    // Consumes what it can of `in`; bytes left after a complete reply stay in it.
-    Result feed(QByteArray &in);
-    // The peer closed the connection: that ends a body read until the close, and a reply
-    // whose status arrived counts as answered even if its body was cut short.
-    Result peerClosed()
-    {
-        if (m_status > 0) {
-            m_keepAlive = false;
-            m_stage = Stage::Done;
-            return Complete;
-        }
-        return fail(QStringLiteral("the connection closed before the reply"));
-    }
-
-    int status() const { return m_status; } // 0 until the headers of the final reply
-    const QByteArray &snippet() const { return m_snippet; }
-    bool keepAlive() const { return m_keepAlive; }
-    const QString &error() const { return m_error; }
-
-private:
-    enum class Stage {
-        StatusLine,
-        Headers,
-        Fixed,
-        ChunkSize,
-        ChunkData,
-        ChunkEnd,
-        Trailers,
-        UntilClose,
-        Done
-    };
-    static constexpr qsizetype kMaxLine = 16 * 1024;
-    static constexpr qsizetype kMaxHead = 64 * 1024;
-    static constexpr qint64 kMaxBody = 1024 * 1024; // read further, the connection is dropped
-
-    Result line(const QByteArray &text);
-    Result endOfHead();
-    Result body(const char *data, qsizetype size);
-    Result complete()
-    {
-        m_stage = Stage::Done;
-        return Complete;
-    }
-    Result fail(const QString &why)
-    {
-        m_error = why;
-        m_keepAlive = false;
-        m_stage = Stage::Done;
-        return Failed;
-    }
-
-    Stage m_stage = Stage::StatusLine;
-    int m_status = 0;
-    int m_headStatus = 0;
-    bool m_http10 = false;
-    qint64 m_length = -1;
-    qint64 m_remaining = 0;
-    qint64 m_bodyBytes = 0;
-    qsizetype m_headBytes = 0;
-    bool m_chunked = false;
-    bool m_otherCoding = false;
-    bool m_close = false;
-    bool m_keepAliveToken = false;
-    bool m_keepAlive = false;
-    QByteArray m_snippet;
-    QString m_error;
-};
-
-ReplyParser::Result ReplyParser::feed(QByteArray &in)
-{
-    qsizetype pos = 0;
-    Result result = NeedMore;
-    while (result == NeedMore && pos < in.size()) {
-        if (m_stage == Stage::Fixed || m_stage == Stage::ChunkData ||
-            m_stage == Stage::UntilClose) {
-            const qsizetype available = in.size() - pos;
-            const qsizetype take = m_stage == Stage::UntilClose
-                                       ? available
-                                       : qsizetype(qMin<qint64>(available, m_remaining));
-            result = body(in.constData() + pos, take);
-            pos += take;
-            if (result != NeedMore || m_stage == Stage::UntilClose)
-                continue;
-            m_remaining -= take;
-            if (m_remaining == 0) {
-                if (m_stage == Stage::Fixed)
-                    result = complete();
-                else
-                    m_stage = Stage::ChunkEnd;
-            }
-            continue;
-        }
-        const qsizetype newline = in.indexOf('\n', pos);
-        if (newline < 0) {
-            if (in.size() - pos > kMaxLine)
-                result =
-                    fail(QStringLiteral("the reply has a line longer than %1 bytes").arg(kMaxLine));
-            break;
-        }
-        if (m_stage == Stage::StatusLine || m_stage == Stage::Headers) {
-            m_headBytes += newline + 1 - pos;
-            if (m_headBytes > kMaxHead) {
-                result = fail(QStringLiteral("the reply's headers exceed %1 bytes").arg(kMaxHead));
-                break;
-            }
-        }
-        qsizetype end = newline;
-        if (end > pos && in.at(end - 1) == '\r')
-            --end;
-        const QByteArray text = in.sliced(pos, end - pos);
-        pos = newline + 1;
-        result = line(text);
-    }
-    in.remove(0, pos);
-    return result;
-}
-
-ReplyParser::Result ReplyParser::line(const QByteArray &text)
-{
-    switch (m_stage) {
-    case Stage::StatusLine: {
-        if (text.isEmpty())
-            return NeedMore; // a stray empty line before the status line is allowed
-        // HTTP/1.1 200 OK
-        const bool digits = text.size() >= 12 && std::isdigit(uchar(text.at(9))) &&
-                            std::isdigit(uchar(text.at(10))) && std::isdigit(uchar(text.at(11)));
-        if (!text.startsWith("HTTP/1.") || !digits || text.at(8) != ' ' ||
-            (text.size() > 12 && text.at(12) != ' '))
-            return fail(QStringLiteral("the reply is not HTTP/1.x: %1")
-                            .arg(QString::fromLatin1(text.left(40))));
-        m_http10 = text.at(7) == '0';
-        m_headStatus = text.mid(9, 3).toInt();
-        m_length = -1;
-        m_chunked = m_otherCoding = m_close = m_keepAliveToken = false;
-        m_stage = Stage::Headers;
-        return NeedMore;
-    }
-    case Stage::Headers: {
-        if (text.isEmpty())
-            return endOfHead();
-        const qsizetype colon = text.indexOf(':');
-        if (colon <= 0)
-            return fail(QStringLiteral("the reply has a malformed header line"));
-        const QByteArray name = text.left(colon).trimmed().toLower();
-        if (name != "content-length" && name != "transfer-encoding" && name != "connection")
-            return NeedMore;
-        const QByteArray value = text.mid(colon + 1).trimmed().toLower();
-        if (name == "content-length") {
-            bool ok = false;
-            const qint64 length = value.toLongLong(&ok);
-            if (!ok || length < 0 || (m_length >= 0 && length != m_length))
-                return fail(QStringLiteral("the reply has an invalid Content-Length"));
-            m_length = length;
-        } else if (name == "transfer-encoding") {
-            // Chunked must be the last coding; any other framing runs until the close.
-            const bool chunked = value.endsWith("chunked");
-            m_chunked = chunked;
-            m_otherCoding = !chunked;
-        } else if (name == "connection") {
-            for (const QByteArray &token : value.split(',')) {
-                m_close |= token.trimmed() == "close";
-                m_keepAliveToken |= token.trimmed() == "keep-alive";
-            }
-        }
-        return NeedMore;
-    }
-    case Stage::ChunkSize: {
-        bool ok = false;
-        const qsizetype semicolon = text.indexOf(';');
-        const qint64 size =
-            (semicolon < 0 ? text : text.left(semicolon)).trimmed().toLongLong(&ok, 16);
-        if (!ok || size < 0)
-            return fail(QStringLiteral("the reply has a malformed chunk size"));
-        if (size == 0) {
-            m_stage = Stage::Trailers;
-        } else {
-            m_remaining = size;
-            m_stage = Stage::ChunkData;
-        }
-        return NeedMore;
-    }
-    case Stage::ChunkEnd:
-        if (!text.isEmpty())
-            return fail(QStringLiteral("the reply has a malformed chunk"));
-        m_stage = Stage::ChunkSize;
-        return NeedMore;
-    case Stage::Trailers:
-        return text.isEmpty() ? complete() : NeedMore;
-    default:
-        return fail(QStringLiteral("the reply went on after its end"));
-    }
-}
-
-ReplyParser::Result ReplyParser::endOfHead()
-{
-    const int status = m_headStatus;
-    if (status >= 100 && status < 200 && status != 101) {
-        m_stage = Stage::StatusLine; // 100 Continue, 103 Early Hints …: the reply follows
-        return NeedMore;
-    }
-    m_status = status;
-    m_keepAlive = m_http10 ? m_keepAliveToken && !m_close : !m_close;
-    if (status == 101) { // never asked for: whatever follows is not HTTP
-        m_keepAlive = false;
-        return complete();
-    }
-    if (status == 204 || status == 304)
-        return complete();
-    if (m_chunked) {
-        m_stage = Stage::ChunkSize;
-        return NeedMore;
-    }
-    if (!m_otherCoding && m_length >= 0) {
-        if (m_length == 0)
-            return complete();
-        m_remaining = m_length;
-        m_stage = Stage::Fixed;
-        return NeedMore;
-    }
-    m_keepAlive = false;
-    m_stage = Stage::UntilClose;
-    return NeedMore;
-}
-
-ReplyParser::Result ReplyParser::body(const char *data, qsizetype size)
-{
-    if (m_snippet.size() < WebhookQueue::kResponseSnippet)
-        m_snippet.append(data,
-                         qMin<qsizetype>(size, WebhookQueue::kResponseSnippet - m_snippet.size()));
-    m_bodyBytes += size;
-    if (m_bodyBytes > kMaxBody) { // answered; not worth reading the rest to keep the connection
-        m_keepAlive = false;
-        return complete();
-    }
-    return NeedMore;
-}
 
 // Characters of an HTTP header name (RFC 9110 token).
 bool isToken(const QByteArray &name)
@@ -396,7 +153,7 @@ public:
     QTcpSocket *socket = nullptr; // a child: goes with the connection
     QTimer idle;                  // closes it when unused for a while
     QString attempt;              // the attempt whose request is out on it; empty: idle
-    ReplyParser reply;
+    HttpReplyParser reply{WebhookQueue::kResponseSnippet};
     QByteArray in;
     bool ready = false;  // connected (and encrypted, for https)
     bool closed = false; // closed and left by its origin; deleted later
@@ -904,7 +661,7 @@ void WebhookQueue::assign(Connection *c, Attempt &a)
 {
     c->idle.stop();
     c->attempt = a.p.id;
-    c->reply = ReplyParser();
+    c->reply = HttpReplyParser(kResponseSnippet);
     c->in.clear();
     a.connection = c;
     // The attempt's 10 s start now: its connection starts, or its request leaves.
@@ -967,9 +724,9 @@ void WebhookQueue::onReadyRead(Connection *c)
         return;
     }
     switch (c->reply.feed(c->in)) {
-    case ReplyParser::NeedMore:
+    case HttpReplyParser::NeedMore:
         return;
-    case ReplyParser::Complete: {
+    case HttpReplyParser::Complete: {
         const bool reusable = c->reply.keepAlive() && c->in.isEmpty();
         complete(c, c->reply.status(), c->reply.snippet(), QString());
         if (reusable)
@@ -978,7 +735,7 @@ void WebhookQueue::onReadyRead(Connection *c)
             close(c);
         break;
     }
-    case ReplyParser::Failed:
+    case HttpReplyParser::Failed:
         complete(c, 0, {}, c->reply.error());
         close(c);
         break;
@@ -994,7 +751,7 @@ void WebhookQueue::onClosed(Connection *c, const QString &error)
     if (!c->attempt.isEmpty()) {
         // Not sent again on another connection: a request that may have arrived is
         // only repeated by the schedule, as a new attempt.
-        if (c->reply.peerClosed() == ReplyParser::Complete)
+        if (c->reply.peerClosed() == HttpReplyParser::Complete)
             complete(c, c->reply.status(), c->reply.snippet(), QString());
         else
             complete(c, 0, {}, error.isEmpty() ? c->reply.error() : error);
