@@ -62,6 +62,7 @@ private Q_SLOTS:
     void tellsScrapeOutcomes();
     void retriesOnThePublishedScheduleAndGivesUp();
     void redeliversOnRequestAndLogsEveryAttempt();
+    void testsOnlyTargetsASubscriptionCouldUse();
     void resumesPendingDeliveriesAfterKillNine();
 
 private:
@@ -424,6 +425,34 @@ void tst_Webhooks::redeliversOnRequestAndLogsEveryAttempt()
     HttpClient other(m_ph->base());
     other.setBearer(m_ph->mintKey(5));
     QCOMPARE(other.get(QStringLiteral("/webhooks/deliveries/") + id).status, 404);
+}
+
+void tst_Webhooks::testsOnlyTargetsASubscriptionCouldUse()
+{
+    HttpClient c = m_ph->client();
+    const int before = c.get(QStringLiteral("/webhooks/deliveries?limit=500"))
+                           .json()
+                           .value(QStringLiteral("deliveries"))
+                           .toArray()
+                           .size();
+    // Plain http to a public host: refused, as a webhookUrl would be; nothing is queued.
+    auto r = c.post(QStringLiteral("/webhooks/test"),
+                    {{QStringLiteral("url"), QStringLiteral("http://hooks.example/x")}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("INVALID_FIELD"));
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), QStringLiteral("url"));
+    QVERIFY(r.json().value(QStringLiteral("error")).toString().contains(QLatin1String("https")));
+    // Not an http(s) URL.
+    r = c.post(QStringLiteral("/webhooks/test"),
+               {{QStringLiteral("url"), QStringLiteral("ftp://hooks.example/x")}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), QStringLiteral("url"));
+    QCOMPARE(c.get(QStringLiteral("/webhooks/deliveries?limit=500"))
+                 .json()
+                 .value(QStringLiteral("deliveries"))
+                 .toArray()
+                 .size(),
+             before);
 }
 
 void tst_Webhooks::resumesPendingDeliveriesAfterKillNine()
