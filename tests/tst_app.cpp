@@ -200,7 +200,11 @@ void tst_App::takesTheOwnerKeyFromTheEnvironment()
     QCOMPARE(usageStatus(r.base, QStringLiteral("my-chosen-owner-key-123")), 200);
     HttpClient c(r.base);
     c.setBearer(QStringLiteral("my-chosen-owner-key-123"));
-    QCOMPARE(c.get(QStringLiteral("/keys")).status, 200); // it is the owner's key
+    const auto keys = c.get(QStringLiteral("/keys"));
+    QCOMPARE(keys.status, 200); // it is the owner's key
+    // Its display prefix gives away 4 characters of the chosen secret, no more.
+    QVERIFY(!keys.body.contains("my-ch"));
+    QVERIFY2(keys.body.contains("\"my-c"), keys.body.constData());
     QCOMPARE(stop(r), 0);
 }
 

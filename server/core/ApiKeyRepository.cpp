@@ -41,12 +41,13 @@ ApiKey ApiKeyRepository::fromRow(const Sql &q)
 
 ApiKeyRepository::Minted ApiKeyRepository::insert(const QString &label, const QString &role,
                                                   const QString &secret,
-                                                  std::optional<qint64> balanceMilli)
+                                                  std::optional<qint64> balanceMilli,
+                                                  int prefixLength)
 {
     ApiKey k;
     k.id = Ids::make(QStringLiteral("key"), 16);
     k.label = label;
-    k.prefix = secret.left(12);
+    k.prefix = secret.left(prefixLength);
     k.role = role;
     k.balanceMilli = balanceMilli;
     k.createdAt = m_store.clock().nowMs();
@@ -73,7 +74,9 @@ ApiKeyRepository::Minted ApiKeyRepository::mint(const QString &label, const QStr
 
 ApiKeyRepository::Minted ApiKeyRepository::importSecret(const QString &label, const QString &secret)
 {
-    return insert(label, QStringLiteral("owner"), secret, std::nullopt);
+    // A chosen secret may be short: its display prefix gives away only 4 characters (a
+    // minted one's 12 are "phk_" and 8 of its 40 random ones).
+    return insert(label, QStringLiteral("owner"), secret, std::nullopt, 4);
 }
 
 std::optional<ApiKey> ApiKeyRepository::findBySecret(const QString &secret)

@@ -59,7 +59,7 @@ public:
 
 private:
     Minted insert(const QString &label, const QString &role, const QString &secret,
-                  std::optional<qint64> balanceMilli);
+                  std::optional<qint64> balanceMilli, int prefixLength = 12);
     static ApiKey fromRow(const Sql &q);
 
     Store &m_store;
