@@ -100,6 +100,11 @@ cloud::LibraryRepository &Service::library()
     return *m_library;
 }
 
+cloud::AgentController &Service::agent()
+{
+    return *m_agent;
+}
+
 sites::SitesArea &Service::sites()
 {
     return *m_sites;

@@ -94,6 +94,8 @@ public:
     const Clock &clock() const { return *m_clock; }
     sites::SitesArea &sites();
     cloud::LibraryRepository &library();
+    // Starts runs as POST /agent does: credits, pool admission, the request log.
+    cloud::AgentController &agent();
     http::IdTokenVerifier &idTokens();
 
     // Mints an owner key on demand (console "new key" button).

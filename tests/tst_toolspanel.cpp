@@ -7,8 +7,10 @@
 #include "TestMain.h"
 #include "TestService.h"
 
+#include "browser/BrowserPool.h"
 #include "cloud/LibraryRepository.h"
 #include "common/JsonView.h"
+#include "core/Store.h"
 #include "tools/JsonEdit.h"
 #include "tools/ToolsDock.h"
 #include "tools/ToolsModel.h"
@@ -216,6 +218,24 @@ void tst_ToolsPanel::testRunsAJavaScriptTool()
     const auto run = c.get(QStringLiteral("/agent/%1").arg(m_dock->testRunId()));
     QCOMPARE(run.status, 200);
     QCOMPARE(run.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    // Started as the API starts runs: it is in the request log…
+    Sql logged(m_ph->service().store(),
+               QStringLiteral("SELECT status FROM api_requests WHERE endpoint = 'console'"));
+    logged.exec();
+    QVERIFY(logged.next());
+    QCOMPARE(logged.value(0).toString(), QStringLiteral("success"));
+    // …and a full pool refuses it (429 BUSY, as POST /agent would), starting nothing.
+    const BrowserPool::Options roomy = m_ph->service().pool().options();
+    BrowserPool::Options full = roomy;
+    full.size = 0;
+    full.queueLimit = 0;
+    m_ph->service().pool().setOptions(full);
+    const QString before = m_dock->testRunId();
+    m_dock->runButton()->click();
+    m_ph->service().pool().setOptions(roomy);
+    QVERIFY2(m_dock->runStatus()->text().contains(QLatin1String("BUSY")),
+             qPrintable(m_dock->runStatus()->text()));
+    QCOMPARE(m_dock->testRunId(), before);
 }
 
 void tst_ToolsPanel::deletesWithTheDeleteKey()

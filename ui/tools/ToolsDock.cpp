@@ -5,6 +5,7 @@
 #include "common/JsonView.h"
 
 #include "Service.h"
+#include "cloud/AgentController.h"
 #include "cloud/BridgeController.h"
 #include "cloud/LibraryController.h"
 #include "cloud/LibraryRepository.h"
@@ -385,13 +386,9 @@ void ToolsDock::testRun()
         request.stored = {{QStringLiteral("tool"), mcpName},
                           {QStringLiteral("params"), params},
                           {QStringLiteral("source"), QStringLiteral("console")}};
-        if (!m_service.store().credits().canSpend(keyId))
-            throw http::ApiError::creditsExhausted();
-        engine::EngineError error;
-        engine::AgentRun *run =
-            m_service.runs().submit(request, keyId, Ids::make(QStringLiteral("req")), &error);
-        if (!run)
-            throw http::ApiError(error.status, error.code, error.message, error.field);
+        // As the API starts it: credits, room in the pool, an entry in the request log.
+        engine::AgentRun *run = m_service.agent().submit(
+            request, keyId, Ids::make(QStringLiteral("req")), QStringLiteral("console"));
         m_runId = run->trajectoryId();
         m_runKeyId = keyId;
         connect(run, &engine::AgentRun::settled, this, &ToolsDock::showRun);
