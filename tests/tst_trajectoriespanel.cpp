@@ -115,8 +115,26 @@ void tst_TrajectoriesPanel::filtersByStatusAndText()
     auto *status = m_dock->findChild<QComboBox *>();
     auto *search = m_dock->findChild<QLineEdit *>();
     QVERIFY(status && search);
-    search->setText(QStringLiteral("filter test"));
+    // Typing filters once, when it pauses; not on every key.
+    QSignalSpy resets(m_dock->model(), &QAbstractItemModel::modelReset);
+    search->setFocus();
+    QTest::keyClicks(search, QStringLiteral("filter test"));
+    QCOMPARE(resets.count(), 0);
+    QTRY_COMPARE(resets.count(), 1);
     QCOMPARE(m_dock->model()->rowCount(), 1);
+    QTest::qWait(ui::TrajectoriesDock::kSearchPauseMs * 2);
+    QCOMPARE(resets.count(), 1);
+    // Enter filters at once.
+    QTest::keyClick(search, Qt::Key_Backspace);
+    QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(resets.count(), 2);
+    QCOMPARE(m_dock->model()->rowCount(), 1);
+    // Clearing it shows every run at once.
+    search->clear();
+    QCOMPARE(resets.count(), 3);
+    QVERIFY(m_dock->model()->rowCount() >= 2);
+    search->setText(QStringLiteral("filter test"));
+    QTRY_COMPARE(m_dock->model()->rowCount(), 1);
     status->setCurrentIndex(status->findData(QStringLiteral("error")));
     QCOMPARE(m_dock->model()->rowCount(), 0);
     status->setCurrentIndex(status->findData(QStringLiteral("success")));

@@ -29,6 +29,8 @@ class TrajectoriesDock : public QDockWidget
     Q_OBJECT
 public:
     explicit TrajectoriesDock(Service &service, QWidget *parent = nullptr);
+    // How long typing in the filter field must pause before the list is filtered.
+    static constexpr int kSearchPauseMs = 250;
 
     TrajectoriesModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
@@ -70,6 +72,7 @@ private:
     QFormLayout *m_questionsForm;
     QPushButton *m_continue;
     QTimer *m_detailTimer;
+    QTimer *m_searchTimer;
     QString m_current;
     QList<QPair<QString, QLineEdit *>> m_answers;
 };
