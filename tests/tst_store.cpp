@@ -1,6 +1,7 @@
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/Store.h"
+#include "engine/TrajectoryRepository.h"
 
 #include <QFile>
 #include <QSqlQuery>
@@ -20,6 +21,7 @@ private Q_SLOTS:
     void usesWriteAheadLogging();
     void storesKeysHashedNeverInClear();
     void rollsBackAFailedTransaction();
+    void findsRunsByAFragmentOfTheirTaskOrId();
 
 private:
     QTemporaryDir m_dir;
@@ -176,6 +178,57 @@ void tst_Store::rollsBackAFailedTransaction()
         throw std::runtime_error("boom");
     }));
     QCOMPARE(store.apiKeys().list().size(), 0);
+}
+
+void tst_Store::findsRunsByAFragmentOfTheirTaskOrId()
+{
+    const QString file = path(QStringLiteral("search.db"));
+    QString keyId;
+    {
+        // A run stored before the search index existed (schema 4) is found after the
+        // upgrade.
+        Store store(file, m_clock);
+        QString error;
+        QVERIFY2(store.open(&error, 4), qPrintable(error));
+        keyId = store.apiKeys()
+                    .mint(QStringLiteral("runs"), QStringLiteral("owner"), std::nullopt)
+                    .key.id;
+        engine::TrajectoryRepository(store).create(QStringLiteral("traj_Older1"), keyId,
+                                                   QStringLiteral("Read the old harbour log"),
+                                                   QStringLiteral("rules"));
+    }
+    Store store(file, m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    engine::TrajectoryRepository runs(store);
+    runs.create(QStringLiteral("traj_AbCdEf123"), keyId,
+                QStringLiteral("List the 100% cotton \"Harbour\" shirts"), QStringLiteral("rules"));
+    runs.create(QStringLiteral("traj_Zz9"), keyId, QStringLiteral("Read the price_list page"),
+                QStringLiteral("rules"));
+    const auto found = [&runs](const QString &text) {
+        QStringList ids;
+        for (const engine::TrajectoryRow &r : runs.list(QString(), QString(), 50, 0, text))
+            ids << r.id;
+        ids.sort();
+        return ids;
+    };
+    const QStringList cotton{QStringLiteral("traj_AbCdEf123")};
+    QCOMPARE(found(QStringLiteral("cotton")), cotton);
+    QCOMPARE(found(QStringLiteral("COTTON")), cotton);      // any case
+    QCOMPARE(found(QStringLiteral("cdef1")), cotton);       // a fragment of the id
+    QCOMPARE(found(QStringLiteral("100%")), cotton);        // % is a character
+    QCOMPARE(found(QStringLiteral("\"Harbour\"")), cotton); // so are quotes
+    QCOMPARE(found(QStringLiteral("e_l")), QStringList{QStringLiteral("traj_Zz9")}); // and _
+    QCOMPARE(found(QStringLiteral("harbour")),
+             (QStringList{QStringLiteral("traj_AbCdEf123"), QStringLiteral("traj_Older1")}));
+    QCOMPARE(found(QStringLiteral("Zz")), QStringList{QStringLiteral("traj_Zz9")}); // short
+    QCOMPARE(found(QStringLiteral("%")), cotton);
+    QVERIFY(found(QStringLiteral("no such words")).isEmpty());
+    QVERIFY(found(QStringLiteral("cotton shirts")).isEmpty()); // a substring, not words
+    // With a status filter too.
+    QCOMPARE(
+        runs.list(QString(), QStringLiteral("success"), 50, 0, QStringLiteral("harbour")).size(),
+        0);
 }
 
 QTEST_GUILESS_MAIN(tst_Store)

@@ -242,11 +242,22 @@ QList<TrajectoryRow> TrajectoryRepository::list(const QString &keyId, const QStr
         sql += QStringLiteral(" AND key_id = :k");
     if (!status.isEmpty())
         sql += QStringLiteral(" AND status = :s");
-    if (!search.isEmpty())
+    // Three characters or more: the trigram index (a quoted FTS5 phrase of trigrams is a
+    // case-insensitive substring match on task or id); shorter, a scan with LIKE.
+    const bool indexed = search.size() >= 3;
+    if (indexed)
+        sql += QStringLiteral(" AND rowid IN (SELECT rowid FROM trajectories_search WHERE"
+                              " trajectories_search MATCH :m)");
+    else if (!search.isEmpty())
         sql += QStringLiteral(" AND (task LIKE :q ESCAPE '\\' OR id LIKE :q ESCAPE '\\')");
     sql += QStringLiteral(" ORDER BY updated_at DESC LIMIT :l OFFSET :o");
     Sql q(m_store, sql);
-    if (!search.isEmpty()) {
+    if (indexed) {
+        QString phrase = search;
+        q.bind(QStringLiteral(":m"), QLatin1Char('"') +
+                                         phrase.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+                                         QLatin1Char('"'));
+    } else if (!search.isEmpty()) {
         QString pattern = search;
         pattern.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
             .replace(QLatin1Char('%'), QStringLiteral("\\%"))
