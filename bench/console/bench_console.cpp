@@ -499,18 +499,29 @@ public:
     virtual QString visibleId() = 0;
 };
 
-class PilothouseRuns : public Panel
+// A real console dock: its list scrolled, its model read.
+template <class Dock> class DockPanel : public Panel
 {
 public:
-    explicit PilothouseRuns(Service &service)
-        : m_dock(new ui::TrajectoriesDock(service))
+    explicit DockPanel(Service &service)
+        : m_dock(new Dock(service))
     {}
-    ~PilothouseRuns() override { delete m_dock; }
+    ~DockPanel() override { delete m_dock; }
     QWidget *window() override { return m_dock; }
     QTableView *view() override { return m_dock->view(); }
     QAbstractItemModel *model() override { return m_dock->model(); }
     void scrollPage(int) override { m_dock->view()->scrollToBottom(); }
-    // Errors about prices; then a pasted id fragment that matches no run (every row read).
+    QString visibleId() override { return m_dock->model()->rowAt(m_dock->model()->index(1, 0)).id; }
+
+protected:
+    Dock *m_dock;
+};
+
+class PilothouseRuns : public DockPanel<ui::TrajectoriesDock>
+{
+public:
+    using DockPanel::DockPanel;
+    // Errors about prices; then a pasted id fragment that matches no run.
     int filters() const override { return 2; }
     void filter(int variant) override
     {
@@ -529,23 +540,12 @@ public:
         m_dock->findChild<QLineEdit *>()->clear();
         m_dock->findChild<QComboBox *>()->setCurrentIndex(0);
     }
-    QString visibleId() override { return m_dock->model()->rowAt(m_dock->model()->index(1, 0)).id; }
-
-private:
-    ui::TrajectoriesDock *m_dock;
 };
 
-class PilothouseDeliveries : public Panel
+class PilothouseDeliveries : public DockPanel<ui::DeliveriesDock>
 {
 public:
-    explicit PilothouseDeliveries(Service &service)
-        : m_dock(new ui::DeliveriesDock(service))
-    {}
-    ~PilothouseDeliveries() override { delete m_dock; }
-    QWidget *window() override { return m_dock; }
-    QTableView *view() override { return m_dock->view(); }
-    QAbstractItemModel *model() override { return m_dock->model(); }
-    void scrollPage(int) override { m_dock->view()->scrollToBottom(); }
+    using DockPanel::DockPanel;
     // The few failed ones, then the many delivered ones.
     int filters() const override { return 2; }
     void filter(int variant) override
@@ -554,10 +554,6 @@ public:
             variant == 0 ? QStringLiteral("failed") : QStringLiteral("delivered")));
     }
     void clearFilter() override { m_dock->statusFilter()->setCurrentIndex(0); }
-    QString visibleId() override { return m_dock->model()->rowAt(m_dock->model()->index(1, 0)).id; }
-
-private:
-    ui::DeliveriesDock *m_dock;
 };
 
 // The naive panel: every row of the table in a QSqlQueryModel (its own connection to the
