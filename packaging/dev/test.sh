@@ -4,6 +4,9 @@
 set -euo pipefail
 top="$(cd "$(dirname "$0")/../.." && pwd)"
 export CCACHE_BASEDIR="$top"
+# The same source compiled in build/ and build-headless/ (and a clean clone elsewhere) is one
+# cache entry: the build directory is left out of the hash (it only names debug paths).
+export CCACHE_NOHASHDIR=1
 "$top/packaging/dev/deps.sh" --bench
 
 # The headless-only binary: the same server libraries, no Widgets anywhere.
