@@ -10,6 +10,14 @@ bool NetworkPolicy::isBrowsableScheme(const QUrl &url)
     return scheme == QLatin1String("http") || scheme == QLatin1String("https");
 }
 
+QString NetworkPolicy::callbackSchemeProblem(const QUrl &url)
+{
+    if (url.scheme().toLower() == QLatin1String("http") && !isPrivateHostLiteral(url.host()))
+        return QStringLiteral(
+            "must use https (plain http is allowed only for loopback and private targets)");
+    return {};
+}
+
 bool NetworkPolicy::isPrivateAddress(const QHostAddress &raw)
 {
     QHostAddress address = raw;

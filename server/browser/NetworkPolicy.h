@@ -28,6 +28,10 @@ public:
     // True for literal private addresses and for names that always mean this machine
     // (localhost, *.localhost). Other names need resolving: see HostCheck.
     static bool isPrivateHostLiteral(const QString &host);
+    // Why `url` may not receive callbacks, or empty: https always, plain http only to a
+    // loopback or private address (whether private targets are allowed is the caller's
+    // separate check). The message completes "<field> …".
+    static QString callbackSchemeProblem(const QUrl &url);
 
     // Empty when `url` may be requested; else the reason (for typed errors).
     // Checks the scheme and, when private targets are off, literal private hosts.

@@ -26,10 +26,8 @@ QString checkTarget(const QString &field, const QString &raw, const NetworkPolic
     if (privateHost && !policy.allowPrivateTargets())
         throw ApiError::invalidField(field, QStringLiteral("points at a private address and "
                                                            "network.allowPrivateTargets is off"));
-    if (url.scheme().toLower() == QLatin1String("http") && !privateHost)
-        throw ApiError::invalidField(
-            field, QStringLiteral("must use https (plain http is allowed only for loopback and "
-                                  "private targets)"));
+    if (const QString problem = NetworkPolicy::callbackSchemeProblem(url); !problem.isEmpty())
+        throw ApiError::invalidField(field, problem);
     return url.toString(QUrl::FullyEncoded);
 }
 

@@ -110,8 +110,7 @@ void WebhooksController::test(Exchange &ex)
     if (!url.isValid() || !NetworkPolicy::isBrowsableScheme(url) || url.host().isEmpty())
         throw ApiError::invalidField(QStringLiteral("url"),
                                      QStringLiteral("must be an absolute http(s) URL"));
-    const bool privateHost = NetworkPolicy::isPrivateHostLiteral(url.host());
-    if (!m_policy.allowPrivateTargets() && privateHost)
+    if (!m_policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))
         throw ApiError(
             400, QStringLiteral("PRIVATE_TARGET"),
             QStringLiteral(
@@ -119,11 +118,8 @@ void WebhooksController::test(Exchange &ex)
             QStringLiteral("url"));
     // The rule of real subscriptions (webhookUrl, webhooks[].url): a test of a target no
     // subscription could use would prove nothing.
-    if (url.scheme().toLower() == QLatin1String("http") && !privateHost)
-        throw ApiError::invalidField(
-            QStringLiteral("url"),
-            QStringLiteral("must use https (plain http is allowed only for loopback and "
-                           "private targets)"));
+    if (const QString problem = NetworkPolicy::callbackSchemeProblem(url); !problem.isEmpty())
+        throw ApiError::invalidField(QStringLiteral("url"), problem);
     const int count = int(body.optionalInt(QStringLiteral("count"), 1, 10000).value_or(1));
     WebhookSubscription s;
     s.url = url.toString(QUrl::FullyEncoded);
