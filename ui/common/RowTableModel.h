@@ -27,6 +27,18 @@ public:
         return -1;
     }
 
+    // The row of `id`, fetching further pages (a paged model) until it is listed or there
+    // are none left; -1 when it is not there.
+    int fetchRowOf(const QString &id)
+    {
+        int row = rowOf(id);
+        while (row < 0 && canFetchMore({})) {
+            fetchMore({});
+            row = rowOf(id);
+        }
+        return row;
+    }
+
     int rowCount(const QModelIndex &parent = {}) const override
     {
         return parent.isValid() ? 0 : int(m_rows.size());

@@ -94,11 +94,7 @@ DeliveriesDock::DeliveriesDock(Service &service, QWidget *parent)
 
 bool DeliveriesDock::select(const QString &deliveryId)
 {
-    int row = m_model->rowOf(deliveryId);
-    while (row < 0 && m_model->canFetchMore({})) {
-        m_model->fetchMore({});
-        row = m_model->rowOf(deliveryId);
-    }
+    const int row = m_model->fetchRowOf(deliveryId);
     if (row < 0)
         return false;
     m_view->setCurrentIndex(m_model->index(row, 0));

@@ -172,11 +172,7 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
 
 bool TrajectoriesDock::select(const QString &trajectoryId)
 {
-    int row = m_model->rowOf(trajectoryId);
-    while (row < 0 && m_model->canFetchMore({})) {
-        m_model->fetchMore({});
-        row = m_model->rowOf(trajectoryId);
-    }
+    const int row = m_model->fetchRowOf(trajectoryId);
     if (row < 0)
         return false;
     m_view->selectRow(row);
