@@ -156,9 +156,7 @@ QList<Icon> allIcons()
 QIcon icon(Icon which)
 {
     const QString name = iconName(which);
-    if (QIcon::hasThemeIcon(name))
-        return QIcon::fromTheme(name);
-    return QIcon(new BundledIconEngine(name));
+    return QIcon::fromTheme(name, QIcon(new BundledIconEngine(name)));
 }
 
 } // namespace ph::ui

@@ -11,7 +11,6 @@
 #include "cloud/LibraryRepository.h"
 #include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
-#include "core/CreditLedger.h"
 #include "core/Ids.h"
 #include "core/Store.h"
 #include "engine/AgentRun.h"
