@@ -7,6 +7,7 @@
 #include "ModelStub.h"
 #include "TestMain.h"
 #include "TestService.h"
+#include "ZipBuilder.h"
 
 #include "data/Reader.h"
 
@@ -374,6 +375,23 @@ void tst_AgentData::refusesBadInputs_data()
         << "INVALID_DATA_INPUT"
         << "dataInputs[1].inline"
         << "base64";
+    // Once a segfault of the whole service: the package relationships name a workbook
+    // above the archive's root. The GET of the refused run below is the next request.
+    auto climbing = minimalWorkbook("<worksheet/>");
+    climbing.append({QStringLiteral("_rels/.rels"),
+                     "<Relationships><Relationship Id=\"rId1\" Type=\"http://schemas."
+                     "openxmlformats.org/officeDocument/2006/relationships/officeDocument\" "
+                     "Target=\"../../x/workbook.xml\"/></Relationships>"});
+    QTest::newRow("names an inline xlsx whose relationships climb above the archive")
+        << QJsonObject{{QStringLiteral("input"), QStringLiteral("Read")},
+                       {QStringLiteral("dataInputs"),
+                        QJsonArray{
+                            QJsonObject{{QStringLiteral("format"), QStringLiteral("xlsx")},
+                                        {QStringLiteral("inline"),
+                                         QString::fromLatin1(makeZip(climbing).toBase64())}}}}}
+        << "INVALID_DATA_INPUT"
+        << "dataInputs[0]"
+        << "points outside the archive";
     QTest::newRow("names a url that answers 404")
         << second({{QStringLiteral("url"), m_site.url(QStringLiteral("/data/gone.csv"))}})
         << "INPUT_FETCH_FAILED"

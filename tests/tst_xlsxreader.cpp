@@ -31,6 +31,26 @@ QString errorOf(const Result<QList<Sheet>> &r)
     return r.ok() ? QString() : r.error().message;
 }
 
+// A minimal workbook whose package relationships name `workbookTarget` as the office
+// document and whose workbook relationships name `sheetTarget` as its sheet.
+QList<QPair<QString, QByteArray>>
+climbingWorkbook(const QString &workbookTarget,
+                 const QString &sheetTarget = QStringLiteral("worksheets/sheet1.xml"))
+{
+    auto parts = minimalWorkbook("<worksheet><sheetData><row r=\"1\"><c r=\"A1\"><v>1</v>"
+                                 "</c></row></sheetData></worksheet>");
+    for (auto &[name, data] : parts) {
+        if (name == QLatin1String("xl/_rels/workbook.xml.rels"))
+            data.replace("worksheets/sheet1.xml", sheetTarget.toUtf8());
+    }
+    parts.append({QStringLiteral("_rels/.rels"),
+                  "<Relationships><Relationship Id=\"rId1\" Type=\"http://schemas."
+                  "openxmlformats.org/officeDocument/2006/relationships/officeDocument\" "
+                  "Target=\"" +
+                      workbookTarget.toUtf8() + "\"/></Relationships>"});
+    return parts;
+}
+
 } // namespace
 
 class tst_XlsxReader : public QObject
@@ -232,6 +252,13 @@ void tst_XlsxReader::rejectsWhatIsNotAWorkbook_data()
     parts.removeLast();
     QTest::newRow("rejects a workbook whose sheet part is missing")
         << makeZip(parts) << malformed << "sheet 'S' has no part in the archive";
+    // Once a segfault: resolving ".." above the root took the last of no path parts.
+    QTest::newRow("rejects relationships that climb above the archive root")
+        << makeZip(climbingWorkbook("../../x/workbook.xml")) << malformed
+        << "_rels/.rels points outside the archive (../../x/workbook.xml)";
+    QTest::newRow("rejects a sheet relationship that climbs above the archive root")
+        << makeZip(climbingWorkbook("xl/workbook.xml", "../../../sheet1.xml")) << malformed
+        << "xl/_rels/workbook.xml.rels points outside the archive (../../../sheet1.xml)";
 }
 
 void tst_XlsxReader::rejectsWhatIsNotAWorkbook()

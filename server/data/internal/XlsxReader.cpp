@@ -12,6 +12,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace ph::data::internal {
 
@@ -207,15 +208,21 @@ QString headerText(const QJsonValue &v)
     return {};
 }
 
-QString resolvePath(const QString &base, const QString &target)
+// A relationship target resolved against the directory of its source part, as a
+// member name of the archive; nullopt when it climbs above the archive's root
+// ("../../x/workbook.xml" from the root), which no workbook writer produces.
+std::optional<QString> resolvePath(const QString &base, const QString &target)
 {
     QString path = target.startsWith(QLatin1Char('/')) ? target.mid(1) : base + target;
     QStringList out;
     for (const QString &part : path.split(QLatin1Char('/'), Qt::SkipEmptyParts)) {
-        if (part == QLatin1String(".."))
+        if (part == QLatin1String("..")) {
+            if (out.isEmpty())
+                return std::nullopt;
             out.removeLast();
-        else if (part != QLatin1String("."))
+        } else if (part != QLatin1String(".")) {
             out << part;
+        }
     }
     return out.join(QLatin1Char('/'));
 }
@@ -365,8 +372,11 @@ private:
             const auto attrs = xml.attributes();
             if (attrs.value(QLatin1String("TargetMode")) == QLatin1String("External"))
                 continue;
-            const QString target =
-                resolvePath(base, attrs.value(QLatin1String("Target")).toString());
+            const QString given = attrs.value(QLatin1String("Target")).toString();
+            const std::optional<QString> resolved = resolvePath(base, given);
+            if (!resolved)
+                corrupt(QStringLiteral("%1 points outside the archive (%2)").arg(path, given));
+            const QString target = *resolved;
             const QString id = attrs.value(QLatin1String("Id")).toString();
             out.insert(id, target);
             m_types.insert(id, attrs.value(QLatin1String("Type")).toString());
