@@ -420,7 +420,7 @@ void BrowserLease::snapshot(const QJsonObject &options, int timeoutMs,
             r.errorCode = QStringLiteral("AGENT_UNAVAILABLE");
             r.errorMessage = QStringLiteral("the page agent is not present in this document");
         } else {
-            r.data = QJsonDocument::fromJson(value.toString().toUtf8()).object();
+            r.data = PageAgent::readSnapshot(value.toString());
             r.ok = true;
         }
         done(r);

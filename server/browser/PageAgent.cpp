@@ -1,6 +1,8 @@
 #include "PageAgent.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 namespace ph {
 
@@ -14,6 +16,27 @@ PageAgent::PageAgent()
     m_script.setWorldId(kWorld);
     m_script.setInjectionPoint(QWebEngineScript::DocumentCreation);
     m_script.setRunsOnSubFrames(false);
+}
+
+} // namespace ph
+
+namespace ph {
+
+std::optional<QJsonValue> PageAgent::readAnswer(const QString &json)
+{
+    // QJsonDocument reads only arrays and objects at the top: wrap the value in an array
+    // and insist on one element, so "1,2" or "1],[2" is not taken for its first part.
+    QJsonParseError error{};
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray("[") + json.toUtf8() + QByteArray("]"), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isArray() || doc.array().size() != 1)
+        return std::nullopt;
+    return doc.array().at(0);
+}
+
+QJsonObject PageAgent::readSnapshot(const QString &json)
+{
+    return QJsonDocument::fromJson(json.toUtf8()).object();
 }
 
 } // namespace ph

@@ -1,7 +1,11 @@
 #pragma once
 
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QString>
 #include <QWebEngineScript>
+
+#include <optional>
 
 namespace ph {
 
@@ -15,6 +19,14 @@ public:
     bool isValid() const { return !m_script.sourceCode().isEmpty(); }
 
     static constexpr quint32 kWorld = QWebEngineScript::ApplicationWorld;
+
+    // The agent's functions answer with JSON text (JSON.stringify of their result).
+    // Reading it is the one place C++ parses what a page's document shaped, so these are
+    // pure and fuzzed (tests/fuzz/fuzz_pageagent.cpp).
+    // Exactly one JSON value of any type; nullopt for anything else ("", "1,2", "[").
+    static std::optional<QJsonValue> readAnswer(const QString &json);
+    // A snapshot's data: the object, or an empty object when the text is not one.
+    static QJsonObject readSnapshot(const QString &json);
 
 private:
     QWebEngineScript m_script;

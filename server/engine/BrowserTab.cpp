@@ -1,5 +1,7 @@
 #include "BrowserTab.h"
 
+#include "browser/PageAgent.h"
+
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,6 +26,16 @@ QString jsonArgument(const QJsonValue &v)
     return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
 }
 } // namespace
+
+void readActAnswer(const QJsonValue &answer, ActOutcome *outcome)
+{
+    const QJsonObject r = answer.toObject();
+    outcome->ok = r.value(QStringLiteral("ok")).toBool();
+    outcome->error = r.value(QStringLiteral("error")).toString();
+    if (!outcome->ok && outcome->error.isEmpty())
+        outcome->error = QStringLiteral("the page agent could not perform the action");
+    outcome->detail = r;
+}
 
 BrowserTab::BrowserTab(std::unique_ptr<BrowserLease> lease, QObject *parent)
     : QObject(parent)
@@ -67,8 +79,12 @@ void BrowserTab::call(const QString &function, const QJsonValue &argument, int t
             done(false, {}, QStringLiteral("the page agent is not present in this document"));
             return;
         }
-        const QJsonDocument doc = QJsonDocument::fromJson(("[" + value.toString() + "]").toUtf8());
-        done(true, doc.array().at(0), QString());
+        const std::optional<QJsonValue> answer = PageAgent::readAnswer(value.toString());
+        if (!answer) {
+            done(false, {}, QStringLiteral("the page agent answered something that is not JSON"));
+            return;
+        }
+        done(true, *answer, QString());
     });
 }
 
@@ -139,10 +155,7 @@ void BrowserTab::act(const QJsonObject &action, int timeoutMs,
                  }
                  w->outcome.ok = true;
              } else {
-                 const QJsonObject r = result.toObject();
-                 w->outcome.ok = r.value(QStringLiteral("ok")).toBool();
-                 w->outcome.error = r.value(QStringLiteral("error")).toString();
-                 w->outcome.detail = r;
+                 readActAnswer(result, &w->outcome);
              }
              if (!w->outcome.ok || w->finished) {
                  settle();

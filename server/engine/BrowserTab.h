@@ -21,6 +21,10 @@ struct ActOutcome
     NavigationResult navigation; // when the action led to a new document
 };
 
+// The page agent's answer to act(): {"ok": bool, "error": text, …} into `outcome`
+// (ok, error, detail). Anything else is a failure with a message.
+void readActAnswer(const QJsonValue &answer, ActOutcome *outcome);
+
 // A leased browser page as the engine's tools use it: navigation, the page agent's
 // functions (act, extract, snapshot, loginForm, searchBox, nextPage), and waiting for
 // the navigation an action may start.

@@ -100,6 +100,24 @@ ZipArchive::~ZipArchive()
         unzClose(m_zip);
 }
 
+QStringList ZipArchive::names(qsizetype max)
+{
+    QStringList out;
+    if (!m_zip)
+        return out;
+    for (int rc = unzGoToFirstFile(m_zip); rc == UNZ_OK && out.size() < max;
+         rc = unzGoToNextFile(m_zip)) {
+        char name[1024];
+        unz_file_info64 info{};
+        if (unzGetCurrentFileInfo64(m_zip, &info, name, sizeof name, nullptr, 0, nullptr, 0) !=
+            UNZ_OK)
+            break;
+        // minizip writes at most sizeof name bytes and terminates within them.
+        out << QString::fromUtf8(name, qsizetype(qstrnlen(name, sizeof name)));
+    }
+    return out;
+}
+
 bool ZipArchive::contains(const QString &name)
 {
     return m_zip && unzLocateFile(m_zip, name.toUtf8().constData(), 2) == UNZ_OK;

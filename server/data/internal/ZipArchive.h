@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 namespace ph::data::internal {
 
@@ -20,6 +21,9 @@ public:
     ZipArchive &operator=(const ZipArchive &) = delete;
 
     bool isOpen() const { return m_zip != nullptr; }
+    // Names of the members in central-directory order, at most `max` of them; a damaged
+    // directory ends the list where it breaks.
+    QStringList names(qsizetype max = 100000);
     // Member names compare case-insensitively, as Office does.
     bool contains(const QString &name);
     // The member's bytes, at most `maxBytes` of them (TooLarge past that); Damaged for
