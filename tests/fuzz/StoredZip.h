@@ -24,7 +24,10 @@ inline QByteArray storedZip(const QList<QPair<QByteArray, QByteArray>> &members)
 {
     QByteArray archive;
     QByteArray directory;
-    for (const auto &[name, data] : members) {
+    for (const auto &member : members) {
+        // Named references, not a structured binding: clang 14 cannot capture those.
+        const QByteArray &name = member.first;
+        const QByteArray &data = member.second;
         const quint32 crc =
             quint32(crc32(0, reinterpret_cast<const Bytef *>(data.constData()), uInt(data.size())));
         const quint32 offset = quint32(archive.size());

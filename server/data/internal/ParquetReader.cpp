@@ -700,13 +700,13 @@ ColumnSchema describeColumn(const Value &element)
     const Value *logicalType = element.field(10);
     const Value *logicalBody = nullptr;
     if (logicalType && logicalType->type == Value::Type::Struct && !logicalType->fields.empty()) {
-        logical = logicalType->fields.front().first;
-        logicalBody = &logicalType->fields.front().second;
+        logical = logicalType->fields.front().id;
+        logicalBody = &logicalType->fields.front().value;
     }
     const auto unitOf = [](const Value *body) {
         const Value *unit = body ? body->field(2) : nullptr;
         if (unit && unit->type == Value::Type::Struct && !unit->fields.empty())
-            return unit->fields.front().first;
+            return unit->fields.front().id;
         return int(Millis);
     };
 

@@ -35,8 +35,8 @@ const std::vector<Value> kNoList;
 const Value *Value::field(int id) const
 {
     for (const auto &f : fields) {
-        if (f.first == id)
-            return &f.second;
+        if (f.id == id)
+            return &f.value;
     }
     return nullptr;
 }
@@ -160,7 +160,7 @@ bool CompactReader::readStructBody(Value *out, int depth)
         } else if (!readValue(type, &v, depth + 1)) {
             return false;
         }
-        out->fields.emplace_back(id, std::move(v));
+        out->fields.push_back(Field{id, std::move(v)});
         if (out->fields.size() > 4096)
             return fail(QStringLiteral("too many fields in one struct"));
     }

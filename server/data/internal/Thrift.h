@@ -3,13 +3,14 @@
 #include <QByteArray>
 #include <QString>
 
-#include <utility>
 #include <vector>
 
 // The Thrift compact protocol, as Parquet uses it for FileMetaData and PageHeader.
 // Decodes into a generic tree; every read is bounds-checked and nesting is capped,
 // so garbled input yields an error, never a crash.
 namespace ph::data::internal::thrift {
+
+struct Field;
 
 struct Value
 {
@@ -19,9 +20,9 @@ struct Value
     bool boolean = false;
     qint64 integer = 0; // i8, i16, i32, i64
     double real = 0;
-    QByteArray binary;                         // binary and string
-    std::vector<Value> list;                   // list, set (and map: key, value, …)
-    std::vector<std::pair<int, Value>> fields; // struct, in wire order
+    QByteArray binary;         // binary and string
+    std::vector<Value> list;   // list, set (and map: key, value, …)
+    std::vector<Field> fields; // struct, in wire order
 
     const Value *field(int id) const;
     bool has(int id) const { return field(id) != nullptr; }
@@ -30,6 +31,14 @@ struct Value
     QByteArray binaryField(int id) const;
     // An empty list when the field is missing or not a list.
     const std::vector<Value> &listField(int id) const;
+};
+
+// One field of a struct. Not std::pair<int, Value>: a pair needs Value complete where
+// Value declares its fields, which libstdc++ under clang refuses.
+struct Field
+{
+    int id = 0;
+    Value value;
 };
 
 class CompactReader
