@@ -141,6 +141,11 @@ void tst_HttpReplyParser::malformed_data()
     QTest::newRow("bad chunk") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n"
                                              "\r\nzz\r\n")
                                << "malformed chunk size";
+    // Found by fuzz_httpreply: "000" was a complete reply with status 0.
+    QTest::newRow("status below 100")
+        << QByteArray("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n") << "invalid status 000";
+    QTest::newRow("status above 599")
+        << QByteArray("HTTP/1.1 600 Odd\r\nContent-Length: 0\r\n\r\n") << "invalid status 600";
     QTest::newRow("long line") << QByteArray("HTTP/1.1 200 OK\r\nX: ") + QByteArray(17000, 'a')
                                << "longer than";
 }

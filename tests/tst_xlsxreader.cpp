@@ -256,6 +256,12 @@ void tst_XlsxReader::rejectsWhatIsNotAWorkbook_data()
     QTest::newRow("rejects relationships that climb above the archive root")
         << makeZip(climbingWorkbook("../../x/workbook.xml")) << malformed
         << "_rels/.rels points outside the archive (../../x/workbook.xml)";
+    // Once undefined behaviour: the row after row 2^63 - 1 overflowed its number.
+    QTest::newRow("rejects a row numbered past the largest row")
+        << makeZip(minimalWorkbook("<worksheet><sheetData><row r=\"9223372036854775807\"><c>"
+                                   "<v>1</v></c></row><row><c><v>2</v></c></row></sheetData>"
+                                   "</worksheet>"))
+        << malformed << "sheet 'S' has a row numbered past 2147483647";
     QTest::newRow("rejects a sheet relationship that climbs above the archive root")
         << makeZip(climbingWorkbook("xl/workbook.xml", "../../../sheet1.xml")) << malformed
         << "xl/_rels/workbook.xml.rels points outside the archive (../../../sheet1.xml)";

@@ -70,6 +70,10 @@ HttpReplyParser::Result HttpReplyParser::line(const QByteArray &text)
                             .arg(QString::fromLatin1(text.left(40))));
         m_http10 = text.at(7) == '0';
         m_headStatus = text.mid(9, 3).toInt();
+        // RFC 9110 15: three digits, 100 to 599; others are not an answer at all.
+        if (m_headStatus < 100 || m_headStatus > 599)
+            return fail(QStringLiteral("the reply has an invalid status %1")
+                            .arg(QString::fromLatin1(text.mid(9, 3))));
         m_length = -1;
         m_chunked = m_otherCoding = m_close = m_keepAliveToken = false;
         m_stage = Stage::Headers;

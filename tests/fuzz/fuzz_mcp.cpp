@@ -13,6 +13,7 @@
 
 #include <QCoreApplication>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QTcpSocket>
 
 namespace {
@@ -95,10 +96,11 @@ http::Request request(const QByteArray &body, const QByteArray &session, const Q
 QByteArray post(mcp::McpServer &server, http::Request r)
 {
     RecordingSocket socket;
-    auto *exchange = new http::Exchange(std::move(r), &socket, nullptr, nullptr);
+    QPointer<http::Exchange> exchange = new http::Exchange(std::move(r), &socket, nullptr, nullptr);
     server.post(*exchange);
     // The exchange deletes itself later once answered; every call here answers at once.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    ph::fuzz::require(exchange.isNull(), "an exchange outlived its answer");
     return socket.written;
 }
 

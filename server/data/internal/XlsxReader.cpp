@@ -33,6 +33,9 @@ struct Failure
     fail(DataError::malformed(QStringLiteral("not a readable xlsx workbook: %1").arg(message)));
 }
 
+// Row numbers up to 2^31 - 1 are read (Excel writes at most 1,048,576).
+constexpr qint64 kMaxRowNumber = 2147483647;
+
 // What a cell's number format makes of its number.
 enum class DateKind { None, Date, Time, DateTime };
 
@@ -508,6 +511,12 @@ private:
                 bool ok = false;
                 const qint64 n = r.toLongLong(&ok);
                 rowNumber = ok && n > rowNumber ? n : rowNumber + 1;
+                // Excel stops at 1,048,576; far past it the next row's number would
+                // overflow.
+                if (rowNumber > kMaxRowNumber)
+                    corrupt(QStringLiteral("sheet '%1' has a row numbered past %2")
+                                .arg(name)
+                                .arg(kMaxRowNumber));
                 qint64 column = -1;
                 while (xml.readNextStartElement()) {
                     if (xml.name() != QLatin1String("c")) {
