@@ -24,6 +24,15 @@ QByteArray fixture(const char *name)
     return f.readAll();
 }
 
+// An input a fuzz target once crashed on (tests/fuzz/crashers/parquet).
+QByteArray crasher(const char *name)
+{
+    QFile f(QStringLiteral(FUZZ_CRASHERS "/parquet/%1").arg(QLatin1String(name)));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing crasher %s", name);
+    return f.readAll();
+}
+
 const char *const kTableFiles[] = {
     "table_v1_uncompressed.parquet",
     "table_v1_gzip.parquet",
@@ -180,6 +189,13 @@ void tst_ParquetReader::rejectsDamagedFiles_data()
     encrypted.replace(encrypted.size() - 4, 4, "PARE");
     QTest::newRow("rejects an encrypted footer")
         << encrypted << int(DataError::Kind::Encrypted) << "encrypted";
+    // Both were signed overflows (UBSan): lengths of 2^63 - 1 added before comparing.
+    QTest::newRow("rejects v2 level lengths whose sum overflows")
+        << crasher("v2-level-lengths-overflow.parquet") << malformed
+        << "column 'a' has a v2 page with bad level lengths";
+    QTest::newRow("refuses a page that claims 2^63 bytes after another")
+        << crasher("expanded-bytes-overflow.parquet") << int(DataError::Kind::TooLarge)
+        << "parquet column 'a' decompresses past the limit";
 }
 
 void tst_ParquetReader::rejectsDamagedFiles()

@@ -984,12 +984,13 @@ private:
 
     void expand(qint64 bytes, const QString &column)
     {
-        m_expanded += bytes;
-        if (bytes < 0 || m_expanded > m_limits.maxExpandedBytes)
+        // Compared before adding: a page header may claim up to 2^63 - 1 bytes.
+        if (bytes < 0 || bytes > m_limits.maxExpandedBytes - m_expanded)
             fail(DataError::tooLarge(
                 QStringLiteral("parquet column '%1' decompresses past the limit of %2 bytes")
                     .arg(column)
                     .arg(m_limits.maxExpandedBytes)));
+        m_expanded += bytes;
     }
 
     void readChunk(const Value &chunk, const ColumnSchema &c, qint64 groupRows, int groupIndex,
@@ -1131,8 +1132,9 @@ private:
         } else {
             const qint64 definitionLength = h->integerField(5, -1);
             const qint64 repetitionLength = h->integerField(6, -1);
-            if (definitionLength < 0 || repetitionLength < 0 ||
-                definitionLength + repetitionLength > page.size() ||
+            // Each length alone first: their sum may overflow.
+            if (definitionLength < 0 || repetitionLength < 0 || definitionLength > page.size() ||
+                repetitionLength > page.size() - definitionLength ||
                 definitionLength + repetitionLength > uncompressed)
                 corrupt(
                     QStringLiteral("column '%1' has a v2 page with bad level lengths").arg(c.name));
