@@ -136,6 +136,14 @@ void tst_Sheet::buildsFromStrings()
     QCOMPARE(columnsText(s),
              QStringLiteral("a:integer,column_2:string,a_2:boolean,column_4:string"));
     QCOMPARE(rowsText(s), compactJson(R"([[1,"x",null,null],[2,"y",true,"extra"]])"));
+    // Duplicates count on past names already given and past earlier duplicates.
+    QCOMPARE(Sheet::fromStrings(QString(),
+                                {QStringLiteral("A"), QStringLiteral("a"), QStringLiteral("a_2"),
+                                 QStringLiteral("a"), QStringLiteral("A")},
+                                {})
+                 .columnNames(),
+             QStringList({QStringLiteral("A"), QStringLiteral("a_3"), QStringLiteral("a_2"),
+                          QStringLiteral("a_4"), QStringLiteral("A_5")}));
 }
 
 void tst_Sheet::reinfersTypesAfterEdits()
