@@ -3,7 +3,6 @@
 #include "Demo.h"
 
 #include "browser/BrowserPool.h"
-#include "browser/NetworkPolicy.h"
 #include "cloud/AgentController.h"
 #include "cloud/BridgeController.h"
 #include "cloud/LibraryController.h"
@@ -20,6 +19,8 @@
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
+#include "net/EgressProxy.h"
+#include "net/NetworkPolicy.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
 #include "system/SystemController.h"
@@ -29,6 +30,7 @@
 #include <QDir>
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
 #include <QTimer>
 
 Q_LOGGING_CATEGORY(lcService, "pilothouse.service")
@@ -173,6 +175,25 @@ bool Service::start(QString *error)
 
     m_policy =
         std::make_unique<NetworkPolicy>(m_settings->boolValue(SettingKeys::allowPrivateTargets));
+    // Every caller-controlled connection leaves through the egress proxy (the browser's
+    // and the input fetches'); the service's own clients (the LLM, the identity
+    // provider) reach their endpoints directly.
+    if (!EgressProxy::routeChromium()) {
+        *error = QStringLiteral("the egress proxy could not listen on loopback");
+        return false;
+    }
+    m_policy->setEgress(EgressProxy::instance(), m_config.resolver);
+    // Who may reach private targets while network.allowPrivateTargets is on: owner keys,
+    // and user keys granted the privateTargets capability.
+    m_policy->setPrivateGrantLookup([this](const QString &keyId) {
+        const std::optional<ApiKey> key = m_store->apiKeys().find(keyId);
+        if (!key || !key->isActive())
+            return false;
+        if (key->isOwner())
+            return true;
+        const std::optional<QJsonObject> caps = m_sites->sites().apiKeyCapabilities(keyId);
+        return caps && caps->value(QStringLiteral("privateTargets")).toBool();
+    });
     BrowserPool::Options poolOptions;
     poolOptions.size = m_settings->intValue(SettingKeys::poolSize);
     poolOptions.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
@@ -183,6 +204,7 @@ bool Service::start(QString *error)
     m_http = std::make_unique<http::HttpServer>(*m_auth, *m_clock);
     m_http->setMaxBodyBytes(m_settings->int64Value(SettingKeys::maxBodyBytes));
     m_network = std::make_unique<QNetworkAccessManager>();
+    m_network->setProxy(QNetworkProxy::NoProxy); // the operator's LLM endpoint
     m_tools = engine::ToolRegistry::builtIn();
     m_trajectories = std::make_unique<engine::TrajectoryRepository>(*m_store);
     m_engine = std::make_unique<engine::EngineServices>(engine::EngineServices{

@@ -14,6 +14,7 @@ namespace ph {
 
 class BrowserPool;
 class Clock;
+class HostResolver;
 class NetworkPolicy;
 class Settings;
 class Store;
@@ -56,6 +57,9 @@ struct ServiceConfig
     bool printApiKey = false;     // mint a fresh owner key at start and print it
     const Clock *clock = nullptr; // null: the system clock
     bool demo = false;            // serve the demo shop under /demo/ (docs/demo.md)
+    // How host names resolve for the network policy; null: the system resolver. Tests
+    // install their own names here (never through settings or the API).
+    std::shared_ptr<const HostResolver> resolver;
 };
 
 // The whole service as one object graph: store, settings, browser pool, HTTP server and

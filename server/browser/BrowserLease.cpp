@@ -5,6 +5,7 @@
 #include "PageSlot.h"
 
 #include "core/Ids.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -52,6 +53,11 @@ void describeFailure(const QWebEngineLoadingInfo &info, NavigationResult &r)
 {
     const int code = info.errorCode();
     r.errorMessage = info.errorString();
+    if (code == -311) { // ERR_UNSAFE_REDIRECT: a redirect to file: and the like
+        r.errorCode = QStringLiteral("BLOCKED");
+        r.errorMessage = QStringLiteral("the page redirected to a URL that is not http(s)");
+        return;
+    }
     switch (info.errorDomain()) {
     case QWebEngineLoadingInfo::HttpStatusCodeDomain:
         r.errorCode = QStringLiteral("HTTP_STATUS");
@@ -149,8 +155,54 @@ void BrowserLease::recover()
     connect(m_slot->page(), &QWebEnginePage::urlChanged, this, &BrowserLease::urlChanged);
 }
 
+quint64 BrowserLease::refusalMark() const
+{
+    return m_slot ? m_slot->nextRefusalSerial() : 0;
+}
+
+QList<Refusal> BrowserLease::refusalsSince(quint64 mark) const
+{
+    QList<Refusal> out;
+    if (!m_slot)
+        return out;
+    for (const Refusal &r : m_slot->refusals()) {
+        if (r.serial >= mark)
+            out.append(r);
+    }
+    return out;
+}
+
+namespace {
+
+// A failed load that the network policy caused reports the policy's reason: the
+// interceptor refused the main frame, or the proxy refused (or could not resolve) the
+// host the load ended on.
+bool explainByRefusal(NavigationResult &r, const QList<Refusal> &refusals)
+{
+    const QString host = r.finalUrl.host().isEmpty() ? r.requestedUrl.host() : r.finalUrl.host();
+    const Refusal *match = nullptr;
+    for (const Refusal &refusal : refusals) {
+        const bool sameHost = refusal.host.compare(host, Qt::CaseInsensitive) == 0;
+        if (refusal.mainFrame || sameHost)
+            match = &refusal;
+        else if (!r.ok && !match && !refusal.unresolved && r.httpStatus == 0)
+            match = &refusal; // a redirect hop the proxy refused
+    }
+    if (!match)
+        return false;
+    r.ok = false;
+    r.errorCode = match->unresolved ? QStringLiteral("DNS_FAILURE") : QStringLiteral("BLOCKED");
+    r.errorMessage = match->unresolved ? match->reason
+                                       : QStringLiteral("the network policy refused %1: it %2")
+                                             .arg(match->target, match->reason);
+    r.httpStatus = 0;
+    return true;
+}
+
+} // namespace
+
 void BrowserLease::navigate(const QUrl &url, const NavigateOptions &options,
-                            std::function<void(const NavigationResult &)> done)
+                            std::function<void(const NavigationResult &)> userDone)
 {
     if (m_slot && m_slot->crashed())
         recover(); // a fresh page in the same isolation scope
@@ -160,9 +212,33 @@ void BrowserLease::navigate(const QUrl &url, const NavigateOptions &options,
         r.requestedUrl = url;
         r.errorCode = QStringLiteral("ABORTED");
         r.errorMessage = QStringLiteral("the browser is shutting down");
-        done(r);
+        userDone(r);
         return;
     }
+    if (const QString refusal = NetworkPolicy::refusal(url, m_slot->grant()); !refusal.isEmpty()) {
+        NavigationResult r;
+        r.requestedUrl = url;
+        r.errorCode = QStringLiteral("BLOCKED");
+        r.errorMessage = QStringLiteral("the URL %1").arg(refusal);
+        userDone(r);
+        return;
+    }
+    // A failure (or a proxy's 403/502 answer) is checked against the policy's refusals
+    // once the proxy's report, posted before its answer, has been delivered.
+    const quint64 mark = refusalMark();
+    QPointer<BrowserLease> guard(this);
+    auto done = [guard, mark, userDone](const NavigationResult &result) {
+        const bool suspicious = !result.ok || result.httpStatus == 403 || result.httpStatus == 502;
+        if (!suspicious || !guard) {
+            userDone(result);
+            return;
+        }
+        QTimer::singleShot(0, guard.data(), [guard, mark, userDone, result] {
+            NavigationResult r = result;
+            explainByRefusal(r, guard->refusalsSince(mark));
+            userDone(r);
+        });
+    };
     if (m_abortNavigation)
         m_abortNavigation(); // a new navigation supersedes the pending one
 

@@ -2,28 +2,79 @@
 
 #include "PageAgent.h"
 
-#include <QRegularExpression>
+#include "net/HostResolver.h"
 
+#include <QAuthenticator>
+#include <QRegularExpression>
 #include <QWebEngineDownloadRequest>
 #include <QWebEnginePage>
 #include <QWebEngineProfile>
 #include <QWebEngineScriptCollection>
 #include <QWebEngineSettings>
+#include <QWebEngineUrlRequestInterceptor>
+
 #include <memory>
 
 namespace ph {
 
-PageSlot::PageSlot(const PageAgent &agent, QWebEngineUrlRequestInterceptor *interceptor,
-                   QObject *parent)
+// Every request of the slot's page passes here (on the UI thread in Qt 6): navigations,
+// redirects, frames, subresources, workers and WebSocket handshakes. It draws the lines
+// that need no name resolution: the scheme rule always, and literal private hosts (and
+// single-label names, which bypass the egress proxy) unless the lease's grant has them.
+class SlotInterceptor final : public QWebEngineUrlRequestInterceptor
+{
+public:
+    explicit SlotInterceptor(PageSlot &slot)
+        : m_slot(slot)
+    {}
+
+    void interceptRequest(QWebEngineUrlRequestInfo &info) override
+    {
+        const QUrl url = info.requestUrl();
+        const QString scheme = url.scheme().toLower();
+        // What the pool itself uses, and what only exists inside the page.
+        if (scheme == QLatin1String("data") || scheme == QLatin1String("blob") ||
+            scheme == QLatin1String("about"))
+            return;
+        const bool socket = info.resourceType() == QWebEngineUrlRequestInfo::ResourceTypeWebSocket;
+        const bool socketScheme = scheme == QLatin1String("ws") || scheme == QLatin1String("wss");
+        QString reason;
+        if (!(NetworkPolicy::isBrowsableScheme(url) || (socket && socketScheme)))
+            reason = QStringLiteral("uses the scheme '%1'; only http and https are allowed")
+                         .arg(url.scheme());
+        else if (url.host().isEmpty())
+            reason = QStringLiteral("has no host");
+        else if (!m_slot.grant().privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
+            reason = QStringLiteral("points at a private address (%1), which this key may not "
+                                    "reach")
+                         .arg(url.host());
+        if (reason.isEmpty())
+            return;
+        info.block(true);
+        Refusal r;
+        r.host = url.host();
+        r.target = url.toString(QUrl::RemoveUserInfo);
+        r.reason = reason;
+        r.mainFrame = info.resourceType() == QWebEngineUrlRequestInfo::ResourceTypeMainFrame;
+        m_slot.noteRefusal(r);
+    }
+
+private:
+    PageSlot &m_slot;
+};
+
+PageSlot::PageSlot(const PageAgent &agent, std::shared_ptr<EgressProxy> egress,
+                   std::shared_ptr<const HostResolver> resolver, QObject *parent)
     : QObject(parent)
     , m_agent(agent)
+    , m_egress(std::move(egress))
+    , m_interceptor(std::make_unique<SlotInterceptor>(*this))
 {
+    // Until leased, the slot acts for nobody: no private target, no tenant.
+    m_identity = m_egress->open(m_grant, std::move(resolver));
     // An off-the-record profile: cookies, storage and cache live in memory and die with it.
     m_profile = new QWebEngineProfile();
-    // The interceptor costs a hop to the UI thread per request; it is installed only
-    // when the policy has something to refuse (private targets off).
-    if (interceptor)
-        m_profile->setUrlRequestInterceptor(interceptor);
+    m_profile->setUrlRequestInterceptor(m_interceptor.get());
     m_profile->setPersistentCookiesPolicy(QWebEngineProfile::NoPersistentCookies);
     m_profile->setHttpUserAgent(m_profile->httpUserAgent().replace(
         QRegularExpression(QStringLiteral("QtWebEngine/[^ ]+")),
@@ -38,6 +89,9 @@ PageSlot::PageSlot(const PageAgent &agent, QWebEngineUrlRequestInterceptor *inte
     settings->setAttribute(QWebEngineSettings::ScreenCaptureEnabled, false);
     settings->setAttribute(QWebEngineSettings::PlaybackRequiresUserGesture, true);
     settings->setAttribute(QWebEngineSettings::ErrorPageEnabled, false);
+    // WebRTC's peer connections do not go through the proxy: keep them off the
+    // machine's private interfaces.
+    settings->setAttribute(QWebEngineSettings::WebRTCPublicInterfacesOnly, true);
     connect(m_profile, &QWebEngineProfile::downloadRequested, this,
             [this](QWebEngineDownloadRequest *download) {
                 downloadMime = download->mimeType();
@@ -50,10 +104,11 @@ PageSlot::PageSlot(const PageAgent &agent, QWebEngineUrlRequestInterceptor *inte
 
 PageSlot::~PageSlot()
 {
-    // Pages must go before their profile.
+    // Pages must go before their profile, and the profile before its interceptor.
     qDeleteAll(m_oldPages);
     delete m_page;
     delete m_profile;
+    m_egress->close(m_identity);
 }
 
 void PageSlot::createPage()
@@ -68,6 +123,27 @@ void PageSlot::createPage()
                 m_crashed = true;
                 Q_EMIT rendererCrashed();
             });
+    // The egress proxy asks every new identity for its credentials once.
+    connect(m_page, &QWebEnginePage::proxyAuthenticationRequired, this,
+            [this](const QUrl &, QAuthenticator *authenticator, const QString &) {
+                authenticator->setUser(m_identity.user);
+                authenticator->setPassword(m_identity.password);
+            });
+}
+
+void PageSlot::setGrant(const EgressGrant &grant)
+{
+    m_grant = grant;
+    m_egress->setGrant(m_identity, grant);
+}
+
+void PageSlot::noteRefusal(Refusal refusal)
+{
+    refusal.serial = m_nextSerial++;
+    m_refusals.append(refusal);
+    if (m_refusals.size() > 64)
+        m_refusals.removeFirst();
+    Q_EMIT refused(refusal);
 }
 
 void PageSlot::warm()

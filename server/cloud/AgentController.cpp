@@ -3,7 +3,6 @@
 #include "AgentRequest.h"
 
 #include "browser/BrowserPool.h"
-#include "browser/NetworkPolicy.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
@@ -18,6 +17,7 @@
 #include "http/Authenticator.h"
 #include "http/Exchange.h"
 #include "http/LongPoll.h"
+#include "net/NetworkPolicy.h"
 #include "webhooks/WebhookEvents.h"
 #include "webhooks/WebhookQueue.h"
 
@@ -199,8 +199,8 @@ void AgentController::awaitRun(AgentRun *run, int windowMs, QObject *context,
 
 void AgentController::run(Exchange &exchange)
 {
-    const engine::ExecuteRequest request =
-        readExecuteRequest(exchange.request().jsonObject(), m_policy);
+    const engine::ExecuteRequest request = readExecuteRequest(
+        exchange.request().jsonObject(), m_policy.grantFor(exchange.request().principal.keyId));
     AgentRun *run = submit(request, exchange.request().principal.keyId, exchange.request().id,
                            exchange.request().path);
     QPointer<AgentRun> guard(run);

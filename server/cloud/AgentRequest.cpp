@@ -2,10 +2,10 @@
 
 #include "WebhookOptions.h"
 
-#include "browser/NetworkPolicy.h"
 #include "engine/Tool.h"
 #include "http/ApiError.h"
 #include "http/JsonFields.h"
+#include "net/NetworkPolicy.h"
 
 #include <QUrl>
 
@@ -21,7 +21,7 @@ const QStringList kFormats = {QStringLiteral("text"),   QStringLiteral("markdown
                               QStringLiteral("json"),   QStringLiteral("xlsx"),
                               QStringLiteral("parquet")};
 
-QStringList readUrlList(const JsonFields &body, const QString &key, const NetworkPolicy &policy)
+QStringList readUrlList(const JsonFields &body, const QString &key, const EgressGrant &grant)
 {
     const auto list = body.stringArray(key, false);
     if (!list)
@@ -37,13 +37,12 @@ QStringList readUrlList(const JsonFields &body, const QString &key, const Networ
                 field);
         if (!url.isValid() || url.host().isEmpty())
             throw ApiError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
-        if (!policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))
-            throw ApiError(
-                400, QStringLiteral("PRIVATE_TARGET"),
-                QStringLiteral(
-                    "%1 points at a private address (%2) and network.allowPrivateTargets is off")
-                    .arg(field, url.host()),
-                field);
+        if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
+            throw ApiError(400, QStringLiteral("PRIVATE_TARGET"),
+                           QStringLiteral("%1 points at a private address (%2), which this key "
+                                          "may not reach")
+                               .arg(field, url.host()),
+                           field);
     }
     QStringList out;
     for (const QString &u : *list)
@@ -51,7 +50,7 @@ QStringList readUrlList(const JsonFields &body, const QString &key, const Networ
     return out;
 }
 
-void checkDataInputs(const QJsonArray &inputs, const NetworkPolicy &policy)
+void checkDataInputs(const QJsonArray &inputs, const EgressGrant &grant)
 {
     for (qsizetype i = 0; i < inputs.size(); ++i) {
         const QString path = QStringLiteral("dataInputs[%1]").arg(i);
@@ -69,7 +68,7 @@ void checkDataInputs(const QJsonArray &inputs, const NetworkPolicy &policy)
                 JsonFields(QJsonObject{{QStringLiteral("url"),
                                         QJsonArray{item.object().value(QStringLiteral("url"))}}},
                            path),
-                QStringLiteral("url"), policy);
+                QStringLiteral("url"), grant);
             item.optionalString(QStringLiteral("url"));
         }
         if (const auto ref = item.optionalObject(QStringLiteral("storageRef"))) {
@@ -86,7 +85,7 @@ void checkDataInputs(const QJsonArray &inputs, const NetworkPolicy &policy)
 
 } // namespace
 
-engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkPolicy &policy)
+engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGrant &grant)
 {
     const JsonFields body(raw);
     engine::ExecuteRequest r;
@@ -118,7 +117,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkP
         r.input = body.optionalString(QStringLiteral("input")).value_or(QString());
     else
         r.input = body.requiredString(QStringLiteral("input"));
-    r.urls = readUrlList(body, QStringLiteral("urls"), policy);
+    r.urls = readUrlList(body, QStringLiteral("urls"), grant);
     if (const auto schema = body.optionalObject(QStringLiteral("schema"))) {
         r.schema = schema->object();
         if (!r.schema.isEmpty() && !r.schema.contains(QStringLiteral("type")) &&
@@ -128,11 +127,11 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkP
                 QStringLiteral("must be a JSON Schema with a type or properties"));
     }
     if (const auto inputs = body.optionalArray(QStringLiteral("dataInputs"))) {
-        checkDataInputs(*inputs, policy);
+        checkDataInputs(*inputs, grant);
         r.dataInputs = *inputs;
     }
-    r.fileUrls = readUrlList(body, QStringLiteral("file_urls"), policy);
-    r.imageUrls = readUrlList(body, QStringLiteral("image_urls"), policy);
+    r.fileUrls = readUrlList(body, QStringLiteral("file_urls"), grant);
+    r.imageUrls = readUrlList(body, QStringLiteral("image_urls"), grant);
     r.recordingId = body.optionalString(QStringLiteral("recording_id")).value_or(QString());
     if (const auto settings = body.optionalObject(QStringLiteral("settings"))) {
         settings->optionalString(QStringLiteral("model"));
@@ -169,7 +168,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkP
         if (const auto ui = options->optionalObject(QStringLiteral("ui")))
             r.emitEvents = ui->optionalBool(QStringLiteral("emitEvents")).value_or(false);
     }
-    r.webhooks = readWebhooks(body, policy);
+    r.webhooks = readWebhooks(body, grant);
 
     // What the store keeps of the request: no callback secrets, no answers in clear.
     QJsonObject stored = raw;

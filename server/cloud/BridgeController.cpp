@@ -18,6 +18,7 @@
 #include "http/Exchange.h"
 #include "http/JsonFields.h"
 #include "mcp/McpServer.h"
+#include "net/NetworkPolicy.h"
 #include "webhooks/WebhookEvents.h"
 #include "webhooks/WebhookQueue.h"
 
@@ -348,7 +349,7 @@ void BridgeController::post(Exchange &ex)
                                     {QStringLiteral("cloud"), QStringLiteral("device")})
                       .value_or(QString());
     call.deviceId = fields.optionalString(QStringLiteral("deviceId")).value_or(QString());
-    call.webhooks = readWebhooks(fields, m_policy);
+    call.webhooks = readWebhooks(fields, m_policy.grantFor(ex.request().principal.keyId));
     QPointer<Exchange> guard(&ex);
     invoke(call, ex, [guard](int status, const QJsonObject &answer, const ApiError *error) {
         if (!guard)
@@ -503,10 +504,10 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
         return;
     }
     // agent, planner, extract, replay_workflow: a planned run.
-    runAgent(agentRequest(call), call, ex, reply);
+    runAgent(agentRequest(call, ex.request().principal.keyId), call, ex, reply);
 }
 
-ExecuteRequest BridgeController::agentRequest(const Call &call) const
+ExecuteRequest BridgeController::agentRequest(const Call &call, const QString &keyId) const
 {
     QJsonObject fields = agentFields(call.params);
     if (call.tool == QLatin1String("replay_workflow")) {
@@ -528,7 +529,7 @@ ExecuteRequest BridgeController::agentRequest(const Call &call) const
     }
     ExecuteRequest r;
     try {
-        r = readExecuteRequest(fields, m_policy);
+        r = readExecuteRequest(fields, m_policy.grantFor(keyId));
     } catch (const ApiError &e) {
         throw underParams(e, call.params);
     }
@@ -634,7 +635,7 @@ void BridgeController::fireTrigger(Exchange &ex)
     const QJsonObject body = ex.request().jsonObject();
     Call call;
     call.triggerId = trigger->id;
-    call.webhooks = readWebhooks(JsonFields(body), m_policy);
+    call.webhooks = readWebhooks(JsonFields(body), m_policy.grantFor(who.keyId));
     QJsonObject rest = body;
     for (const char *k : {"webhookUrl", "webhookSecret", "webhooks", "webhookMetadata"})
         rest.remove(QLatin1String(k));

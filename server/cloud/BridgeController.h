@@ -88,7 +88,7 @@ private:
 
     void runAgent(const engine::ExecuteRequest &request, const Call &call, http::Exchange &ex,
                   Reply reply);
-    engine::ExecuteRequest agentRequest(const Call &call) const;
+    engine::ExecuteRequest agentRequest(const Call &call, const QString &keyId) const;
     engine::ExecuteRequest scriptRequest(const Call &call, const QJsonArray &script,
                                          const QString &task) const;
     [[noreturn]] void deviceUnavailable(const Call &call, http::Exchange &ex, const QString &why);

@@ -2,7 +2,6 @@
 
 #include "LibraryRepository.h"
 
-#include "browser/NetworkPolicy.h"
 #include "core/Clock.h"
 #include "core/Settings.h"
 #include "core/Store.h"
@@ -11,6 +10,7 @@
 #include "http/ApiError.h"
 #include "http/Exchange.h"
 #include "http/JsonFields.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>

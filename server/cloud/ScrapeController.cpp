@@ -4,7 +4,6 @@
 #include "WebhookOptions.h"
 
 #include "browser/BrowserPool.h"
-#include "browser/NetworkPolicy.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/RequestLog.h"
@@ -13,6 +12,7 @@
 #include "http/ApiError.h"
 #include "http/Exchange.h"
 #include "http/JsonFields.h"
+#include "net/NetworkPolicy.h"
 #include "webhooks/WebhookEvents.h"
 #include "webhooks/WebhookQueue.h"
 
@@ -70,7 +70,7 @@ ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
     return o;
 }
 
-QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const NetworkPolicy &policy)
+QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const EgressGrant &grant)
 {
     const QStringList raw = *body.stringArray(QStringLiteral("urls"), true);
     if (raw.isEmpty())
@@ -103,10 +103,10 @@ QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const Net
             throw ApiError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
         if (url.host().isEmpty())
             throw ApiError::invalidField(field, QStringLiteral("has no host"));
-        if (!policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))
+        if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
             throw ApiError(400, QStringLiteral("PRIVATE_TARGET"),
-                           QStringLiteral("%1 points at a private address (%2) and "
-                                          "network.allowPrivateTargets is off")
+                           QStringLiteral("%1 points at a private address (%2), which this key "
+                                          "may not reach")
                                .arg(field, url.host()),
                            field);
         urls.append(url);
@@ -155,7 +155,8 @@ QList<http::Route> ScrapeController::routes()
 void ScrapeController::scrape(Exchange &exchange)
 {
     const QJsonObject params = exchange.request().jsonObject();
-    const QList<WebhookSubscription> subscriptions = readWebhooks(JsonFields(params), m_policy);
+    const QList<WebhookSubscription> subscriptions =
+        readWebhooks(JsonFields(params), m_policy.grantFor(exchange.request().principal.keyId));
     QJsonObject cleaned = params;
     cleaned.remove(QStringLiteral("webhookSecret"));
     cleaned.remove(QStringLiteral("webhooks"));
@@ -174,10 +175,11 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
                              std::function<void(const QJsonObject &)> answer)
 {
     const JsonFields body(request, fieldPrefix);
-    const QList<QUrl> urls = readUrls(body, m_settings, m_policy);
+    const QString keyId = exchange.request().principal.keyId;
+    const EgressGrant grant = m_policy.grantFor(keyId);
+    const QList<QUrl> urls = readUrls(body, m_settings, grant);
     const ScrapeOptions options = readOptions(body, m_settings);
 
-    const QString keyId = exchange.request().principal.keyId;
     if (!m_store.credits().canSpend(keyId))
         throw ApiError::creditsExhausted();
     // A job keeps one wave (at most the pool's size) in the pool at a time.
@@ -192,7 +194,7 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
         m_store.requests().addSubscriptions(requestId, subscriptions);
     });
 
-    auto *job = new ScrapeJob(m_pool, m_policy, urls, options, requestId, parallel, this);
+    auto *job = new ScrapeJob(m_pool, m_policy, grant, urls, options, requestId, parallel, this);
     // Settles once: when the job finishes, or earlier when the exchange ends without it
     // (client gone, shutdown). Browser time and pages used so far are billed either way.
     auto settled = std::make_shared<bool>(false);

@@ -1,8 +1,8 @@
 #include "WebhookOptions.h"
 
-#include "browser/NetworkPolicy.h"
 #include "http/ApiError.h"
 #include "http/JsonFields.h"
+#include "net/NetworkPolicy.h"
 
 #include <QUrl>
 
@@ -17,15 +17,15 @@ const QStringList kEvents = {
     QStringLiteral("svc.execution.succeeded"), QStringLiteral("svc.execution.failed"),
     QStringLiteral("workflow.completed"), QStringLiteral("workflow.failed")};
 
-QString checkTarget(const QString &field, const QString &raw, const NetworkPolicy &policy)
+QString checkTarget(const QString &field, const QString &raw, const EgressGrant &grant)
 {
     const QUrl url(raw, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty() || !NetworkPolicy::isBrowsableScheme(url))
         throw ApiError::invalidField(field, QStringLiteral("must be an absolute https URL"));
     const bool privateHost = NetworkPolicy::isPrivateHostLiteral(url.host());
-    if (privateHost && !policy.allowPrivateTargets())
-        throw ApiError::invalidField(field, QStringLiteral("points at a private address and "
-                                                           "network.allowPrivateTargets is off"));
+    if (privateHost && !grant.privateTargets)
+        throw ApiError::invalidField(field, QStringLiteral("points at a private address, which "
+                                                           "this key may not reach"));
     if (const QString problem = NetworkPolicy::callbackSchemeProblem(url); !problem.isEmpty())
         throw ApiError::invalidField(field, problem);
     return url.toString(QUrl::FullyEncoded);
@@ -70,12 +70,12 @@ QJsonObject readHeaders(const JsonFields &headers)
 
 } // namespace
 
-QList<WebhookSubscription> readWebhooks(const JsonFields &body, const NetworkPolicy &policy)
+QList<WebhookSubscription> readWebhooks(const JsonFields &body, const EgressGrant &grant)
 {
     QList<WebhookSubscription> out;
     if (const auto url = body.optionalString(QStringLiteral("webhookUrl"))) {
         WebhookSubscription s;
-        s.url = checkTarget(QStringLiteral("webhookUrl"), *url, policy);
+        s.url = checkTarget(QStringLiteral("webhookUrl"), *url, grant);
         s.secret = body.optionalString(QStringLiteral("webhookSecret")).value_or(QString());
         if (const auto meta = body.optionalObject(QStringLiteral("webhookMetadata")))
             s.metadata = meta->object();
@@ -95,7 +95,7 @@ QList<WebhookSubscription> readWebhooks(const JsonFields &body, const NetworkPol
             const JsonFields item(list->at(i).toObject(), path);
             WebhookSubscription s;
             s.url = checkTarget(item.path(QStringLiteral("url")),
-                                item.requiredString(QStringLiteral("url")), policy);
+                                item.requiredString(QStringLiteral("url")), grant);
             if (const auto events = item.stringArray(QStringLiteral("events"), false)) {
                 for (qsizetype e = 0; e < events->size(); ++e) {
                     if (!kEvents.contains(events->at(e)))

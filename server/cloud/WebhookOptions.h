@@ -5,7 +5,7 @@
 #include <QList>
 
 namespace ph {
-class NetworkPolicy;
+struct EgressGrant;
 }
 
 namespace ph::http {
@@ -18,6 +18,6 @@ namespace ph::cloud {
 // `webhookMetadata` on the bridge) and `webhooks[]` (url, events, secret, auth, headers).
 // Typed 400s name the field. A target must be https, or plain http to a loopback or
 // private address while private targets are allowed.
-QList<WebhookSubscription> readWebhooks(const http::JsonFields &body, const NetworkPolicy &policy);
+QList<WebhookSubscription> readWebhooks(const http::JsonFields &body, const EgressGrant &grant);
 
 } // namespace ph::cloud

@@ -21,8 +21,10 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("The address clients reach Pilothouse at, for absolute links in responses "
                         "(signed download URLs). Defaults to the listening address.")},
         {SettingKeys::allowPrivateTargets, T::Bool, QJsonValue(), 0, 0,
-         QStringLiteral("Allow browsing and callbacks to loopback, private and link-local "
-                        "addresses. Defaults to on when bound to loopback, else off.")},
+         QStringLiteral("The master switch for loopback, private and link-local targets "
+                        "(browsing, input fetches, callbacks): while on, owner keys and user "
+                        "keys granted privateTargets may reach them. Defaults to on when bound "
+                        "to loopback, else off.")},
         {SettingKeys::poolSize, T::Double, 4, 1, 64,
          QStringLiteral("Browser pages that work at once.")},
         {SettingKeys::poolQueueLimit, T::Double, 64, 0, 100000,

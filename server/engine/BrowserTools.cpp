@@ -5,8 +5,8 @@
 #include "RunContext.h"
 
 #include "browser/BrowserLease.h"
-#include "browser/NetworkPolicy.h"
 #include "core/Settings.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,7 +26,7 @@ constexpr int kObserveMaxChars = 12000;
 
 QString policyRefusal(RunContext &ctx, const QUrl &url)
 {
-    return ctx.services().policy.refusal(url);
+    return NetworkPolicy::refusal(url, ctx.grant());
 }
 
 // Adds the page's aria snapshot to a tool result, for planners that read the page.
@@ -406,7 +406,7 @@ void CrawlAndExtractTool::run(RunContext &ctx, const QJsonObject &args,
         *step = [crawl, tab, timeout, finish, done, step]() {
             const QString here = tab->url().toString();
             crawl->seen.insert(here);
-            auto next = [crawl, tab, timeout, finish, step](const QJsonValue &nextControl) {
+            auto next = [crawl, tab, timeout, finish, step, done](const QJsonValue &nextControl) {
                 if (!crawl->paginate || crawl->pages.size() >= crawl->maxPages ||
                     !nextControl.isObject()) {
                     finish();
@@ -424,14 +424,28 @@ void CrawlAndExtractTool::run(RunContext &ctx, const QJsonObject &args,
                     ++crawl->loaded;
                     if (crawl->ctx)
                         crawl->ctx->usage().pages += 1;
-                    tab->navigate(QUrl(href), timeout, [step, finish](const NavigationResult &nav) {
-                        if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
-                            finish();
-                            *step = nullptr;
-                            return;
-                        }
-                        (*step)();
-                    });
+                    tab->navigate(
+                        QUrl(href), timeout,
+                        [step, finish, crawl, done](const NavigationResult &nav) {
+                            if (nav.errorCode == QLatin1String("BLOCKED")) {
+                                // A next link the policy refuses (file:, a
+                                // private host) is an error, never a page.
+                                ToolResult r = ToolResult::failure(
+                                    QStringLiteral("BLOCKED: %1").arg(nav.errorMessage));
+                                r.output = QJsonObject{{QStringLiteral("pages"), crawl->pages},
+                                                       {QStringLiteral("error"), nav.errorJson()}};
+                                r.usage.pages = crawl->loaded;
+                                done(r);
+                                *step = nullptr;
+                                return;
+                            }
+                            if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
+                                finish();
+                                *step = nullptr;
+                                return;
+                            }
+                            (*step)();
+                        });
                     return;
                 }
                 // A script-driven "next" button: click it and read what follows.

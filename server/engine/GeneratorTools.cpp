@@ -238,8 +238,9 @@ void GeneratePdfsTool::run(RunContext &ctx, const QJsonObject &args,
     }
     // A page of its own (a fresh isolated one from the pool), so the run's tab is untouched.
     QPointer<RunContext> guard(&ctx);
+    // It shows the run's own HTML, so it acts with the run's grant.
     const bool queued = ctx.services().pool.acquire(
-        ctx.trajectoryId(), &ctx,
+        ctx.trajectoryId(), ctx.grant(), &ctx,
         [guard, html, title, done, this](std::unique_ptr<BrowserLease> lease) {
             if (!guard)
                 return;

@@ -2,10 +2,10 @@
 
 #include "RunContext.h"
 
-#include "browser/NetworkPolicy.h"
 #include "core/ObjectStore.h"
 #include "core/Store.h"
 #include "data/Reader.h"
+#include "net/NetworkPolicy.h"
 
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -312,66 +312,64 @@ void InputLoader::fail(const QString &code, const QString &field, const QString 
 void InputLoader::fetch(const QString &raw, qint64 maxBytes, Fetched done)
 {
     const QUrl url(raw);
-    const QString refusal = m_ctx.services().policy.refusal(url);
+    const QString refusal = NetworkPolicy::refusal(url, m_ctx.grant());
     if (!refusal.isEmpty()) {
         done(false, {}, {}, 0, QStringLiteral("the URL %1").arg(refusal));
         return;
     }
-    auto send = [this, url, maxBytes, done] {
-        QNetworkRequest request(url);
-        request.setTransferTimeout(kFetchTimeoutMs);
-        request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                             QNetworkRequest::NoLessSafeRedirectPolicy);
-        request.setMaximumRedirectsAllowed(5);
-        QNetworkReply *reply = m_ctx.services().network.get(request);
-        QPointer<InputLoader> self(this);
-        connect(reply, &QNetworkReply::downloadProgress, reply,
-                [reply, maxBytes](qint64 received, qint64) {
-                    if (received > maxBytes)
-                        reply->abort();
-                });
-        connect(reply, &QNetworkReply::finished, this, [self, reply, maxBytes, done] {
-            reply->deleteLater();
-            if (!self)
-                return;
-            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            const QByteArray body = reply->readAll();
-            if (reply->error() == QNetworkReply::OperationCanceledError || body.size() > maxBytes) {
-                done(false, {}, {}, 0, QStringLiteral("larger than %1 bytes").arg(maxBytes));
-                return;
-            }
-            if (status >= 400) {
-                done(false, {}, {}, status,
-                     QStringLiteral("the server answered HTTP %1").arg(status));
-                return;
-            }
-            if (reply->error() != QNetworkReply::NoError) {
-                done(false, {}, {}, 0, reply->errorString());
-                return;
-            }
-            done(true, body, reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(),
-                 status, QString());
-        });
-    };
-    // With private targets off, a name that resolves to a private address is refused too.
-    if (!m_ctx.services().policy.allowPrivateTargets() && QHostAddress(url.host()).isNull()) {
-        QHostInfo::lookupHost(url.host(), this, [url, send, done](const QHostInfo &info) {
-            for (const QHostAddress &a : info.addresses()) {
-                if (NetworkPolicy::isPrivateAddress(a)) {
-                    done(false, {}, {}, 0,
-                         QStringLiteral("%1 resolves to a private address").arg(url.host()));
-                    return;
-                }
-            }
-            if (info.error() != QHostInfo::NoError) {
-                done(false, {}, {}, 0, QStringLiteral("%1 could not be resolved").arg(url.host()));
-                return;
-            }
-            send();
-        });
-        return;
-    }
-    send();
+    // The run's own fetcher: every request and redirect hop passes the egress proxy,
+    // which resolves the host, checks each address against the run's grant and
+    // connects to the address it checked. Nothing is shared with other keys' fetches.
+    QNetworkRequest request(url);
+    request.setTransferTimeout(kFetchTimeoutMs);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::NoLessSafeRedirectPolicy);
+    request.setMaximumRedirectsAllowed(5);
+    QNetworkReply *reply = m_ctx.fetcher().get(request);
+    QPointer<InputLoader> self(this);
+    connect(reply, &QNetworkReply::downloadProgress, reply,
+            [reply, maxBytes](qint64 received, qint64) {
+                if (received > maxBytes)
+                    reply->abort();
+            });
+    connect(reply, &QNetworkReply::finished, this, [self, reply, maxBytes, done] {
+        reply->deleteLater();
+        if (!self)
+            return;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = reply->readAll();
+        if (reply->error() == QNetworkReply::OperationCanceledError || body.size() > maxBytes) {
+            done(false, {}, {}, 0, QStringLiteral("larger than %1 bytes").arg(maxBytes));
+            return;
+        }
+        // The egress proxy's refusal (403 with its reason) or failure to resolve (502).
+        if (reply->error() == QNetworkReply::ProxyConnectionRefusedError ||
+            reply->error() == QNetworkReply::ProxyNotFoundError ||
+            reply->error() == QNetworkReply::UnknownProxyError ||
+            reply->error() == QNetworkReply::ProxyAuthenticationRequiredError ||
+            (reply->error() != QNetworkReply::NoError && status == 0 &&
+             reply->errorString().contains(QLatin1String("proxy"), Qt::CaseInsensitive))) {
+            done(false, {}, {}, 0,
+                 QStringLiteral("the network policy refused the URL or a "
+                                "redirect hop (%1)")
+                     .arg(reply->errorString()));
+            return;
+        }
+        if (body.startsWith("Pilothouse network policy: ") && (status == 403 || status == 502)) {
+            done(false, {}, {}, 0, QString::fromUtf8(body.mid(27)));
+            return;
+        }
+        if (status >= 400) {
+            done(false, {}, {}, status, QStringLiteral("the server answered HTTP %1").arg(status));
+            return;
+        }
+        if (reply->error() != QNetworkReply::NoError) {
+            done(false, {}, {}, 0, reply->errorString());
+            return;
+        }
+        done(true, body, reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), status,
+             QString());
+    });
 }
 
 } // namespace ph::engine

@@ -3,6 +3,7 @@
 #include "EngineTypes.h"
 
 #include "data/Sheet.h"
+#include "net/NetworkPolicy.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -58,6 +59,12 @@ public:
     int phase() const { return m_phase; }
     QString keyId() const { return m_keyId; }
     QString requestId() const { return m_requestId; }
+    // What the run's pages and fetches may reach: its key's grant (NetworkPolicy).
+    const EgressGrant &grant() const { return m_grant; }
+    // The run's own fetcher for inputs (file_urls, image_urls, dataInputs[].url): its
+    // own cookie jar and auth cache, every request and redirect through the egress
+    // proxy with the run's grant. Created on first use.
+    QNetworkAccessManager &fetcher();
 
     // The run's tab: leased on first use (`ready` from the event loop), then reused.
     void tab(std::function<void(BrowserTab *tab, const QString &error)> ready);
@@ -99,6 +106,8 @@ private:
     int m_phase;
     QString m_keyId;
     QString m_requestId;
+    EgressGrant m_grant;
+    QNetworkAccessManager *m_fetcher = nullptr;
     std::unique_ptr<BrowserTab> m_tab;
     bool m_leasing = false;
     QList<std::function<void(BrowserTab *, const QString &)>> m_waiting;

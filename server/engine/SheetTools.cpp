@@ -3,8 +3,8 @@
 #include "BrowserTab.h"
 #include "RunContext.h"
 
-#include "browser/NetworkPolicy.h"
 #include "core/Settings.h"
+#include "net/NetworkPolicy.h"
 
 #include <QPointer>
 #include <QTimer>
@@ -415,7 +415,7 @@ void nextRow(const std::shared_ptr<Workflow> &w, BrowserTab *tab)
             QStringLiteral("no URL in column \"%1\"").arg(w->source.columns.at(w->urlColumn).name));
         return;
     }
-    const QString refusal = w->ctx->services().policy.refusal(url);
+    const QString refusal = NetworkPolicy::refusal(url, w->ctx->grant());
     if (!refusal.isEmpty()) {
         rowFailed(QStringLiteral("the URL %1").arg(refusal));
         return;

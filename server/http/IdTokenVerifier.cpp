@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QNetworkProxy>
 #include <QNetworkReply>
 
 Q_LOGGING_CATEGORY(lcIdToken, "pilothouse.http.idtoken")
@@ -34,6 +35,9 @@ IdTokenVerifier::IdTokenVerifier(Settings &settings, const Clock &clock, QObject
     , m_settings(settings)
     , m_clock(clock)
 {
+    // The identity provider is the operator's choice, not a caller's: it is reached
+    // directly, never through the egress proxy that carries callers' traffic.
+    m_nam.setProxy(QNetworkProxy::NoProxy);
     connect(&m_settings, &Settings::changed, this, &IdTokenVerifier::onSettingChanged);
     m_refreshTimer.setInterval(kRefreshIntervalMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &IdTokenVerifier::refresh);

@@ -542,15 +542,20 @@ QJsonObject SiteConfigSchema::capabilityDefaults()
 QJsonObject SiteConfigSchema::mergeCapabilities(const QJsonObject &current,
                                                 const QJsonObject &patch, const QString &path)
 {
+    return mergeCapabilities(current, patch, path, capabilityDefaults());
+}
+
+QJsonObject SiteConfigSchema::mergeCapabilities(const QJsonObject &current,
+                                                const QJsonObject &patch, const QString &path,
+                                                const QJsonObject &known)
+{
     QJsonObject out = current;
-    const QJsonObject known = capabilityDefaults();
     for (auto it = patch.begin(); it != patch.end(); ++it) {
         const QString child = join(path, it.key());
         if (!known.contains(it.key()))
             throw ApiError(400, QStringLiteral("UNKNOWN_FIELD"),
-                           QStringLiteral("%1 is not a known capability (embed, "
-                                          "externalWebContextScrape, cloudAgent, cloudScrape)")
-                               .arg(child),
+                           QStringLiteral("%1 is not a known capability (%2)")
+                               .arg(child, known.keys().join(QStringLiteral(", "))),
                            child);
         if (!it.value().isBool())
             wrong(child, QStringLiteral("a boolean"));

@@ -50,6 +50,9 @@ public:
     // A boolean patch over `current`; unknown names are 400 UNKNOWN_FIELD.
     static QJsonObject mergeCapabilities(const QJsonObject &current, const QJsonObject &patch,
                                          const QString &path);
+    // The same over another set of known capabilities (user API keys have their own).
+    static QJsonObject mergeCapabilities(const QJsonObject &current, const QJsonObject &patch,
+                                         const QString &path, const QJsonObject &known);
     static QJsonObject sitePolicyDefaults();
     // A partial site policy over `current`, validated (strict).
     static QJsonObject mergeSitePolicy(const QJsonObject &current, const QJsonObject &patch,

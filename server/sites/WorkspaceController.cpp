@@ -71,12 +71,15 @@ QJsonObject connectKeyJson(const ConnectKey &k)
 }
 
 // User API keys are for the cloud API: everything but the embed is on by default.
+// privateTargets (loopback, private and link-local hosts, while
+// network.allowPrivateTargets is on) is off until the owner grants it.
 QJsonObject userKeyCapabilityDefaults()
 {
     return {{QStringLiteral("embed"), false},
             {QStringLiteral("externalWebContextScrape"), true},
             {QStringLiteral("cloudAgent"), true},
-            {QStringLiteral("cloudScrape"), true}};
+            {QStringLiteral("cloudScrape"), true},
+            {QStringLiteral("privateTargets"), false}};
 }
 
 QStringList interviewQuestions(const JsonFields &body, bool required)
@@ -300,7 +303,7 @@ void WorkspaceController::updateApiKeyCapabilities(Exchange &ex)
                                                     "capability; name a user or site key"));
     const QJsonObject caps = SiteConfigSchema::mergeCapabilities(
         m_sites.apiKeyCapabilities(keyId).value_or(userKeyCapabilityDefaults()), patch->object(),
-        QStringLiteral("capabilities"));
+        QStringLiteral("capabilities"), userKeyCapabilityDefaults());
     m_sites.setApiKeyCapabilities(keyId, caps);
     ex.respondJson(200, {{QStringLiteral("keyId"), keyId},
                          {QStringLiteral("keyType"), QStringLiteral("user")},

@@ -2,16 +2,18 @@
 
 #include "HttpReplyParser.h"
 
-#include "browser/NetworkPolicy.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/SecretBox.h"
 #include "core/Store.h"
+#include "net/HostResolver.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QMessageAuthenticationCode>
+#include <QNetworkProxy>
 #include <QSslSocket>
 #include <QTcpSocket>
 #include <QUrl>
@@ -159,12 +161,18 @@ public:
     bool closed = false; // closed and left by its origin; deleted later
 };
 
+// One receiver as connections reach it: scheme, host and port, and the address the
+// host resolved to when it was checked. Connections go to that address (TLS still names
+// the host), so a name that resolves elsewhere later (DNS rebinding) is a new origin,
+// checked again.
 struct WebhookQueue::Origin
 {
     QString key;
     QString host;
     quint16 port = 0;
     bool tls = false;
+    QHostAddress address;
+    quint16 dialPort = 0;
     QList<Connection *> connections;
     QList<QString> waiting; // attempts without a connection yet, oldest first
 };
@@ -236,9 +244,10 @@ Sql &WebhookQueue::statement(Statement which)
         QStringLiteral("INSERT INTO webhook_deliveries (id, request_id, key_id, url, event,"
                        " payload, config, status, attempts, next_attempt_at, created_at)"
                        " VALUES (:id, :r, :k, :u, :e, :p, :c, 'pending', :a, :next, :n)"),
-        QStringLiteral("SELECT id, url, event, payload, config, attempts FROM webhook_deliveries"
-                       " WHERE status = 'pending' AND next_attempt_at <= :now ORDER BY"
-                       " next_attempt_at LIMIT :limit"),
+        QStringLiteral(
+            "SELECT id, url, event, payload, config, attempts, key_id FROM webhook_deliveries"
+            " WHERE status = 'pending' AND next_attempt_at <= :now ORDER BY"
+            " next_attempt_at LIMIT :limit"),
         QStringLiteral("UPDATE webhook_deliveries SET attempts = :a, next_attempt_at = :n"
                        " WHERE id = :id"),
         // Only later ones: what is due now is in flight or was just taken (pump asks
@@ -305,6 +314,7 @@ QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId
                     p.url = s.url;
                     p.event = e.name;
                     p.config = config;
+                    p.keyId = keyId;
                     QJsonObject payload = e.payload;
                     // webhookMetadata of a bridge request comes back in originalRequest.
                     if (!s.metadata.isEmpty() &&
@@ -416,6 +426,7 @@ void WebhookQueue::pump()
             p.payload = q.value(3).toByteArray();
             p.config = q.value(4).toString();
             p.attempt = q.value(5).toInt() + 1;
+            p.keyId = q.value(6).toString();
             p.manual = m_manual.contains(p.id);
             due.append(p);
         }
@@ -545,12 +556,36 @@ void WebhookQueue::send(const Pending &p, qint64 startedAt)
     a.p = p;
     a.startedAt = startedAt;
     const QUrl url(p.url);
-    // The same private-address policy as /scrape, checked at every attempt.
-    const QString refusal = m_policy.refusal(url);
+    // The network policy of the delivery's key, checked at every attempt: the scheme and
+    // literal hosts now, a name by every address it resolves to.
+    const EgressGrant grant = m_policy.grantFor(p.keyId);
+    const QString refusal = NetworkPolicy::refusal(url, grant);
     if (!refusal.isEmpty()) {
         finish(p, startedAt, 0, {}, QStringLiteral("the target %1").arg(refusal));
         return;
     }
+    const QString id = p.id;
+    m_policy.resolver()->lookup(
+        url.host(), this, [this, id, url, grant, startedAt](const HostResolver::Answer &answer) {
+            const auto it = m_inFlight.find(id);
+            if (it == m_inFlight.end() || it->connection || it->answered)
+                return;
+            const QString problem =
+                answer.error.isEmpty()
+                    ? NetworkPolicy::addressRefusal(url.host(), answer.addresses, grant)
+                    : answer.error;
+            if (!problem.isEmpty()) {
+                finish(it->p, startedAt, 0, {}, QStringLiteral("the target %1").arg(problem));
+                return;
+            }
+            sendTo(it->p, startedAt, answer.addresses.first());
+        });
+}
+
+void WebhookQueue::sendTo(const Pending &p, qint64 startedAt, const QHostAddress &address)
+{
+    Attempt &a = m_inFlight[p.id];
+    const QUrl url(p.url);
     a.how = target(p.config);
     if (!a.how->error.isEmpty()) {
         qCWarning(lcHooks).noquote() << p.id << "attempt" << p.attempt << a.how->error;
@@ -574,9 +609,10 @@ void WebhookQueue::send(const Pending &p, qint64 startedAt)
         a.target = "/";
     if (url.hasQuery())
         a.target += '?' + url.query(QUrl::FullyEncoded).toLatin1();
-    a.origin = QStringLiteral("%1://%2:%3")
+    a.origin = QStringLiteral("%1://%2:%3@%4")
                    .arg(tls ? QStringLiteral("https") : QStringLiteral("http"), host)
-                   .arg(port);
+                   .arg(port)
+                   .arg(address.toString());
     Origin *&o = m_origins[a.origin];
     if (!o) {
         o = new Origin;
@@ -584,6 +620,9 @@ void WebhookQueue::send(const Pending &p, qint64 startedAt)
         o->host = host; // ACE form, as certificates and SNI have it
         o->port = port;
         o->tls = tls;
+        const HostResolver::Endpoint dial = m_policy.resolver()->dialTarget(address, port);
+        o->address = dial.address;
+        o->dialPort = dial.port;
     }
     o->waiting.append(p.id);
     dispatch(a.origin);
@@ -639,6 +678,8 @@ WebhookQueue::Connection *WebhookQueue::open(Origin &o)
             c->socket, &QTcpSocket::connected, c, [this, c] { onReady(c); }, Qt::QueuedConnection);
     }
     c->socket->setReadBufferSize(64 * 1024); // the parser keeps 512 bytes of a reply
+    // Straight to the checked address: never through the application proxy.
+    c->socket->setProxy(QNetworkProxy::NoProxy);
     connect(c->socket, &QTcpSocket::readyRead, c, [this, c] { onReadyRead(c); });
     connect(
         c->socket, &QTcpSocket::disconnected, c, [this, c] { onClosed(c, QString()); },
@@ -673,10 +714,11 @@ void WebhookQueue::assign(Connection *c, Attempt &a)
     } else if (c->socket->state() == QAbstractSocket::UnconnectedState) {
 #if QT_CONFIG(ssl)
         if (auto *ssl = qobject_cast<QSslSocket *>(c->socket))
-            ssl->connectToHostEncrypted(c->origin.host, c->origin.port);
+            ssl->connectToHostEncrypted(c->origin.address.toString(), c->origin.dialPort,
+                                        c->origin.host);
         else
 #endif
-            c->socket->connectToHost(c->origin.host, c->origin.port);
+            c->socket->connectToHost(c->origin.address, c->origin.dialPort);
     }
 }
 

@@ -17,6 +17,8 @@
 
 class QNetworkAccessManager;
 
+class QHostAddress;
+
 namespace ph {
 class Clock;
 class NetworkPolicy;
@@ -162,6 +164,7 @@ private:
         QString event;
         QByteArray payload;
         QString config; // the sealed subscription, as stored
+        QString keyId;  // whose grant the connection acts with (NetworkPolicy)
         int attempt = 0;
         bool manual = false;
     };
@@ -210,6 +213,7 @@ private:
     void scheduleTimer(qint64 now);
     void wakeAt(qint64 when, qint64 now);
     void send(const Pending &p, qint64 startedAt);
+    void sendTo(const Pending &p, qint64 startedAt, const QHostAddress &address);
     std::shared_ptr<const Target> target(const QString &config);
     void finish(const Pending &p, qint64 startedAt, int status, const QByteArray &reply,
                 const QString &error);

@@ -3,10 +3,10 @@
 #include "WebhookEvents.h"
 #include "WebhookQueue.h"
 
-#include "browser/NetworkPolicy.h"
 #include "http/ApiError.h"
 #include "http/Exchange.h"
 #include "http/JsonFields.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonArray>
 #include <QUrl>
@@ -110,12 +110,12 @@ void WebhooksController::test(Exchange &ex)
     if (!url.isValid() || !NetworkPolicy::isBrowsableScheme(url) || url.host().isEmpty())
         throw ApiError::invalidField(QStringLiteral("url"),
                                      QStringLiteral("must be an absolute http(s) URL"));
-    if (!m_policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))
-        throw ApiError(
-            400, QStringLiteral("PRIVATE_TARGET"),
-            QStringLiteral(
-                "url points at a private address and network.allowPrivateTargets is off"),
-            QStringLiteral("url"));
+    if (!m_policy.grantFor(ex.request().principal.keyId).privateTargets &&
+        NetworkPolicy::isPrivateHostLiteral(url.host()))
+        throw ApiError(400, QStringLiteral("PRIVATE_TARGET"),
+                       QStringLiteral("url points at a private address, which this key may "
+                                      "not reach"),
+                       QStringLiteral("url"));
     // The rule of real subscriptions (webhookUrl, webhooks[].url): a test of a target no
     // subscription could use would prove nothing.
     if (const QString problem = NetworkPolicy::callbackSchemeProblem(url); !problem.isEmpty())
