@@ -251,6 +251,7 @@ void tst_Egress::neverLoadsALocalFileByAnyRoute_data()
 {
     QTest::addColumn<QString>("tool");
     QTest::addColumn<QJsonObject>("params");
+    QTest::addColumn<bool>("stepFails"); // an action of ours tried it: a typed step error
     auto scrape = [this](const QString &path) {
         return QJsonObject{{QStringLiteral("urls"), QJsonArray{pub(path)}}};
     };
@@ -259,23 +260,27 @@ void tst_Egress::neverLoadsALocalFileByAnyRoute_data()
                            {QStringLiteral("action"), QStringLiteral("click")},
                            {QStringLiteral("target"), target}};
     };
-    QTest::newRow("a redirect to file:") << "scrape" << scrape(QStringLiteral("/redirect-file"));
-    QTest::newRow("a meta refresh to file:") << "scrape" << scrape(QStringLiteral("/meta-file"));
+    QTest::newRow("a redirect to file:")
+        << "scrape" << scrape(QStringLiteral("/redirect-file")) << true;
+    QTest::newRow("a meta refresh to file:")
+        << "scrape" << scrape(QStringLiteral("/meta-file")) << false;
     QTest::newRow("location = file: from page script")
-        << "scrape" << scrape(QStringLiteral("/script-file"));
-    QTest::newRow("an iframe of a file:") << "scrape" << scrape(QStringLiteral("/iframe-file"));
+        << "scrape" << scrape(QStringLiteral("/script-file")) << false;
+    QTest::newRow("an iframe of a file:")
+        << "scrape" << scrape(QStringLiteral("/iframe-file")) << false;
     QTest::newRow("a click on a link to file:")
-        << "act" << act(QStringLiteral("/link-file"), QStringLiteral("Open secret"));
+        << "act" << act(QStringLiteral("/link-file"), QStringLiteral("Open secret")) << true;
     QTest::newRow("a form whose target is file:")
-        << "act" << act(QStringLiteral("/form-file"), QStringLiteral("Send it"));
+        << "act" << act(QStringLiteral("/form-file"), QStringLiteral("Send it")) << true;
     QTest::newRow("a crawl whose next link is file:")
-        << "crawl" << QJsonObject{{QStringLiteral("url"), pub(QStringLiteral("/p.html"))}};
+        << "crawl" << QJsonObject{{QStringLiteral("url"), pub(QStringLiteral("/p.html"))}} << true;
 }
 
 void tst_Egress::neverLoadsALocalFileByAnyRoute()
 {
     QFETCH(QString, tool);
     QFETCH(QJsonObject, params);
+    QFETCH(bool, stepFails);
     const auto r =
         m_ph->client().post(QStringLiteral("/mcp"),
                             {{QStringLiteral("tool"), tool}, {QStringLiteral("params"), params}});
@@ -283,6 +288,8 @@ void tst_Egress::neverLoadsALocalFileByAnyRoute()
     QVERIFY2(!r.body.contains(m_marker), r.body.left(2000).constData());
     QVERIFY2(!r.body.contains("\"finalUrl\":\"file:"), r.body.left(2000).constData());
     QVERIFY2(!r.body.contains("\"url\":\"file:"), r.body.left(2000).constData());
+    if (stepFails)
+        QVERIFY2(r.body.contains("BLOCKED"), r.body.left(2000).constData());
 }
 
 void tst_Egress::reportsANonHttpUrlOfTheCallerAsBlocked()

@@ -185,7 +185,7 @@ bool explainByRefusal(NavigationResult &r, const QList<Refusal> &refusals)
         const bool sameHost = refusal.host.compare(host, Qt::CaseInsensitive) == 0;
         if (refusal.mainFrame || sameHost)
             match = &refusal;
-        else if (!r.ok && !match && !refusal.unresolved && r.httpStatus == 0)
+        else if (!r.ok && !match && !refusal.unresolved && !refusal.fromPage && r.httpStatus == 0)
             match = &refusal; // a redirect hop the proxy refused
     }
     if (!match)

@@ -54,6 +54,7 @@ struct Refusal
     QString reason;
     bool unresolved = false; // the host did not resolve (a DNS failure, not a policy block)
     bool mainFrame = false;  // the interceptor saw a main-frame navigation
+    bool fromPage = false;   // the renderer refused a page's own load of a local file
 };
 
 struct SnapshotResult

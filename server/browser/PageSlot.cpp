@@ -63,6 +63,39 @@ private:
     PageSlot &m_slot;
 };
 
+// The slot's page. Chromium refuses a page's own attempt to load a local file (a link, a
+// form, `location =`, a frame) in the renderer, before any request exists, and says so
+// only on the console: that message becomes a refusal too, so an action that tried it
+// fails as BLOCKED instead of silently doing nothing.
+class SlotPage final : public QWebEnginePage
+{
+public:
+    SlotPage(QWebEngineProfile *profile, PageSlot &slot)
+        : QWebEnginePage(profile)
+        , m_slot(slot)
+    {}
+
+protected:
+    void javaScriptConsoleMessage(JavaScriptConsoleMessageLevel level, const QString &message,
+                                  int line, const QString &source) override
+    {
+        static const QLatin1String prefix("Not allowed to load local resource: ");
+        if (level == ErrorMessageLevel && message.startsWith(prefix)) {
+            const QUrl url(message.mid(prefix.size()).trimmed());
+            Refusal r;
+            r.target = url.toString(QUrl::RemoveUserInfo);
+            r.reason = QStringLiteral("uses the scheme '%1'; only http and https are allowed")
+                           .arg(url.scheme());
+            r.fromPage = true;
+            m_slot.noteRefusal(r);
+        }
+        QWebEnginePage::javaScriptConsoleMessage(level, message, line, source);
+    }
+
+private:
+    PageSlot &m_slot;
+};
+
 PageSlot::PageSlot(const PageAgent &agent, std::shared_ptr<EgressProxy> egress,
                    std::shared_ptr<const HostResolver> resolver, QObject *parent)
     : QObject(parent)
@@ -113,7 +146,7 @@ PageSlot::~PageSlot()
 
 void PageSlot::createPage()
 {
-    m_page = new QWebEnginePage(m_profile);
+    m_page = new SlotPage(m_profile, *this);
     m_page->scripts().insert(m_agent.script());
     m_crashed = false;
     connect(m_page, &QWebEnginePage::renderProcessTerminated, this,

@@ -101,7 +101,8 @@ void BrowserTab::act(const QJsonObject &action, int timeoutMs,
         QObject::disconnect(w->connection);
         if (guard) {
             for (const Refusal &r : guard->m_lease->refusalsSince(mark)) {
-                if (!r.mainFrame && !(w->outcome.navigated && !w->outcome.navigation.ok))
+                if (!r.mainFrame && !r.fromPage &&
+                    !(w->outcome.navigated && !w->outcome.navigation.ok))
                     continue;
                 w->outcome.ok = false;
                 w->outcome.error = QStringLiteral("BLOCKED: the network policy refused %1: it %2")
