@@ -56,7 +56,7 @@ std::unique_ptr<Planner> RunManager::plannerNamed(const QString &name,
                                                   EngineServices &services)
 {
     if (name == QLatin1String("llm"))
-        return std::make_unique<LlmPlanner>(request, services);
+        return std::make_unique<LlmPlanner>(request, services.settings, services.network);
     if (name == QLatin1String("script"))
         return std::make_unique<ScriptPlanner>(request.script);
     return std::make_unique<RulePlanner>(request.input, taskContext(request), request.schema);
