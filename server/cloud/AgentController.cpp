@@ -200,7 +200,7 @@ void AgentController::awaitRun(AgentRun *run, int windowMs, QObject *context,
 void AgentController::run(Exchange &exchange)
 {
     const engine::ExecuteRequest request =
-        readExecuteRequest(exchange.request().jsonObject(), m_policy);
+        readExecuteRequest(exchange.request().jsonObject(), m_policy, m_settings);
     AgentRun *run = submit(request, exchange.request().principal.keyId, exchange.request().id,
                            exchange.request().path);
     QPointer<AgentRun> guard(run);

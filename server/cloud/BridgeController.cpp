@@ -528,7 +528,7 @@ ExecuteRequest BridgeController::agentRequest(const Call &call) const
     }
     ExecuteRequest r;
     try {
-        r = readExecuteRequest(fields, m_policy);
+        r = readExecuteRequest(fields, m_policy, m_settings);
     } catch (const ApiError &e) {
         throw underParams(e, call.params);
     }

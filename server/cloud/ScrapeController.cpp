@@ -84,7 +84,8 @@ QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const Net
                            .arg(cap),
                        QStringLiteral("urls"),
                        QJsonObject{{QStringLiteral("limit"), cap},
-                                   {QStringLiteral("received"), int(raw.size())}});
+                                   {QStringLiteral("received"), int(raw.size())},
+                                   {QStringLiteral("setting"), SettingKeys::scrapeMaxUrls}});
     QList<QUrl> urls;
     for (qsizetype i = 0; i < raw.size(); ++i) {
         const QString field = QStringLiteral("urls[%1]").arg(i);
