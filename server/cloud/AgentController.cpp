@@ -140,6 +140,11 @@ AgentRun *AgentController::submit(const engine::ExecuteRequest &request, const Q
 {
     if (!m_store.credits().canSpend(keyId))
         throw ApiError::creditsExhausted();
+    // Per-key fairness: runs executing, and waiting ones that hold a page, count.
+    const int limit = m_settings.intValue(SettingKeys::agentMaxRunsPerKey);
+    if (!request.historyContinue && m_runs.active(keyId) >= limit)
+        throw ApiError::keyBusy(QStringLiteral("agent runs"), m_runs.active(keyId), limit,
+                                SettingKeys::agentMaxRunsPerKey, m_pool.retryAfterSeconds());
     if (!request.historyContinue && !m_pool.hasRoomFor(1))
         throw ApiError::busy(QStringLiteral("the browser pool is busy; retry later"),
                              m_pool.retryAfterSeconds());
