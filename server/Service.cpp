@@ -193,8 +193,8 @@ bool Service::start(QString *error)
     m_runs = std::make_unique<engine::RunManager>(*m_engine);
     m_webhooks =
         std::make_unique<webhooks::WebhookQueue>(*m_store, *m_clock, *m_policy, *m_network);
-    m_webhooksController =
-        std::make_unique<webhooks::WebhooksController>(*m_webhooks, *m_clock, *m_policy);
+    m_webhooksController = std::make_unique<webhooks::WebhooksController>(
+        *m_store, *m_settings, *m_webhooks, *m_clock, *m_policy);
     m_scrape = std::make_unique<cloud::ScrapeController>(*m_store, *m_settings, *m_pool, *m_policy,
                                                          *m_webhooks);
     m_agent = std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy, *m_pool,

@@ -86,6 +86,8 @@ private Q_SLOTS:
     void refusesMoreInputsThanTheCaps();
     void holdsEveryInputOfARequestToOneBudget_data();
     void holdsEveryInputOfARequestToOneBudget();
+    void refusesUploadHeadersThatWouldSplitTheDownload_data();
+    void refusesUploadHeadersThatWouldSplitTheDownload();
 
 private:
     QJsonObject agent(const QJsonObject &body, int expectedStatus = 200,
@@ -662,6 +664,47 @@ void tst_AgentData::holdsEveryInputOfARequestToOneBudget()
              double(budget));
     QCOMPARE(ok.status, 200);
     QCOMPARE(ok.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+}
+
+void tst_AgentData::refusesUploadHeadersThatWouldSplitTheDownload_data()
+{
+    // What POST /storage keeps comes back in the download's Content-Disposition and
+    // Content-Type: a line break in either would split that response.
+    QTest::addColumn<QByteArray>("target");
+    QTest::addColumn<QByteArray>("headers");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("refuses a ?name= with CR LF")
+        << QByteArray("/storage?name=a.csv%0D%0ASet-Cookie:%20x=1")
+        << QByteArray("Content-Type: text/csv\r\n") << "name";
+    QTest::newRow("refuses a ?name= with a lone LF")
+        << QByteArray("/storage?name=a.csv%0ALocation:%20/evil")
+        << QByteArray("Content-Type: text/csv\r\n") << "name";
+    QTest::newRow("refuses an X-Filename with a control character")
+        << QByteArray("/storage") << QByteArray("Content-Type: text/csv\r\nX-Filename: a\x01b\r\n")
+        << "X-Filename";
+    QTest::newRow("refuses a Content-Type with a control character")
+        << QByteArray("/storage?name=a.csv") << QByteArray("Content-Type: text/\x01csv\r\n")
+        << "Content-Type";
+}
+
+void tst_AgentData::refusesUploadHeadersThatWouldSplitTheDownload()
+{
+    QFETCH(QByteArray, target);
+    QFETCH(QByteArray, headers);
+    QFETCH(QString, field);
+    const QByteArray body = kCsv;
+    const QByteArray reply =
+        HttpClient::raw(m_ph->port(),
+                        "POST " + target + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                            m_ph->ownerKey().toUtf8() + "\r\n" + headers + "Content-Length: " +
+                            QByteArray::number(body.size()) + "\r\n\r\n" + body,
+                        10000, "}");
+    QVERIFY2(reply.startsWith("HTTP/1.1 400"), reply.constData());
+    const QJsonObject e =
+        QJsonDocument::fromJson(reply.mid(reply.indexOf("\r\n\r\n") + 4)).object();
+    QCOMPARE(e.value(QStringLiteral("code")).toString(), QStringLiteral("INVALID_FIELD"));
+    QCOMPARE(e.value(QStringLiteral("field")).toString(), field);
+    QVERIFY(!reply.contains("Set-Cookie"));
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_AgentData)

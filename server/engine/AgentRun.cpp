@@ -134,7 +134,12 @@ AgentRun::AgentRun(EngineServices &services, ExecuteRequest request, QString tra
     });
 }
 
-AgentRun::~AgentRun() = default;
+AgentRun::~AgentRun()
+{
+    // The page goes back to the pool as m_ctx goes, and the pool announces it: this run
+    // must not hear that half destroyed.
+    disconnect(m_poolWatch);
+}
 
 void AgentRun::addSubscriberRequest(const QString &requestId)
 {
