@@ -917,7 +917,7 @@ void tst_Agent::storesALargeResponseOnceHoweverOftenItIsRead()
                {QStringLiteral("schema"), productsSchema()},
                {QStringLiteral("response"),
                 QJsonObject{{QStringLiteral("inlineOutputMaxBytes"), 4096}}}});
-    const QString trajectory = r.value(QStringLiteral("trajectoryId")).toString();
+    QString trajectory = r.value(QStringLiteral("trajectoryId")).toString();
     QVERIFY(r.value(QStringLiteral("metadata"))
                 .toObject()
                 .value(QStringLiteral("outputTooLarge"))
@@ -945,6 +945,31 @@ void tst_Agent::storesALargeResponseOnceHoweverOftenItIsRead()
         QVERIFY(link.isEmpty() || id == link);
         link = id;
     }
+    QCOMPARE(snapshots(), 1);
+
+    // A run still executing is not stored at all while it is polled; once it settles,
+    // once.
+    const auto started =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Read the page")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/hang"))}},
+                {QStringLiteral("response"),
+                 QJsonObject{{QStringLiteral("inlineOutputMaxBytes"), 256},
+                             {QStringLiteral("verbosity"), QStringLiteral("debug")}}}},
+               {{"Prefer", "wait=0"}});
+    QCOMPARE(started.status, 202);
+    trajectory = started.json().value(QStringLiteral("trajectoryId")).toString();
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject polled = c.get(QStringLiteral("/agent/") + trajectory).json();
+        QCOMPARE(polled.value(QStringLiteral("status")).toString(), QStringLiteral("executing"));
+        const QJsonObject meta = polled.value(QStringLiteral("metadata")).toObject();
+        QVERIFY(meta.value(QStringLiteral("outputTooLarge")).toBool());
+        QVERIFY(!meta.contains(QStringLiteral("responseRef")));
+    }
+    QCOMPARE(snapshots(), 0);
+    QCOMPARE(c.send("DELETE", QStringLiteral("/agent/") + trajectory).status, 200);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(c.get(QStringLiteral("/agent/") + trajectory).status, 200);
     QCOMPARE(snapshots(), 1);
 }
 

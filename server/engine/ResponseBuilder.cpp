@@ -207,28 +207,34 @@ QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbos
         return response;
 
     // Too large: store the whole response and answer with a preview that fits the cap.
-    // The same response read again reuses its snapshot while the snapshot lives.
+    // The same response read again reuses its snapshot while the snapshot lives. A run
+    // still executing changes with every step: polling it stores nothing, the snapshot
+    // comes once it settles.
+    const bool settled = run.status != RunStatus::Executing;
     StoredObject stored;
-    const QByteArray digest = memo ? digestOf(response) : QByteArray();
-    if (memo && memo->digest == digest && objects.find(memo->objectId)) {
-        stored.id = memo->objectId;
-        stored.name = memo->name;
-        stored.contentType = memo->contentType;
-        stored.size = memo->size;
-    } else {
-        stored = objects.put(keyId, QStringLiteral("response"),
-                             QStringLiteral("%1-%2.json").arg(run.trajectoryId).arg(run.phase),
-                             QStringLiteral("application/json"), full, kSnapshotTtlMs);
-        if (memo)
-            *memo = {digest, stored.id, stored.name, stored.contentType, stored.size};
+    if (settled) {
+        const QByteArray digest = memo ? digestOf(response) : QByteArray();
+        if (memo && memo->digest == digest && objects.find(memo->objectId)) {
+            stored.id = memo->objectId;
+            stored.name = memo->name;
+            stored.contentType = memo->contentType;
+            stored.size = memo->size;
+        } else {
+            stored = objects.put(keyId, QStringLiteral("response"),
+                                 QStringLiteral("%1-%2.json").arg(run.trajectoryId).arg(run.phase),
+                                 QStringLiteral("application/json"), full, kSnapshotTtlMs);
+            if (memo)
+                *memo = {digest, stored.id, stored.name, stored.contentType, stored.size};
+        }
     }
     QJsonObject small = response;
     small.remove(QStringLiteral("steps"));
     small.remove(QStringLiteral("history"));
     metadata.insert(QStringLiteral("outputTooLarge"), true);
-    metadata.insert(
-        QStringLiteral("responseRef"),
-        storageRef(objects, settings, stored.id, stored.name, stored.contentType, stored.size));
+    if (settled)
+        metadata.insert(
+            QStringLiteral("responseRef"),
+            storageRef(objects, settings, stored.id, stored.name, stored.contentType, stored.size));
     small.insert(QStringLiteral("metadata"), metadata);
     for (int chars = kPreviewChars; chars >= 0; chars = chars > 16 ? chars / 2 : -1) {
         QJsonArray previewBlocks;
