@@ -59,6 +59,7 @@ void TcpGuard::incomingConnection(qintptr descriptor)
     t.address = address;
     t.timer = new QTimer(socket);
     t.timer->setSingleShot(true);
+    t.timer->setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5% early
     t.phase.start();
     connect(t.timer, &QTimer::timeout, this, [this, socket] { timedOut(socket); });
     m_trackers.insert(socket, t);
