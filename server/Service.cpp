@@ -10,6 +10,7 @@
 #include "cloud/ScrapeController.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
+#include "core/ObjectPurger.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "engine/RunContext.h"
@@ -19,6 +20,7 @@
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
+#include "mcp/McpServer.h"
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
 #include "sites/SiteRepository.h"
@@ -72,6 +74,7 @@ Service::~Service()
     m_sites.reset();
     m_idTokens.reset();
     m_pool.reset();
+    m_purger.reset();
     m_settings.reset();
     if (m_store)
         m_store->close();
@@ -212,8 +215,8 @@ bool Service::start(QString *error)
     m_runs = std::make_unique<engine::RunManager>(*m_engine);
     m_webhooks =
         std::make_unique<webhooks::WebhookQueue>(*m_store, *m_clock, *m_policy, *m_network);
-    m_webhooksController =
-        std::make_unique<webhooks::WebhooksController>(*m_webhooks, *m_clock, *m_policy);
+    m_webhooksController = std::make_unique<webhooks::WebhooksController>(
+        *m_store, *m_settings, *m_webhooks, *m_clock, *m_policy);
     m_scrape = std::make_unique<cloud::ScrapeController>(*m_store, *m_settings, *m_pool, *m_policy,
                                                          *m_webhooks);
     m_agent = std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy, *m_pool,
@@ -257,6 +260,11 @@ bool Service::start(QString *error)
         m_http->addController(*m_demoSite);
     }
 
+    // Expired objects (large-response snapshots) are deleted on a timer.
+    m_purger = std::make_unique<ObjectPurger>(
+        m_store->objects(), m_settings->intValue(SettingKeys::storagePurgeIntervalMs));
+    applyLimits();
+
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
 
     if (!m_http->listenOn(m_config.bind, m_config.port, error)) {
@@ -281,6 +289,31 @@ void Service::applySettings()
     o.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
     o.standby = m_settings->intValue(SettingKeys::poolStandby);
     m_pool->setOptions(o);
+    applyLimits();
+}
+
+void Service::applyLimits()
+{
+    http::ConnectionLimits c;
+    c.maxBodyBytes = m_settings->int64Value(SettingKeys::maxBodyBytes);
+    c.maxConnections = m_settings->intValue(SettingKeys::maxConnections);
+    c.maxConnectionsPerAddress = m_settings->intValue(SettingKeys::maxConnectionsPerAddress);
+    c.headerTimeoutMs = m_settings->intValue(SettingKeys::headerTimeoutMs);
+    c.bodyTimeoutMs = m_settings->intValue(SettingKeys::bodyTimeoutMs);
+    c.bodyMinBytesPerSecond = m_settings->int64Value(SettingKeys::bodyMinBytesPerSecond);
+    m_http->setConnectionLimits(c);
+
+    mcp::McpServer::Limits m;
+    m.maxSessions = m_settings->intValue(SettingKeys::mcpMaxSessions);
+    m.maxSessionsPerCredential = m_settings->intValue(SettingKeys::mcpMaxSessionsPerCredential);
+    m.maxSessionBytes = m_settings->int64Value(SettingKeys::mcpMaxSessionBytes);
+    m.idleTimeoutMs = m_settings->int64Value(SettingKeys::mcpSessionIdleMs);
+    m_bridge->mcp().setLimits(m);
+    m_sites->mcp().setLimits(m);
+
+    const int purgeMs = m_settings->intValue(SettingKeys::storagePurgeIntervalMs);
+    if (m_purger && m_purger->interval() != purgeMs)
+        m_purger->setInterval(purgeMs);
 }
 
 bool Service::ensureOwnerKey(QString *error)
@@ -331,6 +364,7 @@ void Service::shutdown()
         // Let the last answers reach their clients before the process goes.
         m_http->drain(2000, [this] {
             qCInfo(lcService) << "answers sent; closing the browser pool and the store";
+            m_purger.reset();
             m_pool->shutdown();
             m_store->close();
             qCInfo(lcService) << "stopped";

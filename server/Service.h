@@ -16,6 +16,7 @@ class BrowserPool;
 class Clock;
 class HostResolver;
 class NetworkPolicy;
+class ObjectPurger;
 class Settings;
 class Store;
 namespace http {
@@ -111,12 +112,15 @@ Q_SIGNALS:
 private:
     bool ensureOwnerKey(QString *error);
     void applySettings();
+    // The limits that live outside Settings' readers: connections, MCP sessions, purge.
+    void applyLimits();
 
     ServiceConfig m_config;
     std::unique_ptr<Clock> m_ownClock;
     const Clock *m_clock;
     std::unique_ptr<Store> m_store;
     std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<ObjectPurger> m_purger;
     std::unique_ptr<NetworkPolicy> m_policy;
     std::unique_ptr<BrowserPool> m_pool;
     std::unique_ptr<http::ApiKeyAuthenticator> m_auth;

@@ -1,9 +1,12 @@
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
+#include "core/ObjectPurger.h"
+#include "core/ObjectStore.h"
 #include "core/Store.h"
 #include "engine/TrajectoryRepository.h"
 
 #include <QFile>
+#include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -22,6 +25,7 @@ private Q_SLOTS:
     void storesKeysHashedNeverInClear();
     void rollsBackAFailedTransaction();
     void findsRunsByAFragmentOfTheirTaskOrId();
+    void purgesExpiredObjectsOnATimer();
 
 private:
     QTemporaryDir m_dir;
@@ -229,6 +233,53 @@ void tst_Store::findsRunsByAFragmentOfTheirTaskOrId()
     QCOMPARE(
         runs.list(QString(), QStringLiteral("success"), 50, 0, QStringLiteral("harbour")).size(),
         0);
+}
+
+void tst_Store::purgesExpiredObjectsOnATimer()
+{
+    ManualClock clock(1'800'000'000'000);
+    Store store(path(QStringLiteral("purge.db")), clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    ObjectStore &objects = store.objects();
+    const QString expiring =
+        objects
+            .put(QString(), QStringLiteral("response"), QStringLiteral("r.json"),
+                 QStringLiteral("application/json"), QByteArray(4096, 'x'), 60'000)
+            .id;
+    const QString later = objects
+                              .put(QString(), QStringLiteral("response"), QStringLiteral("l.json"),
+                                   QStringLiteral("application/json"), "{}", 3'600'000)
+                              .id;
+    const QString kept = objects
+                             .put(QString(), QStringLiteral("upload"), QStringLiteral("u.csv"),
+                                  QStringLiteral("text/csv"), "a,b\n")
+                             .id;
+    auto rows = [&store] {
+        QSqlQuery q(store.database());
+        QStringList ids;
+        if (q.exec(QStringLiteral("SELECT id FROM stored_objects ORDER BY id")))
+            while (q.next())
+                ids << q.value(0).toString();
+        return ids;
+    };
+    ObjectPurger purger(objects, 20);
+    QSignalSpy purged(&purger, &ObjectPurger::purged);
+    QTest::qWait(100); // ticks with nothing expired remove nothing
+    QCOMPARE(rows().size(), 3);
+    QCOMPARE(purged.count(), 0);
+
+    clock.advance(61'000); // the first has expired: invisible at once, its bytes gone soon
+    QVERIFY(!objects.find(expiring));
+    QTRY_COMPARE_WITH_TIMEOUT(purged.count(), 1, 2000);
+    QCOMPARE(purged.first().first().toInt(), 1);
+    QStringList left{later, kept};
+    left.sort();
+    QCOMPARE(rows(), left);
+    QCOMPARE(purger.purgedTotal(), 1);
+
+    clock.advance(3'600'000); // objects without a TTL (uploads) are never purged
+    QTRY_COMPARE_WITH_TIMEOUT(rows(), QStringList{kept}, 2000);
 }
 
 QTEST_GUILESS_MAIN(tst_Store)

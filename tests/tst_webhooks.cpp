@@ -63,6 +63,9 @@ private Q_SLOTS:
     void retriesOnThePublishedScheduleAndGivesUp();
     void redeliversOnRequestAndLogsEveryAttempt();
     void testsOnlyTargetsASubscriptionCouldUse();
+    void countsTestDeliveriesAgainstTheKey();
+    void refusesHeaderValuesThatWouldSplitADelivery_data();
+    void refusesHeaderValuesThatWouldSplitADelivery();
     void resumesPendingDeliveriesAfterKillNine();
 
 private:
@@ -447,6 +450,132 @@ void tst_Webhooks::testsOnlyTargetsASubscriptionCouldUse()
                {{QStringLiteral("url"), QStringLiteral("ftp://hooks.example/x")}});
     QCOMPARE(r.status, 400);
     QCOMPARE(r.json().value(QStringLiteral("field")).toString(), QStringLiteral("url"));
+    QCOMPARE(c.get(QStringLiteral("/webhooks/deliveries?limit=500"))
+                 .json()
+                 .value(QStringLiteral("deliveries"))
+                 .toArray()
+                 .size(),
+             before);
+}
+
+void tst_Webhooks::countsTestDeliveriesAgainstTheKey()
+{
+    // A closed port: every delivery stays pending, waiting for its retry.
+    TestService capped({QStringLiteral("webhooks.maxPendingTestsPerKey=5"),
+                        QStringLiteral("webhooks.maxTestCount=20")});
+    QVERIFY2(capped.ok(), qPrintable(capped.error()));
+    const QString target = QStringLiteral("http://127.0.0.1:1/hook");
+
+    // No credits, no test.
+    HttpClient broke(capped.base());
+    broke.setBearer(capped.mintKey(0));
+    auto r = broke.post(QStringLiteral("/webhooks/test"), {{QStringLiteral("url"), target}});
+    QCOMPARE(r.status, 402);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("CREDITS_EXHAUSTED"));
+
+    // Each delivery is billed.
+    HttpClient c(capped.base());
+    c.setBearer(capped.mintKey(1));
+    r = c.post(QStringLiteral("/webhooks/test"),
+               {{QStringLiteral("url"), target}, {QStringLiteral("count"), 4}});
+    QCOMPARE(r.status, 202);
+    const QJsonObject usage = r.json().value(QStringLiteral("usage")).toObject();
+    QCOMPARE(usage.value(QStringLiteral("testDeliveries")).toInt(), 4);
+    QCOMPARE(usage.value(QStringLiteral("creditsUsed")).toDouble(), 0.004);
+    QCOMPARE(usage.value(QStringLiteral("creditsLeft")).toDouble(), 0.996);
+
+    // Four pending: two more would pass webhooks.maxPendingTestsPerKey.
+    r = c.post(QStringLiteral("/webhooks/test"),
+               {{QStringLiteral("url"), target}, {QStringLiteral("count"), 2}});
+    QCOMPARE(r.status, 429);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("BUSY"));
+    const QJsonObject details = r.json().value(QStringLiteral("details")).toObject();
+    QCOMPARE(details.value(QStringLiteral("scope")).toString(), QStringLiteral("key"));
+    QCOMPARE(details.value(QStringLiteral("setting")).toString(),
+             QStringLiteral("webhooks.maxPendingTestsPerKey"));
+    QVERIFY(!r.header("retry-after").isEmpty());
+    // One more fits; another key has its own allowance.
+    QCOMPARE(c.post(QStringLiteral("/webhooks/test"), {{QStringLiteral("url"), target}}).status,
+             202);
+    HttpClient other(capped.base());
+    other.setBearer(capped.mintKey(1));
+    QCOMPARE(other.post(QStringLiteral("/webhooks/test"), {{QStringLiteral("url"), target}}).status,
+             202);
+
+    // webhooks.maxTestCount bounds one request.
+    r = other.post(QStringLiteral("/webhooks/test"),
+                   {{QStringLiteral("url"), target}, {QStringLiteral("count"), 21}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), QStringLiteral("count"));
+}
+
+void tst_Webhooks::refusesHeaderValuesThatWouldSplitADelivery_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QJsonObject>("body");
+    QTest::addColumn<QString>("field");
+    const QString hook = QStringLiteral("http://127.0.0.1:1/hook");
+    const auto scrape = [&](const QJsonObject &subscription) {
+        QJsonObject s = subscription;
+        s.insert(QStringLiteral("url"), hook);
+        return QJsonObject{
+            {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+            {QStringLiteral("webhooks"), QJsonArray{s}}};
+    };
+    QTest::newRow("refuses a webhooks[].headers value with CR LF")
+        << "/scrape"
+        << scrape({{QStringLiteral("headers"),
+                    QJsonObject{{QStringLiteral("X-Env"), QStringLiteral("a\r\nX-Evil: 1")}}}})
+        << "webhooks[0].headers.X-Env";
+    QTest::newRow("refuses a webhooks[].headers value with a NUL")
+        << "/scrape"
+        << scrape({{QStringLiteral("headers"),
+                    QJsonObject{
+                        {QStringLiteral("X-Env"), QString(QStringLiteral("a%1b")).arg(QChar(0))}}}})
+        << "webhooks[0].headers.X-Env";
+    QTest::newRow("refuses a webhooks[].headers name that is no header name")
+        << "/scrape"
+        << scrape({{QStringLiteral("headers"),
+                    QJsonObject{{QStringLiteral("X-Evil: 1\r\nX-Env"), QStringLiteral("a")}}}})
+        << "webhooks[0].headers.X-Evil: 1\r\nX-Env";
+    QTest::newRow("refuses a webhooks[].auth token with a line break")
+        << "/scrape"
+        << scrape({{QStringLiteral("auth"),
+                    QJsonObject{{QStringLiteral("type"), QStringLiteral("bearer")},
+                                {QStringLiteral("token"), QStringLiteral("t\nX-Evil: 1")}}}})
+        << "webhooks[0].auth.token";
+    QTest::newRow("refuses a /webhooks/test header value with CR LF")
+        << "/webhooks/test"
+        << QJsonObject{{QStringLiteral("url"), hook},
+                       {QStringLiteral("headers"),
+                        QJsonObject{{QStringLiteral("X-Env"), QStringLiteral("a\r\nX-Evil: 1")}}}}
+        << "headers.X-Env";
+    QTest::newRow("refuses a /webhooks/test bearer token with CR LF")
+        << "/webhooks/test"
+        << QJsonObject{{QStringLiteral("url"), hook},
+                       {QStringLiteral("auth"),
+                        QJsonObject{{QStringLiteral("type"), QStringLiteral("bearer")},
+                                    {QStringLiteral("token"), QStringLiteral("t\r\nX-Evil: 1")}}}}
+        << "auth.token";
+}
+
+void tst_Webhooks::refusesHeaderValuesThatWouldSplitADelivery()
+{
+    QFETCH(QString, path);
+    QFETCH(QJsonObject, body);
+    QFETCH(QString, field);
+    HttpClient c = m_ph->client();
+    const int before = c.get(QStringLiteral("/webhooks/deliveries?limit=500"))
+                           .json()
+                           .value(QStringLiteral("deliveries"))
+                           .toArray()
+                           .size();
+    const auto r = c.post(path, body);
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("INVALID_FIELD"));
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), field);
+    // Nothing was queued.
     QCOMPARE(c.get(QStringLiteral("/webhooks/deliveries?limit=500"))
                  .json()
                  .value(QStringLiteral("deliveries"))

@@ -6,6 +6,7 @@
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
+#include "core/HeaderText.h"
 #include "core/ObjectStore.h"
 #include "core/RequestLog.h"
 #include "core/Settings.h"
@@ -140,6 +141,11 @@ AgentRun *AgentController::submit(const engine::ExecuteRequest &request, const Q
 {
     if (!m_store.credits().canSpend(keyId))
         throw ApiError::creditsExhausted();
+    // Per-key fairness: runs executing, and waiting ones that hold a page, count.
+    const int limit = m_settings.intValue(SettingKeys::agentMaxRunsPerKey);
+    if (!request.historyContinue && m_runs.active(keyId) >= limit)
+        throw ApiError::keyBusy(QStringLiteral("agent runs"), m_runs.active(keyId), limit,
+                                SettingKeys::agentMaxRunsPerKey, m_pool.retryAfterSeconds());
     if (!request.historyContinue && !m_pool.hasRoomFor(1))
         throw ApiError::busy(QStringLiteral("the browser pool is busy; retry later"),
                              m_pool.retryAfterSeconds());
@@ -199,8 +205,9 @@ void AgentController::awaitRun(AgentRun *run, int windowMs, QObject *context,
 
 void AgentController::run(Exchange &exchange)
 {
-    const engine::ExecuteRequest request = readExecuteRequest(
-        exchange.request().jsonObject(), m_policy.grantFor(exchange.request().principal.keyId));
+    const engine::ExecuteRequest request =
+        readExecuteRequest(exchange.request().jsonObject(),
+                           m_policy.grantFor(exchange.request().principal.keyId), m_settings);
     AgentRun *run = submit(request, exchange.request().principal.keyId, exchange.request().id,
                            exchange.request().path);
     QPointer<AgentRun> guard(run);
@@ -278,12 +285,22 @@ void AgentController::upload(Exchange &exchange)
     if (body.isEmpty())
         throw ApiError(400, QStringLiteral("EMPTY_UPLOAD"),
                        QStringLiteral("the upload has no content"), QStringLiteral("body"));
+    // The name and the type come back in the download's headers: no control character
+    // (CR, LF, …) may get in.
     QString name = exchange.request().queryValue(QStringLiteral("name"));
-    if (name.isEmpty())
+    QString nameField = QStringLiteral("name");
+    if (name.isEmpty()) {
         name = QString::fromUtf8(exchange.request().header("x-filename"));
+        nameField = QStringLiteral("X-Filename");
+    }
+    if (const QString problem = HeaderText::valueProblem(name); !problem.isEmpty())
+        throw ApiError::invalidField(nameField, problem);
     if (name.isEmpty())
         name = QStringLiteral("upload");
     QByteArray type = exchange.request().header("content-type");
+    if (const QString problem = HeaderText::valueProblem(QString::fromLatin1(type));
+        !problem.isEmpty())
+        throw ApiError::invalidField(QStringLiteral("Content-Type"), problem);
     if (type.isEmpty() || type.startsWith("application/x-www-form-urlencoded"))
         type = "application/octet-stream";
     const StoredObject o =
@@ -321,9 +338,18 @@ void AgentController::download(Exchange &exchange)
     }
     if (!object || !allowed)
         throw ApiError::notFound(QStringLiteral("no stored object %1").arg(id));
+    // Names and types are checked when stored; objects stored before that are cleaned
+    // here rather than refused.
     QString filename = object->name;
-    filename.replace(QLatin1Char('"'), QLatin1Char('_'));
-    exchange.respond(200, m_store.objects().data(id), object->contentType.toUtf8(),
+    for (QChar &c : filename) {
+        if (c == QLatin1Char('"') || c == QLatin1Char('\\') ||
+            !HeaderText::isSafeValue(QStringView(&c, 1)))
+            c = QLatin1Char('_');
+    }
+    QByteArray contentType = object->contentType.toUtf8();
+    if (!HeaderText::isSafeValue(contentType))
+        contentType = "application/octet-stream";
+    exchange.respond(200, m_store.objects().data(id), contentType,
                      {qMakePair(QByteArray("Content-Disposition"),
                                 QByteArray("attachment; filename=\"") + filename.toUtf8() + '"'),
                       qMakePair(QByteArray("Cache-Control"), QByteArray("private, max-age=60"))});

@@ -2,6 +2,7 @@
 
 #include "WebhookOptions.h"
 
+#include "core/Settings.h"
 #include "engine/Tool.h"
 #include "http/ApiError.h"
 #include "http/JsonFields.h"
@@ -21,11 +22,34 @@ const QStringList kFormats = {QStringLiteral("text"),   QStringLiteral("markdown
                               QStringLiteral("json"),   QStringLiteral("xlsx"),
                               QStringLiteral("parquet")};
 
-QStringList readUrlList(const JsonFields &body, const QString &key, const EgressGrant &grant)
+// A list over its cap, before any item is looked at: 400 naming the list and the setting.
+void checkCount(const QString &field, qsizetype count, const QString &setting,
+                const Settings &settings, const QString &code)
+{
+    const int cap = settings.intValue(setting);
+    if (count <= cap)
+        return;
+    throw ApiError(400, code,
+                   QStringLiteral("%1 holds %2 items; the limit is %3 per request (%4)")
+                       .arg(field)
+                       .arg(count)
+                       .arg(cap)
+                       .arg(setting),
+                   field,
+                   QJsonObject{{QStringLiteral("limit"), cap},
+                               {QStringLiteral("received"), double(count)},
+                               {QStringLiteral("setting"), setting}});
+}
+
+QStringList readUrlList(const JsonFields &body, const QString &key, const EgressGrant &grant,
+                        const Settings *settings = nullptr, const QString &capSetting = {})
 {
     const auto list = body.stringArray(key, false);
     if (!list)
         return {};
+    if (settings)
+        checkCount(body.path(key), list->size(), capSetting, *settings,
+                   QStringLiteral("TOO_MANY_URLS"));
     for (qsizetype i = 0; i < list->size(); ++i) {
         const QString field = QStringLiteral("%1[%2]").arg(body.path(key)).arg(i);
         const QUrl url(list->at(i).trimmed());
@@ -85,7 +109,8 @@ void checkDataInputs(const QJsonArray &inputs, const EgressGrant &grant)
 
 } // namespace
 
-engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGrant &grant)
+engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGrant &grant,
+                                          const Settings &settings)
 {
     const JsonFields body(raw);
     engine::ExecuteRequest r;
@@ -117,7 +142,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
         r.input = body.optionalString(QStringLiteral("input")).value_or(QString());
     else
         r.input = body.requiredString(QStringLiteral("input"));
-    r.urls = readUrlList(body, QStringLiteral("urls"), grant);
+    r.urls = readUrlList(body, QStringLiteral("urls"), grant, &settings, SettingKeys::agentMaxUrls);
     if (const auto schema = body.optionalObject(QStringLiteral("schema"))) {
         r.schema = schema->object();
         if (!r.schema.isEmpty() && !r.schema.contains(QStringLiteral("type")) &&
@@ -127,11 +152,16 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
                 QStringLiteral("must be a JSON Schema with a type or properties"));
     }
     if (const auto inputs = body.optionalArray(QStringLiteral("dataInputs"))) {
+        checkCount(body.path(QStringLiteral("dataInputs")), inputs->size(),
+                   SettingKeys::agentMaxDataInputs, settings,
+                   QStringLiteral("TOO_MANY_DATA_INPUTS"));
         checkDataInputs(*inputs, grant);
         r.dataInputs = *inputs;
     }
-    r.fileUrls = readUrlList(body, QStringLiteral("file_urls"), grant);
-    r.imageUrls = readUrlList(body, QStringLiteral("image_urls"), grant);
+    r.fileUrls = readUrlList(body, QStringLiteral("file_urls"), grant, &settings,
+                             SettingKeys::agentMaxFileUrls);
+    r.imageUrls = readUrlList(body, QStringLiteral("image_urls"), grant, &settings,
+                              SettingKeys::agentMaxImageUrls);
     r.recordingId = body.optionalString(QStringLiteral("recording_id")).value_or(QString());
     if (const auto settings = body.optionalObject(QStringLiteral("settings"))) {
         settings->optionalString(QStringLiteral("model"));

@@ -529,7 +529,7 @@ ExecuteRequest BridgeController::agentRequest(const Call &call, const QString &k
     }
     ExecuteRequest r;
     try {
-        r = readExecuteRequest(fields, m_policy.grantFor(keyId));
+        r = readExecuteRequest(fields, m_policy.grantFor(keyId), m_settings);
     } catch (const ApiError &e) {
         throw underParams(e, call.params);
     }

@@ -58,6 +58,8 @@ public:
     ~BridgeController() override;
 
     QList<http::Route> routes() override;
+    // The MCP face of /mcp (its session limits are settings).
+    mcp::McpServer &mcp() { return *m_mcp; }
 
     // One bridge call, from either face or a trigger.
     struct Call

@@ -84,7 +84,8 @@ QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const Egr
                            .arg(cap),
                        QStringLiteral("urls"),
                        QJsonObject{{QStringLiteral("limit"), cap},
-                                   {QStringLiteral("received"), int(raw.size())}});
+                                   {QStringLiteral("received"), int(raw.size())},
+                                   {QStringLiteral("setting"), SettingKeys::scrapeMaxUrls}});
     QList<QUrl> urls;
     for (qsizetype i = 0; i < raw.size(); ++i) {
         const QString field = QStringLiteral("urls[%1]").arg(i);
@@ -182,6 +183,10 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
 
     if (!m_store.credits().canSpend(keyId))
         throw ApiError::creditsExhausted();
+    const int perKey = m_settings.intValue(SettingKeys::scrapeMaxRequestsPerKey);
+    if (m_inFlight.value(keyId) >= perKey)
+        throw ApiError::keyBusy(QStringLiteral("scrape requests"), m_inFlight.value(keyId), perKey,
+                                SettingKeys::scrapeMaxRequestsPerKey, m_pool.retryAfterSeconds());
     // A job keeps one wave (at most the pool's size) in the pool at a time.
     const int parallel = qMin(int(urls.size()), m_pool.options().size);
     if (!m_pool.hasRoomFor(parallel))
@@ -204,6 +209,8 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
         if (*settled)
             return;
         *settled = true;
+        if (--m_inFlight[keyId] <= 0)
+            m_inFlight.remove(keyId);
         if (cancelled)
             job->cancel();
         const Charge charge = m_store.credits().charge(keyId, requestId, endpoint, job->usage());
@@ -248,6 +255,7 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
         }
         job->deleteLater();
     };
+    ++m_inFlight[keyId];
     connect(job, &ScrapeJob::finished, this, [settle] { settle(false); });
     connect(&exchange, &Exchange::finished, job, [settle] { settle(true); });
     job->start();

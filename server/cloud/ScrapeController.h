@@ -7,6 +7,7 @@
 
 #include "http/Route.h"
 
+#include <QHash>
 #include <QObject>
 
 namespace ph {
@@ -54,6 +55,8 @@ private:
     BrowserPool &m_pool;
     NetworkPolicy &m_policy;
     webhooks::WebhookQueue &m_webhooks;
+    // Scrapes in flight per API key (scrape.maxConcurrentRequestsPerKey).
+    QHash<QString, int> m_inFlight;
 };
 
 } // namespace ph::cloud

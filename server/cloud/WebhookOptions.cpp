@@ -1,5 +1,6 @@
 #include "WebhookOptions.h"
 
+#include "core/HeaderText.h"
 #include "http/ApiError.h"
 #include "http/JsonFields.h"
 #include "net/NetworkPolicy.h"
@@ -38,8 +39,11 @@ QJsonObject readAuth(const JsonFields &auth)
     if (!type)
         throw ApiError::missingField(auth.path(QStringLiteral("type")));
     if (*type == QLatin1String("bearer")) {
-        return {{QStringLiteral("type"), *type},
-                {QStringLiteral("token"), auth.requiredString(QStringLiteral("token"))}};
+        // Sent as "Authorization: Bearer <token>": it must fit in one header line.
+        const QString token = auth.requiredString(QStringLiteral("token"));
+        if (const QString problem = HeaderText::valueProblem(token); !problem.isEmpty())
+            throw ApiError::invalidField(auth.path(QStringLiteral("token")), problem);
+        return {{QStringLiteral("type"), *type}, {QStringLiteral("token"), token}};
     }
     return {{QStringLiteral("type"), *type},
             {QStringLiteral("username"), auth.requiredString(QStringLiteral("username"))},
@@ -59,8 +63,13 @@ QJsonObject readHeaders(const JsonFields &headers)
     const QJsonObject &o = headers.object();
     for (auto it = o.begin(); it != o.end(); ++it) {
         const QString field = headers.path(it.key());
+        if (!HeaderText::isToken(it.key()))
+            throw ApiError::invalidField(field, QStringLiteral("is not a valid header name"));
         if (!it.value().isString())
             throw ApiError::invalidField(field, QStringLiteral("must be a string"));
+        if (const QString problem = HeaderText::valueProblem(it.value().toString());
+            !problem.isEmpty())
+            throw ApiError::invalidField(field, problem);
         if (reserved.contains(it.key().toLower()))
             throw ApiError::invalidField(field, QStringLiteral("is set by Pilothouse itself"));
         out.insert(it.key(), it.value());

@@ -7,6 +7,7 @@
 #include "Tool.h"
 #include "TrajectoryRepository.h"
 
+#include "browser/BrowserPool.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/SecretBox.h"
@@ -133,7 +134,12 @@ AgentRun::AgentRun(EngineServices &services, ExecuteRequest request, QString tra
     });
 }
 
-AgentRun::~AgentRun() = default;
+AgentRun::~AgentRun()
+{
+    // The page goes back to the pool as m_ctx goes, and the pool announces it: this run
+    // must not hear that half destroyed.
+    disconnect(m_poolWatch);
+}
 
 void AgentRun::addSubscriberRequest(const QString &requestId)
 {
@@ -388,8 +394,26 @@ void AgentRun::pause(const QList<Question> &questions)
     persist(false);
     m_timeLimit.stop();
     m_releasePage.start(m_services.settings.intValue(SettingKeys::agentPausedLeaseMs));
+    m_poolWatch =
+        connect(&m_services.pool, &BrowserPool::statsChanged, this, &AgentRun::yieldPageIfWanted);
     Q_EMIT changed();
     Q_EMIT settled();
+    yieldPageIfWanted();
+}
+
+void AgentRun::yieldPageIfWanted()
+{
+    if (m_status != RunStatus::RequiresInput || !m_ctx->hasTab()) {
+        disconnect(m_poolWatch);
+        return;
+    }
+    const BrowserPool::Stats s = m_services.pool.stats();
+    if (s.queued == 0 || s.busy < s.size)
+        return;
+    disconnect(m_poolWatch);
+    m_releasePage.stop();
+    m_ctx->releaseTab();
+    Q_EMIT changed();
 }
 
 void AgentRun::resume(const ExecuteRequest &continuation, const QString &requestId)
@@ -414,6 +438,7 @@ void AgentRun::resume(const ExecuteRequest &continuation, const QString &request
     }
     m_questions.clear();
     m_releasePage.stop();
+    disconnect(m_poolWatch);
     m_status = RunStatus::Executing;
     m_ctx->resumeClock();
     m_timeLimit.start(m_services.settings.intValue(SettingKeys::agentMaxRunMs));
@@ -459,6 +484,7 @@ void AgentRun::finalize(RunStatus status, const QString &error)
     m_error = status == RunStatus::Success ? QString() : error;
     m_timeLimit.stop();
     m_releasePage.stop();
+    disconnect(m_poolWatch);
     m_ctx->releaseTab();
     chargeSoFar();
     persist(true);
@@ -525,7 +551,7 @@ QJsonObject AgentRun::response() const
     const qint64 cap = m_request.inlineOutputMaxBytes.value_or(
         m_services.settings.int64Value(SettingKeys::agentInlineOutputMaxBytes));
     return ResponseBuilder::build(s, m_request.verbosity, cap, m_services.store.objects(),
-                                  m_services.settings, m_keyId);
+                                  m_services.settings, m_keyId, &m_snapshot);
 }
 
 } // namespace ph::engine

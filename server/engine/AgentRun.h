@@ -2,6 +2,7 @@
 
 #include "EngineTypes.h"
 #include "InputLoader.h"
+#include "ResponseBuilder.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -88,6 +89,9 @@ private:
     void persist(bool finished);
     void replayNext();
     void loadInputs(std::function<void()> then);
+    // Fairness while waiting for input: the page goes back to the pool as soon as another
+    // request waits for one and none is free (a continuation replays into a fresh one).
+    void yieldPageIfWanted();
     QJsonObject maskedArgs(const QJsonObject &args) const;
     void checkSchema(const QJsonValue &json);
 
@@ -116,6 +120,9 @@ private:
     qint64 m_tokensPending = 0;
     QTimer m_timeLimit;
     QTimer m_releasePage;
+    QMetaObject::Connection m_poolWatch; // while waiting for input with a page held
+    // The large-response snapshot last stored: reading the run again reuses it.
+    mutable ResponseBuilder::SnapshotMemo m_snapshot;
     bool m_loopQueued = false;
     bool m_busy = false; // a planner decision or tool call is in flight
     QStringList m_subscriberRequests;

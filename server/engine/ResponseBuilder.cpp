@@ -5,6 +5,7 @@
 #include "core/ObjectStore.h"
 #include "core/Settings.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,6 +51,25 @@ QJsonObject stepSummary(const StepRecord &s)
             {QStringLiteral("summary"), s.summary}};
 }
 
+// A fingerprint of a response that ignores what changes with the clock alone: the
+// signed links (and their expiry) of generated files.
+QByteArray digestOf(QJsonObject response)
+{
+    QJsonObject metadata = response.value(QStringLiteral("metadata")).toObject();
+    if (metadata.contains(QStringLiteral("generatedFiles"))) {
+        QJsonArray files;
+        for (const QJsonValue &f : metadata.value(QStringLiteral("generatedFiles")).toArray()) {
+            QJsonObject o = f.toObject();
+            o.remove(QStringLiteral("downloadUrl"));
+            o.remove(QStringLiteral("expiresAt"));
+            files.append(o);
+        }
+        metadata.insert(QStringLiteral("generatedFiles"), files);
+        response.insert(QStringLiteral("metadata"), metadata);
+    }
+    return QCryptographicHash::hash(serialize(response), QCryptographicHash::Sha256);
+}
+
 } // namespace
 
 QJsonObject ResponseBuilder::storageRef(ObjectStore &objects, const Settings &settings,
@@ -69,7 +89,7 @@ QJsonObject ResponseBuilder::storageRef(ObjectStore &objects, const Settings &se
 
 QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbosity,
                                    qint64 inlineCap, ObjectStore &objects, const Settings &settings,
-                                   const QString &keyId)
+                                   const QString &keyId, SnapshotMemo *memo)
 {
     const bool steps = verbosity == QLatin1String("steps") || verbosity == QLatin1String("debug");
     const bool debug = verbosity == QLatin1String("debug");
@@ -187,17 +207,34 @@ QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbos
         return response;
 
     // Too large: store the whole response and answer with a preview that fits the cap.
-    const StoredObject stored =
-        objects.put(keyId, QStringLiteral("response"),
-                    QStringLiteral("%1-%2.json").arg(run.trajectoryId).arg(run.phase),
-                    QStringLiteral("application/json"), full, kSnapshotTtlMs);
+    // The same response read again reuses its snapshot while the snapshot lives. A run
+    // still executing changes with every step: polling it stores nothing, the snapshot
+    // comes once it settles.
+    const bool settled = run.status != RunStatus::Executing;
+    StoredObject stored;
+    if (settled) {
+        const QByteArray digest = memo ? digestOf(response) : QByteArray();
+        if (memo && memo->digest == digest && objects.find(memo->objectId)) {
+            stored.id = memo->objectId;
+            stored.name = memo->name;
+            stored.contentType = memo->contentType;
+            stored.size = memo->size;
+        } else {
+            stored = objects.put(keyId, QStringLiteral("response"),
+                                 QStringLiteral("%1-%2.json").arg(run.trajectoryId).arg(run.phase),
+                                 QStringLiteral("application/json"), full, kSnapshotTtlMs);
+            if (memo)
+                *memo = {digest, stored.id, stored.name, stored.contentType, stored.size};
+        }
+    }
     QJsonObject small = response;
     small.remove(QStringLiteral("steps"));
     small.remove(QStringLiteral("history"));
     metadata.insert(QStringLiteral("outputTooLarge"), true);
-    metadata.insert(
-        QStringLiteral("responseRef"),
-        storageRef(objects, settings, stored.id, stored.name, stored.contentType, stored.size));
+    if (settled)
+        metadata.insert(
+            QStringLiteral("responseRef"),
+            storageRef(objects, settings, stored.id, stored.name, stored.contentType, stored.size));
     small.insert(QStringLiteral("metadata"), metadata);
     for (int chars = kPreviewChars; chars >= 0; chars = chars > 16 ? chars / 2 : -1) {
         QJsonArray previewBlocks;

@@ -41,9 +41,25 @@ struct RunSnapshot
 class ResponseBuilder
 {
 public:
-    // The full response at `verbosity` (final, steps, debug).
+    // The large-response snapshot a run stored last, so that building the same response
+    // again (every GET /agent/{id}, every long-poll answer, the callbacks) reuses it
+    // instead of storing another copy. `digest` covers the response without its
+    // time-dependent parts (the signed links of generated files).
+    struct SnapshotMemo
+    {
+        QByteArray digest;
+        QString objectId;
+        QString name;
+        QString contentType;
+        qint64 size = 0;
+    };
+
+    // The full response at `verbosity` (final, steps, debug). Over `inlineCap` the full
+    // response is stored (once per distinct content when `memo` is given) and a preview
+    // that fits is answered.
     static QJsonObject build(const RunSnapshot &run, const QString &verbosity, qint64 inlineCap,
-                             ObjectStore &objects, const Settings &settings, const QString &keyId);
+                             ObjectStore &objects, const Settings &settings, const QString &keyId,
+                             SnapshotMemo *memo = nullptr);
 
     // Signed, expiring URL path of a stored object.
     static QJsonObject storageRef(ObjectStore &objects, const Settings &settings, const QString &id,

@@ -101,6 +101,18 @@ int RunManager::executing(const QString &keyId) const
     return n;
 }
 
+int RunManager::active(const QString &keyId) const
+{
+    int n = 0;
+    for (const auto &run : m_runs) {
+        if (run && run->keyId() == keyId &&
+            (run->status() == RunStatus::Executing ||
+             (run->status() == RunStatus::RequiresInput && run->holdsPage())))
+            ++n;
+    }
+    return n;
+}
+
 AgentRun *RunManager::adopt(AgentRun *run)
 {
     m_runs.insert(run->trajectoryId(), run);
@@ -137,7 +149,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
 {
     const int limit = m_services.settings.intValue(SettingKeys::agentMaxRunsPerKey);
     if (request.trajectoryId.isEmpty() || !request.historyContinue) {
-        if (executing(keyId) >= limit) {
+        if (active(keyId) >= limit) {
             *err =
                 error(429, QStringLiteral("BUSY"),
                       QStringLiteral(

@@ -45,6 +45,9 @@ public:
     bool cancel(const QString &trajectoryId, const QString &keyId, const QString &reason,
                 EngineError *error);
     int executing(const QString &keyId) const;
+    // What counts against agent.maxConcurrentRunsPerKey: runs executing, and runs
+    // waiting for input that still hold a browser page.
+    int active(const QString &keyId) const;
     // The request of a trajectory's first phase as stored (secrets removed), if the key
     // owns the trajectory.
     std::optional<QJsonObject> firstRequest(const QString &trajectoryId,

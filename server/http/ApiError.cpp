@@ -83,6 +83,24 @@ ApiError ApiError::busy(const QString &message, int retryAfterSeconds)
     return e;
 }
 
+ApiError ApiError::keyBusy(const QString &what, int inFlight, int limit, const QString &setting,
+                           int retryAfterSeconds)
+{
+    ApiError e(429, QStringLiteral("BUSY"),
+               QStringLiteral("this API key already has %1 %2 in flight; the limit is %3 (%4)")
+                   .arg(inFlight)
+                   .arg(what)
+                   .arg(limit)
+                   .arg(setting),
+               QString(),
+               QJsonObject{{QStringLiteral("scope"), QStringLiteral("key")},
+                           {QStringLiteral("limit"), limit},
+                           {QStringLiteral("inFlight"), inFlight},
+                           {QStringLiteral("setting"), setting}});
+    e.withRetryAfter(retryAfterSeconds);
+    return e;
+}
+
 ApiError ApiError::unavailable(const QString &code, const QString &message)
 {
     return {503, code, message};

@@ -42,6 +42,10 @@ public:
     static ApiError payloadTooLarge(qint64 limit);
     static ApiError creditsExhausted();
     static ApiError busy(const QString &message, int retryAfterSeconds);
+    // 429 BUSY for a key that has `limit` requests of one kind in flight already (the
+    // same body for /agent and /scrape): details {scope:"key", limit, inFlight, setting}.
+    static ApiError keyBusy(const QString &what, int inFlight, int limit, const QString &setting,
+                            int retryAfterSeconds);
     static ApiError unavailable(const QString &code, const QString &message);
     static ApiError internal(const QString &message);
 

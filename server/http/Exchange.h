@@ -23,7 +23,9 @@ using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 // complete or the client has gone. Handlers that answer later keep a QPointer to it.
 //
 // Every response carries X-Request-Id. Streams use chunked transfer encoding, so the
-// connection stays usable after the stream ends.
+// connection stays usable after the stream ends. A header name that is not a token, or
+// a value with a control character (CR, LF, …), is never written: the answer becomes a
+// 500 and the HTTP log names the header.
 class Exchange : public QObject
 {
     Q_OBJECT
@@ -60,6 +62,8 @@ Q_SIGNALS:
 private:
     enum class State { Pending, Streaming, Done };
     QByteArray head(int status, const HeaderList &headers) const;
+    // Answers 500 instead when a header name or value could split the response.
+    bool refuseUnsafeHeaders(const HeaderList &headers, const QByteArray &contentType);
     void complete();
 
     Request m_request;

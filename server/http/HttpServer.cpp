@@ -48,16 +48,48 @@ QByteArray methodName(QHttpServerRequest::Method m)
 QByteArray rawError(int status, qint64 limit)
 {
     const QString requestId = Ids::make(QStringLiteral("req"), 20);
-    const ApiError error =
-        status == 413
-            ? ApiError::payloadTooLarge(limit)
-            : ApiError(
-                  431, QStringLiteral("HEADERS_TOO_LARGE"),
-                  QStringLiteral("request headers exceed %1 bytes").arg(TcpGuard::kMaxHeaderBytes));
+    ApiError error = ApiError::internal(QStringLiteral("refused"));
+    int retryAfter = 0;
+    switch (status) {
+    case 413:
+        error = ApiError::payloadTooLarge(limit);
+        break;
+    case 431:
+        error = ApiError(
+            431, QStringLiteral("HEADERS_TOO_LARGE"),
+            QStringLiteral("request headers exceed %1 bytes").arg(TcpGuard::kMaxHeaderBytes));
+        break;
+    case 408:
+        error = ApiError(408, QStringLiteral("REQUEST_TIMEOUT"),
+                         QStringLiteral("the request did not arrive within %1 ms").arg(limit),
+                         QString(), QJsonObject{{QStringLiteral("timeoutMs"), double(limit)}});
+        break;
+    case 429:
+        retryAfter = 1;
+        error = ApiError(429, QStringLiteral("TOO_MANY_CONNECTIONS"),
+                         QStringLiteral("this address already has %1 connections open "
+                                        "(http.maxConnectionsPerAddress)")
+                             .arg(limit),
+                         QString(), QJsonObject{{QStringLiteral("limit"), double(limit)}});
+        break;
+    case 503:
+        retryAfter = 1;
+        error = ApiError(
+            503, QStringLiteral("SERVER_BUSY"),
+            QStringLiteral("the server has %1 connections open (http.maxConnections)").arg(limit),
+            QString(), QJsonObject{{QStringLiteral("limit"), double(limit)}});
+        break;
+    default:
+        break;
+    }
+    if (retryAfter > 0)
+        error.withRetryAfter(retryAfter);
     const QByteArray body = QJsonDocument(error.toJson(requestId)).toJson(QJsonDocument::Compact);
-    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + Exchange::reasonPhrase(status) +
-           "\r\nX-Request-Id: " + requestId.toLatin1() +
-           "\r\nContent-Type: application/json\r\nContent-Length: " +
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' +
+                     Exchange::reasonPhrase(status) + "\r\nX-Request-Id: " + requestId.toLatin1();
+    if (retryAfter > 0)
+        out += "\r\nRetry-After: " + QByteArray::number(retryAfter);
+    return out + "\r\nContent-Type: application/json\r\nContent-Length: " +
            QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
 }
 
@@ -67,7 +99,6 @@ HttpServer::HttpServer(Authenticator &authenticator, const Clock &clock, QObject
     : QAbstractHttpServer(parent)
     , m_authenticator(authenticator)
     , m_clock(clock)
-    , m_maxBody(10 * 1024 * 1024)
 {}
 
 HttpServer::~HttpServer()
@@ -91,7 +122,7 @@ void HttpServer::addRoute(const Route &route)
 
 quint16 HttpServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
 {
-    auto *guard = new TcpGuard(m_maxBody, &rawError);
+    auto *guard = new TcpGuard(m_limits, &rawError);
     if (!guard->listen(address, port)) {
         if (error)
             *error = guard->errorString();
@@ -107,14 +138,26 @@ quint16 HttpServer::listenOn(const QHostAddress &address, quint16 port, QString 
 
 void HttpServer::setMaxBodyBytes(qint64 bytes)
 {
-    m_maxBody = bytes;
+    m_limits.maxBodyBytes = bytes;
     if (m_guard)
         m_guard->setMaxBodyBytes(bytes);
 }
 
 qint64 HttpServer::maxBodyBytes() const
 {
-    return m_maxBody;
+    return m_limits.maxBodyBytes;
+}
+
+void HttpServer::setConnectionLimits(const ConnectionLimits &limits)
+{
+    m_limits = limits;
+    if (m_guard)
+        m_guard->setLimits(limits);
+}
+
+int HttpServer::connectionsFrom(const QHostAddress &address) const
+{
+    return m_guard ? m_guard->connectionsFrom(address) : 0;
 }
 
 void HttpServer::stopListening()
@@ -180,16 +223,20 @@ bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket
                                   match.route ? match.route->envelope : nullptr, this);
     m_inFlight.insert(exchange);
     const QString requestId = exchange->request().id;
-    connect(exchange, &Exchange::finished, this, [this, exchange, requestId] {
+    QPointer<QTcpSocket> connection(socket);
+    connect(exchange, &Exchange::finished, this, [this, exchange, requestId, connection] {
         m_inFlight.remove(exchange);
+        // The answer is out: the connection's read timeouts run again.
+        if (m_guard && connection)
+            m_guard->responseComplete(connection);
         Q_EMIT requestFinished(requestId);
         if (m_inFlight.isEmpty())
             Q_EMIT idle();
     });
 
     try {
-        if (exchange->request().body.size() > m_maxBody)
-            throw ApiError::payloadTooLarge(m_maxBody);
+        if (exchange->request().body.size() > m_limits.maxBodyBytes)
+            throw ApiError::payloadTooLarge(m_limits.maxBodyBytes);
         if (!match.route) {
             if (!match.allowedMethods.isEmpty()) {
                 const QByteArray allow = match.allowedMethods.join(QStringLiteral(", ")).toLatin1();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ConnectionLimits.h"
 #include "Route.h"
 
 #include <QAbstractHttpServer>
@@ -42,6 +43,12 @@ public:
 
     void setMaxBodyBytes(qint64 bytes);
     qint64 maxBodyBytes() const;
+    // Connection caps and read timeouts (the body limit included), applied to open
+    // connections too.
+    void setConnectionLimits(const ConnectionLimits &limits);
+    ConnectionLimits connectionLimits() const { return m_limits; }
+    // Open connections from `address` (the per-address cap counts these).
+    int connectionsFrom(const QHostAddress &address) const;
 
     int inFlight() const { return int(m_inFlight.size()); }
     // Stops accepting connections; in-flight exchanges continue.
@@ -67,7 +74,7 @@ private:
     const Clock &m_clock;
     Router m_router;
     QPointer<TcpGuard> m_guard;
-    qint64 m_maxBody;
+    ConnectionLimits m_limits;
     QHostAddress m_address;
     quint16 m_port = 0;
     QSet<Exchange *> m_inFlight;

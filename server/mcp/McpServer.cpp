@@ -47,12 +47,17 @@ QJsonObject rpcResult(const QJsonValue &id, const QJsonObject &result)
             {QStringLiteral("result"), result}};
 }
 
-// A protocol error raised while handling one message.
+// A protocol error raised while handling one message; `httpStatus` set when the whole
+// exchange should answer with that status instead of 200.
 struct RpcFailure
 {
     int code;
     QString message;
+    int httpStatus = 0;
 };
+
+// What a session costs besides its clientInfo: ids, version, timestamps.
+constexpr qint64 kSessionOverheadBytes = 128;
 
 bool batchesAllowed(const QString &version)
 {
@@ -256,11 +261,41 @@ void McpServer::expireIdle()
 {
     const qint64 now = m_clock.nowMs();
     for (auto it = m_sessions.begin(); it != m_sessions.end();) {
-        if (now - it->lastSeenMs > m_idleTimeoutMs)
+        if (now - it->lastSeenMs > m_limits.idleTimeoutMs)
             it = m_sessions.erase(it);
         else
             ++it;
     }
+}
+
+void McpServer::makeRoomFor(const QString &actor)
+{
+    // The least recently used session among those `mine` selects, or end().
+    auto oldest = [this](auto mine) {
+        auto found = m_sessions.end();
+        for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it) {
+            if (mine(*it) && (found == m_sessions.end() || it->lastSeenMs < found->lastSeenMs))
+                found = it;
+        }
+        return found;
+    };
+    auto evict = [this](QHash<QString, Session>::iterator it, const char *why) {
+        qCInfo(lcMcp).noquote() << m_path << "evicted the least recently used session of"
+                                << it->actor << "(" << why << ")";
+        m_sessions.erase(it);
+        ++m_evicted;
+    };
+    for (;;) {
+        qsizetype own = 0;
+        for (const Session &s : std::as_const(m_sessions))
+            own += s.actor == actor ? 1 : 0;
+        if (own < m_limits.maxSessionsPerCredential)
+            break;
+        evict(oldest([&actor](const Session &s) { return s.actor == actor; }),
+              "mcp.maxSessionsPerCredential");
+    }
+    while (!m_sessions.isEmpty() && m_sessions.size() >= m_limits.maxSessions)
+        evict(oldest([](const Session &) { return true; }), "mcp.maxSessions");
 }
 
 McpServer::Session *McpServer::sessionFor(Exchange &ex, QString *sessionId)
@@ -378,8 +413,10 @@ void McpServer::post(Exchange &ex)
 
     QJsonArray responses;
     QString newSessionId;
+    int status = 200;
     for (const QJsonValue &m : messages) {
-        const QJsonValue response = handleMessage(m, session, sessionId, request, &newSessionId);
+        const QJsonValue response =
+            handleMessage(m, session, sessionId, request, &newSessionId, &status);
         if (!response.isUndefined())
             responses.append(response);
     }
@@ -393,7 +430,7 @@ void McpServer::post(Exchange &ex)
     const QByteArray body =
         batch ? QJsonDocument(responses).toJson(QJsonDocument::Compact)
               : QJsonDocument(responses.first().toObject()).toJson(QJsonDocument::Compact);
-    ex.respond(200, body, "application/json", headers);
+    ex.respond(status, body, "application/json", headers);
 }
 
 bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *session,
@@ -442,7 +479,7 @@ bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *ses
 
 QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
                                     const QString &sessionId, const http::Request &request,
-                                    QString *newSessionId)
+                                    QString *newSessionId, int *httpStatus)
 {
     const QJsonObject message = value.toObject();
     const QJsonValue id = message.value(QStringLiteral("id"));
@@ -489,6 +526,8 @@ QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
         }
         return rpcError(id, kMethodNotFound, QStringLiteral("Method not found: %1").arg(method));
     } catch (const RpcFailure &f) {
+        if (f.httpStatus && httpStatus)
+            *httpStatus = f.httpStatus;
         return rpcError(id, f.code, f.message);
     } catch (const StoreError &e) {
         qCWarning(lcMcp) << "store error in" << method << e.what();
@@ -505,12 +544,22 @@ QJsonObject McpServer::initialize(const QJsonObject &params, const http::Request
                          QStringLiteral("Invalid params: protocolVersion is required")};
     const QString version =
         supportedVersions().contains(requested.toString()) ? requested.toString() : latestVersion();
-    expireIdle();
     Session session;
     session.protocolVersion = version;
     session.actor = request.principal.actor();
     session.clientInfo = params.value(QStringLiteral("clientInfo")).toObject();
     session.lastSeenMs = m_clock.nowMs();
+    session.bytes = QJsonDocument(session.clientInfo).toJson(QJsonDocument::Compact).size() +
+                    session.actor.size() + kSessionOverheadBytes;
+    if (session.bytes > m_limits.maxSessionBytes)
+        throw RpcFailure{kInvalidParams,
+                         QStringLiteral("Invalid params: params.clientInfo makes a session of %1 "
+                                        "bytes; the limit is %2 (mcp.maxSessionBytes)")
+                             .arg(session.bytes)
+                             .arg(m_limits.maxSessionBytes),
+                         400};
+    expireIdle();
+    makeRoomFor(session.actor);
     *newSessionId = Ids::make(QStringLiteral("mcp"), 32);
     m_sessions.insert(*newSessionId, session);
 

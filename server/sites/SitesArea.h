@@ -42,6 +42,8 @@ public:
     // Connect AI keys, for the authenticator.
     http::CredentialVerifier &connectKeyVerifier();
     QList<http::Controller *> controllers();
+    // The configuration MCP server (its session limits are settings).
+    mcp::McpServer &mcp() { return *m_mcp; }
 
 private:
     std::unique_ptr<SiteRepository> m_sites;

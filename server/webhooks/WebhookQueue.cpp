@@ -1031,6 +1031,14 @@ std::optional<DeliveryRecord> WebhookQueue::find(const QString &id, bool withAtt
     return d;
 }
 
+int WebhookQueue::pendingCount(const QString &keyId, const QString &event) const
+{
+    Sql q(m_store, QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'"
+                                  " AND key_id IS :k AND event = :e"));
+    q.bind(QStringLiteral(":k"), keyId).bind(QStringLiteral(":e"), event).exec();
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
 QList<DeliveryRecord> WebhookQueue::list(const QString &keyId, const QString &status, int limit,
                                          const QString &before) const
 {

@@ -149,6 +149,8 @@ public:
                                const QString &before) const;
     // Attempts started whose outcome is not yet committed.
     int inFlight() const { return int(m_inFlight.size()); }
+    // Deliveries of `event` for `keyId` still pending (POST /webhooks/test's per-key cap).
+    int pendingCount(const QString &keyId, const QString &event) const;
 
     static QByteArray sign(const QByteArray &secret, qint64 timestampMs, const QByteArray &body);
 

@@ -3,6 +3,10 @@
 #include "WebhookEvents.h"
 #include "WebhookQueue.h"
 
+#include "core/CreditLedger.h"
+#include "core/HeaderText.h"
+#include "core/Settings.h"
+#include "core/Store.h"
 #include "http/ApiError.h"
 #include "http/Exchange.h"
 #include "http/JsonFields.h"
@@ -20,15 +24,20 @@ using http::JsonFields;
 using http::Route;
 
 namespace {
+// A key over its pending-tests cap waits for deliveries to go out (thousands a second).
+constexpr int kTestRetryAfterSeconds = 5;
+
 QString visibleKey(const Exchange &ex)
 {
     return ex.request().principal.owner ? QString() : ex.request().principal.keyId;
 }
 } // namespace
 
-WebhooksController::WebhooksController(WebhookQueue &queue, const Clock &clock,
-                                       NetworkPolicy &policy, QObject *parent)
+WebhooksController::WebhooksController(Store &store, Settings &settings, WebhookQueue &queue,
+                                       const Clock &clock, NetworkPolicy &policy, QObject *parent)
     : QObject(parent)
+    , m_store(store)
+    , m_settings(settings)
     , m_queue(queue)
     , m_clock(clock)
     , m_policy(policy)
@@ -120,24 +129,63 @@ void WebhooksController::test(Exchange &ex)
     // subscription could use would prove nothing.
     if (const QString problem = NetworkPolicy::callbackSchemeProblem(url); !problem.isEmpty())
         throw ApiError::invalidField(QStringLiteral("url"), problem);
-    const int count = int(body.optionalInt(QStringLiteral("count"), 1, 10000).value_or(1));
+    const int count = int(body.optionalInt(QStringLiteral("count"), 1,
+                                           m_settings.intValue(SettingKeys::webhooksMaxTestCount))
+                              .value_or(1));
     WebhookSubscription s;
     s.url = url.toString(QUrl::FullyEncoded);
     s.secret = body.optionalString(QStringLiteral("secret")).value_or(QString());
     s.events = {QStringLiteral("webhook.test")};
-    if (const auto headers = body.optionalObject(QStringLiteral("headers")))
-        s.headers = headers->object();
-    if (const auto auth = body.optionalObject(QStringLiteral("auth")))
-        s.auth = auth->object();
+    // What goes into the deliveries' request headers must fit in one header line.
+    if (const auto headers = body.optionalObject(QStringLiteral("headers"))) {
+        const QJsonObject &o = headers->object();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const QString field = headers->path(it.key());
+            if (!HeaderText::isToken(it.key()))
+                throw ApiError::invalidField(field, QStringLiteral("is not a valid header name"));
+            if (!it.value().isString())
+                throw ApiError::invalidField(field, QStringLiteral("must be a string"));
+            if (const QString problem = HeaderText::valueProblem(it.value().toString());
+                !problem.isEmpty())
+                throw ApiError::invalidField(field, problem);
+        }
+        s.headers = o;
+    }
+    if (const auto auth = body.optionalObject(QStringLiteral("auth"))) {
+        const QJsonObject &o = auth->object();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (const QString problem = HeaderText::valueProblem(it.value().toString());
+                it.value().isString() && !problem.isEmpty())
+                throw ApiError::invalidField(auth->path(it.key()), problem);
+        }
+        s.auth = o;
+    }
+
+    // Counted against the key like other work: credits, and a cap on what it has pending.
+    const QString keyId = ex.request().principal.keyId;
+    if (!m_store.credits().canSpend(keyId))
+        throw ApiError::creditsExhausted();
+    const QString event = QStringLiteral("webhook.test");
+    const int cap = m_settings.intValue(SettingKeys::webhooksMaxPendingTestsPerKey);
+    const int pending = m_queue.pendingCount(keyId, event);
+    if (pending + count > cap)
+        throw ApiError::keyBusy(
+            QStringLiteral("test deliveries pending (asking for %1 more)").arg(count), pending, cap,
+            SettingKeys::webhooksMaxPendingTestsPerKey, kTestRetryAfterSeconds);
+
     QList<Event> events;
     events.reserve(count);
     for (int i = 0; i < count; ++i)
         events.append(testEvent(m_clock, i));
-    const QStringList ids =
-        m_queue.enqueue(ex.request().id, ex.request().principal.keyId, {s}, events);
+    const QStringList ids = m_queue.enqueue(ex.request().id, keyId, {s}, events);
+    Usage usage;
+    usage.testDeliveries = ids.size();
+    const Charge charge =
+        m_store.credits().charge(keyId, ex.request().id, QStringLiteral("/webhooks/test"), usage);
     ex.respondJson(202,
                    {{QStringLiteral("count"), int(ids.size())},
-                    {QStringLiteral("deliveries"), QJsonArray::fromStringList(ids.mid(0, 100))}});
+                    {QStringLiteral("deliveries"), QJsonArray::fromStringList(ids.mid(0, 100))},
+                    {QStringLiteral("usage"), charge.toJson(usage)}});
 }
 
 } // namespace ph::webhooks

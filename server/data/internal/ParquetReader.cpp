@@ -985,6 +985,8 @@ private:
     void expand(qint64 bytes, const QString &column)
     {
         m_expanded += bytes;
+        if (m_limits.expandedMeter && bytes > 0)
+            *m_limits.expandedMeter += bytes;
         if (bytes < 0 || m_expanded > m_limits.maxExpandedBytes)
             fail(DataError::tooLarge(
                 QStringLiteral("parquet column '%1' decompresses past the limit of %2 bytes")

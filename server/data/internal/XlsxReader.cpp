@@ -340,6 +340,8 @@ private:
             tooLarge();
         }
         m_expanded += data.size();
+        if (m_limits.expandedMeter)
+            *m_limits.expandedMeter += data.size();
         return data;
     }
 
