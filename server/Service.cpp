@@ -267,6 +267,12 @@ bool Service::start(QString *error)
 
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
 
+    // A path routed twice is a programming error: refuse to start rather than answer
+    // one of them silently.
+    if (!m_http->routeProblems().isEmpty()) {
+        *error = m_http->routeProblems().join(QStringLiteral("; "));
+        return false;
+    }
     if (!m_http->listenOn(m_config.bind, m_config.port, error)) {
         *error = QStringLiteral("cannot listen on %1:%2: %3")
                      .arg(m_config.bind.toString())

@@ -117,7 +117,8 @@ void HttpServer::addController(Controller &controller)
 
 void HttpServer::addRoute(const Route &route)
 {
-    m_router.add(route);
+    if (const QString problem = m_router.add(route); !problem.isEmpty())
+        m_routeProblems << problem;
 }
 
 quint16 HttpServer::listenOn(const QHostAddress &address, quint16 port, QString *error)

@@ -35,6 +35,8 @@ public:
 
     void addController(Controller &controller);
     void addRoute(const Route &route);
+    // Routes refused while the table was built (a duplicate): the service does not start.
+    QStringList routeProblems() const { return m_routeProblems; }
 
     // Listens on address:port (0 picks a free port). Returns the port, 0 on failure.
     quint16 listenOn(const QHostAddress &address, quint16 port, QString *error);
@@ -73,6 +75,7 @@ private:
     Authenticator &m_authenticator;
     const Clock &m_clock;
     Router m_router;
+    QStringList m_routeProblems;
     QPointer<TcpGuard> m_guard;
     ConnectionLimits m_limits;
     QHostAddress m_address;

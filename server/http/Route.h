@@ -85,7 +85,10 @@ public:
         QStringList allowedMethods; // filled when the path matched but not the method
     };
 
-    void add(const Route &route);
+    // Adds a route. A route whose method and path shape (parameters count as one
+    // segment whatever their names) another already has is not added: the answer says
+    // which ("GET /keys/{id} is routed twice …"); empty when added.
+    QString add(const Route &route);
     Match match(const QByteArray &method, const QString &path) const;
 
 private:
