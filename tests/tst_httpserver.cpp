@@ -7,8 +7,8 @@
 
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
+#include "core/DomainError.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "http/Authenticator.h"
 #include "http/ConnectionLimits.h"
 #include "http/EventStream.h"
@@ -76,14 +76,15 @@ private:
         ex.respondJson(
             200, {{QStringLiteral("name"), name}, {QStringLiteral("count"), count.value_or(-1)}});
     }
-    void busy(Exchange &) { throw ApiError::busy(QStringLiteral("full"), 7); }
+    void busy(Exchange &) { throw DomainError::busy(QStringLiteral("full"), 7); }
     void broke(Exchange &) { throw std::runtime_error("secret internal detail"); }
-    void credits(Exchange &) { throw ApiError::creditsExhausted(); }
+    void credits(Exchange &) { throw DomainError::creditsExhausted(); }
     void stream(Exchange &ex)
     {
         EventStream::Framing framing;
         if (!EventStream::framingFromAccept(ex.request().header("accept"), &framing))
-            throw ApiError(406, QStringLiteral("NOT_ACCEPTABLE"), QStringLiteral("no stream type"));
+            throw DomainError(DomainError::Kind::NotAcceptable, QStringLiteral("NOT_ACCEPTABLE"),
+                              QStringLiteral("no stream type"));
         auto *s = new EventStream(ex, framing, 0, this);
         int n = 0;
         auto *timer = new QTimer(s);

@@ -6,6 +6,7 @@
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
+#include "core/DomainError.h"
 #include "core/HeaderText.h"
 #include "core/ObjectStore.h"
 #include "core/RequestLog.h"
@@ -14,7 +15,6 @@
 #include "engine/AgentRun.h"
 #include "engine/ResponseBuilder.h"
 #include "engine/RunManager.h"
-#include "http/ApiError.h"
 #include "http/Authenticator.h"
 #include "http/Exchange.h"
 #include "http/LongPoll.h"
@@ -30,7 +30,6 @@ namespace ph::cloud {
 
 using engine::AgentRun;
 using engine::RunStatus;
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
 using http::Route;
@@ -38,14 +37,6 @@ using http::Route;
 namespace {
 
 constexpr int kMaxWaitSeconds = 300;
-
-ApiError toApiError(const engine::EngineError &e)
-{
-    ApiError error(e.status, e.code, e.message, e.field);
-    if (e.status == 429)
-        error.withRetryAfter(5);
-    return error;
-}
 
 int statusFor(RunStatus s)
 {
@@ -140,23 +131,23 @@ AgentRun *AgentController::submit(const engine::ExecuteRequest &request, const Q
                                   const QString &requestId, const QString &endpoint)
 {
     if (!m_store.credits().canSpend(keyId))
-        throw ApiError::creditsExhausted();
+        throw DomainError::creditsExhausted();
     // Per-key fairness: runs executing, and waiting ones that hold a page, count.
     const int limit = m_settings.intValue(SettingKeys::agentMaxRunsPerKey);
     if (!request.historyContinue && m_runs.active(keyId) >= limit)
-        throw ApiError::keyBusy(QStringLiteral("agent runs"), m_runs.active(keyId), limit,
-                                SettingKeys::agentMaxRunsPerKey, m_pool.retryAfterSeconds());
+        throw DomainError::keyBusy(QStringLiteral("agent runs"), m_runs.active(keyId), limit,
+                                   SettingKeys::agentMaxRunsPerKey, m_pool.retryAfterSeconds());
     if (!request.historyContinue && !m_pool.hasRoomFor(1))
-        throw ApiError::busy(QStringLiteral("the browser pool is busy; retry later"),
-                             m_pool.retryAfterSeconds());
+        throw DomainError::busy(QStringLiteral("the browser pool is busy; retry later"),
+                                m_pool.retryAfterSeconds());
 
     engine::EngineError error;
     m_store.requests().begin(requestId, keyId, endpoint);
     AgentRun *run = m_runs.submit(request, keyId, requestId, &error);
     if (!run) {
         m_store.requests().finish(requestId, QStringLiteral("refused"),
-                                  {{QStringLiteral("code"), error.code}});
-        throw toApiError(error);
+                                  {{QStringLiteral("code"), error->code()}});
+        throw *error;
     }
     m_store.requests().addSubscriptions(requestId, request.webhooks);
     run->addSubscriberRequest(requestId);
@@ -172,7 +163,7 @@ AgentRun *AgentController::submit(const engine::ExecuteRequest &request, const Q
     return run;
 }
 
-std::optional<ApiError> AgentController::inputError(const AgentRun &run)
+std::optional<DomainError> AgentController::inputError(const AgentRun &run)
 {
     // An input that could not be used is the request's fault: a typed 400 naming it
     // (the trajectory keeps the error for GET /agent/{id}).
@@ -182,7 +173,7 @@ std::optional<ApiError> AgentController::inputError(const AgentRun &run)
     QJsonObject details = bad->details;
     details.insert(QStringLiteral("trajectoryId"), run.trajectoryId());
     details.insert(QStringLiteral("phase"), run.phase());
-    return ApiError(400, bad->code, bad->message, bad->field, details);
+    return DomainError(DomainError::Kind::Invalid, bad->code, bad->message, bad->field, details);
 }
 
 void AgentController::awaitRun(AgentRun *run, int windowMs, QObject *context,
@@ -227,7 +218,7 @@ void AgentController::run(Exchange &exchange)
         exchange, windowMs, [guard] { return !guard || guard->status() != RunStatus::Executing; },
         [guard](Exchange &ex) {
             if (!guard) {
-                ex.fail(ApiError::internal(QStringLiteral("the run is gone")));
+                ex.fail(DomainError::internal(QStringLiteral("the run is gone")));
                 return;
             }
             if (const auto bad = inputError(*guard)) {
@@ -245,7 +236,7 @@ void AgentController::get(Exchange &exchange)
     const QString keyId = exchange.request().principal.keyId;
     engine::EngineError error;
     if (!m_runs.latest(id, keyId, &error))
-        throw toApiError(error);
+        throw *error;
     // Prefer: wait=N holds the answer until the run settles (long-poll).
     const int waitMs = exchange.request().preferWait(kMaxWaitSeconds).value_or(0) * 1000;
     QPointer<AgentRun> run = m_runs.live(id);
@@ -255,7 +246,7 @@ void AgentController::get(Exchange &exchange)
             engine::EngineError e;
             const auto latest = m_runs.latest(id, keyId, &e);
             if (!latest) {
-                ex.fail(toApiError(e));
+                ex.fail(*e);
                 return;
             }
             ex.respondJson(latest->value(QStringLiteral("status")).toString() ==
@@ -274,7 +265,7 @@ void AgentController::cancel(Exchange &exchange)
     const QString keyId = exchange.request().principal.keyId;
     engine::EngineError error;
     if (!m_runs.cancel(id, keyId, QStringLiteral("cancelled"), &error))
-        throw toApiError(error);
+        throw *error;
     const auto latest = m_runs.latest(id, keyId, &error);
     exchange.respondJson(200, latest.value_or(QJsonObject()));
 }
@@ -283,8 +274,8 @@ void AgentController::upload(Exchange &exchange)
 {
     const QByteArray body = exchange.request().body;
     if (body.isEmpty())
-        throw ApiError(400, QStringLiteral("EMPTY_UPLOAD"),
-                       QStringLiteral("the upload has no content"), QStringLiteral("body"));
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("EMPTY_UPLOAD"),
+                          QStringLiteral("the upload has no content"), QStringLiteral("body"));
     // The name and the type come back in the download's headers: no control character
     // (CR, LF, …) may get in.
     QString name = exchange.request().queryValue(QStringLiteral("name"));
@@ -294,13 +285,13 @@ void AgentController::upload(Exchange &exchange)
         nameField = QStringLiteral("X-Filename");
     }
     if (const QString problem = HeaderText::valueProblem(name); !problem.isEmpty())
-        throw ApiError::invalidField(nameField, problem);
+        throw DomainError::invalidField(nameField, problem);
     if (name.isEmpty())
         name = QStringLiteral("upload");
     QByteArray type = exchange.request().header("content-type");
     if (const QString problem = HeaderText::valueProblem(QString::fromLatin1(type));
         !problem.isEmpty())
-        throw ApiError::invalidField(QStringLiteral("Content-Type"), problem);
+        throw DomainError::invalidField(QStringLiteral("Content-Type"), problem);
     if (type.isEmpty() || type.startsWith("application/x-www-form-urlencoded"))
         type = "application/octet-stream";
     const StoredObject o =
@@ -322,8 +313,8 @@ void AgentController::download(Exchange &exchange)
         const qint64 expires =
             exchange.request().queryValue(QStringLiteral("expires")).toLongLong();
         if (!m_store.objects().verify(id, expires, sig))
-            throw ApiError(
-                403, QStringLiteral("LINK_INVALID"),
+            throw DomainError(
+                DomainError::Kind::Forbidden, QStringLiteral("LINK_INVALID"),
                 QStringLiteral("the download link is invalid or has expired; ask for a new one"));
         allowed = true;
     } else if (object) {
@@ -332,12 +323,12 @@ void AgentController::download(Exchange &exchange)
         const auto found = m_store.apiKeys().findBySecret(key);
         allowed = found && found->isActive() && (found->id == object->keyId || found->isOwner());
         if (!allowed)
-            throw ApiError::unauthorized(
+            throw DomainError::unauthorized(
                 QStringLiteral("MISSING_API_KEY"),
                 QStringLiteral("a signed link or the owning API key is required"));
     }
     if (!object || !allowed)
-        throw ApiError::notFound(QStringLiteral("no stored object %1").arg(id));
+        throw DomainError::notFound(QStringLiteral("no stored object %1").arg(id));
     // Names and types are checked when stored; objects stored before that are cleaned
     // here rather than refused.
     QString filename = object->name;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 #include "http/Route.h"
 
 #include <QObject>
@@ -42,13 +42,13 @@ public:
 
     // Starts (or continues) a run for `keyId` as request `requestId` of `endpoint`, with
     // the callbacks it subscribes: credits and pool checks, the request log, the
-    // subscriptions. Throws http::ApiError when it cannot start.
+    // subscriptions. Throws DomainError when it cannot start.
     engine::AgentRun *submit(const engine::ExecuteRequest &request, const QString &keyId,
                              const QString &requestId, const QString &endpoint);
     // Calls `then` once: when the run settles, or after `windowMs` with the run still
     // going (or gone). `context` ends the wait when it is destroyed.
     // The typed 400 of a run that ended on an input it could not use.
-    static std::optional<http::ApiError> inputError(const engine::AgentRun &run);
+    static std::optional<DomainError> inputError(const engine::AgentRun &run);
     static void awaitRun(engine::AgentRun *run, int windowMs, QObject *context,
                          std::function<void()> then);
 

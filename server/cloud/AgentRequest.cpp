@@ -2,9 +2,9 @@
 
 #include "WebhookOptions.h"
 
+#include "core/DomainError.h"
 #include "core/Settings.h"
 #include "engine/Tool.h"
-#include "http/ApiError.h"
 #include "http/JsonFields.h"
 #include "net/NetworkPolicy.h"
 
@@ -12,7 +12,6 @@
 
 namespace ph::cloud {
 
-using http::ApiError;
 using http::JsonFields;
 
 namespace {
@@ -29,16 +28,16 @@ void checkCount(const QString &field, qsizetype count, const QString &setting,
     const int cap = settings.intValue(setting);
     if (count <= cap)
         return;
-    throw ApiError(400, code,
-                   QStringLiteral("%1 holds %2 items; the limit is %3 per request (%4)")
-                       .arg(field)
-                       .arg(count)
-                       .arg(cap)
-                       .arg(setting),
-                   field,
-                   QJsonObject{{QStringLiteral("limit"), cap},
-                               {QStringLiteral("received"), double(count)},
-                               {QStringLiteral("setting"), setting}});
+    throw DomainError(DomainError::Kind::Invalid, code,
+                      QStringLiteral("%1 holds %2 items; the limit is %3 per request (%4)")
+                          .arg(field)
+                          .arg(count)
+                          .arg(cap)
+                          .arg(setting),
+                      field,
+                      QJsonObject{{QStringLiteral("limit"), cap},
+                                  {QStringLiteral("received"), double(count)},
+                                  {QStringLiteral("setting"), setting}});
 }
 
 QStringList readUrlList(const JsonFields &body, const QString &key, const EgressGrant &grant,
@@ -54,19 +53,19 @@ QStringList readUrlList(const JsonFields &body, const QString &key, const Egress
         const QString field = QStringLiteral("%1[%2]").arg(body.path(key)).arg(i);
         const QUrl url(list->at(i).trimmed());
         if (!url.scheme().isEmpty() && !NetworkPolicy::isBrowsableScheme(url))
-            throw ApiError(
-                400, QStringLiteral("UNSUPPORTED_SCHEME"),
+            throw DomainError(
+                DomainError::Kind::Invalid, QStringLiteral("UNSUPPORTED_SCHEME"),
                 QStringLiteral("%1 uses the scheme '%2'; only http and https are allowed")
                     .arg(field, url.scheme()),
                 field);
         if (!url.isValid() || url.host().isEmpty())
-            throw ApiError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
+            throw DomainError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
         if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
-            throw ApiError(400, QStringLiteral("PRIVATE_TARGET"),
-                           QStringLiteral("%1 points at a private address (%2), which this key "
-                                          "may not reach")
-                               .arg(field, url.host()),
-                           field);
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
+                              QStringLiteral("%1 points at a private address (%2), which this key "
+                                             "may not reach")
+                                  .arg(field, url.host()),
+                              field);
     }
     QStringList out;
     for (const QString &u : *list)
@@ -79,7 +78,7 @@ void checkDataInputs(const QJsonArray &inputs, const EgressGrant &grant)
     for (qsizetype i = 0; i < inputs.size(); ++i) {
         const QString path = QStringLiteral("dataInputs[%1]").arg(i);
         if (!inputs.at(i).isObject())
-            throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+            throw DomainError::invalidField(path, QStringLiteral("must be an object"));
         const JsonFields item(inputs.at(i).toObject(), path);
         item.optionalString(QStringLiteral("description"));
         item.optionalEnum(QStringLiteral("format"), kFormats);
@@ -98,11 +97,11 @@ void checkDataInputs(const QJsonArray &inputs, const EgressGrant &grant)
         if (const auto ref = item.optionalObject(QStringLiteral("storageRef"))) {
             ++sources;
             if (!ref->has(QStringLiteral("id")) && !ref->has(QStringLiteral("downloadUrl")))
-                throw ApiError::missingField(ref->path(QStringLiteral("id")));
+                throw DomainError::missingField(ref->path(QStringLiteral("id")));
             ref->optionalString(QStringLiteral("id"));
         }
         if (sources != 1)
-            throw ApiError::invalidField(
+            throw DomainError::invalidField(
                 path, QStringLiteral("needs exactly one of inline, url or storageRef"));
     }
 }
@@ -126,15 +125,15 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
         if (const auto answers = history->optionalObject(QStringLiteral("answers"))) {
             for (auto it = answers->object().begin(); it != answers->object().end(); ++it) {
                 if (!it.value().isString())
-                    throw ApiError::invalidField(answers->path(it.key()),
-                                                 QStringLiteral("must be a string"));
+                    throw DomainError::invalidField(answers->path(it.key()),
+                                                    QStringLiteral("must be a string"));
             }
             r.answers = answers->object();
         }
     }
     if (r.historyContinue && r.trajectoryId.isEmpty())
-        throw ApiError(
-            400, QStringLiteral("MISSING_FIELD"),
+        throw DomainError(
+            DomainError::Kind::Invalid, QStringLiteral("MISSING_FIELD"),
             QStringLiteral("trajectoryId is required to continue (history.continue is true)"),
             QStringLiteral("trajectoryId"));
     // A continuation may answer with history.answers alone; anything else needs a task.
@@ -147,7 +146,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
         r.schema = schema->object();
         if (!r.schema.isEmpty() && !r.schema.contains(QStringLiteral("type")) &&
             !r.schema.contains(QStringLiteral("properties")))
-            throw ApiError::invalidField(
+            throw DomainError::invalidField(
                 QStringLiteral("schema"),
                 QStringLiteral("must be a JSON Schema with a type or properties"));
     }
@@ -173,7 +172,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
         if (const auto extra = tools->stringArray(QStringLiteral("enableAdditionalTools"), false)) {
             for (qsizetype i = 0; i < extra->size(); ++i) {
                 if (!engine::AdditionalTools::all().contains(extra->at(i)))
-                    throw ApiError::invalidField(
+                    throw DomainError::invalidField(
                         QStringLiteral("tools.enableAdditionalTools[%1]").arg(i),
                         QStringLiteral("must be one of %1")
                             .arg(engine::AdditionalTools::all().join(QStringLiteral(", "))));

@@ -12,7 +12,7 @@ class Settings;
 namespace ph::cloud {
 
 // Reads and validates an ExecuteRequest (POST /agent, /execute). Every problem is an
-// ApiError 400 naming the field; `stored` is the body with its secrets removed.
+// DomainError 400 naming the field; `stored` is the body with its secrets removed.
 // `grant`: what the caller's key may reach (NetworkPolicy::grantFor); URLs it may not
 // are typed 400s naming the field. The number of urls, file_urls, image_urls and
 // dataInputs is capped by settings (agent.maxUrls …): over a cap, 400 TOO_MANY_URLS /

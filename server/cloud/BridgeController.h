@@ -10,6 +10,7 @@
 #include <memory>
 
 namespace ph {
+class DomainError;
 class Clock;
 class NetworkPolicy;
 class Settings;
@@ -20,7 +21,7 @@ class ToolRegistry;
 struct ExecuteRequest;
 } // namespace engine
 namespace http {
-class ApiError;
+
 class Authenticator;
 class Exchange;
 } // namespace http
@@ -72,9 +73,9 @@ public:
         QString triggerId; // set when a trigger fired it
     };
     // How a call answers: a status and body, or an error.
-    using Reply = std::function<void(int status, const QJsonObject &body, const http::ApiError *)>;
+    using Reply = std::function<void(int status, const QJsonObject &body, const DomainError *)>;
 
-    // Runs `call` for the exchange's key; `reply` is called once. Throws http::ApiError
+    // Runs `call` for the exchange's key; `reply` is called once. Throws DomainError
     // for what is wrong before any work starts.
     void invoke(const Call &call, http::Exchange &exchange, Reply reply);
 

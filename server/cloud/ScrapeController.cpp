@@ -6,10 +6,10 @@
 #include "browser/BrowserPool.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
+#include "core/DomainError.h"
 #include "core/RequestLog.h"
 #include "core/Settings.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "http/Exchange.h"
 #include "http/JsonFields.h"
 #include "net/NetworkPolicy.h"
@@ -20,7 +20,6 @@
 
 namespace ph::cloud {
 
-using http::ApiError;
 using http::Exchange;
 using http::JsonFields;
 
@@ -34,11 +33,11 @@ ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
     o.formats = ScrapeController::defaultFormats();
     if (const auto formats = body.stringArray(QStringLiteral("formats"), false)) {
         if (formats->isEmpty())
-            throw ApiError::invalidField(QStringLiteral("formats"),
-                                         QStringLiteral("must name at least one format"));
+            throw DomainError::invalidField(QStringLiteral("formats"),
+                                            QStringLiteral("must name at least one format"));
         for (qsizetype i = 0; i < formats->size(); ++i) {
             if (!ScrapeController::knownFormats().contains(formats->at(i)))
-                throw ApiError::invalidField(
+                throw DomainError::invalidField(
                     QStringLiteral("formats[%1]").arg(i),
                     QStringLiteral("must be one of %1")
                         .arg(ScrapeController::knownFormats().join(QStringLiteral(", "))));
@@ -63,8 +62,8 @@ ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
     o.waitForSelector = body.optionalString(QStringLiteral("waitForSelector")).value_or(QString());
     o.waitForText = body.optionalString(QStringLiteral("waitForText")).value_or(QString());
     if (!o.waitForSelector.isEmpty() && !o.waitForText.isEmpty())
-        throw ApiError::invalidField(QStringLiteral("waitForText"),
-                                     QStringLiteral("cannot be combined with waitForSelector"));
+        throw DomainError::invalidField(QStringLiteral("waitForText"),
+                                        QStringLiteral("cannot be combined with waitForSelector"));
     if (const auto m = body.optionalInt(QStringLiteral("maxTextChars"), 1, 50'000'000))
         o.maxTextChars = int(*m);
     return o;
@@ -74,18 +73,18 @@ QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const Egr
 {
     const QStringList raw = *body.stringArray(QStringLiteral("urls"), true);
     if (raw.isEmpty())
-        throw ApiError::invalidField(QStringLiteral("urls"),
-                                     QStringLiteral("must hold at least one URL"));
+        throw DomainError::invalidField(QStringLiteral("urls"),
+                                        QStringLiteral("must hold at least one URL"));
     const int cap = settings.intValue(SettingKeys::scrapeMaxUrls);
     if (raw.size() > cap)
-        throw ApiError(400, QStringLiteral("TOO_MANY_URLS"),
-                       QStringLiteral("urls holds %1 URLs; the limit is %2 per request")
-                           .arg(raw.size())
-                           .arg(cap),
-                       QStringLiteral("urls"),
-                       QJsonObject{{QStringLiteral("limit"), cap},
-                                   {QStringLiteral("received"), int(raw.size())},
-                                   {QStringLiteral("setting"), SettingKeys::scrapeMaxUrls}});
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("TOO_MANY_URLS"),
+                          QStringLiteral("urls holds %1 URLs; the limit is %2 per request")
+                              .arg(raw.size())
+                              .arg(cap),
+                          QStringLiteral("urls"),
+                          QJsonObject{{QStringLiteral("limit"), cap},
+                                      {QStringLiteral("received"), int(raw.size())},
+                                      {QStringLiteral("setting"), SettingKeys::scrapeMaxUrls}});
     QList<QUrl> urls;
     for (qsizetype i = 0; i < raw.size(); ++i) {
         const QString field = QStringLiteral("urls[%1]").arg(i);
@@ -94,22 +93,22 @@ QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const Egr
         const QString scheme = QUrl(raw.at(i).trimmed()).scheme();
         if (!scheme.isEmpty() && scheme != QLatin1String("http") &&
             scheme != QLatin1String("https"))
-            throw ApiError(
-                400, QStringLiteral("UNSUPPORTED_SCHEME"),
+            throw DomainError(
+                DomainError::Kind::Invalid, QStringLiteral("UNSUPPORTED_SCHEME"),
                 QStringLiteral("%1 uses the scheme '%2'; only http and https are allowed")
                     .arg(field, scheme),
                 field);
         const QUrl url(raw.at(i).trimmed(), QUrl::StrictMode);
         if (!url.isValid() || url.scheme().isEmpty())
-            throw ApiError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
+            throw DomainError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
         if (url.host().isEmpty())
-            throw ApiError::invalidField(field, QStringLiteral("has no host"));
+            throw DomainError::invalidField(field, QStringLiteral("has no host"));
         if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
-            throw ApiError(400, QStringLiteral("PRIVATE_TARGET"),
-                           QStringLiteral("%1 points at a private address (%2), which this key "
-                                          "may not reach")
-                               .arg(field, url.host()),
-                           field);
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
+                              QStringLiteral("%1 points at a private address (%2), which this key "
+                                             "may not reach")
+                                  .arg(field, url.host()),
+                              field);
         urls.append(url);
     }
     return urls;
@@ -182,16 +181,17 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
     const ScrapeOptions options = readOptions(body, m_settings);
 
     if (!m_store.credits().canSpend(keyId))
-        throw ApiError::creditsExhausted();
+        throw DomainError::creditsExhausted();
     const int perKey = m_settings.intValue(SettingKeys::scrapeMaxRequestsPerKey);
     if (m_inFlight.value(keyId) >= perKey)
-        throw ApiError::keyBusy(QStringLiteral("scrape requests"), m_inFlight.value(keyId), perKey,
-                                SettingKeys::scrapeMaxRequestsPerKey, m_pool.retryAfterSeconds());
+        throw DomainError::keyBusy(QStringLiteral("scrape requests"), m_inFlight.value(keyId),
+                                   perKey, SettingKeys::scrapeMaxRequestsPerKey,
+                                   m_pool.retryAfterSeconds());
     // A job keeps one wave (at most the pool's size) in the pool at a time.
     const int parallel = qMin(int(urls.size()), m_pool.options().size);
     if (!m_pool.hasRoomFor(parallel))
-        throw ApiError::busy(QStringLiteral("the browser pool is busy; retry later"),
-                             m_pool.retryAfterSeconds());
+        throw DomainError::busy(QStringLiteral("the browser pool is busy; retry later"),
+                                m_pool.retryAfterSeconds());
 
     const QString requestId = exchange.request().id;
     m_store.transaction([&] {

@@ -41,7 +41,7 @@ public:
     // `fieldPrefix`, e.g. "params"), on behalf of the exchange's key, as `tool` of
     // `endpoint`, and calls `answer` with the body once done. The callbacks of
     // `subscriptions` carry `params` as the original request. The work is cancelled
-    // when the exchange ends first. Throws http::ApiError for bad input.
+    // when the exchange ends first. Throws DomainError for bad input.
     void start(const QJsonObject &request, const QString &fieldPrefix,
                const QList<WebhookSubscription> &subscriptions, const QString &endpoint,
                const QString &tool, const QJsonObject &params, http::Exchange &exchange,

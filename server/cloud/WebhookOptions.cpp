@@ -1,7 +1,7 @@
 #include "WebhookOptions.h"
 
+#include "core/DomainError.h"
 #include "core/HeaderText.h"
-#include "http/ApiError.h"
 #include "http/JsonFields.h"
 #include "net/NetworkPolicy.h"
 
@@ -9,7 +9,6 @@
 
 namespace ph::cloud {
 
-using http::ApiError;
 using http::JsonFields;
 
 namespace {
@@ -22,13 +21,13 @@ QString checkTarget(const QString &field, const QString &raw, const EgressGrant 
 {
     const QUrl url(raw, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty() || !NetworkPolicy::isBrowsableScheme(url))
-        throw ApiError::invalidField(field, QStringLiteral("must be an absolute https URL"));
+        throw DomainError::invalidField(field, QStringLiteral("must be an absolute https URL"));
     const bool privateHost = NetworkPolicy::isPrivateHostLiteral(url.host());
     if (privateHost && !grant.privateTargets)
-        throw ApiError::invalidField(field, QStringLiteral("points at a private address, which "
-                                                           "this key may not reach"));
+        throw DomainError::invalidField(field, QStringLiteral("points at a private address, which "
+                                                              "this key may not reach"));
     if (const QString problem = NetworkPolicy::callbackSchemeProblem(url); !problem.isEmpty())
-        throw ApiError::invalidField(field, problem);
+        throw DomainError::invalidField(field, problem);
     return url.toString(QUrl::FullyEncoded);
 }
 
@@ -37,12 +36,12 @@ QJsonObject readAuth(const JsonFields &auth)
     const auto type = auth.optionalEnum(QStringLiteral("type"),
                                         {QStringLiteral("bearer"), QStringLiteral("basic")});
     if (!type)
-        throw ApiError::missingField(auth.path(QStringLiteral("type")));
+        throw DomainError::missingField(auth.path(QStringLiteral("type")));
     if (*type == QLatin1String("bearer")) {
         // Sent as "Authorization: Bearer <token>": it must fit in one header line.
         const QString token = auth.requiredString(QStringLiteral("token"));
         if (const QString problem = HeaderText::valueProblem(token); !problem.isEmpty())
-            throw ApiError::invalidField(auth.path(QStringLiteral("token")), problem);
+            throw DomainError::invalidField(auth.path(QStringLiteral("token")), problem);
         return {{QStringLiteral("type"), *type}, {QStringLiteral("token"), token}};
     }
     return {{QStringLiteral("type"), *type},
@@ -64,14 +63,14 @@ QJsonObject readHeaders(const JsonFields &headers)
     for (auto it = o.begin(); it != o.end(); ++it) {
         const QString field = headers.path(it.key());
         if (!HeaderText::isToken(it.key()))
-            throw ApiError::invalidField(field, QStringLiteral("is not a valid header name"));
+            throw DomainError::invalidField(field, QStringLiteral("is not a valid header name"));
         if (!it.value().isString())
-            throw ApiError::invalidField(field, QStringLiteral("must be a string"));
+            throw DomainError::invalidField(field, QStringLiteral("must be a string"));
         if (const QString problem = HeaderText::valueProblem(it.value().toString());
             !problem.isEmpty())
-            throw ApiError::invalidField(field, problem);
+            throw DomainError::invalidField(field, problem);
         if (reserved.contains(it.key().toLower()))
-            throw ApiError::invalidField(field, QStringLiteral("is set by Pilothouse itself"));
+            throw DomainError::invalidField(field, QStringLiteral("is set by Pilothouse itself"));
         out.insert(it.key(), it.value());
     }
     return out;
@@ -90,17 +89,17 @@ QList<WebhookSubscription> readWebhooks(const JsonFields &body, const EgressGran
             s.metadata = meta->object();
         out.append(s);
     } else if (body.has(QStringLiteral("webhookSecret"))) {
-        throw ApiError::invalidField(QStringLiteral("webhookSecret"),
-                                     QStringLiteral("needs webhookUrl"));
+        throw DomainError::invalidField(QStringLiteral("webhookSecret"),
+                                        QStringLiteral("needs webhookUrl"));
     }
     if (const auto list = body.optionalArray(QStringLiteral("webhooks"))) {
         if (list->size() > 10)
-            throw ApiError::invalidField(QStringLiteral("webhooks"),
-                                         QStringLiteral("may hold at most 10 subscriptions"));
+            throw DomainError::invalidField(QStringLiteral("webhooks"),
+                                            QStringLiteral("may hold at most 10 subscriptions"));
         for (qsizetype i = 0; i < list->size(); ++i) {
             const QString path = QStringLiteral("webhooks[%1]").arg(i);
             if (!list->at(i).isObject())
-                throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+                throw DomainError::invalidField(path, QStringLiteral("must be an object"));
             const JsonFields item(list->at(i).toObject(), path);
             WebhookSubscription s;
             s.url = checkTarget(item.path(QStringLiteral("url")),
@@ -108,7 +107,7 @@ QList<WebhookSubscription> readWebhooks(const JsonFields &body, const EgressGran
             if (const auto events = item.stringArray(QStringLiteral("events"), false)) {
                 for (qsizetype e = 0; e < events->size(); ++e) {
                     if (!kEvents.contains(events->at(e)))
-                        throw ApiError::invalidField(
+                        throw DomainError::invalidField(
                             QStringLiteral("%1.events[%2]").arg(path).arg(e),
                             QStringLiteral("must be one of %1")
                                 .arg(kEvents.join(QStringLiteral(", "))));

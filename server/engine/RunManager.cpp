@@ -19,10 +19,13 @@ namespace ph::engine {
 namespace {
 constexpr int kForgetTerminalMs = 60000;
 
-EngineError error(int status, const QString &code, const QString &message,
+DomainError error(DomainError::Kind kind, const QString &code, const QString &message,
                   const QString &field = {})
 {
-    return EngineError{status, code, message, field};
+    DomainError e(kind, code, message, field);
+    if (kind == DomainError::Kind::TooManyRequests)
+        e.withRetryAfter(5);
+    return e;
 }
 
 TaskContext taskContext(const ExecuteRequest &r)
@@ -71,7 +74,7 @@ std::unique_ptr<Planner> RunManager::plannerFor(const ExecuteRequest &request,
     const bool llmConfigured = !m_services.settings.stringValue(SettingKeys::llmBaseUrl).isEmpty();
     if (asked == QLatin1String("llm") && !llmConfigured) {
         *err = error(
-            400, QStringLiteral("LLM_NOT_CONFIGURED"),
+            DomainError::Kind::Invalid, QStringLiteral("LLM_NOT_CONFIGURED"),
             QStringLiteral(
                 "settings.planner is \"llm\" but no LLM endpoint is configured (llm.baseUrl)"),
             QStringLiteral("settings.planner"));
@@ -151,7 +154,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
     if (request.trajectoryId.isEmpty() || !request.historyContinue) {
         if (active(keyId) >= limit) {
             *err =
-                error(429, QStringLiteral("BUSY"),
+                error(DomainError::Kind::TooManyRequests, QStringLiteral("BUSY"),
                       QStringLiteral(
                           "this key already has %1 runs executing (agent.maxConcurrentRunsPerKey)")
                           .arg(limit));
@@ -165,7 +168,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         const auto steps = recordingSteps(request.recordingId, keyId);
         if (!steps) {
             *err =
-                error(404, QStringLiteral("RECORDING_NOT_FOUND"),
+                error(DomainError::Kind::NotFound, QStringLiteral("RECORDING_NOT_FOUND"),
                       QStringLiteral("no recording %1 for this API key").arg(request.recordingId),
                       QStringLiteral("recording_id"));
             return nullptr;
@@ -193,14 +196,14 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
 
     const auto trajectory = m_services.trajectories.find(request.trajectoryId);
     if (!trajectory || trajectory->keyId != keyId) {
-        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+        *err = error(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
                      QStringLiteral("no trajectory %1").arg(request.trajectoryId),
                      QStringLiteral("trajectoryId"));
         return nullptr;
     }
     AgentRun *current = live(request.trajectoryId);
     if (current && current->status() == RunStatus::Executing) {
-        *err = error(409, QStringLiteral("RUN_IN_PROGRESS"),
+        *err = error(DomainError::Kind::Conflict, QStringLiteral("RUN_IN_PROGRESS"),
                      QStringLiteral("the trajectory is still executing; wait for it or cancel it"),
                      QStringLiteral("trajectoryId"));
         return nullptr;
@@ -215,7 +218,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         }
         const auto phase = m_services.trajectories.phase(request.trajectoryId, last);
         if (!phase || phase->status != QLatin1String("requires_input")) {
-            *err = error(409, QStringLiteral("NOT_WAITING_FOR_INPUT"),
+            *err = error(DomainError::Kind::Conflict, QStringLiteral("NOT_WAITING_FOR_INPUT"),
                          QStringLiteral("the trajectory is not waiting for input; send a new phase "
                                         "without history.continue"),
                          QStringLiteral("history.continue"));
@@ -242,7 +245,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
     // A new phase of an existing trajectory.
     const int phase = request.phase > 0 ? request.phase : last + 1;
     if (phase <= last) {
-        *err = error(409, QStringLiteral("PHASE_EXISTS"),
+        *err = error(DomainError::Kind::Conflict, QStringLiteral("PHASE_EXISTS"),
                      QStringLiteral("phase %1 of this trajectory exists already; the next is %2")
                          .arg(phase)
                          .arg(last + 1),
@@ -296,7 +299,7 @@ std::optional<QJsonObject> RunManager::latest(const QString &trajectoryId, const
 {
     const auto trajectory = m_services.trajectories.find(trajectoryId);
     if (!trajectory || (!keyId.isEmpty() && trajectory->keyId != keyId)) {
-        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+        *err = error(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
                      QStringLiteral("no trajectory %1").arg(trajectoryId));
         return std::nullopt;
     }
@@ -305,7 +308,7 @@ std::optional<QJsonObject> RunManager::latest(const QString &trajectoryId, const
     const auto phase = m_services.trajectories.phase(
         trajectoryId, m_services.trajectories.lastPhase(trajectoryId));
     if (!phase) {
-        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+        *err = error(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
                      QStringLiteral("no trajectory %1").arg(trajectoryId));
         return std::nullopt;
     }
@@ -329,7 +332,7 @@ bool RunManager::cancel(const QString &trajectoryId, const QString &keyId, const
 {
     const auto trajectory = m_services.trajectories.find(trajectoryId);
     if (!trajectory || (!keyId.isEmpty() && trajectory->keyId != keyId)) {
-        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+        *err = error(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
                      QStringLiteral("no trajectory %1").arg(trajectoryId));
         return false;
     }
@@ -355,7 +358,7 @@ bool RunManager::cancel(const QString &trajectoryId, const QString &keyId, const
         Q_EMIT runSettled(trajectoryId);
         return true;
     }
-    *err = error(409, QStringLiteral("NOT_RUNNING"),
+    *err = error(DomainError::Kind::Conflict, QStringLiteral("NOT_RUNNING"),
                  QStringLiteral("the trajectory has no run to cancel"));
     return false;
 }

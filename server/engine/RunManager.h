@@ -2,6 +2,8 @@
 
 #include "EngineTypes.h"
 
+#include "core/DomainError.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
@@ -15,15 +17,9 @@ class AgentRun;
 class Planner;
 struct EngineServices;
 
-// A contract problem the HTTP layer turns into an ApiError.
-struct EngineError
-{
-    int status = 0;
-    QString code;
-    QString message;
-    QString field;
-    bool isSet() const { return status != 0; }
-};
+// A contract problem the HTTP layer turns into an DomainError.
+// Why the run manager refused: a DomainError, when set.
+using EngineError = std::optional<DomainError>;
 
 // Starts, continues, finds and cancels runs. One run per trajectory executes at a
 // time; a key may have agent.maxConcurrentRunsPerKey runs executing.

@@ -23,7 +23,7 @@ public:
     // Whether `credential` has this verifier's shape (a JWT, a `ck_` prefix). A
     // credential no verifier recognises is treated as an API key.
     virtual bool recognizes(const QString &credential) const = 0;
-    // Resolves the credential or throws ApiError 401.
+    // Resolves the credential or throws DomainError 401.
     virtual Principal verify(const QString &credential) = 0;
     // Asynchronous preparation (fetching signing keys). Returns true when `credential`
     // can be verified now; otherwise it calls `ready` once it can and returns false.
@@ -36,7 +36,7 @@ public:
 };
 
 // Turns a request's credentials into a Principal for a route's policy, or throws
-// ApiError: 401 when the credential is missing or invalid, 403 when it is valid but
+// DomainError: 401 when the credential is missing or invalid, 403 when it is valid but
 // not enough for the route.
 class Authenticator
 {

@@ -1,6 +1,6 @@
 #include "Exchange.h"
 
-#include "ApiError.h"
+#include "ErrorMapping.h"
 
 #include "core/HeaderText.h"
 
@@ -136,9 +136,9 @@ bool Exchange::refuseUnsafeHeaders(const HeaderList &headers, const QByteArray &
     qCWarning(lcHttp).noquote() << "refused to write the header" << QString::fromLatin1(bad)
                                 << "(a control character in it) for" << m_request.method
                                 << m_request.path << m_request.id;
-    const ApiError error =
-        ApiError::internal(QStringLiteral("the response could not be written safely"));
-    respondJson(500, m_envelope ? m_envelope(error, m_request.id) : error.toJson(m_request.id));
+    const DomainError error =
+        DomainError::internal(QStringLiteral("the response could not be written safely"));
+    respondJson(500, m_envelope ? m_envelope(error, m_request.id) : errorBody(error, m_request.id));
     return true;
 }
 
@@ -169,17 +169,17 @@ void Exchange::respondJson(int status, const QJsonObject &body, const HeaderList
     respond(status, QJsonDocument(body).toJson(QJsonDocument::Compact), "application/json", all);
 }
 
-void Exchange::fail(const ApiError &error)
+void Exchange::fail(const DomainError &error)
 {
     HeaderList headers;
     if (error.retryAfterSeconds() > 0)
         headers.append(
             qMakePair(QByteArray("Retry-After"), QByteArray::number(error.retryAfterSeconds())));
-    if (error.status() == 401)
+    if (error.kind() == DomainError::Kind::Unauthenticated)
         headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer")));
     const QJsonObject body =
-        m_envelope ? m_envelope(error, m_request.id) : error.toJson(m_request.id);
-    respondJson(error.status(), body, headers);
+        m_envelope ? m_envelope(error, m_request.id) : errorBody(error, m_request.id);
+    respondJson(statusOf(error.kind()), body, headers);
 }
 
 void Exchange::beginStream(int status, const QByteArray &contentType, const HeaderList &headers)

@@ -12,9 +12,11 @@
 class QTcpSocket;
 class QJsonDocument;
 
-namespace ph::http {
+namespace ph {
+class DomainError;
+}
 
-class ApiError;
+namespace ph::http {
 
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 
@@ -42,7 +44,7 @@ public:
     void respond(int status, const QByteArray &body, const QByteArray &contentType,
                  const HeaderList &headers = {});
     void respondJson(int status, const QJsonObject &body, const HeaderList &headers = {});
-    void fail(const ApiError &error);
+    void fail(const DomainError &error);
     void setErrorEnvelope(ErrorEnvelope envelope) { m_envelope = envelope; }
 
     // Streaming: status line and headers now, chunks as they come, then the end.

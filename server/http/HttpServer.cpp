@@ -1,7 +1,7 @@
 #include "HttpServer.h"
 
-#include "ApiError.h"
 #include "Authenticator.h"
+#include "ErrorMapping.h"
 #include "Exchange.h"
 #include "TcpGuard.h"
 
@@ -48,34 +48,35 @@ QByteArray methodName(QHttpServerRequest::Method m)
 QByteArray rawError(int status, qint64 limit)
 {
     const QString requestId = Ids::make(QStringLiteral("req"), 20);
-    ApiError error = ApiError::internal(QStringLiteral("refused"));
+    DomainError error = DomainError::internal(QStringLiteral("refused"));
     int retryAfter = 0;
     switch (status) {
     case 413:
-        error = ApiError::payloadTooLarge(limit);
+        error = DomainError::payloadTooLarge(limit);
         break;
     case 431:
-        error = ApiError(
-            431, QStringLiteral("HEADERS_TOO_LARGE"),
+        error = DomainError(
+            DomainError::Kind::TooLarge, QStringLiteral("HEADERS_TOO_LARGE"),
             QStringLiteral("request headers exceed %1 bytes").arg(TcpGuard::kMaxHeaderBytes));
         break;
     case 408:
-        error = ApiError(408, QStringLiteral("REQUEST_TIMEOUT"),
-                         QStringLiteral("the request did not arrive within %1 ms").arg(limit),
-                         QString(), QJsonObject{{QStringLiteral("timeoutMs"), double(limit)}});
+        error = DomainError(DomainError::Kind::Timeout, QStringLiteral("REQUEST_TIMEOUT"),
+                            QStringLiteral("the request did not arrive within %1 ms").arg(limit),
+                            QString(), QJsonObject{{QStringLiteral("timeoutMs"), double(limit)}});
         break;
     case 429:
         retryAfter = 1;
-        error = ApiError(429, QStringLiteral("TOO_MANY_CONNECTIONS"),
-                         QStringLiteral("this address already has %1 connections open "
-                                        "(http.maxConnectionsPerAddress)")
-                             .arg(limit),
-                         QString(), QJsonObject{{QStringLiteral("limit"), double(limit)}});
+        error =
+            DomainError(DomainError::Kind::TooManyRequests, QStringLiteral("TOO_MANY_CONNECTIONS"),
+                        QStringLiteral("this address already has %1 connections open "
+                                       "(http.maxConnectionsPerAddress)")
+                            .arg(limit),
+                        QString(), QJsonObject{{QStringLiteral("limit"), double(limit)}});
         break;
     case 503:
         retryAfter = 1;
-        error = ApiError(
-            503, QStringLiteral("SERVER_BUSY"),
+        error = DomainError(
+            DomainError::Kind::Unavailable, QStringLiteral("SERVER_BUSY"),
             QStringLiteral("the server has %1 connections open (http.maxConnections)").arg(limit),
             QString(), QJsonObject{{QStringLiteral("limit"), double(limit)}});
         break;
@@ -84,7 +85,8 @@ QByteArray rawError(int status, qint64 limit)
     }
     if (retryAfter > 0)
         error.withRetryAfter(retryAfter);
-    const QByteArray body = QJsonDocument(error.toJson(requestId)).toJson(QJsonDocument::Compact);
+    const QByteArray body =
+        QJsonDocument(errorBody(error, requestId)).toJson(QJsonDocument::Compact);
     QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' +
                      Exchange::reasonPhrase(status) + "\r\nX-Request-Id: " + requestId.toLatin1();
     if (retryAfter > 0)
@@ -174,8 +176,8 @@ void HttpServer::failInFlight()
         if (ex->isStreaming())
             ex->endStream();
         else
-            ex->fail(ApiError::unavailable(QStringLiteral("SHUTTING_DOWN"),
-                                           QStringLiteral("the server is shutting down")));
+            ex->fail(DomainError::unavailable(QStringLiteral("SHUTTING_DOWN"),
+                                              QStringLiteral("the server is shutting down")));
     }
 }
 
@@ -237,22 +239,22 @@ bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket
 
     try {
         if (exchange->request().body.size() > m_limits.maxBodyBytes)
-            throw ApiError::payloadTooLarge(m_limits.maxBodyBytes);
+            throw DomainError::payloadTooLarge(m_limits.maxBodyBytes);
         if (!match.route) {
             if (!match.allowedMethods.isEmpty()) {
                 const QByteArray allow = match.allowedMethods.join(QStringLiteral(", ")).toLatin1();
-                const ApiError error = ApiError::methodNotAllowed(
+                const DomainError error = DomainError::methodNotAllowed(
                     QStringLiteral("%1 is not allowed on %2; use %3")
                         .arg(QString::fromLatin1(exchange->request().method),
                              exchange->request().path, QString::fromLatin1(allow)));
-                exchange->respondJson(405, error.toJson(requestId), {{"Allow", allow}});
+                exchange->respondJson(405, errorBody(error, requestId), {{"Allow", allow}});
                 return true;
             }
-            throw ApiError::notFound(
+            throw DomainError::notFound(
                 QStringLiteral("no endpoint at %1").arg(exchange->request().path));
         }
         exchange->request().params = match.params;
-    } catch (const ApiError &error) {
+    } catch (const DomainError &error) {
         exchange->fail(error);
         return true;
     }
@@ -275,21 +277,21 @@ void HttpServer::dispatch(Exchange &exchange, const Route &route)
     try {
         exchange.request().principal = m_authenticator.authenticate(exchange.request(), route.auth);
         if (!m_authenticator.allows(exchange.request().principal, route.capability))
-            throw ApiError(403, QStringLiteral("CAPABILITY_DISABLED"),
-                           QStringLiteral("this API key may not use %1 (capability %2 is off)")
-                               .arg(exchange.request().path, route.capability));
+            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("CAPABILITY_DISABLED"),
+                              QStringLiteral("this API key may not use %1 (capability %2 is off)")
+                                  .arg(exchange.request().path, route.capability));
         route.handler(exchange);
-    } catch (const ApiError &error) {
+    } catch (const DomainError &error) {
         if (!exchange.isAnswered())
             exchange.fail(error);
     } catch (const StoreError &error) {
         qCWarning(lcHttp) << "store error in" << exchange.request().path << error.what();
         if (!exchange.isAnswered())
-            exchange.fail(ApiError::internal(QStringLiteral("storage error")));
+            exchange.fail(DomainError::internal(QStringLiteral("storage error")));
     } catch (const std::exception &error) {
         qCWarning(lcHttp) << "unexpected error in" << exchange.request().path << error.what();
         if (!exchange.isAnswered())
-            exchange.fail(ApiError::internal(QStringLiteral("internal error")));
+            exchange.fail(DomainError::internal(QStringLiteral("internal error")));
     }
 }
 

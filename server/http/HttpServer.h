@@ -23,7 +23,7 @@ class TcpGuard;
 
 // The HTTP layer: QHttpServer's connection handling and parser under our own route
 // table. For every request it assigns X-Request-Id, enforces the body limit (413),
-// routes (404/405), authenticates (401/403), calls the handler and maps ApiError and
+// routes (404/405), authenticates (401/403), calls the handler and maps DomainError and
 // unexpected exceptions to the error envelope. Handlers answer through an Exchange,
 // at once or later (long-poll, streams).
 class HttpServer : public QAbstractHttpServer

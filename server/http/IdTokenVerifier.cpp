@@ -1,6 +1,6 @@
 #include "IdTokenVerifier.h"
 
-#include "ApiError.h"
+#include "core/DomainError.h"
 
 #include "core/Clock.h"
 #include "core/Settings.h"
@@ -18,8 +18,8 @@ namespace ph::http {
 namespace {
 [[noreturn]] void refuse(const QString &message)
 {
-    throw ApiError::unauthorized(QStringLiteral("ID_TOKEN_INVALID"),
-                                 QStringLiteral("the ID token is not valid: %1").arg(message));
+    throw DomainError::unauthorized(QStringLiteral("ID_TOKEN_INVALID"),
+                                    QStringLiteral("the ID token is not valid: %1").arg(message));
 }
 
 QString trimmedIssuer(QString issuer)
@@ -176,7 +176,7 @@ bool IdTokenVerifier::prepare(const QString &credential, const std::function<voi
 Principal IdTokenVerifier::verify(const QString &credential)
 {
     if (!isConfigured()) {
-        throw ApiError::unauthorized(
+        throw DomainError::unauthorized(
             QStringLiteral("ID_TOKEN_NOT_ACCEPTED"),
             QStringLiteral("ID tokens are not accepted here: the owner has not set "
                            "auth.oidc.issuer and auth.oidc.audience"));
@@ -211,8 +211,8 @@ Principal IdTokenVerifier::verify(const QString &credential)
     if (!exp.isDouble())
         refuse(QStringLiteral("it has no exp claim"));
     if (now > qint64(exp.toDouble() * 1000) + kLeewayMs) {
-        throw ApiError::unauthorized(QStringLiteral("ID_TOKEN_EXPIRED"),
-                                     QStringLiteral("the ID token has expired"));
+        throw DomainError::unauthorized(QStringLiteral("ID_TOKEN_EXPIRED"),
+                                        QStringLiteral("the ID token has expired"));
     }
     const QJsonValue nbf = c.value(QStringLiteral("nbf"));
     if (nbf.isDouble() && now + kLeewayMs < qint64(nbf.toDouble() * 1000))

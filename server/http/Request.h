@@ -69,7 +69,7 @@ struct Request
     {
         return query.queryItemValue(name, QUrl::FullyDecoded);
     }
-    // The body as a JSON object; throws ApiError INVALID_JSON (400) otherwise. An empty
+    // The body as a JSON object; throws DomainError INVALID_JSON (400) otherwise. An empty
     // body reads as an empty object.
     QJsonObject jsonObject() const;
     // Seconds from `Prefer: wait=N`, capped at `cap`; nullopt when absent.

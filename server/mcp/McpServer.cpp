@@ -3,7 +3,7 @@
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
+#include "http/ErrorMapping.h"
 #include "http/Exchange.h"
 
 #include <QJsonDocument>
@@ -16,7 +16,6 @@ Q_LOGGING_CATEGORY(lcMcp, "pilothouse.mcp")
 
 namespace ph::mcp {
 
-using http::ApiError;
 using http::Exchange;
 using http::Route;
 
@@ -102,11 +101,11 @@ QJsonObject toolErrorResult(const QJsonObject &error)
             {QStringLiteral("isError"), true}};
 }
 
-QJsonObject apiErrorResult(const ApiError &e)
+QJsonObject apiErrorResult(const DomainError &e)
 {
     QJsonObject error{{QStringLiteral("code"), e.code()},
                       {QStringLiteral("error"), e.message()},
-                      {QStringLiteral("status"), e.status()}};
+                      {QStringLiteral("status"), http::statusOf(e.kind())}};
     if (!e.field().isEmpty())
         error.insert(QStringLiteral("field"), e.field());
     if (!e.details().isEmpty())
@@ -461,7 +460,7 @@ bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *ses
     QPointer<Exchange> guard(&ex);
     auto replied = std::make_shared<bool>(false);
     ToolReply reply = [guard, id, version, latest, replied, answer](const QJsonObject &output,
-                                                                    const ApiError *error) {
+                                                                    const DomainError *error) {
         if (*replied || !guard)
             return;
         *replied = true;
@@ -471,7 +470,7 @@ bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *ses
     try {
         const CallContext context{ex.request().principal, ex.request(), sessionId, version, &ex};
         tool->asyncHandler(arguments, context, reply);
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         reply({}, &e);
     }
     return true;
@@ -641,7 +640,7 @@ QJsonObject McpServer::callTool(const QJsonObject &params, const CallContext &co
     try {
         return toolResult(tool->handler(arguments, context), context.protocolVersion,
                           latestVersion());
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         return apiErrorResult(e);
     }
 }

@@ -15,8 +15,9 @@
 #include <optional>
 
 namespace ph {
+class DomainError;
 class Clock;
-}
+} // namespace ph
 
 namespace ph::mcp {
 
@@ -34,13 +35,13 @@ struct CallContext
 // One tool: a name, a description, a JSON Schema for its arguments and a handler.
 // The handler returns the result as a JSON object (sent as text content and, from
 // 2025-06-18 on, as structuredContent). It reports a tool error by throwing
-// http::ApiError: the client gets a result with `isError: true` naming the code and
+// DomainError: the client gets a result with `isError: true` naming the code and
 // the field, so a model can correct its call. Arguments are checked against
 // `inputSchema` before the handler runs (types, required, enum, bounds, no unknown
 // properties where additionalProperties is false).
 // How an asynchronous tool answers, once: its output, or the error (then output is
 // ignored).
-using ToolReply = std::function<void(const QJsonObject &output, const http::ApiError *error)>;
+using ToolReply = std::function<void(const QJsonObject &output, const DomainError *error)>;
 
 struct Tool
 {
@@ -51,7 +52,7 @@ struct Tool
     std::function<QJsonObject(const QJsonObject &arguments, const CallContext &context)> handler;
     // Instead of `handler`, for work that takes time (browser runs): the HTTP response
     // waits for `reply`. The context's references live only during the call; copy what
-    // is needed later. It may also throw http::ApiError before replying. A batch
+    // is needed later. It may also throw DomainError before replying. A batch
     // cannot hold asynchronous calls: they answer an error there.
     std::function<void(const QJsonObject &arguments, const CallContext &context, ToolReply reply)>
         asyncHandler = nullptr;

@@ -3,7 +3,7 @@
 #include "ConfigApi.h"
 #include "SiteConfigSchema.h"
 
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 #include "http/Exchange.h"
 #include "mcp/McpServer.h"
 
@@ -11,7 +11,6 @@
 
 namespace ph::sites {
 
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
 using http::Route;
@@ -25,8 +24,8 @@ int pageLimit(const QString &text)
     bool ok = false;
     const int n = text.toInt(&ok);
     if (!ok || n < 1 || n > 100)
-        throw ApiError::invalidField(QStringLiteral("limit"),
-                                     QStringLiteral("must be a whole number from 1 to 100"));
+        throw DomainError::invalidField(QStringLiteral("limit"),
+                                        QStringLiteral("must be a whole number from 1 to 100"));
     return n;
 }
 

@@ -43,7 +43,7 @@ public:
 
     explicit ConnectKeyRepository(Store &store);
 
-    // Throws http::ApiError 409 CONNECT_KEY_LIMIT when the site has 8 active keys.
+    // Throws DomainError 409 CONNECT_KEY_LIMIT when the site has 8 active keys.
     Minted create(const QString &siteId, const QString &label, const QString &actor);
     // Revokes `id` and mints its successor with the same label in one transaction.
     Minted rotate(const QString &id, const QString &actor);

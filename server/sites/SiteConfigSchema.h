@@ -34,7 +34,7 @@ public:
     // upserted by `id` into the current lists instead of replacing them.
     static QJsonObject applyProposal(const QJsonObject &stored, const QJsonObject &patch);
     // Checks a whole stored configuration (limits and unique ids across lists);
-    // throws ApiError naming `path`.
+    // throws DomainError naming `path`.
     static void checkWhole(const QJsonObject &config, const QString &path);
 
     // Runtime-owned defaults for unset fields (docs/api/sites.md#runtime-owned-defaults).

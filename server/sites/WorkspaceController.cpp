@@ -12,10 +12,10 @@
 
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
+#include "core/DomainError.h"
 #include "core/Ids.h"
 #include "core/SecretBox.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "http/Exchange.h"
 #include "http/JsonFields.h"
 
@@ -24,7 +24,6 @@
 
 namespace ph::sites {
 
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
 using http::JsonFields;
@@ -88,14 +87,14 @@ QStringList interviewQuestions(const JsonFields &body, bool required)
     if (!list)
         return {};
     if (list->size() > 20)
-        throw ApiError::invalidField(QStringLiteral("interviewQuestions"),
-                                     QStringLiteral("must have at most 20 questions"));
+        throw DomainError::invalidField(QStringLiteral("interviewQuestions"),
+                                        QStringLiteral("must have at most 20 questions"));
     QStringList out;
     for (qsizetype i = 0; i < list->size(); ++i) {
         const QString q = list->at(i).trimmed();
         if (q.isEmpty() || q.size() > 500)
-            throw ApiError::invalidField(QStringLiteral("interviewQuestions[%1]").arg(i),
-                                         QStringLiteral("must be 1 to 500 characters"));
+            throw DomainError::invalidField(QStringLiteral("interviewQuestions[%1]").arg(i),
+                                            QStringLiteral("must be 1 to 500 characters"));
         out.append(q);
     }
     return out;
@@ -262,7 +261,7 @@ void WorkspaceController::upsertSiteConfig(Exchange &ex)
                                body.optionalString(QStringLiteral("siteId")).value_or(QString()));
     const auto patch = body.optionalObject(QStringLiteral("siteConfig"));
     if (!patch)
-        throw ApiError::missingField(QStringLiteral("siteConfig"));
+        throw DomainError::missingField(QStringLiteral("siteConfig"));
     const QJsonObject clean = SiteConfigSchema::sanitizePatch(
         patch->object(), SiteConfigSchema::Mode::Strict, QStringLiteral("siteConfig"));
     m_store.transaction([&] {
@@ -281,7 +280,7 @@ void WorkspaceController::updateApiKeyCapabilities(Exchange &ex)
     const QString keyId = body.requiredString(QStringLiteral("keyId"));
     const auto patch = body.optionalObject(QStringLiteral("capabilities"));
     if (!patch)
-        throw ApiError::missingField(QStringLiteral("capabilities"));
+        throw DomainError::missingField(QStringLiteral("capabilities"));
     if (m_sites.findKey(keyId)) {
         SiteKey key = keyFor(keyId, {});
         key.capabilities = SiteConfigSchema::mergeCapabilities(key.capabilities, patch->object(),
@@ -294,13 +293,13 @@ void WorkspaceController::updateApiKeyCapabilities(Exchange &ex)
     }
     const auto apiKey = m_store.apiKeys().find(keyId);
     if (!apiKey || !apiKey->isActive())
-        throw ApiError(404, QStringLiteral("KEY_NOT_FOUND"),
-                       QStringLiteral("no active site key or API key %1").arg(keyId),
-                       QStringLiteral("keyId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("KEY_NOT_FOUND"),
+                          QStringLiteral("no active site key or API key %1").arg(keyId),
+                          QStringLiteral("keyId"));
     if (apiKey->isOwner())
-        throw ApiError::invalidField(QStringLiteral("keyId"),
-                                     QStringLiteral("is the owner's key, which has every "
-                                                    "capability; name a user or site key"));
+        throw DomainError::invalidField(QStringLiteral("keyId"),
+                                        QStringLiteral("is the owner's key, which has every "
+                                                       "capability; name a user or site key"));
     const QJsonObject caps = SiteConfigSchema::mergeCapabilities(
         m_sites.apiKeyCapabilities(keyId).value_or(userKeyCapabilityDefaults()), patch->object(),
         QStringLiteral("capabilities"), userKeyCapabilityDefaults());
@@ -367,8 +366,8 @@ void WorkspaceController::applyConfigChange(Exchange &ex)
     const auto found = m_changes.find(changeId);
     const auto siteId = body.optionalString(QStringLiteral("siteId"));
     if (!found || (siteId && *siteId != found->siteId))
-        throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
-                       QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CHANGE_NOT_FOUND"),
+                          QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
     ownedSite(found->siteId);
     const ConfigChange change =
         applyChange(m_store, m_sites, m_changes, changeId, ex.request().principal.actor(), note);
@@ -387,8 +386,8 @@ void WorkspaceController::discardConfigChange(Exchange &ex)
     const auto found = m_changes.find(changeId);
     const auto siteId = body.optionalString(QStringLiteral("siteId"));
     if (!found || (siteId && *siteId != found->siteId))
-        throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
-                       QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CHANGE_NOT_FOUND"),
+                          QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
     ownedSite(found->siteId);
     const QString reason =
         body.optionalString(QStringLiteral("reason")).value_or(QString()).left(1000);
@@ -403,8 +402,8 @@ void WorkspaceController::reviewChange(Exchange &ex)
     const QString changeId = ex.request().param(QStringLiteral("changeId"));
     const auto change = m_changes.find(changeId);
     if (!change)
-        throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
-                       QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CHANGE_NOT_FOUND"),
+                          QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
     ownedSite(change->siteId);
     const QJsonObject current = m_sites.config(change->siteId).config;
     QJsonObject out{
@@ -425,7 +424,7 @@ void WorkspaceController::listAnalytics(Exchange &ex)
     const auto collection =
         body.optionalEnum(QStringLiteral("collection"), AnalyticsRepository::readableCollections());
     if (!collection)
-        throw ApiError::missingField(QStringLiteral("collection"));
+        throw DomainError::missingField(QStringLiteral("collection"));
     const int limit = int(body.optionalInt(QStringLiteral("limit"), 1, 500).value_or(100));
     const auto page = m_analytics.listDocuments(
         kLocalOwner, siteId, *collection, limit,
@@ -445,9 +444,9 @@ void WorkspaceController::getAnalyticsInteractionDetail(Exchange &ex)
     const QString interactionId = body.requiredString(QStringLiteral("interactionId"));
     const auto detail = m_analytics.interactionDetail(kLocalOwner, siteId, interactionId);
     if (!detail)
-        throw ApiError(404, QStringLiteral("INTERACTION_NOT_FOUND"),
-                       QStringLiteral("no interaction %1 on site %2").arg(interactionId, siteId),
-                       QStringLiteral("interactionId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("INTERACTION_NOT_FOUND"),
+                          QStringLiteral("no interaction %1 on site %2").arg(interactionId, siteId),
+                          QStringLiteral("interactionId"));
     ex.respondJson(200, {{QStringLiteral("interaction"), *detail}});
 }
 
@@ -490,13 +489,13 @@ void WorkspaceController::upsertAnalyticsNotificationSettings(Exchange &ex)
         settings.enabled = *enabled;
     if (const auto list = body.optionalArray(QStringLiteral("webhooks"))) {
         if (list->size() > 10)
-            throw ApiError::invalidField(QStringLiteral("webhooks"),
-                                         QStringLiteral("must have at most 10 subscriptions"));
+            throw DomainError::invalidField(QStringLiteral("webhooks"),
+                                            QStringLiteral("must have at most 10 subscriptions"));
         QJsonArray next;
         for (qsizetype i = 0; i < list->size(); ++i) {
             const QString path = QStringLiteral("webhooks[%1]").arg(i);
             if (!list->at(i).isObject())
-                throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+                throw DomainError::invalidField(path, QStringLiteral("must be an object"));
             const JsonFields w(list->at(i).toObject(), path);
             w.rejectUnknown({QStringLiteral("id"), QStringLiteral("url"), QStringLiteral("events"),
                              QStringLiteral("secret"), QStringLiteral("enabled"),
@@ -508,24 +507,25 @@ void WorkspaceController::upsertAnalyticsNotificationSettings(Exchange &ex)
                         stored = old.toObject();
                 }
                 if (stored.isEmpty())
-                    throw ApiError(404, QStringLiteral("WEBHOOK_NOT_FOUND"),
-                                   QStringLiteral("%1.id names no existing subscription").arg(path),
-                                   w.path(QStringLiteral("id")));
+                    throw DomainError(
+                        DomainError::Kind::NotFound, QStringLiteral("WEBHOOK_NOT_FOUND"),
+                        QStringLiteral("%1.id names no existing subscription").arg(path),
+                        w.path(QStringLiteral("id")));
             } else {
                 stored.insert(QStringLiteral("id"), Ids::make(QStringLiteral("wh"), 16));
             }
             const QUrl url(w.requiredString(QStringLiteral("url")).trimmed(), QUrl::StrictMode);
             if (!url.isValid() || url.host().isEmpty() ||
                 (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")))
-                throw ApiError::invalidField(w.path(QStringLiteral("url")),
-                                             QStringLiteral("must be an absolute http(s) URL"));
+                throw DomainError::invalidField(w.path(QStringLiteral("url")),
+                                                QStringLiteral("must be an absolute http(s) URL"));
             stored.insert(QStringLiteral("url"), url.toString(QUrl::FullyEncoded));
             const QStringList events =
                 w.stringArray(QStringLiteral("events"), false)
                     .value_or(QStringList{QStringLiteral("interaction.completed")});
             for (qsizetype e = 0; e < events.size(); ++e) {
                 if (!AnalyticsRepository::webhookEvents().contains(events.at(e)))
-                    throw ApiError::invalidField(
+                    throw DomainError::invalidField(
                         QStringLiteral("%1[%2]").arg(w.path(QStringLiteral("events"))).arg(e),
                         QStringLiteral("must be one of %1")
                             .arg(AnalyticsRepository::webhookEvents().join(QStringLiteral(", "))));
@@ -541,12 +541,12 @@ void WorkspaceController::upsertAnalyticsNotificationSettings(Exchange &ex)
             } else if (secret.isString() && secret.toString() != kMaskedSecret) {
                 const QString s = secret.toString();
                 if (s.size() < 8 || s.size() > 256)
-                    throw ApiError::invalidField(w.path(QStringLiteral("secret")),
-                                                 QStringLiteral("must be 8 to 256 characters"));
+                    throw DomainError::invalidField(w.path(QStringLiteral("secret")),
+                                                    QStringLiteral("must be 8 to 256 characters"));
                 stored.insert(QStringLiteral("sealedSecret"), m_store.secrets().seal(s));
             } else if (!secret.isUndefined() && !secret.isString()) {
-                throw ApiError::invalidField(w.path(QStringLiteral("secret")),
-                                             QStringLiteral("must be a string or null"));
+                throw DomainError::invalidField(w.path(QStringLiteral("secret")),
+                                                QStringLiteral("must be a string or null"));
             }
             next.append(stored);
         }

@@ -4,10 +4,10 @@
 #include "WebhookQueue.h"
 
 #include "core/CreditLedger.h"
+#include "core/DomainError.h"
 #include "core/HeaderText.h"
 #include "core/Settings.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "http/Exchange.h"
 #include "http/JsonFields.h"
 #include "net/NetworkPolicy.h"
@@ -17,7 +17,6 @@
 
 namespace ph::webhooks {
 
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
 using http::JsonFields;
@@ -65,14 +64,14 @@ void WebhooksController::list(Exchange &ex)
     if (!status.isEmpty() && !QStringList{QStringLiteral("pending"), QStringLiteral("delivered"),
                                           QStringLiteral("failed")}
                                   .contains(status))
-        throw ApiError::invalidField(QStringLiteral("status"),
-                                     QStringLiteral("must be pending, delivered or failed"));
+        throw DomainError::invalidField(QStringLiteral("status"),
+                                        QStringLiteral("must be pending, delivered or failed"));
     bool ok = true;
     const QString limitText = ex.request().queryValue(QStringLiteral("limit"));
     const int limit = limitText.isEmpty() ? 50 : limitText.toInt(&ok);
     if (!ok || limit < 1 || limit > 500)
-        throw ApiError::invalidField(QStringLiteral("limit"),
-                                     QStringLiteral("must be a number from 1 to 500"));
+        throw DomainError::invalidField(QStringLiteral("limit"),
+                                        QStringLiteral("must be a number from 1 to 500"));
     const auto rows = m_queue.list(visibleKey(ex), status, limit,
                                    ex.request().queryValue(QStringLiteral("before")));
     QJsonArray list;
@@ -89,7 +88,7 @@ void WebhooksController::get(Exchange &ex)
     const auto d = m_queue.find(ex.request().param(QStringLiteral("id")), true);
     const QString key = visibleKey(ex);
     if (!d || (!key.isEmpty() && d->keyId != key))
-        throw ApiError::notFound(
+        throw DomainError::notFound(
             QStringLiteral("no delivery %1").arg(ex.request().param(QStringLiteral("id"))));
     ex.respondJson(200, d->toJson(true));
 }
@@ -100,7 +99,7 @@ void WebhooksController::redeliver(Exchange &ex)
     const auto d = m_queue.find(id, false);
     const QString key = visibleKey(ex);
     if (!d || (!key.isEmpty() && d->keyId != key))
-        throw ApiError::notFound(QStringLiteral("no delivery %1").arg(id));
+        throw DomainError::notFound(QStringLiteral("no delivery %1").arg(id));
     m_queue.redeliver(id);
     ex.respondJson(202, m_queue.find(id, true)->toJson(true));
 }
@@ -117,18 +116,18 @@ void WebhooksController::test(Exchange &ex)
     const QString raw = body.requiredString(QStringLiteral("url"));
     const QUrl url(raw);
     if (!url.isValid() || !NetworkPolicy::isBrowsableScheme(url) || url.host().isEmpty())
-        throw ApiError::invalidField(QStringLiteral("url"),
-                                     QStringLiteral("must be an absolute http(s) URL"));
+        throw DomainError::invalidField(QStringLiteral("url"),
+                                        QStringLiteral("must be an absolute http(s) URL"));
     if (!m_policy.grantFor(ex.request().principal.keyId).privateTargets &&
         NetworkPolicy::isPrivateHostLiteral(url.host()))
-        throw ApiError(400, QStringLiteral("PRIVATE_TARGET"),
-                       QStringLiteral("url points at a private address, which this key may "
-                                      "not reach"),
-                       QStringLiteral("url"));
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
+                          QStringLiteral("url points at a private address, which this key may "
+                                         "not reach"),
+                          QStringLiteral("url"));
     // The rule of real subscriptions (webhookUrl, webhooks[].url): a test of a target no
     // subscription could use would prove nothing.
     if (const QString problem = NetworkPolicy::callbackSchemeProblem(url); !problem.isEmpty())
-        throw ApiError::invalidField(QStringLiteral("url"), problem);
+        throw DomainError::invalidField(QStringLiteral("url"), problem);
     const int count = int(body.optionalInt(QStringLiteral("count"), 1,
                                            m_settings.intValue(SettingKeys::webhooksMaxTestCount))
                               .value_or(1));
@@ -142,12 +141,13 @@ void WebhooksController::test(Exchange &ex)
         for (auto it = o.begin(); it != o.end(); ++it) {
             const QString field = headers->path(it.key());
             if (!HeaderText::isToken(it.key()))
-                throw ApiError::invalidField(field, QStringLiteral("is not a valid header name"));
+                throw DomainError::invalidField(field,
+                                                QStringLiteral("is not a valid header name"));
             if (!it.value().isString())
-                throw ApiError::invalidField(field, QStringLiteral("must be a string"));
+                throw DomainError::invalidField(field, QStringLiteral("must be a string"));
             if (const QString problem = HeaderText::valueProblem(it.value().toString());
                 !problem.isEmpty())
-                throw ApiError::invalidField(field, problem);
+                throw DomainError::invalidField(field, problem);
         }
         s.headers = o;
     }
@@ -156,7 +156,7 @@ void WebhooksController::test(Exchange &ex)
         for (auto it = o.begin(); it != o.end(); ++it) {
             if (const QString problem = HeaderText::valueProblem(it.value().toString());
                 it.value().isString() && !problem.isEmpty())
-                throw ApiError::invalidField(auth->path(it.key()), problem);
+                throw DomainError::invalidField(auth->path(it.key()), problem);
         }
         s.auth = o;
     }
@@ -164,12 +164,12 @@ void WebhooksController::test(Exchange &ex)
     // Counted against the key like other work: credits, and a cap on what it has pending.
     const QString keyId = ex.request().principal.keyId;
     if (!m_store.credits().canSpend(keyId))
-        throw ApiError::creditsExhausted();
+        throw DomainError::creditsExhausted();
     const QString event = QStringLiteral("webhook.test");
     const int cap = m_settings.intValue(SettingKeys::webhooksMaxPendingTestsPerKey);
     const int pending = m_queue.pendingCount(keyId, event);
     if (pending + count > cap)
-        throw ApiError::keyBusy(
+        throw DomainError::keyBusy(
             QStringLiteral("test deliveries pending (asking for %1 more)").arg(count), pending, cap,
             SettingKeys::webhooksMaxPendingTestsPerKey, kTestRetryAfterSeconds);
 
