@@ -8,13 +8,13 @@
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Store.h"
 #include "http/Authenticator.h"
 #include "http/ConnectionLimits.h"
 #include "http/EventStream.h"
 #include "http/Exchange.h"
 #include "http/HttpServer.h"
-#include "http/JsonFields.h"
 #include "http/LongPoll.h"
 
 #include <QPointer>

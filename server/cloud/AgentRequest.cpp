@@ -3,16 +3,14 @@
 #include "WebhookOptions.h"
 
 #include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Settings.h"
 #include "engine/Tool.h"
-#include "http/JsonFields.h"
 #include "net/NetworkPolicy.h"
 
 #include <QUrl>
 
 namespace ph::cloud {
-
-using http::JsonFields;
 
 namespace {
 

@@ -8,6 +8,7 @@
 
 #include "core/Clock.h"
 #include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/RequestLog.h"
 #include "core/Settings.h"
 #include "core/Store.h"
@@ -16,7 +17,6 @@
 #include "engine/TrajectoryRepository.h"
 #include "http/Authenticator.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
 #include "mcp/McpServer.h"
 #include "net/NetworkPolicy.h"
 #include "webhooks/WebhookEvents.h"
@@ -35,7 +35,6 @@ using engine::ExecuteRequest;
 using engine::RunStatus;
 using http::AuthPolicy;
 using http::Exchange;
-using http::JsonFields;
 using http::Route;
 
 namespace {

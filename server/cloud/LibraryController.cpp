@@ -4,12 +4,12 @@
 
 #include "core/Clock.h"
 #include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "engine/RunManager.h"
 #include "engine/TrajectoryRepository.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
 #include "net/NetworkPolicy.h"
 
 #include <QJsonArray>
@@ -20,7 +20,6 @@ namespace ph::cloud {
 
 using http::AuthPolicy;
 using http::Exchange;
-using http::JsonFields;
 using http::Route;
 
 namespace {

@@ -7,11 +7,11 @@
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/RequestLog.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
 #include "net/NetworkPolicy.h"
 #include "webhooks/WebhookEvents.h"
 #include "webhooks/WebhookQueue.h"
@@ -21,7 +21,6 @@
 namespace ph::cloud {
 
 using http::Exchange;
-using http::JsonFields;
 
 namespace {
 

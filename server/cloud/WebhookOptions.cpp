@@ -2,14 +2,12 @@
 
 #include "core/DomainError.h"
 #include "core/HeaderText.h"
-#include "http/JsonFields.h"
+#include "core/JsonFields.h"
 #include "net/NetworkPolicy.h"
 
 #include <QUrl>
 
 namespace ph::cloud {
-
-using http::JsonFields;
 
 namespace {
 

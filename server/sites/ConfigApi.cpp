@@ -5,15 +5,12 @@
 
 #include "core/Clock.h"
 #include "core/DomainError.h"
-#include "http/JsonFields.h"
+#include "core/JsonFields.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
 
 namespace ph::sites {
-
-using http::JsonFields;
-using http::Principal;
 
 namespace {
 
@@ -51,12 +48,6 @@ const QStringList &ConfigApi::briefSections()
     static const QStringList sections = {QStringLiteral("journeys"), QStringLiteral("knowledge"),
                                          QStringLiteral("appearance"), QStringLiteral("audience")};
     return sections;
-}
-
-QString ConfigApi::reviewBase(const http::Request &request)
-{
-    const QString host = QString::fromLatin1(request.header("host"));
-    return QStringLiteral("http://") + (host.isEmpty() ? QStringLiteral("127.0.0.1") : host);
 }
 
 Site ConfigApi::siteFor(const Principal &principal, const QString &siteId,

@@ -139,7 +139,7 @@ bool ConnectKeyRepository::recognizes(const QString &credential) const
     return credential.startsWith(kSecretPrefix);
 }
 
-http::Principal ConnectKeyRepository::verify(const QString &credential)
+Principal ConnectKeyRepository::verify(const QString &credential)
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM connect_keys WHERE key_hash = :hash AND"
                                   " revoked_at IS NULL")
@@ -159,8 +159,8 @@ http::Principal ConnectKeyRepository::verify(const QString &credential)
         // At most once a minute per key: the console's "last used" follows live.
         m_store.notifyChanged(QStringLiteral("connect_keys"), key.id);
     }
-    http::Principal p;
-    p.kind = http::Principal::Kind::ConnectKey;
+    Principal p;
+    p.kind = Principal::Kind::ConnectKey;
     p.keyId = key.id;
     p.label = key.label;
     p.siteId = key.siteId;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "http/Authenticator.h"
+#include "core/CredentialVerifier.h"
 
 #include <QList>
 #include <QString>
@@ -30,7 +30,7 @@ struct ConnectKey
 // Connect AI keys: bearer keys `ck_<40 base62>` bound to one site, stored as SHA-256
 // only, at most kMaxActivePerSite active per site. Also the credential verifier the
 // authenticator consults for the SiteAgent and Workspace policies.
-class ConnectKeyRepository : public http::CredentialVerifier
+class ConnectKeyRepository : public CredentialVerifier
 {
 public:
     static constexpr int kMaxActivePerSite = 8;
@@ -52,9 +52,9 @@ public:
     int activeCount(const QString &siteId) const;
     bool revoke(const QString &id);
 
-    // http::CredentialVerifier
+    // CredentialVerifier
     bool recognizes(const QString &credential) const override;
-    http::Principal verify(const QString &credential) override;
+    Principal verify(const QString &credential) override;
 
 private:
     Minted insert(const QString &siteId, const QString &label, const QString &actor);

@@ -4,12 +4,10 @@
 #include "SiteConfigSchema.h"
 
 #include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Store.h"
-#include "http/JsonFields.h"
 
 namespace ph::sites {
-
-using http::JsonFields;
 
 namespace {
 

@@ -14,10 +14,10 @@
 #include "core/Clock.h"
 #include "core/DomainError.h"
 #include "core/Ids.h"
+#include "core/JsonFields.h"
 #include "core/SecretBox.h"
 #include "core/Store.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
 
 #include <QJsonArray>
 #include <QUrl>
@@ -26,7 +26,6 @@ namespace ph::sites {
 
 using http::AuthPolicy;
 using http::Exchange;
-using http::JsonFields;
 using http::Route;
 
 namespace {
@@ -371,10 +370,10 @@ void WorkspaceController::applyConfigChange(Exchange &ex)
     ownedSite(found->siteId);
     const ConfigChange change =
         applyChange(m_store, m_sites, m_changes, changeId, ex.request().principal.actor(), note);
-    ex.respondJson(200, {{QStringLiteral("change"),
-                          m_api.changeJson(change, ConfigApi::reviewBase(ex.request()))},
-                         {QStringLiteral("siteConfig"), m_sites.config(change.siteId).config},
-                         {QStringLiteral("version"), *change.appliedVersion}});
+    ex.respondJson(200,
+                   {{QStringLiteral("change"), m_api.changeJson(change, ex.request().origin())},
+                    {QStringLiteral("siteConfig"), m_sites.config(change.siteId).config},
+                    {QStringLiteral("version"), *change.appliedVersion}});
 }
 
 void WorkspaceController::discardConfigChange(Exchange &ex)
@@ -393,8 +392,8 @@ void WorkspaceController::discardConfigChange(Exchange &ex)
         body.optionalString(QStringLiteral("reason")).value_or(QString()).left(1000);
     const ConfigChange change =
         discardChange(m_changes, changeId, ex.request().principal.actor(), reason);
-    ex.respondJson(200, {{QStringLiteral("change"),
-                          m_api.changeJson(change, ConfigApi::reviewBase(ex.request()))}});
+    ex.respondJson(200,
+                   {{QStringLiteral("change"), m_api.changeJson(change, ex.request().origin())}});
 }
 
 void WorkspaceController::reviewChange(Exchange &ex)
@@ -406,9 +405,8 @@ void WorkspaceController::reviewChange(Exchange &ex)
                           QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
     ownedSite(change->siteId);
     const QJsonObject current = m_sites.config(change->siteId).config;
-    QJsonObject out{
-        {QStringLiteral("change"), m_api.changeJson(*change, ConfigApi::reviewBase(ex.request()))},
-        {QStringLiteral("currentConfig"), current}};
+    QJsonObject out{{QStringLiteral("change"), m_api.changeJson(*change, ex.request().origin())},
+                    {QStringLiteral("currentConfig"), current}};
     if (change->status == QLatin1String("pending"))
         out.insert(QStringLiteral("preview"),
                    SiteConfigSchema::applyProposal(current, change->patch));

@@ -5,10 +5,10 @@
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
 
 #include <QJsonArray>
 
@@ -18,7 +18,6 @@ namespace ph::sys {
 
 using http::AuthPolicy;
 using http::Exchange;
-using http::JsonFields;
 using http::Route;
 
 namespace {

@@ -6,10 +6,10 @@
 #include "core/CreditLedger.h"
 #include "core/DomainError.h"
 #include "core/HeaderText.h"
+#include "core/JsonFields.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
 #include "net/NetworkPolicy.h"
 
 #include <QJsonArray>
@@ -19,7 +19,6 @@ namespace ph::webhooks {
 
 using http::AuthPolicy;
 using http::Exchange;
-using http::JsonFields;
 using http::Route;
 
 namespace {

@@ -13,10 +13,10 @@
 #include "core/ApiKeyRepository.h"
 #include "core/DomainError.h"
 #include "core/Ids.h"
+#include "core/JsonFields.h"
 #include "core/Store.h"
 #include "engine/AgentRun.h"
 #include "engine/RunManager.h"
-#include "http/JsonFields.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -371,7 +371,7 @@ void ToolsDock::testRun()
         QString problem;
         if (!m_arguments->json(&value, &problem))
             throw DomainError::invalidJson(tr("params: %1").arg(problem));
-        const http::JsonFields call(QJsonObject{
+        const JsonFields call(QJsonObject{
             {QStringLiteral("params"), value.isUndefined() ? QJsonValue(QJsonObject()) : value}});
         const auto fields = call.optionalObject(QStringLiteral("params"));
         const QJsonObject params = fields ? fields->object() : QJsonObject();

@@ -1,10 +1,10 @@
-#include "JsonFields.h"
+#include "core/JsonFields.h"
 
 #include "core/DomainError.h"
 
 #include <cmath>
 
-namespace ph::http {
+namespace ph {
 
 namespace {
 const char *typeName(QJsonValue::Type t)
@@ -165,4 +165,4 @@ void JsonFields::rejectUnknown(const QStringList &allowed) const
     }
 }
 
-} // namespace ph::http
+} // namespace ph

@@ -7,7 +7,7 @@
 
 #include <optional>
 
-namespace ph::http {
+namespace ph {
 
 // Reads fields of a JSON request body with typed errors that name the field by its
 // full path ("urls[3]", "accessibilityTree.maxNodes"). Every reader throws DomainError 400.
@@ -40,4 +40,4 @@ private:
     QString m_path;
 };
 
-} // namespace ph::http
+} // namespace ph
