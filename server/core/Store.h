@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QSqlDatabase>
 #include <QString>
@@ -48,6 +49,11 @@ public:
     int schemaVersion() const;
     static int latestSchemaVersion();
 
+    // SQLite's `synchronous` in WAL mode, for the whole store (credits, webhook
+    // deliveries, runs): FULL, so that a commit is on disk before anything that depends on
+    // it leaves the process (docs/security.md, Durability; bench/store).
+    static constexpr const char *kSynchronous = "FULL";
+
     QString path() const { return m_path; }
     const Clock &clock() const { return m_clock; }
     QSqlDatabase database() const;
@@ -55,6 +61,11 @@ public:
     // Runs `work` inside one transaction; an exception rolls it back and propagates.
     // Nested calls join the outer transaction.
     void transaction(const std::function<void()> &work);
+    // Calls `done` once when the outermost transaction ends: after its COMMIT with true,
+    // after its rollback with false. Outside a transaction: at once, with true. What must
+    // not happen before the data is durable (a callback going out) waits for it here.
+    void onTransactionEnd(std::function<void(bool committed)> done);
+    bool inTransaction() const { return m_transactionDepth > 0; }
 
     ApiKeyRepository &apiKeys();
     CreditLedger &credits();
@@ -70,11 +81,14 @@ Q_SIGNALS:
 
 private:
     bool migrate(int targetVersion, QString *error);
+    bool secureFiles(QString *error);
+    void endTransaction(bool committed);
 
     QString m_path;
     QString m_connectionName;
     const Clock &m_clock;
     int m_transactionDepth = 0;
+    QList<std::function<void(bool)>> m_onTransactionEnd;
     std::unique_ptr<ApiKeyRepository> m_apiKeys;
     std::unique_ptr<CreditLedger> m_credits;
     std::unique_ptr<RequestLog> m_requests;

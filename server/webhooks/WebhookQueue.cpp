@@ -288,11 +288,12 @@ QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId
     // First attempts start at once while there is room and nothing older is waiting: the
     // row is written already marked (attempt 1 taken, due again at the schedule's next
     // step), the same commit-before-send as pump() without its read and its update.
-    int direct = m_running && !m_backlog ? kMaxInFlight - int(m_inFlight.size()) : 0;
-    QList<Pending> started;
-    bool queued = false;
+    // Room promised to deliveries whose transaction has not ended yet counts as taken.
+    int direct = m_running && !m_backlog ? kMaxInFlight - int(m_inFlight.size()) - m_reserved : 0;
     try {
         m_store.transaction([&] {
+            QList<Pending> started;
+            bool queued = false;
             for (const WebhookSubscription &s : subscriptions) {
                 QString config; // sealed once per subscription, at its first selected event
                 for (const Event &e : events) {
@@ -338,14 +339,30 @@ QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId
                     }
                 }
             }
+            // Nothing goes out before the transaction that holds the rows has committed:
+            // it may be a caller's (a run's final state and its callbacks are one commit),
+            // and a delivery sent for rows that were then rolled back would announce an
+            // outcome the store does not have.
+            m_reserved += int(started.size());
+            m_store.onTransactionEnd([this, ids, started, queued, now](bool committed) {
+                m_reserved -= int(started.size());
+                if (committed)
+                    release(ids, started, queued, now);
+            });
         });
     } catch (const StoreError &) {
         releaseStatements();
         throw;
     }
-    for (const QString &id : std::as_const(ids))
+    return ids;
+}
+
+void WebhookQueue::release(const QStringList &ids, const QList<Pending> &started, bool queued,
+                           qint64 now)
+{
+    for (const QString &id : ids)
         Q_EMIT deliveryChanged(id);
-    for (const Pending &p : std::as_const(started))
+    for (const Pending &p : started)
         send(p, now);
     if (!started.isEmpty())
         wakeAt(now + schedule().at(1), now);
@@ -353,7 +370,6 @@ QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId
         m_backlog = true;
         pump();
     }
-    return ids;
 }
 
 // Arms the timer for a delivery due at `when`, unless it already fires earlier. Due now
@@ -392,6 +408,17 @@ void WebhookQueue::pump()
 {
     if (!m_running)
         return;
+    // Marked attempts go out right after their commit: inside a caller's transaction
+    // that commit is not ours to make, so the pump waits for the transaction to end.
+    if (m_store.inTransaction()) {
+        if (!std::exchange(m_pumpAfterCommit, true)) {
+            m_store.onTransactionEnd([this](bool) {
+                m_pumpAfterCommit = false;
+                pump();
+            });
+        }
+        return;
+    }
     const int room = kMaxInFlight - int(m_inFlight.size());
     if (room <= 0) {
         m_backlog = true; // the next flush of outcomes pumps again
@@ -484,6 +511,9 @@ std::shared_ptr<const WebhookQueue::Target> WebhookQueue::target(const QString &
         if (auth.contains(field) && !opens(auth.value(field)))
             unopened << QStringLiteral("auth %1").arg(field);
     }
+    if (sealed.contains(QStringLiteral("sealedHeaders")) &&
+        !opens(sealed.value(QStringLiteral("sealedHeaders"))))
+        unopened << QStringLiteral("headers");
     if (!unopened.isEmpty()) {
         t->error = QStringLiteral("not sent: the subscription's %1 cannot be unsealed (the "
                                   "stored value is damaged or was sealed with another "

@@ -128,6 +128,9 @@ public:
     void stop();
 
     // One delivery per subscription that selects the event (docs/api/webhooks.md).
+    // Joins the caller's transaction when there is one (Store::transaction): the rows
+    // commit with it, and no attempt starts before that commit; a rollback drops them
+    // unsent.
     QStringList enqueue(const QString &requestId, const QString &keyId,
                         const QList<WebhookSubscription> &subscriptions,
                         const QList<Event> &events);
@@ -209,6 +212,8 @@ private:
     void releaseStatements();
     void scheduleTimer(qint64 now);
     void wakeAt(qint64 when, qint64 now);
+    // After the commit of enqueue()'s rows: announces them and starts what may start.
+    void release(const QStringList &ids, const QList<Pending> &started, bool queued, qint64 now);
     void send(const Pending &p, qint64 startedAt);
     std::shared_ptr<const Target> target(const QString &config);
     void finish(const Pending &p, qint64 startedAt, int status, const QByteArray &reply,
@@ -242,6 +247,8 @@ private:
     QHash<QString, std::shared_ptr<const Target>> m_targets; // by sealed config
     QHash<QString, Origin *> m_origins;                      // owned
     std::array<std::unique_ptr<Sql>, StatementCount> m_statements;
+    bool m_pumpAfterCommit = false; // pump() was asked for inside a transaction
+    int m_reserved = 0;             // first attempts of enqueue()s whose transaction is still open
     bool m_running = false;
     bool m_backlog = true; // due deliveries may be waiting for room in flight
 };
