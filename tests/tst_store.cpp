@@ -490,10 +490,27 @@ void tst_Store::usesFullSynchronousCommits()
     Store store(path(QStringLiteral("sync.db")), m_clock);
     QString error;
     QVERIFY2(store.open(&error), qPrintable(error));
-    QSqlQuery q(store.database());
-    QVERIFY(q.exec(QStringLiteral("PRAGMA synchronous")));
-    QVERIFY(q.next());
-    QCOMPARE(q.value(0).toInt(), 2); // FULL
+    const auto synchronous = [&store] {
+        QSqlQuery q(store.database());
+        q.exec(QStringLiteral("PRAGMA synchronous"));
+        q.next();
+        return q.value(0).toInt();
+    };
+    QCOMPARE(synchronous(), 2); // FULL
+    // A relaxed transaction (the webhook queue's bookkeeping) commits with NORMAL and
+    // leaves FULL behind it, for its end callbacks too, and a nested one inherits.
+    int inside = -1, afterwards = -1, nested = -1;
+    store.transaction(
+        [&] {
+            inside = synchronous();
+            store.transaction([&] { nested = synchronous(); }); // Full asked, joins
+            store.onTransactionEnd([&](bool) { afterwards = synchronous(); });
+        },
+        Store::Sync::Normal);
+    QCOMPARE(inside, 1); // NORMAL
+    QCOMPARE(nested, 1);
+    QCOMPARE(afterwards, 2);
+    QCOMPARE(synchronous(), 2);
 }
 
 QTEST_GUILESS_MAIN(tst_Store)

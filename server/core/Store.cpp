@@ -29,6 +29,12 @@ namespace ph {
 
 namespace {
 
+// SQLite's `synchronous` in WAL mode for the store's commits (credits, runs and the
+// callbacks they owe, keys, settings): FULL, so that a commit is on disk before anything
+// that depends on it leaves the process (docs/security.md, Durability; bench/store).
+// Store::Sync::Normal transactions relax it for themselves.
+constexpr char kSynchronous[] = "FULL";
+
 // Tightens `path` to `mode` when it grants more (group or others), and says so. A missing
 // file is fine. False only when the file is there and cannot be changed.
 bool tighten(const QString &path, mode_t mode, QString *error)
@@ -374,17 +380,29 @@ bool Store::migrate(int targetVersion, QString *error)
     return true;
 }
 
-void Store::transaction(const std::function<void()> &work)
+void Store::transaction(const std::function<void()> &work, Sync sync)
 {
     auto db = database();
-    if (m_transactionDepth == 0 && !db.transaction())
+    // `synchronous` is the connection's: a Normal transaction lowers it for its own COMMIT
+    // and puts it back before anything else may commit (the end callbacks included).
+    const bool relaxed = m_transactionDepth == 0 && sync == Sync::Normal;
+    const auto restore = [&] {
+        if (relaxed)
+            QSqlQuery(db).exec(QStringLiteral("PRAGMA synchronous=") + QLatin1String(kSynchronous));
+    };
+    if (relaxed)
+        Sql(*this, QStringLiteral("PRAGMA synchronous=NORMAL")).exec();
+    if (m_transactionDepth == 0 && !db.transaction()) {
+        restore();
         throw StoreError("BEGIN failed: " + db.lastError().text().toStdString());
+    }
     ++m_transactionDepth;
     try {
         work();
     } catch (...) {
         if (--m_transactionDepth == 0) {
             db.rollback();
+            restore();
             endTransaction(false);
         }
         throw;
@@ -393,9 +411,11 @@ void Store::transaction(const std::function<void()> &work)
         if (!db.commit()) {
             const auto message = db.lastError().text().toStdString();
             db.rollback();
+            restore();
             endTransaction(false);
             throw StoreError("COMMIT failed: " + message);
         }
+        restore();
         endTransaction(true);
     }
 }

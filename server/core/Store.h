@@ -49,18 +49,22 @@ public:
     int schemaVersion() const;
     static int latestSchemaVersion();
 
-    // SQLite's `synchronous` in WAL mode, for the whole store (credits, webhook
-    // deliveries, runs): FULL, so that a commit is on disk before anything that depends on
-    // it leaves the process (docs/security.md, Durability; bench/store).
-    static constexpr const char *kSynchronous = "FULL";
-
     QString path() const { return m_path; }
     const Clock &clock() const { return m_clock; }
     QSqlDatabase database() const;
 
+    // How hard a commit is made durable. Full (the store's setting, kSynchronous): the
+    // write-ahead log is fsynced at COMMIT, so the commit survives a power cut. Normal:
+    // not fsynced at COMMIT (SQLite's synchronous=NORMAL in WAL mode): it survives a
+    // process kill, and a power cut may undo it (and only it and later Normal commits,
+    // never an earlier Full one). Only for writes whose loss repeats work and loses
+    // none: the webhook queue's attempt marks and outcomes (an undone one means an
+    // attempt is sent again, with the same delivery id).
+    enum class Sync { Full, Normal };
+
     // Runs `work` inside one transaction; an exception rolls it back and propagates.
-    // Nested calls join the outer transaction.
-    void transaction(const std::function<void()> &work);
+    // Nested calls join the outer transaction (and its Sync).
+    void transaction(const std::function<void()> &work, Sync sync = Sync::Full);
     // Calls `done` once when the outermost transaction ends: after its COMMIT with true,
     // after its rollback with false. Outside a transaction: at once, with true. What must
     // not happen before the data is durable (a callback going out) waits for it here.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/RequestLog.h"
+#include "core/Store.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -130,10 +131,11 @@ public:
     // One delivery per subscription that selects the event (docs/api/webhooks.md).
     // Joins the caller's transaction when there is one (Store::transaction): the rows
     // commit with it, and no attempt starts before that commit; a rollback drops them
-    // unsent.
+    // unsent. `sync` applies when it is its own transaction: Normal only for deliveries
+    // that announce no outcome (webhook.test).
     QStringList enqueue(const QString &requestId, const QString &keyId,
-                        const QList<WebhookSubscription> &subscriptions,
-                        const QList<Event> &events);
+                        const QList<WebhookSubscription> &subscriptions, const QList<Event> &events,
+                        Store::Sync sync = Store::Sync::Full);
     // Whether a subscription receives an event: its `events`, or by default the
     // workflow.* events.
     static bool selects(const WebhookSubscription &subscription, const QString &event);
