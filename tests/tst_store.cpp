@@ -29,6 +29,7 @@ private Q_SLOTS:
     void usesWriteAheadLogging();
     void storesKeysHashedNeverInClear();
     void rollsBackAFailedTransaction();
+    void rollsBackOnlyTheNestedWorkThatFailed();
     void findsRunsByAFragmentOfTheirTaskOrId();
     void keepsTheDataDirectoryAndTheDatabaseTheOwnersAlone();
     void tightensLooserModesAtStart();
@@ -193,6 +194,38 @@ void tst_Store::rollsBackAFailedTransaction()
         throw std::runtime_error("boom");
     }));
     QCOMPARE(store.apiKeys().list().size(), 0);
+}
+
+void tst_Store::rollsBackOnlyTheNestedWorkThatFailed()
+{
+    // A run's end that cannot be stored inside the request that started the run: the end
+    // and what waited for its commit (its callbacks going out) are undone, the rest stays.
+    Store store(path(QStringLiteral("nested.db")), m_clock);
+    QString error;
+    QVERIFY(store.open(&error));
+    QList<std::pair<QString, bool>> ended;
+    store.transaction([&] {
+        store.apiKeys().mint(QStringLiteral("kept"), QStringLiteral("user"), 0);
+        store.onTransactionEnd([&](bool committed) {
+            ended.append({QStringLiteral("outer"), committed});
+        });
+        try {
+            store.transaction([&] {
+                store.apiKeys().mint(QStringLiteral("undone"), QStringLiteral("user"), 0);
+                store.onTransactionEnd([&](bool committed) {
+                    ended.append({QStringLiteral("inner"), committed});
+                });
+                throw StoreError("disk full");
+            });
+        } catch (const StoreError &) {
+        }
+        QCOMPARE(ended.size(), 1); // the failed nested work's callback, at once
+    });
+    const auto keys = store.apiKeys().list();
+    QCOMPARE(keys.size(), 1);
+    QCOMPARE(keys.first().label, QStringLiteral("kept"));
+    QCOMPARE(ended, (QList<std::pair<QString, bool>>{{QStringLiteral("inner"), false},
+                                                     {QStringLiteral("outer"), true}}));
 }
 
 void tst_Store::findsRunsByAFragmentOfTheirTaskOrId()

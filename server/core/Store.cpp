@@ -383,41 +383,59 @@ bool Store::migrate(int targetVersion, QString *error)
 void Store::transaction(const std::function<void()> &work, Sync sync)
 {
     auto db = database();
+    // A nested call is a savepoint: should it fail and its caller carry on (a run whose
+    // end could not be stored, inside the request that started it), what it wrote and
+    // what it asked to happen after the commit are undone, and nothing else.
+    if (m_transactionDepth > 0) {
+        const int depth = ++m_transactionDepth;
+        const QString name = QStringLiteral("ph_%1").arg(depth);
+        try {
+            Sql(*this, QStringLiteral("SAVEPOINT ") + name).exec();
+            work();
+            Sql(*this, QStringLiteral("RELEASE ") + name).exec();
+        } catch (...) {
+            QSqlQuery(db).exec(QStringLiteral("ROLLBACK TO ") + name);
+            QSqlQuery(db).exec(QStringLiteral("RELEASE ") + name);
+            --m_transactionDepth;
+            endTransaction(false, depth);
+            throw;
+        }
+        --m_transactionDepth;
+        return;
+    }
     // `synchronous` is the connection's: a Normal transaction lowers it for its own COMMIT
     // and puts it back before anything else may commit (the end callbacks included).
-    const bool relaxed = m_transactionDepth == 0 && sync == Sync::Normal;
+    const bool relaxed = sync == Sync::Normal;
     const auto restore = [&] {
         if (relaxed)
             QSqlQuery(db).exec(QStringLiteral("PRAGMA synchronous=") + QLatin1String(kSynchronous));
     };
     if (relaxed)
         Sql(*this, QStringLiteral("PRAGMA synchronous=NORMAL")).exec();
-    if (m_transactionDepth == 0 && !db.transaction()) {
+    if (!db.transaction()) {
         restore();
         throw StoreError("BEGIN failed: " + db.lastError().text().toStdString());
     }
-    ++m_transactionDepth;
+    m_transactionDepth = 1;
     try {
         work();
     } catch (...) {
-        if (--m_transactionDepth == 0) {
-            db.rollback();
-            restore();
-            endTransaction(false);
-        }
+        m_transactionDepth = 0;
+        db.rollback();
+        restore();
+        endTransaction(false, 1);
         throw;
     }
-    if (--m_transactionDepth == 0) {
-        if (!db.commit()) {
-            const auto message = db.lastError().text().toStdString();
-            db.rollback();
-            restore();
-            endTransaction(false);
-            throw StoreError("COMMIT failed: " + message);
-        }
+    m_transactionDepth = 0;
+    if (!db.commit()) {
+        const auto message = db.lastError().text().toStdString();
+        db.rollback();
         restore();
-        endTransaction(true);
+        endTransaction(false, 1);
+        throw StoreError("COMMIT failed: " + message);
     }
+    restore();
+    endTransaction(true, 1);
 }
 
 void Store::onTransactionEnd(std::function<void(bool committed)> done)
@@ -426,13 +444,20 @@ void Store::onTransactionEnd(std::function<void(bool committed)> done)
         done(true);
         return;
     }
-    m_onTransactionEnd.append(std::move(done));
+    m_onTransactionEnd.append({m_transactionDepth, std::move(done)});
 }
 
-void Store::endTransaction(bool committed)
+void Store::endTransaction(bool committed, int depth)
 {
+    // The callbacks registered at `depth` or deeper end now; the outer ones wait for theirs.
     // Taken first: a callback may open the next transaction.
-    const QList<std::function<void(bool)>> callbacks = std::exchange(m_onTransactionEnd, {});
+    QList<std::function<void(bool)>> callbacks;
+    for (qsizetype i = 0; i < m_onTransactionEnd.size();) {
+        if (m_onTransactionEnd.at(i).first >= depth)
+            callbacks.append(m_onTransactionEnd.takeAt(i).second);
+        else
+            ++i;
+    }
     for (const auto &done : callbacks)
         done(committed);
 }

@@ -63,7 +63,9 @@ public:
     enum class Sync { Full, Normal };
 
     // Runs `work` inside one transaction; an exception rolls it back and propagates.
-    // Nested calls join the outer transaction (and its Sync).
+    // Nested calls join the outer transaction (and its Sync) as a savepoint: an exception
+    // rolls back the nested work (and drops its onTransactionEnd callbacks, told false)
+    // and propagates; the outer transaction decides the rest.
     void transaction(const std::function<void()> &work, Sync sync = Sync::Full);
     // Calls `done` once when the outermost transaction ends: after its COMMIT with true,
     // after its rollback with false. Outside a transaction: at once, with true. What must
@@ -86,13 +88,13 @@ Q_SIGNALS:
 private:
     bool migrate(int targetVersion, QString *error);
     bool secureFiles(QString *error);
-    void endTransaction(bool committed);
+    void endTransaction(bool committed, int depth);
 
     QString m_path;
     QString m_connectionName;
     const Clock &m_clock;
     int m_transactionDepth = 0;
-    QList<std::function<void(bool)>> m_onTransactionEnd;
+    QList<std::pair<int, std::function<void(bool)>>> m_onTransactionEnd; // (depth, callback)
     std::unique_ptr<ApiKeyRepository> m_apiKeys;
     std::unique_ptr<CreditLedger> m_credits;
     std::unique_ptr<RequestLog> m_requests;
