@@ -273,6 +273,12 @@ bool Service::start(QString *error)
         *error = m_http->routeProblems().join(QStringLiteral("; "));
         return false;
     }
+    // What an abrupt end of the last process left executing is stored cancelled and
+    // announced (workflow.failed), before anything new starts; the deliveries go out when
+    // the queue starts below.
+    m_runs->recoverOrphans();
+    m_scrape->recoverUnfinished();
+
     if (!m_http->listenOn(m_config.bind, m_config.port, error)) {
         *error = QStringLiteral("cannot listen on %1:%2: %3")
                      .arg(m_config.bind.toString())

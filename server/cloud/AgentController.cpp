@@ -56,57 +56,58 @@ AgentController::AgentController(Store &store, Settings &settings, NetworkPolicy
     , m_runs(runs)
     , m_webhooks(webhooks)
 {
-    connect(&m_runs, &engine::RunManager::runSettled, this, &AgentController::announce);
+    // Every end of a phase (and every pause for input) is announced inside the
+    // transaction that stores it.
+    m_runs.setSettleHook([this](const engine::Settlement &s) { announce(s); });
 }
 
-void AgentController::announce(const QString &trajectoryId)
+void AgentController::announce(const engine::Settlement &s)
 {
-    AgentRun *run = m_runs.live(trajectoryId);
-    if (!run || run->status() == RunStatus::Executing)
-        return;
+    // The request that drove the phase is done, in the same commit.
+    m_store.requests().finish(
+        s.requestId, engine::toString(s.status),
+        {{QStringLiteral("trajectoryId"), s.trajectoryId}, {QStringLiteral("phase"), s.phase}});
     QList<WebhookSubscription> subscriptions;
     QSet<QString> seen;
-    for (const QString &requestId : run->subscriberRequests()) {
-        for (const WebhookSubscription &s : m_store.requests().subscriptions(requestId)) {
-            const QString key = s.url + QLatin1Char('\n') + s.events.join(QLatin1Char(','));
+    for (const QString &requestId : s.subscriberRequests) {
+        for (const WebhookSubscription &sub : m_store.requests().subscriptions(requestId)) {
+            const QString key = sub.url + QLatin1Char('\n') + sub.events.join(QLatin1Char(','));
             if (!seen.contains(key)) {
                 seen.insert(key);
-                subscriptions.append(s);
+                subscriptions.append(sub);
             }
         }
     }
     if (subscriptions.isEmpty())
         return;
-    const QJsonObject response = run->response();
+    const QJsonObject &response = s.response;
     webhooks::Outcome o;
-    o.requestId = run->requestId();
+    o.requestId = s.requestId;
     // Runs the bridge started name their tool and params (docs/api/bridge.md).
-    const engine::ExecuteRequest &request = run->request();
-    const bool bridged = !request.origin.isEmpty();
-    o.endpoint = bridged ? QStringLiteral("/mcp") : QStringLiteral("/agent");
-    o.tool = bridged ? request.origin : QStringLiteral("agent");
-    o.status = engine::toString(run->status());
-    o.success = run->status() == RunStatus::Success;
-    o.inputRequired = run->status() == RunStatus::RequiresInput;
-    o.startedAt = run->startedAt();
+    o.endpoint = s.bridged ? QStringLiteral("/mcp") : QStringLiteral("/agent");
+    o.tool = s.tool;
+    o.status = engine::toString(s.status);
+    o.success = s.status == RunStatus::Success;
+    o.inputRequired = s.status == RunStatus::RequiresInput;
+    o.startedAt = s.startedAt;
     o.finishedAt = m_store.clock().nowMs();
-    o.creditsUsedMilli = run->creditsUsedMilli();
-    o.creditsLeftMilli = run->creditsLeftMilli();
+    o.creditsUsedMilli = s.creditsUsedMilli;
+    o.creditsLeftMilli = s.creditsLeftMilli;
     o.output = response;
     const QJsonValue json =
         response.value(QStringLiteral("result")).toObject().value(QStringLiteral("json"));
     o.extractedData = json.isArray()
                           ? json.toArray()
                           : (json.isUndefined() || json.isNull() ? QJsonArray() : QJsonArray{json});
-    o.errorMessage = response.value(QStringLiteral("error")).toString();
-    o.errorCode = run->status() == RunStatus::Cancelled ? QStringLiteral("CANCELLED")
-                                                        : QStringLiteral("RUN_FAILED");
+    o.errorMessage = response.value(QStringLiteral("error")).toString(s.error);
+    o.errorCode = s.status == RunStatus::Cancelled ? QStringLiteral("CANCELLED")
+                                                   : QStringLiteral("RUN_FAILED");
     o.errorDetails = {{QStringLiteral("status"), o.status},
-                      {QStringLiteral("trajectoryId"), trajectoryId}};
-    o.params = bridged ? request.originParams : request.stored;
-    o.trajectoryId = trajectoryId;
-    o.phase = run->phase();
-    m_webhooks.enqueue(o.requestId, run->keyId(), subscriptions,
+                      {QStringLiteral("trajectoryId"), s.trajectoryId}};
+    o.params = s.params;
+    o.trajectoryId = s.trajectoryId;
+    o.phase = s.phase;
+    m_webhooks.enqueue(o.requestId, s.keyId, subscriptions,
                        webhooks::eventsFor(o, m_store.clock()));
 }
 
@@ -141,25 +142,21 @@ AgentRun *AgentController::submit(const engine::ExecuteRequest &request, const Q
         throw DomainError::busy(QStringLiteral("the browser pool is busy; retry later"),
                                 m_pool.retryAfterSeconds());
 
+    // The request, its subscriptions and the run's first rows in one commit: a run the
+    // store has always knows whom it owes its callbacks.
     engine::EngineError error;
-    m_store.requests().begin(requestId, keyId, endpoint);
-    AgentRun *run = m_runs.submit(request, keyId, requestId, &error);
-    if (!run) {
-        m_store.requests().finish(requestId, QStringLiteral("refused"),
-                                  {{QStringLiteral("code"), error->code()}});
+    AgentRun *run = nullptr;
+    m_store.transaction([&] {
+        m_store.requests().begin(requestId, keyId, endpoint);
+        m_store.requests().addSubscriptions(requestId, request.webhooks);
+        run = m_runs.submit(request, keyId, requestId, &error);
+        if (!run)
+            m_store.requests().finish(requestId, QStringLiteral("refused"),
+                                      {{QStringLiteral("code"), error->code()}});
+    });
+    if (!run)
         throw *error;
-    }
-    m_store.requests().addSubscriptions(requestId, request.webhooks);
     run->addSubscriberRequest(requestId);
-    QPointer<AgentRun> guard(run);
-    auto record = [this, guard, requestId] {
-        if (!guard || guard->status() == RunStatus::Executing || guard->requestId() != requestId)
-            return;
-        m_store.requests().finish(requestId, engine::toString(guard->status()),
-                                  {{QStringLiteral("trajectoryId"), guard->trajectoryId()},
-                                   {QStringLiteral("phase"), guard->phase()}});
-    };
-    connect(run, &AgentRun::settled, this, record, Qt::SingleShotConnection);
     return run;
 }
 

@@ -17,6 +17,7 @@ namespace engine {
 class AgentRun;
 class RunManager;
 struct ExecuteRequest;
+struct Settlement;
 } // namespace engine
 namespace webhooks {
 class WebhookQueue;
@@ -58,8 +59,9 @@ private:
     void cancel(http::Exchange &exchange);
     void upload(http::Exchange &exchange);
     void download(http::Exchange &exchange);
-    // Queues the callbacks of a run that settled.
-    void announce(const QString &trajectoryId);
+    // Queues the callbacks of a phase that ended or paused (the settle hook: inside the
+    // transaction that stores it) and finishes its request in the log.
+    void announce(const engine::Settlement &settlement);
 
     Store &m_store;
     Settings &m_settings;

@@ -198,18 +198,8 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
     r.webhooks = readWebhooks(body, grant);
 
     // What the store keeps of the request: no callback secrets, no answers in clear.
-    QJsonObject stored = raw;
-    stored.remove(QStringLiteral("webhookSecret"));
-    if (stored.contains(QStringLiteral("webhooks"))) {
-        QJsonArray hooks;
-        for (const auto &h : stored.value(QStringLiteral("webhooks")).toArray()) {
-            QJsonObject o = h.toObject();
-            o.remove(QStringLiteral("secret"));
-            o.remove(QStringLiteral("auth"));
-            hooks.append(o);
-        }
-        stored.insert(QStringLiteral("webhooks"), hooks);
-    }
+    // (webhookSecret, webhooks[].secret and .auth removed, webhooks[].headers masked).
+    QJsonObject stored = WebhookSubscription::redactedRequest(raw);
     if (stored.contains(QStringLiteral("history"))) {
         QJsonObject history = stored.value(QStringLiteral("history")).toObject();
         QJsonObject masked;

@@ -371,13 +371,6 @@ void BridgeController::post(Exchange &ex)
     if (!call.webhooks.isEmpty()) {
         const QString requestId = ex.request().id;
         const QString keyId = ex.request().principal.keyId;
-        m_store.transaction([&] {
-            m_store.requests().begin(requestId, keyId, QStringLiteral("/mcp"));
-            m_store.requests().addSubscriptions(requestId, call.webhooks);
-            m_store.requests().finish(
-                requestId, QStringLiteral("error"),
-                {{QStringLiteral("code"), QStringLiteral("DEVICE_UNAVAILABLE")}});
-        });
         webhooks::Outcome o;
         o.requestId = requestId;
         o.endpoint = QStringLiteral("/mcp");
@@ -389,8 +382,16 @@ void BridgeController::post(Exchange &ex)
         o.errorCode = QStringLiteral("DEVICE_UNAVAILABLE");
         o.errorDetails = details;
         o.params = call.params;
-        m_webhooks.enqueue(requestId, keyId, call.webhooks,
-                           webhooks::eventsFor(o, m_store.clock()));
+        // The request, its end and its callbacks in one commit.
+        m_store.transaction([&] {
+            m_store.requests().begin(requestId, keyId, QStringLiteral("/mcp"));
+            m_store.requests().addSubscriptions(requestId, call.webhooks);
+            m_store.requests().finish(
+                requestId, QStringLiteral("error"),
+                {{QStringLiteral("code"), QStringLiteral("DEVICE_UNAVAILABLE")}});
+            m_webhooks.enqueue(requestId, keyId, call.webhooks,
+                               webhooks::eventsFor(o, m_store.clock()));
+        });
     }
     throw DomainError(DomainError::Kind::Unavailable, QStringLiteral("DEVICE_UNAVAILABLE"), message,
                       QString(), details);

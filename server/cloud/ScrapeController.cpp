@@ -212,52 +212,112 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
             m_inFlight.remove(keyId);
         if (cancelled)
             job->cancel();
-        const Charge charge = m_store.credits().charge(keyId, requestId, endpoint, job->usage());
         const QString status = cancelled              ? QStringLiteral("cancelled")
                                : job->failed() == 0   ? QStringLiteral("success")
                                : job->succeeded() > 0 ? QStringLiteral("partial")
                                                       : QStringLiteral("error");
-        m_store.requests().finish(
-            requestId, status,
-            {{QStringLiteral("urls"), int(job->results().size())},
-             {QStringLiteral("succeeded"), job->succeeded()},
-             {QStringLiteral("failed"), job->failed()},
-             {QStringLiteral("creditsUsed"), creditsFromMilli(charge.usedMilli)}});
-        const QJsonObject body{{QStringLiteral("success"), job->failed() == 0},
-                               {QStringLiteral("status"), status},
-                               {QStringLiteral("requestId"), requestId},
-                               {QStringLiteral("results"), job->results()},
-                               {QStringLiteral("usage"), charge.toJson(job->usage())}};
+        // The bill, the request's end and the callbacks it owes commit together; the
+        // answer goes out after that commit.
+        QJsonObject body;
+        try {
+            m_store.transaction([&] {
+                const Charge charge =
+                    m_store.credits().charge(keyId, requestId, endpoint, job->usage());
+                m_store.requests().finish(
+                    requestId, status,
+                    {{QStringLiteral("urls"), int(job->results().size())},
+                     {QStringLiteral("succeeded"), job->succeeded()},
+                     {QStringLiteral("failed"), job->failed()},
+                     {QStringLiteral("creditsUsed"), creditsFromMilli(charge.usedMilli)}});
+                body = {{QStringLiteral("success"), job->failed() == 0},
+                        {QStringLiteral("status"), status},
+                        {QStringLiteral("requestId"), requestId},
+                        {QStringLiteral("results"), job->results()},
+                        {QStringLiteral("usage"), charge.toJson(job->usage())}};
+                if (subscriptions.isEmpty())
+                    return;
+                webhooks::Outcome o;
+                o.requestId = requestId;
+                o.endpoint = endpoint;
+                o.tool = tool;
+                o.status = status;
+                // A scrape that read at least one page completed; one that read none failed.
+                o.success = !cancelled && job->succeeded() > 0;
+                o.startedAt = startedAt;
+                o.finishedAt = m_store.clock().nowMs();
+                o.creditsUsedMilli = charge.usedMilli;
+                o.creditsLeftMilli = charge.leftMilli;
+                o.output = body;
+                o.extractedData = job->results();
+                o.errorMessage = cancelled ? QStringLiteral("the request was cancelled")
+                                           : QStringLiteral("no URL could be read");
+                o.errorCode =
+                    cancelled ? QStringLiteral("CANCELLED") : QStringLiteral("SCRAPE_FAILED");
+                o.errorDetails = {{QStringLiteral("results"), job->results()}};
+                o.params = params;
+                m_webhooks.enqueue(requestId, keyId, subscriptions,
+                                   webhooks::eventsFor(o, m_store.clock()));
+            });
+        } catch (const StoreError &e) {
+            // Stored as still executing: the next start reports it cancelled.
+            qWarning("cannot store the end of scrape %s: %s", qPrintable(requestId), e.what());
+            job->deleteLater();
+            if (!cancelled)
+                answer(
+                    {{QStringLiteral("success"), false},
+                     {QStringLiteral("status"), QStringLiteral("error")},
+                     {QStringLiteral("requestId"), requestId},
+                     {QStringLiteral("error"), QStringLiteral("the result could not be stored")}});
+            return;
+        }
         if (!cancelled)
             answer(body);
-        if (!subscriptions.isEmpty()) {
-            webhooks::Outcome o;
-            o.requestId = requestId;
-            o.endpoint = endpoint;
-            o.tool = tool;
-            o.status = status;
-            // A scrape that read at least one page completed; one that read none failed.
-            o.success = !cancelled && job->succeeded() > 0;
-            o.startedAt = startedAt;
-            o.finishedAt = m_store.clock().nowMs();
-            o.creditsUsedMilli = charge.usedMilli;
-            o.creditsLeftMilli = charge.leftMilli;
-            o.output = body;
-            o.extractedData = job->results();
-            o.errorMessage = cancelled ? QStringLiteral("the request was cancelled")
-                                       : QStringLiteral("no URL could be read");
-            o.errorCode = cancelled ? QStringLiteral("CANCELLED") : QStringLiteral("SCRAPE_FAILED");
-            o.errorDetails = {{QStringLiteral("results"), job->results()}};
-            o.params = params;
-            m_webhooks.enqueue(requestId, keyId, subscriptions,
-                               webhooks::eventsFor(o, m_store.clock()));
-        }
         job->deleteLater();
     };
     ++m_inFlight[keyId];
     connect(job, &ScrapeJob::finished, this, [settle] { settle(false); });
     connect(&exchange, &Exchange::finished, job, [settle] { settle(true); });
     job->start();
+}
+
+int ScrapeController::recoverUnfinished()
+{
+    const QString reason = QStringLiteral("the service restarted during the request");
+    int n = 0;
+    for (const RequestRecord &r : m_store.requests().unfinished()) {
+        const QList<WebhookSubscription> subscriptions = m_store.requests().subscriptions(r.id);
+        try {
+            m_store.transaction([&] {
+                m_store.requests().finish(r.id, QStringLiteral("cancelled"),
+                                          {{QStringLiteral("error"), reason}});
+                if (subscriptions.isEmpty())
+                    return;
+                webhooks::Outcome o;
+                o.requestId = r.id;
+                o.endpoint = r.endpoint;
+                // Runs were recovered before: what is left of /mcp is a bridge scrape.
+                const bool scrape =
+                    r.endpoint == QLatin1String("/scrape") || r.endpoint == QLatin1String("/mcp");
+                o.tool = scrape ? QStringLiteral("scrape") : QStringLiteral("agent");
+                o.status = QStringLiteral("cancelled");
+                o.startedAt = r.startedAt;
+                o.finishedAt = m_store.clock().nowMs();
+                o.output = {{QStringLiteral("success"), false},
+                            {QStringLiteral("status"), o.status},
+                            {QStringLiteral("requestId"), r.id},
+                            {QStringLiteral("error"), reason}};
+                o.errorMessage = reason;
+                o.errorCode = QStringLiteral("CANCELLED");
+                o.errorDetails = {{QStringLiteral("status"), o.status}};
+                m_webhooks.enqueue(r.id, r.keyId, subscriptions,
+                                   webhooks::eventsFor(o, m_store.clock()));
+            });
+            ++n;
+        } catch (const StoreError &e) {
+            qWarning("cannot cancel the unfinished request %s: %s", qPrintable(r.id), e.what());
+        }
+    }
+    return n;
 }
 
 } // namespace ph::cloud

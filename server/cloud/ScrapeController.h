@@ -46,6 +46,11 @@ public:
                const QList<WebhookSubscription> &subscriptions, const QString &endpoint,
                const QString &tool, const QJsonObject &params, http::Exchange &exchange,
                std::function<void(const QJsonObject &)> answer);
+    // Requests a process that ended abruptly left unfinished (scrapes: runs are
+    // RunManager::recoverOrphans()'s): each is stored cancelled and its subscribers get
+    // workflow.failed (CANCELLED), in one commit. Call once at start, after the run
+    // recovery. Returns how many.
+    int recoverUnfinished();
 
 private:
     void scrape(http::Exchange &exchange);

@@ -22,6 +22,9 @@ QJsonObject parse(const QString &s)
 const QStringList kAuthSecrets = {QStringLiteral("token"), QStringLiteral("password")};
 } // namespace
 
+// A fixed mask: it tells that a value was there, not how long it was.
+const QString WebhookSubscription::kMask = QStringLiteral("\u2022\u2022\u2022\u2022\u2022\u2022");
+
 QJsonObject WebhookSubscription::toSealedJson(const SecretBox &box) const
 {
     QJsonObject sealedAuth = auth;
@@ -30,11 +33,50 @@ QJsonObject WebhookSubscription::toSealedJson(const SecretBox &box) const
             sealedAuth.insert(field, box.seal(sealedAuth.value(field).toString()));
     }
     QJsonObject config{{QStringLiteral("auth"), sealedAuth},
-                       {QStringLiteral("headers"), headers},
                        {QStringLiteral("metadata"), metadata}};
+    if (!headers.isEmpty())
+        config.insert(QStringLiteral("sealedHeaders"), box.seal(compact(headers)));
     if (!secret.isEmpty())
         config.insert(QStringLiteral("secret"), box.seal(secret));
     return config;
+}
+
+QJsonObject WebhookSubscription::sealHeadersOf(const QJsonObject &config, const SecretBox &box)
+{
+    if (!config.contains(QStringLiteral("headers")))
+        return config;
+    QJsonObject out = config;
+    const QJsonObject clear = out.take(QStringLiteral("headers")).toObject();
+    if (!clear.isEmpty())
+        out.insert(QStringLiteral("sealedHeaders"), box.seal(compact(clear)));
+    return out;
+}
+
+QJsonObject WebhookSubscription::redactedRequest(const QJsonObject &request)
+{
+    QJsonObject out = request;
+    out.remove(QStringLiteral("webhookSecret"));
+    if (!out.value(QStringLiteral("webhooks")).isArray())
+        return out;
+    QJsonArray hooks;
+    for (const auto &h : out.value(QStringLiteral("webhooks")).toArray()) {
+        if (!h.isObject()) {
+            hooks.append(h);
+            continue;
+        }
+        QJsonObject o = h.toObject();
+        o.remove(QStringLiteral("secret"));
+        o.remove(QStringLiteral("auth"));
+        if (o.value(QStringLiteral("headers")).isObject()) {
+            QJsonObject masked = o.value(QStringLiteral("headers")).toObject();
+            for (auto it = masked.begin(); it != masked.end(); ++it)
+                it.value() = kMask;
+            o.insert(QStringLiteral("headers"), masked);
+        }
+        hooks.append(o);
+    }
+    out.insert(QStringLiteral("webhooks"), hooks);
+    return out;
 }
 
 WebhookSubscription WebhookSubscription::fromSealedJson(const QString &url,
@@ -50,7 +92,10 @@ WebhookSubscription WebhookSubscription::fromSealedJson(const QString &url,
         if (s.auth.contains(field))
             s.auth.insert(field, box.unseal(s.auth.value(field).toString()));
     }
-    s.headers = config.value(QStringLiteral("headers")).toObject();
+    if (config.contains(QStringLiteral("sealedHeaders")))
+        s.headers = parse(box.unseal(config.value(QStringLiteral("sealedHeaders")).toString()));
+    else // an older build's config, before migration 0022
+        s.headers = config.value(QStringLiteral("headers")).toObject();
     s.metadata = config.value(QStringLiteral("metadata")).toObject();
     if (config.contains(QStringLiteral("secret")))
         s.secret = box.unseal(config.value(QStringLiteral("secret")).toString());
@@ -104,6 +149,24 @@ std::optional<RequestRecord> RequestLog::find(const QString &requestId) const
     r.status = q.value(5).toString();
     r.summary = parse(q.value(6).toString());
     return r;
+}
+
+QList<RequestRecord> RequestLog::unfinished() const
+{
+    Sql q(m_store, QStringLiteral("SELECT id, key_id, endpoint, started_at FROM api_requests"
+                                  " WHERE status = 'executing' ORDER BY started_at"));
+    q.exec();
+    QList<RequestRecord> out;
+    while (q.next()) {
+        RequestRecord r;
+        r.id = q.value(0).toString();
+        r.keyId = q.value(1).toString();
+        r.endpoint = q.value(2).toString();
+        r.startedAt = q.value(3).toLongLong();
+        r.status = QStringLiteral("executing");
+        out.append(r);
+    }
+    return out;
 }
 
 void RequestLog::addSubscriptions(const QString &requestId, const QList<WebhookSubscription> &subs)

@@ -83,8 +83,9 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("Where the issuer's signing keys are. Empty: discovered from "
                         "<issuer>/.well-known/openid-configuration.")},
         {SettingKeys::oidcOwners, T::String, QString(), 0, 0,
-         QStringLiteral("Comma-separated `sub` or `email` values accepted as the owner. Empty: "
-                        "every valid ID token of the issuer and audience is the owner.")},
+         QStringLiteral("Comma-separated `sub` or `email` values accepted as the owner (an "
+                        "email only with `email_verified` true). Empty: no ID token is the "
+                        "owner.")},
         {SettingKeys::oidcJwksMinRefreshMs, T::Double, 60000, 0, 86400000,
          QStringLiteral("Least time between two key fetches caused by tokens with an unknown "
                         "key id.")},

@@ -8,6 +8,7 @@
 #include "TrajectoryRepository.h"
 
 #include "browser/BrowserPool.h"
+#include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Settings.h"
 #include "core/Store.h"
@@ -43,10 +44,44 @@ TaskContext taskContext(const ExecuteRequest &r)
 RunManager::RunManager(EngineServices &services, QObject *parent)
     : QObject(parent)
     , m_services(services)
+{}
+
+int RunManager::recoverOrphans()
 {
-    // Runs of a process that ended abruptly cannot go on: they end cancelled. Runs that
-    // were waiting for input survive; their continuation replays the page.
-    m_services.trajectories.cancelOrphans(QStringLiteral("the service restarted during the run"));
+    int n = 0;
+    for (const PhaseRow &p : m_services.trajectories.executingPhases()) {
+        const auto trajectory = m_services.trajectories.find(p.trajectoryId);
+        if (!trajectory)
+            continue;
+        QJsonObject response = p.response;
+        if (response.isEmpty())
+            response = {{QStringLiteral("trajectoryId"), p.trajectoryId},
+                        {QStringLiteral("phase"), p.phase},
+                        {QStringLiteral("requestId"), p.requestId}};
+        response.insert(QStringLiteral("status"), QStringLiteral("cancelled"));
+        response.insert(QStringLiteral("success"), false);
+        response.insert(QStringLiteral("error"), orphanReason());
+        try {
+            m_services.store.transaction([&] {
+                m_services.trajectories.savePhase(p.trajectoryId, p.phase,
+                                                  QStringLiteral("cancelled"), response, p.state,
+                                                  p.creditsMilli, orphanReason(), true);
+                m_services.trajectories.update(p.trajectoryId, QStringLiteral("cancelled"), p.phase,
+                                               trajectory->planner, 0, trajectory->toolsUsed);
+                if (m_settleHook)
+                    m_settleHook(AgentRun::storedSettlement(
+                        p.trajectoryId, p.phase, trajectory->keyId, p.requestId, p.state, p.request,
+                        RunStatus::Cancelled, response, orphanReason(), p.creditsMilli));
+            });
+            ++n;
+        } catch (const StoreError &e) {
+            qWarning("cannot cancel the orphaned run %s: %s", qPrintable(p.trajectoryId), e.what());
+        }
+    }
+    m_services.trajectories.cancelOrphans();
+    if (n > 0)
+        qInfo("%d runs were executing when the service last stopped; cancelled and announced", n);
+    return n;
 }
 
 RunManager::~RunManager()
@@ -119,6 +154,7 @@ int RunManager::active(const QString &keyId) const
 AgentRun *RunManager::adopt(AgentRun *run)
 {
     m_runs.insert(run->trajectoryId(), run);
+    run->setSettleHook(m_settleHook);
     const QString id = run->trajectoryId();
     connect(run, &AgentRun::changed, this, [this, id] { Q_EMIT runChanged(id); });
     connect(run, &AgentRun::settled, this, [this, run, id] {
@@ -185,7 +221,11 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         const int phase = request.phase > 0 ? request.phase : 1;
         m_services.store.transaction([&] {
             m_services.trajectories.create(id, keyId, request.input, planner->name());
-            m_services.trajectories.beginPhase(id, phase, requestId, request.stored);
+            m_services.trajectories.beginPhase(
+                id, phase, requestId, request.stored,
+                QJsonObject{{QStringLiteral("__callback"),
+                             AgentRun::callbackState(request, requestId, {requestId},
+                                                     m_services.store.clock().nowMs())}});
         });
         auto *run = adopt(new AgentRun(m_services, request, id, phase, keyId, requestId,
                                        std::move(planner), this));
@@ -255,7 +295,11 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
     auto planner = plannerFor(request, err);
     if (!planner)
         return nullptr;
-    m_services.trajectories.beginPhase(request.trajectoryId, phase, requestId, request.stored);
+    m_services.trajectories.beginPhase(
+        request.trajectoryId, phase, requestId, request.stored,
+        QJsonObject{{QStringLiteral("__callback"),
+                     AgentRun::callbackState(request, requestId, {requestId},
+                                             m_services.store.clock().nowMs())}});
     if (current) {
         m_runs.remove(request.trajectoryId);
         current->cancel(QStringLiteral("cancelled"));
@@ -348,12 +392,19 @@ bool RunManager::cancel(const QString &trajectoryId, const QString &keyId, const
         QJsonObject response = phase->response;
         response.insert(QStringLiteral("status"), QStringLiteral("cancelled"));
         response.insert(QStringLiteral("success"), false);
+        const QString why = QStringLiteral("the run was cancelled");
+        response.insert(QStringLiteral("error"), why);
+        // The end and its callbacks in one commit, as for a live run.
         m_services.store.transaction([&] {
             m_services.trajectories.savePhase(trajectoryId, last, QStringLiteral("cancelled"),
-                                              response, phase->state, phase->creditsMilli,
-                                              QStringLiteral("the run was cancelled"), true);
+                                              response, phase->state, phase->creditsMilli, why,
+                                              true);
             m_services.trajectories.update(trajectoryId, QStringLiteral("cancelled"), last,
                                            trajectory->planner, 0, trajectory->toolsUsed);
+            if (m_settleHook)
+                m_settleHook(AgentRun::storedSettlement(
+                    trajectoryId, last, trajectory->keyId, phase->requestId, phase->state,
+                    phase->request, RunStatus::Cancelled, response, why, phase->creditsMilli));
         });
         Q_EMIT runSettled(trajectoryId);
         return true;

@@ -30,6 +30,17 @@ public:
     explicit RunManager(EngineServices &services, QObject *parent = nullptr);
     ~RunManager() override;
 
+    // Called inside the transaction that stores a phase's end or pause (live runs,
+    // cancels of stored waiting runs, recoverOrphans()): the callbacks it owes are queued
+    // there (cloud/AgentController).
+    void setSettleHook(SettleHook hook) { m_settleHook = std::move(hook); }
+    // Phases a process that ended abruptly left executing cannot go on: each is stored
+    // cancelled and announced (workflow.failed, CANCELLED) in one commit. Runs that were
+    // waiting for input survive; their continuation replays the page. Call once at
+    // start, after setSettleHook(). Returns how many were cancelled.
+    int recoverOrphans();
+    static QString orphanReason() { return QStringLiteral("the service restarted during the run"); }
+
     // A new trajectory, a new phase of one, or the continuation of a run waiting for
     // input (history.continue). Returns the run, started; or null with `error` set.
     AgentRun *submit(const ExecuteRequest &request, const QString &keyId, const QString &requestId,
@@ -70,6 +81,7 @@ private:
 
     EngineServices &m_services;
     QHash<QString, QPointer<AgentRun>> m_runs;
+    SettleHook m_settleHook;
 };
 
 } // namespace ph::engine

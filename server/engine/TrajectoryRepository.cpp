@@ -100,15 +100,17 @@ void TrajectoryRepository::update(const QString &id, const QString &status, int 
 }
 
 void TrajectoryRepository::beginPhase(const QString &trajectoryId, int phase,
-                                      const QString &requestId, const QJsonObject &request)
+                                      const QString &requestId, const QJsonObject &request,
+                                      const QJsonObject &state)
 {
     Sql(m_store,
         QStringLiteral("INSERT INTO phases (trajectory_id, phase, request_id, status, request,"
-                       " started_at) VALUES (:t, :p, :r, 'executing', :req, :s)"))
+                       " state, started_at) VALUES (:t, :p, :r, 'executing', :req, :st, :s)"))
         .bind(QStringLiteral(":t"), trajectoryId)
         .bind(QStringLiteral(":p"), phase)
         .bind(QStringLiteral(":r"), requestId)
         .bind(QStringLiteral(":req"), compact(request))
+        .bind(QStringLiteral(":st"), state.isEmpty() ? nullString() : QVariant(compact(state)))
         .bind(QStringLiteral(":s"), m_store.clock().nowMs())
         .exec();
 }
@@ -275,22 +277,32 @@ QList<TrajectoryRow> TrajectoryRepository::list(const QString &keyId, const QStr
     return out;
 }
 
-int TrajectoryRepository::cancelOrphans(const QString &reason)
+QList<PhaseRow> TrajectoryRepository::executingPhases() const
 {
-    int n = 0;
-    m_store.transaction([&] {
-        Sql q(m_store,
-              QStringLiteral("UPDATE phases SET status = 'cancelled', error = :e, finished_at"
-                             " = :f WHERE status = 'executing'"));
-        q.bind(QStringLiteral(":e"), reason)
-            .bind(QStringLiteral(":f"), m_store.clock().nowMs())
-            .exec();
-        n = q.rowsAffected();
-        Sql(m_store, QStringLiteral("UPDATE trajectories SET status = 'cancelled' WHERE status ="
-                                    " 'executing'"))
-            .exec();
-    });
-    return n;
+    QList<std::pair<QString, int>> keys;
+    {
+        Sql q(m_store, QStringLiteral("SELECT trajectory_id, phase FROM phases WHERE status ="
+                                      " 'executing' ORDER BY started_at"));
+        q.exec();
+        while (q.next())
+            keys.append({q.value(0).toString(), q.value(1).toInt()});
+    }
+    QList<PhaseRow> out;
+    for (const auto &[trajectoryId, number] : std::as_const(keys)) {
+        if (const auto row = phase(trajectoryId, number))
+            out.append(*row);
+    }
+    return out;
+}
+
+int TrajectoryRepository::cancelOrphans()
+{
+    Sql q(m_store, QStringLiteral("UPDATE trajectories SET status = 'cancelled' WHERE status ="
+                                  " 'executing' AND NOT EXISTS (SELECT 1 FROM phases WHERE"
+                                  " phases.trajectory_id = trajectories.id AND phases.status ="
+                                  " 'executing')"));
+    q.exec();
+    return q.rowsAffected();
 }
 
 } // namespace ph::engine

@@ -47,6 +47,29 @@ IdTokenVerifier::IdTokenVerifier(Settings &settings, const Clock &clock, QObject
     }
 }
 
+bool IdTokenVerifier::isListedOwner(const QString &owners, const QJsonObject &claims)
+{
+    // Nobody is the owner by default: an empty list names no one (it used to make every
+    // valid token of the issuer the owner, so anyone with an account there was).
+    const QString subject = claims.value(QStringLiteral("sub")).toString();
+    const QString email = claims.value(QStringLiteral("email")).toString();
+    // An email counts only when the issuer vouches for it: many issuers let a user type
+    // any address into a profile. `true`, or the string "true" some issuers send.
+    const QJsonValue verified = claims.value(QStringLiteral("email_verified"));
+    const bool emailVerified =
+        verified.toBool(false) || verified.toString() == QLatin1String("true");
+    for (const QString &entry : owners.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString want = entry.trimmed();
+        if (want.isEmpty())
+            continue;
+        if (!subject.isEmpty() && want == subject)
+            return true;
+        if (emailVerified && !email.isEmpty() && want.compare(email, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
 bool IdTokenVerifier::isConfigured() const
 {
     return !m_settings.stringValue(SettingKeys::oidcIssuer).isEmpty() &&
@@ -226,15 +249,7 @@ Principal IdTokenVerifier::verify(const QString &credential)
     p.subject = subject;
     const QString email = c.value(QStringLiteral("email")).toString();
     p.label = email.isEmpty() ? subject : email;
-    const QStringList owners =
-        m_settings.stringValue(SettingKeys::oidcOwners).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    bool listed = owners.isEmpty();
-    for (const QString &o : owners) {
-        const QString want = o.trimmed();
-        if (want == subject || (!email.isEmpty() && want == email))
-            listed = true;
-    }
-    p.owner = listed;
+    p.owner = isListedOwner(m_settings.stringValue(SettingKeys::oidcOwners), c);
     return p;
 }
 

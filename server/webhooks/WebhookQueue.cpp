@@ -290,72 +290,91 @@ bool WebhookQueue::selects(const WebhookSubscription &s, const QString &event)
 
 QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId,
                                   const QList<WebhookSubscription> &subscriptions,
-                                  const QList<Event> &events)
+                                  const QList<Event> &events, Store::Sync sync)
 {
     QStringList ids;
     const qint64 now = m_clock.nowMs();
     // First attempts start at once while there is room and nothing older is waiting: the
     // row is written already marked (attempt 1 taken, due again at the schedule's next
     // step), the same commit-before-send as pump() without its read and its update.
-    int direct = m_running && !m_backlog ? kMaxInFlight - int(m_inFlight.size()) : 0;
-    QList<Pending> started;
-    bool queued = false;
+    // Room promised to deliveries whose transaction has not ended yet counts as taken.
+    int direct = m_running && !m_backlog ? kMaxInFlight - int(m_inFlight.size()) - m_reserved : 0;
     try {
-        m_store.transaction([&] {
-            for (const WebhookSubscription &s : subscriptions) {
-                QString config; // sealed once per subscription, at its first selected event
-                for (const Event &e : events) {
-                    if (!selects(s, e.name))
-                        continue;
-                    if (config.isEmpty())
-                        config = compact(s.toSealedJson(m_store.secrets()));
-                    Pending p;
-                    p.id = Ids::make(QStringLiteral("dlv"), 20);
-                    p.url = s.url;
-                    p.event = e.name;
-                    p.config = config;
-                    p.keyId = keyId;
-                    QJsonObject payload = e.payload;
-                    // webhookMetadata of a bridge request comes back in originalRequest.
-                    if (!s.metadata.isEmpty() &&
-                        payload.contains(QStringLiteral("originalRequest"))) {
-                        QJsonObject original =
-                            payload.value(QStringLiteral("originalRequest")).toObject();
-                        original.insert(QStringLiteral("webhookMetadata"), s.metadata);
-                        payload.insert(QStringLiteral("originalRequest"), original);
-                    }
-                    p.payload = QJsonDocument(payload).toJson(QJsonDocument::Compact);
-                    const bool startNow = direct > 0;
-                    statement(InsertDelivery)
-                        .bind(QStringLiteral(":id"), p.id)
-                        .bind(QStringLiteral(":r"), requestId)
-                        .bind(QStringLiteral(":k"), keyId)
-                        .bind(QStringLiteral(":u"), p.url)
-                        .bind(QStringLiteral(":e"), p.event)
-                        .bind(QStringLiteral(":p"), p.payload)
-                        .bind(QStringLiteral(":c"), config)
-                        .bind(QStringLiteral(":a"), startNow ? 1 : 0)
-                        .bind(QStringLiteral(":next"), startNow ? now + schedule().at(1) : now)
-                        .bind(QStringLiteral(":n"), now)
-                        .exec();
-                    ids << p.id;
-                    if (startNow) {
-                        --direct;
-                        p.attempt = 1;
-                        started.append(p);
-                    } else {
-                        queued = true;
+        m_store.transaction(
+            [&] {
+                QList<Pending> started;
+                bool queued = false;
+                for (const WebhookSubscription &s : subscriptions) {
+                    QString config; // sealed once per subscription, at its first selected event
+                    for (const Event &e : events) {
+                        if (!selects(s, e.name))
+                            continue;
+                        if (config.isEmpty())
+                            config = compact(s.toSealedJson(m_store.secrets()));
+                        Pending p;
+                        p.id = Ids::make(QStringLiteral("dlv"), 20);
+                        p.url = s.url;
+                        p.event = e.name;
+                        p.config = config;
+                        p.keyId = keyId;
+                        QJsonObject payload = e.payload;
+                        // webhookMetadata of a bridge request comes back in originalRequest.
+                        if (!s.metadata.isEmpty() &&
+                            payload.contains(QStringLiteral("originalRequest"))) {
+                            QJsonObject original =
+                                payload.value(QStringLiteral("originalRequest")).toObject();
+                            original.insert(QStringLiteral("webhookMetadata"), s.metadata);
+                            payload.insert(QStringLiteral("originalRequest"), original);
+                        }
+                        p.payload = QJsonDocument(payload).toJson(QJsonDocument::Compact);
+                        const bool startNow = direct > 0;
+                        statement(InsertDelivery)
+                            .bind(QStringLiteral(":id"), p.id)
+                            .bind(QStringLiteral(":r"), requestId)
+                            .bind(QStringLiteral(":k"), keyId)
+                            .bind(QStringLiteral(":u"), p.url)
+                            .bind(QStringLiteral(":e"), p.event)
+                            .bind(QStringLiteral(":p"), p.payload)
+                            .bind(QStringLiteral(":c"), config)
+                            .bind(QStringLiteral(":a"), startNow ? 1 : 0)
+                            .bind(QStringLiteral(":next"), startNow ? now + schedule().at(1) : now)
+                            .bind(QStringLiteral(":n"), now)
+                            .exec();
+                        ids << p.id;
+                        if (startNow) {
+                            --direct;
+                            p.attempt = 1;
+                            started.append(p);
+                        } else {
+                            queued = true;
+                        }
                     }
                 }
-            }
-        });
+                // Nothing goes out before the transaction that holds the rows has committed:
+                // it may be a caller's (a run's final state and its callbacks are one commit),
+                // and a delivery sent for rows that were then rolled back would announce an
+                // outcome the store does not have.
+                m_reserved += int(started.size());
+                m_store.onTransactionEnd([this, ids, started, queued, now](bool committed) {
+                    m_reserved -= int(started.size());
+                    if (committed)
+                        release(ids, started, queued, now);
+                });
+            },
+            sync);
     } catch (const StoreError &) {
         releaseStatements();
         throw;
     }
-    for (const QString &id : std::as_const(ids))
+    return ids;
+}
+
+void WebhookQueue::release(const QStringList &ids, const QList<Pending> &started, bool queued,
+                           qint64 now)
+{
+    for (const QString &id : ids)
         Q_EMIT deliveryChanged(id);
-    for (const Pending &p : std::as_const(started))
+    for (const Pending &p : started)
         send(p, now);
     if (!started.isEmpty())
         wakeAt(now + schedule().at(1), now);
@@ -363,7 +382,6 @@ QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId
         m_backlog = true;
         pump();
     }
-    return ids;
 }
 
 // Arms the timer for a delivery due at `when`, unless it already fires earlier. Due now
@@ -402,6 +420,17 @@ void WebhookQueue::pump()
 {
     if (!m_running)
         return;
+    // Marked attempts go out right after their commit: inside a caller's transaction
+    // that commit is not ours to make, so the pump waits for the transaction to end.
+    if (m_store.inTransaction()) {
+        if (!std::exchange(m_pumpAfterCommit, true)) {
+            m_store.onTransactionEnd([this](bool) {
+                m_pumpAfterCommit = false;
+                pump();
+            });
+        }
+        return;
+    }
     const int room = kMaxInFlight - int(m_inFlight.size());
     if (room <= 0) {
         m_backlog = true; // the next flush of outcomes pumps again
@@ -439,17 +468,22 @@ void WebhookQueue::pump()
         // Marked, all in one commit, before anything is sent: should the process end
         // mid-attempt, the delivery is due again at the next step of the schedule (or at
         // once for the last one).
-        m_store.transaction([&] {
-            const QList<qint64> &delays = schedule();
-            for (const Pending &p : std::as_const(due)) {
-                const qint64 next = p.attempt < delays.size() ? now + delays.at(p.attempt) : now;
-                statement(MarkAttempt)
-                    .bind(QStringLiteral(":a"), p.attempt)
-                    .bind(QStringLiteral(":n"), next)
-                    .bind(QStringLiteral(":id"), p.id)
-                    .exec();
-            }
-        });
+        // Sync::Normal: a power cut that undoes a mark sends the attempt again (same
+        // delivery id), it loses nothing (docs/security.md, Durability).
+        m_store.transaction(
+            [&] {
+                const QList<qint64> &delays = schedule();
+                for (const Pending &p : std::as_const(due)) {
+                    const qint64 next =
+                        p.attempt < delays.size() ? now + delays.at(p.attempt) : now;
+                    statement(MarkAttempt)
+                        .bind(QStringLiteral(":a"), p.attempt)
+                        .bind(QStringLiteral(":n"), next)
+                        .bind(QStringLiteral(":id"), p.id)
+                        .exec();
+                }
+            },
+            Store::Sync::Normal);
     } catch (const StoreError &e) {
         qCWarning(lcHooks) << "cannot take the due deliveries, trying again in 1 s:" << e.what();
         releaseStatements();
@@ -495,6 +529,9 @@ std::shared_ptr<const WebhookQueue::Target> WebhookQueue::target(const QString &
         if (auth.contains(field) && !opens(auth.value(field)))
             unopened << QStringLiteral("auth %1").arg(field);
     }
+    if (sealed.contains(QStringLiteral("sealedHeaders")) &&
+        !opens(sealed.value(QStringLiteral("sealedHeaders"))))
+        unopened << QStringLiteral("headers");
     if (!unopened.isEmpty()) {
         t->error = QStringLiteral("not sent: the subscription's %1 cannot be unsealed (the "
                                   "stored value is damaged or was sealed with another "
@@ -908,30 +945,33 @@ void WebhookQueue::flush()
     const QVariant nullText(QMetaType::fromType<QString>());
     const QVariant nullNumber(QMetaType::fromType<int>());
     try {
-        m_store.transaction([&] {
-            for (qsizetype i = 0; i < batch.size(); ++i) {
-                const Outcome &o = batch.at(i);
-                const Result &r = results.at(i);
-                const QVariant status = o.status > 0 ? QVariant(o.status) : nullNumber;
-                const QVariant error = r.lastError.isEmpty() ? nullText : QVariant(r.lastError);
-                statement(InsertAttempt)
-                    .bind(QStringLiteral(":d"), o.p.id)
-                    .bind(QStringLiteral(":a"), o.p.attempt)
-                    .bind(QStringLiteral(":at"), o.startedAt)
-                    .bind(QStringLiteral(":s"), status)
-                    .bind(QStringLiteral(":l"), o.finishedAt - o.startedAt)
-                    .bind(QStringLiteral(":r"), QString::fromUtf8(o.reply))
-                    .bind(QStringLiteral(":e"), error)
-                    .exec();
-                statement(RecordOutcome)
-                    .bind(QStringLiteral(":st"), r.next)
-                    .bind(QStringLiteral(":s"), status)
-                    .bind(QStringLiteral(":e"), error)
-                    .bind(QStringLiteral(":da"), r.ok ? QVariant(o.finishedAt) : nullInt())
-                    .bind(QStringLiteral(":id"), o.p.id)
-                    .exec();
-            }
-        });
+        // Sync::Normal: an outcome a power cut undoes is an attempt sent again.
+        m_store.transaction(
+            [&] {
+                for (qsizetype i = 0; i < batch.size(); ++i) {
+                    const Outcome &o = batch.at(i);
+                    const Result &r = results.at(i);
+                    const QVariant status = o.status > 0 ? QVariant(o.status) : nullNumber;
+                    const QVariant error = r.lastError.isEmpty() ? nullText : QVariant(r.lastError);
+                    statement(InsertAttempt)
+                        .bind(QStringLiteral(":d"), o.p.id)
+                        .bind(QStringLiteral(":a"), o.p.attempt)
+                        .bind(QStringLiteral(":at"), o.startedAt)
+                        .bind(QStringLiteral(":s"), status)
+                        .bind(QStringLiteral(":l"), o.finishedAt - o.startedAt)
+                        .bind(QStringLiteral(":r"), QString::fromUtf8(o.reply))
+                        .bind(QStringLiteral(":e"), error)
+                        .exec();
+                    statement(RecordOutcome)
+                        .bind(QStringLiteral(":st"), r.next)
+                        .bind(QStringLiteral(":s"), status)
+                        .bind(QStringLiteral(":e"), error)
+                        .bind(QStringLiteral(":da"), r.ok ? QVariant(o.finishedAt) : nullInt())
+                        .bind(QStringLiteral(":id"), o.p.id)
+                        .exec();
+                }
+            },
+            Store::Sync::Normal);
     } catch (const StoreError &e) {
         // The deliveries stay pending at the next step of their schedule: sent again.
         qCCritical(lcHooks) << "cannot record the outcome of" << batch.size()

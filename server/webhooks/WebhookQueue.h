@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/RequestLog.h"
+#include "core/Store.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -130,9 +131,13 @@ public:
     void stop();
 
     // One delivery per subscription that selects the event (docs/api/webhooks.md).
+    // Joins the caller's transaction when there is one (Store::transaction): the rows
+    // commit with it, and no attempt starts before that commit; a rollback drops them
+    // unsent. `sync` applies when it is its own transaction: Normal only for deliveries
+    // that announce no outcome (webhook.test).
     QStringList enqueue(const QString &requestId, const QString &keyId,
-                        const QList<WebhookSubscription> &subscriptions,
-                        const QList<Event> &events);
+                        const QList<WebhookSubscription> &subscriptions, const QList<Event> &events,
+                        Store::Sync sync = Store::Sync::Full);
     // Whether a subscription receives an event: its `events`, or by default the
     // workflow.* events.
     static bool selects(const WebhookSubscription &subscription, const QString &event);
@@ -214,6 +219,8 @@ private:
     void releaseStatements();
     void scheduleTimer(qint64 now);
     void wakeAt(qint64 when, qint64 now);
+    // After the commit of enqueue()'s rows: announces them and starts what may start.
+    void release(const QStringList &ids, const QList<Pending> &started, bool queued, qint64 now);
     void send(const Pending &p, qint64 startedAt);
     void sendTo(const Pending &p, qint64 startedAt, const QHostAddress &address);
     std::shared_ptr<const Target> target(const QString &config);
@@ -248,6 +255,8 @@ private:
     QHash<QString, std::shared_ptr<const Target>> m_targets; // by sealed config
     QHash<QString, Origin *> m_origins;                      // owned
     std::array<std::unique_ptr<Sql>, StatementCount> m_statements;
+    bool m_pumpAfterCommit = false; // pump() was asked for inside a transaction
+    int m_reserved = 0;             // first attempts of enqueue()s whose transaction is still open
     bool m_running = false;
     bool m_backlog = true; // due deliveries may be waiting for room in flight
 };
