@@ -1,4 +1,4 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """bench/soak: kill -9 soak of runs and their callbacks (run through run.sh).
 
 Everything runs on loopback and stops by itself: a fixture site and a webhook receiver
@@ -7,76 +7,95 @@ directory, SOAK_WORKERS clients firing /agent runs with a webhookUrl until SOAK_
 were accepted, and a killer that sends SIGKILL to the service at random moments at least
 SOAK_KILLS times (spread over the runs) and restarts it on the same data directory.
 Then it waits for the queue to drain, stops the service and checks the store and what the
-receiver got. Prints the figures;
-exits 1 when a check fails
-    .""
-     "
-    import argparse import hashlib import http
-    .server import json import os import random import signal import socket import sqlite3 import
-        subprocess import sys import tempfile import threading import time import
-            urllib.error import urllib.request
+receiver got. Prints the figures; exits 1 when a check fails.
+"""
+import argparse
+import hashlib
+import http.server
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
 
-                TERMINAL = {"success", "error", "cancelled"} PAGE =
-    (b "<!doctype html><title>Shop</title><h1>Shop</h1><table><thead><tr><th>Name</th>" b
-       "<th>Price</th></tr></thead><tbody><tr><td>Rope, 10 m</td><td>12.50</td></tr>" b
-       "<tr><td>Fender</td><td>24.00</td></tr><tr><td>Shackle</td><td>3.20</td></tr>" b
-       "</tbody></table>")
+TERMINAL = {"success", "error", "cancelled"}
+PAGE = (b"<!doctype html><title>Shop</title><h1>Shop</h1><table><thead><tr><th>Name</th>"
+        b"<th>Price</th></tr></thead><tbody><tr><td>Rope, 10 m</td><td>12.50</td></tr>"
+        b"<tr><td>Fender</td><td>24.00</td></tr><tr><td>Shackle</td><td>3.20</td></tr>"
+        b"</tbody></table>")
 
-        def
-        env_int(name, default)
-    :
-try : v
-    = int(os.environ.get(name, "")) return v if v > 0 else default except ValueError
-        : return default
 
-          class Quiet(http.server.BaseHTTPRequestHandler)
-        : protocol_version = "HTTP/1.1"
+def env_int(name, default):
+    try:
+        v = int(os.environ.get(name, ""))
+        return v if v > 0 else default
+    except ValueError:
+        return default
 
-        def
-        log_message(self, *args)
-        : pass
 
-        class Server(http.server.ThreadingHTTPServer)
-        : daemon_threads = True
+class Quiet(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
 
-                               def
-                               handle_error(self, request, client_address)
-        :
-#A client that went away(the service killed mid - request) is expected here.
-        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError))
-        : super().handle_error(request, client_address)
+    def log_message(self, *args):
+        pass
 
-              def
-              serve(handler)
-        : server = Server(("127.0.0.1", 0), handler)
-                       threading.Thread(target = server.serve_forever, daemon = True)
-                           .start() return server
 
-                   class Site(Quiet)
-        : def do_GET(self)
-        :
-#Some pages answer slowly, so that kills find runs in the middle of their work.
-        if self.path.startswith("/slow")
-        : time.sleep(1.0) body = PAGE self.send_response(200)
-                                     self.send_header("Content-Type", "text/html; charset=utf-8")
-                                         self.send_header("Content-Length", str(len(body)))
-                                             self.end_headers() self.wfile.write(body)
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
 
-                                                 class Receiver(Quiet)
-        : lock = threading.Lock() receipts =
-              [] #(delivery id, event, attempt, requestId, sha256 of the body)fail_rate =
-                  0.0 refused = 0
+    def handle_error(self, request, client_address):
+        # A client that went away (the service killed mid-request) is expected here.
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
 
-        def
-        do_POST(self)
-        : body = self.rfile.read(int(self.headers.get("Content-Length", 0))) did =
-              self.headers.get("X-Svc-Delivery-Id", "") attempt =
-                  int(self.headers.get("X-Svc-Delivery-Attempt", "0") or 0)
-#A first attempt is sometimes refused : the retry must carry the same id and body.
-                          if attempt == 1 and
-                  random.random() < Receiver.fail_rate : with Receiver.lock : Receiver.refused +=
-        1 self.send_response(503) self.send_header("Content-Length", "0") self.end_headers() return
-    try : payload = json.loads(body)
+
+def serve(handler):
+    server = Server(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+class Site(Quiet):
+    def do_GET(self):
+        # Some pages answer slowly, so that kills find runs in the middle of their work.
+        if self.path.startswith("/slow"):
+            time.sleep(1.0)
+        body = PAGE
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class Receiver(Quiet):
+    lock = threading.Lock()
+    receipts = []  # (delivery id, event, attempt, requestId, sha256 of the body)
+    fail_rate = 0.0
+    refused = 0
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        did = self.headers.get("X-Svc-Delivery-Id", "")
+        attempt = int(self.headers.get("X-Svc-Delivery-Attempt", "0") or 0)
+        # A first attempt is sometimes refused: the retry must carry the same id and body.
+        if attempt == 1 and random.random() < Receiver.fail_rate:
+            with Receiver.lock:
+                Receiver.refused += 1
+            self.send_response(503)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        try:
+            payload = json.loads(body)
         except ValueError:
             payload = {}
         with Receiver.lock:
@@ -149,70 +168,80 @@ def post(base, key, path, body, headers=None, timeout=30):
         with urllib.request.urlopen(req, timeout=timeout) as r:
             return r.status, json.loads(r.read() or b"{}")
     except urllib.error.HTTPError as e:
-        return e.code,
-        {
-        }
+        return e.code, {}
 
-        def
-        query(db, sql)
-            : con = sqlite3.connect(f "file:{db}?mode=ro", uri = True, timeout = 10)
+
+def query(db, sql):
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    args = ap.parse_args()
+    runs = env_int("SOAK_RUNS", 1000)
+    kills = env_int("SOAK_KILLS", 20)
+    workers = env_int("SOAK_WORKERS", 6)
+    timeout = env_int("SOAK_TIMEOUT_S", 1800)
+    Receiver.fail_rate = float(os.environ.get("SOAK_REFUSE_RATE", "0.02"))
+    random.seed(int(os.environ.get("SOAK_SEED", str(int(time.time())))))
+    started = time.time()
+
+    site = serve(Site)
+    receiver = serve(Receiver)
+    site_base = f"http://127.0.0.1:{site.server_port}"
+    hook = f"http://127.0.0.1:{receiver.server_port}/hook"
+    tmp = tempfile.TemporaryDirectory(prefix="pilothouse-soak-")
+    data_dir = os.path.join(tmp.name, "data")
+    db = os.path.join(data_dir, "pilothouse.db")
+    key = "soak-" + os.urandom(12).hex()
+    log = open(os.path.join(tmp.name, "service.log"), "ab")
+    service = Service(args.binary, data_dir, key, log)
+    service.start()
+
+    lock = threading.Lock()
+    accepted = {}  # trajectoryId -> requestId, answered to the client
+    state = {"posts": 0, "interrupted": 0, "busy": 0, "kills": 0}
+    done = threading.Event()
+    failure = []
+
+    def worker():
+        while not done.is_set() and time.time() - started < timeout:
+            with lock:
+                if len(accepted) >= runs:
+                    return
+                state["posts"] += 1
+            if not service.up.wait(timeout=5):
+                continue
+            page = "/slow.html" if random.random() < 0.3 else "/shop.html"
+            try:
+                status, body = post(service.base, key, "/agent", {
+                    "input": "List every product on this page with its name and price",
+                    "urls": [site_base + page],
+                    "webhookUrl": hook,
+                }, headers={"Prefer": "wait=0"})
+            except (urllib.error.URLError, OSError, ValueError):
+                with lock:
+                    state["interrupted"] += 1  # the service died under it
+                time.sleep(0.05)
+                continue
+            if status in (200, 202) and body.get("trajectoryId"):
+                with lock:
+                    accepted[body["trajectoryId"]] = body.get("requestId", "")
+            elif status in (429, 503):
+                with lock:
+                    state["busy"] += 1
+                time.sleep(random.uniform(0.02, 0.15))
+            else:
+                failure.append(f"POST /agent answered {status}: {body}")
+                done.set()
+
+    def killer():
         try:
-            return con.execute(sql).fetchall() finally : con.close()
-
-                                                             def
-                                                             main()
-                : ap = argparse.ArgumentParser() ap.add_argument("--binary", required = True) args =
-                       ap.parse_args() runs = env_int("SOAK_RUNS", 1000) kills =
-                           env_int("SOAK_KILLS", 20) workers = env_int("SOAK_WORKERS", 6) timeout =
-                               env_int("SOAK_TIMEOUT_S", 1800) Receiver.fail_rate =
-                                   float(os.environ.get("SOAK_REFUSE_RATE", "0.02")) random.seed(
-                                       int(os.environ.get("SOAK_SEED", str(int(time.time())))))
-                                       started = time.time()
-
-                                                     site = serve(Site) receiver = serve(Receiver)
-                                       site_base = f "http://127.0.0.1:{site.server_port}" hook = f
-                   "http://127.0.0.1:{receiver.server_port}/hook" tmp =
-                       tempfile.TemporaryDirectory(prefix = "pilothouse-soak-") data_dir =
-                           os.path.join(tmp.name, "data") db =
-                               os.path.join(data_dir, "pilothouse.db") key =
-                                   "soak-" + os.urandom(12).hex() log =
-                                       open(os.path.join(tmp.name, "service.log"), "ab") service =
-                                           Service(args.binary, data_dir, key, log) service.start()
-
-                                               lock = threading.Lock()
-                                                          accepted = {} #trajectoryId->requestId
-                   , answered to the client
-                         state = {"posts" : 0, "interrupted" : 0, "busy" : 0, "kills" : 0} done =
-                             threading.Event() failure = []
-
-                                                         def
-                                                         worker()
-                : while not done.is_set() and time.time() - started < timeout : with lock
-                : if len (accepted) >= runs : return state["posts"] +=
-                     1 if not service.up.wait(timeout = 5)
-                : continue page = "/slow.html" if random.random() < 0.3 else "/shop.html"
-            try : status, body
-                = post(service.base, key, "/agent", {
-                    "input" : "List every product on this page with its name and price",
-                    "urls" : [site_base + page],
-                    "webhookUrl" : hook,
-                },
-                       headers = {"Prefer" : "wait=0"})
-                    except(urllib.error.URLError, OSError, ValueError)
-                    : with lock : state["interrupted"] +=
-                                  1 #the service died under it time.sleep(
-                                      0.05) continue if status in(200, 202) and
-                                  body.get("trajectoryId")
-                    : with lock : accepted[body["trajectoryId"]] =
-                                      body.get("requestId", "") elif status in(429, 503)
-                    : with lock : state["busy"] +=
-                                  1 time.sleep(random.uniform(0.02, 0.15)) else
-                    : failure.append(f "POST /agent answered {status}: {body}") done.set()
-
-                          def
-                          killer()
-                    :
-                try:
             for k in range(1, kills + 1):
                 threshold = k * runs // (kills + 1)
                 while not done.is_set():
@@ -239,10 +268,11 @@ def post(base, key, path, body, headers=None, timeout=30):
     kt.join()
     fired_at = time.time()
 
-#Drain : every run ends, every delivery is delivered(or given up on).
+    # Drain: every run ends, every delivery is delivered (or given up on).
     drained = False
     while not failure and time.time() - started < timeout:
-                try : executing = query(db, "SELECT COUNT(*) FROM phases WHERE status = 'executing'")[0][0]
+        try:
+            executing = query(db, "SELECT COUNT(*) FROM phases WHERE status = 'executing'")[0][0]
             pending = query(db, "SELECT COUNT(*) FROM webhook_deliveries WHERE status ="
                                 " 'pending'")[0][0]
         except sqlite3.OperationalError:
