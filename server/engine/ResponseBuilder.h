@@ -9,6 +9,7 @@
 namespace ph {
 class ObjectStore;
 class Settings;
+struct StoredObject;
 } // namespace ph
 
 namespace ph::engine {
@@ -61,9 +62,19 @@ public:
                              ObjectStore &objects, const Settings &settings, const QString &keyId,
                              SnapshotMemo *memo = nullptr);
 
+    // metadata: taskRef, inlineOutputMaxBytes, toolsUsed, planner, generatedFiles.
+    static QJsonObject metadataJson(const RunSnapshot &run, qint64 inlineCap, ObjectStore &objects,
+                                    const Settings &settings);
+
     // Signed, expiring URL path of a stored object.
     static QJsonObject storageRef(ObjectStore &objects, const Settings &settings, const QString &id,
                                   const QString &name, const QString &contentType, qint64 size);
+
+private:
+    // The whole response stored (or the memo's copy reused when unchanged).
+    static StoredObject storeSnapshot(const RunSnapshot &run, const QJsonObject &response,
+                                      const QByteArray &full, ObjectStore &objects,
+                                      const QString &keyId, SnapshotMemo *memo);
 };
 
 } // namespace ph::engine
