@@ -15,6 +15,7 @@ class QWebEngineLoadingInfo;
 namespace ph {
 
 class BrowserPool;
+class Navigation;
 class PageSlot;
 
 struct NavigateOptions
@@ -117,7 +118,9 @@ private:
     QString m_id;
     QString m_label;
     QElapsedTimer m_held;
-    std::function<void()> m_abortNavigation; // fails the pending navigation, if any
+    friend class Navigation;
+    void navigationEnded(Navigation *navigation);
+    QPointer<Navigation> m_navigation; // the pending navigation, if any
 };
 
 } // namespace ph
