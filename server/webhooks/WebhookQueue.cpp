@@ -1,6 +1,6 @@
 #include "WebhookQueue.h"
 
-#include "HttpReplyParser.h"
+#include "PostClient.h"
 
 #include "core/Clock.h"
 #include "core/Ids.h"
@@ -9,13 +9,11 @@
 #include "net/HostResolver.h"
 #include "net/NetworkPolicy.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QMessageAuthenticationCode>
-#include <QNetworkProxy>
-#include <QSslSocket>
-#include <QTcpSocket>
 #include <QUrl>
 
 #include <cctype>
@@ -141,41 +139,6 @@ const QList<qint64> &WebhookQueue::schedule()
 }
 
 // A keep-alive connection to one origin, serving one attempt at a time.
-class WebhookQueue::Connection : public QObject
-{
-public:
-    Connection(Origin &o, QObject *parent)
-        : QObject(parent)
-        , origin(o)
-    {
-        idle.setSingleShot(true);
-    }
-
-    Origin &origin;
-    QTcpSocket *socket = nullptr; // a child: goes with the connection
-    QTimer idle;                  // closes it when unused for a while
-    QString attempt;              // the attempt whose request is out on it; empty: idle
-    HttpReplyParser reply{WebhookQueue::kResponseSnippet};
-    QByteArray in;
-    bool ready = false;  // connected (and encrypted, for https)
-    bool closed = false; // closed and left by its origin; deleted later
-};
-
-// One receiver as connections reach it: scheme, host and port, and the address the
-// host resolved to when it was checked. Connections go to that address (TLS still names
-// the host), so a name that resolves elsewhere later (DNS rebinding) is a new origin,
-// checked again.
-struct WebhookQueue::Origin
-{
-    QString key;
-    QString host;
-    quint16 port = 0;
-    bool tls = false;
-    QHostAddress address;
-    quint16 dialPort = 0;
-    QList<Connection *> connections;
-    QList<QString> waiting; // attempts without a connection yet, oldest first
-};
 
 namespace {
 // Idle keep-alive connections are closed before common server keep-alive timeouts
@@ -190,34 +153,24 @@ WebhookQueue::WebhookQueue(Store &store, const Clock &clock, NetworkPolicy &poli
     , m_store(store)
     , m_clock(clock)
     , m_policy(policy)
+    , m_client(kConnectionsPerOrigin, kTimeoutMs, kResponseSnippet, kIdleConnectionMs)
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &WebhookQueue::pump);
     m_flush.setSingleShot(true);
     m_flush.setTimerType(Qt::PreciseTimer);
     connect(&m_flush, &QTimer::timeout, this, &WebhookQueue::flush);
-    m_deadlines.setSingleShot(true);
-    m_deadlines.setTimerType(Qt::PreciseTimer);
-    connect(&m_deadlines, &QTimer::timeout, this, &WebhookQueue::checkDeadlines);
     m_release.setSingleShot(true);
     m_release.setInterval(1000);
     connect(&m_release, &QTimer::timeout, this, [this] {
         if (m_inFlight.isEmpty() && m_outcomes.isEmpty())
             releaseStatements();
     });
-    m_monotonic.start();
 }
 
 WebhookQueue::~WebhookQueue()
 {
     stop();
-    for (Origin *o : std::as_const(m_origins)) {
-        for (Connection *c : std::as_const(o->connections)) {
-            c->socket->disconnect();
-            delete c;
-        }
-        delete o;
-    }
     releaseStatements();
 }
 
@@ -605,7 +558,7 @@ void WebhookQueue::send(const Pending &p, qint64 startedAt)
     m_policy.resolver()->lookup(
         url.host(), this, [this, id, url, grant, startedAt](const HostResolver::Answer &answer) {
             const auto it = m_inFlight.find(id);
-            if (it == m_inFlight.end() || it->connection || it->answered)
+            if (it == m_inFlight.end() || it->posted || it->answered)
                 return;
             const QString problem =
                 answer.error.isEmpty()
@@ -646,120 +599,31 @@ void WebhookQueue::sendTo(const Pending &p, qint64 startedAt, const QHostAddress
         a.target = "/";
     if (url.hasQuery())
         a.target += '?' + url.query(QUrl::FullyEncoded).toLatin1();
-    a.origin = QStringLiteral("%1://%2:%3@%4")
-                   .arg(tls ? QStringLiteral("https") : QStringLiteral("http"), host)
-                   .arg(port)
-                   .arg(address.toString());
-    Origin *&o = m_origins[a.origin];
-    if (!o) {
-        o = new Origin;
-        o->key = a.origin;
-        o->host = host; // ACE form, as certificates and SNI have it
-        o->port = port;
-        o->tls = tls;
-        const HostResolver::Endpoint dial = m_policy.resolver()->dialTarget(address, port);
-        o->address = dial.address;
-        o->dialPort = dial.port;
-    }
-    o->waiting.append(p.id);
-    dispatch(a.origin);
+    PostClient::Endpoint to;
+    to.host = host;
+    to.port = port;
+    to.tls = tls;
+    const HostResolver::Endpoint dial = m_policy.resolver()->dialTarget(address, port);
+    to.address = dial.address;
+    to.dialPort = dial.port;
+    a.posted = true;
+    const QString id = p.id;
+    m_client.send(
+        to,
+        [this, id] {
+            const auto it = m_inFlight.find(id);
+            return it == m_inFlight.end() ? QByteArray() : request(*it);
+        },
+        [this, id](const PostClient::Reply &reply) {
+            const auto it = m_inFlight.find(id);
+            if (it == m_inFlight.end() || it->answered)
+                return;
+            finish(it->p, it->startedAt, reply.status, reply.snippet, reply.error);
+        });
 }
 
-// Gives the waiting attempts of an origin the idle connections, opening new ones up to
-// kConnectionsPerOrigin.
-void WebhookQueue::dispatch(const QString &key)
-{
-    Origin *o = m_origins.value(key);
-    if (!o)
-        return;
-    while (!o->waiting.isEmpty()) {
-        Connection *c = nullptr;
-        for (Connection *candidate : std::as_const(o->connections)) {
-            if (candidate->ready && candidate->attempt.isEmpty()) {
-                c = candidate;
-                break;
-            }
-        }
-        if (!c && o->connections.size() >= kConnectionsPerOrigin)
-            return;
-        const auto it = m_inFlight.find(o->waiting.takeFirst());
-        if (it == m_inFlight.end() || it->answered)
-            continue;
-        assign(c ? c : open(*o), *it);
-    }
-    if (o->connections.isEmpty()) {
-        m_origins.remove(key);
-        delete o;
-    }
-}
-
-// Socket state changes arrive queued: connectToHost() and flush() may report them at
-// once, and the handlers must not run inside dispatch(), which is iterating. Every
-// handler first checks that the connection is still open.
-WebhookQueue::Connection *WebhookQueue::open(Origin &o)
-{
-    // A child: one closed with deleteLater() and not yet deleted goes with the queue, and
-    // with it any socket event still queued for it.
-    auto *c = new Connection(o, this);
-#if QT_CONFIG(ssl)
-    if (o.tls) {
-        auto *ssl = new QSslSocket(c);
-        connect(
-            ssl, &QSslSocket::encrypted, c, [this, c] { onReady(c); }, Qt::QueuedConnection);
-        c->socket = ssl;
-    }
-#endif
-    if (!c->socket) {
-        c->socket = new QTcpSocket(c);
-        connect(
-            c->socket, &QTcpSocket::connected, c, [this, c] { onReady(c); }, Qt::QueuedConnection);
-    }
-    c->socket->setReadBufferSize(64 * 1024); // the parser keeps 512 bytes of a reply
-    // Straight to the checked address: never through the application proxy.
-    c->socket->setProxy(QNetworkProxy::NoProxy);
-    connect(c->socket, &QTcpSocket::readyRead, c, [this, c] { onReadyRead(c); });
-    connect(
-        c->socket, &QTcpSocket::disconnected, c, [this, c] { onClosed(c, QString()); },
-        Qt::QueuedConnection);
-    connect(
-        c->socket, &QTcpSocket::errorOccurred, c,
-        [this, c] { onClosed(c, c->socket->errorString()); }, Qt::QueuedConnection);
-    connect(&c->idle, &QTimer::timeout, c, [this, c] {
-        if (c->closed || !c->attempt.isEmpty())
-            return;
-        const QString key = c->origin.key;
-        close(c);
-        dispatch(key); // drops the origin when it has nothing left
-    });
-    o.connections.append(c);
-    return c;
-}
-
-void WebhookQueue::assign(Connection *c, Attempt &a)
-{
-    c->idle.stop();
-    c->attempt = a.p.id;
-    c->reply = HttpReplyParser(kResponseSnippet);
-    c->in.clear();
-    a.connection = c;
-    // The attempt's 10 s start now: its connection starts, or its request leaves.
-    a.deadline = m_monotonic.elapsed() + kTimeoutMs;
-    if (!m_deadlines.isActive())
-        m_deadlines.start(kTimeoutMs);
-    if (c->ready) {
-        write(c, a);
-    } else if (c->socket->state() == QAbstractSocket::UnconnectedState) {
-#if QT_CONFIG(ssl)
-        if (auto *ssl = qobject_cast<QSslSocket *>(c->socket))
-            ssl->connectToHostEncrypted(c->origin.address.toString(), c->origin.dialPort,
-                                        c->origin.host);
-        else
-#endif
-            c->socket->connectToHost(c->origin.address, c->origin.dialPort);
-    }
-}
-
-void WebhookQueue::write(Connection *c, Attempt &a)
+// The request an attempt sends, built when it leaves.
+QByteArray WebhookQueue::request(const Attempt &a)
 {
     const Target &t = *a.how;
     const qint64 timestamp = QDateTime::currentMSecsSinceEpoch();
@@ -775,120 +639,7 @@ void WebhookQueue::write(Connection *c, Attempt &a)
         request += "X-Svc-Signature: " + sign(t.secret, timestamp, a.p.payload) + "\r\n";
     request += "Content-Length: " + QByteArray::number(a.p.payload.size()) + "\r\n\r\n";
     request += a.p.payload;
-    c->socket->write(request);
-    c->socket->flush();
-}
-
-void WebhookQueue::onReady(Connection *c)
-{
-    if (c->closed)
-        return;
-    c->ready = true;
-    c->socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    if (const auto it = m_inFlight.find(c->attempt); it != m_inFlight.end())
-        write(c, *it);
-    else
-        dispatch(c->origin.key);
-}
-
-void WebhookQueue::onReadyRead(Connection *c)
-{
-    if (c->closed)
-        return;
-    c->in += c->socket->readAll();
-    const QString key = c->origin.key;
-    if (c->attempt.isEmpty()) { // nothing asked: the server is closing it, or is broken
-        close(c);
-        dispatch(key);
-        return;
-    }
-    switch (c->reply.feed(c->in)) {
-    case HttpReplyParser::NeedMore:
-        return;
-    case HttpReplyParser::Complete: {
-        const bool reusable = c->reply.keepAlive() && c->in.isEmpty();
-        complete(c, c->reply.status(), c->reply.snippet(), QString());
-        if (reusable)
-            c->idle.start(kIdleConnectionMs);
-        else
-            close(c);
-        break;
-    }
-    case HttpReplyParser::Failed:
-        complete(c, 0, {}, c->reply.error());
-        close(c);
-        break;
-    }
-    dispatch(key);
-}
-
-void WebhookQueue::onClosed(Connection *c, const QString &error)
-{
-    if (c->closed)
-        return;
-    const QString key = c->origin.key;
-    if (!c->attempt.isEmpty()) {
-        // Not sent again on another connection: a request that may have arrived is
-        // only repeated by the schedule, as a new attempt.
-        if (c->reply.peerClosed() == HttpReplyParser::Complete)
-            complete(c, c->reply.status(), c->reply.snippet(), QString());
-        else
-            complete(c, 0, {}, error.isEmpty() ? c->reply.error() : error);
-    }
-    close(c);
-    dispatch(key);
-}
-
-void WebhookQueue::complete(Connection *c, int status, const QByteArray &reply,
-                            const QString &error)
-{
-    const auto it = m_inFlight.find(c->attempt);
-    c->attempt.clear();
-    if (it == m_inFlight.end())
-        return;
-    it->connection = nullptr;
-    it->deadline = 0;
-    finish(it->p, it->startedAt, status, reply, error);
-}
-
-void WebhookQueue::close(Connection *c)
-{
-    Q_ASSERT(c->attempt.isEmpty());
-    if (c->closed)
-        return;
-    c->closed = true;
-    c->origin.connections.removeOne(c);
-    c->idle.stop();
-    c->socket->disconnect();
-    c->socket->abort();
-    c->deleteLater();
-}
-
-void WebhookQueue::checkDeadlines()
-{
-    const qint64 now = m_monotonic.elapsed();
-    QList<Connection *> expired;
-    qint64 next = std::numeric_limits<qint64>::max();
-    for (const Attempt &a : std::as_const(m_inFlight)) {
-        if (!a.connection)
-            continue;
-        if (a.deadline <= now)
-            expired.append(a.connection);
-        else
-            next = qMin(next, a.deadline);
-    }
-    for (Connection *c : std::as_const(expired)) {
-        const QString key = c->origin.key;
-        // A status that arrived is an answer, even if the body is still coming.
-        if (c->reply.status() > 0)
-            complete(c, c->reply.status(), c->reply.snippet(), QString());
-        else
-            complete(c, 0, {}, QStringLiteral("no answer within %1 ms").arg(kTimeoutMs));
-        close(c);
-        dispatch(key);
-    }
-    if (next != std::numeric_limits<qint64>::max())
-        m_deadlines.start(int(qMax<qint64>(1, next - now)));
+    return request;
 }
 
 void WebhookQueue::finish(const Pending &p, qint64 startedAt, int status, const QByteArray &reply,

@@ -2,6 +2,7 @@
 
 #include "core/RequestLog.h"
 #include "core/Store.h"
+#include "webhooks/PostClient.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -182,19 +183,15 @@ private:
         QByteArray secret;                                // empty: not signed
         QString error; // set when a sealed value does not open: nothing is sent
     };
-    struct Origin;
-    class Connection;
     struct Attempt
     {
         Pending p;
         qint64 startedAt = 0; // clock ms, logged as the attempt's time
-        QString origin;       // m_origins key
         QByteArray target;    // request target (path and query)
         QByteArray host;      // Host header
         std::shared_ptr<const Target> how;
-        Connection *connection = nullptr; // while its request is out
-        qint64 deadline = 0;              // monotonic ms, set with `connection`
-        bool answered = false;            // outcome waiting in m_outcomes
+        bool posted = false;   // handed to the client
+        bool answered = false; // outcome waiting in m_outcomes
     };
     struct Outcome
     {
@@ -228,32 +225,20 @@ private:
                 const QString &error);
     void flush();
 
-    // Transport.
-    void dispatch(const QString &origin);
-    Connection *open(Origin &origin);
-    void assign(Connection *c, Attempt &a);
-    void write(Connection *c, Attempt &a);
-    void onReady(Connection *c);
-    void onReadyRead(Connection *c);
-    void onClosed(Connection *c, const QString &error);
-    void complete(Connection *c, int status, const QByteArray &reply, const QString &error);
-    void close(Connection *c);
-    void checkDeadlines();
+    static QByteArray request(const Attempt &a);
 
     Store &m_store;
     const Clock &m_clock;
     NetworkPolicy &m_policy;
-    QTimer m_timer;     // the next due delivery
-    QTimer m_flush;     // writes m_outcomes (kFlushWindowMs, kFlushBatch)
-    QTimer m_deadlines; // the earliest attempt deadline
-    QTimer m_release;   // drops the prepared statements when idle for a while
-    QElapsedTimer m_monotonic;
+    PostClient m_client;
+    QTimer m_timer;   // the next due delivery
+    QTimer m_flush;   // writes m_outcomes (kFlushWindowMs, kFlushBatch)
+    QTimer m_release; // drops the prepared statements when idle for a while
     QHash<QString, Attempt> m_inFlight;
     QList<Outcome> m_outcomes;
     QSet<QString> m_manual; // the next attempt is a redelivery: its failure is final
     QSet<QString> m_again;  // redeliveries asked for while an attempt was out
     QHash<QString, std::shared_ptr<const Target>> m_targets; // by sealed config
-    QHash<QString, Origin *> m_origins;                      // owned
     std::array<std::unique_ptr<Sql>, StatementCount> m_statements;
     bool m_pumpAfterCommit = false; // pump() was asked for inside a transaction
     int m_reserved = 0;             // first attempts of enqueue()s whose transaction is still open
