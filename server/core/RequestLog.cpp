@@ -4,20 +4,14 @@
 #include "SecretBox.h"
 #include "Store.h"
 
+#include "core/JsonText.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
 namespace ph {
 
 namespace {
-QString compact(const QJsonObject &o)
-{
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
-QJsonObject parse(const QString &s)
-{
-    return QJsonDocument::fromJson(s.toUtf8()).object();
-}
 // Auth fields that are credentials: sealed at rest, never returned by reads.
 const QStringList kAuthSecrets = {QStringLiteral("token"), QStringLiteral("password")};
 } // namespace
@@ -35,7 +29,7 @@ QJsonObject WebhookSubscription::toSealedJson(const SecretBox &box) const
     QJsonObject config{{QStringLiteral("auth"), sealedAuth},
                        {QStringLiteral("metadata"), metadata}};
     if (!headers.isEmpty())
-        config.insert(QStringLiteral("sealedHeaders"), box.seal(compact(headers)));
+        config.insert(QStringLiteral("sealedHeaders"), box.seal(JsonText::from(headers)));
     if (!secret.isEmpty())
         config.insert(QStringLiteral("secret"), box.seal(secret));
     return config;
@@ -48,7 +42,7 @@ QJsonObject WebhookSubscription::sealHeadersOf(const QJsonObject &config, const 
     QJsonObject out = config;
     const QJsonObject clear = out.take(QStringLiteral("headers")).toObject();
     if (!clear.isEmpty())
-        out.insert(QStringLiteral("sealedHeaders"), box.seal(compact(clear)));
+        out.insert(QStringLiteral("sealedHeaders"), box.seal(JsonText::from(clear)));
     return out;
 }
 
@@ -93,7 +87,8 @@ WebhookSubscription WebhookSubscription::fromSealedJson(const QString &url,
             s.auth.insert(field, box.unseal(s.auth.value(field).toString()));
     }
     if (config.contains(QStringLiteral("sealedHeaders")))
-        s.headers = parse(box.unseal(config.value(QStringLiteral("sealedHeaders")).toString()));
+        s.headers =
+            JsonText::object(box.unseal(config.value(QStringLiteral("sealedHeaders")).toString()));
     else // an older build's config, before migration 0022
         s.headers = config.value(QStringLiteral("headers")).toObject();
     s.metadata = config.value(QStringLiteral("metadata")).toObject();
@@ -126,7 +121,7 @@ void RequestLog::finish(const QString &requestId, const QString &status, const Q
                                 " summary = :sum WHERE id = :id"))
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .bind(QStringLiteral(":s"), status)
-        .bind(QStringLiteral(":sum"), compact(summary))
+        .bind(QStringLiteral(":sum"), JsonText::from(summary))
         .bind(QStringLiteral(":id"), requestId)
         .exec();
     m_store.notifyChanged(QStringLiteral("api_requests"), requestId);
@@ -147,7 +142,7 @@ std::optional<RequestRecord> RequestLog::find(const QString &requestId) const
     if (!q.value(4).isNull())
         r.finishedAt = q.value(4).toLongLong();
     r.status = q.value(5).toString();
-    r.summary = parse(q.value(6).toString());
+    r.summary = JsonText::object(q.value(6).toString());
     return r;
 }
 
@@ -184,7 +179,7 @@ void RequestLog::addSubscriptions(const QString &requestId, const QList<WebhookS
                 .bind(QStringLiteral(":u"), s.url)
                 .bind(QStringLiteral(":e"),
                       s.events.isEmpty() ? QStringLiteral("") : s.events.join(QLatin1Char(',')))
-                .bind(QStringLiteral(":c"), compact(config))
+                .bind(QStringLiteral(":c"), JsonText::from(config))
                 .bind(QStringLiteral(":t"), m_store.clock().nowMs())
                 .exec();
         }
@@ -204,7 +199,8 @@ QList<WebhookSubscription> RequestLog::subscriptions(const QString &requestId) c
         const QString events = q.value(1).toString();
         if (!events.isEmpty())
             s.events = events.split(QLatin1Char(','));
-        s = WebhookSubscription::fromSealedJson(s.url, s.events, parse(q.value(2).toString()), box);
+        s = WebhookSubscription::fromSealedJson(s.url, s.events,
+                                                JsonText::object(q.value(2).toString()), box);
         out.append(s);
     }
     return out;

@@ -1,6 +1,6 @@
 #include "AnalyticsRepository.h"
 
-#include "JsonText.h"
+#include "core/JsonText.h"
 #include "SiteRepository.h"
 
 #include "core/Clock.h"

@@ -32,11 +32,6 @@ namespace {
 
 const QString kMaskedSecret = QStringLiteral("********");
 
-QJsonValue isoOrNull(std::optional<qint64> ms)
-{
-    return ms ? QJsonValue(Clock::isoUtc(*ms)) : QJsonValue();
-}
-
 QJsonObject keyJson(const SiteKey &k, qint64 now)
 {
     return {{QStringLiteral("keyId"), k.id},
@@ -50,10 +45,10 @@ QJsonObject keyJson(const SiteKey &k, qint64 now)
             {QStringLiteral("active"), k.active},
             {QStringLiteral("expired"), k.isExpired(now)},
             {QStringLiteral("ttlDays"), k.ttlDays},
-            {QStringLiteral("expiresAt"), isoOrNull(k.expiresAt)},
+            {QStringLiteral("expiresAt"), Clock::isoUtcOrNull(k.expiresAt)},
             {QStringLiteral("createdAt"), Clock::isoUtc(k.createdAt)},
             {QStringLiteral("updatedAt"), Clock::isoUtc(k.updatedAt)},
-            {QStringLiteral("rotatedAt"), isoOrNull(k.rotatedAt)}};
+            {QStringLiteral("rotatedAt"), Clock::isoUtcOrNull(k.rotatedAt)}};
 }
 
 QJsonObject connectKeyJson(const ConnectKey &k)
@@ -64,8 +59,8 @@ QJsonObject connectKeyJson(const ConnectKey &k)
             {QStringLiteral("prefix"), k.prefix},
             {QStringLiteral("active"), k.isActive()},
             {QStringLiteral("createdAt"), Clock::isoUtc(k.createdAt)},
-            {QStringLiteral("lastUsedAt"), isoOrNull(k.lastUsedAt)},
-            {QStringLiteral("revokedAt"), isoOrNull(k.revokedAt)}};
+            {QStringLiteral("lastUsedAt"), Clock::isoUtcOrNull(k.lastUsedAt)},
+            {QStringLiteral("revokedAt"), Clock::isoUtcOrNull(k.revokedAt)}};
 }
 
 // User API keys are for the cloud API: everything but the embed is on by default.

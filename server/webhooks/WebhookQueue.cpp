@@ -4,6 +4,7 @@
 
 #include "core/Clock.h"
 #include "core/Ids.h"
+#include "core/JsonText.h"
 #include "core/SecretBox.h"
 #include "core/Store.h"
 #include "net/HostResolver.h"
@@ -29,16 +30,6 @@ namespace {
 const QStringList kDefaultEvents = {
     QStringLiteral("workflow.completed"), QStringLiteral("workflow.failed"),
     QStringLiteral("workflow.input_required"), QStringLiteral("webhook.test")};
-
-QString compact(const QJsonObject &o)
-{
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
-
-QVariant nullInt()
-{
-    return QVariant(QMetaType::fromType<qint64>());
-}
 
 DeliveryRecord fromRow(const Sql &q)
 {
@@ -263,7 +254,7 @@ QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId
                         if (!selects(s, e.name))
                             continue;
                         if (config.isEmpty())
-                            config = compact(s.toSealedJson(m_store.secrets()));
+                            config = JsonText::from(s.toSealedJson(m_store.secrets()));
                         Pending p;
                         p.id = Ids::make(QStringLiteral("dlv"), 20);
                         p.url = s.url;
@@ -717,7 +708,8 @@ void WebhookQueue::flush()
                         .bind(QStringLiteral(":st"), r.next)
                         .bind(QStringLiteral(":s"), status)
                         .bind(QStringLiteral(":e"), error)
-                        .bind(QStringLiteral(":da"), r.ok ? QVariant(o.finishedAt) : nullInt())
+                        .bind(QStringLiteral(":da"),
+                              r.ok ? QVariant(o.finishedAt) : JsonText::nullableInt(std::nullopt))
                         .bind(QStringLiteral(":id"), o.p.id)
                         .exec();
                 }
