@@ -11,6 +11,8 @@
 #include "core/Settings.h"
 #include "data/Reader.h"
 
+#include "DataFixtures.h"
+
 #include <QFile>
 #include <QJsonArray>
 
@@ -18,14 +20,6 @@ using namespace ph;
 using namespace ph::test;
 
 namespace {
-
-QByteArray fixture(const char *name)
-{
-    QFile f(QStringLiteral(DATA_FIXTURES "/%1").arg(QLatin1String(name)));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", name);
-    return f.readAll();
-}
 
 QJsonObject parse(const char *json)
 {

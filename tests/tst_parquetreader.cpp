@@ -5,6 +5,8 @@
 #include "data/Reader.h"
 #include "data/internal/ParquetReader.h"
 
+#include "DataFixtures.h"
+
 #include <QFile>
 #include <QRandomGenerator>
 #include <QtTest>
@@ -12,17 +14,10 @@
 using namespace ph::data;
 using ph::test::columnsText;
 using ph::test::compactJson;
+using ph::test::fixture;
 using ph::test::rowsText;
 
 namespace {
-
-QByteArray fixture(const char *name)
-{
-    QFile f(QStringLiteral(DATA_FIXTURES "/%1").arg(QLatin1String(name)));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", name);
-    return f.readAll();
-}
 
 const char *const kTableFiles[] = {
     "table_v1_uncompressed.parquet",
