@@ -64,7 +64,10 @@ CommandLine CommandLine::parse(const QStringList &arguments)
         return cl;
     }
     if (parser.isSet(help)) {
-        out << parser.helpText()
+        // The options are read before the application object exists, so Qt cannot name
+        // the program itself.
+        out << parser.helpText().replace(QLatin1String("<executable_name>"),
+                                         QLatin1String("pilothouse"))
             << "\nArguments after \"--\" are passed to QtWebEngine (Chromium switches).\n";
         cl.outcome = Outcome::Exit;
         return cl;

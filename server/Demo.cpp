@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QTimer>
 
@@ -63,7 +64,9 @@ DemoSeeder::DemoSeeder(Service &service, QString apiKey, QObject *parent)
     , m_service(service)
     , m_key(std::move(apiKey))
     , m_network(std::make_unique<QNetworkAccessManager>())
-{}
+{
+    m_network->setProxy(QNetworkProxy::NoProxy); // the service itself, on loopback
+}
 
 DemoSeeder::~DemoSeeder() = default;
 

@@ -3,7 +3,6 @@
 #include "Demo.h"
 
 #include "browser/BrowserPool.h"
-#include "browser/NetworkPolicy.h"
 #include "cloud/AgentController.h"
 #include "cloud/BridgeController.h"
 #include "cloud/LibraryController.h"
@@ -11,6 +10,7 @@
 #include "cloud/ScrapeController.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
+#include "core/ObjectPurger.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "engine/RunContext.h"
@@ -20,6 +20,9 @@
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
+#include "mcp/McpServer.h"
+#include "net/EgressProxy.h"
+#include "net/NetworkPolicy.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
 #include "system/SystemController.h"
@@ -29,6 +32,7 @@
 #include <QDir>
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
 #include <QTimer>
 
 Q_LOGGING_CATEGORY(lcService, "pilothouse.service")
@@ -70,6 +74,7 @@ Service::~Service()
     m_sites.reset();
     m_idTokens.reset();
     m_pool.reset();
+    m_purger.reset();
     m_settings.reset();
     if (m_store)
         m_store->close();
@@ -173,6 +178,25 @@ bool Service::start(QString *error)
 
     m_policy =
         std::make_unique<NetworkPolicy>(m_settings->boolValue(SettingKeys::allowPrivateTargets));
+    // Every caller-controlled connection leaves through the egress proxy (the browser's
+    // and the input fetches'); the service's own clients (the LLM, the identity
+    // provider) reach their endpoints directly.
+    if (!EgressProxy::routeChromium()) {
+        *error = QStringLiteral("the egress proxy could not listen on loopback");
+        return false;
+    }
+    m_policy->setEgress(EgressProxy::instance(), m_config.resolver);
+    // Who may reach private targets while network.allowPrivateTargets is on: owner keys,
+    // and user keys granted the privateTargets capability.
+    m_policy->setPrivateGrantLookup([this](const QString &keyId) {
+        const std::optional<ApiKey> key = m_store->apiKeys().find(keyId);
+        if (!key || !key->isActive())
+            return false;
+        if (key->isOwner())
+            return true;
+        const std::optional<QJsonObject> caps = m_sites->sites().apiKeyCapabilities(keyId);
+        return caps && caps->value(QStringLiteral("privateTargets")).toBool();
+    });
     BrowserPool::Options poolOptions;
     poolOptions.size = m_settings->intValue(SettingKeys::poolSize);
     poolOptions.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
@@ -183,6 +207,7 @@ bool Service::start(QString *error)
     m_http = std::make_unique<http::HttpServer>(*m_auth, *m_clock);
     m_http->setMaxBodyBytes(m_settings->int64Value(SettingKeys::maxBodyBytes));
     m_network = std::make_unique<QNetworkAccessManager>();
+    m_network->setProxy(QNetworkProxy::NoProxy); // the operator's LLM endpoint
     m_tools = engine::ToolRegistry::builtIn();
     m_trajectories = std::make_unique<engine::TrajectoryRepository>(*m_store);
     m_engine = std::make_unique<engine::EngineServices>(engine::EngineServices{
@@ -190,8 +215,8 @@ bool Service::start(QString *error)
     m_runs = std::make_unique<engine::RunManager>(*m_engine);
     m_webhooks =
         std::make_unique<webhooks::WebhookQueue>(*m_store, *m_clock, *m_policy, *m_network);
-    m_webhooksController =
-        std::make_unique<webhooks::WebhooksController>(*m_webhooks, *m_clock, *m_policy);
+    m_webhooksController = std::make_unique<webhooks::WebhooksController>(
+        *m_store, *m_settings, *m_webhooks, *m_clock, *m_policy);
     m_scrape = std::make_unique<cloud::ScrapeController>(*m_store, *m_settings, *m_pool, *m_policy,
                                                          *m_webhooks);
     m_agent = std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy, *m_pool,
@@ -235,7 +260,24 @@ bool Service::start(QString *error)
         m_http->addController(*m_demoSite);
     }
 
+    // Expired objects (large-response snapshots) are deleted on a timer.
+    m_purger = std::make_unique<ObjectPurger>(
+        m_store->objects(), m_settings->intValue(SettingKeys::storagePurgeIntervalMs));
+    applyLimits();
+
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
+
+    // A path routed twice is a programming error: refuse to start rather than answer
+    // one of them silently.
+    if (!m_http->routeProblems().isEmpty()) {
+        *error = m_http->routeProblems().join(QStringLiteral("; "));
+        return false;
+    }
+    // What an abrupt end of the last process left executing is stored cancelled and
+    // announced (workflow.failed), before anything new starts; the deliveries go out when
+    // the queue starts below.
+    m_runs->recoverOrphans();
+    m_scrape->recoverUnfinished();
 
     if (!m_http->listenOn(m_config.bind, m_config.port, error)) {
         *error = QStringLiteral("cannot listen on %1:%2: %3")
@@ -259,6 +301,31 @@ void Service::applySettings()
     o.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
     o.standby = m_settings->intValue(SettingKeys::poolStandby);
     m_pool->setOptions(o);
+    applyLimits();
+}
+
+void Service::applyLimits()
+{
+    http::ConnectionLimits c;
+    c.maxBodyBytes = m_settings->int64Value(SettingKeys::maxBodyBytes);
+    c.maxConnections = m_settings->intValue(SettingKeys::maxConnections);
+    c.maxConnectionsPerAddress = m_settings->intValue(SettingKeys::maxConnectionsPerAddress);
+    c.headerTimeoutMs = m_settings->intValue(SettingKeys::headerTimeoutMs);
+    c.bodyTimeoutMs = m_settings->intValue(SettingKeys::bodyTimeoutMs);
+    c.bodyMinBytesPerSecond = m_settings->int64Value(SettingKeys::bodyMinBytesPerSecond);
+    m_http->setConnectionLimits(c);
+
+    mcp::McpServer::Limits m;
+    m.maxSessions = m_settings->intValue(SettingKeys::mcpMaxSessions);
+    m.maxSessionsPerCredential = m_settings->intValue(SettingKeys::mcpMaxSessionsPerCredential);
+    m.maxSessionBytes = m_settings->int64Value(SettingKeys::mcpMaxSessionBytes);
+    m.idleTimeoutMs = m_settings->int64Value(SettingKeys::mcpSessionIdleMs);
+    m_bridge->mcp().setLimits(m);
+    m_sites->mcp().setLimits(m);
+
+    const int purgeMs = m_settings->intValue(SettingKeys::storagePurgeIntervalMs);
+    if (m_purger && m_purger->interval() != purgeMs)
+        m_purger->setInterval(purgeMs);
 }
 
 bool Service::ensureOwnerKey(QString *error)
@@ -309,6 +376,7 @@ void Service::shutdown()
         // Let the last answers reach their clients before the process goes.
         m_http->drain(2000, [this] {
             qCInfo(lcService) << "answers sent; closing the browser pool and the store";
+            m_purger.reset();
             m_pool->shutdown();
             m_store->close();
             qCInfo(lcService) << "stopped";

@@ -14,7 +14,9 @@ namespace ph {
 
 class BrowserPool;
 class Clock;
+class HostResolver;
 class NetworkPolicy;
+class ObjectPurger;
 class Settings;
 class Store;
 namespace http {
@@ -56,6 +58,9 @@ struct ServiceConfig
     bool printApiKey = false;     // mint a fresh owner key at start and print it
     const Clock *clock = nullptr; // null: the system clock
     bool demo = false;            // serve the demo shop under /demo/ (docs/demo.md)
+    // How host names resolve for the network policy; null: the system resolver. Tests
+    // install their own names here (never through settings or the API).
+    std::shared_ptr<const HostResolver> resolver;
 };
 
 // The whole service as one object graph: store, settings, browser pool, HTTP server and
@@ -107,12 +112,15 @@ Q_SIGNALS:
 private:
     bool ensureOwnerKey(QString *error);
     void applySettings();
+    // The limits that live outside Settings' readers: connections, MCP sessions, purge.
+    void applyLimits();
 
     ServiceConfig m_config;
     std::unique_ptr<Clock> m_ownClock;
     const Clock *m_clock;
     std::unique_ptr<Store> m_store;
     std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<ObjectPurger> m_purger;
     std::unique_ptr<NetworkPolicy> m_policy;
     std::unique_ptr<BrowserPool> m_pool;
     std::unique_ptr<http::ApiKeyAuthenticator> m_auth;

@@ -9,6 +9,7 @@
 #include "browser/BrowserPool.h"
 #include "core/Settings.h"
 #include "core/Store.h"
+#include "engine/AgentRun.h"
 #include "engine/RunManager.h"
 #include "http/HttpServer.h"
 
@@ -99,6 +100,8 @@ private Q_SLOTS:
     void generatesDocumentsAndPdfsBehindSignedLinks();
     void warnsAboutToolsThatAreNotAvailable();
     void runsInParallelWithinThePerKeyLimit();
+    void storesALargeResponseOnceHoweverOftenItIsRead();
+    void countsAWaitingRunsPageAndGivesItUpWhenAnotherKeyWaits();
     void runsAnOpenEndedTaskThroughTheLlmPlanner();
     void retriesAModelEndpointThatFails();
     void sendsImagesToTheModel();
@@ -904,6 +907,127 @@ void tst_Agent::runsInParallelWithinThePerKeyLimit()
                      {QStringLiteral("schema"), productsSchema()}})
                  .status,
              200);
+}
+
+void tst_Agent::storesALargeResponseOnceHoweverOftenItIsRead()
+{
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("List every product")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/big"))}},
+               {QStringLiteral("schema"), productsSchema()},
+               {QStringLiteral("response"),
+                QJsonObject{{QStringLiteral("inlineOutputMaxBytes"), 4096}}}});
+    QString trajectory = r.value(QStringLiteral("trajectoryId")).toString();
+    QVERIFY(r.value(QStringLiteral("metadata"))
+                .toObject()
+                .value(QStringLiteral("outputTooLarge"))
+                .toBool());
+    auto snapshots = [&] {
+        QSqlQuery q(m_ph->service().store().database());
+        q.prepare(QStringLiteral("SELECT COUNT(*) FROM stored_objects WHERE kind = 'response' AND "
+                                 "name LIKE :n"));
+        q.bindValue(QStringLiteral(":n"), trajectory + QStringLiteral("-%"));
+        return q.exec() && q.next() ? q.value(0).toInt() : -1;
+    };
+    QCOMPARE(snapshots(), 1);
+    // Polling the run (live in memory, then from the store) never stores it again.
+    HttpClient c = m_ph->client();
+    QString link;
+    for (int i = 0; i < 5; ++i) {
+        const auto polled = c.get(QStringLiteral("/agent/") + trajectory);
+        QCOMPARE(polled.status, 200);
+        const QJsonObject meta = polled.json().value(QStringLiteral("metadata")).toObject();
+        QVERIFY(meta.value(QStringLiteral("outputTooLarge")).toBool());
+        const QString id = meta.value(QStringLiteral("responseRef"))
+                               .toObject()
+                               .value(QStringLiteral("id"))
+                               .toString();
+        QVERIFY(link.isEmpty() || id == link);
+        link = id;
+    }
+    QCOMPARE(snapshots(), 1);
+
+    // A run still executing is not stored at all while it is polled; once it settles,
+    // once.
+    const auto started =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Read the page")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/hang"))}},
+                {QStringLiteral("response"),
+                 QJsonObject{{QStringLiteral("inlineOutputMaxBytes"), 256},
+                             {QStringLiteral("verbosity"), QStringLiteral("debug")}}}},
+               {{"Prefer", "wait=0"}});
+    QCOMPARE(started.status, 202);
+    trajectory = started.json().value(QStringLiteral("trajectoryId")).toString();
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject polled = c.get(QStringLiteral("/agent/") + trajectory).json();
+        QCOMPARE(polled.value(QStringLiteral("status")).toString(), QStringLiteral("executing"));
+        const QJsonObject meta = polled.value(QStringLiteral("metadata")).toObject();
+        QVERIFY(meta.value(QStringLiteral("outputTooLarge")).toBool());
+        QVERIFY(!meta.contains(QStringLiteral("responseRef")));
+    }
+    QCOMPARE(snapshots(), 0);
+    QCOMPARE(c.send("DELETE", QStringLiteral("/agent/") + trajectory).status, 200);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(c.get(QStringLiteral("/agent/") + trajectory).status, 200);
+    QCOMPARE(snapshots(), 1);
+}
+
+void tst_Agent::countsAWaitingRunsPageAndGivesItUpWhenAnotherKeyWaits()
+{
+    TestService fair({QStringLiteral("pool.size=1"),
+                      QStringLiteral("agent.maxConcurrentRunsPerKey=1"),
+                      QStringLiteral("agent.syncWindowMs=20000")});
+    QVERIFY(fair.ok());
+    const QJsonObject first =
+        agent({{QStringLiteral("input"), QStringLiteral("Sign in and list my orders")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/account"))}},
+               {QStringLiteral("schema"), productsSchema()}},
+              200, &fair);
+    QCOMPARE(first.value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
+    const QString trajectory = first.value(QStringLiteral("trajectoryId")).toString();
+    QVERIFY(fair.service().runs().live(trajectory)->holdsPage());
+
+    // The held page counts against the key: its next run is refused while it waits.
+    HttpClient owner = fair.client();
+    const auto refused =
+        owner.post(QStringLiteral("/agent"),
+                   {{QStringLiteral("input"), QStringLiteral("List the products")},
+                    {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}}},
+                   {{"Prefer", "wait=5"}});
+    QCOMPARE(refused.status, 429);
+    QCOMPARE(refused.json().value(QStringLiteral("code")).toString(), QStringLiteral("BUSY"));
+    const QJsonObject details = refused.json().value(QStringLiteral("details")).toObject();
+    QCOMPARE(details.value(QStringLiteral("scope")).toString(), QStringLiteral("key"));
+    QCOMPARE(details.value(QStringLiteral("setting")).toString(),
+             QStringLiteral("agent.maxConcurrentRunsPerKey"));
+    QVERIFY(!refused.header("retry-after").isEmpty());
+
+    // Another key that needs the only page gets it: the waiting run gives it back.
+    HttpClient other(fair.base());
+    other.setBearer(fair.mintKey(100));
+    const auto theirs =
+        other.post(QStringLiteral("/agent"),
+                   {{QStringLiteral("input"), QStringLiteral("List the products")},
+                    {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+                    {QStringLiteral("schema"), productsSchema()}},
+                   {{"Prefer", "wait=15"}});
+    QCOMPARE(theirs.status, 200);
+    QCOMPARE(products(theirs.json()).size(), 3);
+    QVERIFY(!fair.service().runs().live(trajectory)->holdsPage());
+
+    // The waiting run keeps its state: the continuation replays into a fresh page.
+    const QJsonObject r = agent(
+        {{QStringLiteral("input"), QStringLiteral("continue")},
+         {QStringLiteral("trajectoryId"), trajectory},
+         {QStringLiteral("history"),
+          QJsonObject{{QStringLiteral("continue"), true},
+                      {QStringLiteral("answers"),
+                       QJsonObject{{QStringLiteral("email"), QStringLiteral("ada@example.org")},
+                                   {QStringLiteral("password"), QStringLiteral("s3cret!")}}}}}},
+        200, &fair);
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(products(r).size(), 2);
 }
 
 void tst_Agent::runsAnOpenEndedTaskThroughTheLlmPlanner()

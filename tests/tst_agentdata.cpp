@@ -9,7 +9,10 @@
 #include "TestService.h"
 #include "ZipBuilder.h"
 
+#include "core/Settings.h"
 #include "data/Reader.h"
+
+#include "DataFixtures.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -18,14 +21,6 @@ using namespace ph;
 using namespace ph::test;
 
 namespace {
-
-QByteArray fixture(const char *name)
-{
-    QFile f(QStringLiteral(DATA_FIXTURES "/%1").arg(QLatin1String(name)));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", name);
-    return f.readAll();
-}
 
 QJsonObject parse(const char *json)
 {
@@ -82,6 +77,12 @@ private Q_SLOTS:
     void refusesBadInputs();
     void keepsUploadsToTheirKey();
     void usesTheSheetToolsThroughTheLlmPlanner();
+    void refusesMoreInputsThanTheCaps_data();
+    void refusesMoreInputsThanTheCaps();
+    void holdsEveryInputOfARequestToOneBudget_data();
+    void holdsEveryInputOfARequestToOneBudget();
+    void refusesUploadHeadersThatWouldSplitTheDownload_data();
+    void refusesUploadHeadersThatWouldSplitTheDownload();
 
 private:
     QJsonObject agent(const QJsonObject &body, int expectedStatus = 200,
@@ -89,6 +90,7 @@ private:
 
     FixtureServer m_site;
     std::unique_ptr<TestService> m_ph;
+    std::unique_ptr<TestService> m_capped; // agent.max… caps of 2
     ModelScript m_model;
 };
 
@@ -137,6 +139,7 @@ void tst_AgentData::initTestCase()
 
 void tst_AgentData::cleanupTestCase()
 {
+    m_capped.reset();
     m_ph.reset();
 }
 
@@ -544,6 +547,176 @@ void tst_AgentData::usesTheSheetToolsThroughTheLlmPlanner()
     QCOMPARE(sheets->at(1).title, QStringLiteral("Picks"));
     QCOMPARE(sheets->at(1).rowCount(), 2);
     QCOMPARE(sheets->at(1).value(0, 1).toInt(), 2);
+}
+
+void tst_AgentData::refusesMoreInputsThanTheCaps_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("refuses more urls than agent.maxUrls") << "urls"
+                                                          << "TOO_MANY_URLS";
+    QTest::newRow("refuses more file_urls than agent.maxFileUrls") << "file_urls"
+                                                                   << "TOO_MANY_URLS";
+    QTest::newRow("refuses more image_urls than agent.maxImageUrls") << "image_urls"
+                                                                     << "TOO_MANY_URLS";
+    QTest::newRow("refuses more dataInputs than agent.maxDataInputs") << "dataInputs"
+                                                                      << "TOO_MANY_DATA_INPUTS";
+}
+
+void tst_AgentData::refusesMoreInputsThanTheCaps()
+{
+    QFETCH(QString, field);
+    QFETCH(QString, code);
+    if (!m_capped) {
+        m_capped = std::make_unique<TestService>(QStringList{
+            QStringLiteral("agent.maxUrls=2"), QStringLiteral("agent.maxFileUrls=2"),
+            QStringLiteral("agent.maxImageUrls=2"), QStringLiteral("agent.maxDataInputs=2")});
+    }
+    TestService *capped = m_capped.get();
+    QVERIFY2(capped->ok(), qPrintable(capped->error()));
+    QJsonArray three;
+    for (int i = 0; i < 3; ++i) {
+        if (field == QLatin1String("dataInputs"))
+            three.append(QJsonObject{{QStringLiteral("format"), QStringLiteral("csv")},
+                                     {QStringLiteral("inline"), QString::fromUtf8(kCsv)}});
+        else
+            three.append(m_site.url(QStringLiteral("/data/table.csv?%1").arg(i)));
+    }
+    HttpClient c = capped->client();
+    const auto r = c.post(QStringLiteral("/agent"),
+                          {{QStringLiteral("input"), QStringLiteral("Read")}, {field, three}});
+    QCOMPARE(r.status, 400);
+    const QJsonObject e = r.json();
+    QCOMPARE(e.value(QStringLiteral("code")).toString(), code);
+    QCOMPARE(e.value(QStringLiteral("field")).toString(), field);
+    const QJsonObject details = e.value(QStringLiteral("details")).toObject();
+    QCOMPARE(details.value(QStringLiteral("limit")).toInt(), 2);
+    QCOMPARE(details.value(QStringLiteral("received")).toInt(), 3);
+    // Refused before any work: no trajectory was made.
+    QVERIFY(!details.contains(QStringLiteral("trajectoryId")));
+    // Two are fine.
+    three.removeLast();
+    if (field == QLatin1String("image_urls"))
+        return; // a CSV is no image; the count is what this row is about
+    const auto ok = c.post(QStringLiteral("/agent"),
+                           {{QStringLiteral("input"), QStringLiteral("Read")}, {field, three}});
+    QVERIFY2(ok.status != 400 || ok.json().value(QStringLiteral("code")).toString() != code,
+             ok.body.constData());
+}
+
+void tst_AgentData::holdsEveryInputOfARequestToOneBudget_data()
+{
+    QTest::addColumn<QJsonArray>("inputs");
+    QTest::addColumn<qint64>("budget");
+    QTest::addColumn<QString>("field");
+
+    // Three CSV inputs of 500 bytes each: each fits, the third crosses 1,024 bytes.
+    QByteArray csv = "name,note\n";
+    while (csv.size() < 490)
+        csv += "Rope,a long note about rope\n";
+    csv = csv.left(csv.lastIndexOf('\n', 499) + 1);
+    QJsonArray csvs;
+    for (int i = 0; i < 3; ++i)
+        csvs.append(QJsonObject{{QStringLiteral("format"), QStringLiteral("csv")},
+                                {QStringLiteral("inline"), QString::fromUtf8(csv)}});
+    QTest::newRow("fails the csv input that crosses agent.maxInputBytes")
+        << csvs << qint64(1024) << "dataInputs[2]";
+
+    // The same workbook twice: its bytes fit twice, what it decompresses only once.
+    const QByteArray xlsx = fixture("handmade.xlsx");
+    std::atomic<qint64> expanded{0};
+    data::Limits limits;
+    limits.expandedMeter = &expanded;
+    QVERIFY(data::Reader(limits).parseAll(xlsx, data::Format::Xlsx, QString()).ok());
+    QVERIFY(expanded > 1024);
+    const QJsonObject book{{QStringLiteral("format"), QStringLiteral("xlsx")},
+                           {QStringLiteral("inline"), QString::fromLatin1(xlsx.toBase64())}};
+    QTest::newRow("counts what a workbook decompresses against agent.maxInputBytes")
+        << QJsonArray{book, book} << qint64(2 * xlsx.size() + expanded + expanded / 2)
+        << "dataInputs[1]";
+}
+
+void tst_AgentData::holdsEveryInputOfARequestToOneBudget()
+{
+    QFETCH(QJsonArray, inputs);
+    QFETCH(qint64, budget);
+    QFETCH(QString, field);
+    Settings &settings = m_ph->service().settings();
+    QVERIFY(settings.setOverride(QStringLiteral("agent.maxInputBytes=%1").arg(budget)).isEmpty());
+    HttpClient c = m_ph->client();
+    const auto r =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Read")},
+                {QStringLiteral("dataInputs"), inputs},
+                {QStringLiteral("schema"), QJsonDocument::fromJson(kRowsSchema).object()}});
+    // Every input but the last alone is fine.
+    QJsonArray fewer = inputs;
+    fewer.removeLast();
+    const auto ok =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Read")},
+                {QStringLiteral("dataInputs"), fewer},
+                {QStringLiteral("schema"), QJsonDocument::fromJson(kRowsSchema).object()}});
+    QVERIFY(settings
+                .setOverride(QStringLiteral("agent.maxInputBytes=%1")
+                                 .arg(Settings::definition(QStringLiteral("agent.maxInputBytes"))
+                                          ->defaultValue.toInteger()))
+                .isEmpty());
+    QCOMPARE(r.status, 400);
+    const QJsonObject e = r.json();
+    QCOMPARE(e.value(QStringLiteral("code")).toString(), QStringLiteral("INPUT_TOO_LARGE"));
+    QCOMPARE(e.value(QStringLiteral("field")).toString(), field);
+    QVERIFY2(
+        e.value(QStringLiteral("error")).toString().contains(QLatin1String("agent.maxInputBytes")),
+        r.body.constData());
+    QCOMPARE(e.value(QStringLiteral("details"))
+                 .toObject()
+                 .value(QStringLiteral("limitBytes"))
+                 .toDouble(),
+             double(budget));
+    QCOMPARE(ok.status, 200);
+    QCOMPARE(ok.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+}
+
+void tst_AgentData::refusesUploadHeadersThatWouldSplitTheDownload_data()
+{
+    // What POST /storage keeps comes back in the download's Content-Disposition and
+    // Content-Type: a line break in either would split that response.
+    QTest::addColumn<QByteArray>("target");
+    QTest::addColumn<QByteArray>("headers");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("refuses a ?name= with CR LF")
+        << QByteArray("/storage?name=a.csv%0D%0ASet-Cookie:%20x=1")
+        << QByteArray("Content-Type: text/csv\r\n") << "name";
+    QTest::newRow("refuses a ?name= with a lone LF")
+        << QByteArray("/storage?name=a.csv%0ALocation:%20/evil")
+        << QByteArray("Content-Type: text/csv\r\n") << "name";
+    QTest::newRow("refuses an X-Filename with a control character")
+        << QByteArray("/storage") << QByteArray("Content-Type: text/csv\r\nX-Filename: a\x01b\r\n")
+        << "X-Filename";
+    QTest::newRow("refuses a Content-Type with a control character")
+        << QByteArray("/storage?name=a.csv") << QByteArray("Content-Type: text/\x01csv\r\n")
+        << "Content-Type";
+}
+
+void tst_AgentData::refusesUploadHeadersThatWouldSplitTheDownload()
+{
+    QFETCH(QByteArray, target);
+    QFETCH(QByteArray, headers);
+    QFETCH(QString, field);
+    const QByteArray body = kCsv;
+    const QByteArray reply =
+        HttpClient::raw(m_ph->port(),
+                        "POST " + target + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                            m_ph->ownerKey().toUtf8() + "\r\n" + headers + "Content-Length: " +
+                            QByteArray::number(body.size()) + "\r\n\r\n" + body,
+                        10000, "}");
+    QVERIFY2(reply.startsWith("HTTP/1.1 400"), reply.constData());
+    const QJsonObject e =
+        QJsonDocument::fromJson(reply.mid(reply.indexOf("\r\n\r\n") + 4)).object();
+    QCOMPARE(e.value(QStringLiteral("code")).toString(), QStringLiteral("INVALID_FIELD"));
+    QCOMPARE(e.value(QStringLiteral("field")).toString(), field);
+    QVERIFY(!reply.contains("Set-Cookie"));
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_AgentData)

@@ -2,7 +2,7 @@
 // allowed domains", and how entries are normalised and refused.
 #include "sites/AllowedDomains.h"
 
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 
 #include <QtTest>
 
@@ -166,8 +166,8 @@ void tst_AllowedDomains::refusesEntries()
     try {
         AllowedDomains::normalizeEntry(entry, QStringLiteral("allowedDomains[2]"));
         QFAIL("the entry was accepted");
-    } catch (const ph::http::ApiError &e) {
-        QCOMPARE(e.status(), 400);
+    } catch (const ph::DomainError &e) {
+        QCOMPARE(e.kind(), ph::DomainError::Kind::Invalid);
         QCOMPARE(e.field(), QStringLiteral("allowedDomains[2]"));
     }
 }

@@ -112,6 +112,8 @@ void tst_App::printsHelp()
     QVERIFY(p.waitForFinished(10000));
     QCOMPARE(p.exitCode(), 0);
     const QByteArray out = p.readAllStandardOutput();
+    QVERIFY2(out.startsWith("Usage: pilothouse [options]"), out.left(80).constData());
+    QVERIFY(!out.contains("executable_name"));
     for (const char *option :
          {"--headless", "--bind", "--port", "--data-dir", "--print-api-key", "--set"})
         QVERIFY2(out.contains(option), option);

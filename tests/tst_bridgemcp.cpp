@@ -3,11 +3,11 @@
 // tool listed as user_<name> and a fixture page served by the test.
 #include "FixtureServer.h"
 #include "HttpClient.h"
+#include "NodeScript.h"
 #include "TestMain.h"
 #include "TestService.h"
 
 #include <QJsonArray>
-#include <QProcess>
 
 using namespace ph;
 using namespace ph::test;
@@ -42,19 +42,13 @@ void tst_BridgeMcp::theSdkClientListsAndCallsTools()
                        .object());
     QVERIFY2(created.status == 201, created.body.constData());
 
-    QProcess node;
-    node.setWorkingDirectory(QStringLiteral(PILOTHOUSE_MCP_TEST_DIR));
-    node.start(QStringLiteral(PILOTHOUSE_NODE),
-               {QStringLiteral("bridge_mcp.mjs"), ph.base() + QStringLiteral("/mcp"), ph.ownerKey(),
-                site.url(QStringLiteral("/shop"))});
-    QVERIFY2(node.waitForStarted(10000), qPrintable(node.errorString()));
-    // The service runs on this thread: keep the event loop turning while node talks to it.
-    QTRY_VERIFY_WITH_TIMEOUT(node.state() == QProcess::NotRunning, 180000);
-    const QByteArray out = node.readAllStandardOutput();
-    const QByteArray err = node.readAllStandardError();
-    QVERIFY2(node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0,
-             qPrintable(QString::fromUtf8(err + out)));
-    const QJsonObject result = QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
+    const NodeResult run =
+        runNodeScript(QStringLiteral(PILOTHOUSE_MCP_TEST_DIR),
+                      {QStringLiteral("bridge_mcp.mjs"), ph.base() + QStringLiteral("/mcp"),
+                       ph.ownerKey(), site.url(QStringLiteral("/shop"))},
+                      180000);
+    QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
+    const QJsonObject result = run.result();
     QCOMPARE(result.value(QStringLiteral("ok")).toBool(), true);
     QCOMPARE(result.value(QStringLiteral("scrapeTitle")).toString(), QStringLiteral("Shop"));
     // The SDK ended its session; the page was visited by both calls.

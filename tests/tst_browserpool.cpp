@@ -4,7 +4,7 @@
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
-#include "browser/NetworkPolicy.h"
+#include "net/NetworkPolicy.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -47,10 +47,13 @@ QVariant evaluate(BrowserLease &lease, const QString &script)
     return out;
 }
 
+// Fixture pages are on loopback: the tests' leases may reach private targets.
+const EgressGrant kLocal{true, QStringLiteral("test")};
+
 std::unique_ptr<BrowserLease> leaseNow(BrowserPool &pool)
 {
     std::unique_ptr<BrowserLease> lease;
-    if (!pool.acquire(QStringLiteral("test"), nullptr,
+    if (!pool.acquire(QStringLiteral("test"), kLocal, nullptr,
                       [&](std::unique_ptr<BrowserLease> l) { lease = std::move(l); }))
         return nullptr;
     (void)QTest::qWaitFor([&] { return lease != nullptr; }, 10000);
@@ -138,7 +141,7 @@ void tst_BrowserPool::leasesNoMorePagesThanItHas()
     QList<int> order;
     std::vector<std::unique_ptr<BrowserLease>> held;
     for (int i = 0; i < 6; ++i) {
-        QVERIFY(pool.acquire(QStringLiteral("r%1").arg(i), nullptr,
+        QVERIFY(pool.acquire(QStringLiteral("r%1").arg(i), kLocal, nullptr,
                              [&, i](std::unique_ptr<BrowserLease> lease) {
                                  order.append(i);
                                  maxActive = qMax(maxActive, ++active);
@@ -172,10 +175,10 @@ void tst_BrowserPool::refusesBeyondTheQueueLimit()
     QVERIFY(!pool.hasRoomFor(4));
     std::vector<std::unique_ptr<BrowserLease>> held;
     auto keep = [&](std::unique_ptr<BrowserLease> l) { held.push_back(std::move(l)); };
-    QVERIFY(pool.acquire(QStringLiteral("a"), nullptr, keep));
-    QVERIFY(pool.acquire(QStringLiteral("b"), nullptr, keep));
-    QVERIFY(pool.acquire(QStringLiteral("c"), nullptr, keep));
-    QVERIFY(!pool.acquire(QStringLiteral("d"), nullptr, keep));
+    QVERIFY(pool.acquire(QStringLiteral("a"), kLocal, nullptr, keep));
+    QVERIFY(pool.acquire(QStringLiteral("b"), kLocal, nullptr, keep));
+    QVERIFY(pool.acquire(QStringLiteral("c"), kLocal, nullptr, keep));
+    QVERIFY(!pool.acquire(QStringLiteral("d"), kLocal, nullptr, keep));
     QVERIFY(pool.retryAfterSeconds() >= 1);
     QTRY_COMPARE(held.size(), size_t(1));
     QCOMPARE(pool.stats().queued, 2);
@@ -191,7 +194,7 @@ void tst_BrowserPool::dropsARequestWhoseRequesterLeft()
     QVERIFY(first);
     bool granted = false;
     auto *requester = new QObject;
-    QVERIFY(pool.acquire(QStringLiteral("gone"), requester,
+    QVERIFY(pool.acquire(QStringLiteral("gone"), kLocal, requester,
                          [&](std::unique_ptr<BrowserLease>) { granted = true; }));
     delete requester;
     first.reset();
@@ -304,18 +307,19 @@ void tst_BrowserPool::keepsTheEventLoopResponsive()
     int finished = 0;
     std::vector<std::unique_ptr<BrowserLease>> held;
     for (int i = 0; i < 12; ++i) {
-        pool.acquire(QStringLiteral("r"), nullptr, [&](std::unique_ptr<BrowserLease> lease) {
-            BrowserLease *l = lease.get();
-            held.push_back(std::move(lease));
-            l->navigate(QUrl(m_site.url(QStringLiteral("/slow"))), NavigateOptions{},
-                        [&, l](const NavigationResult &) {
-                            ++finished;
-                            for (auto &h : held) {
-                                if (h.get() == l)
-                                    h.reset();
-                            }
-                        });
-        });
+        pool.acquire(QStringLiteral("r"), kLocal, nullptr,
+                     [&](std::unique_ptr<BrowserLease> lease) {
+                         BrowserLease *l = lease.get();
+                         held.push_back(std::move(lease));
+                         l->navigate(QUrl(m_site.url(QStringLiteral("/slow"))), NavigateOptions{},
+                                     [&, l](const NavigationResult &) {
+                                         ++finished;
+                                         for (auto &h : held) {
+                                             if (h.get() == l)
+                                                 h.reset();
+                                         }
+                                     });
+                     });
     }
     QTRY_COMPARE_WITH_TIMEOUT(finished, 12, 60000);
     ticker.stop();

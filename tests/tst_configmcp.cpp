@@ -1,6 +1,7 @@
 // The configuration MCP as an owner's AI uses it: the official MCP TypeScript SDK
 // client (tests/mcp, @modelcontextprotocol/sdk) run by node against the real service.
 #include "HttpClient.h"
+#include "NodeScript.h"
 #include "TestMain.h"
 #include "TestService.h"
 
@@ -10,7 +11,6 @@
 #include "sites/SitesArea.h"
 
 #include <QJsonArray>
-#include <QProcess>
 
 using namespace ph;
 using namespace ph::test;
@@ -103,20 +103,13 @@ void tst_ConfigMcp::theSdkClientReadsValidatesAndProposes()
             .toString();
     QVERIFY(key.startsWith(QLatin1String("ck_")));
 
-    QProcess node;
-    node.setWorkingDirectory(QStringLiteral(PILOTHOUSE_MCP_TEST_DIR));
-    node.setProcessChannelMode(QProcess::SeparateChannels);
-    node.start(QStringLiteral(PILOTHOUSE_NODE),
-               {QStringLiteral("config_mcp.mjs"), m_ph->base() + QStringLiteral("/config/mcp"), key,
-                siteId, otherSiteId});
-    QVERIFY2(node.waitForStarted(10000), qPrintable(node.errorString()));
-    // The service runs on this thread: keep the event loop turning while node talks to it.
-    QTRY_VERIFY_WITH_TIMEOUT(node.state() == QProcess::NotRunning, 120000);
-    const QByteArray out = node.readAllStandardOutput();
-    const QByteArray err = node.readAllStandardError();
-    QVERIFY2(node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0,
-             qPrintable(QString::fromUtf8(err + out)));
-    const QJsonObject result = QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
+    const NodeResult run =
+        runNodeScript(QStringLiteral(PILOTHOUSE_MCP_TEST_DIR),
+                      {QStringLiteral("config_mcp.mjs"),
+                       m_ph->base() + QStringLiteral("/config/mcp"), key, siteId, otherSiteId},
+                      120000);
+    QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
+    const QJsonObject result = run.result();
     QCOMPARE(result.value(QStringLiteral("ok")).toBool(), true);
 
     // What the client proposed is pending, by this Connect AI key, and nothing was applied.

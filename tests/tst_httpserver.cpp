@@ -1,17 +1,20 @@
 // The HTTP layer on its own: a real HttpServer on loopback with a test controller,
 // talking HTTP to it. Auth, every error status with its body, X-Request-Id, the body
-// limit, keep-alive, and the streaming pieces (SSE, NDJSON, long-poll, disconnects).
+// limit, keep-alive, the streaming pieces (SSE, NDJSON, long-poll, disconnects), the
+// connection caps and read timeouts, and the refusal to write a header that would split
+// the response.
 #include "HttpClient.h"
 
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "http/Authenticator.h"
+#include "http/ConnectionLimits.h"
 #include "http/EventStream.h"
 #include "http/Exchange.h"
 #include "http/HttpServer.h"
-#include "http/JsonFields.h"
 #include "http/LongPoll.h"
 
 #include <QPointer>
@@ -48,6 +51,9 @@ public:
             Route::to("GET", QStringLiteral("/wait"), AuthPolicy::ApiKey, this, &C::wait),
             Route::to("POST", QStringLiteral("/wake"), AuthPolicy::ApiKey, this, &C::wake),
             Route::to("GET", QStringLiteral("/hold"), AuthPolicy::ApiKey, this, &C::hold),
+            Route::to("GET", QStringLiteral("/slowstream"), AuthPolicy::Public, this,
+                      &C::slowStream),
+            Route::to("GET", QStringLiteral("/header"), AuthPolicy::Public, this, &C::header),
         };
     }
 
@@ -70,14 +76,15 @@ private:
         ex.respondJson(
             200, {{QStringLiteral("name"), name}, {QStringLiteral("count"), count.value_or(-1)}});
     }
-    void busy(Exchange &) { throw ApiError::busy(QStringLiteral("full"), 7); }
+    void busy(Exchange &) { throw DomainError::busy(QStringLiteral("full"), 7); }
     void broke(Exchange &) { throw std::runtime_error("secret internal detail"); }
-    void credits(Exchange &) { throw ApiError::creditsExhausted(); }
+    void credits(Exchange &) { throw DomainError::creditsExhausted(); }
     void stream(Exchange &ex)
     {
         EventStream::Framing framing;
         if (!EventStream::framingFromAccept(ex.request().header("accept"), &framing))
-            throw ApiError(406, QStringLiteral("NOT_ACCEPTABLE"), QStringLiteral("no stream type"));
+            throw DomainError(DomainError::Kind::NotAcceptable, QStringLiteral("NOT_ACCEPTABLE"),
+                              QStringLiteral("no stream type"));
         auto *s = new EventStream(ex, framing, 0, this);
         int n = 0;
         auto *timer = new QTimer(s);
@@ -113,7 +120,86 @@ private:
     {
         connect(&ex, &Exchange::clientDisconnected, this, [this] { ++disconnects; });
     }
+    // Four ticks 250 ms apart: a stream that outlives short read timeouts.
+    void slowStream(Exchange &ex)
+    {
+        auto *s = new EventStream(ex, EventStream::Framing::Ndjson, 0, this);
+        auto *timer = new QTimer(s);
+        connect(timer, &QTimer::timeout, s, [s, timer, n = 0]() mutable {
+            s->send(QStringLiteral("tick"), {{QStringLiteral("n"), ++n}});
+            if (n == 4) {
+                timer->stop();
+                s->close();
+                s->deleteLater();
+            }
+        });
+        timer->start(250);
+    }
+    // Echoes ?v= into a response header, as a handler with a bug would.
+    void header(Exchange &ex)
+    {
+        ex.respond(200, "ok", "text/plain",
+                   {{"X-Echo", ex.request().queryValue(QStringLiteral("v")).toUtf8()}});
+    }
 };
+
+namespace {
+
+// Opens a raw connection, sends `head` at once and then `trickle` one byte every
+// `everyMs`; returns what came back by the time the server closed the connection (or
+// `timeoutMs` passed; `closed` tells which).
+QByteArray trickle(quint16 port, const QByteArray &head, const QByteArray &trickle, int everyMs,
+                   int timeoutMs, bool *closed)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    QByteArray reply;
+    *closed = false;
+    if (!socket.waitForConnected(3000))
+        return reply;
+    if (!head.isEmpty())
+        socket.write(head);
+    QEventLoop loop;
+    QTimer drip;
+    qsizetype next = 0;
+    QObject::connect(&drip, &QTimer::timeout, &socket, [&] {
+        if (next < trickle.size() && socket.state() == QAbstractSocket::ConnectedState)
+            socket.write(trickle.mid(next++, 1));
+    });
+    QObject::connect(&socket, &QTcpSocket::readyRead, &socket, [&] { reply += socket.readAll(); });
+    QObject::connect(&socket, &QTcpSocket::disconnected, &loop, [&] {
+        reply += socket.readAll();
+        *closed = true;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    drip.start(everyMs);
+    loop.exec();
+    return reply;
+}
+
+// `n` connections, opened without blocking the event loop (the server under test runs on
+// it), once every one of them is connected.
+std::vector<std::unique_ptr<QTcpSocket>> openConnections(quint16 port, int n)
+{
+    std::vector<std::unique_ptr<QTcpSocket>> out;
+    for (int i = 0; i < n; ++i) {
+        out.push_back(std::make_unique<QTcpSocket>());
+        out.back()->connectToHost(QHostAddress::LocalHost, port);
+    }
+    QElapsedTimer t;
+    t.start();
+    auto connected = [&out] {
+        return std::all_of(out.begin(), out.end(), [](const auto &s) {
+            return s->state() == QAbstractSocket::ConnectedState;
+        });
+    };
+    while (!connected() && t.elapsed() < 5000)
+        QTest::qWait(10);
+    return out;
+}
+
+} // namespace
 
 class tst_HttpServer : public QObject
 {
@@ -140,6 +226,15 @@ private Q_SLOTS:
     void holdsALongPollUntilWoken();
     void answersALongPollWhenTheWaitRunsOut();
     void noticesAClientThatLeaves();
+    void cutsOffASlowClient_data();
+    void cutsOffASlowClient();
+    void keepsALongPollPastTheReadTimeouts();
+    void keepsAStreamPastTheReadTimeouts();
+    void refusesThe65thConnectionFromOneAddress();
+    void refusesAConnectionOverTheGlobalCap();
+    void refusesToWriteAHeaderThatWouldSplitTheResponse_data();
+    void refusesToWriteAHeaderThatWouldSplitTheResponse();
+    void cleanup();
 
 private:
     QTemporaryDir m_dir;
@@ -499,6 +594,152 @@ void tst_HttpServer::noticesAClientThatLeaves()
     s.abort();
     QTRY_COMPARE_WITH_TIMEOUT(m_controller.disconnects, before + 1, 3000);
     QTRY_COMPARE_WITH_TIMEOUT(m_server->inFlight(), 0, 3000);
+}
+
+void tst_HttpServer::cleanup()
+{
+    // Every test starts from the default limits.
+    m_server->setConnectionLimits(ConnectionLimits{});
+}
+
+void tst_HttpServer::cutsOffASlowClient_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<QByteArray>("trickle");
+    QTest::addColumn<int>("status"); // 0: closed without an answer
+    const QByteArray key = "x-api-key: " + m_user.toUtf8() + "\r\n";
+    QTest::newRow("cuts off a client that sends its headers a byte at a time")
+        << QByteArray() << QByteArray("GET /echo HTTP/1.1\r\nHost: x\r\n" + key + "\r\n") << 408;
+    QTest::newRow("cuts off a client that sends its body a byte at a time")
+        << QByteArray("POST /json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + key +
+                      "Content-Length: 40\r\n\r\n")
+        << QByteArray("{\"name\":\"a very slow body, byte by byte\"}") << 408;
+    QTest::newRow("closes a connection that sends nothing") << QByteArray() << QByteArray() << 0;
+}
+
+void tst_HttpServer::cutsOffASlowClient()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(QByteArray, trickle);
+    QFETCH(int, status);
+    ConnectionLimits limits;
+    limits.headerTimeoutMs = 600;
+    limits.bodyTimeoutMs = 600;
+    m_server->setConnectionLimits(limits);
+    QElapsedTimer t;
+    t.start();
+    bool closed = false;
+    // One byte every 150 ms: the whole request would take seconds.
+    const QByteArray reply = ::trickle(m_server->port(), head, trickle, 150, 6000, &closed);
+    QVERIFY2(closed, reply.constData());
+    QVERIFY2(t.elapsed() < 4000, QByteArray::number(t.elapsed()).constData());
+    if (status == 0) {
+        QVERIFY2(reply.isEmpty(), reply.constData());
+        return;
+    }
+    QVERIFY2(reply.startsWith("HTTP/1.1 408 Request Timeout"), reply.constData());
+    QVERIFY(reply.contains("\"code\":\"REQUEST_TIMEOUT\""));
+    QVERIFY(reply.contains("\"timeoutMs\":600"));
+    QVERIFY(reply.contains("Connection: close"));
+}
+
+void tst_HttpServer::keepsALongPollPastTheReadTimeouts()
+{
+    // The timeouts are about the request arriving, not about the answer.
+    ConnectionLimits limits;
+    limits.headerTimeoutMs = 300;
+    limits.bodyTimeoutMs = 300;
+    m_server->setConnectionLimits(limits);
+    HttpClient c(base());
+    c.setBearer(m_user);
+    QElapsedTimer t;
+    t.start();
+    const auto r = c.get(QStringLiteral("/wait"), {{"Prefer", "wait=1"}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("ready")).toBool(), false);
+    QVERIFY(t.elapsed() >= 900);
+    // The same connection serves the next request.
+    QCOMPARE(c.get(QStringLiteral("/echo")).status, 200);
+}
+
+void tst_HttpServer::keepsAStreamPastTheReadTimeouts()
+{
+    ConnectionLimits limits;
+    limits.headerTimeoutMs = 300;
+    limits.bodyTimeoutMs = 300;
+    m_server->setConnectionLimits(limits);
+    const QByteArray reply = HttpClient::raw(
+        m_server->port(), "GET /slowstream HTTP/1.1\r\nHost: x\r\n\r\n", 5000, "\r\n0\r\n\r\n");
+    QVERIFY2(reply.startsWith("HTTP/1.1 200"), reply.constData());
+    QVERIFY2(reply.contains("{\"data\":{\"n\":4},\"type\":\"tick\"}"), reply.constData());
+    QVERIFY(reply.endsWith("0\r\n\r\n"));
+}
+
+void tst_HttpServer::refusesThe65thConnectionFromOneAddress()
+{
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 0, 5000);
+    QCOMPARE(m_server->connectionLimits().maxConnectionsPerAddress, 64); // the default
+    // Connected while the event loop runs, so the server accepts them as they come.
+    std::vector<std::unique_ptr<QTcpSocket>> open = openConnections(m_server->port(), 64);
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 64, 5000);
+    const QByteArray refused = HttpClient::raw(
+        m_server->port(),
+        "GET /echo HTTP/1.1\r\nHost: x\r\nx-api-key: " + m_user.toUtf8() + "\r\n\r\n", 5000);
+    QVERIFY2(refused.startsWith("HTTP/1.1 429 Too Many Requests"), refused.constData());
+    QVERIFY(refused.contains("Retry-After: 1"));
+    QVERIFY(refused.contains("\"code\":\"TOO_MANY_CONNECTIONS\""));
+    QCOMPARE(m_server->connectionsFrom(QHostAddress::LocalHost), 64);
+    // One of the 64 still works, and once one closes, a new connection is served.
+    open.front()->write("GET /echo HTTP/1.1\r\nHost: x\r\nx-api-key: " + m_user.toUtf8() +
+                        "\r\n\r\n");
+    QByteArray reply;
+    QTRY_VERIFY_WITH_TIMEOUT((reply += open.front()->readAll()).contains("}"), 3000);
+    QVERIFY(reply.startsWith("HTTP/1.1 200"));
+    open.pop_back();
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 63, 5000);
+    HttpClient c(base());
+    c.setBearer(m_user);
+    QCOMPARE(c.get(QStringLiteral("/echo")).status, 200);
+}
+
+void tst_HttpServer::refusesAConnectionOverTheGlobalCap()
+{
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 0, 5000);
+    ConnectionLimits limits;
+    limits.maxConnections = 3;
+    m_server->setConnectionLimits(limits);
+    std::vector<std::unique_ptr<QTcpSocket>> open = openConnections(m_server->port(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 3, 5000);
+    const QByteArray refused =
+        HttpClient::raw(m_server->port(), "GET /public HTTP/1.1\r\nHost: x\r\n\r\n", 5000);
+    QVERIFY2(refused.startsWith("HTTP/1.1 503 Service Unavailable"), refused.constData());
+    QVERIFY(refused.contains("\"code\":\"SERVER_BUSY\""));
+    QVERIFY(refused.contains("Retry-After: 1"));
+}
+
+void tst_HttpServer::refusesToWriteAHeaderThatWouldSplitTheResponse_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    QTest::newRow("answers 500 for a header value with CR LF")
+        << QByteArray("a%0D%0AX-Injected:%20yes");
+    QTest::newRow("answers 500 for a header value with a lone LF")
+        << QByteArray("a%0AX-Injected:%20yes");
+    QTest::newRow("answers 500 for a header value with a NUL") << QByteArray("a%00b");
+}
+
+void tst_HttpServer::refusesToWriteAHeaderThatWouldSplitTheResponse()
+{
+    QFETCH(QByteArray, value);
+    const QByteArray reply = HttpClient::raw(
+        m_server->port(), "GET /header?v=" + value + " HTTP/1.1\r\nHost: x\r\n\r\n", 5000, "}");
+    QVERIFY2(reply.startsWith("HTTP/1.1 500"), reply.constData());
+    QVERIFY2(!reply.contains("X-Injected"), reply.constData());
+    QVERIFY(!reply.contains("X-Echo"));
+    QVERIFY(reply.contains("\"code\":\"INTERNAL\""));
+    // A clean value goes through.
+    const QByteArray ok = HttpClient::raw(
+        m_server->port(), "GET /header?v=fine%20value HTTP/1.1\r\nHost: x\r\n\r\n", 5000, "ok");
+    QVERIFY2(ok.contains("X-Echo: fine value\r\n"), ok.constData());
 }
 
 QTEST_GUILESS_MAIN(tst_HttpServer)

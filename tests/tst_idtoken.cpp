@@ -26,13 +26,13 @@ private Q_SLOTS:
     void refreshesOnAnUnknownKeyId();
     void rateLimitsRefreshesForUnknownKeyIds();
     void usesAConfiguredJwksUri();
-    void mapsTokensToTheOwnerByTheOwnersSetting();
+    void matchesTheOwner_data();
+    void matchesTheOwner();
     void refusesTokensWhenNoIssuerIsSet();
     void keepsApiKeyOnlyRoutesApiKeyOnly();
 
 private:
     static HttpResponse call(TestService &ph, const QString &token);
-    QStringList settings(const QStringList &extra = {}) const;
 
     std::unique_ptr<TestIdp> m_idp;
     std::unique_ptr<TestService> m_ph;
@@ -42,19 +42,23 @@ namespace {
 const QString kAudience = QStringLiteral("pilothouse-test");
 }
 
-QStringList tst_IdToken::settings(const QStringList &extra) const
-{
-    return QStringList{QStringLiteral("auth.oidc.issuer=") + m_idp->issuer(),
-                       QStringLiteral("auth.oidc.audience=") + kAudience} +
-           extra;
-}
-
 void tst_IdToken::initTestCase()
 {
     m_idp = std::make_unique<TestIdp>();
     QVERIFY(m_idp->ok());
-    m_ph = std::make_unique<TestService>(settings());
+    // The owners set through the API, not --set (an override), so that matchesTheOwner
+    // can change them.
+    m_ph = std::make_unique<TestService>(
+        QStringList{QStringLiteral("auth.oidc.issuer=") + m_idp->issuer(),
+                    QStringLiteral("auth.oidc.audience=") + kAudience});
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
+    QCOMPARE(m_ph->client()
+                 .send("PATCH", QStringLiteral("/settings"),
+                       QJsonDocument(QJsonObject{{QStringLiteral("auth.oidc.owners"),
+                                                  QStringLiteral("owner-1")}})
+                           .toJson())
+                 .status,
+             200);
 }
 
 void tst_IdToken::cleanupTestCase()
@@ -154,6 +158,7 @@ void tst_IdToken::refreshesOnAnUnknownKeyId()
     QVERIFY(idp.ok());
     TestService ph({QStringLiteral("auth.oidc.issuer=") + idp.issuer(),
                     QStringLiteral("auth.oidc.audience=") + kAudience,
+                    QStringLiteral("auth.oidc.owners=owner-1"),
                     QStringLiteral("auth.oidc.jwksMinRefreshMs=0")});
     QVERIFY2(ph.ok(), qPrintable(ph.error()));
     // The first request may arrive while the keys are still being fetched: it waits.
@@ -187,6 +192,7 @@ void tst_IdToken::usesAConfiguredJwksUri()
     QVERIFY(idp.ok());
     TestService ph({QStringLiteral("auth.oidc.issuer=") + idp.issuer(),
                     QStringLiteral("auth.oidc.audience=") + kAudience,
+                    QStringLiteral("auth.oidc.owners=owner-1"),
                     QStringLiteral("auth.oidc.jwksUri=") + idp.jwksUrl()});
     QVERIFY2(ph.ok(), qPrintable(ph.error()));
     QCOMPARE(call(ph, idp.sign(idp.claims(kAudience), TestIdp::Alg::ES256)).status, 200);
@@ -194,18 +200,73 @@ void tst_IdToken::usesAConfiguredJwksUri()
     QCOMPARE(idp.jwksHits(), 1);
 }
 
-void tst_IdToken::mapsTokensToTheOwnerByTheOwnersSetting()
+void tst_IdToken::matchesTheOwner_data()
 {
-    TestService ph(settings({QStringLiteral("auth.oidc.owners=owner-1, captain@example.test")}));
-    QVERIFY2(ph.ok(), qPrintable(ph.error()));
-    QCOMPARE(call(ph, m_idp->sign(m_idp->claims(kAudience, QStringLiteral("owner-1")))).status,
-             200);
-    // Listed by email: the token's email claim is "<sub>@example.test".
-    QCOMPARE(call(ph, m_idp->sign(m_idp->claims(kAudience, QStringLiteral("captain")))).status,
-             200);
-    const auto r = call(ph, m_idp->sign(m_idp->claims(kAudience, QStringLiteral("deckhand"))));
-    QCOMPARE(r.status, 403);
-    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("FORBIDDEN"));
+    QTest::addColumn<QString>("owners");
+    QTest::addColumn<QString>("subject");
+    QTest::addColumn<QJsonValue>("emailVerified"); // undefined: the claim is absent
+    QTest::addColumn<int>("status");
+    // TestIdp::claims() gives every token the email "<sub>@example.test".
+    const QJsonValue absent(QJsonValue::Undefined);
+    QTest::newRow("a listed subject is the owner") << "owner-1, captain@example.test"
+                                                   << "owner-1" << absent << 200;
+    QTest::newRow("a listed email with email_verified true is the owner")
+        << "owner-1, captain@example.test"
+        << "captain" << QJsonValue(true) << 200;
+    QTest::newRow("a listed email with email_verified as the string true is the owner")
+        << "captain@example.test"
+        << "captain" << QJsonValue(QStringLiteral("true")) << 200;
+    QTest::newRow("a listed email matches without regard to case")
+        << "Captain@Example.TEST"
+        << "captain" << QJsonValue(true) << 200;
+    QTest::newRow("a listed email without email_verified is not the owner")
+        << "owner-1, captain@example.test"
+        << "captain" << absent << 403;
+    QTest::newRow("a listed email with email_verified false is not the owner")
+        << "captain@example.test"
+        << "captain" << QJsonValue(false) << 403;
+    QTest::newRow("a listed email with email_verified as the string false is not the owner")
+        << "captain@example.test"
+        << "captain" << QJsonValue(QStringLiteral("false")) << 403;
+    QTest::newRow("an unlisted subject is not the owner") << "owner-1, captain@example.test"
+                                                          << "deckhand" << QJsonValue(true) << 403;
+    QTest::newRow("a subject matches exactly, not without regard to case")
+        << "OWNER-1"
+        << "owner-1" << QJsonValue(true) << 403;
+    QTest::newRow("an empty owners list makes no token the owner")
+        << ""
+        << "owner-1" << QJsonValue(true) << 403;
+    QTest::newRow("an owners list of commas and spaces makes no token the owner")
+        << " , ,"
+        << "owner-1" << QJsonValue(true) << 403;
+}
+
+void tst_IdToken::matchesTheOwner()
+{
+    QFETCH(QString, owners);
+    QFETCH(QString, subject);
+    QFETCH(QJsonValue, emailVerified);
+    QFETCH(int, status);
+    HttpClient admin = m_ph->client();
+    QCOMPARE(
+        admin
+            .send("PATCH", QStringLiteral("/settings"),
+                  QJsonDocument(QJsonObject{{QStringLiteral("auth.oidc.owners"), owners}}).toJson())
+            .status,
+        200);
+    QJsonObject claims = m_idp->claims(kAudience, subject);
+    if (!emailVerified.isUndefined())
+        claims.insert(QStringLiteral("email_verified"), emailVerified);
+    const auto r = call(*m_ph, m_idp->sign(claims));
+    // Back to the suite's owner before anything can fail.
+    admin.send(
+        "PATCH", QStringLiteral("/settings"),
+        QJsonDocument(QJsonObject{{QStringLiteral("auth.oidc.owners"), QStringLiteral("owner-1")}})
+            .toJson());
+    QCOMPARE(r.status, status);
+    if (status == 403)
+        QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("FORBIDDEN"));
+    QCOMPARE(http::IdTokenVerifier::isListedOwner(owners, claims), status == 200);
 }
 
 void tst_IdToken::refusesTokensWhenNoIssuerIsSet()
@@ -220,7 +281,9 @@ void tst_IdToken::refusesTokensWhenNoIssuerIsSet()
     HttpClient c = ph.client();
     QCOMPARE(c.send("PATCH", QStringLiteral("/settings"),
                     QJsonDocument(QJsonObject{{QStringLiteral("auth.oidc.issuer"), m_idp->issuer()},
-                                              {QStringLiteral("auth.oidc.audience"), kAudience}})
+                                              {QStringLiteral("auth.oidc.audience"), kAudience},
+                                              {QStringLiteral("auth.oidc.owners"),
+                                               QStringLiteral("owner-1")}})
                         .toJson())
                  .status,
              200);

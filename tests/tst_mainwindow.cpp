@@ -14,12 +14,14 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSystemTrayIcon>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QToolButton>
 
@@ -33,6 +35,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void showsTheApiAddress();
+    void givesThePanelsTheWholeWindowWithTheOverviewFirst();
     void copiesThisSessionsKey();
     void showsThePoolLoad();
     void switchesToGermanLive();
@@ -66,6 +69,30 @@ void tst_MainWindow::cleanupTestCase()
 void tst_MainWindow::showsTheApiAddress()
 {
     QVERIFY(statusBar()->addressText().contains(m_ph->base()));
+}
+
+void tst_MainWindow::givesThePanelsTheWholeWindowWithTheOverviewFirst()
+{
+    // No central block above the panels: the docks fill the window.
+    QVERIFY(!m_window->centralWidget());
+    auto *overview = m_window->findChild<QDockWidget *>(QStringLiteral("overviewDock"));
+    QVERIFY(overview);
+    QVERIFY(overview->isVisible());
+    const QList<QDockWidget *> tabs = m_window->tabifiedDockWidgets(overview);
+    QVERIFY(tabs.size() >= 8);
+    // Every other panel shares the Overview's tab bar, so each gets the full height.
+    for (QDockWidget *dock : m_window->findChildren<QDockWidget *>()) {
+        if (dock != overview)
+            QVERIFY2(tabs.contains(dock), qPrintable(dock->objectName()));
+    }
+    // The first tab is the Overview's.
+    const QList<QTabBar *> bars = m_window->findChildren<QTabBar *>();
+    bool first = false;
+    for (QTabBar *bar : bars) {
+        if (bar->count() > 1 && bar->tabText(0) == overview->windowTitle())
+            first = true;
+    }
+    QVERIFY(first);
 }
 
 void tst_MainWindow::copiesThisSessionsKey()

@@ -5,6 +5,7 @@
 #include "TestMain.h"
 #include "TestService.h"
 
+#include "core/Clock.h"
 #include "mcp/McpServer.h"
 
 #include <QJsonArray>
@@ -34,8 +35,22 @@ private Q_SLOTS:
     void refusesBadTransportRequests();
     void checksArgumentsAgainstTheSchema_data();
     void checksArgumentsAgainstTheSchema();
+    void evictsACredentialsLeastRecentlyUsedSession_data();
+    void evictsACredentialsLeastRecentlyUsedSession();
+    void evictsTheLeastRecentlyUsedSessionOverTheEndpointsCap();
+    void refusesASessionOverMcpMaxSessionBytes();
+    void endsASessionIdleForMcpSessionIdleMs();
 
 private:
+    // The service with small session limits and a clock the test moves.
+    TestService &limited();
+    HttpResponse limitedRpc(const QString &path, const QString &key, const QJsonObject &message,
+                            const QString &session = {});
+    QString openLimited(const QString &path, const QString &key,
+                        const QJsonObject &clientInfo = {});
+    ManualClock m_clock{1'800'000'000'000};
+    std::unique_ptr<TestService> m_limited;
+
     HttpResponse rpc(const QJsonValue &message, const QString &session = {},
                      const HttpClient::Headers &extra = {}, const QString &key = {});
     QString initialize(const QString &version = QStringLiteral("2025-06-18"),
@@ -73,6 +88,7 @@ void tst_McpServer::initTestCase()
 
 void tst_McpServer::cleanupTestCase()
 {
+    m_limited.reset();
     m_ph.reset();
 }
 
@@ -478,6 +494,132 @@ void tst_McpServer::checksArgumentsAgainstTheSchema()
                           {QStringLiteral("items"),
                            QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}}}};
     QCOMPARE(mcp::McpServer::checkSchema(schema, value, {}).isEmpty(), ok);
+}
+
+TestService &tst_McpServer::limited()
+{
+    if (!m_limited)
+        m_limited = std::make_unique<TestService>(
+            QStringList{QStringLiteral("mcp.maxSessionsPerCredential=2"),
+                        QStringLiteral("mcp.maxSessions=3"),
+                        QStringLiteral("mcp.maxSessionBytes=1024"),
+                        QStringLiteral("mcp.sessionIdleMs=60000")},
+            QString(), &m_clock);
+    return *m_limited;
+}
+
+HttpResponse tst_McpServer::limitedRpc(const QString &path, const QString &key,
+                                       const QJsonObject &message, const QString &session)
+{
+    HttpClient c(limited().base());
+    c.setBearer(key);
+    HttpClient::Headers headers{{"Accept", "application/json, text/event-stream"}};
+    if (!session.isEmpty())
+        headers.append({"Mcp-Session-Id", session.toLatin1()});
+    m_clock.advance(10); // every request a little later than the one before
+    return c.send("POST", path, QJsonDocument(message).toJson(QJsonDocument::Compact), headers);
+}
+
+QString tst_McpServer::openLimited(const QString &path, const QString &key,
+                                   const QJsonObject &clientInfo)
+{
+    const auto r =
+        limitedRpc(path, key,
+                   request(1, QStringLiteral("initialize"),
+                           {{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                            {QStringLiteral("capabilities"), QJsonObject()},
+                            {QStringLiteral("clientInfo"),
+                             clientInfo.isEmpty()
+                                 ? QJsonObject{{QStringLiteral("name"), QStringLiteral("qt-test")},
+                                               {QStringLiteral("version"), QStringLiteral("1")}}
+                                 : clientInfo}}));
+    return r.status == 200 ? QString::fromLatin1(r.header("mcp-session-id")) : QString();
+}
+
+void tst_McpServer::evictsACredentialsLeastRecentlyUsedSession_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::newRow("on the configuration MCP") << kPath;
+    QTest::newRow("on the browser bridge's /mcp") << QStringLiteral("/mcp");
+}
+
+void tst_McpServer::evictsACredentialsLeastRecentlyUsedSession()
+{
+    QFETCH(QString, path);
+    QVERIFY2(limited().ok(), qPrintable(limited().error()));
+    const QString key = limited().ownerKey();
+    const QString first = openLimited(path, key);
+    const QString second = openLimited(path, key);
+    QVERIFY(!first.isEmpty() && !second.isEmpty());
+    // The first is used again: the second is now the least recently used.
+    QCOMPARE(limitedRpc(path, key, request(2, QStringLiteral("ping")), first).status, 200);
+    const QString third = openLimited(path, key); // over mcp.maxSessionsPerCredential=2
+    QVERIFY(!third.isEmpty());
+    // The evicted session's client gets 404 and must initialize again (MCP transport).
+    const auto gone = limitedRpc(path, key, request(3, QStringLiteral("ping")), second);
+    QCOMPARE(gone.status, 404);
+    QCOMPARE(
+        gone.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+        -32001);
+    QCOMPARE(limitedRpc(path, key, request(4, QStringLiteral("ping")), first).status, 200);
+    QCOMPARE(limitedRpc(path, key, request(5, QStringLiteral("ping")), third).status, 200);
+    // Leave nothing behind for the next test.
+    HttpClient c(limited().base());
+    c.setBearer(key);
+    for (const QString &s : {first, third})
+        QCOMPARE(c.send("DELETE", path, {}, {{"Mcp-Session-Id", s.toLatin1()}}).status, 204);
+}
+
+void tst_McpServer::evictsTheLeastRecentlyUsedSessionOverTheEndpointsCap()
+{
+    QVERIFY(limited().ok());
+    const QString path = QStringLiteral("/mcp");
+    const QString owner = limited().ownerKey();
+    const QString user = limited().mintKey(10);
+    const QString a = openLimited(path, owner);
+    const QString b = openLimited(path, owner);
+    const QString c = openLimited(path, user);
+    const QString d = openLimited(path, user); // a 4th over mcp.maxSessions=3: `a` goes
+    QVERIFY(!a.isEmpty() && !b.isEmpty() && !c.isEmpty() && !d.isEmpty());
+    QCOMPARE(limitedRpc(path, owner, request(6, QStringLiteral("ping")), a).status, 404);
+    QCOMPARE(limitedRpc(path, owner, request(7, QStringLiteral("ping")), b).status, 200);
+    QCOMPARE(limitedRpc(path, user, request(8, QStringLiteral("ping")), c).status, 200);
+    QCOMPARE(limitedRpc(path, user, request(9, QStringLiteral("ping")), d).status, 200);
+}
+
+void tst_McpServer::refusesASessionOverMcpMaxSessionBytes()
+{
+    QVERIFY(limited().ok());
+    const auto r =
+        limitedRpc(kPath, limited().ownerKey(),
+                   request(1, QStringLiteral("initialize"),
+                           {{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                            {QStringLiteral("capabilities"), QJsonObject()},
+                            {QStringLiteral("clientInfo"),
+                             QJsonObject{{QStringLiteral("name"), QString(2000, QLatin1Char('x'))},
+                                         {QStringLiteral("version"), QStringLiteral("1")}}}}));
+    QCOMPARE(r.status, 400);
+    QVERIFY(r.header("mcp-session-id").isEmpty());
+    const QJsonObject error = r.json().value(QStringLiteral("error")).toObject();
+    QCOMPARE(error.value(QStringLiteral("code")).toInt(), -32602);
+    QVERIFY2(
+        error.value(QStringLiteral("message")).toString().contains(QLatin1String("clientInfo")),
+        r.body.constData());
+    QVERIFY(error.value(QStringLiteral("message"))
+                .toString()
+                .contains(QLatin1String("mcp.maxSessionBytes")));
+}
+
+void tst_McpServer::endsASessionIdleForMcpSessionIdleMs()
+{
+    QVERIFY(limited().ok());
+    const QString key = limited().ownerKey();
+    const QString session = openLimited(kPath, key);
+    QVERIFY(!session.isEmpty());
+    m_clock.advance(59'000); // within mcp.sessionIdleMs=60000: still there, and renewed
+    QCOMPARE(limitedRpc(kPath, key, request(2, QStringLiteral("ping")), session).status, 200);
+    m_clock.advance(61'000);
+    QCOMPARE(limitedRpc(kPath, key, request(3, QStringLiteral("ping")), session).status, 404);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_McpServer)

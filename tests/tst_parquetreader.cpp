@@ -5,6 +5,8 @@
 #include "data/Reader.h"
 #include "data/internal/ParquetReader.h"
 
+#include "DataFixtures.h"
+
 #include <QFile>
 #include <QRandomGenerator>
 #include <QtTest>
@@ -12,26 +14,10 @@
 using namespace ph::data;
 using ph::test::columnsText;
 using ph::test::compactJson;
+using ph::test::fixture;
 using ph::test::rowsText;
 
 namespace {
-
-QByteArray fixture(const char *name)
-{
-    QFile f(QStringLiteral(DATA_FIXTURES "/%1").arg(QLatin1String(name)));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", name);
-    return f.readAll();
-}
-
-// An input a fuzz target once crashed on (tests/fuzz/crashers/parquet).
-QByteArray crasher(const char *name)
-{
-    QFile f(QStringLiteral(FUZZ_CRASHERS "/parquet/%1").arg(QLatin1String(name)));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing crasher %s", name);
-    return f.readAll();
-}
 
 const char *const kTableFiles[] = {
     "table_v1_uncompressed.parquet",
@@ -191,10 +177,10 @@ void tst_ParquetReader::rejectsDamagedFiles_data()
         << encrypted << int(DataError::Kind::Encrypted) << "encrypted";
     // Both were signed overflows (UBSan): lengths of 2^63 - 1 added before comparing.
     QTest::newRow("rejects v2 level lengths whose sum overflows")
-        << crasher("v2-level-lengths-overflow.parquet") << malformed
+        << crasher("parquet", "v2-level-lengths-overflow.parquet") << malformed
         << "column 'a' has a v2 page with bad level lengths";
     QTest::newRow("refuses a page that claims 2^63 bytes after another")
-        << crasher("expanded-bytes-overflow.parquet") << int(DataError::Kind::TooLarge)
+        << crasher("parquet", "expanded-bytes-overflow.parquet") << int(DataError::Kind::TooLarge)
         << "parquet column 'a' decompresses past the limit";
 }
 

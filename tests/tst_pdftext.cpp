@@ -2,20 +2,15 @@
 // encrypted or damaged files.
 #include "data/Reader.h"
 
+#include "DataFixtures.h"
+
 #include <QFile>
 #include <QtTest>
 
 using namespace ph::data;
+using ph::test::fixture;
 
 namespace {
-
-QByteArray fixture(const char *name)
-{
-    QFile f(QStringLiteral(DATA_FIXTURES "/%1").arg(QLatin1String(name)));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", name);
-    return f.readAll();
-}
 
 // A minimal one-page PDF with the xref offsets computed.
 QByteArray handWrittenPdf(const QByteArray &text)

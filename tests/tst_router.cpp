@@ -10,6 +10,8 @@ class tst_Router : public QObject
 private Q_SLOTS:
     void matches_data();
     void matches();
+    void refusesARouteTwice_data();
+    void refusesARouteTwice();
 };
 
 void tst_Router::matches_data()
@@ -73,6 +75,42 @@ void tst_Router::matches()
     QCOMPARE(m.route->pattern, pattern);
     if (!param.isEmpty())
         QCOMPARE(m.params.value(QStringLiteral("id")), param);
+}
+
+void tst_Router::refusesARouteTwice_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("pattern");
+    QTest::addColumn<bool>("refused");
+    QTest::newRow("refuses the same method and path again")
+        << QByteArray("GET") << "/agent/{id}" << true;
+    QTest::newRow("refuses the same shape with another parameter name")
+        << QByteArray("GET") << "/agent/{trajectoryId}" << true;
+    QTest::newRow("accepts the same path under another method")
+        << QByteArray("POST") << "/agent/{id}" << false;
+    QTest::newRow("accepts a literal segment where another route has a parameter")
+        << QByteArray("GET") << "/agent/latest" << false;
+}
+
+void tst_Router::refusesARouteTwice()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, pattern);
+    QFETCH(bool, refused);
+    Router router;
+    QVERIFY(router
+                .add({"GET",
+                      QStringLiteral("/agent/{id}"),
+                      AuthPolicy::ApiKey,
+                      [](Exchange &) {},
+                      nullptr,
+                      {}})
+                .isEmpty());
+    const QString problem =
+        router.add({method, pattern, AuthPolicy::ApiKey, [](Exchange &) {}, nullptr, {}});
+    QCOMPARE(!problem.isEmpty(), refused);
+    if (refused)
+        QVERIFY2(problem.contains(QStringLiteral("routed twice")), qPrintable(problem));
 }
 
 QTEST_GUILESS_MAIN(tst_Router)

@@ -139,6 +139,7 @@ private Q_SLOTS:
     void refusesAPrivateTargetWhenThePolicyIsOff();
     void reportsUsageAndRefusesAnEmptyBalance();
     void answers429WhenThePoolIsFull();
+    void answers429OverTheKeysConcurrencyLimit();
     void feedsMoreUrlsThanThePoolHoldsAWaveAtATime();
     void cancelsWhenTheClientLeaves();
     void storesWebhooksWithTheirSecretsSealed();
@@ -672,6 +673,52 @@ void tst_Scrape::answers429WhenThePoolIsFull()
     QTRY_VERIFY_WITH_TIMEOUT(busy->isFinished(), 10000);
     busy->deleteLater();
     // Once the page is free again, the same request goes through.
+    QCOMPARE(c.post(QStringLiteral("/scrape"),
+                    {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/table"))}}})
+                 .status,
+             200);
+}
+
+void tst_Scrape::answers429OverTheKeysConcurrencyLimit()
+{
+    // Room in the pool, but this key has its one scrape in flight already.
+    TestService limited(
+        {QStringLiteral("scrape.maxConcurrentRequestsPerKey=1"), QStringLiteral("pool.size=4")});
+    QVERIFY2(limited.ok(), qPrintable(limited.error()));
+    QNetworkAccessManager nam;
+    QNetworkRequest request(QUrl(limited.base() + QStringLiteral("/scrape")));
+    request.setRawHeader("Authorization", "Bearer " + limited.ownerKey().toUtf8());
+    QNetworkReply *first = nam.post(
+        request, QJsonDocument(QJsonObject{{QStringLiteral("urls"),
+                                            QJsonArray{m_site.url(QStringLiteral("/hang"))}},
+                                           {QStringLiteral("timeoutMs"), 3000}})
+                     .toJson());
+    QTRY_COMPARE_WITH_TIMEOUT(limited.service().http().inFlight(), 1, 5000);
+    HttpClient c = limited.client();
+    const auto r =
+        c.post(QStringLiteral("/scrape"),
+               {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/table"))}}});
+    QCOMPARE(r.status, 429);
+    const QJsonObject e = r.json();
+    QCOMPARE(e.value(QStringLiteral("code")).toString(), QStringLiteral("BUSY"));
+    const QJsonObject details = e.value(QStringLiteral("details")).toObject();
+    QCOMPARE(details.value(QStringLiteral("scope")).toString(), QStringLiteral("key"));
+    QCOMPARE(details.value(QStringLiteral("limit")).toInt(), 1);
+    QCOMPARE(details.value(QStringLiteral("setting")).toString(),
+             QStringLiteral("scrape.maxConcurrentRequestsPerKey"));
+    QVERIFY(r.header("retry-after").toInt() >= 1);
+    QCOMPARE(e.value(QStringLiteral("retryAfter")).toInt(), r.header("retry-after").toInt());
+    // Another key is not held back by this one.
+    HttpClient other(limited.base());
+    other.setBearer(limited.mintKey(100));
+    QCOMPARE(other
+                 .post(QStringLiteral("/scrape"),
+                       {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/table"))}}})
+                 .status,
+             200);
+    QTRY_VERIFY_WITH_TIMEOUT(first->isFinished(), 10000);
+    first->deleteLater();
+    // Once the first is done, the key may scrape again.
     QCOMPARE(c.post(QStringLiteral("/scrape"),
                     {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/table"))}}})
                  .status,

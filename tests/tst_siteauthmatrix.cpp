@@ -147,7 +147,8 @@ void tst_SiteAuthMatrix::initTestCase()
     QVERIFY(m_idp->ok());
     m_ph = std::make_unique<TestService>(
         QStringList{QStringLiteral("auth.oidc.issuer=") + m_idp->issuer(),
-                    QStringLiteral("auth.oidc.audience=") + kAudience});
+                    QStringLiteral("auth.oidc.audience=") + kAudience,
+                    QStringLiteral("auth.oidc.owners=owner-1")});
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
 
     const auto siteA =

@@ -1,12 +1,23 @@
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
+#include "core/ObjectPurger.h"
+#include "core/ObjectStore.h"
+#include "core/RequestLog.h"
+#include "core/SecretBox.h"
 #include "core/Store.h"
 #include "engine/TrajectoryRepository.h"
 
+#include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using namespace ph;
 
@@ -21,7 +32,16 @@ private Q_SLOTS:
     void usesWriteAheadLogging();
     void storesKeysHashedNeverInClear();
     void rollsBackAFailedTransaction();
+    void rollsBackOnlyTheNestedWorkThatFailed();
     void findsRunsByAFragmentOfTheirTaskOrId();
+    void purgesExpiredObjectsOnATimer();
+    void keepsTheDataDirectoryAndTheDatabaseTheOwnersAlone();
+    void tightensLooserModesAtStart();
+    void leavesASharedDirectoryAsItIs();
+    void writesTheSecretsKeyWholeOrNotAtAll_data();
+    void writesTheSecretsKeyWholeOrNotAtAll();
+    void sealsTheWebhookHeadersOfAnOlderStore();
+    void usesFullSynchronousCommits();
 
 private:
     QTemporaryDir m_dir;
@@ -180,6 +200,38 @@ void tst_Store::rollsBackAFailedTransaction()
     QCOMPARE(store.apiKeys().list().size(), 0);
 }
 
+void tst_Store::rollsBackOnlyTheNestedWorkThatFailed()
+{
+    // A run's end that cannot be stored inside the request that started the run: the end
+    // and what waited for its commit (its callbacks going out) are undone, the rest stays.
+    Store store(path(QStringLiteral("nested.db")), m_clock);
+    QString error;
+    QVERIFY(store.open(&error));
+    QList<std::pair<QString, bool>> ended;
+    store.transaction([&] {
+        store.apiKeys().mint(QStringLiteral("kept"), QStringLiteral("user"), 0);
+        store.onTransactionEnd([&](bool committed) {
+            ended.append({QStringLiteral("outer"), committed});
+        });
+        try {
+            store.transaction([&] {
+                store.apiKeys().mint(QStringLiteral("undone"), QStringLiteral("user"), 0);
+                store.onTransactionEnd([&](bool committed) {
+                    ended.append({QStringLiteral("inner"), committed});
+                });
+                throw StoreError("disk full");
+            });
+        } catch (const StoreError &) {
+        }
+        QCOMPARE(ended.size(), 1); // the failed nested work's callback, at once
+    });
+    const auto keys = store.apiKeys().list();
+    QCOMPARE(keys.size(), 1);
+    QCOMPARE(keys.first().label, QStringLiteral("kept"));
+    QCOMPARE(ended, (QList<std::pair<QString, bool>>{{QStringLiteral("inner"), false},
+                                                     {QStringLiteral("outer"), true}}));
+}
+
 void tst_Store::findsRunsByAFragmentOfTheirTaskOrId()
 {
     const QString file = path(QStringLiteral("search.db"));
@@ -229,6 +281,320 @@ void tst_Store::findsRunsByAFragmentOfTheirTaskOrId()
     QCOMPARE(
         runs.list(QString(), QStringLiteral("success"), 50, 0, QStringLiteral("harbour")).size(),
         0);
+}
+
+void tst_Store::purgesExpiredObjectsOnATimer()
+{
+    ManualClock clock(1'800'000'000'000);
+    Store store(path(QStringLiteral("purge.db")), clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    ObjectStore &objects = store.objects();
+    const QString expiring =
+        objects
+            .put(QString(), QStringLiteral("response"), QStringLiteral("r.json"),
+                 QStringLiteral("application/json"), QByteArray(4096, 'x'), 60'000)
+            .id;
+    const QString later = objects
+                              .put(QString(), QStringLiteral("response"), QStringLiteral("l.json"),
+                                   QStringLiteral("application/json"), "{}", 3'600'000)
+                              .id;
+    const QString kept = objects
+                             .put(QString(), QStringLiteral("upload"), QStringLiteral("u.csv"),
+                                  QStringLiteral("text/csv"), "a,b\n")
+                             .id;
+    auto rows = [&store] {
+        QSqlQuery q(store.database());
+        QStringList ids;
+        if (q.exec(QStringLiteral("SELECT id FROM stored_objects ORDER BY id")))
+            while (q.next())
+                ids << q.value(0).toString();
+        return ids;
+    };
+    ObjectPurger purger(objects, 20);
+    QSignalSpy purged(&purger, &ObjectPurger::purged);
+    QTest::qWait(100); // ticks with nothing expired remove nothing
+    QCOMPARE(rows().size(), 3);
+    QCOMPARE(purged.count(), 0);
+
+    clock.advance(61'000); // the first has expired: invisible at once, its bytes gone soon
+    QVERIFY(!objects.find(expiring));
+    QTRY_COMPARE_WITH_TIMEOUT(purged.count(), 1, 2000);
+    QCOMPARE(purged.first().first().toInt(), 1);
+    QStringList left{later, kept};
+    left.sort();
+    QCOMPARE(rows(), left);
+    QCOMPARE(purger.purgedTotal(), 1);
+
+    clock.advance(3'600'000); // objects without a TTL (uploads) are never purged
+    QTRY_COMPARE_WITH_TIMEOUT(rows(), QStringList{kept}, 2000);
+}
+
+namespace {
+int modeOf(const QString &path)
+{
+    struct stat st;
+    return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 07777) : -1;
+}
+} // namespace
+
+void tst_Store::keepsTheDataDirectoryAndTheDatabaseTheOwnersAlone()
+{
+    // A data directory made with the usual umask (0755), as mkpath() makes it.
+    const QString dir = path(QStringLiteral("fresh"));
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(::chmod(QFile::encodeName(dir).constData(), 0755) == 0);
+    const QString db = dir + QStringLiteral("/pilothouse.db");
+    Store store(db, m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    store.apiKeys().mint(QStringLiteral("k"), QStringLiteral("user"), 1000); // a write: -wal
+    QCOMPARE(modeOf(dir), 0700);
+    QCOMPARE(modeOf(db), 0600);
+    QVERIFY(QFile::exists(db + QStringLiteral("-wal")));
+    QCOMPARE(modeOf(db + QStringLiteral("-wal")), 0600);
+    QCOMPARE(modeOf(db + QStringLiteral("-shm")), 0600);
+    QCOMPARE(modeOf(dir + QStringLiteral("/secrets.key")), 0600);
+}
+
+void tst_Store::tightensLooserModesAtStart()
+{
+    const QString dir = path(QStringLiteral("loose"));
+    QVERIFY(QDir().mkpath(dir));
+    const QString db = dir + QStringLiteral("/pilothouse.db");
+    {
+        Store store(db, m_clock);
+        QString error;
+        QVERIFY2(store.open(&error), qPrintable(error));
+    }
+    // An older build (or a copy) left everything readable; a stale -wal and -shm too.
+    for (const QString &f : {db + QStringLiteral("-wal"), db + QStringLiteral("-shm")}) {
+        QFile file(f);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+    }
+    QVERIFY(::chmod(QFile::encodeName(dir).constData(), 0755) == 0);
+    for (const QString &f : {db, db + QStringLiteral("-wal"), db + QStringLiteral("-shm"),
+                             dir + QStringLiteral("/secrets.key")})
+        QVERIFY(::chmod(QFile::encodeName(f).constData(), 0644) == 0);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("had mode 755")));
+    for (int i = 0; i < 4; ++i)
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("had mode 644")));
+    Store store(db, m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    QCOMPARE(modeOf(dir), 0700);
+    QCOMPARE(modeOf(db), 0600);
+    QCOMPARE(modeOf(db + QStringLiteral("-wal")), 0600);
+    QCOMPARE(modeOf(db + QStringLiteral("-shm")), 0600);
+    QCOMPARE(modeOf(dir + QStringLiteral("/secrets.key")), 0600);
+}
+
+void tst_Store::leavesASharedDirectoryAsItIs()
+{
+    // A directory with the sticky bit (as /tmp) is shared: it keeps its mode, with a
+    // warning, and the files in it are still the owner's alone.
+    const QString dir = path(QStringLiteral("shared"));
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(::chmod(QFile::encodeName(dir).constData(), 01777) == 0);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("is shared")));
+    Store store(dir + QStringLiteral("/pilothouse.db"), m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    QCOMPARE(modeOf(dir), 01777);
+    QCOMPARE(modeOf(dir + QStringLiteral("/pilothouse.db")), 0600);
+}
+
+void tst_Store::writesTheSecretsKeyWholeOrNotAtAll_data()
+{
+    QTest::addColumn<QByteArray>("before"); // secrets.key before the start; "-": none
+    QTest::addColumn<QString>("leftover");  // a file an earlier, cut-off start left
+    QTest::addColumn<bool>("keepsTheKey");  // the key afterwards is `before`
+    QTest::newRow("a new key is 32 bytes, owner-only, with no temporary file left")
+        << QByteArray("-") << QString() << false;
+    QTest::newRow("an empty key left by a start cut off while writing it is replaced")
+        << QByteArray() << QString() << false;
+    QTest::newRow("a temporary key left by a start cut off before its rename is removed")
+        << QByteArray("-") << QStringLiteral(".secrets.key.Ab12Cd") << false;
+    QTest::newRow("an existing key is kept as it is")
+        << QByteArray(32, 'k') << QStringLiteral(".secrets.key.Zz99Yy") << true;
+}
+
+void tst_Store::writesTheSecretsKeyWholeOrNotAtAll()
+{
+    QFETCH(QByteArray, before);
+    QFETCH(QString, leftover);
+    QFETCH(bool, keepsTheKey);
+    QTemporaryDir dir;
+    const QString key = dir.filePath(QStringLiteral("secrets.key"));
+    if (before != "-") {
+        QFile f(key);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(before);
+        f.close();
+        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    }
+    if (!leftover.isEmpty()) {
+        QFile f(dir.filePath(leftover));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(32, 't'));
+    }
+    if (before.isEmpty())
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("is empty")));
+    Store store(dir.filePath(QStringLiteral("pilothouse.db")), m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    QFile f(key);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray now = f.readAll();
+    QCOMPARE(now.size(), 32);
+    QCOMPARE(now == before, keepsTheKey);
+    QCOMPARE(modeOf(key), 0600);
+    // Only the key: no temporary file beside it.
+    QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("*secrets*")}, QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("secrets.key")});
+    // And it works: a value sealed now opens after a restart.
+    const QString sealed = store.secrets().seal(QStringLiteral("s3cret"));
+    store.close();
+    Store again(dir.filePath(QStringLiteral("pilothouse.db")), m_clock);
+    QVERIFY2(again.open(&error), qPrintable(error));
+    QCOMPARE(again.secrets().unseal(sealed), QStringLiteral("s3cret"));
+}
+
+void tst_Store::sealsTheWebhookHeadersOfAnOlderStore()
+{
+    // Rows as a build before migration 0022 wrote them: header values in clear in the
+    // subscription and delivery configs, in the stored request and in the payload that
+    // echoes it.
+    const QString dir = path(QStringLiteral("headers"));
+    QVERIFY(QDir().mkpath(dir));
+    const QString file = dir + QStringLiteral("/pilothouse.db");
+    const QByteArray value = "hdr-cred-5f1d0c7e";
+    const QJsonObject clearHeaders{{QStringLiteral("X-Api-Key"), QString::fromLatin1(value)}};
+    const QJsonObject request{
+        {QStringLiteral("input"), QStringLiteral("List the products")},
+        {QStringLiteral("webhooks"),
+         QJsonArray{QJsonObject{{QStringLiteral("url"), QStringLiteral("https://h.example/x")},
+                                {QStringLiteral("headers"), clearHeaders}}}}};
+    const QString config =
+        QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("auth"), QJsonObject()},
+                                                    {QStringLiteral("headers"), clearHeaders},
+                                                    {QStringLiteral("metadata"), QJsonObject()}})
+                              .toJson(QJsonDocument::Compact));
+    const QByteArray payload =
+        QJsonDocument(QJsonObject{{QStringLiteral("event"), QStringLiteral("workflow.completed")},
+                                  {QStringLiteral("originalRequest"),
+                                   QJsonObject{{QStringLiteral("tool"), QStringLiteral("agent")},
+                                               {QStringLiteral("params"), request}}}})
+            .toJson(QJsonDocument::Compact);
+    const QString requestText =
+        QString::fromUtf8(QJsonDocument(request).toJson(QJsonDocument::Compact));
+    {
+        Store store(file, m_clock);
+        QString error;
+        QVERIFY2(store.open(&error, 21), qPrintable(error));
+        QSqlQuery q(store.database());
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO api_requests (id, endpoint, started_at, status)"
+                                      " VALUES ('req_1', '/agent', 1, 'success')")));
+        QVERIFY(q.prepare(QStringLiteral("INSERT INTO webhook_subscriptions (request_id, url,"
+                                         " events, config, created_at) VALUES ('req_1',"
+                                         " 'https://h.example/x', '', ?, 1)")));
+        q.addBindValue(config);
+        QVERIFY(q.exec());
+        QVERIFY(q.prepare(QStringLiteral("INSERT INTO webhook_deliveries (id, request_id, url,"
+                                         " event, payload, config, status, created_at) VALUES"
+                                         " ('dlv_1', 'req_1', 'https://h.example/x',"
+                                         " 'workflow.completed', ?, ?, 'pending', 1)")));
+        q.addBindValue(payload);
+        q.addBindValue(config);
+        QVERIFY(q.exec());
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO trajectories (id, created_at, updated_at,"
+                                      " status, phase, task, planner) VALUES ('traj_1', 1, 1,"
+                                      " 'success', 1, 't', 'rule')")));
+        QVERIFY(q.prepare(QStringLiteral("INSERT INTO phases (trajectory_id, phase, request_id,"
+                                         " status, request, started_at) VALUES ('traj_1', 1,"
+                                         " 'req_1', 'success', ?, 1)")));
+        q.addBindValue(requestText);
+        QVERIFY(q.exec());
+    }
+    auto fileHolds = [&](const QByteArray &needle) {
+        QByteArray bytes;
+        for (const QString &f : {file, file + QStringLiteral("-wal")}) {
+            QFile in(f);
+            if (in.open(QIODevice::ReadOnly))
+                bytes += in.readAll();
+        }
+        return bytes.contains(needle);
+    };
+    QVERIFY(fileHolds(value)); // the control: the old rows hold it in clear
+    Store store(file, m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    QSqlQuery q(store.database());
+    for (const QString &table :
+         {QStringLiteral("webhook_subscriptions"), QStringLiteral("webhook_deliveries")}) {
+        QVERIFY(q.exec(QStringLiteral("SELECT url, config FROM %1").arg(table)));
+        QVERIFY(q.next());
+        const QJsonObject c = QJsonDocument::fromJson(q.value(1).toByteArray()).object();
+        QVERIFY2(!c.contains(QStringLiteral("headers")), qPrintable(table));
+        // Sealed, and still what the receiver is sent.
+        const WebhookSubscription s =
+            WebhookSubscription::fromSealedJson(q.value(0).toString(), {}, c, store.secrets());
+        QCOMPARE(s.headers, clearHeaders);
+    }
+    QVERIFY(q.exec(QStringLiteral("SELECT payload FROM webhook_deliveries")));
+    QVERIFY(q.next());
+    const QJsonObject echoed = QJsonDocument::fromJson(q.value(0).toByteArray())
+                                   .object()
+                                   .value(QStringLiteral("originalRequest"))
+                                   .toObject()
+                                   .value(QStringLiteral("params"))
+                                   .toObject();
+    QCOMPARE(echoed.value(QStringLiteral("webhooks"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("headers"))
+                 .toObject()
+                 .value(QStringLiteral("X-Api-Key"))
+                 .toString(),
+             WebhookSubscription::kMask);
+    QCOMPARE(echoed.value(QStringLiteral("input")).toString(), QStringLiteral("List the products"));
+    QVERIFY(q.exec(QStringLiteral("SELECT request FROM phases")));
+    QVERIFY(q.next());
+    QVERIFY(!q.value(0).toString().contains(QString::fromLatin1(value)));
+    QVERIFY(q.value(0).toString().contains(WebhookSubscription::kMask));
+    // Not in the file either: no copy in freed pages or in the write-ahead log.
+    store.close();
+    QVERIFY(!fileHolds(value));
+}
+
+void tst_Store::usesFullSynchronousCommits()
+{
+    // docs/security.md, Durability: a commit is on disk before what depends on it leaves.
+    Store store(path(QStringLiteral("sync.db")), m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    const auto synchronous = [&store] {
+        QSqlQuery q(store.database());
+        q.exec(QStringLiteral("PRAGMA synchronous"));
+        q.next();
+        return q.value(0).toInt();
+    };
+    QCOMPARE(synchronous(), 2); // FULL
+    // A relaxed transaction (the webhook queue's bookkeeping) commits with NORMAL and
+    // leaves FULL behind it, for its end callbacks too, and a nested one inherits.
+    int inside = -1, afterwards = -1, nested = -1;
+    store.transaction(
+        [&] {
+            inside = synchronous();
+            store.transaction([&] { nested = synchronous(); }); // Full asked, joins
+            store.onTransactionEnd([&](bool) { afterwards = synchronous(); });
+        },
+        Store::Sync::Normal);
+    QCOMPARE(inside, 1); // NORMAL
+    QCOMPARE(nested, 1);
+    QCOMPARE(afterwards, 2);
+    QCOMPARE(synchronous(), 2);
 }
 
 QTEST_GUILESS_MAIN(tst_Store)

@@ -4,8 +4,13 @@
 #include "TestService.h"
 
 #include "browser/BrowserPool.h"
+#include "core/Clock.h"
+#include "core/ObjectStore.h"
+#include "core/Store.h"
+#include "http/HttpServer.h"
 
 #include <QJsonArray>
+#include <QSqlQuery>
 
 using namespace ph;
 using namespace ph::test;
@@ -24,6 +29,8 @@ private Q_SLOTS:
     void setsABalance();
     void changesSettingsAtomically();
     void reportsTheCallersUsage();
+    void purgesExpiredStorageOnTheConfiguredInterval();
+    void appliesConnectionLimitsFromSettings();
 
 private:
     std::unique_ptr<TestService> m_ph;
@@ -159,6 +166,47 @@ void tst_System::reportsTheCallersUsage()
     QCOMPARE(r.json().value(QStringLiteral("role")).toString(), QStringLiteral("owner"));
     QVERIFY(r.json().value(QStringLiteral("balance")).isNull());
     QVERIFY(r.json().contains(QStringLiteral("usage")));
+}
+
+void tst_System::purgesExpiredStorageOnTheConfiguredInterval()
+{
+    ManualClock clock(1'800'000'000'000);
+    TestService timed({QStringLiteral("storage.purgeIntervalMs=20")}, {}, &clock);
+    QVERIFY2(timed.ok(), qPrintable(timed.error()));
+    ObjectStore &objects = timed.service().store().objects();
+    const QString id = objects
+                           .put(QString(), QStringLiteral("response"), QStringLiteral("r.json"),
+                                QStringLiteral("application/json"), "{}", 1000)
+                           .id;
+    auto stored = [&] {
+        QSqlQuery q(timed.service().store().database());
+        q.prepare(QStringLiteral("SELECT COUNT(*) FROM stored_objects WHERE id = :id"));
+        q.bindValue(QStringLiteral(":id"), id);
+        return q.exec() && q.next() ? q.value(0).toInt() : -1;
+    };
+    QTest::qWait(60);
+    QCOMPARE(stored(), 1);
+    clock.advance(2000);
+    QTRY_COMPARE_WITH_TIMEOUT(stored(), 0, 3000);
+}
+
+void tst_System::appliesConnectionLimitsFromSettings()
+{
+    // The HTTP layer's limits follow the settings, at start and when they change.
+    TestService limited({QStringLiteral("http.maxConnectionsPerAddress=7"),
+                         QStringLiteral("http.headerTimeoutMs=1234")});
+    QVERIFY2(limited.ok(), qPrintable(limited.error()));
+    QCOMPARE(limited.service().http().connectionLimits().maxConnectionsPerAddress, 7);
+    QCOMPARE(limited.service().http().connectionLimits().headerTimeoutMs, 1234);
+    HttpClient c = limited.client();
+    const auto r = c.send("PATCH", QStringLiteral("/settings"),
+                          QJsonDocument(QJsonObject{{QStringLiteral("http.bodyTimeoutMs"), 4321},
+                                                    {QStringLiteral("http.maxConnections"), 99}})
+                              .toJson(QJsonDocument::Compact),
+                          {{"Content-Type", "application/json"}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(limited.service().http().connectionLimits().bodyTimeoutMs, 4321);
+    QCOMPARE(limited.service().http().connectionLimits().maxConnections, 99);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_System)

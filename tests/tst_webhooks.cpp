@@ -15,6 +15,7 @@
 #include <QSet>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+#include <QUuid>
 
 #include <openssl/hmac.h>
 
@@ -24,6 +25,18 @@ using namespace ph;
 using namespace ph::test;
 
 namespace {
+
+// The bytes of a store on disk: the database and its write-ahead log.
+QByteArray storeBytes(const QString &dataDir)
+{
+    QByteArray bytes;
+    for (const char *name : {"pilothouse.db", "pilothouse.db-wal"}) {
+        QFile f(QDir(dataDir).filePath(QLatin1String(name)));
+        if (f.open(QIODevice::ReadOnly))
+            bytes += f.readAll();
+    }
+    return bytes;
+}
 
 // An independent signer: OpenSSL's HMAC, not the production code's.
 QByteArray opensslSignature(const QByteArray &secret, const QByteArray &timestamp,
@@ -63,6 +76,12 @@ private Q_SLOTS:
     void retriesOnThePublishedScheduleAndGivesUp();
     void redeliversOnRequestAndLogsEveryAttempt();
     void testsOnlyTargetsASubscriptionCouldUse();
+    void countsTestDeliveriesAgainstTheKey();
+    void refusesHeaderValuesThatWouldSplitADelivery_data();
+    void refusesHeaderValuesThatWouldSplitADelivery();
+    void sealsHeaderValuesAndMasksTheirEcho_data();
+    void sealsHeaderValuesAndMasksTheirEcho();
+    void storesARunsEndOnlyTogetherWithItsCallbacks();
     void resumesPendingDeliveriesAfterKillNine();
 
 private:
@@ -78,6 +97,11 @@ void tst_Webhooks::initTestCase()
 {
     QVERIFY(m_site.start());
     QVERIFY(m_receiver.start());
+    m_site.route("/hang", [](const FixtureRequest &) {
+        FixtureResponse r;
+        r.hang = true;
+        return r;
+    });
     m_site.page("/shop",
                 "<!doctype "
                 "html><title>Shop</title><table><thead><tr><th>Name</th><th>Price</th></tr></thead>"
@@ -455,6 +479,258 @@ void tst_Webhooks::testsOnlyTargetsASubscriptionCouldUse()
              before);
 }
 
+void tst_Webhooks::countsTestDeliveriesAgainstTheKey()
+{
+    // A closed port: every delivery stays pending, waiting for its retry.
+    TestService capped({QStringLiteral("webhooks.maxPendingTestsPerKey=5"),
+                        QStringLiteral("webhooks.maxTestCount=20")});
+    QVERIFY2(capped.ok(), qPrintable(capped.error()));
+    const QString target = QStringLiteral("http://127.0.0.1:1/hook");
+
+    // No credits, no test.
+    HttpClient broke(capped.base());
+    broke.setBearer(capped.mintKey(0));
+    auto r = broke.post(QStringLiteral("/webhooks/test"), {{QStringLiteral("url"), target}});
+    QCOMPARE(r.status, 402);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("CREDITS_EXHAUSTED"));
+
+    // Each delivery is billed.
+    HttpClient c(capped.base());
+    c.setBearer(capped.mintKey(1));
+    r = c.post(QStringLiteral("/webhooks/test"),
+               {{QStringLiteral("url"), target}, {QStringLiteral("count"), 4}});
+    QCOMPARE(r.status, 202);
+    const QJsonObject usage = r.json().value(QStringLiteral("usage")).toObject();
+    QCOMPARE(usage.value(QStringLiteral("testDeliveries")).toInt(), 4);
+    QCOMPARE(usage.value(QStringLiteral("creditsUsed")).toDouble(), 0.004);
+    QCOMPARE(usage.value(QStringLiteral("creditsLeft")).toDouble(), 0.996);
+
+    // Four pending: two more would pass webhooks.maxPendingTestsPerKey.
+    r = c.post(QStringLiteral("/webhooks/test"),
+               {{QStringLiteral("url"), target}, {QStringLiteral("count"), 2}});
+    QCOMPARE(r.status, 429);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("BUSY"));
+    const QJsonObject details = r.json().value(QStringLiteral("details")).toObject();
+    QCOMPARE(details.value(QStringLiteral("scope")).toString(), QStringLiteral("key"));
+    QCOMPARE(details.value(QStringLiteral("setting")).toString(),
+             QStringLiteral("webhooks.maxPendingTestsPerKey"));
+    QVERIFY(!r.header("retry-after").isEmpty());
+    // One more fits; another key has its own allowance.
+    QCOMPARE(c.post(QStringLiteral("/webhooks/test"), {{QStringLiteral("url"), target}}).status,
+             202);
+    HttpClient other(capped.base());
+    other.setBearer(capped.mintKey(1));
+    QCOMPARE(other.post(QStringLiteral("/webhooks/test"), {{QStringLiteral("url"), target}}).status,
+             202);
+
+    // webhooks.maxTestCount bounds one request.
+    r = other.post(QStringLiteral("/webhooks/test"),
+                   {{QStringLiteral("url"), target}, {QStringLiteral("count"), 21}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), QStringLiteral("count"));
+}
+
+void tst_Webhooks::refusesHeaderValuesThatWouldSplitADelivery_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QJsonObject>("body");
+    QTest::addColumn<QString>("field");
+    const QString hook = QStringLiteral("http://127.0.0.1:1/hook");
+    const auto scrape = [&](const QJsonObject &subscription) {
+        QJsonObject s = subscription;
+        s.insert(QStringLiteral("url"), hook);
+        return QJsonObject{
+            {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+            {QStringLiteral("webhooks"), QJsonArray{s}}};
+    };
+    QTest::newRow("refuses a webhooks[].headers value with CR LF")
+        << "/scrape"
+        << scrape({{QStringLiteral("headers"),
+                    QJsonObject{{QStringLiteral("X-Env"), QStringLiteral("a\r\nX-Evil: 1")}}}})
+        << "webhooks[0].headers.X-Env";
+    QTest::newRow("refuses a webhooks[].headers value with a NUL")
+        << "/scrape"
+        << scrape({{QStringLiteral("headers"),
+                    QJsonObject{
+                        {QStringLiteral("X-Env"), QString(QStringLiteral("a%1b")).arg(QChar(0))}}}})
+        << "webhooks[0].headers.X-Env";
+    QTest::newRow("refuses a webhooks[].headers name that is no header name")
+        << "/scrape"
+        << scrape({{QStringLiteral("headers"),
+                    QJsonObject{{QStringLiteral("X-Evil: 1\r\nX-Env"), QStringLiteral("a")}}}})
+        << "webhooks[0].headers.X-Evil: 1\r\nX-Env";
+    QTest::newRow("refuses a webhooks[].auth token with a line break")
+        << "/scrape"
+        << scrape({{QStringLiteral("auth"),
+                    QJsonObject{{QStringLiteral("type"), QStringLiteral("bearer")},
+                                {QStringLiteral("token"), QStringLiteral("t\nX-Evil: 1")}}}})
+        << "webhooks[0].auth.token";
+    QTest::newRow("refuses a /webhooks/test header value with CR LF")
+        << "/webhooks/test"
+        << QJsonObject{{QStringLiteral("url"), hook},
+                       {QStringLiteral("headers"),
+                        QJsonObject{{QStringLiteral("X-Env"), QStringLiteral("a\r\nX-Evil: 1")}}}}
+        << "headers.X-Env";
+    QTest::newRow("refuses a /webhooks/test bearer token with CR LF")
+        << "/webhooks/test"
+        << QJsonObject{{QStringLiteral("url"), hook},
+                       {QStringLiteral("auth"),
+                        QJsonObject{{QStringLiteral("type"), QStringLiteral("bearer")},
+                                    {QStringLiteral("token"), QStringLiteral("t\r\nX-Evil: 1")}}}}
+        << "auth.token";
+}
+
+void tst_Webhooks::refusesHeaderValuesThatWouldSplitADelivery()
+{
+    QFETCH(QString, path);
+    QFETCH(QJsonObject, body);
+    QFETCH(QString, field);
+    HttpClient c = m_ph->client();
+    const int before = c.get(QStringLiteral("/webhooks/deliveries?limit=500"))
+                           .json()
+                           .value(QStringLiteral("deliveries"))
+                           .toArray()
+                           .size();
+    const auto r = c.post(path, body);
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("INVALID_FIELD"));
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), field);
+    // Nothing was queued.
+    QCOMPARE(c.get(QStringLiteral("/webhooks/deliveries?limit=500"))
+                 .json()
+                 .value(QStringLiteral("deliveries"))
+                 .toArray()
+                 .size(),
+             before);
+}
+
+void tst_Webhooks::sealsHeaderValuesAndMasksTheirEcho_data()
+{
+    QTest::addColumn<QString>("event");
+    QTest::newRow("workflow.completed echoes the request with the header value masked")
+        << QStringLiteral("workflow.completed");
+    QTest::newRow("svc.execution.succeeded echoes the request with the header value masked")
+        << QStringLiteral("svc.execution.succeeded");
+}
+
+void tst_Webhooks::sealsHeaderValuesAndMasksTheirEcho()
+{
+    QFETCH(QString, event);
+    // A value no other test uses, so that finding it anywhere in the file means it leaked.
+    const QByteArray value = "hdr-" + QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
+    const int before = m_receiver.hits("/a");
+    HttpClient c = m_ph->client();
+    const auto r =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("List the products")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+                {QStringLiteral("webhooks"),
+                 QJsonArray{QJsonObject{
+                     {QStringLiteral("url"), m_receiver.url(QStringLiteral("/a"))},
+                     {QStringLiteral("events"), QJsonArray{event}},
+                     {QStringLiteral("headers"),
+                      QJsonObject{{QStringLiteral("X-Api-Key"), QString::fromLatin1(value)},
+                                  {QStringLiteral("X-Env"), QStringLiteral("staging")}}}}}}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/a"), before + 1, 5000);
+    const FixtureRequest hook = hooks("/a").last();
+    QCOMPARE(QString::fromLatin1(hook.headers.value("x-svc-event")), event);
+    // Sent as given…
+    QCOMPARE(hook.headers.value("x-api-key"), value);
+    QCOMPARE(hook.headers.value("x-env"), QByteArray("staging"));
+    // … echoed masked, names kept…
+    QVERIFY(!hook.body.contains(value));
+    const QJsonObject echoed = QJsonDocument::fromJson(hook.body)
+                                   .object()
+                                   .value(QStringLiteral("originalRequest"))
+                                   .toObject()
+                                   .value(QStringLiteral("params"))
+                                   .toObject()
+                                   .value(QStringLiteral("webhooks"))
+                                   .toArray()
+                                   .first()
+                                   .toObject()
+                                   .value(QStringLiteral("headers"))
+                                   .toObject();
+    QCOMPARE(echoed.value(QStringLiteral("X-Api-Key")).toString(),
+             QStringLiteral("\u2022\u2022\u2022\u2022\u2022\u2022"));
+    QCOMPARE(echoed.value(QStringLiteral("X-Env")).toString(),
+             QStringLiteral("\u2022\u2022\u2022\u2022\u2022\u2022"));
+    // … and sealed at rest: nowhere in the database file or its log.
+    const QByteArray disk = storeBytes(m_ph->dataDir());
+    QVERIFY(disk.contains("X-Api-Key") || disk.contains("sealedHeaders")); // the control
+    QVERIFY(!disk.contains(value));
+}
+
+void tst_Webhooks::storesARunsEndOnlyTogetherWithItsCallbacks()
+{
+    // A store that refuses to queue a delivery (as a full disk would): the run's end,
+    // which owes one, must not be stored without it. After a restart the run is found
+    // executing, stored cancelled and announced, with its callback.
+    QTemporaryDir dir;
+    const int before = m_receiver.hits("/ok");
+    QString trajectory;
+    {
+        TestService ph({}, dir.path());
+        QVERIFY(ph.ok());
+        QSqlQuery q(ph.service().store().database());
+        QVERIFY(q.exec(QStringLiteral("CREATE TEMP TRIGGER no_deliveries BEFORE INSERT ON"
+                                      " webhook_deliveries BEGIN SELECT RAISE(ABORT, 'disk"
+                                      " full'); END")));
+        HttpClient c = ph.client();
+        const auto r =
+            c.post(QStringLiteral("/agent"),
+                   {{QStringLiteral("input"), QStringLiteral("List the products")},
+                    {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/shop"))}},
+                    {QStringLiteral("webhookUrl"), m_receiver.url(QStringLiteral("/ok"))}});
+        trajectory = r.json().value(QStringLiteral("trajectoryId")).toString();
+        QVERIFY(!trajectory.isEmpty());
+        QTest::qWait(300);
+        QCOMPARE(m_receiver.hits("/ok"), before); // nothing was sent
+        QVERIFY(q.exec(QStringLiteral("SELECT status FROM phases WHERE trajectory_id = '%1'")
+                           .arg(trajectory)));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("executing")); // not stored as ended
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 0);
+    }
+    TestService again({}, dir.path());
+    QVERIFY(again.ok());
+    QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/ok"), before + 1, 5000);
+    const FixtureRequest hook = hooks("/ok").last();
+    QCOMPARE(hook.headers.value("x-svc-event"), QByteArray("workflow.failed"));
+    const QJsonObject p = QJsonDocument::fromJson(hook.body).object();
+    QCOMPARE(sortedKeys(p), (QStringList{QStringLiteral("error"), QStringLiteral("event"),
+                                         QStringLiteral("metadata"), QStringLiteral("requestId"),
+                                         QStringLiteral("success"), QStringLiteral("timestamp")}));
+    const QJsonObject error = p.value(QStringLiteral("error")).toObject();
+    QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("CANCELLED"));
+    QCOMPARE(error.value(QStringLiteral("message")).toString(),
+             QStringLiteral("the service restarted during the run"));
+    QCOMPARE(error.value(QStringLiteral("details"))
+                 .toObject()
+                 .value(QStringLiteral("trajectoryId"))
+                 .toString(),
+             trajectory);
+    QSqlQuery q(again.service().store().database());
+    QVERIFY(q.exec(QStringLiteral("SELECT status, error FROM phases WHERE trajectory_id = '%1'")
+                       .arg(trajectory)));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("cancelled"));
+    QCOMPARE(q.value(1).toString(), QStringLiteral("the service restarted during the run"));
+    HttpClient c = again.client();
+    // The delivery id the receiver saw is the stored one.
+    const QJsonArray stored = c.get(QStringLiteral("/webhooks/deliveries?limit=10"))
+                                  .json()
+                                  .value(QStringLiteral("deliveries"))
+                                  .toArray();
+    QCOMPARE(stored.size(), 1);
+    QCOMPARE(stored.first().toObject().value(QStringLiteral("id")).toString().toLatin1(),
+             hook.headers.value("x-svc-delivery-id"));
+}
+
 void tst_Webhooks::resumesPendingDeliveriesAfterKillNine()
 {
     const QString binary = qEnvironmentVariable("PILOTHOUSE_BINARY");
@@ -486,6 +762,17 @@ void tst_Webhooks::resumesPendingDeliveriesAfterKillNine()
     const QString base = startPilothouse(first);
     HttpClient c(base);
     c.setBearer(QStringLiteral("kill-nine-test-owner-key"));
+    // A run in the middle of its work (its page never finishes loading) that owes a
+    // callback when it ends: the kill comes while it executes.
+    const auto running = c.post(
+        QStringLiteral("/agent"),
+        {{QStringLiteral("input"), QStringLiteral("Read the page")},
+         {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/hang"))}},
+         {QStringLiteral("webhookUrl"), QStringLiteral("http://127.0.0.1:%1/hook").arg(port)}},
+        {{"Prefer", "wait=1"}});
+    QCOMPARE(running.status, 202);
+    const QString trajectory = running.json().value(QStringLiteral("trajectoryId")).toString();
+    const QString runRequest = running.json().value(QStringLiteral("requestId")).toString();
     const auto r =
         c.post(QStringLiteral("/webhooks/test"),
                {{QStringLiteral("url"), QStringLiteral("http://127.0.0.1:%1/hook").arg(port)},
@@ -515,10 +802,13 @@ void tst_Webhooks::resumesPendingDeliveriesAfterKillNine()
 
     // The receiver comes up, acknowledging everything; Pilothouse restarts.
     QHash<QByteArray, int> seen;
+    QList<FixtureRequest> failed; // workflow.failed deliveries
     FixtureServer up;
     QVERIFY(up.listen(QHostAddress::LocalHost, port));
-    up.route("/hook", [&seen](const FixtureRequest &req) {
+    up.route("/hook", [&seen, &failed](const FixtureRequest &req) {
         seen[req.headers.value("x-svc-delivery-id")] += 1;
+        if (req.headers.value("x-svc-event") == "workflow.failed")
+            failed.append(req);
         FixtureResponse resp;
         resp.body = "ok";
         return resp;
@@ -526,8 +816,9 @@ void tst_Webhooks::resumesPendingDeliveriesAfterKillNine()
     QProcess second;
     const QString base2 = startPilothouse(second);
     QVERIFY(!base2.isEmpty());
-    // Due 5 s after the first attempt: all 50 arrive, each exactly once.
-    QTRY_COMPARE_WITH_TIMEOUT(seen.size(), 50, 20000);
+    // Due 5 s after the first attempt: all 50 arrive, each exactly once; and the run the
+    // kill cut off, found executing at start, is announced as failed at once.
+    QTRY_COMPARE_WITH_TIMEOUT(seen.size(), 51, 20000);
     QTest::qWait(1000);
     for (auto it = seen.begin(); it != seen.end(); ++it)
         QCOMPARE(it.value(), 1);
@@ -538,7 +829,21 @@ void tst_Webhooks::resumesPendingDeliveriesAfterKillNine()
                  .value(QStringLiteral("deliveries"))
                  .toArray()
                  .size(),
-             50);
+             51);
+    QCOMPARE(failed.size(), 1);
+    const QJsonObject p = QJsonDocument::fromJson(failed.first().body).object();
+    QCOMPARE(sortedKeys(p), (QStringList{QStringLiteral("error"), QStringLiteral("event"),
+                                         QStringLiteral("metadata"), QStringLiteral("requestId"),
+                                         QStringLiteral("success"), QStringLiteral("timestamp")}));
+    QCOMPARE(p.value(QStringLiteral("requestId")).toString(), runRequest);
+    QCOMPARE(p.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+             QStringLiteral("CANCELLED"));
+    QCOMPARE(p.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("tool")),
+             QJsonValue(QStringLiteral("agent")));
+    const QJsonObject run = c2.get(QStringLiteral("/agent/") + trajectory).json();
+    QCOMPARE(run.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+    QCOMPARE(run.value(QStringLiteral("error")).toString(),
+             QStringLiteral("the service restarted during the run"));
     ::kill(pid_t(second.processId()), SIGTERM);
     QVERIFY(second.state() == QProcess::NotRunning || second.waitForFinished(20000));
 }

@@ -5,6 +5,8 @@
 #include "data/Reader.h"
 #include "data/internal/XlsxReader.h"
 
+#include "DataFixtures.h"
+
 #include <QFile>
 #include <QRandomGenerator>
 #include <QtTest>
@@ -12,19 +14,12 @@
 using namespace ph::data;
 using ph::test::columnsText;
 using ph::test::compactJson;
+using ph::test::fixture;
 using ph::test::makeZip;
 using ph::test::minimalWorkbook;
 using ph::test::rowsText;
 
 namespace {
-
-QByteArray fixture(const char *name)
-{
-    QFile f(QStringLiteral(DATA_FIXTURES "/%1").arg(QLatin1String(name)));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", name);
-    return f.readAll();
-}
 
 QString errorOf(const Result<QList<Sheet>> &r)
 {

@@ -78,73 +78,73 @@
 <context>
     <name>ph::ui::DeliveriesDock</name>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="116"/>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="152"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="112"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
         <source>Select a delivery to see its attempts.</source>
         <translation>Wählen Sie eine Zustellung aus, um ihre Versuche anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="120"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="116"/>
         <source>&lt;b&gt;%1&lt;/b&gt; %2 to %3 — %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; %2 an %3 — %4</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="138"/>
         <source>Webhook deliveries</source>
         <translation>Webhook-Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
         <source>All deliveries</source>
         <translation>Alle Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
         <source>Delivered</source>
         <translation>Zugestellt</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="146"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
         <source>Redeliver</source>
         <translation>Erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="147"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
         <source>Redeliver all failed</source>
         <translation>Alle fehlgeschlagenen erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
         <source>Latency</source>
         <translation>Latenz</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
         <source>Reply</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="149"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
         <source>Error</source>
         <translation>Fehler</translation>
     </message>
@@ -406,100 +406,105 @@
 <context>
     <name>ph::ui::MainWindow</name>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="95"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="98"/>
         <source>About Pilothouse</source>
         <translation>Über Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="96"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="99"/>
         <source>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;A self-hosted web-automation service: an API server, a cloud browser and this console.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;Ein selbst betriebener Dienst für Web-Automatisierung: API-Server, Cloud-Browser und diese Konsole.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="162"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="165"/>
         <source>Close the console</source>
         <translation>Konsole schließen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="163"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="166"/>
         <source>Keep Pilothouse serving in the system tray, or quit it? Runs in progress stop when it quits.</source>
         <translation>Soll Pilothouse im Infobereich weiterlaufen oder beendet werden? Beim Beenden werden aktive Läufe abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="166"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="169"/>
         <source>Keep serving in the tray</source>
         <translation>Im Infobereich weiterlaufen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="167"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="170"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="170"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="173"/>
         <source>Do not ask again</source>
         <translation>Nicht mehr fragen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="235"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="238"/>
         <source>Pilothouse console</source>
         <translation>Pilothouse-Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="236"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="239"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="237"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="240"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="238"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="241"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="239"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="242"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="240"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="243"/>
         <source>&amp;About Pilothouse</source>
         <translation>Ü&amp;ber Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="242"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="245"/>
         <source>Pilothouse is serving at %1</source>
         <translation>Pilothouse ist unter %1 erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="243"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="246"/>
         <source>Show the console</source>
         <translation>Konsole anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="244"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="247"/>
         <source>Quit Pilothouse</source>
         <translation>Pilothouse beenden</translation>
     </message>
 </context>
 <context>
-    <name>ph::ui::OverviewPage</name>
+    <name>ph::ui::OverviewDock</name>
     <message>
-        <location filename="../ui/shell/OverviewPage.cpp" line="57"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="60"/>
+        <source>Overview</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="61"/>
         <source>Pilothouse is running</source>
         <translation>Pilothouse läuft</translation>
     </message>
     <message>
-        <location filename="../ui/shell/OverviewPage.cpp" line="58"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="62"/>
         <source>The API listens at %1. Send your API key as &quot;Authorization: Bearer &lt;key&gt;&quot;. For example:</source>
         <translation>Die API lauscht unter %1. Senden Sie Ihren API-Schlüssel als &quot;Authorization: Bearer &lt;key&gt;&quot;. Zum Beispiel:</translation>
     </message>
     <message>
-        <location filename="../ui/shell/OverviewPage.cpp" line="65"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="69"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
     </message>
@@ -956,381 +961,381 @@
 <context>
     <name>ph::ui::SitesDock</name>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="432"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="433"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="465"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="466"/>
         <source>Created the site %1 with the site key %2.</source>
         <translation>Website %1 mit dem Website-Schlüssel %2 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="466"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="467"/>
         <source>Minted the site key %2 for %1.</source>
         <translation>Website-Schlüssel %2 für %1 erzeugt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="503"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="504"/>
         <source>Saved the allowed domains, capabilities and policy of %1.</source>
         <translation>Erlaubte Domains, Fähigkeiten und Richtlinie von %1 gespeichert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="520"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="521"/>
         <source>Rotated %1: its new public key is shown; the previous one no longer works.</source>
         <translation>%1 erneuert: Der neue öffentliche Schlüssel wird angezeigt; der bisherige funktioniert nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="537"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="538"/>
         <source>Activated %1.</source>
         <translation>%1 aktiviert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="538"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="539"/>
         <source>Deactivated %1; pages that use it stop working.</source>
         <translation>%1 deaktiviert; Seiten, die ihn verwenden, funktionieren nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="558"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="568"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="559"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="569"/>
         <source>Delete site</source>
         <translation>Website löschen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="559"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="560"/>
         <source>Delete the site %1? Its site keys (%2), Connect AI keys (%3), configuration and proposals are removed, and pages that use its keys stop working. Its analytics history is kept. This cannot be undone.</source>
         <translation>Die Website %1 löschen? Ihre Website-Schlüssel (%2), Connect-AI-Schlüssel (%3), Konfiguration und Vorschläge werden entfernt, und Seiten, die ihre Schlüssel verwenden, funktionieren nicht mehr. Ihr Analyseverlauf bleibt erhalten. Dies kann nicht rückgängig gemacht werden.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="578"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="579"/>
         <source>Deleted the site %1.</source>
         <translation>Website %1 gelöscht.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="599"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="600"/>
         <source>Created the Connect AI key %1.</source>
         <translation>Connect-AI-Schlüssel %1 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="617"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="618"/>
         <source>Revoked %1; it now answers 401.</source>
         <translation>%1 widerrufen; Anfragen damit erhalten jetzt 401.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="683"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="684"/>
         <source>Select a site to see its site keys and Connect AI keys.</source>
         <translation>Wählen Sie eine Website aus, um ihre Website-Schlüssel und Connect-AI-Schlüssel anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="689"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="690"/>
         <source>%1 of at most %2 Connect AI keys are active. Each lets an AI read this site&apos;s configuration and propose changes for your review.</source>
         <translation>%1 von höchstens %2 Connect-AI-Schlüsseln sind aktiv. Mit jedem kann eine KI die Konfiguration dieser Website lesen und Änderungen zu Ihrer Prüfung vorschlagen.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="702"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="703"/>
         <source>Select a site key to edit, rotate or deactivate it.</source>
         <translation>Wählen Sie einen Website-Schlüssel aus, um ihn zu bearbeiten, zu erneuern oder zu deaktivieren.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="709"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="710"/>
         <source>deactivated</source>
         <translation>deaktiviert</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="710"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="711"/>
         <source>expired</source>
         <translation>abgelaufen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="711"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="712"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="720"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="721"/>
         <source>Activate</source>
         <translation>Aktivieren</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="720"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="721"/>
         <source>Deactivate (Del)</source>
         <translation>Deaktivieren (Entf)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="731"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="732"/>
         <source>The new Connect AI key</source>
         <translation>Der neue Connect-AI-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="732"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="733"/>
         <source>Copy the key now and give it to your AI as a bearer key. It is shown only this once; Pilothouse keeps only its hash.</source>
         <translation>Kopieren Sie den Schlüssel jetzt und geben Sie ihn Ihrer KI als Bearer-Schlüssel. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="735"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="736"/>
         <source>The new public site key</source>
         <translation>Der neue öffentliche Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="736"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="737"/>
         <source>Place this key in your pages&apos; embed code. It is public; the list shows it shortened.</source>
         <translation>Fügen Sie diesen Schlüssel in den Einbettungscode Ihrer Seiten ein. Er ist öffentlich; die Liste zeigt ihn gekürzt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="750"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="751"/>
         <source>Sites</source>
         <translation>Websites</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="751"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="752"/>
         <source>Delete site… (Del)</source>
         <translation>Website löschen… (Entf)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="752"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="753"/>
         <source>New site key</source>
         <translation>Neuer Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="753"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="754"/>
         <source>Site</source>
         <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="754"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="755"/>
         <source>An existing site, or a new name</source>
         <translation>Eine vorhandene Website oder ein neuer Name</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="755"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="756"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="756"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="757"/>
         <source>Where the key is used, e.g. production embed</source>
         <translation>Wo der Schlüssel verwendet wird, z. B. Einbettung in Produktion</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="757"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="771"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="758"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="772"/>
         <source>Allowed domains</source>
         <translation>Erlaubte Domains</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="758"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="759"/>
         <source>example.com, *.example.com, =shop.example.com</source>
         <translation>example.com, *.example.com, =shop.example.com</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="759"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="760"/>
         <source>Environment</source>
         <translation>Umgebung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="760"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="761"/>
         <source>Production</source>
         <translation>Produktion</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="761"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="762"/>
         <source>Development</source>
         <translation>Entwicklung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="762"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="788"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="763"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="789"/>
         <source>Test</source>
         <translation>Test</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="763"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="764"/>
         <source>Expires after</source>
         <translation>Läuft ab nach</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="764"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="765"/>
         <source>Never</source>
         <translation>Nie</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="765"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="766"/>
         <source> days</source>
         <translation> Tagen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="767"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="768"/>
         <source>Mint site key</source>
         <translation>Website-Schlüssel erzeugen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="768"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="769"/>
         <source>Site keys</source>
         <translation>Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="769"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="770"/>
         <source>Connect AI</source>
         <translation>Connect AI</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="770"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="771"/>
         <source>Selected site key</source>
         <translation>Ausgewählter Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="772"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="773"/>
         <source>At least one domain</source>
         <translation>Mindestens eine Domain</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="766"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="773"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="767"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="774"/>
         <source>Capabilities</source>
         <translation>Fähigkeiten</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="777"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="778"/>
         <source>Embed in pages</source>
         <translation>In Seiten einbetten</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="779"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="780"/>
         <source>Cloud agent</source>
         <translation>Cloud-Agent</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="781"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="782"/>
         <source>Cloud scrape</source>
         <translation>Cloud-Scraping</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="783"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="784"/>
         <source>External web context</source>
         <translation>Externer Webkontext</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="786"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="787"/>
         <source>Site mode</source>
         <translation>Website-Modus</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="787"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="788"/>
         <source>Live</source>
         <translation>Live</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="789"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="790"/>
         <source>Paused</source>
         <translation>Pausiert</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="790"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="791"/>
         <source>Domain scope</source>
         <translation>Domain-Geltungsbereich</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="791"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="792"/>
         <source>Registrable domain (with its subdomains)</source>
         <translation>Registrierbare Domain (mit ihren Subdomains)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="792"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="793"/>
         <source>Exact host</source>
         <translation>Exakter Host</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="793"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="794"/>
         <source>Cloud sandbox (the site&apos;s agent may run in a cloud browser)</source>
         <translation>Cloud-Sandbox (der Agent der Website darf in einem Cloud-Browser laufen)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="794"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="795"/>
         <source>External sites allowed</source>
         <translation>Erlaubte externe Websites</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="795"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="796"/>
         <source>Other domains the embedded agent may open</source>
         <translation>Andere Domains, die der eingebettete Agent öffnen darf</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="796"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="797"/>
         <source>External sites denied</source>
         <translation>Verbotene externe Websites</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="797"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="798"/>
         <source>Domains it must never open</source>
         <translation>Domains, die er nie öffnen darf</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="798"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="799"/>
         <source>Mascot</source>
         <translation>Maskottchen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="799"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="800"/>
         <source>Shown</source>
         <translation>Angezeigt</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="800"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="801"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="801"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="802"/>
         <source>Avatar URL (https://…)</source>
         <translation>Avatar-URL (https://…)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="802"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="803"/>
         <source>Friendly</source>
         <translation>Freundlich</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="803"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="804"/>
         <source>Minimal</source>
         <translation>Minimal</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="804"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="805"/>
         <source>Professional</source>
         <translation>Professionell</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="805"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="806"/>
         <source>Shortcuts at most</source>
         <translation>Höchstens Shortcuts</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="806"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="807"/>
         <source>visible at once</source>
         <translation>davon gleichzeitig sichtbar</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="807"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="808"/>
         <source>Save</source>
         <translation>Speichern</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="808"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="809"/>
         <source>Rotate</source>
         <translation>Erneuern</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="809"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="810"/>
         <source>Which AI, e.g. Claude (default: Connect AI)</source>
         <translation>Welche KI, z. B. Claude (Standard: Connect AI)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="810"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="811"/>
         <source>Create Connect AI key</source>
         <translation>Connect-AI-Schlüssel erstellen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="811"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="812"/>
         <source>Revoke (Del)</source>
         <translation>Widerrufen (Entf)</translation>
     </message>
@@ -1440,7 +1445,7 @@
     <name>ph::ui::ToolsDock</name>
     <message>
         <location filename="../ui/tools/ToolsDock.cpp" line="300"/>
-        <location filename="../ui/tools/ToolsDock.cpp" line="402"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="398"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -1470,107 +1475,107 @@
         <translation>Parameter: %1</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="417"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="413"/>
         <source>Run %1: %2</source>
         <translation>Lauf %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="436"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="432"/>
         <source>Saved tools</source>
         <translation>Gespeicherte Werkzeuge</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="437"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="433"/>
         <source>New tool</source>
         <translation>Neues Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="438"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="434"/>
         <source>Delete</source>
         <translation>Löschen</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="439"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="435"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="440"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="436"/>
         <source>lowercase_name (called as user_&lt;name&gt;)</source>
         <translation>name_in_kleinbuchstaben (Aufruf als user_&lt;name&gt;)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="441"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="437"/>
         <source>Description</source>
         <translation>Beschreibung</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="442"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="438"/>
         <source>Runs</source>
         <translation>Führt aus</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="443"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="439"/>
         <source>Browser steps</source>
         <translation>Browser-Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="444"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="440"/>
         <source>JavaScript in a page</source>
         <translation>JavaScript in einer Seite</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="445"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="441"/>
         <source>Parameters</source>
         <translation>Parameter</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="447"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="443"/>
         <source>JSON Schema, e.g. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (empty: none)</source>
         <translation>JSON-Schema, z. B. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (leer: keine)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="449"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="445"/>
         <source>Steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="451"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="447"/>
         <source>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</source>
         <translation>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="453"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="449"/>
         <source>JavaScript</source>
         <translation>JavaScript</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="455"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="451"/>
         <source>A function body; `params` holds the parameters, e.g. return document.title;</source>
         <translation>Ein Funktionsrumpf; `params` enthält die Parameter, z. B. return document.title;</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="456"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="452"/>
         <source>Page URL</source>
         <translation>Seiten-URL</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="457"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="453"/>
         <source>https://… (the page the code runs in)</source>
         <translation>https://… (die Seite, in der der Code ausgeführt wird)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="458"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="454"/>
         <source>Save</source>
         <translation>Speichern</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="459"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="455"/>
         <source>Test run with these parameters (JSON) — runs the saved tool</source>
         <translation>Testlauf mit diesen Parametern (JSON) — führt das gespeicherte Werkzeug aus</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="460"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="456"/>
         <source>Run</source>
         <translation>Ausführen</translation>
     </message>
@@ -1621,129 +1626,129 @@
 <context>
     <name>ph::ui::TrajectoriesDock</name>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="211"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="367"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="220"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="376"/>
         <source>Select a run to see its steps and result.</source>
         <translation>Wählen Sie einen Lauf aus, um seine Schritte und sein Ergebnis anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="241"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="250"/>
         <source>Error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="243"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="252"/>
         <source>Warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="282"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="358"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="291"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="367"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="308"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="317"/>
         <source>Continue run</source>
         <translation>Lauf fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="327"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="336"/>
         <source>Recording %1</source>
         <translation>Aufzeichnung von %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="331"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="340"/>
         <source>Replay it with recording_id &quot;%1&quot; on /agent, or replay_workflow on the bridge.</source>
         <translation>Spielen Sie sie mit recording_id &quot;%1&quot; über /agent oder mit replay_workflow auf der Bridge erneut ab.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="352"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="361"/>
         <source>Runs</source>
         <translation>Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="353"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
         <source>All runs</source>
         <translation>Alle Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="353"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
         <source>Executing</source>
         <translation>Wird ausgeführt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="353"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
         <source>Waiting for input</source>
         <translation>Wartet auf Eingabe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="354"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="363"/>
         <source>Succeeded</source>
         <translation>Erfolgreich</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="354"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="363"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="354"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="363"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="357"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="366"/>
         <source>Filter by task or id (Ctrl+F)</source>
         <translation>Nach Aufgabe oder ID filtern (Strg+F)</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="359"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="368"/>
         <source>Copy id</source>
         <translation>ID kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="360"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="369"/>
         <source>Recording…</source>
         <translation>Aufzeichnung…</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="361"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="370"/>
         <source>The run needs answers</source>
         <translation>Der Lauf benötigt Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="371"/>
         <source>Answer and continue</source>
         <translation>Antworten und fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
         <source>Phase</source>
         <translation>Phase</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
         <source>Step</source>
         <translation>Schritt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
         <source>Tool</source>
         <translation>Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="364"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
         <source>Summary</source>
         <translation>Zusammenfassung</translation>
     </message>

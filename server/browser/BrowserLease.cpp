@@ -5,6 +5,7 @@
 #include "PageSlot.h"
 
 #include "core/Ids.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -52,6 +53,11 @@ void describeFailure(const QWebEngineLoadingInfo &info, NavigationResult &r)
 {
     const int code = info.errorCode();
     r.errorMessage = info.errorString();
+    if (code == -311) { // ERR_UNSAFE_REDIRECT: a redirect to file: and the like
+        r.errorCode = QStringLiteral("BLOCKED");
+        r.errorMessage = QStringLiteral("the page redirected to a URL that is not http(s)");
+        return;
+    }
     switch (info.errorDomain()) {
     case QWebEngineLoadingInfo::HttpStatusCodeDomain:
         r.errorCode = QStringLiteral("HTTP_STATUS");
@@ -149,201 +155,312 @@ void BrowserLease::recover()
     connect(m_slot->page(), &QWebEnginePage::urlChanged, this, &BrowserLease::urlChanged);
 }
 
-void BrowserLease::navigate(const QUrl &url, const NavigateOptions &options,
-                            std::function<void(const NavigationResult &)> done)
+quint64 BrowserLease::refusalMark() const
 {
-    if (m_slot && m_slot->crashed())
-        recover(); // a fresh page in the same isolation scope
-    QWebEnginePage *page = this->page();
-    if (!page) {
-        NavigationResult r;
-        r.requestedUrl = url;
-        r.errorCode = QStringLiteral("ABORTED");
-        r.errorMessage = QStringLiteral("the browser is shutting down");
-        done(r);
-        return;
+    return m_slot ? m_slot->nextRefusalSerial() : 0;
+}
+
+QList<Refusal> BrowserLease::refusalsSince(quint64 mark) const
+{
+    QList<Refusal> out;
+    if (!m_slot)
+        return out;
+    for (const Refusal &r : m_slot->refusals()) {
+        if (r.serial >= mark)
+            out.append(r);
     }
-    if (m_abortNavigation)
-        m_abortNavigation(); // a new navigation supersedes the pending one
+    return out;
+}
 
-    struct State
+namespace {
+
+// A failed load that the network policy caused reports the policy's reason: the
+// interceptor refused the main frame, or the proxy refused (or could not resolve) the
+// host the load ended on.
+bool explainByRefusal(NavigationResult &r, const QList<Refusal> &refusals)
+{
+    const QString host = r.finalUrl.host().isEmpty() ? r.requestedUrl.host() : r.finalUrl.host();
+    const Refusal *match = nullptr;
+    for (const Refusal &refusal : refusals) {
+        const bool sameHost = refusal.host.compare(host, Qt::CaseInsensitive) == 0;
+        if (refusal.mainFrame || sameHost)
+            match = &refusal;
+        else if (!r.ok && !match && !refusal.unresolved && !refusal.fromPage && r.httpStatus == 0)
+            match = &refusal; // a redirect hop the proxy refused
+    }
+    if (!match)
+        return false;
+    r.ok = false;
+    r.errorCode = match->unresolved ? QStringLiteral("DNS_FAILURE") : QStringLiteral("BLOCKED");
+    r.errorMessage = match->unresolved ? match->reason
+                                       : QStringLiteral("the network policy refused %1: it %2")
+                                             .arg(match->target, match->reason);
+    r.httpStatus = 0;
+    return true;
+}
+
+} // namespace
+
+// One navigation of a lease's page, from load() to its result: the load's progress,
+// the optional wait condition after it, a download instead of a page, a renderer crash,
+// the deadline. It reports once, then goes; a newer navigation supersedes it.
+class Navigation : public QObject
+{
+public:
+    using Done = std::function<void(const NavigationResult &)>;
+
+    Navigation(BrowserLease &lease, PageSlot &slot, const QUrl &url, NavigateOptions options,
+               Done done)
+        : QObject(&lease)
+        , m_lease(lease)
+        , m_slot(slot)
+        , m_url(url)
+        , m_options(std::move(options))
+        , m_done(std::move(done))
     {
-        NavigationResult result;
-        QElapsedTimer clock;
-        bool started = false;
-        bool committed = false;
-        bool settled = false;
-        bool loaded = false;
-        QList<QMetaObject::Connection> connections;
-        QTimer *deadline = nullptr;
-        QTimer *poller = nullptr;
-    };
-    auto st = std::make_shared<State>();
-    st->result.requestedUrl = url;
-    st->clock.start();
-    m_slot->downloadMime.clear();
+        m_result.requestedUrl = url;
+        m_clock.start();
+        m_slot.downloadMime.clear();
+    }
 
-    auto finish = [this, st, done](bool ok) {
-        if (st->settled)
+    void start()
+    {
+        QWebEnginePage *page = m_slot.page();
+        connect(page, &QWebEnginePage::loadingChanged, this, &Navigation::onLoading);
+        connect(page, &QWebEnginePage::urlChanged, this, &Navigation::onUrlChanged);
+        connect(&m_slot, &PageSlot::downloadSeen, this, &Navigation::onDownload);
+        connect(&m_slot, &PageSlot::rendererCrashed, this, [this] {
+            fail(QStringLiteral("RENDERER_CRASHED"), QStringLiteral("the page's renderer crashed"));
+        });
+        m_deadline.setSingleShot(true);
+        connect(&m_deadline, &QTimer::timeout, this, &Navigation::onDeadline);
+        m_deadline.start(m_options.timeoutMs);
+        // A load issued while the slot's about:blank warm-up is still in flight can be
+        // swallowed by it; start only once the warm-up is done.
+        if (m_slot.isWarming()) {
+            connect(&m_slot, &PageSlot::warmed, this, [this] {
+                if (!m_settled)
+                    m_slot.page()->load(m_url);
+            });
             return;
-        st->settled = true;
-        m_abortNavigation = nullptr;
-        for (const auto &c : std::as_const(st->connections))
-            disconnect(c);
-        if (st->deadline)
-            st->deadline->deleteLater();
-        if (st->poller)
-            st->poller->deleteLater();
-        st->result.ok = ok;
-        st->result.elapsedMs = st->clock.elapsed();
-        if (QWebEnginePage *p = this->page(); p && st->result.finalUrl.isEmpty())
-            st->result.finalUrl = p->url();
-        done(st->result);
-    };
-    auto fail = [st, finish](const QString &code, const QString &message) {
-        st->result.errorCode = code;
-        st->result.errorMessage = message;
-        finish(false);
-    };
+        }
+        page->load(m_url);
+    }
 
-    // After the document is in (load or DOMContentLoaded), optional wait conditions.
-    auto afterLoad = [this, st, options, finish, fail]() {
+    void fail(const QString &code, const QString &message)
+    {
+        m_result.errorCode = code;
+        m_result.errorMessage = message;
+        finish(false);
+    }
+
+private:
+    void onLoading(const QWebEngineLoadingInfo &info)
+    {
+        qCDebug(lcNav) << "loading" << m_url << info.status() << info.url() << info.errorDomain()
+                       << info.errorCode() << "started" << m_started << "settled" << m_settled;
+        if (m_settled)
+            return;
+        const bool aboutPage = info.url().scheme() == QLatin1String("about") &&
+                               m_url.scheme() != QLatin1String("about");
+        if (info.status() == QWebEngineLoadingInfo::LoadStartedStatus) {
+            if (!aboutPage)
+                m_started = true;
+            return;
+        }
+        // Qt reports LoadStarted only when the page goes from idle to loading, so a load
+        // issued while an earlier one is still winding down may show only its end. What is
+        // not ours: the about:blank warm-up, and the "stopped" tail of a load this one
+        // replaced.
+        if (aboutPage)
+            return;
+        if (!m_started && info.status() == QWebEngineLoadingInfo::LoadStoppedStatus &&
+            info.url() != m_url)
+            return;
+        m_result.finalUrl = info.url();
+        if (info.errorDomain() == QWebEngineLoadingInfo::HttpStatusCodeDomain)
+            m_result.httpStatus = info.errorCode();
+        switch (info.status()) {
+        case QWebEngineLoadingInfo::LoadSucceededStatus:
+            m_loaded = true;
+            afterLoad();
+            break;
+        case QWebEngineLoadingInfo::LoadFailedStatus:
+            describeFailure(info, m_result);
+            finish(false);
+            break;
+        case QWebEngineLoadingInfo::LoadStoppedStatus:
+            if (info.errorCode() == -3) {
+                // A navigation that became a download stops with ERR_ABORTED and the
+                // download request follows; give it a moment to arrive.
+                QTimer::singleShot(300, this, [this] {
+                    if (!m_settled)
+                        fail(QStringLiteral("ABORTED"),
+                             QStringLiteral("the navigation was stopped"));
+                });
+            } else {
+                describeFailure(info, m_result);
+                finish(false);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+
+    void onUrlChanged()
+    {
+        if (!m_started || m_committed)
+            return;
+        m_committed = true;
+        if (m_options.waitUntil == NavigateOptions::WaitUntil::DomContentLoaded)
+            afterLoad();
+    }
+
+    void onDownload()
+    {
+        m_result.contentType = m_slot.downloadMime;
+        fail(QStringLiteral("NON_HTML"),
+             QStringLiteral("the URL serves %1, not a web page").arg(m_slot.downloadMime));
+    }
+
+    void onDeadline()
+    {
+        if (m_settled)
+            return;
+        if (QWebEnginePage *p = m_slot.page())
+            p->triggerAction(QWebEnginePage::Stop);
+        const QString what = m_loaded ? QStringLiteral("the wait condition was not met")
+                                      : QStringLiteral("the page did not finish loading");
+        fail(QStringLiteral("TIMEOUT"),
+             QStringLiteral("%1 within %2 ms").arg(what).arg(m_options.timeoutMs));
+    }
+
+    // After the document is in (load or DOMContentLoaded): the optional wait condition,
+    // probed every 50 ms.
+    void afterLoad()
+    {
         QJsonObject condition;
-        if (!options.waitForSelector.isEmpty())
-            condition.insert(QStringLiteral("selector"), options.waitForSelector);
-        else if (!options.waitForText.isEmpty())
-            condition.insert(QStringLiteral("text"), options.waitForText);
-        if (condition.isEmpty() && options.waitUntil == NavigateOptions::WaitUntil::Load) {
+        if (!m_options.waitForSelector.isEmpty())
+            condition.insert(QStringLiteral("selector"), m_options.waitForSelector);
+        else if (!m_options.waitForText.isEmpty())
+            condition.insert(QStringLiteral("text"), m_options.waitForText);
+        if (condition.isEmpty() && m_options.waitUntil == NavigateOptions::WaitUntil::Load) {
             finish(true);
             return;
         }
         if (condition.isEmpty())
             condition.insert(QStringLiteral("readyState"), true);
-        const QString probe =
+        if (m_poller.isActive())
+            return;
+        m_probe =
             QStringLiteral("window.__pilothouse ? window.__pilothouse.probe(%1) : false")
                 .arg(QString::fromUtf8(QJsonDocument(condition).toJson(QJsonDocument::Compact)));
-        if (!st->poller) {
-            st->poller = new QTimer(this);
-            st->poller->setInterval(50);
-            QPointer<BrowserLease> self(this);
-            connect(st->poller, &QTimer::timeout, this, [self, st, probe, finish, fail] {
-                if (!self || st->settled || !self->page())
-                    return;
-                self->page()->runJavaScript(
-                    probe, PageAgent::kWorld, [st, finish, fail](const QVariant &v) {
-                        if (st->settled)
-                            return;
-                        if (v.toString() == QLatin1String("invalid-selector"))
-                            fail(QStringLiteral("INVALID_SELECTOR"),
-                                 QStringLiteral("waitForSelector is not a valid CSS selector"));
-                        else if (v.toBool())
-                            finish(true);
-                    });
-            });
-            st->poller->start();
-        }
-    };
+        connect(&m_poller, &QTimer::timeout, this, &Navigation::probe);
+        m_poller.start(50);
+    }
 
-    st->connections << connect(
-        page, &QWebEnginePage::loadingChanged, this,
-        [st, url, options, finish, fail, afterLoad, this](const QWebEngineLoadingInfo &info) {
-            qCDebug(lcNav) << "loading" << url << info.status() << info.url() << info.errorDomain()
-                           << info.errorCode() << "started" << st->started << "settled"
-                           << st->settled;
-            if (st->settled)
-                return;
-            const bool aboutPage = info.url().scheme() == QLatin1String("about") &&
-                                   url.scheme() != QLatin1String("about");
-            if (info.status() == QWebEngineLoadingInfo::LoadStartedStatus) {
-                if (!aboutPage)
-                    st->started = true;
-                return;
-            }
-            // Qt reports LoadStarted only when the page goes from idle to loading, so a
-            // load issued while an earlier one is still winding down may show only its
-            // end. What is not ours: the about:blank warm-up, and the "stopped" tail of a
-            // load this one replaced.
-            if (aboutPage)
-                return;
-            if (!st->started && info.status() == QWebEngineLoadingInfo::LoadStoppedStatus &&
-                info.url() != url)
-                return;
-            st->result.finalUrl = info.url();
-            if (info.errorDomain() == QWebEngineLoadingInfo::HttpStatusCodeDomain)
-                st->result.httpStatus = info.errorCode();
-            switch (info.status()) {
-            case QWebEngineLoadingInfo::LoadSucceededStatus:
-                st->loaded = true;
-                afterLoad();
-                break;
-            case QWebEngineLoadingInfo::LoadFailedStatus:
-                describeFailure(info, st->result);
-                finish(false);
-                break;
-            case QWebEngineLoadingInfo::LoadStoppedStatus:
-                if (info.errorCode() == -3) {
-                    // A navigation that became a download stops with ERR_ABORTED and the
-                    // download request follows; give it a moment to arrive.
-                    QTimer::singleShot(300, this, [st, fail] {
-                        if (!st->settled)
-                            fail(QStringLiteral("ABORTED"),
-                                 QStringLiteral("the navigation was stopped"));
-                    });
-                } else {
-                    describeFailure(info, st->result);
-                    finish(false);
-                }
-                break;
-            default:
-                break;
-            }
-        });
-    st->connections << connect(page, &QWebEnginePage::urlChanged, this, [st, options, afterLoad] {
-        if (!st->started || st->committed)
+    void probe()
+    {
+        QWebEnginePage *page = m_slot.page();
+        if (m_settled || !page)
             return;
-        st->committed = true;
-        if (options.waitUntil == NavigateOptions::WaitUntil::DomContentLoaded)
-            afterLoad();
-    });
-    st->connections << connect(m_slot, &PageSlot::downloadSeen, this, [this, st, finish] {
-        st->result.contentType = m_slot->downloadMime;
-        st->result.errorCode = QStringLiteral("NON_HTML");
-        st->result.errorMessage =
-            QStringLiteral("the URL serves %1, not a web page").arg(m_slot->downloadMime);
-        finish(false);
-    });
-    st->connections << connect(m_slot, &PageSlot::rendererCrashed, this, [fail] {
-        fail(QStringLiteral("RENDERER_CRASHED"), QStringLiteral("the page's renderer crashed"));
-    });
-
-    m_abortNavigation = [fail] {
-        fail(QStringLiteral("ABORTED"), QStringLiteral("a newer navigation replaced this one"));
-    };
-
-    st->deadline = new QTimer(this);
-    st->deadline->setSingleShot(true);
-    connect(st->deadline, &QTimer::timeout, this, [this, st, options, fail] {
-        if (st->settled)
-            return;
-        if (QWebEnginePage *p = this->page())
-            p->triggerAction(QWebEnginePage::Stop);
-        const QString what = st->loaded ? QStringLiteral("the wait condition was not met")
-                                        : QStringLiteral("the page did not finish loading");
-        fail(QStringLiteral("TIMEOUT"),
-             QStringLiteral("%1 within %2 ms").arg(what).arg(options.timeoutMs));
-    });
-    st->deadline->start(options.timeoutMs);
-
-    // A load issued while the slot's about:blank warm-up is still in flight can be
-    // swallowed by it; start only once the warm-up is done.
-    if (m_slot->isWarming()) {
-        st->connections << connect(m_slot, &PageSlot::warmed, this, [this, url, st] {
-            if (!st->settled)
-                this->page()->load(url);
+        QPointer<Navigation> self(this);
+        page->runJavaScript(m_probe, PageAgent::kWorld, [self](const QVariant &v) {
+            if (!self || self->m_settled)
+                return;
+            if (v.toString() == QLatin1String("invalid-selector"))
+                self->fail(QStringLiteral("INVALID_SELECTOR"),
+                           QStringLiteral("waitForSelector is not a valid CSS selector"));
+            else if (v.toBool())
+                self->finish(true);
         });
+    }
+
+    void finish(bool ok)
+    {
+        if (m_settled)
+            return;
+        m_settled = true;
+        m_deadline.stop();
+        m_poller.stop();
+        disconnect(m_slot.page(), nullptr, this, nullptr);
+        disconnect(&m_slot, nullptr, this, nullptr);
+        m_result.ok = ok;
+        m_result.elapsedMs = m_clock.elapsed();
+        if (QWebEnginePage *p = m_slot.page(); p && m_result.finalUrl.isEmpty())
+            m_result.finalUrl = p->url();
+        const Done done = std::move(m_done);
+        const NavigationResult result = m_result;
+        deleteLater();
+        m_lease.navigationEnded(this);
+        done(result);
+    }
+
+    BrowserLease &m_lease;
+    PageSlot &m_slot;
+    QUrl m_url;
+    NavigateOptions m_options;
+    Done m_done;
+    NavigationResult m_result;
+    QElapsedTimer m_clock;
+    QTimer m_deadline{this};
+    QTimer m_poller{this};
+    QString m_probe;
+    bool m_started = false;
+    bool m_committed = false;
+    bool m_settled = false;
+    bool m_loaded = false;
+};
+
+void BrowserLease::navigationEnded(Navigation *navigation)
+{
+    if (m_navigation == navigation)
+        m_navigation = nullptr;
+}
+
+void BrowserLease::navigate(const QUrl &url, const NavigateOptions &options,
+                            std::function<void(const NavigationResult &)> userDone)
+{
+    if (m_slot && m_slot->crashed())
+        recover(); // a fresh page in the same isolation scope
+    if (!page()) {
+        NavigationResult r;
+        r.requestedUrl = url;
+        r.errorCode = QStringLiteral("ABORTED");
+        r.errorMessage = QStringLiteral("the browser is shutting down");
+        userDone(r);
         return;
     }
-    this->page()->load(url);
+    if (const QString refusal = NetworkPolicy::refusal(url, m_slot->grant()); !refusal.isEmpty()) {
+        NavigationResult r;
+        r.requestedUrl = url;
+        r.errorCode = QStringLiteral("BLOCKED");
+        r.errorMessage = QStringLiteral("the URL %1").arg(refusal);
+        userDone(r);
+        return;
+    }
+    if (m_navigation) // a new navigation supersedes the pending one
+        m_navigation->fail(QStringLiteral("ABORTED"),
+                           QStringLiteral("a newer navigation replaced this one"));
+    // A failure (or a proxy's 403/502 answer) is checked against the policy's refusals
+    // once the proxy's report, posted before its answer, has been delivered.
+    const quint64 mark = refusalMark();
+    QPointer<BrowserLease> guard(this);
+    auto done = [guard, mark, userDone](const NavigationResult &result) {
+        const bool suspicious = !result.ok || result.httpStatus == 403 || result.httpStatus == 502;
+        if (!suspicious || !guard) {
+            userDone(result);
+            return;
+        }
+        QTimer::singleShot(0, guard.data(), [guard, mark, userDone, result] {
+            NavigationResult r = result;
+            explainByRefusal(r, guard->refusalsSince(mark));
+            userDone(r);
+        });
+    };
+    m_navigation = new Navigation(*this, *m_slot, url, options, std::move(done));
+    m_navigation->start();
 }
 
 void BrowserLease::evaluate(const QString &script, int timeoutMs,

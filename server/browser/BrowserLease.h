@@ -15,6 +15,7 @@ class QWebEngineLoadingInfo;
 namespace ph {
 
 class BrowserPool;
+class Navigation;
 class PageSlot;
 
 struct NavigateOptions
@@ -43,6 +44,20 @@ struct NavigationResult
     QJsonObject errorJson() const;
 };
 
+// A request the network policy refused for this slot's page: by its request interceptor
+// (schemes, literal private hosts, for every request, redirect, frame and socket) or by
+// the egress proxy (names by their resolved addresses).
+struct Refusal
+{
+    quint64 serial = 0;
+    QString host;
+    QString target; // the URL, or host:port for a tunnel
+    QString reason;
+    bool unresolved = false; // the host did not resolve (a DNS failure, not a policy block)
+    bool mainFrame = false;  // the interceptor saw a main-frame navigation
+    bool fromPage = false;   // the renderer refused a page's own load of a local file
+};
+
 struct SnapshotResult
 {
     bool ok = false;
@@ -67,8 +82,15 @@ public:
     bool isCrashed() const;
     qint64 heldMs() const { return m_held.elapsed(); }
 
+    // Loads `url`, a URL a caller named: anything but http(s), or a private target the
+    // lease's grant lacks, fails at once with BLOCKED and nothing is loaded. A load the
+    // network policy refused on the way (a redirect hop, a name resolving to a private
+    // address) fails with BLOCKED too, never as a page.
     void navigate(const QUrl &url, const NavigateOptions &options,
                   std::function<void(const NavigationResult &)> done);
+    // Network policy refusals of this lease's page: a marker, and those after it.
+    quint64 refusalMark() const;
+    QList<Refusal> refusalsSince(quint64 mark) const;
     // Calls the page agent's snapshot (formats, maxNodes, scope, maxTextChars).
     void snapshot(const QJsonObject &options, int timeoutMs,
                   std::function<void(const SnapshotResult &)> done);
@@ -96,7 +118,9 @@ private:
     QString m_id;
     QString m_label;
     QElapsedTimer m_held;
-    std::function<void()> m_abortNavigation; // fails the pending navigation, if any
+    friend class Navigation;
+    void navigationEnded(Navigation *navigation);
+    QPointer<Navigation> m_navigation; // the pending navigation, if any
 };
 
 } // namespace ph

@@ -1,13 +1,15 @@
 #include "BrowserPool.h"
 
 #include "BrowserLease.h"
-#include "NetworkPolicy.h"
 #include "PageAgent.h"
 #include "PageSlot.h"
 
+#include "net/EgressProxy.h"
+#include "net/HostResolver.h"
+#include "net/NetworkPolicy.h"
+
 #include <QLoggingCategory>
 #include <QTimer>
-#include <QWebEngineUrlRequestInterceptor>
 
 #include <cmath>
 #include <utility>
@@ -16,45 +18,41 @@ Q_LOGGING_CATEGORY(lcPool, "pilothouse.browser")
 
 namespace ph {
 
-namespace {
-
-// Every request any pooled page makes passes here (on the UI thread in Qt 6). It holds
-// the line the policy draws: no file: or other local schemes, and no private targets
-// when they are off, also for redirects and subresources.
-class PolicyInterceptor final : public QWebEngineUrlRequestInterceptor
-{
-public:
-    explicit PolicyInterceptor(NetworkPolicy &policy)
-        : m_policy(policy)
-    {}
-
-    void interceptRequest(QWebEngineUrlRequestInfo &info) override
-    {
-        const QUrl url = info.requestUrl();
-        const QString scheme = url.scheme();
-        if (scheme == QLatin1String("data") || scheme == QLatin1String("blob") ||
-            scheme == QLatin1String("about") || scheme == QLatin1String("qrc"))
-            return;
-        if (!NetworkPolicy::isBrowsableScheme(url) ||
-            (!m_policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))) {
-            info.block(true);
-        }
-    }
-
-private:
-    NetworkPolicy &m_policy;
-};
-
-} // namespace
-
-BrowserPool::BrowserPool(const Options &options, NetworkPolicy &policy, QObject *parent)
+BrowserPool::BrowserPool(const Options &options, const NetworkPolicy &policy, QObject *parent)
     : QObject(parent)
     , m_options(options)
-    , m_policy(policy)
+    , m_egress(policy.egress())
+    , m_resolver(policy.resolver())
     , m_agent(std::make_unique<PageAgent>())
-    , m_interceptor(std::make_unique<PolicyInterceptor>(policy))
 {
+    // Refusals by the proxy (names by resolved address) reach the slot they were for.
+    connect(
+        m_egress.get(), &EgressProxy::refused, this,
+        [this](const QString &user, const QString &target, const QString &reason, bool unresolved) {
+            PageSlot *slot = slotOfEgressUser(user);
+            if (!slot)
+                return;
+            Refusal r;
+            r.target = target;
+            r.host = target.contains(QLatin1String("://"))
+                         ? QUrl(target).host()
+                         : target.left(target.lastIndexOf(QLatin1Char(':')))
+                               .remove(QLatin1Char('['))
+                               .remove(QLatin1Char(']'));
+            r.reason = reason;
+            r.unresolved = unresolved;
+            slot->noteRefusal(r);
+        });
     QTimer::singleShot(0, this, &BrowserPool::replenish);
+}
+
+PageSlot *BrowserPool::slotOfEgressUser(const QString &user) const
+{
+    for (BrowserLease *lease : m_leases) {
+        if (lease->m_slot && lease->m_slot->egressUser() == user)
+            return lease->m_slot;
+    }
+    return nullptr;
 }
 
 BrowserPool::~BrowserPool()
@@ -64,8 +62,7 @@ BrowserPool::~BrowserPool()
 
 PageSlot *BrowserPool::newSlot()
 {
-    auto *slot =
-        new PageSlot(*m_agent, m_policy.allowPrivateTargets() ? nullptr : m_interceptor.get());
+    auto *slot = new PageSlot(*m_agent, m_egress, m_resolver);
     connect(slot, &PageSlot::rendererCrashed, this, [this] {
         ++m_crashes;
         qCWarning(lcPool) << "a renderer crashed; its page will be replaced";
@@ -87,12 +84,13 @@ int BrowserPool::retryAfterSeconds() const
     return qBound(1, int(std::ceil(waves * m_avgLeaseMs / 1000.0)), 60);
 }
 
-bool BrowserPool::acquire(const QString &label, QObject *context, Granted granted)
+bool BrowserPool::acquire(const QString &label, const EgressGrant &grant, QObject *context,
+                          Granted granted)
 {
     if (m_shutDown || !hasRoomFor(1))
         return false;
-    m_waiting.push_back(
-        {label, QPointer<QObject>(context), context != nullptr, std::move(granted)});
+    m_waiting.push_back({label, std::make_shared<const EgressGrant>(grant),
+                         QPointer<QObject>(context), context != nullptr, std::move(granted)});
     scheduleDispatch();
     Q_EMIT statsChanged();
     return true;
@@ -126,6 +124,7 @@ void BrowserPool::dispatch()
         }
         if (!slot)
             slot = newSlot();
+        slot->setGrant(*waiter.grant);
         auto lease = std::unique_ptr<BrowserLease>(new BrowserLease(this, slot, waiter.label));
         m_leases.append(lease.get());
         ++m_served;

@@ -10,14 +10,15 @@
 #include <functional>
 #include <memory>
 
-class QWebEngineUrlRequestInterceptor;
-
 namespace ph {
 
 class BrowserLease;
+class EgressProxy;
+class HostResolver;
 class NetworkPolicy;
 class PageAgent;
 class PageSlot;
+struct EgressGrant;
 
 // The cloud browser: QtWebEngine pages leased to API calls and returned.
 //
@@ -26,6 +27,10 @@ class PageSlot;
 // calls. Fresh profiles are cheap; a fresh page's renderer is what costs, so the pool
 // keeps `standby` isolated pages prepared ahead of need (renderer started) and
 // replenishes them after each lease.
+//
+// Network: each lease acts with its caller's EgressGrant (NetworkPolicy). The slot's own
+// request interceptor refuses other schemes and literal private hosts; the egress proxy
+// judges names by their resolved addresses and connects to the address it checked.
 //
 // Capacity: at most `size` pages leased at once; up to `queueLimit` requests wait
 // behind them in order; beyond that acquire() refuses (the HTTP layer answers 429).
@@ -51,13 +56,14 @@ public:
     };
     using Granted = std::function<void(std::unique_ptr<BrowserLease>)>;
 
-    BrowserPool(const Options &options, NetworkPolicy &policy, QObject *parent = nullptr);
+    // The pool's pages resolve names and leave through the policy's egress.
+    BrowserPool(const Options &options, const NetworkPolicy &policy, QObject *parent = nullptr);
     ~BrowserPool() override;
 
-    // Asks for one page. `granted` runs from the event loop once a page is free, unless
-    // `context` was destroyed first. Returns false, queueing nothing, when the wait
-    // queue is full.
-    bool acquire(const QString &label, QObject *context, Granted granted);
+    // Asks for one page that acts with `grant`. `granted` runs from the event loop once
+    // a page is free, unless `context` was destroyed first. Returns false, queueing
+    // nothing, when the wait queue is full.
+    bool acquire(const QString &label, const EgressGrant &grant, QObject *context, Granted granted);
     // Whether `pages` more requests would fit (leased or queued) right now.
     bool hasRoomFor(int pages) const;
     // A Retry-After estimate from the recent lease durations and the queue.
@@ -81,6 +87,7 @@ private:
     struct Waiter
     {
         QString label;
+        std::shared_ptr<const EgressGrant> grant;
         QPointer<QObject> context;
         bool hasContext = false;
         Granted granted;
@@ -96,10 +103,12 @@ private:
     void replenish();
     PageSlot *newSlot();
 
+    PageSlot *slotOfEgressUser(const QString &user) const;
+
     Options m_options;
-    NetworkPolicy &m_policy;
+    std::shared_ptr<EgressProxy> m_egress;
+    std::shared_ptr<const HostResolver> m_resolver;
     std::unique_ptr<PageAgent> m_agent;
-    std::unique_ptr<QWebEngineUrlRequestInterceptor> m_interceptor;
     std::deque<Waiter> m_waiting;
     QList<PageSlot *> m_standby;
     QList<BrowserLease *> m_leases;

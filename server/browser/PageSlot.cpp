@@ -2,28 +2,112 @@
 
 #include "PageAgent.h"
 
-#include <QRegularExpression>
+#include "net/HostResolver.h"
 
+#include <QAuthenticator>
+#include <QRegularExpression>
 #include <QWebEngineDownloadRequest>
 #include <QWebEnginePage>
 #include <QWebEngineProfile>
 #include <QWebEngineScriptCollection>
 #include <QWebEngineSettings>
+#include <QWebEngineUrlRequestInterceptor>
+
 #include <memory>
 
 namespace ph {
 
-PageSlot::PageSlot(const PageAgent &agent, QWebEngineUrlRequestInterceptor *interceptor,
-                   QObject *parent)
+// Every request of the slot's page passes here (on the UI thread in Qt 6): navigations,
+// redirects, frames, subresources, workers and WebSocket handshakes. It draws the lines
+// that need no name resolution: the scheme rule always, and literal private hosts (and
+// single-label names, which bypass the egress proxy) unless the lease's grant has them.
+class SlotInterceptor final : public QWebEngineUrlRequestInterceptor
+{
+public:
+    explicit SlotInterceptor(PageSlot &slot)
+        : m_slot(slot)
+    {}
+
+    void interceptRequest(QWebEngineUrlRequestInfo &info) override
+    {
+        const QUrl url = info.requestUrl();
+        const QString scheme = url.scheme().toLower();
+        // What the pool itself uses, and what only exists inside the page.
+        if (scheme == QLatin1String("data") || scheme == QLatin1String("blob") ||
+            scheme == QLatin1String("about"))
+            return;
+        const bool socket = info.resourceType() == QWebEngineUrlRequestInfo::ResourceTypeWebSocket;
+        const bool socketScheme = scheme == QLatin1String("ws") || scheme == QLatin1String("wss");
+        QString reason;
+        if (!(NetworkPolicy::isBrowsableScheme(url) || (socket && socketScheme)))
+            reason = QStringLiteral("uses the scheme '%1'; only http and https are allowed")
+                         .arg(url.scheme());
+        else if (url.host().isEmpty())
+            reason = QStringLiteral("has no host");
+        else if (!m_slot.grant().privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
+            reason = QStringLiteral("points at a private address (%1), which this key may not "
+                                    "reach")
+                         .arg(url.host());
+        if (reason.isEmpty())
+            return;
+        info.block(true);
+        Refusal r;
+        r.host = url.host();
+        r.target = url.toString(QUrl::RemoveUserInfo);
+        r.reason = reason;
+        r.mainFrame = info.resourceType() == QWebEngineUrlRequestInfo::ResourceTypeMainFrame;
+        m_slot.noteRefusal(r);
+    }
+
+private:
+    PageSlot &m_slot;
+};
+
+// The slot's page. Chromium refuses a page's own attempt to load a local file (a link, a
+// form, `location =`, a frame) in the renderer, before any request exists, and says so
+// only on the console: that message becomes a refusal too, so an action that tried it
+// fails as BLOCKED instead of silently doing nothing.
+class SlotPage final : public QWebEnginePage
+{
+public:
+    SlotPage(QWebEngineProfile *profile, PageSlot &slot)
+        : QWebEnginePage(profile)
+        , m_slot(slot)
+    {}
+
+protected:
+    void javaScriptConsoleMessage(JavaScriptConsoleMessageLevel level, const QString &message,
+                                  int line, const QString &source) override
+    {
+        static const QLatin1String prefix("Not allowed to load local resource: ");
+        if (level == ErrorMessageLevel && message.startsWith(prefix)) {
+            const QUrl url(message.mid(prefix.size()).trimmed());
+            Refusal r;
+            r.target = url.toString(QUrl::RemoveUserInfo);
+            r.reason = QStringLiteral("uses the scheme '%1'; only http and https are allowed")
+                           .arg(url.scheme());
+            r.fromPage = true;
+            m_slot.noteRefusal(r);
+        }
+        QWebEnginePage::javaScriptConsoleMessage(level, message, line, source);
+    }
+
+private:
+    PageSlot &m_slot;
+};
+
+PageSlot::PageSlot(const PageAgent &agent, std::shared_ptr<EgressProxy> egress,
+                   std::shared_ptr<const HostResolver> resolver, QObject *parent)
     : QObject(parent)
     , m_agent(agent)
+    , m_egress(std::move(egress))
+    , m_interceptor(std::make_unique<SlotInterceptor>(*this))
 {
+    // Until leased, the slot acts for nobody: no private target, no tenant.
+    m_identity = m_egress->open(m_grant, std::move(resolver));
     // An off-the-record profile: cookies, storage and cache live in memory and die with it.
     m_profile = new QWebEngineProfile();
-    // The interceptor costs a hop to the UI thread per request; it is installed only
-    // when the policy has something to refuse (private targets off).
-    if (interceptor)
-        m_profile->setUrlRequestInterceptor(interceptor);
+    m_profile->setUrlRequestInterceptor(m_interceptor.get());
     m_profile->setPersistentCookiesPolicy(QWebEngineProfile::NoPersistentCookies);
     m_profile->setHttpUserAgent(m_profile->httpUserAgent().replace(
         QRegularExpression(QStringLiteral("QtWebEngine/[^ ]+")),
@@ -38,6 +122,9 @@ PageSlot::PageSlot(const PageAgent &agent, QWebEngineUrlRequestInterceptor *inte
     settings->setAttribute(QWebEngineSettings::ScreenCaptureEnabled, false);
     settings->setAttribute(QWebEngineSettings::PlaybackRequiresUserGesture, true);
     settings->setAttribute(QWebEngineSettings::ErrorPageEnabled, false);
+    // WebRTC's peer connections do not go through the proxy: keep them off the
+    // machine's private interfaces.
+    settings->setAttribute(QWebEngineSettings::WebRTCPublicInterfacesOnly, true);
     connect(m_profile, &QWebEngineProfile::downloadRequested, this,
             [this](QWebEngineDownloadRequest *download) {
                 downloadMime = download->mimeType();
@@ -50,15 +137,16 @@ PageSlot::PageSlot(const PageAgent &agent, QWebEngineUrlRequestInterceptor *inte
 
 PageSlot::~PageSlot()
 {
-    // Pages must go before their profile.
+    // Pages must go before their profile, and the profile before its interceptor.
     qDeleteAll(m_oldPages);
     delete m_page;
     delete m_profile;
+    m_egress->close(m_identity);
 }
 
 void PageSlot::createPage()
 {
-    m_page = new QWebEnginePage(m_profile);
+    m_page = new SlotPage(m_profile, *this);
     m_page->scripts().insert(m_agent.script());
     m_crashed = false;
     connect(m_page, &QWebEnginePage::renderProcessTerminated, this,
@@ -68,6 +156,27 @@ void PageSlot::createPage()
                 m_crashed = true;
                 Q_EMIT rendererCrashed();
             });
+    // The egress proxy asks every new identity for its credentials once.
+    connect(m_page, &QWebEnginePage::proxyAuthenticationRequired, this,
+            [this](const QUrl &, QAuthenticator *authenticator, const QString &) {
+                authenticator->setUser(m_identity.user);
+                authenticator->setPassword(m_identity.password);
+            });
+}
+
+void PageSlot::setGrant(const EgressGrant &grant)
+{
+    m_grant = grant;
+    m_egress->setGrant(m_identity, grant);
+}
+
+void PageSlot::noteRefusal(Refusal refusal)
+{
+    refusal.serial = m_nextSerial++;
+    m_refusals.append(refusal);
+    if (m_refusals.size() > 64)
+        m_refusals.removeFirst();
+    Q_EMIT refused(refusal);
 }
 
 void PageSlot::warm()

@@ -1,25 +1,35 @@
 #pragma once
 
+#include "BrowserLease.h"
+
+#include "net/EgressProxy.h"
+#include "net/NetworkPolicy.h"
+
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QUrl>
 
+#include <memory>
+
 class QWebEnginePage;
 class QWebEngineProfile;
-class QWebEngineUrlRequestInterceptor;
 
 namespace ph {
 
+class HostResolver;
 class PageAgent;
+class SlotInterceptor;
 
 // Internal to the browser area: one isolation scope, an off-the-record profile with one
-// page in it. Slots are never reused across leases; the pool discards them.
+// page in it, its own request interceptor and egress identity. Slots are never reused
+// across leases; the pool discards them.
 class PageSlot : public QObject
 {
     Q_OBJECT
 public:
-    PageSlot(const PageAgent &agent, QWebEngineUrlRequestInterceptor *interceptor,
-             QObject *parent = nullptr);
+    PageSlot(const PageAgent &agent, std::shared_ptr<EgressProxy> egress,
+             std::shared_ptr<const HostResolver> resolver, QObject *parent = nullptr);
     ~PageSlot() override;
 
     QWebEnginePage *page() const { return m_page; }
@@ -30,6 +40,16 @@ public:
     bool isWarming() const { return m_warming; }
     void replacePage();
 
+    // What this slot's traffic may reach; set when the slot is leased.
+    void setGrant(const EgressGrant &grant);
+    EgressGrant grant() const { return m_grant; }
+    QString egressUser() const { return m_identity.user; }
+
+    // Refusals so far (the newest last, at most 64 kept) and the serial the next gets.
+    const QList<Refusal> &refusals() const { return m_refusals; }
+    quint64 nextRefusalSerial() const { return m_nextSerial; }
+    void noteRefusal(Refusal refusal);
+
     // The last download the page's navigation turned into (non-HTML content).
     QString downloadMime;
     QUrl downloadUrl;
@@ -38,14 +58,21 @@ Q_SIGNALS:
     void rendererCrashed();
     void downloadSeen();
     void warmed();
+    void refused(const ph::Refusal &refusal);
 
 private:
     void createPage();
 
     const PageAgent &m_agent;
+    std::shared_ptr<EgressProxy> m_egress;
+    EgressProxy::Identity m_identity;
+    EgressGrant m_grant;
+    std::unique_ptr<SlotInterceptor> m_interceptor;
     QWebEngineProfile *m_profile = nullptr;
     QWebEnginePage *m_page = nullptr;
     QList<QWebEnginePage *> m_oldPages; // crashed pages awaiting deletion
+    QList<Refusal> m_refusals;
+    quint64 m_nextSerial = 1;
     bool m_crashed = false;
     bool m_warming = false;
 };

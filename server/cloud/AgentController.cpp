@@ -3,10 +3,11 @@
 #include "AgentRequest.h"
 
 #include "browser/BrowserPool.h"
-#include "browser/NetworkPolicy.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
+#include "core/DomainError.h"
+#include "core/HeaderText.h"
 #include "core/ObjectStore.h"
 #include "core/RequestLog.h"
 #include "core/Settings.h"
@@ -14,10 +15,10 @@
 #include "engine/AgentRun.h"
 #include "engine/ResponseBuilder.h"
 #include "engine/RunManager.h"
-#include "http/ApiError.h"
 #include "http/Authenticator.h"
 #include "http/Exchange.h"
 #include "http/LongPoll.h"
+#include "net/NetworkPolicy.h"
 #include "webhooks/WebhookEvents.h"
 #include "webhooks/WebhookQueue.h"
 
@@ -29,7 +30,6 @@ namespace ph::cloud {
 
 using engine::AgentRun;
 using engine::RunStatus;
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
 using http::Route;
@@ -37,14 +37,6 @@ using http::Route;
 namespace {
 
 constexpr int kMaxWaitSeconds = 300;
-
-ApiError toApiError(const engine::EngineError &e)
-{
-    ApiError error(e.status, e.code, e.message, e.field);
-    if (e.status == 429)
-        error.withRetryAfter(5);
-    return error;
-}
 
 int statusFor(RunStatus s)
 {
@@ -64,57 +56,58 @@ AgentController::AgentController(Store &store, Settings &settings, NetworkPolicy
     , m_runs(runs)
     , m_webhooks(webhooks)
 {
-    connect(&m_runs, &engine::RunManager::runSettled, this, &AgentController::announce);
+    // Every end of a phase (and every pause for input) is announced inside the
+    // transaction that stores it.
+    m_runs.setSettleHook([this](const engine::Settlement &s) { announce(s); });
 }
 
-void AgentController::announce(const QString &trajectoryId)
+void AgentController::announce(const engine::Settlement &s)
 {
-    AgentRun *run = m_runs.live(trajectoryId);
-    if (!run || run->status() == RunStatus::Executing)
-        return;
+    // The request that drove the phase is done, in the same commit.
+    m_store.requests().finish(
+        s.requestId, engine::toString(s.status),
+        {{QStringLiteral("trajectoryId"), s.trajectoryId}, {QStringLiteral("phase"), s.phase}});
     QList<WebhookSubscription> subscriptions;
     QSet<QString> seen;
-    for (const QString &requestId : run->subscriberRequests()) {
-        for (const WebhookSubscription &s : m_store.requests().subscriptions(requestId)) {
-            const QString key = s.url + QLatin1Char('\n') + s.events.join(QLatin1Char(','));
+    for (const QString &requestId : s.subscriberRequests) {
+        for (const WebhookSubscription &sub : m_store.requests().subscriptions(requestId)) {
+            const QString key = sub.url + QLatin1Char('\n') + sub.events.join(QLatin1Char(','));
             if (!seen.contains(key)) {
                 seen.insert(key);
-                subscriptions.append(s);
+                subscriptions.append(sub);
             }
         }
     }
     if (subscriptions.isEmpty())
         return;
-    const QJsonObject response = run->response();
+    const QJsonObject &response = s.response;
     webhooks::Outcome o;
-    o.requestId = run->requestId();
+    o.requestId = s.requestId;
     // Runs the bridge started name their tool and params (docs/api/bridge.md).
-    const engine::ExecuteRequest &request = run->request();
-    const bool bridged = !request.origin.isEmpty();
-    o.endpoint = bridged ? QStringLiteral("/mcp") : QStringLiteral("/agent");
-    o.tool = bridged ? request.origin : QStringLiteral("agent");
-    o.status = engine::toString(run->status());
-    o.success = run->status() == RunStatus::Success;
-    o.inputRequired = run->status() == RunStatus::RequiresInput;
-    o.startedAt = run->startedAt();
+    o.endpoint = s.bridged ? QStringLiteral("/mcp") : QStringLiteral("/agent");
+    o.tool = s.tool;
+    o.status = engine::toString(s.status);
+    o.success = s.status == RunStatus::Success;
+    o.inputRequired = s.status == RunStatus::RequiresInput;
+    o.startedAt = s.startedAt;
     o.finishedAt = m_store.clock().nowMs();
-    o.creditsUsedMilli = run->creditsUsedMilli();
-    o.creditsLeftMilli = run->creditsLeftMilli();
+    o.creditsUsedMilli = s.creditsUsedMilli;
+    o.creditsLeftMilli = s.creditsLeftMilli;
     o.output = response;
     const QJsonValue json =
         response.value(QStringLiteral("result")).toObject().value(QStringLiteral("json"));
     o.extractedData = json.isArray()
                           ? json.toArray()
                           : (json.isUndefined() || json.isNull() ? QJsonArray() : QJsonArray{json});
-    o.errorMessage = response.value(QStringLiteral("error")).toString();
-    o.errorCode = run->status() == RunStatus::Cancelled ? QStringLiteral("CANCELLED")
-                                                        : QStringLiteral("RUN_FAILED");
+    o.errorMessage = response.value(QStringLiteral("error")).toString(s.error);
+    o.errorCode = s.status == RunStatus::Cancelled ? QStringLiteral("CANCELLED")
+                                                   : QStringLiteral("RUN_FAILED");
     o.errorDetails = {{QStringLiteral("status"), o.status},
-                      {QStringLiteral("trajectoryId"), trajectoryId}};
-    o.params = bridged ? request.originParams : request.stored;
-    o.trajectoryId = trajectoryId;
-    o.phase = run->phase();
-    m_webhooks.enqueue(o.requestId, run->keyId(), subscriptions,
+                      {QStringLiteral("trajectoryId"), s.trajectoryId}};
+    o.params = s.params;
+    o.trajectoryId = s.trajectoryId;
+    o.phase = s.phase;
+    m_webhooks.enqueue(o.requestId, s.keyId, subscriptions,
                        webhooks::eventsFor(o, m_store.clock()));
 }
 
@@ -139,34 +132,35 @@ AgentRun *AgentController::submit(const engine::ExecuteRequest &request, const Q
                                   const QString &requestId, const QString &endpoint)
 {
     if (!m_store.credits().canSpend(keyId))
-        throw ApiError::creditsExhausted();
+        throw DomainError::creditsExhausted();
+    // Per-key fairness: runs executing, and waiting ones that hold a page, count.
+    const int limit = m_settings.intValue(SettingKeys::agentMaxRunsPerKey);
+    if (!request.historyContinue && m_runs.active(keyId) >= limit)
+        throw DomainError::keyBusy(QStringLiteral("agent runs"), m_runs.active(keyId), limit,
+                                   SettingKeys::agentMaxRunsPerKey, m_pool.retryAfterSeconds());
     if (!request.historyContinue && !m_pool.hasRoomFor(1))
-        throw ApiError::busy(QStringLiteral("the browser pool is busy; retry later"),
-                             m_pool.retryAfterSeconds());
+        throw DomainError::busy(QStringLiteral("the browser pool is busy; retry later"),
+                                m_pool.retryAfterSeconds());
 
+    // The request, its subscriptions and the run's first rows in one commit: a run the
+    // store has always knows whom it owes its callbacks.
     engine::EngineError error;
-    m_store.requests().begin(requestId, keyId, endpoint);
-    AgentRun *run = m_runs.submit(request, keyId, requestId, &error);
-    if (!run) {
-        m_store.requests().finish(requestId, QStringLiteral("refused"),
-                                  {{QStringLiteral("code"), error.code}});
-        throw toApiError(error);
-    }
-    m_store.requests().addSubscriptions(requestId, request.webhooks);
+    AgentRun *run = nullptr;
+    m_store.transaction([&] {
+        m_store.requests().begin(requestId, keyId, endpoint);
+        m_store.requests().addSubscriptions(requestId, request.webhooks);
+        run = m_runs.submit(request, keyId, requestId, &error);
+        if (!run)
+            m_store.requests().finish(requestId, QStringLiteral("refused"),
+                                      {{QStringLiteral("code"), error->code()}});
+    });
+    if (!run)
+        throw *error;
     run->addSubscriberRequest(requestId);
-    QPointer<AgentRun> guard(run);
-    auto record = [this, guard, requestId] {
-        if (!guard || guard->status() == RunStatus::Executing || guard->requestId() != requestId)
-            return;
-        m_store.requests().finish(requestId, engine::toString(guard->status()),
-                                  {{QStringLiteral("trajectoryId"), guard->trajectoryId()},
-                                   {QStringLiteral("phase"), guard->phase()}});
-    };
-    connect(run, &AgentRun::settled, this, record, Qt::SingleShotConnection);
     return run;
 }
 
-std::optional<ApiError> AgentController::inputError(const AgentRun &run)
+std::optional<DomainError> AgentController::inputError(const AgentRun &run)
 {
     // An input that could not be used is the request's fault: a typed 400 naming it
     // (the trajectory keeps the error for GET /agent/{id}).
@@ -176,7 +170,7 @@ std::optional<ApiError> AgentController::inputError(const AgentRun &run)
     QJsonObject details = bad->details;
     details.insert(QStringLiteral("trajectoryId"), run.trajectoryId());
     details.insert(QStringLiteral("phase"), run.phase());
-    return ApiError(400, bad->code, bad->message, bad->field, details);
+    return DomainError(DomainError::Kind::Invalid, bad->code, bad->message, bad->field, details);
 }
 
 void AgentController::awaitRun(AgentRun *run, int windowMs, QObject *context,
@@ -200,7 +194,8 @@ void AgentController::awaitRun(AgentRun *run, int windowMs, QObject *context,
 void AgentController::run(Exchange &exchange)
 {
     const engine::ExecuteRequest request =
-        readExecuteRequest(exchange.request().jsonObject(), m_policy);
+        readExecuteRequest(exchange.request().jsonObject(),
+                           m_policy.grantFor(exchange.request().principal.keyId), m_settings);
     AgentRun *run = submit(request, exchange.request().principal.keyId, exchange.request().id,
                            exchange.request().path);
     QPointer<AgentRun> guard(run);
@@ -220,7 +215,7 @@ void AgentController::run(Exchange &exchange)
         exchange, windowMs, [guard] { return !guard || guard->status() != RunStatus::Executing; },
         [guard](Exchange &ex) {
             if (!guard) {
-                ex.fail(ApiError::internal(QStringLiteral("the run is gone")));
+                ex.fail(DomainError::internal(QStringLiteral("the run is gone")));
                 return;
             }
             if (const auto bad = inputError(*guard)) {
@@ -238,7 +233,7 @@ void AgentController::get(Exchange &exchange)
     const QString keyId = exchange.request().principal.keyId;
     engine::EngineError error;
     if (!m_runs.latest(id, keyId, &error))
-        throw toApiError(error);
+        throw *error;
     // Prefer: wait=N holds the answer until the run settles (long-poll).
     const int waitMs = exchange.request().preferWait(kMaxWaitSeconds).value_or(0) * 1000;
     QPointer<AgentRun> run = m_runs.live(id);
@@ -248,7 +243,7 @@ void AgentController::get(Exchange &exchange)
             engine::EngineError e;
             const auto latest = m_runs.latest(id, keyId, &e);
             if (!latest) {
-                ex.fail(toApiError(e));
+                ex.fail(*e);
                 return;
             }
             ex.respondJson(latest->value(QStringLiteral("status")).toString() ==
@@ -267,7 +262,7 @@ void AgentController::cancel(Exchange &exchange)
     const QString keyId = exchange.request().principal.keyId;
     engine::EngineError error;
     if (!m_runs.cancel(id, keyId, QStringLiteral("cancelled"), &error))
-        throw toApiError(error);
+        throw *error;
     const auto latest = m_runs.latest(id, keyId, &error);
     exchange.respondJson(200, latest.value_or(QJsonObject()));
 }
@@ -276,14 +271,24 @@ void AgentController::upload(Exchange &exchange)
 {
     const QByteArray body = exchange.request().body;
     if (body.isEmpty())
-        throw ApiError(400, QStringLiteral("EMPTY_UPLOAD"),
-                       QStringLiteral("the upload has no content"), QStringLiteral("body"));
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("EMPTY_UPLOAD"),
+                          QStringLiteral("the upload has no content"), QStringLiteral("body"));
+    // The name and the type come back in the download's headers: no control character
+    // (CR, LF, …) may get in.
     QString name = exchange.request().queryValue(QStringLiteral("name"));
-    if (name.isEmpty())
+    QString nameField = QStringLiteral("name");
+    if (name.isEmpty()) {
         name = QString::fromUtf8(exchange.request().header("x-filename"));
+        nameField = QStringLiteral("X-Filename");
+    }
+    if (const QString problem = HeaderText::valueProblem(name); !problem.isEmpty())
+        throw DomainError::invalidField(nameField, problem);
     if (name.isEmpty())
         name = QStringLiteral("upload");
     QByteArray type = exchange.request().header("content-type");
+    if (const QString problem = HeaderText::valueProblem(QString::fromLatin1(type));
+        !problem.isEmpty())
+        throw DomainError::invalidField(QStringLiteral("Content-Type"), problem);
     if (type.isEmpty() || type.startsWith("application/x-www-form-urlencoded"))
         type = "application/octet-stream";
     const StoredObject o =
@@ -305,8 +310,8 @@ void AgentController::download(Exchange &exchange)
         const qint64 expires =
             exchange.request().queryValue(QStringLiteral("expires")).toLongLong();
         if (!m_store.objects().verify(id, expires, sig))
-            throw ApiError(
-                403, QStringLiteral("LINK_INVALID"),
+            throw DomainError(
+                DomainError::Kind::Forbidden, QStringLiteral("LINK_INVALID"),
                 QStringLiteral("the download link is invalid or has expired; ask for a new one"));
         allowed = true;
     } else if (object) {
@@ -315,15 +320,24 @@ void AgentController::download(Exchange &exchange)
         const auto found = m_store.apiKeys().findBySecret(key);
         allowed = found && found->isActive() && (found->id == object->keyId || found->isOwner());
         if (!allowed)
-            throw ApiError::unauthorized(
+            throw DomainError::unauthorized(
                 QStringLiteral("MISSING_API_KEY"),
                 QStringLiteral("a signed link or the owning API key is required"));
     }
     if (!object || !allowed)
-        throw ApiError::notFound(QStringLiteral("no stored object %1").arg(id));
+        throw DomainError::notFound(QStringLiteral("no stored object %1").arg(id));
+    // Names and types are checked when stored; objects stored before that are cleaned
+    // here rather than refused.
     QString filename = object->name;
-    filename.replace(QLatin1Char('"'), QLatin1Char('_'));
-    exchange.respond(200, m_store.objects().data(id), object->contentType.toUtf8(),
+    for (QChar &c : filename) {
+        if (c == QLatin1Char('"') || c == QLatin1Char('\\') ||
+            !HeaderText::isSafeValue(QStringView(&c, 1)))
+            c = QLatin1Char('_');
+    }
+    QByteArray contentType = object->contentType.toUtf8();
+    if (!HeaderText::isSafeValue(contentType))
+        contentType = "application/octet-stream";
+    exchange.respond(200, m_store.objects().data(id), contentType,
                      {qMakePair(QByteArray("Content-Disposition"),
                                 QByteArray("attachment; filename=\"") + filename.toUtf8() + '"'),
                       qMakePair(QByteArray("Cache-Control"), QByteArray("private, max-age=60"))});

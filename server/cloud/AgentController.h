@@ -1,6 +1,6 @@
 #pragma once
 
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 #include "http/Route.h"
 
 #include <QObject>
@@ -17,6 +17,7 @@ namespace engine {
 class AgentRun;
 class RunManager;
 struct ExecuteRequest;
+struct Settlement;
 } // namespace engine
 namespace webhooks {
 class WebhookQueue;
@@ -42,13 +43,13 @@ public:
 
     // Starts (or continues) a run for `keyId` as request `requestId` of `endpoint`, with
     // the callbacks it subscribes: credits and pool checks, the request log, the
-    // subscriptions. Throws http::ApiError when it cannot start.
+    // subscriptions. Throws DomainError when it cannot start.
     engine::AgentRun *submit(const engine::ExecuteRequest &request, const QString &keyId,
                              const QString &requestId, const QString &endpoint);
     // Calls `then` once: when the run settles, or after `windowMs` with the run still
     // going (or gone). `context` ends the wait when it is destroyed.
     // The typed 400 of a run that ended on an input it could not use.
-    static std::optional<http::ApiError> inputError(const engine::AgentRun &run);
+    static std::optional<DomainError> inputError(const engine::AgentRun &run);
     static void awaitRun(engine::AgentRun *run, int windowMs, QObject *context,
                          std::function<void()> then);
 
@@ -58,8 +59,9 @@ private:
     void cancel(http::Exchange &exchange);
     void upload(http::Exchange &exchange);
     void download(http::Exchange &exchange);
-    // Queues the callbacks of a run that settled.
-    void announce(const QString &trajectoryId);
+    // Queues the callbacks of a phase that ended or paused (the settle hook: inside the
+    // transaction that stores it) and finishes its request in the log.
+    void announce(const engine::Settlement &settlement);
 
     Store &m_store;
     Settings &m_settings;

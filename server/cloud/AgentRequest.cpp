@@ -2,17 +2,15 @@
 
 #include "WebhookOptions.h"
 
-#include "browser/NetworkPolicy.h"
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
+#include "core/Settings.h"
 #include "engine/Tool.h"
-#include "http/ApiError.h"
-#include "http/JsonFields.h"
+#include "net/NetworkPolicy.h"
 
 #include <QUrl>
 
 namespace ph::cloud {
-
-using http::ApiError;
-using http::JsonFields;
 
 namespace {
 
@@ -21,29 +19,51 @@ const QStringList kFormats = {QStringLiteral("text"),   QStringLiteral("markdown
                               QStringLiteral("json"),   QStringLiteral("xlsx"),
                               QStringLiteral("parquet")};
 
-QStringList readUrlList(const JsonFields &body, const QString &key, const NetworkPolicy &policy)
+// A list over its cap, before any item is looked at: 400 naming the list and the setting.
+void checkCount(const QString &field, qsizetype count, const QString &setting,
+                const Settings &settings, const QString &code)
+{
+    const int cap = settings.intValue(setting);
+    if (count <= cap)
+        return;
+    throw DomainError(DomainError::Kind::Invalid, code,
+                      QStringLiteral("%1 holds %2 items; the limit is %3 per request (%4)")
+                          .arg(field)
+                          .arg(count)
+                          .arg(cap)
+                          .arg(setting),
+                      field,
+                      QJsonObject{{QStringLiteral("limit"), cap},
+                                  {QStringLiteral("received"), double(count)},
+                                  {QStringLiteral("setting"), setting}});
+}
+
+QStringList readUrlList(const JsonFields &body, const QString &key, const EgressGrant &grant,
+                        const Settings *settings = nullptr, const QString &capSetting = {})
 {
     const auto list = body.stringArray(key, false);
     if (!list)
         return {};
+    if (settings)
+        checkCount(body.path(key), list->size(), capSetting, *settings,
+                   QStringLiteral("TOO_MANY_URLS"));
     for (qsizetype i = 0; i < list->size(); ++i) {
         const QString field = QStringLiteral("%1[%2]").arg(body.path(key)).arg(i);
         const QUrl url(list->at(i).trimmed());
         if (!url.scheme().isEmpty() && !NetworkPolicy::isBrowsableScheme(url))
-            throw ApiError(
-                400, QStringLiteral("UNSUPPORTED_SCHEME"),
+            throw DomainError(
+                DomainError::Kind::Invalid, QStringLiteral("UNSUPPORTED_SCHEME"),
                 QStringLiteral("%1 uses the scheme '%2'; only http and https are allowed")
                     .arg(field, url.scheme()),
                 field);
         if (!url.isValid() || url.host().isEmpty())
-            throw ApiError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
-        if (!policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))
-            throw ApiError(
-                400, QStringLiteral("PRIVATE_TARGET"),
-                QStringLiteral(
-                    "%1 points at a private address (%2) and network.allowPrivateTargets is off")
-                    .arg(field, url.host()),
-                field);
+            throw DomainError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
+        if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
+                              QStringLiteral("%1 points at a private address (%2), which this key "
+                                             "may not reach")
+                                  .arg(field, url.host()),
+                              field);
     }
     QStringList out;
     for (const QString &u : *list)
@@ -51,12 +71,12 @@ QStringList readUrlList(const JsonFields &body, const QString &key, const Networ
     return out;
 }
 
-void checkDataInputs(const QJsonArray &inputs, const NetworkPolicy &policy)
+void checkDataInputs(const QJsonArray &inputs, const EgressGrant &grant)
 {
     for (qsizetype i = 0; i < inputs.size(); ++i) {
         const QString path = QStringLiteral("dataInputs[%1]").arg(i);
         if (!inputs.at(i).isObject())
-            throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+            throw DomainError::invalidField(path, QStringLiteral("must be an object"));
         const JsonFields item(inputs.at(i).toObject(), path);
         item.optionalString(QStringLiteral("description"));
         item.optionalEnum(QStringLiteral("format"), kFormats);
@@ -69,24 +89,25 @@ void checkDataInputs(const QJsonArray &inputs, const NetworkPolicy &policy)
                 JsonFields(QJsonObject{{QStringLiteral("url"),
                                         QJsonArray{item.object().value(QStringLiteral("url"))}}},
                            path),
-                QStringLiteral("url"), policy);
+                QStringLiteral("url"), grant);
             item.optionalString(QStringLiteral("url"));
         }
         if (const auto ref = item.optionalObject(QStringLiteral("storageRef"))) {
             ++sources;
             if (!ref->has(QStringLiteral("id")) && !ref->has(QStringLiteral("downloadUrl")))
-                throw ApiError::missingField(ref->path(QStringLiteral("id")));
+                throw DomainError::missingField(ref->path(QStringLiteral("id")));
             ref->optionalString(QStringLiteral("id"));
         }
         if (sources != 1)
-            throw ApiError::invalidField(
+            throw DomainError::invalidField(
                 path, QStringLiteral("needs exactly one of inline, url or storageRef"));
     }
 }
 
 } // namespace
 
-engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkPolicy &policy)
+engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGrant &grant,
+                                          const Settings &settings)
 {
     const JsonFields body(raw);
     engine::ExecuteRequest r;
@@ -102,15 +123,15 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkP
         if (const auto answers = history->optionalObject(QStringLiteral("answers"))) {
             for (auto it = answers->object().begin(); it != answers->object().end(); ++it) {
                 if (!it.value().isString())
-                    throw ApiError::invalidField(answers->path(it.key()),
-                                                 QStringLiteral("must be a string"));
+                    throw DomainError::invalidField(answers->path(it.key()),
+                                                    QStringLiteral("must be a string"));
             }
             r.answers = answers->object();
         }
     }
     if (r.historyContinue && r.trajectoryId.isEmpty())
-        throw ApiError(
-            400, QStringLiteral("MISSING_FIELD"),
+        throw DomainError(
+            DomainError::Kind::Invalid, QStringLiteral("MISSING_FIELD"),
             QStringLiteral("trajectoryId is required to continue (history.continue is true)"),
             QStringLiteral("trajectoryId"));
     // A continuation may answer with history.answers alone; anything else needs a task.
@@ -118,21 +139,26 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkP
         r.input = body.optionalString(QStringLiteral("input")).value_or(QString());
     else
         r.input = body.requiredString(QStringLiteral("input"));
-    r.urls = readUrlList(body, QStringLiteral("urls"), policy);
+    r.urls = readUrlList(body, QStringLiteral("urls"), grant, &settings, SettingKeys::agentMaxUrls);
     if (const auto schema = body.optionalObject(QStringLiteral("schema"))) {
         r.schema = schema->object();
         if (!r.schema.isEmpty() && !r.schema.contains(QStringLiteral("type")) &&
             !r.schema.contains(QStringLiteral("properties")))
-            throw ApiError::invalidField(
+            throw DomainError::invalidField(
                 QStringLiteral("schema"),
                 QStringLiteral("must be a JSON Schema with a type or properties"));
     }
     if (const auto inputs = body.optionalArray(QStringLiteral("dataInputs"))) {
-        checkDataInputs(*inputs, policy);
+        checkCount(body.path(QStringLiteral("dataInputs")), inputs->size(),
+                   SettingKeys::agentMaxDataInputs, settings,
+                   QStringLiteral("TOO_MANY_DATA_INPUTS"));
+        checkDataInputs(*inputs, grant);
         r.dataInputs = *inputs;
     }
-    r.fileUrls = readUrlList(body, QStringLiteral("file_urls"), policy);
-    r.imageUrls = readUrlList(body, QStringLiteral("image_urls"), policy);
+    r.fileUrls = readUrlList(body, QStringLiteral("file_urls"), grant, &settings,
+                             SettingKeys::agentMaxFileUrls);
+    r.imageUrls = readUrlList(body, QStringLiteral("image_urls"), grant, &settings,
+                              SettingKeys::agentMaxImageUrls);
     r.recordingId = body.optionalString(QStringLiteral("recording_id")).value_or(QString());
     if (const auto settings = body.optionalObject(QStringLiteral("settings"))) {
         settings->optionalString(QStringLiteral("model"));
@@ -144,7 +170,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkP
         if (const auto extra = tools->stringArray(QStringLiteral("enableAdditionalTools"), false)) {
             for (qsizetype i = 0; i < extra->size(); ++i) {
                 if (!engine::AdditionalTools::all().contains(extra->at(i)))
-                    throw ApiError::invalidField(
+                    throw DomainError::invalidField(
                         QStringLiteral("tools.enableAdditionalTools[%1]").arg(i),
                         QStringLiteral("must be one of %1")
                             .arg(engine::AdditionalTools::all().join(QStringLiteral(", "))));
@@ -169,21 +195,11 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const NetworkP
         if (const auto ui = options->optionalObject(QStringLiteral("ui")))
             r.emitEvents = ui->optionalBool(QStringLiteral("emitEvents")).value_or(false);
     }
-    r.webhooks = readWebhooks(body, policy);
+    r.webhooks = readWebhooks(body, grant);
 
     // What the store keeps of the request: no callback secrets, no answers in clear.
-    QJsonObject stored = raw;
-    stored.remove(QStringLiteral("webhookSecret"));
-    if (stored.contains(QStringLiteral("webhooks"))) {
-        QJsonArray hooks;
-        for (const auto &h : stored.value(QStringLiteral("webhooks")).toArray()) {
-            QJsonObject o = h.toObject();
-            o.remove(QStringLiteral("secret"));
-            o.remove(QStringLiteral("auth"));
-            hooks.append(o);
-        }
-        stored.insert(QStringLiteral("webhooks"), hooks);
-    }
+    // (webhookSecret, webhooks[].secret and .auth removed, webhooks[].headers masked).
+    QJsonObject stored = WebhookSubscription::redactedRequest(raw);
     if (stored.contains(QStringLiteral("history"))) {
         QJsonObject history = stored.value(QStringLiteral("history")).toObject();
         QJsonObject masked;

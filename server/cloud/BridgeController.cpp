@@ -7,17 +7,18 @@
 #include "WebhookOptions.h"
 
 #include "core/Clock.h"
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/RequestLog.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "engine/AgentRun.h"
 #include "engine/RunManager.h"
 #include "engine/TrajectoryRepository.h"
-#include "http/ApiError.h"
 #include "http/Authenticator.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
 #include "mcp/McpServer.h"
+#include "net/NetworkPolicy.h"
 #include "webhooks/WebhookEvents.h"
 #include "webhooks/WebhookQueue.h"
 
@@ -32,10 +33,8 @@ namespace ph::cloud {
 using engine::AgentRun;
 using engine::ExecuteRequest;
 using engine::RunStatus;
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
-using http::JsonFields;
 using http::Route;
 
 namespace {
@@ -141,8 +140,8 @@ QJsonObject agentFields(const QJsonObject &params)
     return out;
 }
 
-// An ApiError about a field of the mapped request, named as the caller wrote it.
-ApiError underParams(const ApiError &e, const QJsonObject &params)
+// An DomainError about a field of the mapped request, named as the caller wrote it.
+DomainError underParams(const DomainError &e, const QJsonObject &params)
 {
     QString field = e.field();
     if (field.isEmpty() || field == QLatin1String("body"))
@@ -162,7 +161,7 @@ ApiError underParams(const ApiError &e, const QJsonObject &params)
     QString message = e.message();
     if (!e.field().isEmpty() && message.startsWith(e.field()))
         message = field + message.mid(e.field().size());
-    return ApiError(e.status(), e.code(), message, field, e.details());
+    return DomainError(e.kind(), e.code(), message, field, e.details());
 }
 
 QString firstUrl(const QJsonObject &params)
@@ -293,7 +292,7 @@ void BridgeController::registerMcpTools()
             Exchange *ex = context.exchange;
             Q_ASSERT(ex);
             invoke({name, arguments, {}, {}, {}, {}}, *ex,
-                   [reply](int, const QJsonObject &body, const ApiError *error) {
+                   [reply](int, const QJsonObject &body, const DomainError *error) {
                        reply(body, error);
                    });
         };
@@ -316,7 +315,7 @@ void BridgeController::registerMcpTools()
                 Exchange *ex = context.exchange;
                 Q_ASSERT(ex);
                 invoke({name, arguments, {}, {}, {}, {}}, *ex,
-                       [reply](int, const QJsonObject &body, const ApiError *error) {
+                       [reply](int, const QJsonObject &body, const DomainError *error) {
                            reply(body, error);
                        });
             };
@@ -342,15 +341,15 @@ void BridgeController::post(Exchange &ex)
     if (const auto params = fields.optionalObject(QStringLiteral("params")))
         call.params = params->object();
     else
-        throw ApiError::missingField(QStringLiteral("params"));
+        throw DomainError::missingField(QStringLiteral("params"));
     call.target = fields
                       .optionalEnum(QStringLiteral("target"),
                                     {QStringLiteral("cloud"), QStringLiteral("device")})
                       .value_or(QString());
     call.deviceId = fields.optionalString(QStringLiteral("deviceId")).value_or(QString());
-    call.webhooks = readWebhooks(fields, m_policy);
+    call.webhooks = readWebhooks(fields, m_policy.grantFor(ex.request().principal.keyId));
     QPointer<Exchange> guard(&ex);
-    invoke(call, ex, [guard](int status, const QJsonObject &answer, const ApiError *error) {
+    invoke(call, ex, [guard](int status, const QJsonObject &answer, const DomainError *error) {
         if (!guard)
             return;
         if (error)
@@ -372,13 +371,6 @@ void BridgeController::post(Exchange &ex)
     if (!call.webhooks.isEmpty()) {
         const QString requestId = ex.request().id;
         const QString keyId = ex.request().principal.keyId;
-        m_store.transaction([&] {
-            m_store.requests().begin(requestId, keyId, QStringLiteral("/mcp"));
-            m_store.requests().addSubscriptions(requestId, call.webhooks);
-            m_store.requests().finish(
-                requestId, QStringLiteral("error"),
-                {{QStringLiteral("code"), QStringLiteral("DEVICE_UNAVAILABLE")}});
-        });
         webhooks::Outcome o;
         o.requestId = requestId;
         o.endpoint = QStringLiteral("/mcp");
@@ -390,10 +382,19 @@ void BridgeController::post(Exchange &ex)
         o.errorCode = QStringLiteral("DEVICE_UNAVAILABLE");
         o.errorDetails = details;
         o.params = call.params;
-        m_webhooks.enqueue(requestId, keyId, call.webhooks,
-                           webhooks::eventsFor(o, m_store.clock()));
+        // The request, its end and its callbacks in one commit.
+        m_store.transaction([&] {
+            m_store.requests().begin(requestId, keyId, QStringLiteral("/mcp"));
+            m_store.requests().addSubscriptions(requestId, call.webhooks);
+            m_store.requests().finish(
+                requestId, QStringLiteral("error"),
+                {{QStringLiteral("code"), QStringLiteral("DEVICE_UNAVAILABLE")}});
+            m_webhooks.enqueue(requestId, keyId, call.webhooks,
+                               webhooks::eventsFor(o, m_store.clock()));
+        });
     }
-    throw ApiError(503, QStringLiteral("DEVICE_UNAVAILABLE"), message, QString(), details);
+    throw DomainError(DomainError::Kind::Unavailable, QStringLiteral("DEVICE_UNAVAILABLE"), message,
+                      QString(), details);
 }
 
 void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
@@ -401,7 +402,7 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
     const bool saved = call.tool.startsWith(kSavedPrefix);
     const BuiltIn *known = builtIn(call.tool);
     if (!saved && !known)
-        throw ApiError::invalidField(
+        throw DomainError::invalidField(
             QStringLiteral("tool"),
             QStringLiteral("must be one of agent, scrape, planner, extract, act, crawl, "
                            "replay_workflow, get_browser_tabs, execute_javascript or user_<name>"));
@@ -417,16 +418,16 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
     const QString capability =
         known ? QLatin1String(known->capability) : QStringLiteral("cloudAgent");
     if (!m_auth.allows(ex.request().principal, capability))
-        throw ApiError(
-            403, QStringLiteral("CAPABILITY_DISABLED"),
+        throw DomainError(
+            DomainError::Kind::Forbidden, QStringLiteral("CAPABILITY_DISABLED"),
             QStringLiteral("the %1 capability of this API key is turned off").arg(capability));
 
     if (known) {
         const QString problem = mcp::McpServer::checkSchema(schema(known->params), call.params,
                                                             QStringLiteral("params"));
         if (!problem.isEmpty())
-            throw ApiError(400, QStringLiteral("INVALID_FIELD"), problem,
-                           problem.section(QLatin1Char(' '), 0, 0));
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_FIELD"), problem,
+                              problem.section(QLatin1Char(' '), 0, 0));
     }
 
     const QString tool = call.tool;
@@ -444,7 +445,7 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
                            [reply, tool, triggerId](const QJsonObject &body) {
                                reply(200, withTool(body, tool, triggerId), nullptr);
                            });
-        } catch (const ApiError &e) {
+        } catch (const DomainError &e) {
             throw underParams(e, call.params);
         }
         return;
@@ -476,7 +477,7 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
     if (tool == QLatin1String("crawl")) {
         const QString url = firstUrl(call.params);
         if (url.isEmpty())
-            throw ApiError::missingField(QStringLiteral("params.url"));
+            throw DomainError::missingField(QStringLiteral("params.url"));
         QJsonObject args{{QStringLiteral("url"), url},
                          {QStringLiteral("paginate"),
                           call.params.value(QStringLiteral("paginate")).toBool(true)}};
@@ -494,19 +495,19 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
         const QString name = tool.mid(kSavedPrefix.size());
         const auto savedTool = m_library.tool(ex.request().principal.keyId, name);
         if (!savedTool)
-            throw ApiError(404, QStringLiteral("TOOL_NOT_FOUND"),
-                           QStringLiteral("you have no saved tool named %1").arg(name),
-                           QStringLiteral("tool"));
+            throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TOOL_NOT_FOUND"),
+                              QStringLiteral("you have no saved tool named %1").arg(name),
+                              QStringLiteral("tool"));
         runAgent(
             scriptRequest(call, scriptFor(*savedTool, call.params, QStringLiteral("params")), tool),
             call, ex, reply);
         return;
     }
     // agent, planner, extract, replay_workflow: a planned run.
-    runAgent(agentRequest(call), call, ex, reply);
+    runAgent(agentRequest(call, ex.request().principal.keyId), call, ex, reply);
 }
 
-ExecuteRequest BridgeController::agentRequest(const Call &call) const
+ExecuteRequest BridgeController::agentRequest(const Call &call, const QString &keyId) const
 {
     QJsonObject fields = agentFields(call.params);
     if (call.tool == QLatin1String("replay_workflow")) {
@@ -520,7 +521,7 @@ ExecuteRequest BridgeController::agentRequest(const Call &call) const
                 id = m.captured(1);
         }
         if (id.isEmpty())
-            throw ApiError::missingField(QStringLiteral("params.recording_id"));
+            throw DomainError::missingField(QStringLiteral("params.recording_id"));
         fields.remove(QStringLiteral("url"));
         fields.insert(QStringLiteral("recording_id"), id);
         if (!fields.contains(QStringLiteral("input")))
@@ -528,8 +529,8 @@ ExecuteRequest BridgeController::agentRequest(const Call &call) const
     }
     ExecuteRequest r;
     try {
-        r = readExecuteRequest(fields, m_policy);
-    } catch (const ApiError &e) {
+        r = readExecuteRequest(fields, m_policy.grantFor(keyId), m_settings);
+    } catch (const DomainError &e) {
         throw underParams(e, call.params);
     }
     r.webhooks = call.webhooks;
@@ -565,7 +566,7 @@ void BridgeController::runAgent(const ExecuteRequest &request, const Call &call,
         run, m_settings.intValue(SettingKeys::bridgeSyncWindowMs), &ex,
         [guard, reply, tool, triggerId] {
             if (!guard) {
-                const ApiError gone = ApiError::internal(QStringLiteral("the run is gone"));
+                const DomainError gone = DomainError::internal(QStringLiteral("the run is gone"));
                 reply(500, {}, &gone);
                 return;
             }
@@ -589,8 +590,8 @@ QJsonArray BridgeController::scriptFor(const SavedTool &tool, const QJsonObject 
 {
     const QString problem = mcp::McpServer::checkSchema(tool.parameters, arguments, fieldPrefix);
     if (!problem.isEmpty())
-        throw ApiError(400, QStringLiteral("INVALID_FIELD"), problem,
-                       problem.section(QLatin1Char(' '), 0, 0));
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_FIELD"), problem,
+                          problem.section(QLatin1Char(' '), 0, 0));
     // Defaults of the parameters' schema fill what the call leaves out.
     QJsonObject args = arguments;
     const QJsonObject properties = tool.parameters.value(QStringLiteral("properties")).toObject();
@@ -629,12 +630,12 @@ void BridgeController::fireTrigger(Exchange &ex)
     const http::Principal &who = ex.request().principal;
     // Another key's trigger, or a revoked one, is not there for this caller.
     if (!trigger || trigger->revokedAt || (trigger->keyId != who.keyId && !who.owner))
-        throw ApiError(404, QStringLiteral("TRIGGER_NOT_FOUND"),
-                       QStringLiteral("no active trigger %1").arg(id));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TRIGGER_NOT_FOUND"),
+                          QStringLiteral("no active trigger %1").arg(id));
     const QJsonObject body = ex.request().jsonObject();
     Call call;
     call.triggerId = trigger->id;
-    call.webhooks = readWebhooks(JsonFields(body), m_policy);
+    call.webhooks = readWebhooks(JsonFields(body), m_policy.grantFor(who.keyId));
     QJsonObject rest = body;
     for (const char *k : {"webhookUrl", "webhookSecret", "webhooks", "webhookMetadata"})
         rest.remove(QLatin1String(k));
@@ -645,8 +646,8 @@ void BridgeController::fireTrigger(Exchange &ex)
         // The same request again: the first phase's request as it was stored.
         const auto first = m_runs.firstRequest(trigger->target, trigger->keyId);
         if (!first)
-            throw ApiError(404, QStringLiteral("TRIGGER_NOT_FOUND"),
-                           QStringLiteral("the run this trigger repeats is gone"));
+            throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TRIGGER_NOT_FOUND"),
+                              QStringLiteral("the run this trigger repeats is gone"));
         const QJsonObject stored = *first;
         if (stored.contains(QStringLiteral("tool")) && !stored.contains(QStringLiteral("input"))) {
             call.tool = stored.value(QStringLiteral("tool")).toString();
@@ -666,7 +667,7 @@ void BridgeController::fireTrigger(Exchange &ex)
     }
     m_library.recordFiring(trigger->id);
     QPointer<Exchange> guard(&ex);
-    invoke(call, ex, [guard](int status, const QJsonObject &answer, const ApiError *error) {
+    invoke(call, ex, [guard](int status, const QJsonObject &answer, const DomainError *error) {
         if (!guard)
             return;
         if (error)

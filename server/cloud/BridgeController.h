@@ -10,6 +10,7 @@
 #include <memory>
 
 namespace ph {
+class DomainError;
 class Clock;
 class NetworkPolicy;
 class Settings;
@@ -20,7 +21,7 @@ class ToolRegistry;
 struct ExecuteRequest;
 } // namespace engine
 namespace http {
-class ApiError;
+
 class Authenticator;
 class Exchange;
 } // namespace http
@@ -58,6 +59,8 @@ public:
     ~BridgeController() override;
 
     QList<http::Route> routes() override;
+    // The MCP face of /mcp (its session limits are settings).
+    mcp::McpServer &mcp() { return *m_mcp; }
 
     // One bridge call, from either face or a trigger.
     struct Call
@@ -70,9 +73,9 @@ public:
         QString triggerId; // set when a trigger fired it
     };
     // How a call answers: a status and body, or an error.
-    using Reply = std::function<void(int status, const QJsonObject &body, const http::ApiError *)>;
+    using Reply = std::function<void(int status, const QJsonObject &body, const DomainError *)>;
 
-    // Runs `call` for the exchange's key; `reply` is called once. Throws http::ApiError
+    // Runs `call` for the exchange's key; `reply` is called once. Throws DomainError
     // for what is wrong before any work starts.
     void invoke(const Call &call, http::Exchange &exchange, Reply reply);
 
@@ -88,7 +91,7 @@ private:
 
     void runAgent(const engine::ExecuteRequest &request, const Call &call, http::Exchange &ex,
                   Reply reply);
-    engine::ExecuteRequest agentRequest(const Call &call) const;
+    engine::ExecuteRequest agentRequest(const Call &call, const QString &keyId) const;
     engine::ExecuteRequest scriptRequest(const Call &call, const QJsonArray &script,
                                          const QString &task) const;
     [[noreturn]] void deviceUnavailable(const Call &call, http::Exchange &ex, const QString &why);

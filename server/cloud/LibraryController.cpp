@@ -2,15 +2,15 @@
 
 #include "LibraryRepository.h"
 
-#include "browser/NetworkPolicy.h"
 #include "core/Clock.h"
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "engine/RunManager.h"
 #include "engine/TrajectoryRepository.h"
-#include "http/ApiError.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -18,10 +18,8 @@
 
 namespace ph::cloud {
 
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
-using http::JsonFields;
 using http::Route;
 
 namespace {
@@ -65,8 +63,8 @@ QJsonObject readParameters(const JsonFields &body)
     const QString type =
         fields->optionalString(QStringLiteral("type")).value_or(QStringLiteral("object"));
     if (type != QLatin1String("object"))
-        throw ApiError::invalidField(fields->path(QStringLiteral("type")),
-                                     QStringLiteral("must be \"object\""));
+        throw DomainError::invalidField(fields->path(QStringLiteral("type")),
+                                        QStringLiteral("must be \"object\""));
     schema.insert(QStringLiteral("type"), type);
     QJsonObject properties;
     if (const auto props = fields->optionalObject(QStringLiteral("properties"))) {
@@ -74,20 +72,20 @@ QJsonObject readParameters(const JsonFields &body)
         for (auto it = properties.begin(); it != properties.end(); ++it) {
             const QString path = props->path(it.key());
             if (!kName.match(it.key()).hasMatch())
-                throw ApiError::invalidField(
+                throw DomainError::invalidField(
                     path, QStringLiteral("parameter names are lowercase letters, digits and _"));
             const QString t = it.value().toObject().value(QStringLiteral("type")).toString();
             if (!it.value().isObject() || !kParamTypes.contains(t))
-                throw ApiError::invalidField(path + QStringLiteral(".type"),
-                                             QStringLiteral("must be one of %1")
-                                                 .arg(kParamTypes.join(QStringLiteral(", "))));
+                throw DomainError::invalidField(path + QStringLiteral(".type"),
+                                                QStringLiteral("must be one of %1")
+                                                    .arg(kParamTypes.join(QStringLiteral(", "))));
         }
     }
     schema.insert(QStringLiteral("properties"), properties);
     if (const auto required = fields->stringArray(QStringLiteral("required"), false)) {
         for (qsizetype i = 0; i < required->size(); ++i) {
             if (!properties.contains(required->at(i)))
-                throw ApiError::invalidField(
+                throw DomainError::invalidField(
                     QStringLiteral("%1[%2]").arg(fields->path(QStringLiteral("required"))).arg(i),
                     QStringLiteral("names no parameter"));
         }
@@ -98,30 +96,30 @@ QJsonObject readParameters(const JsonFields &body)
 QJsonArray readSteps(const QJsonArray &steps, const QJsonObject &parameters)
 {
     if (steps.isEmpty() || steps.size() > kMaxSteps)
-        throw ApiError::invalidField(QStringLiteral("steps"),
-                                     QStringLiteral("needs 1 to %1 steps").arg(kMaxSteps));
+        throw DomainError::invalidField(QStringLiteral("steps"),
+                                        QStringLiteral("needs 1 to %1 steps").arg(kMaxSteps));
     const QJsonObject properties = parameters.value(QStringLiteral("properties")).toObject();
     QJsonArray out;
     for (qsizetype i = 0; i < steps.size(); ++i) {
         const QString path = QStringLiteral("steps[%1]").arg(i);
         if (!steps.at(i).isObject())
-            throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+            throw DomainError::invalidField(path, QStringLiteral("must be an object"));
         const JsonFields step(steps.at(i).toObject(), path);
         const QString tool = step.requiredString(QStringLiteral("tool"));
         if (!kStepTools.contains(tool))
-            throw ApiError::invalidField(step.path(QStringLiteral("tool")),
-                                         QStringLiteral("must be act_on_tab or "
-                                                        "crawl_and_extract_from_tab"));
+            throw DomainError::invalidField(step.path(QStringLiteral("tool")),
+                                            QStringLiteral("must be act_on_tab or "
+                                                           "crawl_and_extract_from_tab"));
         const auto args = step.optionalObject(QStringLiteral("args"));
         if (!args)
-            throw ApiError::missingField(step.path(QStringLiteral("args")));
+            throw DomainError::missingField(step.path(QStringLiteral("args")));
         if (tool == QLatin1String("act_on_tab"))
             args->requiredString(QStringLiteral("action"));
         QStringList names;
         placeholders(args->object(), &names);
         for (const QString &n : std::as_const(names)) {
             if (!properties.contains(n))
-                throw ApiError::invalidField(
+                throw DomainError::invalidField(
                     step.path(QStringLiteral("args")),
                     QStringLiteral("uses {{%1}}, which is not one of the parameters").arg(n));
         }
@@ -170,11 +168,11 @@ QJsonArray stepsFromRecording(const QList<engine::StepRecord> &recorded, QJsonOb
     return steps;
 }
 
-ApiError toolNotFound(const QString &name)
+DomainError toolNotFound(const QString &name)
 {
-    return ApiError(404, QStringLiteral("TOOL_NOT_FOUND"),
-                    QStringLiteral("you have no saved tool named %1").arg(name),
-                    QStringLiteral("name"));
+    return DomainError(DomainError::Kind::NotFound, QStringLiteral("TOOL_NOT_FOUND"),
+                       QStringLiteral("you have no saved tool named %1").arg(name),
+                       QStringLiteral("name"));
 }
 
 } // namespace
@@ -233,7 +231,7 @@ SavedTool LibraryController::readTool(const QJsonObject &raw, const QString &nam
     const bool hasSteps = body.has(QStringLiteral("steps"));
     const bool hasRecording = body.has(QStringLiteral("fromRecording"));
     if (int(hasCode) + int(hasSteps) + int(hasRecording) != 1)
-        throw ApiError::invalidField(
+        throw DomainError::invalidField(
             QStringLiteral("body"),
             QStringLiteral("needs exactly one of steps, fromRecording (a subroutine) or code "
                            "(a JavaScript tool)"));
@@ -241,14 +239,14 @@ SavedTool LibraryController::readTool(const QJsonObject &raw, const QString &nam
         t.kind = QStringLiteral("javascript");
         t.code = body.requiredString(QStringLiteral("code"));
         if (t.code.trimmed().isEmpty() || t.code.size() > kMaxCodeChars)
-            throw ApiError::invalidField(
+            throw DomainError::invalidField(
                 QStringLiteral("code"),
                 QStringLiteral("must be 1 to %1 characters of JavaScript").arg(kMaxCodeChars));
         t.url = body.requiredString(QStringLiteral("url"));
         const QUrl url(t.url);
         if (!url.isValid() || url.host().isEmpty() || !NetworkPolicy::isBrowsableScheme(url))
-            throw ApiError::invalidField(QStringLiteral("url"),
-                                         QStringLiteral("must be an absolute http(s) URL"));
+            throw DomainError::invalidField(QStringLiteral("url"),
+                                            QStringLiteral("must be an absolute http(s) URL"));
         return t;
     }
     t.kind = QStringLiteral("subroutine");
@@ -260,13 +258,14 @@ SavedTool LibraryController::readTool(const QJsonObject &raw, const QString &nam
     const QString recording = body.requiredString(QStringLiteral("fromRecording"));
     const auto recorded = runs.recordingSteps(recording, keyId);
     if (!recorded)
-        throw ApiError(404, QStringLiteral("RECORDING_NOT_FOUND"),
-                       QStringLiteral("no recording %1 for this API key").arg(recording),
-                       QStringLiteral("fromRecording"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("RECORDING_NOT_FOUND"),
+                          QStringLiteral("no recording %1 for this API key").arg(recording),
+                          QStringLiteral("fromRecording"));
     t.steps = stepsFromRecording(*recorded, &t.parameters);
     if (t.steps.isEmpty())
-        throw ApiError::invalidField(QStringLiteral("fromRecording"),
-                                     QStringLiteral("the recording has no browser steps to keep"));
+        throw DomainError::invalidField(
+            QStringLiteral("fromRecording"),
+            QStringLiteral("the recording has no browser steps to keep"));
     return t;
 }
 
@@ -275,14 +274,14 @@ SavedTool LibraryController::createTool(const QJsonObject &raw, const QString &k
 {
     const QString name = JsonFields(raw).requiredString(QStringLiteral("name"));
     if (!kName.match(name).hasMatch())
-        throw ApiError::invalidField(
+        throw DomainError::invalidField(
             QStringLiteral("name"),
             QStringLiteral("must start with a lowercase letter and hold only lowercase letters, "
                            "digits and _ (at most 48); it becomes the tool user_<name>"));
     SavedTool tool = readTool(raw, name, keyId, runs);
     if (!library.insertTool(tool))
-        throw ApiError(
-            409, QStringLiteral("TOOL_EXISTS"),
+        throw DomainError(
+            DomainError::Kind::Conflict, QStringLiteral("TOOL_EXISTS"),
             QStringLiteral("a saved tool named %1 exists; PUT /tools/%1 replaces it").arg(name),
             QStringLiteral("name"));
     return tool;
@@ -374,8 +373,8 @@ void LibraryController::getRecording(Exchange &ex)
     const auto trajectory = m_trajectories.find(id);
     const auto steps = m_runs.recordingSteps(id, ex.request().principal.keyId);
     if (!trajectory || !steps)
-        throw ApiError(404, QStringLiteral("RECORDING_NOT_FOUND"),
-                       QStringLiteral("no recording %1 for this API key").arg(id));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("RECORDING_NOT_FOUND"),
+                          QStringLiteral("no recording %1 for this API key").arg(id));
     QJsonArray out;
     for (const engine::StepRecord &s : *steps)
         out.append(QJsonObject{{QStringLiteral("seq"), s.seq},
@@ -400,7 +399,7 @@ Trigger LibraryController::readTrigger(const QJsonObject &raw, const QString &ke
     const auto run = body.optionalString(QStringLiteral("trajectoryId"));
     const auto prompt = body.optionalString(QStringLiteral("prompt"));
     if (int(tool.has_value()) + int(run.has_value()) + int(prompt.has_value()) != 1)
-        throw ApiError::invalidField(
+        throw DomainError::invalidField(
             QStringLiteral("body"),
             QStringLiteral("needs exactly one target: tool (a saved tool's name), trajectoryId "
                            "(a past run) or prompt"));
@@ -409,30 +408,31 @@ Trigger LibraryController::readTrigger(const QJsonObject &raw, const QString &ke
         if (name.startsWith(QLatin1String("user_")) && !library.tool(keyId, name))
             name = name.mid(5);
         if (!library.tool(keyId, name))
-            throw ApiError(404, QStringLiteral("TOOL_NOT_FOUND"),
-                           QStringLiteral("you have no saved tool named %1").arg(*tool),
-                           QStringLiteral("tool"));
+            throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TOOL_NOT_FOUND"),
+                              QStringLiteral("you have no saved tool named %1").arg(*tool),
+                              QStringLiteral("tool"));
         t.targetKind = QStringLiteral("tool");
         t.target = name;
     } else if (run) {
         if (!runs.firstRequest(*run, keyId))
-            throw ApiError(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
-                           QStringLiteral("no trajectory %1").arg(*run),
-                           QStringLiteral("trajectoryId"));
+            throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+                              QStringLiteral("no trajectory %1").arg(*run),
+                              QStringLiteral("trajectoryId"));
         t.targetKind = QStringLiteral("run");
         t.target = *run;
     } else {
         if (prompt->trimmed().isEmpty())
-            throw ApiError::invalidField(QStringLiteral("prompt"),
-                                         QStringLiteral("must not be empty"));
+            throw DomainError::invalidField(QStringLiteral("prompt"),
+                                            QStringLiteral("must not be empty"));
         t.targetKind = QStringLiteral("prompt");
         t.target = *prompt;
         if (const auto urls = body.stringArray(QStringLiteral("urls"), false)) {
             for (qsizetype i = 0; i < urls->size(); ++i) {
                 const QUrl u(urls->at(i));
                 if (!u.isValid() || u.host().isEmpty() || !NetworkPolicy::isBrowsableScheme(u))
-                    throw ApiError::invalidField(QStringLiteral("urls[%1]").arg(i),
-                                                 QStringLiteral("must be an absolute http(s) URL"));
+                    throw DomainError::invalidField(
+                        QStringLiteral("urls[%1]").arg(i),
+                        QStringLiteral("must be an absolute http(s) URL"));
             }
             t.options.insert(QStringLiteral("urls"), QJsonArray::fromStringList(*urls));
         }
@@ -463,8 +463,8 @@ void LibraryController::getTrigger(Exchange &ex)
     const QString id = ex.request().param(QStringLiteral("id"));
     const auto t = m_library.trigger(id);
     if (!t || t->keyId != ex.request().principal.keyId)
-        throw ApiError(404, QStringLiteral("TRIGGER_NOT_FOUND"),
-                       QStringLiteral("no trigger %1").arg(id));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TRIGGER_NOT_FOUND"),
+                          QStringLiteral("no trigger %1").arg(id));
     ex.respondJson(200, {{QStringLiteral("trigger"), t->toJson(baseUrl())}});
 }
 
@@ -474,8 +474,8 @@ void LibraryController::revokeTrigger(Exchange &ex)
     const QString keyId = ex.request().principal.keyId;
     const auto t = m_library.trigger(id);
     if (!t || t->keyId != keyId)
-        throw ApiError(404, QStringLiteral("TRIGGER_NOT_FOUND"),
-                       QStringLiteral("no trigger %1").arg(id));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TRIGGER_NOT_FOUND"),
+                          QStringLiteral("no trigger %1").arg(id));
     m_library.revokeTrigger(keyId, id);
     ex.respondJson(200, {{QStringLiteral("trigger"), m_library.trigger(id)->toJson(baseUrl())}});
 }

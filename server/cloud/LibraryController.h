@@ -38,13 +38,13 @@ public:
     QList<http::Route> routes() override;
 
     // A trigger from a create body ({label?, tool | trajectoryId | prompt (+ urls,
-    // schema)}) for `keyId`, checked (typed http::ApiError); not stored yet.
+    // schema)}) for `keyId`, checked (typed DomainError); not stored yet.
     static Trigger readTrigger(const QJsonObject &body, const QString &keyId,
                                LibraryRepository &library, engine::RunManager &runs);
 
     // POST /tools, PUT /tools/{name} and DELETE /tools/{name} for `keyId` without the
     // exchange, shared with the console: the body is checked field by field (typed
-    // http::ApiError 400, 404 RECORDING_NOT_FOUND) before anything is stored; then 409
+    // DomainError 400, 404 RECORDING_NOT_FOUND) before anything is stored; then 409
     // TOOL_EXISTS (create) or 404 TOOL_NOT_FOUND (replace, remove).
     static SavedTool createTool(const QJsonObject &body, const QString &keyId,
                                 LibraryRepository &library, engine::RunManager &runs);

@@ -2,6 +2,7 @@
 
 #include "core/Clock.h"
 #include "core/Ids.h"
+#include "core/JsonText.h"
 #include "core/Store.h"
 
 #include <QJsonDocument>
@@ -15,31 +16,7 @@ const QString kTriggerColumns =
     QStringLiteral("id, key_id, label, target_kind, target, options, created_at, revoked_at, "
                    "last_fired_at, fire_count");
 
-QString compact(const QJsonObject &o)
-{
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
-
-QString compact(const QJsonArray &a)
-{
-    return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
-}
-
 // A null QString binds as SQL NULL; NOT NULL text columns take "" instead.
-QString text(const QString &s)
-{
-    return s.isNull() ? QStringLiteral("") : s;
-}
-
-std::optional<qint64> optionalTime(const QVariant &v)
-{
-    return v.isNull() ? std::nullopt : std::optional<qint64>(v.toLongLong());
-}
-
-QJsonValue timeOrNull(const std::optional<qint64> &t)
-{
-    return t ? QJsonValue(Clock::isoUtc(*t)) : QJsonValue();
-}
 } // namespace
 
 QJsonObject SavedTool::toJson() const
@@ -78,8 +55,8 @@ QJsonObject Trigger::toJson(const QString &baseUrl) const
             {QStringLiteral("url"), baseUrl + QStringLiteral("/mcp/v1/webhooks/trigger/") + id},
             {QStringLiteral("active"), !revokedAt.has_value()},
             {QStringLiteral("createdAt"), Clock::isoUtc(createdAt)},
-            {QStringLiteral("revokedAt"), timeOrNull(revokedAt)},
-            {QStringLiteral("lastFiredAt"), timeOrNull(lastFiredAt)},
+            {QStringLiteral("revokedAt"), Clock::isoUtcOrNull(revokedAt)},
+            {QStringLiteral("lastFiredAt"), Clock::isoUtcOrNull(lastFiredAt)},
             {QStringLiteral("fireCount"), fireCount}};
 }
 
@@ -114,8 +91,8 @@ Trigger LibraryRepository::triggerFromRow(const Sql &q)
     t.target = q.value(4).toString();
     t.options = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object();
     t.createdAt = q.value(6).toLongLong();
-    t.revokedAt = optionalTime(q.value(7));
-    t.lastFiredAt = optionalTime(q.value(8));
+    t.revokedAt = JsonText::optionalInt(q.value(7));
+    t.lastFiredAt = JsonText::optionalInt(q.value(8));
     t.fireCount = q.value(9).toInt();
     return t;
 }
@@ -136,9 +113,9 @@ bool LibraryRepository::insertTool(SavedTool &tool)
             .bind(QStringLiteral(":key"), tool.keyId)
             .bind(QStringLiteral(":name"), tool.name)
             .bind(QStringLiteral(":kind"), tool.kind)
-            .bind(QStringLiteral(":description"), text(tool.description))
-            .bind(QStringLiteral(":parameters"), compact(tool.parameters))
-            .bind(QStringLiteral(":steps"), compact(tool.steps))
+            .bind(QStringLiteral(":description"), JsonText::text(tool.description))
+            .bind(QStringLiteral(":parameters"), JsonText::from(tool.parameters))
+            .bind(QStringLiteral(":steps"), JsonText::from(tool.steps))
             .bind(QStringLiteral(":code"), tool.code)
             .bind(QStringLiteral(":url"), tool.url)
             .bind(QStringLiteral(":c"), tool.createdAt)
@@ -163,9 +140,9 @@ bool LibraryRepository::replaceTool(SavedTool &tool)
                                 "parameters = :parameters, steps = :steps, code = :code, url = "
                                 ":url, updated_at = :u WHERE id = :id"))
         .bind(QStringLiteral(":kind"), tool.kind)
-        .bind(QStringLiteral(":description"), text(tool.description))
-        .bind(QStringLiteral(":parameters"), compact(tool.parameters))
-        .bind(QStringLiteral(":steps"), compact(tool.steps))
+        .bind(QStringLiteral(":description"), JsonText::text(tool.description))
+        .bind(QStringLiteral(":parameters"), JsonText::from(tool.parameters))
+        .bind(QStringLiteral(":steps"), JsonText::from(tool.steps))
         .bind(QStringLiteral(":code"), tool.code)
         .bind(QStringLiteral(":url"), tool.url)
         .bind(QStringLiteral(":u"), tool.updatedAt)
@@ -216,10 +193,10 @@ Trigger LibraryRepository::insertTrigger(Trigger trigger)
                                 ":options, :c)"))
         .bind(QStringLiteral(":id"), trigger.id)
         .bind(QStringLiteral(":key"), trigger.keyId)
-        .bind(QStringLiteral(":label"), text(trigger.label))
+        .bind(QStringLiteral(":label"), JsonText::text(trigger.label))
         .bind(QStringLiteral(":kind"), trigger.targetKind)
         .bind(QStringLiteral(":target"), trigger.target)
-        .bind(QStringLiteral(":options"), compact(trigger.options))
+        .bind(QStringLiteral(":options"), JsonText::from(trigger.options))
         .bind(QStringLiteral(":c"), trigger.createdAt)
         .exec();
     m_store.notifyChanged(QStringLiteral("triggers"), trigger.id);

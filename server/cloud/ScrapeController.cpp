@@ -4,15 +4,15 @@
 #include "WebhookOptions.h"
 
 #include "browser/BrowserPool.h"
-#include "browser/NetworkPolicy.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/RequestLog.h"
 #include "core/Settings.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
+#include "net/NetworkPolicy.h"
 #include "webhooks/WebhookEvents.h"
 #include "webhooks/WebhookQueue.h"
 
@@ -20,9 +20,7 @@
 
 namespace ph::cloud {
 
-using http::ApiError;
 using http::Exchange;
-using http::JsonFields;
 
 namespace {
 
@@ -34,11 +32,11 @@ ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
     o.formats = ScrapeController::defaultFormats();
     if (const auto formats = body.stringArray(QStringLiteral("formats"), false)) {
         if (formats->isEmpty())
-            throw ApiError::invalidField(QStringLiteral("formats"),
-                                         QStringLiteral("must name at least one format"));
+            throw DomainError::invalidField(QStringLiteral("formats"),
+                                            QStringLiteral("must name at least one format"));
         for (qsizetype i = 0; i < formats->size(); ++i) {
             if (!ScrapeController::knownFormats().contains(formats->at(i)))
-                throw ApiError::invalidField(
+                throw DomainError::invalidField(
                     QStringLiteral("formats[%1]").arg(i),
                     QStringLiteral("must be one of %1")
                         .arg(ScrapeController::knownFormats().join(QStringLiteral(", "))));
@@ -63,28 +61,29 @@ ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
     o.waitForSelector = body.optionalString(QStringLiteral("waitForSelector")).value_or(QString());
     o.waitForText = body.optionalString(QStringLiteral("waitForText")).value_or(QString());
     if (!o.waitForSelector.isEmpty() && !o.waitForText.isEmpty())
-        throw ApiError::invalidField(QStringLiteral("waitForText"),
-                                     QStringLiteral("cannot be combined with waitForSelector"));
+        throw DomainError::invalidField(QStringLiteral("waitForText"),
+                                        QStringLiteral("cannot be combined with waitForSelector"));
     if (const auto m = body.optionalInt(QStringLiteral("maxTextChars"), 1, 50'000'000))
         o.maxTextChars = int(*m);
     return o;
 }
 
-QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const NetworkPolicy &policy)
+QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const EgressGrant &grant)
 {
     const QStringList raw = *body.stringArray(QStringLiteral("urls"), true);
     if (raw.isEmpty())
-        throw ApiError::invalidField(QStringLiteral("urls"),
-                                     QStringLiteral("must hold at least one URL"));
+        throw DomainError::invalidField(QStringLiteral("urls"),
+                                        QStringLiteral("must hold at least one URL"));
     const int cap = settings.intValue(SettingKeys::scrapeMaxUrls);
     if (raw.size() > cap)
-        throw ApiError(400, QStringLiteral("TOO_MANY_URLS"),
-                       QStringLiteral("urls holds %1 URLs; the limit is %2 per request")
-                           .arg(raw.size())
-                           .arg(cap),
-                       QStringLiteral("urls"),
-                       QJsonObject{{QStringLiteral("limit"), cap},
-                                   {QStringLiteral("received"), int(raw.size())}});
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("TOO_MANY_URLS"),
+                          QStringLiteral("urls holds %1 URLs; the limit is %2 per request")
+                              .arg(raw.size())
+                              .arg(cap),
+                          QStringLiteral("urls"),
+                          QJsonObject{{QStringLiteral("limit"), cap},
+                                      {QStringLiteral("received"), int(raw.size())},
+                                      {QStringLiteral("setting"), SettingKeys::scrapeMaxUrls}});
     QList<QUrl> urls;
     for (qsizetype i = 0; i < raw.size(); ++i) {
         const QString field = QStringLiteral("urls[%1]").arg(i);
@@ -93,22 +92,22 @@ QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const Net
         const QString scheme = QUrl(raw.at(i).trimmed()).scheme();
         if (!scheme.isEmpty() && scheme != QLatin1String("http") &&
             scheme != QLatin1String("https"))
-            throw ApiError(
-                400, QStringLiteral("UNSUPPORTED_SCHEME"),
+            throw DomainError(
+                DomainError::Kind::Invalid, QStringLiteral("UNSUPPORTED_SCHEME"),
                 QStringLiteral("%1 uses the scheme '%2'; only http and https are allowed")
                     .arg(field, scheme),
                 field);
         const QUrl url(raw.at(i).trimmed(), QUrl::StrictMode);
         if (!url.isValid() || url.scheme().isEmpty())
-            throw ApiError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
+            throw DomainError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
         if (url.host().isEmpty())
-            throw ApiError::invalidField(field, QStringLiteral("has no host"));
-        if (!policy.allowPrivateTargets() && NetworkPolicy::isPrivateHostLiteral(url.host()))
-            throw ApiError(400, QStringLiteral("PRIVATE_TARGET"),
-                           QStringLiteral("%1 points at a private address (%2) and "
-                                          "network.allowPrivateTargets is off")
-                               .arg(field, url.host()),
-                           field);
+            throw DomainError::invalidField(field, QStringLiteral("has no host"));
+        if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
+                              QStringLiteral("%1 points at a private address (%2), which this key "
+                                             "may not reach")
+                                  .arg(field, url.host()),
+                              field);
         urls.append(url);
     }
     return urls;
@@ -155,7 +154,8 @@ QList<http::Route> ScrapeController::routes()
 void ScrapeController::scrape(Exchange &exchange)
 {
     const QJsonObject params = exchange.request().jsonObject();
-    const QList<WebhookSubscription> subscriptions = readWebhooks(JsonFields(params), m_policy);
+    const QList<WebhookSubscription> subscriptions =
+        readWebhooks(JsonFields(params), m_policy.grantFor(exchange.request().principal.keyId));
     QJsonObject cleaned = params;
     cleaned.remove(QStringLiteral("webhookSecret"));
     cleaned.remove(QStringLiteral("webhooks"));
@@ -174,17 +174,23 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
                              std::function<void(const QJsonObject &)> answer)
 {
     const JsonFields body(request, fieldPrefix);
-    const QList<QUrl> urls = readUrls(body, m_settings, m_policy);
+    const QString keyId = exchange.request().principal.keyId;
+    const EgressGrant grant = m_policy.grantFor(keyId);
+    const QList<QUrl> urls = readUrls(body, m_settings, grant);
     const ScrapeOptions options = readOptions(body, m_settings);
 
-    const QString keyId = exchange.request().principal.keyId;
     if (!m_store.credits().canSpend(keyId))
-        throw ApiError::creditsExhausted();
+        throw DomainError::creditsExhausted();
+    const int perKey = m_settings.intValue(SettingKeys::scrapeMaxRequestsPerKey);
+    if (m_inFlight.value(keyId) >= perKey)
+        throw DomainError::keyBusy(QStringLiteral("scrape requests"), m_inFlight.value(keyId),
+                                   perKey, SettingKeys::scrapeMaxRequestsPerKey,
+                                   m_pool.retryAfterSeconds());
     // A job keeps one wave (at most the pool's size) in the pool at a time.
     const int parallel = qMin(int(urls.size()), m_pool.options().size);
     if (!m_pool.hasRoomFor(parallel))
-        throw ApiError::busy(QStringLiteral("the browser pool is busy; retry later"),
-                             m_pool.retryAfterSeconds());
+        throw DomainError::busy(QStringLiteral("the browser pool is busy; retry later"),
+                                m_pool.retryAfterSeconds());
 
     const QString requestId = exchange.request().id;
     m_store.transaction([&] {
@@ -192,7 +198,7 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
         m_store.requests().addSubscriptions(requestId, subscriptions);
     });
 
-    auto *job = new ScrapeJob(m_pool, m_policy, urls, options, requestId, parallel, this);
+    auto *job = new ScrapeJob(m_pool, m_policy, grant, urls, options, requestId, parallel, this);
     // Settles once: when the job finishes, or earlier when the exchange ends without it
     // (client gone, shutdown). Browser time and pages used so far are billed either way.
     auto settled = std::make_shared<bool>(false);
@@ -202,53 +208,116 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
         if (*settled)
             return;
         *settled = true;
+        if (--m_inFlight[keyId] <= 0)
+            m_inFlight.remove(keyId);
         if (cancelled)
             job->cancel();
-        const Charge charge = m_store.credits().charge(keyId, requestId, endpoint, job->usage());
         const QString status = cancelled              ? QStringLiteral("cancelled")
                                : job->failed() == 0   ? QStringLiteral("success")
                                : job->succeeded() > 0 ? QStringLiteral("partial")
                                                       : QStringLiteral("error");
-        m_store.requests().finish(
-            requestId, status,
-            {{QStringLiteral("urls"), int(job->results().size())},
-             {QStringLiteral("succeeded"), job->succeeded()},
-             {QStringLiteral("failed"), job->failed()},
-             {QStringLiteral("creditsUsed"), creditsFromMilli(charge.usedMilli)}});
-        const QJsonObject body{{QStringLiteral("success"), job->failed() == 0},
-                               {QStringLiteral("status"), status},
-                               {QStringLiteral("requestId"), requestId},
-                               {QStringLiteral("results"), job->results()},
-                               {QStringLiteral("usage"), charge.toJson(job->usage())}};
+        // The bill, the request's end and the callbacks it owes commit together; the
+        // answer goes out after that commit.
+        QJsonObject body;
+        try {
+            m_store.transaction([&] {
+                const Charge charge =
+                    m_store.credits().charge(keyId, requestId, endpoint, job->usage());
+                m_store.requests().finish(
+                    requestId, status,
+                    {{QStringLiteral("urls"), int(job->results().size())},
+                     {QStringLiteral("succeeded"), job->succeeded()},
+                     {QStringLiteral("failed"), job->failed()},
+                     {QStringLiteral("creditsUsed"), creditsFromMilli(charge.usedMilli)}});
+                body = {{QStringLiteral("success"), job->failed() == 0},
+                        {QStringLiteral("status"), status},
+                        {QStringLiteral("requestId"), requestId},
+                        {QStringLiteral("results"), job->results()},
+                        {QStringLiteral("usage"), charge.toJson(job->usage())}};
+                if (subscriptions.isEmpty())
+                    return;
+                webhooks::Outcome o;
+                o.requestId = requestId;
+                o.endpoint = endpoint;
+                o.tool = tool;
+                o.status = status;
+                // A scrape that read at least one page completed; one that read none failed.
+                o.success = !cancelled && job->succeeded() > 0;
+                o.startedAt = startedAt;
+                o.finishedAt = m_store.clock().nowMs();
+                o.creditsUsedMilli = charge.usedMilli;
+                o.creditsLeftMilli = charge.leftMilli;
+                o.output = body;
+                o.extractedData = job->results();
+                o.errorMessage = cancelled ? QStringLiteral("the request was cancelled")
+                                           : QStringLiteral("no URL could be read");
+                o.errorCode =
+                    cancelled ? QStringLiteral("CANCELLED") : QStringLiteral("SCRAPE_FAILED");
+                o.errorDetails = {{QStringLiteral("results"), job->results()}};
+                o.params = params;
+                m_webhooks.enqueue(requestId, keyId, subscriptions,
+                                   webhooks::eventsFor(o, m_store.clock()));
+            });
+        } catch (const StoreError &e) {
+            // Stored as still executing: the next start reports it cancelled.
+            qWarning("cannot store the end of scrape %s: %s", qPrintable(requestId), e.what());
+            job->deleteLater();
+            if (!cancelled)
+                answer(
+                    {{QStringLiteral("success"), false},
+                     {QStringLiteral("status"), QStringLiteral("error")},
+                     {QStringLiteral("requestId"), requestId},
+                     {QStringLiteral("error"), QStringLiteral("the result could not be stored")}});
+            return;
+        }
         if (!cancelled)
             answer(body);
-        if (!subscriptions.isEmpty()) {
-            webhooks::Outcome o;
-            o.requestId = requestId;
-            o.endpoint = endpoint;
-            o.tool = tool;
-            o.status = status;
-            // A scrape that read at least one page completed; one that read none failed.
-            o.success = !cancelled && job->succeeded() > 0;
-            o.startedAt = startedAt;
-            o.finishedAt = m_store.clock().nowMs();
-            o.creditsUsedMilli = charge.usedMilli;
-            o.creditsLeftMilli = charge.leftMilli;
-            o.output = body;
-            o.extractedData = job->results();
-            o.errorMessage = cancelled ? QStringLiteral("the request was cancelled")
-                                       : QStringLiteral("no URL could be read");
-            o.errorCode = cancelled ? QStringLiteral("CANCELLED") : QStringLiteral("SCRAPE_FAILED");
-            o.errorDetails = {{QStringLiteral("results"), job->results()}};
-            o.params = params;
-            m_webhooks.enqueue(requestId, keyId, subscriptions,
-                               webhooks::eventsFor(o, m_store.clock()));
-        }
         job->deleteLater();
     };
+    ++m_inFlight[keyId];
     connect(job, &ScrapeJob::finished, this, [settle] { settle(false); });
     connect(&exchange, &Exchange::finished, job, [settle] { settle(true); });
     job->start();
+}
+
+int ScrapeController::recoverUnfinished()
+{
+    const QString reason = QStringLiteral("the service restarted during the request");
+    int n = 0;
+    for (const RequestRecord &r : m_store.requests().unfinished()) {
+        const QList<WebhookSubscription> subscriptions = m_store.requests().subscriptions(r.id);
+        try {
+            m_store.transaction([&] {
+                m_store.requests().finish(r.id, QStringLiteral("cancelled"),
+                                          {{QStringLiteral("error"), reason}});
+                if (subscriptions.isEmpty())
+                    return;
+                webhooks::Outcome o;
+                o.requestId = r.id;
+                o.endpoint = r.endpoint;
+                // Runs were recovered before: what is left of /mcp is a bridge scrape.
+                const bool scrape =
+                    r.endpoint == QLatin1String("/scrape") || r.endpoint == QLatin1String("/mcp");
+                o.tool = scrape ? QStringLiteral("scrape") : QStringLiteral("agent");
+                o.status = QStringLiteral("cancelled");
+                o.startedAt = r.startedAt;
+                o.finishedAt = m_store.clock().nowMs();
+                o.output = {{QStringLiteral("success"), false},
+                            {QStringLiteral("status"), o.status},
+                            {QStringLiteral("requestId"), r.id},
+                            {QStringLiteral("error"), reason}};
+                o.errorMessage = reason;
+                o.errorCode = QStringLiteral("CANCELLED");
+                o.errorDetails = {{QStringLiteral("status"), o.status}};
+                m_webhooks.enqueue(r.id, r.keyId, subscriptions,
+                                   webhooks::eventsFor(o, m_store.clock()));
+            });
+            ++n;
+        } catch (const StoreError &e) {
+            qWarning("cannot cancel the unfinished request %s: %s", qPrintable(r.id), e.what());
+        }
+    }
+    return n;
 }
 
 } // namespace ph::cloud

@@ -7,6 +7,7 @@
 
 #include "http/Route.h"
 
+#include <QHash>
 #include <QObject>
 
 namespace ph {
@@ -40,11 +41,16 @@ public:
     // `fieldPrefix`, e.g. "params"), on behalf of the exchange's key, as `tool` of
     // `endpoint`, and calls `answer` with the body once done. The callbacks of
     // `subscriptions` carry `params` as the original request. The work is cancelled
-    // when the exchange ends first. Throws http::ApiError for bad input.
+    // when the exchange ends first. Throws DomainError for bad input.
     void start(const QJsonObject &request, const QString &fieldPrefix,
                const QList<WebhookSubscription> &subscriptions, const QString &endpoint,
                const QString &tool, const QJsonObject &params, http::Exchange &exchange,
                std::function<void(const QJsonObject &)> answer);
+    // Requests a process that ended abruptly left unfinished (scrapes: runs are
+    // RunManager::recoverOrphans()'s): each is stored cancelled and its subscribers get
+    // workflow.failed (CANCELLED), in one commit. Call once at start, after the run
+    // recovery. Returns how many.
+    int recoverUnfinished();
 
 private:
     void scrape(http::Exchange &exchange);
@@ -54,6 +60,8 @@ private:
     BrowserPool &m_pool;
     NetworkPolicy &m_policy;
     webhooks::WebhookQueue &m_webhooks;
+    // Scrapes in flight per API key (scrape.maxConcurrentRequestsPerKey).
+    QHash<QString, int> m_inFlight;
 };
 
 } // namespace ph::cloud

@@ -2,7 +2,8 @@
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
-#include "browser/NetworkPolicy.h"
+#include "net/HostResolver.h"
+#include "net/NetworkPolicy.h"
 
 #include <QHostAddress>
 #include <QHostInfo>
@@ -30,11 +31,13 @@ QJsonObject ScrapeOptions::snapshotOptions() const
     return o;
 }
 
-ScrapeJob::ScrapeJob(BrowserPool &pool, const NetworkPolicy &policy, QList<QUrl> urls,
-                     ScrapeOptions options, QString label, int parallel, QObject *parent)
+ScrapeJob::ScrapeJob(BrowserPool &pool, const NetworkPolicy &policy, EgressGrant grant,
+                     QList<QUrl> urls, ScrapeOptions options, QString label, int parallel,
+                     QObject *parent)
     : QObject(parent)
     , m_pool(pool)
     , m_policy(policy)
+    , m_grant(std::move(grant))
     , m_urls(std::move(urls))
     , m_options(std::move(options))
     , m_label(std::move(label))
@@ -64,24 +67,23 @@ void ScrapeJob::run(int index)
 {
     const QUrl url = m_urls.at(index);
     const QString host = url.host();
-    // With private targets off, a name that resolves to a private address is refused
-    // before the browser sees it. (Literal addresses were refused with 400 already.)
-    if (!m_policy.allowPrivateTargets() && QHostAddress(host).isNull()) {
-        QHostInfo::lookupHost(host, this, [this, index](const QHostInfo &info) {
+    // Without the private grant, a name that resolves to a private address is refused
+    // before a page is leased (literal addresses were refused with 400 already). The
+    // egress proxy checks again at every connection, redirects included, and connects
+    // to the address it checked.
+    if (!m_grant.privateTargets && QHostAddress(host).isNull()) {
+        m_policy.resolver()->lookup(host, this, [this, index, host](const HostResolver::Answer &a) {
             if (m_done.at(index))
                 return;
-            if (info.error() != QHostInfo::NoError || info.addresses().isEmpty()) {
+            if (!a.error.isEmpty()) {
                 fail(index, error(QStringLiteral("DNS_FAILURE"),
                                   QStringLiteral("the host name could not be resolved")));
                 return;
             }
-            for (const QHostAddress &a : info.addresses()) {
-                if (NetworkPolicy::isPrivateAddress(a)) {
-                    fail(index, error(QStringLiteral("PRIVATE_TARGET"),
-                                      QStringLiteral("the host resolves to a private address and "
-                                                     "network.allowPrivateTargets is off")));
-                    return;
-                }
+            if (const QString problem = NetworkPolicy::addressRefusal(host, a.addresses, m_grant);
+                !problem.isEmpty()) {
+                fail(index, error(QStringLiteral("PRIVATE_TARGET"), problem));
+                return;
             }
             lease(index);
         });
@@ -93,7 +95,7 @@ void ScrapeJob::run(int index)
 void ScrapeJob::lease(int index)
 {
     const bool queued =
-        m_pool.acquire(m_label, this, [this, index](std::unique_ptr<BrowserLease> l) {
+        m_pool.acquire(m_label, m_grant, this, [this, index](std::unique_ptr<BrowserLease> l) {
             if (m_done.at(index))
                 return;
             m_leases[index] = std::move(l);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/CreditLedger.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -41,7 +42,9 @@ class ScrapeJob : public QObject
 {
     Q_OBJECT
 public:
-    ScrapeJob(BrowserPool &pool, const NetworkPolicy &policy, QList<QUrl> urls,
+    // Every page acts with `grant`; names are resolved through the policy first so a
+    // private one is refused with PRIVATE_TARGET before a page is leased.
+    ScrapeJob(BrowserPool &pool, const NetworkPolicy &policy, EgressGrant grant, QList<QUrl> urls,
               ScrapeOptions options, QString label, int parallel, QObject *parent = nullptr);
     ~ScrapeJob() override;
 
@@ -69,6 +72,7 @@ private:
 
     BrowserPool &m_pool;
     const NetworkPolicy &m_policy;
+    EgressGrant m_grant;
     QList<QUrl> m_urls;
     ScrapeOptions m_options;
     QString m_label;

@@ -1,15 +1,13 @@
 #include "WebhookOptions.h"
 
-#include "browser/NetworkPolicy.h"
-#include "http/ApiError.h"
-#include "http/JsonFields.h"
+#include "core/DomainError.h"
+#include "core/HeaderText.h"
+#include "core/JsonFields.h"
+#include "net/NetworkPolicy.h"
 
 #include <QUrl>
 
 namespace ph::cloud {
-
-using http::ApiError;
-using http::JsonFields;
 
 namespace {
 
@@ -17,17 +15,17 @@ const QStringList kEvents = {
     QStringLiteral("svc.execution.succeeded"), QStringLiteral("svc.execution.failed"),
     QStringLiteral("workflow.completed"), QStringLiteral("workflow.failed")};
 
-QString checkTarget(const QString &field, const QString &raw, const NetworkPolicy &policy)
+QString checkTarget(const QString &field, const QString &raw, const EgressGrant &grant)
 {
     const QUrl url(raw, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty() || !NetworkPolicy::isBrowsableScheme(url))
-        throw ApiError::invalidField(field, QStringLiteral("must be an absolute https URL"));
+        throw DomainError::invalidField(field, QStringLiteral("must be an absolute https URL"));
     const bool privateHost = NetworkPolicy::isPrivateHostLiteral(url.host());
-    if (privateHost && !policy.allowPrivateTargets())
-        throw ApiError::invalidField(field, QStringLiteral("points at a private address and "
-                                                           "network.allowPrivateTargets is off"));
+    if (privateHost && !grant.privateTargets)
+        throw DomainError::invalidField(field, QStringLiteral("points at a private address, which "
+                                                              "this key may not reach"));
     if (const QString problem = NetworkPolicy::callbackSchemeProblem(url); !problem.isEmpty())
-        throw ApiError::invalidField(field, problem);
+        throw DomainError::invalidField(field, problem);
     return url.toString(QUrl::FullyEncoded);
 }
 
@@ -36,10 +34,13 @@ QJsonObject readAuth(const JsonFields &auth)
     const auto type = auth.optionalEnum(QStringLiteral("type"),
                                         {QStringLiteral("bearer"), QStringLiteral("basic")});
     if (!type)
-        throw ApiError::missingField(auth.path(QStringLiteral("type")));
+        throw DomainError::missingField(auth.path(QStringLiteral("type")));
     if (*type == QLatin1String("bearer")) {
-        return {{QStringLiteral("type"), *type},
-                {QStringLiteral("token"), auth.requiredString(QStringLiteral("token"))}};
+        // Sent as "Authorization: Bearer <token>": it must fit in one header line.
+        const QString token = auth.requiredString(QStringLiteral("token"));
+        if (const QString problem = HeaderText::valueProblem(token); !problem.isEmpty())
+            throw DomainError::invalidField(auth.path(QStringLiteral("token")), problem);
+        return {{QStringLiteral("type"), *type}, {QStringLiteral("token"), token}};
     }
     return {{QStringLiteral("type"), *type},
             {QStringLiteral("username"), auth.requiredString(QStringLiteral("username"))},
@@ -59,10 +60,15 @@ QJsonObject readHeaders(const JsonFields &headers)
     const QJsonObject &o = headers.object();
     for (auto it = o.begin(); it != o.end(); ++it) {
         const QString field = headers.path(it.key());
+        if (!HeaderText::isToken(it.key()))
+            throw DomainError::invalidField(field, QStringLiteral("is not a valid header name"));
         if (!it.value().isString())
-            throw ApiError::invalidField(field, QStringLiteral("must be a string"));
+            throw DomainError::invalidField(field, QStringLiteral("must be a string"));
+        if (const QString problem = HeaderText::valueProblem(it.value().toString());
+            !problem.isEmpty())
+            throw DomainError::invalidField(field, problem);
         if (reserved.contains(it.key().toLower()))
-            throw ApiError::invalidField(field, QStringLiteral("is set by Pilothouse itself"));
+            throw DomainError::invalidField(field, QStringLiteral("is set by Pilothouse itself"));
         out.insert(it.key(), it.value());
     }
     return out;
@@ -70,36 +76,36 @@ QJsonObject readHeaders(const JsonFields &headers)
 
 } // namespace
 
-QList<WebhookSubscription> readWebhooks(const JsonFields &body, const NetworkPolicy &policy)
+QList<WebhookSubscription> readWebhooks(const JsonFields &body, const EgressGrant &grant)
 {
     QList<WebhookSubscription> out;
     if (const auto url = body.optionalString(QStringLiteral("webhookUrl"))) {
         WebhookSubscription s;
-        s.url = checkTarget(QStringLiteral("webhookUrl"), *url, policy);
+        s.url = checkTarget(QStringLiteral("webhookUrl"), *url, grant);
         s.secret = body.optionalString(QStringLiteral("webhookSecret")).value_or(QString());
         if (const auto meta = body.optionalObject(QStringLiteral("webhookMetadata")))
             s.metadata = meta->object();
         out.append(s);
     } else if (body.has(QStringLiteral("webhookSecret"))) {
-        throw ApiError::invalidField(QStringLiteral("webhookSecret"),
-                                     QStringLiteral("needs webhookUrl"));
+        throw DomainError::invalidField(QStringLiteral("webhookSecret"),
+                                        QStringLiteral("needs webhookUrl"));
     }
     if (const auto list = body.optionalArray(QStringLiteral("webhooks"))) {
         if (list->size() > 10)
-            throw ApiError::invalidField(QStringLiteral("webhooks"),
-                                         QStringLiteral("may hold at most 10 subscriptions"));
+            throw DomainError::invalidField(QStringLiteral("webhooks"),
+                                            QStringLiteral("may hold at most 10 subscriptions"));
         for (qsizetype i = 0; i < list->size(); ++i) {
             const QString path = QStringLiteral("webhooks[%1]").arg(i);
             if (!list->at(i).isObject())
-                throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+                throw DomainError::invalidField(path, QStringLiteral("must be an object"));
             const JsonFields item(list->at(i).toObject(), path);
             WebhookSubscription s;
             s.url = checkTarget(item.path(QStringLiteral("url")),
-                                item.requiredString(QStringLiteral("url")), policy);
+                                item.requiredString(QStringLiteral("url")), grant);
             if (const auto events = item.stringArray(QStringLiteral("events"), false)) {
                 for (qsizetype e = 0; e < events->size(); ++e) {
                     if (!kEvents.contains(events->at(e)))
-                        throw ApiError::invalidField(
+                        throw DomainError::invalidField(
                             QStringLiteral("%1.events[%2]").arg(path).arg(e),
                             QStringLiteral("must be one of %1")
                                 .arg(kEvents.join(QStringLiteral(", "))));

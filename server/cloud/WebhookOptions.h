@@ -5,12 +5,9 @@
 #include <QList>
 
 namespace ph {
-class NetworkPolicy;
-}
-
-namespace ph::http {
 class JsonFields;
-}
+struct EgressGrant;
+} // namespace ph
 
 namespace ph::cloud {
 
@@ -18,6 +15,6 @@ namespace ph::cloud {
 // `webhookMetadata` on the bridge) and `webhooks[]` (url, events, secret, auth, headers).
 // Typed 400s name the field. A target must be https, or plain http to a loopback or
 // private address while private targets are allowed.
-QList<WebhookSubscription> readWebhooks(const http::JsonFields &body, const NetworkPolicy &policy);
+QList<WebhookSubscription> readWebhooks(const JsonFields &body, const EgressGrant &grant);
 
 } // namespace ph::cloud

@@ -1,6 +1,10 @@
 #pragma once
 
+#include <QJsonValue>
+#include <QString>
 #include <QtGlobal>
+
+#include <optional>
 
 class QDateTime;
 
@@ -15,6 +19,11 @@ public:
     virtual qint64 nowMs() const = 0;
     QDateTime now() const;
     static QString isoUtc(qint64 epochMs);
+    // The same as JSON, or null when there is no time.
+    static QJsonValue isoUtcOrNull(std::optional<qint64> epochMs)
+    {
+        return epochMs ? QJsonValue(isoUtc(*epochMs)) : QJsonValue();
+    }
 };
 
 class SystemClock final : public Clock

@@ -15,7 +15,8 @@ qint64 Prices::costMilli(const Usage &usage)
     // Browser time and tokens are priced pro rata and rounded up to a milli-credit.
     const qint64 browser = (usage.browserMs * kMilliPerBrowserSecond + 999) / 1000;
     const qint64 tokens = (usage.tokens * kMilliPerThousandTokens + 999) / 1000;
-    return usage.pages * kMilliPerPage + browser + tokens;
+    return usage.pages * kMilliPerPage + browser + tokens +
+           usage.testDeliveries * kMilliPerTestDelivery;
 }
 
 double creditsFromMilli(qint64 milli)
@@ -32,6 +33,8 @@ QJsonObject Charge::toJson(const Usage &usage) const
                   {QStringLiteral("browserMs"), usage.browserMs}};
     if (usage.tokens > 0)
         o.insert(QStringLiteral("tokens"), usage.tokens);
+    if (usage.testDeliveries > 0)
+        o.insert(QStringLiteral("testDeliveries"), usage.testDeliveries);
     return o;
 }
 

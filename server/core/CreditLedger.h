@@ -16,12 +16,14 @@ struct Usage
     int pages = 0;
     qint64 browserMs = 0;
     qint64 tokens = 0;
+    qint64 testDeliveries = 0; // POST /webhooks/test
 
     Usage &operator+=(const Usage &o)
     {
         pages += o.pages;
         browserMs += o.browserMs;
         tokens += o.tokens;
+        testDeliveries += o.testDeliveries;
         return *this;
     }
 };
@@ -32,6 +34,7 @@ struct Prices
     static constexpr qint64 kMilliPerPage = 1000;           // 1 credit per page loaded
     static constexpr qint64 kMilliPerBrowserSecond = 100;   // 0.1 credit per browser-second
     static constexpr qint64 kMilliPerThousandTokens = 1000; // 1 credit per 1,000 model tokens
+    static constexpr qint64 kMilliPerTestDelivery = 1;      // 0.001 credit per test delivery
 
     static qint64 costMilli(const Usage &usage);
 };

@@ -4,23 +4,20 @@
 #include "SecretBox.h"
 #include "Store.h"
 
+#include "core/JsonText.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
 namespace ph {
 
 namespace {
-QString compact(const QJsonObject &o)
-{
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
-QJsonObject parse(const QString &s)
-{
-    return QJsonDocument::fromJson(s.toUtf8()).object();
-}
 // Auth fields that are credentials: sealed at rest, never returned by reads.
 const QStringList kAuthSecrets = {QStringLiteral("token"), QStringLiteral("password")};
 } // namespace
+
+// A fixed mask: it tells that a value was there, not how long it was.
+const QString WebhookSubscription::kMask = QStringLiteral("\u2022\u2022\u2022\u2022\u2022\u2022");
 
 QJsonObject WebhookSubscription::toSealedJson(const SecretBox &box) const
 {
@@ -30,11 +27,50 @@ QJsonObject WebhookSubscription::toSealedJson(const SecretBox &box) const
             sealedAuth.insert(field, box.seal(sealedAuth.value(field).toString()));
     }
     QJsonObject config{{QStringLiteral("auth"), sealedAuth},
-                       {QStringLiteral("headers"), headers},
                        {QStringLiteral("metadata"), metadata}};
+    if (!headers.isEmpty())
+        config.insert(QStringLiteral("sealedHeaders"), box.seal(JsonText::from(headers)));
     if (!secret.isEmpty())
         config.insert(QStringLiteral("secret"), box.seal(secret));
     return config;
+}
+
+QJsonObject WebhookSubscription::sealHeadersOf(const QJsonObject &config, const SecretBox &box)
+{
+    if (!config.contains(QStringLiteral("headers")))
+        return config;
+    QJsonObject out = config;
+    const QJsonObject clear = out.take(QStringLiteral("headers")).toObject();
+    if (!clear.isEmpty())
+        out.insert(QStringLiteral("sealedHeaders"), box.seal(JsonText::from(clear)));
+    return out;
+}
+
+QJsonObject WebhookSubscription::redactedRequest(const QJsonObject &request)
+{
+    QJsonObject out = request;
+    out.remove(QStringLiteral("webhookSecret"));
+    if (!out.value(QStringLiteral("webhooks")).isArray())
+        return out;
+    QJsonArray hooks;
+    for (const auto &h : out.value(QStringLiteral("webhooks")).toArray()) {
+        if (!h.isObject()) {
+            hooks.append(h);
+            continue;
+        }
+        QJsonObject o = h.toObject();
+        o.remove(QStringLiteral("secret"));
+        o.remove(QStringLiteral("auth"));
+        if (o.value(QStringLiteral("headers")).isObject()) {
+            QJsonObject masked = o.value(QStringLiteral("headers")).toObject();
+            for (auto it = masked.begin(); it != masked.end(); ++it)
+                it.value() = kMask;
+            o.insert(QStringLiteral("headers"), masked);
+        }
+        hooks.append(o);
+    }
+    out.insert(QStringLiteral("webhooks"), hooks);
+    return out;
 }
 
 WebhookSubscription WebhookSubscription::fromSealedJson(const QString &url,
@@ -50,7 +86,11 @@ WebhookSubscription WebhookSubscription::fromSealedJson(const QString &url,
         if (s.auth.contains(field))
             s.auth.insert(field, box.unseal(s.auth.value(field).toString()));
     }
-    s.headers = config.value(QStringLiteral("headers")).toObject();
+    if (config.contains(QStringLiteral("sealedHeaders")))
+        s.headers =
+            JsonText::object(box.unseal(config.value(QStringLiteral("sealedHeaders")).toString()));
+    else // an older build's config, before migration 0022
+        s.headers = config.value(QStringLiteral("headers")).toObject();
     s.metadata = config.value(QStringLiteral("metadata")).toObject();
     if (config.contains(QStringLiteral("secret")))
         s.secret = box.unseal(config.value(QStringLiteral("secret")).toString());
@@ -81,7 +121,7 @@ void RequestLog::finish(const QString &requestId, const QString &status, const Q
                                 " summary = :sum WHERE id = :id"))
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .bind(QStringLiteral(":s"), status)
-        .bind(QStringLiteral(":sum"), compact(summary))
+        .bind(QStringLiteral(":sum"), JsonText::from(summary))
         .bind(QStringLiteral(":id"), requestId)
         .exec();
     m_store.notifyChanged(QStringLiteral("api_requests"), requestId);
@@ -102,8 +142,26 @@ std::optional<RequestRecord> RequestLog::find(const QString &requestId) const
     if (!q.value(4).isNull())
         r.finishedAt = q.value(4).toLongLong();
     r.status = q.value(5).toString();
-    r.summary = parse(q.value(6).toString());
+    r.summary = JsonText::object(q.value(6).toString());
     return r;
+}
+
+QList<RequestRecord> RequestLog::unfinished() const
+{
+    Sql q(m_store, QStringLiteral("SELECT id, key_id, endpoint, started_at FROM api_requests"
+                                  " WHERE status = 'executing' ORDER BY started_at"));
+    q.exec();
+    QList<RequestRecord> out;
+    while (q.next()) {
+        RequestRecord r;
+        r.id = q.value(0).toString();
+        r.keyId = q.value(1).toString();
+        r.endpoint = q.value(2).toString();
+        r.startedAt = q.value(3).toLongLong();
+        r.status = QStringLiteral("executing");
+        out.append(r);
+    }
+    return out;
 }
 
 void RequestLog::addSubscriptions(const QString &requestId, const QList<WebhookSubscription> &subs)
@@ -121,7 +179,7 @@ void RequestLog::addSubscriptions(const QString &requestId, const QList<WebhookS
                 .bind(QStringLiteral(":u"), s.url)
                 .bind(QStringLiteral(":e"),
                       s.events.isEmpty() ? QStringLiteral("") : s.events.join(QLatin1Char(',')))
-                .bind(QStringLiteral(":c"), compact(config))
+                .bind(QStringLiteral(":c"), JsonText::from(config))
                 .bind(QStringLiteral(":t"), m_store.clock().nowMs())
                 .exec();
         }
@@ -141,7 +199,8 @@ QList<WebhookSubscription> RequestLog::subscriptions(const QString &requestId) c
         const QString events = q.value(1).toString();
         if (!events.isEmpty())
             s.events = events.split(QLatin1Char(','));
-        s = WebhookSubscription::fromSealedJson(s.url, s.events, parse(q.value(2).toString()), box);
+        s = WebhookSubscription::fromSealedJson(s.url, s.events,
+                                                JsonText::object(q.value(2).toString()), box);
         out.append(s);
     }
     return out;

@@ -1,16 +1,24 @@
 #include "SecretBox.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QLoggingCategory>
 #include <QMessageAuthenticationCode>
 #include <QRandomGenerator>
 
 #include <openssl/evp.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <memory>
+
+Q_LOGGING_CATEGORY(lcSecrets, "pilothouse.secrets")
 
 namespace ph {
 
@@ -30,20 +38,79 @@ QByteArray randomBytes(int n)
 }
 } // namespace
 
+namespace {
+
+// Makes the key file: written in full to a temporary file (mode 0600 from mkstemp) and
+// fsynced, then put in place and the directory fsynced, so that neither a kill nor a
+// power cut can leave a short key behind. link() puts it in place only if there is none
+// yet (another process may have made one meanwhile: that one is kept); `replace`
+// renames over an existing (empty) file instead.
+bool createKey(const QString &keyPath, bool replace, QString *error)
+{
+    const QFileInfo info(keyPath);
+    const QByteArray path = QFile::encodeName(keyPath);
+    QByteArray temp =
+        QFile::encodeName(info.absolutePath() + QStringLiteral("/.secrets.key.XXXXXX"));
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0) {
+        if (error)
+            *error = QStringLiteral("cannot create a key file beside %1: %2")
+                         .arg(keyPath, QString::fromLocal8Bit(::strerror(errno)));
+        return false;
+    }
+    const QByteArray key = randomBytes(kKeySize);
+    const bool written = ::fchmod(fd, 0600) == 0 &&
+                         ::write(fd, key.constData(), size_t(key.size())) == key.size() &&
+                         ::fsync(fd) == 0;
+    ::close(fd);
+    bool placed = false;
+    if (written) {
+        if (replace)
+            placed = ::rename(temp.constData(), path.constData()) == 0;
+        else
+            placed = ::link(temp.constData(), path.constData()) == 0 || errno == EEXIST;
+    }
+    ::unlink(temp.constData()); // gone already after a rename
+    if (!placed) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2")
+                         .arg(keyPath, QString::fromLocal8Bit(::strerror(errno)));
+        return false;
+    }
+    // The new directory entry is durable only once the directory is.
+    const int dir = ::open(QFile::encodeName(info.absolutePath()).constData(),
+                           O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
+    }
+    return true;
+}
+
+} // namespace
+
 bool SecretBox::open(const QString &keyPath, QString *error)
 {
     const QByteArray path = QFile::encodeName(keyPath);
-    // O_EXCL makes creation race-free; the mode is set at creation, never widened.
-    int fd = ::open(path.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd >= 0) {
-        const QByteArray key = randomBytes(kKeySize);
-        const bool ok = ::write(fd, key.constData(), key.size()) == key.size();
-        ::close(fd);
-        if (!ok) {
-            if (error)
-                *error = QStringLiteral("cannot write %1").arg(keyPath);
+    // A temporary key of a start cut off between link() and unlink(): the real one is
+    // in place (or was never placed), so it goes.
+    const QDir dir = QFileInfo(keyPath).absoluteDir();
+    for (const QString &stray :
+         dir.entryList({QStringLiteral(".secrets.key.*")}, QDir::Files | QDir::Hidden))
+        QFile::remove(dir.filePath(stray));
+    struct stat st;
+    if (::lstat(path.constData(), &st) != 0) {
+        if (!createKey(keyPath, false, error))
             return false;
-        }
+    } else if (S_ISREG(st.st_mode) && st.st_size == 0) {
+        // Left by an older build killed between creating the file and writing it: no value
+        // can have been sealed with a key that was never there.
+        qCWarning(lcSecrets).noquote()
+            << QStringLiteral("%1 is empty (an earlier start was cut off while writing it); "
+                              "a new key is made")
+                   .arg(keyPath);
+        if (!createKey(keyPath, true, error))
+            return false;
     }
     QFile file(keyPath);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -57,7 +124,17 @@ bool SecretBox::open(const QString &keyPath, QString *error)
             *error = QStringLiteral("%1 is not a %2-byte key").arg(keyPath).arg(kKeySize);
         return false;
     }
-    ::chmod(path.constData(), 0600);
+    // The owner's alone: a key that was readable by others is tightened, and it is said.
+    if (::stat(path.constData(), &st) == 0 && (st.st_mode & 077)) {
+        if (::chmod(path.constData(), 0600) != 0) {
+            if (error)
+                *error = QStringLiteral("%1 has mode %2 and cannot be changed to 600")
+                             .arg(keyPath, QString::number(st.st_mode & 07777, 8));
+            return false;
+        }
+        qCWarning(lcSecrets).noquote() << QStringLiteral("%1 had mode %2; changed to 600")
+                                              .arg(keyPath, QString::number(st.st_mode & 07777, 8));
+    }
     m_key = key;
     return true;
 }

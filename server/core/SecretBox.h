@@ -7,7 +7,8 @@ namespace ph {
 
 // Encryption of secrets at rest (webhook secrets, auth tokens, the LLM key):
 // AES-256-GCM through OpenSSL with a random 96-bit nonce per value. The 32-byte key
-// lives in `secrets.key` beside the database, created with mode 0600.
+// lives in `secrets.key` beside the database: written whole to a temporary file, fsynced,
+// linked into place and the directory fsynced, mode 0600 (tightened at open if looser).
 class SecretBox
 {
 public:

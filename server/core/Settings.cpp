@@ -21,8 +21,10 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("The address clients reach Pilothouse at, for absolute links in responses "
                         "(signed download URLs). Defaults to the listening address.")},
         {SettingKeys::allowPrivateTargets, T::Bool, QJsonValue(), 0, 0,
-         QStringLiteral("Allow browsing and callbacks to loopback, private and link-local "
-                        "addresses. Defaults to on when bound to loopback, else off.")},
+         QStringLiteral("The master switch for loopback, private and link-local targets "
+                        "(browsing, input fetches, callbacks): while on, owner keys and user "
+                        "keys granted privateTargets may reach them. Defaults to on when bound "
+                        "to loopback, else off.")},
         {SettingKeys::poolSize, T::Double, 4, 1, 64,
          QStringLiteral("Browser pages that work at once.")},
         {SettingKeys::poolQueueLimit, T::Double, 64, 0, 100000,
@@ -44,13 +46,16 @@ const QList<Settings::Definition> &Settings::definitions()
         {SettingKeys::agentMaxSteps, T::Double, 100, 1, 10000,
          QStringLiteral("Most tool steps in one agent phase.")},
         {SettingKeys::agentMaxRunsPerKey, T::Double, 4, 1, 1000,
-         QStringLiteral("Agent runs one API key may have executing at once; beyond, 429.")},
+         QStringLiteral("Agent runs one API key may have executing (or waiting for input "
+                        "with a page held) at once; beyond, 429.")},
         {SettingKeys::agentMaxPages, T::Double, 20, 1, 1000,
          QStringLiteral("Most pages the rule planner follows when paginating.")},
         {SettingKeys::agentMaxWorkflowRows, T::Double, 500, 1, 100000,
          QStringLiteral("Most sheet rows one sheets_workflow call visits.")},
-        {SettingKeys::agentPausedLeaseMs, T::Double, 600000, 0, 86400000,
-         QStringLiteral("How long a run waiting for input keeps its browser page.")},
+        {SettingKeys::agentPausedLeaseMs, T::Double, 120000, 0, 86400000,
+         QStringLiteral("Longest a run waiting for input keeps its browser page (it gives it "
+                        "back at once when another request waits for one); the held page counts "
+                        "against agent.maxConcurrentRunsPerKey.")},
         {SettingKeys::agentInlineOutputMaxBytes, T::Double, 1048576, 1024, 1073741824,
          QStringLiteral("Default cap of an inline agent response; larger ones are stored.")},
         {SettingKeys::bridgeSyncWindowMs, T::Double, 25000, 0, 3600000,
@@ -78,11 +83,64 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("Where the issuer's signing keys are. Empty: discovered from "
                         "<issuer>/.well-known/openid-configuration.")},
         {SettingKeys::oidcOwners, T::String, QString(), 0, 0,
-         QStringLiteral("Comma-separated `sub` or `email` values accepted as the owner. Empty: "
-                        "every valid ID token of the issuer and audience is the owner.")},
+         QStringLiteral("Comma-separated `sub` or `email` values accepted as the owner (an "
+                        "email only with `email_verified` true). Empty: no ID token is the "
+                        "owner.")},
         {SettingKeys::oidcJwksMinRefreshMs, T::Double, 60000, 0, 86400000,
          QStringLiteral("Least time between two key fetches caused by tokens with an unknown "
                         "key id.")},
+        // Limits (docs/security.md#limits).
+        {SettingKeys::maxConnections, T::Double, 1024, 1, 100000,
+         QStringLiteral("Open HTTP connections at once; a connection beyond is answered 503 "
+                        "and closed.")},
+        {SettingKeys::maxConnectionsPerAddress, T::Double, 64, 1, 100000,
+         QStringLiteral("Open HTTP connections from one client address; a connection beyond "
+                        "is answered 429 and closed. Behind a reverse proxy every client has "
+                        "the proxy's address: raise it to http.maxConnections there.")},
+        {SettingKeys::headerTimeoutMs, T::Double, 10000, 50, 600000,
+         QStringLiteral("Time a connection may wait idle for its next request, and a "
+                        "request's headers may take from their first byte; beyond, 408 (or a "
+                        "quiet close when nothing came).")},
+        {SettingKeys::bodyTimeoutMs, T::Double, 30000, 50, 3600000,
+         QStringLiteral("Time a request body may take, plus one second per "
+                        "http.bodyMinBytesPerSecond bytes received; beyond, 408.")},
+        {SettingKeys::bodyMinBytesPerSecond, T::Double, 1024, 0, 1073741824,
+         QStringLiteral("Bytes of body that earn one more second of http.bodyTimeoutMs "
+                        "(0: the body timeout is fixed).")},
+        {SettingKeys::scrapeMaxRequestsPerKey, T::Double, 16, 1, 1000,
+         QStringLiteral("/scrape requests (and bridge scrapes) one API key may have in flight "
+                        "at once; beyond, 429.")},
+        {SettingKeys::agentMaxUrls, T::Double, 20, 1, 10000,
+         QStringLiteral("Most urls one /agent request may carry; beyond, 400 TOO_MANY_ITEMS.")},
+        {SettingKeys::agentMaxFileUrls, T::Double, 10, 0, 1000,
+         QStringLiteral("Most file_urls one /agent request may carry; beyond, 400.")},
+        {SettingKeys::agentMaxImageUrls, T::Double, 10, 0, 1000,
+         QStringLiteral("Most image_urls one /agent request may carry; beyond, 400.")},
+        {SettingKeys::agentMaxDataInputs, T::Double, 20, 0, 1000,
+         QStringLiteral("Most dataInputs one /agent request may carry; beyond, 400.")},
+        {SettingKeys::agentMaxInputBytes, T::Double, 536870912, 1024, 17179869184.0,
+         QStringLiteral("Most bytes all inputs of one request (file_urls, image_urls, "
+                        "dataInputs) may come to once decoded and decompressed; beyond, 400 "
+                        "INPUT_TOO_LARGE naming the input that crossed it.")},
+        {SettingKeys::mcpMaxSessions, T::Double, 1000, 1, 100000,
+         QStringLiteral("MCP sessions one MCP endpoint keeps; a new one evicts the least "
+                        "recently used.")},
+        {SettingKeys::mcpMaxSessionsPerCredential, T::Double, 32, 1, 100000,
+         QStringLiteral("MCP sessions one credential may keep on an endpoint; a new one evicts "
+                        "its least recently used.")},
+        {SettingKeys::mcpMaxSessionBytes, T::Double, 16384, 256, 1048576,
+         QStringLiteral("Largest state one MCP session may keep (the client's clientInfo); an "
+                        "initialize over it is refused.")},
+        {SettingKeys::mcpSessionIdleMs, T::Double, 3600000, 1000, 604800000,
+         QStringLiteral("An MCP session unused this long ends; its client gets 404 and "
+                        "initializes again.")},
+        {SettingKeys::storagePurgeIntervalMs, T::Double, 600000, 10, 86400000,
+         QStringLiteral("How often expired stored objects (large-response snapshots) are "
+                        "deleted.")},
+        {SettingKeys::webhooksMaxTestCount, T::Double, 10000, 1, 100000,
+         QStringLiteral("Most deliveries one POST /webhooks/test may ask for.")},
+        {SettingKeys::webhooksMaxPendingTestsPerKey, T::Double, 20000, 1, 10000000,
+         QStringLiteral("Test deliveries one API key may have pending; a test beyond, 429.")},
     };
     return defs;
 }

@@ -93,6 +93,26 @@ inline const QString oidcAudience = QStringLiteral("auth.oidc.audience");
 inline const QString oidcJwksUri = QStringLiteral("auth.oidc.jwksUri");
 inline const QString oidcOwners = QStringLiteral("auth.oidc.owners");
 inline const QString oidcJwksMinRefreshMs = QStringLiteral("auth.oidc.jwksMinRefreshMs");
+// Limits (docs/security.md#limits).
+inline const QString maxConnections = QStringLiteral("http.maxConnections");
+inline const QString maxConnectionsPerAddress = QStringLiteral("http.maxConnectionsPerAddress");
+inline const QString headerTimeoutMs = QStringLiteral("http.headerTimeoutMs");
+inline const QString bodyTimeoutMs = QStringLiteral("http.bodyTimeoutMs");
+inline const QString bodyMinBytesPerSecond = QStringLiteral("http.bodyMinBytesPerSecond");
+inline const QString scrapeMaxRequestsPerKey = QStringLiteral("scrape.maxConcurrentRequestsPerKey");
+inline const QString agentMaxUrls = QStringLiteral("agent.maxUrls");
+inline const QString agentMaxFileUrls = QStringLiteral("agent.maxFileUrls");
+inline const QString agentMaxImageUrls = QStringLiteral("agent.maxImageUrls");
+inline const QString agentMaxDataInputs = QStringLiteral("agent.maxDataInputs");
+inline const QString agentMaxInputBytes = QStringLiteral("agent.maxInputBytes");
+inline const QString mcpMaxSessions = QStringLiteral("mcp.maxSessions");
+inline const QString mcpMaxSessionsPerCredential = QStringLiteral("mcp.maxSessionsPerCredential");
+inline const QString mcpMaxSessionBytes = QStringLiteral("mcp.maxSessionBytes");
+inline const QString mcpSessionIdleMs = QStringLiteral("mcp.sessionIdleMs");
+inline const QString storagePurgeIntervalMs = QStringLiteral("storage.purgeIntervalMs");
+inline const QString webhooksMaxTestCount = QStringLiteral("webhooks.maxTestCount");
+inline const QString webhooksMaxPendingTestsPerKey =
+    QStringLiteral("webhooks.maxPendingTestsPerKey");
 } // namespace SettingKeys
 
 } // namespace ph

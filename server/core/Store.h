@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QSqlDatabase>
 #include <QString>
@@ -52,9 +53,25 @@ public:
     const Clock &clock() const { return m_clock; }
     QSqlDatabase database() const;
 
+    // How hard a commit is made durable. Full (the store's setting, kSynchronous): the
+    // write-ahead log is fsynced at COMMIT, so the commit survives a power cut. Normal:
+    // not fsynced at COMMIT (SQLite's synchronous=NORMAL in WAL mode): it survives a
+    // process kill, and a power cut may undo it (and only it and later Normal commits,
+    // never an earlier Full one). Only for writes whose loss repeats work and loses
+    // none: the webhook queue's attempt marks and outcomes (an undone one means an
+    // attempt is sent again, with the same delivery id).
+    enum class Sync { Full, Normal };
+
     // Runs `work` inside one transaction; an exception rolls it back and propagates.
-    // Nested calls join the outer transaction.
-    void transaction(const std::function<void()> &work);
+    // Nested calls join the outer transaction (and its Sync) as a savepoint: an exception
+    // rolls back the nested work (and drops its onTransactionEnd callbacks, told false)
+    // and propagates; the outer transaction decides the rest.
+    void transaction(const std::function<void()> &work, Sync sync = Sync::Full);
+    // Calls `done` once when the outermost transaction ends: after its COMMIT with true,
+    // after its rollback with false. Outside a transaction: at once, with true. What must
+    // not happen before the data is durable (a callback going out) waits for it here.
+    void onTransactionEnd(std::function<void(bool committed)> done);
+    bool inTransaction() const { return m_transactionDepth > 0; }
 
     ApiKeyRepository &apiKeys();
     CreditLedger &credits();
@@ -70,11 +87,14 @@ Q_SIGNALS:
 
 private:
     bool migrate(int targetVersion, QString *error);
+    bool secureFiles(QString *error);
+    void endTransaction(bool committed, int depth);
 
     QString m_path;
     QString m_connectionName;
     const Clock &m_clock;
     int m_transactionDepth = 0;
+    QList<std::pair<int, std::function<void(bool)>>> m_onTransactionEnd; // (depth, callback)
     std::unique_ptr<ApiKeyRepository> m_apiKeys;
     std::unique_ptr<CreditLedger> m_credits;
     std::unique_ptr<RequestLog> m_requests;

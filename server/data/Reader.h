@@ -8,6 +8,8 @@
 #include <QList>
 #include <QString>
 
+#include <atomic>
+
 namespace ph::data {
 
 // What one input may cost. Defaults are documented in docs/data-formats.md; every
@@ -19,6 +21,9 @@ struct Limits
     int maxColumns = 16'384;                       // columns of one sheet (Excel's limit)
     qint64 maxCells = 20'000'000;                  // rows × columns of one sheet
     qint64 maxExpandedBytes = 512ll * 1024 * 1024; // decompressed xlsx parts / parquet pages
+    // When set, every byte the readers decompress (xlsx parts, parquet pages) is added
+    // here too, so a caller can hold several inputs to one budget. Owned by the caller.
+    std::atomic<qint64> *expandedMeter = nullptr;
 };
 
 // Turns the bytes of an input into Sheets, and PDFs into text. Stateless apart from

@@ -7,6 +7,7 @@
 #include "Tool.h"
 #include "TrajectoryRepository.h"
 
+#include "browser/BrowserPool.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/SecretBox.h"
@@ -133,7 +134,12 @@ AgentRun::AgentRun(EngineServices &services, ExecuteRequest request, QString tra
     });
 }
 
-AgentRun::~AgentRun() = default;
+AgentRun::~AgentRun()
+{
+    // The page goes back to the pool as m_ctx goes, and the pool announces it: this run
+    // must not hear that half destroyed.
+    disconnect(m_poolWatch);
+}
 
 void AgentRun::addSubscriberRequest(const QString &requestId)
 {
@@ -198,6 +204,16 @@ void AgentRun::restoreWaiting(const QList<StepRecord> &steps, const QJsonObject 
     }
     for (const auto &q : state.value(QStringLiteral("__questions")).toArray())
         m_questions.append(Question::fromJson(q.toObject()));
+    // The requests that took part before are still owed the end.
+    const QJsonObject callback = state.value(QStringLiteral("__callback")).toObject();
+    QStringList subscribers;
+    for (const auto &r : callback.value(QStringLiteral("subscribers")).toArray())
+        subscribers << r.toString();
+    for (const QString &r : std::as_const(m_subscriberRequests)) {
+        if (!subscribers.contains(r))
+            subscribers << r;
+    }
+    m_subscriberRequests = subscribers;
     const QString sealed = state.value(QStringLiteral("__answers")).toString();
     if (!sealed.isEmpty()) {
         bool ok = false;
@@ -384,12 +400,29 @@ void AgentRun::pause(const QList<Question> &questions)
     m_questions = questions;
     m_ctx->pauseClock();
     m_last.reset();
-    chargeSoFar();
-    persist(false);
+    settle(false);
     m_timeLimit.stop();
     m_releasePage.start(m_services.settings.intValue(SettingKeys::agentPausedLeaseMs));
+    m_poolWatch =
+        connect(&m_services.pool, &BrowserPool::statsChanged, this, &AgentRun::yieldPageIfWanted);
     Q_EMIT changed();
     Q_EMIT settled();
+    yieldPageIfWanted();
+}
+
+void AgentRun::yieldPageIfWanted()
+{
+    if (m_status != RunStatus::RequiresInput || !m_ctx->hasTab()) {
+        disconnect(m_poolWatch);
+        return;
+    }
+    const BrowserPool::Stats s = m_services.pool.stats();
+    if (s.queued == 0 || s.busy < s.size)
+        return;
+    disconnect(m_poolWatch);
+    m_releasePage.stop();
+    m_ctx->releaseTab();
+    Q_EMIT changed();
 }
 
 void AgentRun::resume(const ExecuteRequest &continuation, const QString &requestId)
@@ -414,6 +447,7 @@ void AgentRun::resume(const ExecuteRequest &continuation, const QString &request
     }
     m_questions.clear();
     m_releasePage.stop();
+    disconnect(m_poolWatch);
     m_status = RunStatus::Executing;
     m_ctx->resumeClock();
     m_timeLimit.start(m_services.settings.intValue(SettingKeys::agentMaxRunMs));
@@ -459,9 +493,9 @@ void AgentRun::finalize(RunStatus status, const QString &error)
     m_error = status == RunStatus::Success ? QString() : error;
     m_timeLimit.stop();
     m_releasePage.stop();
+    disconnect(m_poolWatch);
     m_ctx->releaseTab();
-    chargeSoFar();
-    persist(true);
+    settle(true);
     Q_EMIT changed();
     Q_EMIT settled();
 }
@@ -480,6 +514,64 @@ void AgentRun::chargeSoFar()
     m_creditsLeft = c.leftMilli;
 }
 
+// Bills what is left, stores the phase and queues the callbacks it owes, in one commit:
+// a kill cannot leave a run stored as ended without its callbacks, or callbacks queued
+// for a run the store still shows executing. Should the commit fail, the store keeps the
+// phase executing, and the next start reports it cancelled (with its callbacks).
+void AgentRun::settle(bool finished)
+{
+    try {
+        m_services.store.transaction([&] {
+            chargeSoFar();
+            persist(finished);
+        });
+    } catch (const StoreError &e) {
+        qCCritical(lcRun) << m_trajectoryId << "cannot store how the phase ended; the next start"
+                          << "reports it cancelled:" << e.what();
+    }
+}
+
+QJsonObject AgentRun::callbackState(const ExecuteRequest &request, const QString &requestId,
+                                    const QStringList &subscribers, qint64 startedAt)
+{
+    QJsonObject o{{QStringLiteral("requestId"), requestId},
+                  {QStringLiteral("subscribers"), QJsonArray::fromStringList(subscribers)},
+                  {QStringLiteral("startedAt"), double(startedAt)}};
+    if (!request.origin.isEmpty()) {
+        o.insert(QStringLiteral("tool"), request.origin);
+        o.insert(QStringLiteral("params"), request.originParams);
+    }
+    return o;
+}
+
+Settlement AgentRun::storedSettlement(const QString &trajectoryId, int phase, const QString &keyId,
+                                      const QString &phaseRequestId, const QJsonObject &state,
+                                      const QJsonObject &request, RunStatus status,
+                                      const QJsonObject &response, const QString &error,
+                                      qint64 creditsMilli)
+{
+    const QJsonObject callback = state.value(QStringLiteral("__callback")).toObject();
+    Settlement s;
+    s.trajectoryId = trajectoryId;
+    s.phase = phase;
+    s.keyId = keyId;
+    s.requestId = callback.value(QStringLiteral("requestId")).toString(phaseRequestId);
+    for (const auto &r : callback.value(QStringLiteral("subscribers")).toArray())
+        s.subscriberRequests << r.toString();
+    if (!s.subscriberRequests.contains(phaseRequestId))
+        s.subscriberRequests.prepend(phaseRequestId);
+    s.status = status;
+    s.response = response;
+    s.error = error;
+    s.startedAt = qint64(callback.value(QStringLiteral("startedAt")).toDouble());
+    s.creditsUsedMilli = creditsMilli;
+    s.bridged = callback.contains(QStringLiteral("tool"));
+    s.tool =
+        s.bridged ? callback.value(QStringLiteral("tool")).toString() : QStringLiteral("agent");
+    s.params = s.bridged ? callback.value(QStringLiteral("params")).toObject() : request;
+    return s;
+}
+
 void AgentRun::persist(bool finished)
 {
     QJsonObject state = m_planner->saveState();
@@ -492,12 +584,32 @@ void AgentRun::persist(bool finished)
     for (const Question &q : std::as_const(m_questions))
         questions.append(q.toJson());
     state.insert(QStringLiteral("__questions"), questions);
+    state.insert(QStringLiteral("__callback"),
+                 callbackState(m_request, m_requestId, m_subscriberRequests, m_startedAt));
     const QJsonObject body = response();
     m_services.store.transaction([&] {
         m_services.trajectories.savePhase(m_trajectoryId, m_phase, toString(m_status), body, state,
                                           m_chargedMilli, m_error, finished);
         m_services.trajectories.update(m_trajectoryId, toString(m_status), m_phase, plannerName(),
                                        std::exchange(m_unrecordedMilli, 0), m_toolsUsed);
+        if (m_settleHook && m_status != RunStatus::Executing) {
+            Settlement s;
+            s.trajectoryId = m_trajectoryId;
+            s.phase = m_phase;
+            s.keyId = m_keyId;
+            s.requestId = m_requestId;
+            s.subscriberRequests = m_subscriberRequests;
+            s.status = m_status;
+            s.response = body;
+            s.error = m_error;
+            s.startedAt = m_startedAt;
+            s.creditsUsedMilli = m_chargedMilli;
+            s.creditsLeftMilli = m_creditsLeft;
+            s.bridged = !m_request.origin.isEmpty();
+            s.tool = s.bridged ? m_request.origin : QStringLiteral("agent");
+            s.params = s.bridged ? m_request.originParams : m_request.stored;
+            m_settleHook(s);
+        }
     });
 }
 
@@ -525,7 +637,7 @@ QJsonObject AgentRun::response() const
     const qint64 cap = m_request.inlineOutputMaxBytes.value_or(
         m_services.settings.int64Value(SettingKeys::agentInlineOutputMaxBytes));
     return ResponseBuilder::build(s, m_request.verbosity, cap, m_services.store.objects(),
-                                  m_services.settings, m_keyId);
+                                  m_services.settings, m_keyId, &m_snapshot);
 }
 
 } // namespace ph::engine

@@ -2,6 +2,7 @@
 
 #include "EngineTypes.h"
 #include "InputLoader.h"
+#include "ResponseBuilder.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -61,6 +62,21 @@ public:
     // The ApiExecuteResponse as it stands (docs/api/agent.md).
     QJsonObject response() const;
 
+    // Called inside the transaction that stores the phase's end or pause
+    // (RunManager::setSettleHook).
+    void setSettleHook(SettleHook hook) { m_settleHook = std::move(hook); }
+    // What a phase keeps in its state for the callbacks (under "__callback"), so that a
+    // later process can announce a phase this one never finished: the request that
+    // drives it, the subscriber requests, the tool (and params of a bridge call), the start.
+    static QJsonObject callbackState(const ExecuteRequest &request, const QString &requestId,
+                                     const QStringList &subscribers, qint64 startedAt);
+    // The settlement of a phase read back from the store (no live run).
+    static Settlement storedSettlement(const QString &trajectoryId, int phase, const QString &keyId,
+                                       const QString &phaseRequestId, const QJsonObject &state,
+                                       const QJsonObject &request, RunStatus status,
+                                       const QJsonObject &response, const QString &error,
+                                       qint64 creditsMilli);
+
     // Requests whose callback subscriptions hear how this phase ends (the one that
     // started it and its continuations).
     void addSubscriberRequest(const QString &requestId);
@@ -85,9 +101,13 @@ private:
     void pause(const QList<Question> &questions);
     void finalize(RunStatus status, const QString &error = {});
     void chargeSoFar();
+    void settle(bool finished);
     void persist(bool finished);
     void replayNext();
     void loadInputs(std::function<void()> then);
+    // Fairness while waiting for input: the page goes back to the pool as soon as another
+    // request waits for one and none is free (a continuation replays into a fresh one).
+    void yieldPageIfWanted();
     QJsonObject maskedArgs(const QJsonObject &args) const;
     void checkSchema(const QJsonValue &json);
 
@@ -116,9 +136,13 @@ private:
     qint64 m_tokensPending = 0;
     QTimer m_timeLimit;
     QTimer m_releasePage;
+    QMetaObject::Connection m_poolWatch; // while waiting for input with a page held
+    // The large-response snapshot last stored: reading the run again reuses it.
+    mutable ResponseBuilder::SnapshotMemo m_snapshot;
     bool m_loopQueued = false;
     bool m_busy = false; // a planner decision or tool call is in flight
     QStringList m_subscriberRequests;
+    SettleHook m_settleHook;
     qint64 m_startedAt = 0;
     std::optional<InputError> m_inputError;
     bool m_inputsLoaded = false;

@@ -109,8 +109,26 @@ void BrowserTab::act(const QJsonObject &action, int timeoutMs,
         NavigationResult nav;
     };
     auto w = std::make_shared<Watch>();
-    auto settle = [w, done] {
+    // A navigation the action started that the network policy refused (a link to a
+    // private host, a form posting to file:) is a BLOCKED error, never a page.
+    const quint64 mark = m_lease->refusalMark();
+    QPointer<BrowserTab> guard(this);
+    auto settle = [w, done, guard, mark] {
         QObject::disconnect(w->connection);
+        if (guard) {
+            for (const Refusal &r : guard->m_lease->refusalsSince(mark)) {
+                if (!r.mainFrame && !r.fromPage &&
+                    !(w->outcome.navigated && !w->outcome.navigation.ok))
+                    continue;
+                w->outcome.ok = false;
+                w->outcome.error = QStringLiteral("BLOCKED: the network policy refused %1: it %2")
+                                       .arg(r.target, r.reason);
+                w->outcome.navigation.ok = false;
+                w->outcome.navigation.errorCode = QStringLiteral("BLOCKED");
+                w->outcome.navigation.errorMessage = w->outcome.error;
+                break;
+            }
+        }
         done(w->outcome);
     };
     const QUrl before = page->url();

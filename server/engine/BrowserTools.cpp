@@ -5,8 +5,8 @@
 #include "RunContext.h"
 
 #include "browser/BrowserLease.h"
-#include "browser/NetworkPolicy.h"
 #include "core/Settings.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,7 +26,7 @@ constexpr int kObserveMaxChars = 12000;
 
 QString policyRefusal(RunContext &ctx, const QUrl &url)
 {
-    return ctx.services().policy.refusal(url);
+    return NetworkPolicy::refusal(url, ctx.grant());
 }
 
 // Adds the page's aria snapshot to a tool result, for planners that read the page.
@@ -61,24 +61,15 @@ QJsonObject navigationJson(const NavigationResult &nav)
 
 // ------------------------------------------------------------------------ act_on_tab
 
-QString ActOnTabTool::name() const
-{
-    return QStringLiteral("act_on_tab");
-}
-
-QString ActOnTabTool::description() const
-{
-    return QStringLiteral(
-        "Act on the browser tab: navigate to a URL, click, type, select an option, check or "
-        "uncheck, press a key, scroll, wait for a text or selector, fill the page's search box "
-        "(search), or read the page (snapshot, login_form). Targets are element ids from the "
-        "snapshot (\"e12\") or accessible names (\"Sign in\"). Returns the page's aria snapshot "
-        "after the action unless observe is false.");
-}
-
-QJsonObject ActOnTabTool::parameters() const
-{
-    return schemaOf(R"json({
+ActOnTabTool::ActOnTabTool()
+    : Tool({QStringLiteral("act_on_tab"),
+            QStringLiteral(
+                "Act on the browser tab: navigate to a URL, click, type, select an option, "
+                "check or uncheck, press a key, scroll, wait for a text or selector, fill the "
+                "page's search box (search), or read the page (snapshot, login_form). Targets "
+                "are element ids from the snapshot (\"e12\") or accessible names (\"Sign in\"). "
+                "Returns the page's aria snapshot after the action unless observe is false."),
+            schemaOf(R"json({
       "type": "object",
       "properties": {
         "action": {"type": "string", "enum": ["navigate", "click", "type", "select", "check", "uncheck",
@@ -96,196 +87,225 @@ QJsonObject ActOnTabTool::parameters() const
         "observe": {"type": "boolean", "description": "return the page's aria snapshot afterwards (default true)"}
       },
       "required": ["action"]
-    })json");
+    })json"),
+            Tool::Uses::Tab})
+{}
+
+namespace {
+
+// One act_on_tab call with its tab: every action ends in finish() (the output, with the
+// page's aria snapshot unless observe is false) or in a failure.
+struct TabCall
+{
+    QPointer<RunContext> ctx;
+    BrowserTab *tab = nullptr;
+    QJsonObject args;
+    QString action;
+    int timeout = 0;
+    bool wantsObservation = true;
+    std::function<void(ToolResult)> done;
+
+    void fail(const QString &error) const { done(ToolResult::failure(error)); }
+    void finish(const QJsonObject &output, int pages, const QString &summary) const
+    {
+        auto deliver = [done = done, pages, summary](QJsonObject out) {
+            ToolResult r;
+            r.output = out;
+            r.summary = summary;
+            r.usage.pages = pages;
+            done(r);
+        };
+        if (wantsObservation)
+            observe(tab, output, deliver);
+        else
+            deliver(output);
+    }
+};
+using Call = std::shared_ptr<const TabCall>;
+
+void navigateAction(const Call &c)
+{
+    const QUrl url(c->args.value(QStringLiteral("url")).toString());
+    if (const QString refusal = policyRefusal(*c->ctx, url); !refusal.isEmpty()) {
+        c->fail(QStringLiteral("the URL %1").arg(refusal));
+        return;
+    }
+    c->ctx->usage().pages += 1; // billed when it starts: a cut-off load is still work
+    c->tab->navigate(url, c->timeout, [c](const NavigationResult &nav) {
+        if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
+            ToolResult r =
+                ToolResult::failure(QStringLiteral("%1: %2").arg(nav.errorCode, nav.errorMessage));
+            r.usage.pages = 1;
+            r.output = navigationJson(nav);
+            c->done(r);
+            return;
+        }
+        c->finish(navigationJson(nav), 1, QStringLiteral("opened %1").arg(nav.finalUrl.toString()));
+    });
 }
+
+void waitAction(const Call &c)
+{
+    QJsonObject condition;
+    if (c->args.contains(QStringLiteral("selector")))
+        condition.insert(QStringLiteral("selector"), c->args.value(QStringLiteral("selector")));
+    else if (c->args.contains(QStringLiteral("text")))
+        condition.insert(QStringLiteral("text"), c->args.value(QStringLiteral("text")));
+    if (condition.isEmpty()) {
+        const int ms = qBound(0, c->args.value(QStringLiteral("ms")).toInt(1000), 60000);
+        QTimer::singleShot(ms, c->tab, [c, ms] {
+            c->finish({{QStringLiteral("waitedMs"), ms}}, 0,
+                      QStringLiteral("waited %1 ms").arg(ms));
+        });
+        return;
+    }
+    c->tab->waitFor(
+        condition, c->args.value(QStringLiteral("ms")).toInt(c->timeout),
+        [c, condition](bool ok, const QString &err) {
+            if (!ok)
+                c->fail(err);
+            else
+                c->finish({{QStringLiteral("found"), condition}}, 0, QStringLiteral("found it"));
+        });
+}
+
+void snapshotAction(const Call &c)
+{
+    c->finish({{QStringLiteral("url"), c->tab->url().toString()}}, 0,
+              QStringLiteral("read the page"));
+}
+
+void loginFormAction(const Call &c)
+{
+    c->tab->call(QStringLiteral("loginForm"), QJsonValue(), 10000,
+                 [c](bool ok, const QJsonValue &form, const QString &err) {
+                     if (!ok) {
+                         c->fail(err);
+                         return;
+                     }
+                     ToolResult r;
+                     r.output = QJsonObject{{QStringLiteral("loginForm"), form},
+                                            {QStringLiteral("url"), c->tab->url().toString()}};
+                     r.summary = form.isNull() ? QStringLiteral("no login form on the page")
+                                               : QStringLiteral("the page has a login form");
+                     c->done(r);
+                 });
+}
+
+// The page agent's act() for an element action, and what it came to.
+void perform(const Call &c, const QJsonObject &act)
+{
+    c->tab->act(act, c->timeout, [c](const ActOutcome &o) {
+        if (o.navigated && c->ctx)
+            c->ctx->usage().pages += 1;
+        if (!o.ok) {
+            c->fail(o.error);
+            return;
+        }
+        QJsonObject out{{QStringLiteral("ok"), true},
+                        {QStringLiteral("url"), c->tab->url().toString()},
+                        {QStringLiteral("navigated"), o.navigated}};
+        for (const QString &key : {QStringLiteral("element"), QStringLiteral("selected")}) {
+            if (o.detail.contains(key))
+                out.insert(key, o.detail.value(key));
+        }
+        if (o.navigated && o.navigation.httpStatus > 0)
+            out.insert(QStringLiteral("httpStatus"), o.navigation.httpStatus);
+        const QString name = o.detail.value(QStringLiteral("element"))
+                                 .toObject()
+                                 .value(QStringLiteral("name"))
+                                 .toString();
+        c->finish(out, o.navigated ? 1 : 0,
+                  QStringLiteral("%1%2%3").arg(
+                      c->action, name.isEmpty() ? QString() : QStringLiteral(" \"%1\"").arg(name),
+                      o.navigated ? QStringLiteral(", now at %1").arg(c->tab->url().toString())
+                                  : QString()));
+    });
+}
+
+// click, type, select, check, uncheck, press, scroll, submit: on the element the target
+// names (an element id "e12", else an accessible name, narrowed by role).
+void elementAction(const Call &c)
+{
+    QJsonObject act{{QStringLiteral("action"), c->action}};
+    for (const QString &k :
+         {QStringLiteral("text"), QStringLiteral("option"), QStringLiteral("key"),
+          QStringLiteral("direction"), QStringLiteral("submit")}) {
+        if (c->args.contains(k))
+            act.insert(k, c->args.value(k));
+    }
+    if (c->args.contains(QStringLiteral("target"))) {
+        const QString target = c->args.value(QStringLiteral("target")).toString();
+        QJsonObject t = QRegularExpression(QStringLiteral("^e\\d+$")).match(target).hasMatch()
+                            ? QJsonObject{{QStringLiteral("id"), target}}
+                            : QJsonObject{{QStringLiteral("name"), target}};
+        if (c->args.contains(QStringLiteral("role")))
+            t.insert(QStringLiteral("role"), c->args.value(QStringLiteral("role")));
+        act.insert(QStringLiteral("target"), t);
+    }
+    perform(c, act);
+}
+
+// search: type the text into the page's own search box and submit it.
+void searchAction(const Call &c)
+{
+    c->tab->call(QStringLiteral("searchBox"), QJsonValue(), 10000,
+                 [c](bool ok, const QJsonValue &box, const QString &err) {
+                     if (!ok || !box.isObject()) {
+                         c->fail(ok ? QStringLiteral("the page has no search box") : err);
+                         return;
+                     }
+                     perform(c, {{QStringLiteral("action"), QStringLiteral("type")},
+                                 {QStringLiteral("target"),
+                                  QJsonObject{{QStringLiteral("id"),
+                                               box.toObject().value(QStringLiteral("id"))}}},
+                                 {QStringLiteral("text"), c->args.value(QStringLiteral("text"))},
+                                 {QStringLiteral("submit"), true}});
+                 });
+}
+
+} // namespace
 
 void ActOnTabTool::run(RunContext &ctx, const QJsonObject &args,
                        std::function<void(ToolResult)> done)
 {
-    const QString action = args.value(QStringLiteral("action")).toString();
-    const bool wantsObservation = args.value(QStringLiteral("observe")).toBool(true);
     QPointer<RunContext> guard(&ctx);
-    ctx.tab([guard, args, action, wantsObservation, done](BrowserTab *tab, const QString &error) {
+    ctx.tab([guard, args, done](BrowserTab *tab, const QString &error) {
         if (!guard)
             return;
-        RunContext &ctx = *guard;
         if (!tab) {
             done(ToolResult::failure(error));
             return;
         }
-        const int timeout = ctx.navigationTimeoutMs();
-        // Every path ends here: optional observation, then the result.
-        auto finish = [tab, wantsObservation, done](QJsonObject output, int pages,
-                                                    const QString &summary) {
-            auto deliver = [done, pages, summary](QJsonObject out) {
-                ToolResult r;
-                r.output = out;
-                r.summary = summary;
-                r.usage.pages = pages;
-                done(r);
-            };
-            if (wantsObservation)
-                observe(tab, output, deliver);
-            else
-                deliver(output);
+        auto call = std::make_shared<TabCall>();
+        call->ctx = guard;
+        call->tab = tab;
+        call->args = args;
+        call->action = args.value(QStringLiteral("action")).toString();
+        call->timeout = guard->navigationTimeoutMs();
+        call->wantsObservation = args.value(QStringLiteral("observe")).toBool(true);
+        call->done = done;
+        static const QHash<QString, void (*)(const Call &)> actions = {
+            {QStringLiteral("navigate"), navigateAction},
+            {QStringLiteral("wait"), waitAction},
+            {QStringLiteral("snapshot"), snapshotAction},
+            {QStringLiteral("login_form"), loginFormAction},
+            {QStringLiteral("search"), searchAction},
         };
-
-        if (action == QLatin1String("navigate")) {
-            const QUrl url(args.value(QStringLiteral("url")).toString());
-            const QString refusal = policyRefusal(ctx, url);
-            if (refusal.isEmpty() == false) {
-                done(ToolResult::failure(QStringLiteral("the URL %1").arg(refusal)));
-                return;
-            }
-            ctx.usage().pages += 1; // billed when it starts: a cut-off load is still work
-            tab->navigate(url, timeout, [finish, done, url](const NavigationResult &nav) {
-                if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
-                    ToolResult r = ToolResult::failure(
-                        QStringLiteral("%1: %2").arg(nav.errorCode, nav.errorMessage));
-                    r.usage.pages = 1;
-                    r.output = navigationJson(nav);
-                    done(r);
-                    return;
-                }
-                finish(navigationJson(nav), 1,
-                       QStringLiteral("opened %1").arg(nav.finalUrl.toString()));
-            });
-            return;
-        }
-        if (action == QLatin1String("wait")) {
-            QJsonObject condition;
-            if (args.contains(QStringLiteral("selector")))
-                condition.insert(QStringLiteral("selector"),
-                                 args.value(QStringLiteral("selector")));
-            else if (args.contains(QStringLiteral("text")))
-                condition.insert(QStringLiteral("text"), args.value(QStringLiteral("text")));
-            if (condition.isEmpty()) {
-                const int ms = qBound(0, args.value(QStringLiteral("ms")).toInt(1000), 60000);
-                QTimer::singleShot(ms, tab, [finish, ms] {
-                    finish({{QStringLiteral("waitedMs"), ms}}, 0,
-                           QStringLiteral("waited %1 ms").arg(ms));
-                });
-                return;
-            }
-            tab->waitFor(
-                condition, args.value(QStringLiteral("ms")).toInt(timeout),
-                [finish, done, condition](bool ok, const QString &err) {
-                    if (!ok) {
-                        done(ToolResult::failure(err));
-                        return;
-                    }
-                    finish({{QStringLiteral("found"), condition}}, 0, QStringLiteral("found it"));
-                });
-            return;
-        }
-        if (action == QLatin1String("snapshot")) {
-            finish({{QStringLiteral("url"), tab->url().toString()}}, 0,
-                   QStringLiteral("read the page"));
-            return;
-        }
-        if (action == QLatin1String("login_form")) {
-            tab->call(QStringLiteral("loginForm"), QJsonValue(), 10000,
-                      [done, tab](bool ok, const QJsonValue &form, const QString &err) {
-                          if (!ok) {
-                              done(ToolResult::failure(err));
-                              return;
-                          }
-                          ToolResult r;
-                          r.output = QJsonObject{{QStringLiteral("loginForm"), form},
-                                                 {QStringLiteral("url"), tab->url().toString()}};
-                          r.summary = form.isNull() ? QStringLiteral("no login form on the page")
-                                                    : QStringLiteral("the page has a login form");
-                          done(r);
-                      });
-            return;
-        }
-        QJsonObject act{{QStringLiteral("action"), action}};
-        for (const QString &k :
-             {QStringLiteral("text"), QStringLiteral("option"), QStringLiteral("key"),
-              QStringLiteral("direction"), QStringLiteral("submit")}) {
-            if (args.contains(k))
-                act.insert(k, args.value(k));
-        }
-        if (args.contains(QStringLiteral("target"))) {
-            const QString target = args.value(QStringLiteral("target")).toString();
-            QJsonObject t = QRegularExpression(QStringLiteral("^e\\d+$")).match(target).hasMatch()
-                                ? QJsonObject{{QStringLiteral("id"), target}}
-                                : QJsonObject{{QStringLiteral("name"), target}};
-            if (args.contains(QStringLiteral("role")))
-                t.insert(QStringLiteral("role"), args.value(QStringLiteral("role")));
-            act.insert(QStringLiteral("target"), t);
-        }
-        QPointer<RunContext> ctxGuard(&ctx);
-        auto perform = [tab, act, timeout, finish, done, action, ctxGuard](QJsonObject a) {
-            tab->act(a, timeout, [finish, done, action, tab, ctxGuard](const ActOutcome &o) {
-                if (o.navigated && ctxGuard)
-                    ctxGuard->usage().pages += 1;
-                if (!o.ok) {
-                    done(ToolResult::failure(o.error));
-                    return;
-                }
-                QJsonObject out{{QStringLiteral("ok"), true},
-                                {QStringLiteral("url"), tab->url().toString()},
-                                {QStringLiteral("navigated"), o.navigated}};
-                if (o.detail.contains(QStringLiteral("element")))
-                    out.insert(QStringLiteral("element"),
-                               o.detail.value(QStringLiteral("element")));
-                if (o.detail.contains(QStringLiteral("selected")))
-                    out.insert(QStringLiteral("selected"),
-                               o.detail.value(QStringLiteral("selected")));
-                if (o.navigated && o.navigation.httpStatus > 0)
-                    out.insert(QStringLiteral("httpStatus"), o.navigation.httpStatus);
-                const QString name = o.detail.value(QStringLiteral("element"))
-                                         .toObject()
-                                         .value(QStringLiteral("name"))
-                                         .toString();
-                finish(out, o.navigated ? 1 : 0,
-                       QStringLiteral("%1%2%3").arg(
-                           action, name.isEmpty() ? QString() : QStringLiteral(" \"%1\"").arg(name),
-                           o.navigated ? QStringLiteral(", now at %1").arg(tab->url().toString())
-                                       : QString()));
-            });
-        };
-        if (action == QLatin1String("search")) {
-            tab->call(QStringLiteral("searchBox"), QJsonValue(), 10000,
-                      [perform, done, args](bool ok, const QJsonValue &box, const QString &err) {
-                          if (!ok || !box.isObject()) {
-                              done(ToolResult::failure(
-                                  ok ? QStringLiteral("the page has no search box") : err));
-                              return;
-                          }
-                          perform({{QStringLiteral("action"), QStringLiteral("type")},
-                                   {QStringLiteral("target"),
-                                    QJsonObject{{QStringLiteral("id"),
-                                                 box.toObject().value(QStringLiteral("id"))}}},
-                                   {QStringLiteral("text"), args.value(QStringLiteral("text"))},
-                                   {QStringLiteral("submit"), true}});
-                      });
-            return;
-        }
-        perform(act);
+        actions.value(call->action, elementAction)(call);
     });
 }
 
 // -------------------------------------------------------- crawl_and_extract_from_tab
 
-QString CrawlAndExtractTool::name() const
-{
-    return QStringLiteral("crawl_and_extract_from_tab");
-}
-
-QString CrawlAndExtractTool::description() const
-{
-    return QStringLiteral(
-        "Read the tab (optionally after opening url): with a JSON schema, extract data shaped "
-        "like it from JSON-LD, microdata, meta tags, tables, label/value pairs and repeated "
-        "items; without one, return the page's text and markdown. paginate follows the page's "
-        "\"next\" control up to maxPages and merges the results.");
-}
-
-QJsonObject CrawlAndExtractTool::parameters() const
-{
-    return schemaOf(R"json({
+CrawlAndExtractTool::CrawlAndExtractTool()
+    : Tool({QStringLiteral("crawl_and_extract_from_tab"),
+            QStringLiteral(
+                "Read the tab (optionally after opening url): with a JSON schema, extract data "
+                "shaped like it from JSON-LD, microdata, meta tags, tables, label/value pairs "
+                "and repeated items; without one, return the page's text and markdown. paginate "
+                "follows the page's \"next\" control up to maxPages and merges the results."),
+            schemaOf(R"json({
       "type": "object",
       "properties": {
         "url": {"type": "string"},
@@ -294,8 +314,9 @@ QJsonObject CrawlAndExtractTool::parameters() const
         "maxPages": {"type": "integer", "minimum": 1, "maximum": 1000},
         "formats": {"type": "array", "items": {"type": "string", "enum": ["text", "markdown", "ariaSnapshot", "links"]}}
       }
-    })json");
-}
+    })json"),
+            Tool::Uses::Tab})
+{}
 
 namespace {
 
@@ -325,17 +346,180 @@ QJsonValue mergeData(const QJsonValue &into, const QJsonValue &page)
     return into;
 }
 
-struct Crawl
+// One crawl_and_extract_from_tab call: read the page (extract with the schema, or
+// snapshot as text and markdown), then, while paginating, follow the page's "next" (a
+// link, or a script-driven button) until the page cap, a page seen before, or no next.
+// It ends once, in done().
+class Crawl : public std::enable_shared_from_this<Crawl>
 {
+public:
     QJsonObject schema;
     bool paginate = false;
     int maxPages = 1;
     QStringList formats;
+    QPointer<RunContext> ctx;
+    BrowserTab *tab = nullptr;
+    int timeout = 0;
+    std::function<void(ToolResult)> done;
+
+    // Loads `start` (when given) and reads from there.
+    void begin(const QUrl &start)
+    {
+        if (start.isEmpty()) {
+            readPage();
+            return;
+        }
+        ++loaded;
+        ctx->usage().pages += 1;
+        auto self = shared_from_this();
+        tab->navigate(start, timeout, [self](const NavigationResult &nav) {
+            if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
+                self->fail(QStringLiteral("%1: %2").arg(nav.errorCode, nav.errorMessage));
+                return;
+            }
+            self->readPage();
+        });
+    }
+
+private:
+    void readPage()
+    {
+        const QString here = tab->url().toString();
+        seen.insert(here);
+        auto self = shared_from_this();
+        if (!schema.isEmpty()) {
+            tab->call(QStringLiteral("extract"), schema, 20000,
+                      [self, here](bool ok, const QJsonValue &result, const QString &err) {
+                          if (!ok) {
+                              self->fail(err);
+                              return;
+                          }
+                          const QJsonObject r = result.toObject();
+                          self->data = mergeData(self->data, r.value(QStringLiteral("data")));
+                          self->missing = r.value(QStringLiteral("missing")).toArray();
+                          self->pages.append(QJsonObject{
+                              {QStringLiteral("url"), here},
+                              {QStringLiteral("sources"), r.value(QStringLiteral("sources"))}});
+                          self->followNext(r.value(QStringLiteral("next")));
+                      });
+            return;
+        }
+        tab->snapshot(
+            {{QStringLiteral("formats"), QJsonArray::fromStringList(formats)}},
+            [self, here](const SnapshotResult &snap) {
+                if (!snap.ok) {
+                    self->fail(snap.errorMessage);
+                    return;
+                }
+                const QString sep = self->pages.isEmpty() ? QString() : QStringLiteral("\n\n");
+                self->text += sep + snap.data.value(QStringLiteral("text")).toString();
+                self->markdown += sep + snap.data.value(QStringLiteral("markdown")).toString();
+                self->pages.append(QJsonObject{
+                    {QStringLiteral("url"), here},
+                    {QStringLiteral("title"), snap.data.value(QStringLiteral("title"))}});
+                if (!self->paginate) {
+                    self->followNext(QJsonValue());
+                    return;
+                }
+                self->tab->call(
+                    QStringLiteral("nextPage"), QJsonValue(), 10000,
+                    [self](bool, const QJsonValue &n, const QString &) { self->followNext(n); });
+            });
+    }
+
+    void followNext(const QJsonValue &nextControl)
+    {
+        if (!paginate || pages.size() >= maxPages || !nextControl.isObject()) {
+            finish();
+            return;
+        }
+        const QJsonObject control = nextControl.toObject();
+        const QString href = control.value(QStringLiteral("href")).toString();
+        auto self = shared_from_this();
+        if (!href.isEmpty()) {
+            if (seen.contains(href)) {
+                finish();
+                return;
+            }
+            ++loaded;
+            if (ctx)
+                ctx->usage().pages += 1;
+            tab->navigate(QUrl(href), timeout, [self](const NavigationResult &nav) {
+                if (nav.errorCode == QLatin1String("BLOCKED")) {
+                    // A next link the policy refuses (file:, a private host) is an
+                    // error, never a page.
+                    ToolResult r =
+                        ToolResult::failure(QStringLiteral("BLOCKED: %1").arg(nav.errorMessage));
+                    r.output = QJsonObject{{QStringLiteral("pages"), self->pages},
+                                           {QStringLiteral("error"), nav.errorJson()}};
+                    r.usage.pages = self->loaded;
+                    self->done(r);
+                    return;
+                }
+                if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
+                    self->finish();
+                    return;
+                }
+                self->readPage();
+            });
+            return;
+        }
+        // A script-driven "next" button: click it and read what follows.
+        tab->act({{QStringLiteral("action"), QStringLiteral("click")},
+                  {QStringLiteral("target"),
+                   QJsonObject{{QStringLiteral("id"), control.value(QStringLiteral("id"))}}}},
+                 timeout, [self](const ActOutcome &o) {
+                     if (o.navigated) {
+                         ++self->loaded;
+                         if (self->ctx)
+                             self->ctx->usage().pages += 1;
+                     }
+                     if (!o.ok) {
+                         self->finish();
+                         return;
+                     }
+                     QTimer::singleShot(o.navigated ? 0 : 300, [self] { self->readPage(); });
+                 });
+    }
+
+    void fail(const QString &error)
+    {
+        ToolResult r = ToolResult::failure(error);
+        r.usage.pages = loaded;
+        done(r);
+    }
+
+    void finish()
+    {
+        ToolResult r;
+        QJsonObject out{{QStringLiteral("pages"), pages},
+                        {QStringLiteral("url"), tab->url().toString()}};
+        if (!schema.isEmpty()) {
+            out.insert(QStringLiteral("data"), data);
+            out.insert(QStringLiteral("missing"), missing);
+            const int n = data.isArray() ? int(data.toArray().size()) : -1;
+            const qsizetype p = pages.size();
+            const QString read =
+                p == 1 ? QStringLiteral("1 page") : QStringLiteral("%1 pages").arg(p);
+            r.summary = n >= 0 ? QStringLiteral("extracted %1 items from %2").arg(n).arg(read)
+                               : QStringLiteral("extracted data from %1").arg(read);
+        } else {
+            if (!text.isEmpty())
+                out.insert(QStringLiteral("text"), text);
+            if (!markdown.isEmpty())
+                out.insert(QStringLiteral("markdown"), markdown);
+            r.summary = pages.size() == 1 ? QStringLiteral("read 1 page")
+                                          : QStringLiteral("read %1 pages").arg(pages.size());
+        }
+        r.output = out;
+        r.usage.pages = loaded;
+        done(r);
+    }
+
     QJsonValue data;
     QJsonArray pages;
     QJsonArray missing;
     QSet<QString> seen;
-    QPointer<RunContext> ctx;
     int loaded = 0;
     QString text;
     QString markdown;
@@ -358,181 +542,35 @@ void CrawlAndExtractTool::run(RunContext &ctx, const QJsonObject &args,
         crawl->formats << f.toString();
     if (crawl->formats.isEmpty())
         crawl->formats = {QStringLiteral("text"), QStringLiteral("markdown")};
+    crawl->done = std::move(done);
     const QUrl start(args.value(QStringLiteral("url")).toString());
     if (!start.isEmpty()) {
-        const QString refusal = policyRefusal(ctx, start);
-        if (!refusal.isEmpty()) {
-            done(ToolResult::failure(QStringLiteral("the URL %1").arg(refusal)));
+        if (const QString refusal = policyRefusal(ctx, start); !refusal.isEmpty()) {
+            crawl->done(ToolResult::failure(QStringLiteral("the URL %1").arg(refusal)));
             return;
         }
     }
-    QPointer<RunContext> guard(&ctx);
-    ctx.tab([guard, crawl, start, done](BrowserTab *tab, const QString &error) {
-        if (!guard)
+    ctx.tab([crawl, start](BrowserTab *tab, const QString &error) {
+        if (!crawl->ctx)
             return;
         if (!tab) {
-            done(ToolResult::failure(error));
+            crawl->done(ToolResult::failure(error));
             return;
         }
-        const int timeout = guard->navigationTimeoutMs();
-        auto finish = [crawl, done, tab] {
-            ToolResult r;
-            QJsonObject out{{QStringLiteral("pages"), crawl->pages},
-                            {QStringLiteral("url"), tab->url().toString()}};
-            if (!crawl->schema.isEmpty()) {
-                out.insert(QStringLiteral("data"), crawl->data);
-                out.insert(QStringLiteral("missing"), crawl->missing);
-                const int n = crawl->data.isArray() ? int(crawl->data.toArray().size()) : -1;
-                const qsizetype p = crawl->pages.size();
-                const QString pages =
-                    p == 1 ? QStringLiteral("1 page") : QStringLiteral("%1 pages").arg(p);
-                r.summary = n >= 0 ? QStringLiteral("extracted %1 items from %2").arg(n).arg(pages)
-                                   : QStringLiteral("extracted data from %1").arg(pages);
-            } else {
-                if (!crawl->text.isEmpty())
-                    out.insert(QStringLiteral("text"), crawl->text);
-                if (!crawl->markdown.isEmpty())
-                    out.insert(QStringLiteral("markdown"), crawl->markdown);
-                r.summary = crawl->pages.size() == 1
-                                ? QStringLiteral("read 1 page")
-                                : QStringLiteral("read %1 pages").arg(crawl->pages.size());
-            }
-            r.output = out;
-            r.usage.pages = crawl->loaded;
-            done(r);
-        };
-        auto step = std::make_shared<std::function<void()>>();
-        // Reads the current page, then follows "next" while asked to.
-        *step = [crawl, tab, timeout, finish, done, step]() {
-            const QString here = tab->url().toString();
-            crawl->seen.insert(here);
-            auto next = [crawl, tab, timeout, finish, step](const QJsonValue &nextControl) {
-                if (!crawl->paginate || crawl->pages.size() >= crawl->maxPages ||
-                    !nextControl.isObject()) {
-                    finish();
-                    *step = nullptr;
-                    return;
-                }
-                const QJsonObject control = nextControl.toObject();
-                const QString href = control.value(QStringLiteral("href")).toString();
-                if (!href.isEmpty()) {
-                    if (crawl->seen.contains(href)) {
-                        finish();
-                        *step = nullptr;
-                        return;
-                    }
-                    ++crawl->loaded;
-                    if (crawl->ctx)
-                        crawl->ctx->usage().pages += 1;
-                    tab->navigate(QUrl(href), timeout, [step, finish](const NavigationResult &nav) {
-                        if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
-                            finish();
-                            *step = nullptr;
-                            return;
-                        }
-                        (*step)();
-                    });
-                    return;
-                }
-                // A script-driven "next" button: click it and read what follows.
-                tab->act(
-                    {{QStringLiteral("action"), QStringLiteral("click")},
-                     {QStringLiteral("target"),
-                      QJsonObject{{QStringLiteral("id"), control.value(QStringLiteral("id"))}}}},
-                    timeout, [crawl, step, finish](const ActOutcome &o) {
-                        if (o.navigated) {
-                            ++crawl->loaded;
-                            if (crawl->ctx)
-                                crawl->ctx->usage().pages += 1;
-                        }
-                        if (!o.ok) {
-                            finish();
-                            *step = nullptr;
-                            return;
-                        }
-                        QTimer::singleShot(o.navigated ? 0 : 300, [step] {
-                            if (*step)
-                                (*step)();
-                        });
-                    });
-            };
-            if (!crawl->schema.isEmpty()) {
-                tab->call(QStringLiteral("extract"), crawl->schema, 20000,
-                          [crawl, next, done, here](bool ok, const QJsonValue &result,
-                                                    const QString &err) {
-                              if (!ok) {
-                                  done(ToolResult::failure(err));
-                                  return;
-                              }
-                              const QJsonObject r = result.toObject();
-                              crawl->data = mergeData(crawl->data, r.value(QStringLiteral("data")));
-                              crawl->missing = r.value(QStringLiteral("missing")).toArray();
-                              crawl->pages.append(QJsonObject{
-                                  {QStringLiteral("url"), here},
-                                  {QStringLiteral("sources"), r.value(QStringLiteral("sources"))}});
-                              next(r.value(QStringLiteral("next")));
-                          });
-            } else {
-                tab->snapshot(
-                    {{QStringLiteral("formats"), QJsonArray::fromStringList(crawl->formats)}},
-                    [crawl, tab, next, done, here](const SnapshotResult &snap) {
-                        if (!snap.ok) {
-                            done(ToolResult::failure(snap.errorMessage));
-                            return;
-                        }
-                        const QString sep =
-                            crawl->pages.isEmpty() ? QString() : QStringLiteral("\n\n");
-                        crawl->text += sep + snap.data.value(QStringLiteral("text")).toString();
-                        crawl->markdown +=
-                            sep + snap.data.value(QStringLiteral("markdown")).toString();
-                        crawl->pages.append(QJsonObject{
-                            {QStringLiteral("url"), here},
-                            {QStringLiteral("title"), snap.data.value(QStringLiteral("title"))}});
-                        if (!crawl->paginate) {
-                            next(QJsonValue());
-                            return;
-                        }
-                        tab->call(QStringLiteral("nextPage"), QJsonValue(), 10000,
-                                  [next](bool, const QJsonValue &n, const QString &) { next(n); });
-                    });
-            }
-        };
-        if (start.isEmpty()) {
-            (*step)();
-            return;
-        }
-        ++crawl->loaded;
-        guard->usage().pages += 1;
-        tab->navigate(start, timeout, [step, done, crawl](const NavigationResult &nav) {
-            if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
-                ToolResult r = ToolResult::failure(
-                    QStringLiteral("%1: %2").arg(nav.errorCode, nav.errorMessage));
-                r.usage.pages = crawl->loaded;
-                done(r);
-                *step = nullptr;
-                return;
-            }
-            (*step)();
-        });
+        crawl->tab = tab;
+        crawl->timeout = crawl->ctx->navigationTimeoutMs();
+        crawl->begin(start);
     });
 }
 
 // ------------------------------------------------------------------------ run_page_script
 
-QString PageScriptTool::name() const
-{
-    return QStringLiteral("run_page_script");
-}
-
-QString PageScriptTool::description() const
-{
-    return QStringLiteral("Run a JavaScript function body in the page with `params`; its return "
-                          "value (JSON) is the result.");
-}
-
-QJsonObject PageScriptTool::parameters() const
-{
-    return schemaOf(R"json({
+PageScriptTool::PageScriptTool()
+    : Tool({QStringLiteral("run_page_script"),
+            QStringLiteral(
+                "Run a JavaScript function body in the page with `params`; its return value "
+                "(JSON) is the result."),
+            schemaOf(R"json({
       "type": "object",
       "properties": {
         "code": {"type": "string"},
@@ -540,8 +578,9 @@ QJsonObject PageScriptTool::parameters() const
         "timeoutMs": {"type": "integer", "minimum": 100, "maximum": 120000}
       },
       "required": ["code"]
-    })json");
-}
+    })json"),
+            Tool::Uses::Tab})
+{}
 
 void PageScriptTool::run(RunContext &ctx, const QJsonObject &args,
                          std::function<void(ToolResult)> done)
@@ -552,10 +591,9 @@ void PageScriptTool::run(RunContext &ctx, const QJsonObject &args,
     // The body runs as a function of `params`; what it returns comes back as JSON, and
     // a throw comes back as the error's message.
     const QString script =
-        QStringLiteral("(function(){try{const __r=(function(params){\n%1\n})(%2);"
-                       "return JSON.stringify({ok:true,result:__r===undefined?null:__r});}"
-                       "catch(e){return JSON.stringify({ok:false,error:String(e&&e.message||e)});"
-                       "}})()")
+        QStringLiteral("(function(){try{const __r=(function(params){\n%1\n})(%2);return "
+                       "JSON.stringify({ok:true,result:__r===undefined?null:__r});}catch(e){return "
+                       "JSON.stringify({ok:false,error:String(e&&e.message||e)});}})()")
             .arg(code, QString::fromUtf8(QJsonDocument(params).toJson(QJsonDocument::Compact)));
     QPointer<RunContext> guard(&ctx);
     ctx.tab([guard, script, timeoutMs, done](BrowserTab *tab, const QString &error) {
@@ -588,22 +626,14 @@ void PageScriptTool::run(RunContext &ctx, const QJsonObject &args,
 
 // ------------------------------------------------------------------------ ask_user
 
-QString AskUserTool::name() const
-{
-    return QStringLiteral("ask_user");
-}
-
-QString AskUserTool::description() const
-{
-    return QStringLiteral(
-        "Pause and ask the person behind the request for information the task needs (for "
-        "example credentials for a login form). The run ends with status requires_input; the "
-        "caller continues it with the answers. Mark passwords and codes secret.");
-}
-
-QJsonObject AskUserTool::parameters() const
-{
-    return schemaOf(R"json({
+AskUserTool::AskUserTool()
+    : Tool({QStringLiteral("ask_user"),
+            QStringLiteral(
+                "Pause and ask the person behind the request for information the task needs "
+                "(for example credentials for a login form). The run ends with status "
+                "requires_input; the caller continues it with the answers. Mark passwords and "
+                "codes secret."),
+            schemaOf(R"json({
       "type": "object",
       "properties": {
         "questions": {"type": "array", "minItems": 1, "items": {
@@ -617,8 +647,8 @@ QJsonObject AskUserTool::parameters() const
           "required": ["key", "question"]}}
       },
       "required": ["questions"]
-    })json");
-}
+    })json")})
+{}
 
 void AskUserTool::run(RunContext &, const QJsonObject &args, std::function<void(ToolResult)> done)
 {

@@ -7,10 +7,7 @@ namespace ph::engine {
 class ActOnTabTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
-    bool usesTab() const override { return true; }
+    ActOnTabTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };
@@ -18,10 +15,7 @@ public:
 class CrawlAndExtractTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
-    bool usesTab() const override { return true; }
+    CrawlAndExtractTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };
@@ -32,10 +26,7 @@ public:
 class PageScriptTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
-    bool usesTab() const override { return true; }
+    PageScriptTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };
@@ -43,9 +34,7 @@ public:
 class AskUserTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
+    AskUserTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace ph::engine {
@@ -54,6 +55,29 @@ struct ExecuteRequest
     QString origin;
     QJsonObject originParams;
 };
+
+// How a phase ended (or paused for input), as its callbacks announce it. The engine
+// hands it to the settle hook (RunManager::setSettleHook) inside the transaction that
+// stores that end, so the end and the callbacks it owes commit together.
+struct Settlement
+{
+    QString trajectoryId;
+    int phase = 0;
+    QString keyId;
+    QString requestId;              // the request that drove the phase last
+    QStringList subscriberRequests; // every request whose subscriptions hear it
+    RunStatus status = RunStatus::Executing;
+    QJsonObject response; // the ApiExecuteResponse as stored
+    QString error;
+    qint64 startedAt = 0;
+    qint64 creditsUsedMilli = 0;
+    std::optional<qint64> creditsLeftMilli;
+    QString tool = QStringLiteral("agent"); // the bridge tool for bridge runs
+    bool bridged = false;
+    QJsonObject params; // the request as stored, or the bridge call's params
+};
+
+using SettleHook = std::function<void(const Settlement &)>;
 
 // A question of an ask_user pause.
 struct Question

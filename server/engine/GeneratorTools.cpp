@@ -138,29 +138,23 @@ QString markdownToHtml(const QString &title, const QString &markdown)
     const qsizetype end = body.lastIndexOf(QLatin1String("</body>"));
     if (open >= 0 && end > open)
         body = body.mid(open + 1, end - open - 1);
-    return QStringLiteral("<!doctype html><html><head><meta charset=\"utf-8\"><title>%1</title>"
-                          "<style>body{font-family:sans-serif;max-width:50em;margin:2em auto;"
-                          "line-height:1.45}table{border-collapse:collapse}td,th{border:1px solid"
-                          " #999;padding:.25em .5em}</style></head><body>%2</body></html>")
+    return QStringLiteral(
+               "<!doctype html><html><head><meta "
+               "charset=\"utf-8\"><title>%1</"
+               "title><style>body{font-family:sans-serif;max-width:50em;margin:2em "
+               "auto;line-height:1.45}table{border-collapse:collapse}td,th{border:1px solid "
+               "#999;padding:.25em .5em}</style></head><body>%2</body></html>")
         .arg(title.toHtmlEscaped(), body);
 }
 
 // ------------------------------------------------------------------------ generate_docs
 
-QString GenerateDocsTool::name() const
-{
-    return QStringLiteral("generate_docs");
-}
-
-QString GenerateDocsTool::description() const
-{
-    return QStringLiteral("Write a document (markdown or HTML) from markdown text or JSON data; "
-                          "it is stored and returned as a download link.");
-}
-
-QJsonObject GenerateDocsTool::parameters() const
-{
-    return schemaOf(R"json({
+GenerateDocsTool::GenerateDocsTool()
+    : Tool({QStringLiteral("generate_docs"),
+            QStringLiteral(
+                "Write a document (markdown or HTML) from markdown text or JSON data; it is "
+                "stored and returned as a download link."),
+            schemaOf(R"json({
       "type": "object",
       "properties": {
         "title": {"type": "string"},
@@ -169,8 +163,8 @@ QJsonObject GenerateDocsTool::parameters() const
         "format": {"type": "string", "enum": ["markdown", "html"]}
       },
       "required": ["title"]
-    })json");
-}
+    })json")})
+{}
 
 void GenerateDocsTool::run(RunContext &ctx, const QJsonObject &args,
                            std::function<void(ToolResult)> done)
@@ -196,20 +190,12 @@ void GenerateDocsTool::run(RunContext &ctx, const QJsonObject &args,
 
 // ------------------------------------------------------------------------ generate_pdfs
 
-QString GeneratePdfsTool::name() const
-{
-    return QStringLiteral("generate_pdfs");
-}
-
-QString GeneratePdfsTool::description() const
-{
-    return QStringLiteral("Render markdown text or JSON data as a PDF (A4); it is stored and "
-                          "returned as a download link.");
-}
-
-QJsonObject GeneratePdfsTool::parameters() const
-{
-    return schemaOf(R"json({
+GeneratePdfsTool::GeneratePdfsTool()
+    : Tool({QStringLiteral("generate_pdfs"),
+            QStringLiteral(
+                "Render markdown text or JSON data as a PDF (A4); it is stored and returned as "
+                "a download link."),
+            schemaOf(R"json({
       "type": "object",
       "properties": {
         "title": {"type": "string"},
@@ -218,8 +204,8 @@ QJsonObject GeneratePdfsTool::parameters() const
         "data": {"description": "JSON data written as a table or a code block"}
       },
       "required": ["title"]
-    })json");
-}
+    })json")})
+{}
 
 void GeneratePdfsTool::run(RunContext &ctx, const QJsonObject &args,
                            std::function<void(ToolResult)> done)
@@ -238,8 +224,9 @@ void GeneratePdfsTool::run(RunContext &ctx, const QJsonObject &args,
     }
     // A page of its own (a fresh isolated one from the pool), so the run's tab is untouched.
     QPointer<RunContext> guard(&ctx);
+    // It shows the run's own HTML, so it acts with the run's grant.
     const bool queued = ctx.services().pool.acquire(
-        ctx.trajectoryId(), &ctx,
+        ctx.trajectoryId(), ctx.grant(), &ctx,
         [guard, html, title, done, this](std::unique_ptr<BrowserLease> lease) {
             if (!guard)
                 return;
@@ -277,23 +264,14 @@ void GeneratePdfsTool::run(RunContext &ctx, const QJsonObject &args,
 
 // ---------------------------------------------------------------------- generate_sheets
 
-QString GenerateSheetsTool::name() const
-{
-    return QStringLiteral("generate_sheets");
-}
-
-QString GenerateSheetsTool::description() const
-{
-    return QStringLiteral(
-        "Write an Excel workbook (xlsx): data (an array of objects, or an object whose "
-        "properties are such arrays: one worksheet each), a markdown table, or the in-memory "
-        "sheets named in sheets (all of them when nothing else is given). Stored and returned "
-        "as a download link.");
-}
-
-QJsonObject GenerateSheetsTool::parameters() const
-{
-    return schemaOf(R"json({
+GenerateSheetsTool::GenerateSheetsTool()
+    : Tool({QStringLiteral("generate_sheets"),
+            QStringLiteral(
+                "Write an Excel workbook (xlsx): data (an array of objects, or an object whose "
+                "properties are such arrays: one worksheet each), a markdown table, or the "
+                "in-memory sheets named in sheets (all of them when nothing else is given). "
+                "Stored and returned as a download link."),
+            schemaOf(R"json({
       "type": "object",
       "properties": {
         "title": {"type": "string"},
@@ -302,8 +280,8 @@ QJsonObject GenerateSheetsTool::parameters() const
         "sheets": {"type": "array", "items": {"type": ["string", "integer"]}}
       },
       "required": ["title"]
-    })json");
-}
+    })json")})
+{}
 
 void GenerateSheetsTool::run(RunContext &ctx, const QJsonObject &args,
                              std::function<void(ToolResult)> done)

@@ -9,9 +9,7 @@ namespace ph::engine {
 class GenerateDocsTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
+    GenerateDocsTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };
@@ -20,9 +18,7 @@ public:
 class GeneratePdfsTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
+    GeneratePdfsTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };
@@ -32,9 +28,7 @@ public:
 class GenerateSheetsTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
+    GenerateSheetsTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };

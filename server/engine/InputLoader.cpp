@@ -2,10 +2,11 @@
 
 #include "RunContext.h"
 
-#include "browser/NetworkPolicy.h"
 #include "core/ObjectStore.h"
+#include "core/Settings.h"
 #include "core/Store.h"
 #include "data/Reader.h"
+#include "net/NetworkPolicy.h"
 
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -24,6 +25,8 @@ namespace ph::engine {
 
 namespace {
 constexpr int kFetchTimeoutMs = 30000;
+// The status a fetch reports when it stopped at the request's input budget.
+constexpr int kOverBudget = -1;
 
 QString sniffImage(const QByteArray &head)
 {
@@ -76,13 +79,15 @@ struct Parsed
 {
     std::optional<data::DataError> error;
     QList<data::Sheet> sheets;
-    QString text; // PDFs and text documents
+    QString text;                    // PDFs and text documents
+    std::atomic<qint64> expanded{0}; // bytes the reader decompressed
 };
 } // namespace
 
 InputLoader::InputLoader(RunContext &ctx, QObject *parent)
     : QObject(parent)
     , m_ctx(ctx)
+    , m_budget(ctx.services().settings.int64Value(SettingKeys::agentMaxInputBytes))
 {}
 
 void InputLoader::load(std::function<void(const std::optional<InputError> &)> done)
@@ -106,11 +111,11 @@ void InputLoader::queueImage(qsizetype i, const QString &url)
               [this, field](bool ok, const QByteArray &body, const QByteArray &type, int status,
                             const QString &error) {
                   if (!ok) {
-                      fail(QStringLiteral("INPUT_FETCH_FAILED"), field, error,
-                           status ? QJsonObject{{QStringLiteral("httpStatus"), status}}
-                                  : QJsonObject());
+                      fetchFailed(field, status, error);
                       return;
                   }
+                  if (!charge(field, body.size()))
+                      return;
                   const QString mime = sniffImage(body.left(8));
                   if (mime.isEmpty()) {
                       fail(QStringLiteral("INVALID_IMAGE_INPUT"), field,
@@ -133,11 +138,11 @@ void InputLoader::queueFile(qsizetype i, const QString &url)
               [this, url, field, i](bool ok, const QByteArray &body, const QByteArray &type,
                                     int status, const QString &error) {
                   if (!ok) {
-                      fail(QStringLiteral("INPUT_FETCH_FAILED"), field, error,
-                           status ? QJsonObject{{QStringLiteral("httpStatus"), status}}
-                                  : QJsonObject());
+                      fetchFailed(field, status, error);
                       return;
                   }
+                  if (!charge(field, body.size()))
+                      return;
                   const QString name = fileNameOf(url);
                   if (isPdf(url, type, body)) {
                       parseData(field, body, QStringLiteral("pdf"), name, QString::fromLatin1(type),
@@ -171,6 +176,8 @@ void InputLoader::queueData(qsizetype i, const QJsonObject &item)
                 }
                 bytes = *decoded;
             }
+            if (!charge(field, bytes.size()))
+                return;
             parseData(field, bytes, format, QString(), QString(),
                       description.isEmpty() ? fallbackTitle(QString(), i) : description);
             return;
@@ -191,6 +198,8 @@ void InputLoader::queueData(qsizetype i, const QJsonObject &item)
                          QStringLiteral("no stored object %1 for this API key").arg(id));
                     return;
                 }
+                if (!charge(field, object->size))
+                    return;
                 parseData(field, objects.data(id), format, object->name, object->contentType,
                           description.isEmpty() ? fallbackTitle(object->name, i) : description);
                 return;
@@ -202,11 +211,11 @@ void InputLoader::queueData(qsizetype i, const QJsonObject &item)
                                                          const QByteArray &type, int status,
                                                          const QString &error) {
                   if (!ok) {
-                      fail(QStringLiteral("INPUT_FETCH_FAILED"), field, error,
-                           status ? QJsonObject{{QStringLiteral("httpStatus"), status}}
-                                  : QJsonObject());
+                      fetchFailed(field, status, error);
                       return;
                   }
+                  if (!charge(field, body.size()))
+                      return;
                   const QString name = fileNameOf(url);
                   parseData(field, body, format, name, QString::fromLatin1(type),
                             description.isEmpty() ? fallbackTitle(name, i) : description);
@@ -229,11 +238,27 @@ void InputLoader::parseData(const QString &field, const QByteArray &bytes,
         pdf || (field.startsWith(QLatin1String("file_urls")) &&
                 (format == data::Format::Text || format == data::Format::Markdown));
     auto parsed = std::make_shared<Parsed>();
+    // The reader may decompress what is left of the request's budget (at most its own
+    // per-input limit).
+    data::Limits limits;
+    const bool budgetBinds = remaining() < limits.maxExpandedBytes;
+    limits.maxExpandedBytes = qMin(limits.maxExpandedBytes, remaining());
     auto *watcher = new QFutureWatcher<void>(this);
     connect(watcher, &QFutureWatcher<void>::finished, this,
-            [this, watcher, parsed, field, title, document, format, pdf] {
+            [this, watcher, parsed, field, title, document, format, pdf, budgetBinds,
+             expandLimit = limits.maxExpandedBytes] {
                 watcher->deleteLater();
                 if (m_failed)
+                    return;
+                // The readers name the decompression limit they hit by its number.
+                if (parsed->error && budgetBinds &&
+                    parsed->error->kind == data::DataError::Kind::TooLarge &&
+                    parsed->error->message.contains(QString::number(expandLimit))) {
+                    overBudget(field);
+                    return;
+                }
+                if (!parsed->error &&
+                    !charge(field, parsed->expanded.load() + (pdf ? parsed->text.size() : 0)))
                     return;
                 if (parsed->error) {
                     fail(QStringLiteral("INVALID_DATA_INPUT"), field, parsed->error->message,
@@ -257,8 +282,9 @@ void InputLoader::parseData(const QString &field, const QByteArray &bytes,
                 }
                 next();
             });
-    watcher->setFuture(QtConcurrent::run([parsed, bytes, format, pdf, document] {
-        const data::Reader reader;
+    watcher->setFuture(QtConcurrent::run([parsed, bytes, format, pdf, document, limits]() mutable {
+        limits.expandedMeter = &parsed->expanded;
+        const data::Reader reader(limits);
         if (pdf) {
             auto text = reader.pdfText(bytes);
             if (text)
@@ -309,69 +335,101 @@ void InputLoader::fail(const QString &code, const QString &field, const QString 
         done(InputError{code, field, QStringLiteral("%1: %2").arg(field, problem), details});
 }
 
+void InputLoader::fetchFailed(const QString &field, int status, const QString &error)
+{
+    if (status == kOverBudget) {
+        overBudget(field);
+        return;
+    }
+    fail(QStringLiteral("INPUT_FETCH_FAILED"), field, error,
+         status > 0 ? QJsonObject{{QStringLiteral("httpStatus"), status}} : QJsonObject());
+}
+
+bool InputLoader::charge(const QString &field, qint64 bytes)
+{
+    if (m_used + bytes > m_budget) {
+        overBudget(field);
+        return false;
+    }
+    m_used += bytes;
+    return true;
+}
+
+void InputLoader::overBudget(const QString &field)
+{
+    fail(QStringLiteral("INPUT_TOO_LARGE"), field,
+         QStringLiteral("the inputs of this request come to more than %1 bytes once decoded and "
+                        "decompressed (agent.maxInputBytes)")
+             .arg(m_budget),
+         {{QStringLiteral("limitBytes"), double(m_budget)},
+          {QStringLiteral("setting"), QStringLiteral("agent.maxInputBytes")}});
+}
+
 void InputLoader::fetch(const QString &raw, qint64 maxBytes, Fetched done)
 {
+    // What is left of the request's budget bounds the download too.
+    const bool budgetBinds = remaining() < maxBytes;
+    maxBytes = qMin(maxBytes, remaining());
     const QUrl url(raw);
-    const QString refusal = m_ctx.services().policy.refusal(url);
+    const QString refusal = NetworkPolicy::refusal(url, m_ctx.grant());
     if (!refusal.isEmpty()) {
         done(false, {}, {}, 0, QStringLiteral("the URL %1").arg(refusal));
         return;
     }
-    auto send = [this, url, maxBytes, done] {
-        QNetworkRequest request(url);
-        request.setTransferTimeout(kFetchTimeoutMs);
-        request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                             QNetworkRequest::NoLessSafeRedirectPolicy);
-        request.setMaximumRedirectsAllowed(5);
-        QNetworkReply *reply = m_ctx.services().network.get(request);
-        QPointer<InputLoader> self(this);
-        connect(reply, &QNetworkReply::downloadProgress, reply,
-                [reply, maxBytes](qint64 received, qint64) {
-                    if (received > maxBytes)
-                        reply->abort();
-                });
-        connect(reply, &QNetworkReply::finished, this, [self, reply, maxBytes, done] {
-            reply->deleteLater();
-            if (!self)
-                return;
-            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            const QByteArray body = reply->readAll();
-            if (reply->error() == QNetworkReply::OperationCanceledError || body.size() > maxBytes) {
-                done(false, {}, {}, 0, QStringLiteral("larger than %1 bytes").arg(maxBytes));
-                return;
-            }
-            if (status >= 400) {
-                done(false, {}, {}, status,
-                     QStringLiteral("the server answered HTTP %1").arg(status));
-                return;
-            }
-            if (reply->error() != QNetworkReply::NoError) {
-                done(false, {}, {}, 0, reply->errorString());
-                return;
-            }
-            done(true, body, reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(),
-                 status, QString());
-        });
-    };
-    // With private targets off, a name that resolves to a private address is refused too.
-    if (!m_ctx.services().policy.allowPrivateTargets() && QHostAddress(url.host()).isNull()) {
-        QHostInfo::lookupHost(url.host(), this, [url, send, done](const QHostInfo &info) {
-            for (const QHostAddress &a : info.addresses()) {
-                if (NetworkPolicy::isPrivateAddress(a)) {
-                    done(false, {}, {}, 0,
-                         QStringLiteral("%1 resolves to a private address").arg(url.host()));
-                    return;
-                }
-            }
-            if (info.error() != QHostInfo::NoError) {
-                done(false, {}, {}, 0, QStringLiteral("%1 could not be resolved").arg(url.host()));
-                return;
-            }
-            send();
-        });
-        return;
-    }
-    send();
+    // The run's own fetcher: every request and redirect hop passes the egress proxy,
+    // which resolves the host, checks each address against the run's grant and
+    // connects to the address it checked. Nothing is shared with other keys' fetches.
+    QNetworkRequest request(url);
+    request.setTransferTimeout(kFetchTimeoutMs);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::NoLessSafeRedirectPolicy);
+    request.setMaximumRedirectsAllowed(5);
+    QNetworkReply *reply = m_ctx.fetcher().get(request);
+    QPointer<InputLoader> self(this);
+    connect(reply, &QNetworkReply::downloadProgress, reply,
+            [reply, maxBytes](qint64 received, qint64) {
+                if (received > maxBytes)
+                    reply->abort();
+            });
+    connect(reply, &QNetworkReply::finished, this, [self, reply, maxBytes, budgetBinds, done] {
+        reply->deleteLater();
+        if (!self)
+            return;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = reply->readAll();
+        if (reply->error() == QNetworkReply::OperationCanceledError || body.size() > maxBytes) {
+            done(false, {}, {}, budgetBinds ? kOverBudget : 0,
+                 QStringLiteral("larger than %1 bytes").arg(maxBytes));
+            return;
+        }
+        // The egress proxy's refusal (403 with its reason) or failure to resolve (502).
+        if (reply->error() == QNetworkReply::ProxyConnectionRefusedError ||
+            reply->error() == QNetworkReply::ProxyNotFoundError ||
+            reply->error() == QNetworkReply::UnknownProxyError ||
+            reply->error() == QNetworkReply::ProxyAuthenticationRequiredError ||
+            (reply->error() != QNetworkReply::NoError && status == 0 &&
+             reply->errorString().contains(QLatin1String("proxy"), Qt::CaseInsensitive))) {
+            done(false, {}, {}, 0,
+                 QStringLiteral("the network policy refused the URL or a "
+                                "redirect hop (%1)")
+                     .arg(reply->errorString()));
+            return;
+        }
+        if (body.startsWith("Pilothouse network policy: ") && (status == 403 || status == 502)) {
+            done(false, {}, {}, 0, QString::fromUtf8(body.mid(27)));
+            return;
+        }
+        if (status >= 400) {
+            done(false, {}, {}, status, QStringLiteral("the server answered HTTP %1").arg(status));
+            return;
+        }
+        if (reply->error() != QNetworkReply::NoError) {
+            done(false, {}, {}, 0, reply->errorString());
+            return;
+        }
+        done(true, body, reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), status,
+             QString());
+    });
 }
 
 } // namespace ph::engine

@@ -15,7 +15,7 @@ class RunContext;
 // input by its JSON path ("dataInputs[2]", "file_urls[0]", "image_urls[1]").
 struct InputError
 {
-    QString code;    // INVALID_DATA_INPUT, INPUT_FETCH_FAILED, INPUT_NOT_FOUND
+    QString code;    // INVALID_DATA_INPUT, INPUT_FETCH_FAILED, INPUT_NOT_FOUND, INPUT_TOO_LARGE
     QString field;   // the input's path
     QString message; // "<field>: what is wrong"
     QJsonObject details;
@@ -27,6 +27,11 @@ struct InputError
 // storageRef; each an in-memory sheet titled by its description). Fetches obey the
 // private-target policy; parsing runs on a worker thread so no run blocks the event
 // loop. Nothing is written anywhere: sheets live in the run's memory.
+//
+// All inputs of one request share one budget, agent.maxInputBytes: the bytes of each
+// input once decoded (HTTP content encoding, base64) plus what its reader decompresses
+// (xlsx parts, parquet pages) or extracts (PDF text). The input that crosses it fails
+// the request with INPUT_TOO_LARGE naming it; the readers stop as soon as it is spent.
 class InputLoader : public QObject
 {
     Q_OBJECT
@@ -51,12 +56,23 @@ private:
     void next();
     void fail(const QString &code, const QString &field, const QString &problem,
               const QJsonObject &details = {});
+    // A fetch that failed: INPUT_TOO_LARGE when it ran into the request's budget, else
+    // INPUT_FETCH_FAILED.
+    void fetchFailed(const QString &field, int status, const QString &error);
+    // Counts `bytes` of `field` against the request's budget; false (and the request
+    // failed) when they do not fit.
+    bool charge(const QString &field, qint64 bytes);
+    void overBudget(const QString &field);
+    qint64 remaining() const { return qMax<qint64>(0, m_budget - m_used); }
+    // `maxBytes`: the limit of the input's kind; the fetch also stops at the budget.
     void fetch(const QString &url, qint64 maxBytes, Fetched done);
 
     RunContext &m_ctx;
     std::function<void(const std::optional<InputError> &)> m_done;
     QList<std::function<void()>> m_tasks;
     bool m_failed = false;
+    qint64 m_budget = 0;
+    qint64 m_used = 0;
 };
 
 } // namespace ph::engine

@@ -1,8 +1,8 @@
 #include "LlmPlanner.h"
 
 #include "LlmClient.h"
-#include "RunContext.h"
 #include "Tool.h"
+#include "data/Sheet.h"
 
 #include "core/Settings.h"
 
@@ -43,16 +43,16 @@ QString clip(const QString &s, int max)
 
 } // namespace
 
-LlmPlanner::LlmPlanner(const ExecuteRequest &request, EngineServices &services)
-    : m_services(services)
+LlmPlanner::LlmPlanner(const ExecuteRequest &request, const Settings &settings,
+                       QNetworkAccessManager &network)
+    : m_settings(settings)
 {
     m_model = request.settings.value(QStringLiteral("model")).toString();
     if (m_model.isEmpty())
-        m_model = services.settings.stringValue(SettingKeys::llmModel);
-    m_client = std::make_unique<LlmClient>(services.network,
-                                           services.settings.stringValue(SettingKeys::llmBaseUrl),
-                                           services.settings.stringValue(SettingKeys::llmApiKey),
-                                           services.settings.intValue(SettingKeys::llmTimeoutMs));
+        m_model = settings.stringValue(SettingKeys::llmModel);
+    m_client = std::make_unique<LlmClient>(network, settings.stringValue(SettingKeys::llmBaseUrl),
+                                           settings.stringValue(SettingKeys::llmApiKey),
+                                           settings.intValue(SettingKeys::llmTimeoutMs));
 }
 
 LlmPlanner::~LlmPlanner() = default;
@@ -62,17 +62,17 @@ QString LlmPlanner::name() const
     return QStringLiteral("llm");
 }
 
-QStringList LlmPlanner::toolNames(RunContext &ctx) const
+QStringList LlmPlanner::toolNames(PlanningContext &ctx) const
 {
     QStringList names{QStringLiteral("act_on_tab"), QStringLiteral("crawl_and_extract_from_tab"),
                       QStringLiteral("ask_user")};
     for (const QString &t : {QStringLiteral("sheets_access"), QStringLiteral("sheets_workflow"),
                              QStringLiteral("create_sheet_from_data")}) {
-        if (ctx.services().tools.find(t))
+        if (ctx.tools().find(t))
             names << t;
     }
     for (const QString &t : ctx.request().additionalTools) {
-        if (ctx.services().tools.find(t))
+        if (ctx.tools().find(t))
             names << t;
     }
     return names;
@@ -98,7 +98,7 @@ QJsonObject LlmPlanner::finishTool(const QJsonObject &schema) const
                           {QStringLiteral("required"), QJsonArray{QStringLiteral("text")}}}}}}};
 }
 
-QJsonValue LlmPlanner::firstMessage(RunContext &ctx) const
+QJsonValue LlmPlanner::firstMessage(PlanningContext &ctx) const
 {
     const ExecuteRequest &r = ctx.request();
     QStringList parts{QStringLiteral("Task: %1").arg(r.input)};
@@ -131,7 +131,8 @@ QJsonValue LlmPlanner::firstMessage(RunContext &ctx) const
     return content;
 }
 
-void LlmPlanner::next(RunContext &ctx, const ToolResult *last, std::function<void(Decision)> decide)
+void LlmPlanner::next(PlanningContext &ctx, const ToolResult *last,
+                      std::function<void(Decision)> decide)
 {
     // The result of the call we asked for goes back to the model as a tool message.
     if (last) {
@@ -175,14 +176,14 @@ void LlmPlanner::next(RunContext &ctx, const ToolResult *last, std::function<voi
             QStringLiteral("no model is configured: set llm.model or settings.model")));
         return;
     }
-    if (m_turns >= m_services.settings.intValue(SettingKeys::llmMaxSteps)) {
+    if (m_turns >= m_settings.intValue(SettingKeys::llmMaxSteps)) {
         decide(
             Decision::fail(QStringLiteral("the model did not finish within %1 turns (llm.maxSteps)")
                                .arg(m_turns)));
         return;
     }
     ++m_turns;
-    QJsonArray tools = ctx.services().tools.functionSchemas(toolNames(ctx));
+    QJsonArray tools = ctx.tools().functionSchemas(toolNames(ctx));
     tools.append(finishTool(ctx.request().schema));
     const QJsonObject body{{QStringLiteral("model"), m_model},
                            {QStringLiteral("messages"), m_messages},
@@ -296,7 +297,7 @@ void LlmPlanner::restoreState(const QJsonObject &s)
         m_model = s.value(QStringLiteral("model")).toString();
 }
 
-void LlmPlanner::resumeWithAnswers(RunContext &ctx)
+void LlmPlanner::resumeWithAnswers(PlanningContext &ctx)
 {
     // The ask_user call gets its answer as its tool result.
     QJsonObject answers;

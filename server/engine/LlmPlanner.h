@@ -9,10 +9,15 @@
 
 #include <memory>
 
+class QNetworkAccessManager;
+
+namespace ph {
+class Settings;
+}
+
 namespace ph::engine {
 
 class LlmClient;
-struct EngineServices;
 
 // The planner for open-ended tasks: an OpenAI-compatible chat-completions model with
 // tool calling. The first URL is opened before the first turn and its aria snapshot
@@ -23,25 +28,26 @@ struct EngineServices;
 class LlmPlanner final : public Planner
 {
 public:
-    LlmPlanner(const ExecuteRequest &request, EngineServices &services);
+    // The model's endpoint, key, timeout and step limit come from `settings` (llm.*);
+    // `network` reaches it.
+    LlmPlanner(const ExecuteRequest &request, const Settings &settings,
+               QNetworkAccessManager &network);
     ~LlmPlanner() override;
 
     QString name() const override;
-    void next(RunContext &ctx, const ToolResult *last,
+    void next(PlanningContext &ctx, const ToolResult *last,
               std::function<void(Decision)> decide) override;
     QJsonObject saveState() const override;
     void restoreState(const QJsonObject &state) override;
-    void resumeWithAnswers(RunContext &ctx) override;
-
-    // Lines describing the run's data (sheets) for the first message.
+    void resumeWithAnswers(PlanningContext &ctx) override;
 
 private:
-    QStringList toolNames(RunContext &ctx) const;
+    QStringList toolNames(PlanningContext &ctx) const;
     QJsonObject finishTool(const QJsonObject &schema) const;
-    QJsonValue firstMessage(RunContext &ctx) const;
+    QJsonValue firstMessage(PlanningContext &ctx) const;
     bool dispatchQueued(const std::function<void(Decision)> &decide);
 
-    EngineServices &m_services;
+    const Settings &m_settings;
     std::unique_ptr<LlmClient> m_client;
     QString m_model;
     QJsonArray m_messages;

@@ -3,13 +3,38 @@
 #include "EngineTypes.h"
 
 #include <QJsonObject>
+#include <QList>
+#include <QPair>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
+namespace ph::data {
+struct Sheet;
+}
+
 namespace ph::engine {
 
-class RunContext;
+class ToolRegistry;
+
+// What a planner reads of its run: the request, the answers given so far, the inputs
+// (sheets, document texts, images), the tools there are, and where warnings go. The
+// run's RunContext is one; planner tests give their own, with no browser behind it.
+class PlanningContext
+{
+public:
+    virtual ~PlanningContext() = default;
+    virtual const ExecuteRequest &request() const = 0;
+    virtual QJsonObject &answers() = 0;
+    virtual QList<data::Sheet> &sheets() = 0;
+    // Texts of file_urls (PDF, text): name and text.
+    virtual QList<QPair<QString, QString>> &documents() = 0;
+    // image_urls as data: URLs.
+    virtual QStringList &images() = 0;
+    virtual QStringList &warnings() = 0;
+    virtual const ToolRegistry &tools() const = 0;
+};
 
 // Chooses the run's next move, one at a time. `last` is the result of the tool call
 // the previous decision asked for (null before the first). A planner must call
@@ -19,14 +44,14 @@ class Planner
 public:
     virtual ~Planner() = default;
     virtual QString name() const = 0;
-    virtual void next(RunContext &ctx, const ToolResult *last,
+    virtual void next(PlanningContext &ctx, const ToolResult *last,
                       std::function<void(Decision)> decide) = 0;
     // State kept while a run waits for input, and restored when it continues (also
     // after a restart: it is stored with the phase).
     virtual QJsonObject saveState() const = 0;
     virtual void restoreState(const QJsonObject &state) = 0;
     // The run continues after ask_user; the answers are in ctx.answers().
-    virtual void resumeWithAnswers(RunContext &ctx) = 0;
+    virtual void resumeWithAnswers(PlanningContext &ctx) = 0;
 };
 
 } // namespace ph::engine

@@ -5,6 +5,7 @@
 #include "core/ObjectStore.h"
 #include "core/Settings.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,6 +51,25 @@ QJsonObject stepSummary(const StepRecord &s)
             {QStringLiteral("summary"), s.summary}};
 }
 
+// A fingerprint of a response that ignores what changes with the clock alone: the
+// signed links (and their expiry) of generated files.
+QByteArray digestOf(QJsonObject response)
+{
+    QJsonObject metadata = response.value(QStringLiteral("metadata")).toObject();
+    if (metadata.contains(QStringLiteral("generatedFiles"))) {
+        QJsonArray files;
+        for (const QJsonValue &f : metadata.value(QStringLiteral("generatedFiles")).toArray()) {
+            QJsonObject o = f.toObject();
+            o.remove(QStringLiteral("downloadUrl"));
+            o.remove(QStringLiteral("expiresAt"));
+            files.append(o);
+        }
+        metadata.insert(QStringLiteral("generatedFiles"), files);
+        response.insert(QStringLiteral("metadata"), metadata);
+    }
+    return QCryptographicHash::hash(serialize(response), QCryptographicHash::Sha256);
+}
+
 } // namespace
 
 QJsonObject ResponseBuilder::storageRef(ObjectStore &objects, const Settings &settings,
@@ -67,20 +87,22 @@ QJsonObject ResponseBuilder::storageRef(ObjectStore &objects, const Settings &se
             {QStringLiteral("expiresAt"), Clock::isoUtc(expires)}};
 }
 
-QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbosity,
-                                   qint64 inlineCap, ObjectStore &objects, const Settings &settings,
-                                   const QString &keyId)
-{
-    const bool steps = verbosity == QLatin1String("steps") || verbosity == QLatin1String("debug");
-    const bool debug = verbosity == QLatin1String("debug");
+namespace {
 
-    QString text = run.text;
-    if (run.status == RunStatus::RequiresInput && text.isEmpty()) {
-        QStringList lines{QStringLiteral("I need some information to continue:")};
-        for (const Question &q : run.questions)
-            lines << QStringLiteral("- %1").arg(q.question);
-        text = lines.join(QLatin1Char('\n'));
-    }
+// The run's text: its answer, or the questions of a run that waits for input.
+QString answerText(const RunSnapshot &run)
+{
+    if (run.status != RunStatus::RequiresInput || !run.text.isEmpty())
+        return run.text;
+    QStringList lines{QStringLiteral("I need some information to continue:")};
+    for (const Question &q : run.questions)
+        lines << QStringLiteral("- %1").arg(q.question);
+    return lines.join(QLatin1Char('\n'));
+}
+
+// output[]: a text block, a JSON block, and with debug every step's tool_result.
+QJsonArray outputBlocks(const RunSnapshot &run, const QString &text, bool debug)
+{
     QJsonArray output;
     if (!text.isEmpty())
         output.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
@@ -88,29 +110,28 @@ QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbos
     if (run.json)
         output.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("json")},
                                   {QStringLiteral("data"), *run.json}});
-    if (debug) {
-        for (const StepRecord &s : run.steps) {
-            output.append(QJsonObject{
-                {QStringLiteral("type"), QStringLiteral("tool_result")},
-                {QStringLiteral("tool_result"),
-                 QJsonObject{
-                     {QStringLiteral("stepId"),
-                      QStringLiteral("%1.%2.%3").arg(run.trajectoryId).arg(run.phase).arg(s.seq)},
-                     {QStringLiteral("toolName"), s.toolName},
-                     {QStringLiteral("args"), s.args},
-                     {QStringLiteral("status"), s.status},
-                     {QStringLiteral("durationMs"), s.durationMs},
-                     {QStringLiteral("thought"), s.thought},
-                     {QStringLiteral("summary"), s.summary},
-                     {QStringLiteral("outputPreview"), preview(s.output, kPreviewChars)}}}});
-        }
+    if (!debug)
+        return output;
+    for (const StepRecord &s : run.steps) {
+        output.append(QJsonObject{
+            {QStringLiteral("type"), QStringLiteral("tool_result")},
+            {QStringLiteral("tool_result"),
+             QJsonObject{
+                 {QStringLiteral("stepId"),
+                  QStringLiteral("%1.%2.%3").arg(run.trajectoryId).arg(run.phase).arg(s.seq)},
+                 {QStringLiteral("toolName"), s.toolName},
+                 {QStringLiteral("args"), s.args},
+                 {QStringLiteral("status"), s.status},
+                 {QStringLiteral("durationMs"), s.durationMs},
+                 {QStringLiteral("thought"), s.thought},
+                 {QStringLiteral("summary"), s.summary},
+                 {QStringLiteral("outputPreview"), preview(s.output, kPreviewChars)}}}});
     }
-    QJsonObject result;
-    if (!text.isEmpty())
-        result.insert(QStringLiteral("text"), text);
-    if (run.json)
-        result.insert(QStringLiteral("json"), *run.json);
+    return output;
+}
 
+QJsonObject usageJson(const RunSnapshot &run)
+{
     QJsonObject usage{
         {QStringLiteral("creditsUsed"), creditsFromMilli(run.creditsMilli)},
         {QStringLiteral("currentCreditsUsed"), creditsFromMilli(run.trajectoryCreditsMilli)},
@@ -119,86 +140,37 @@ QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbos
                                             : QJsonValue()}};
     if (!run.expiryReason.isEmpty())
         usage.insert(QStringLiteral("expiryReason"), run.expiryReason);
+    return usage;
+}
 
-    QJsonObject metadata{
-        {QStringLiteral("taskRef"), QStringLiteral("%1/%2").arg(run.trajectoryId).arg(run.phase)},
-        {QStringLiteral("inlineOutputMaxBytes"), double(inlineCap)},
-        {QStringLiteral("toolsUsed"), QJsonArray::fromStringList(run.toolsUsed)},
-        {QStringLiteral("planner"), run.planner}};
-    if (!run.files.isEmpty()) {
-        QJsonArray files;
-        for (const GeneratedFile &f : run.files) {
-            QJsonObject ref =
-                storageRef(objects, settings, f.objectId, f.name, f.contentType, f.sizeBytes);
-            ref.insert(QStringLiteral("tool"), f.tool);
-            files.append(ref);
-        }
-        metadata.insert(QStringLiteral("generatedFiles"), files);
+// history: what a continuation (history.continue) sends back.
+QJsonObject historyJson(const RunSnapshot &run)
+{
+    QJsonArray previous;
+    for (const StepRecord &s : run.steps)
+        previous.append(QJsonObject{{QStringLiteral("seq"), s.seq},
+                                    {QStringLiteral("toolName"), s.toolName},
+                                    {QStringLiteral("args"), s.args},
+                                    {QStringLiteral("status"), s.status},
+                                    {QStringLiteral("summary"), s.summary}});
+    QJsonObject lastTool;
+    if (!run.steps.isEmpty()) {
+        const StepRecord &s = run.steps.last();
+        lastTool = {{QStringLiteral("toolName"), s.toolName},
+                    {QStringLiteral("args"), s.args},
+                    {QStringLiteral("status"), s.status}};
     }
+    return {{QStringLiteral("previousSteps"), previous},
+            {QStringLiteral("lastToolPreviousSteps"), lastTool}};
+}
 
-    QJsonObject response{{QStringLiteral("success"), run.status == RunStatus::Success},
-                         {QStringLiteral("status"), toString(run.status)},
-                         {QStringLiteral("trajectoryId"), run.trajectoryId},
-                         {QStringLiteral("phase"), run.phase},
-                         {QStringLiteral("requestId"), run.requestId},
-                         {QStringLiteral("output"), output},
-                         {QStringLiteral("usage"), usage},
-                         {QStringLiteral("metadata"), metadata}};
-    if (!result.isEmpty())
-        response.insert(QStringLiteral("result"), result);
-    if (steps) {
-        QJsonArray list;
-        for (const StepRecord &s : run.steps)
-            list.append(stepSummary(s));
-        response.insert(QStringLiteral("steps"), list);
-    }
-    if (!run.warnings.isEmpty())
-        response.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(run.warnings));
-    if (!run.error.isEmpty())
-        response.insert(QStringLiteral("error"), run.error);
-    if (run.status == RunStatus::RequiresInput) {
-        QJsonArray questions;
-        for (const Question &q : run.questions)
-            questions.append(q.toJson());
-        response.insert(QStringLiteral("questions"), questions);
-    }
-    if (run.status == RunStatus::RequiresInput || steps) {
-        QJsonArray previous;
-        for (const StepRecord &s : run.steps)
-            previous.append(QJsonObject{{QStringLiteral("seq"), s.seq},
-                                        {QStringLiteral("toolName"), s.toolName},
-                                        {QStringLiteral("args"), s.args},
-                                        {QStringLiteral("status"), s.status},
-                                        {QStringLiteral("summary"), s.summary}});
-        QJsonObject lastTool;
-        if (!run.steps.isEmpty()) {
-            const StepRecord &s = run.steps.last();
-            lastTool = {{QStringLiteral("toolName"), s.toolName},
-                        {QStringLiteral("args"), s.args},
-                        {QStringLiteral("status"), s.status}};
-        }
-        response.insert(QStringLiteral("history"),
-                        QJsonObject{{QStringLiteral("previousSteps"), previous},
-                                    {QStringLiteral("lastToolPreviousSteps"), lastTool}});
-    }
-
-    const QByteArray full = serialize(response);
-    if (full.size() <= inlineCap)
-        return response;
-
-    // Too large: store the whole response and answer with a preview that fits the cap.
-    const StoredObject stored =
-        objects.put(keyId, QStringLiteral("response"),
-                    QStringLiteral("%1-%2.json").arg(run.trajectoryId).arg(run.phase),
-                    QStringLiteral("application/json"), full, kSnapshotTtlMs);
-    QJsonObject small = response;
+// The response cut to fit `inlineCap`: previews of the text and the JSON, halved until
+// they fit; at the very least, no output at all.
+QJsonObject preview(QJsonObject small, const RunSnapshot &run, const QString &text,
+                    qint64 inlineCap)
+{
     small.remove(QStringLiteral("steps"));
     small.remove(QStringLiteral("history"));
-    metadata.insert(QStringLiteral("outputTooLarge"), true);
-    metadata.insert(
-        QStringLiteral("responseRef"),
-        storageRef(objects, settings, stored.id, stored.name, stored.contentType, stored.size));
-    small.insert(QStringLiteral("metadata"), metadata);
     for (int chars = kPreviewChars; chars >= 0; chars = chars > 16 ? chars / 2 : -1) {
         QJsonArray previewBlocks;
         QJsonObject previewResult;
@@ -229,6 +201,112 @@ QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbos
         small.insert(QStringLiteral("output"), QJsonArray());
     }
     return small;
+}
+
+} // namespace
+
+QJsonObject ResponseBuilder::metadataJson(const RunSnapshot &run, qint64 inlineCap,
+                                          ObjectStore &objects, const Settings &settings)
+{
+    QJsonObject metadata{
+        {QStringLiteral("taskRef"), QStringLiteral("%1/%2").arg(run.trajectoryId).arg(run.phase)},
+        {QStringLiteral("inlineOutputMaxBytes"), double(inlineCap)},
+        {QStringLiteral("toolsUsed"), QJsonArray::fromStringList(run.toolsUsed)},
+        {QStringLiteral("planner"), run.planner}};
+    if (!run.files.isEmpty()) {
+        QJsonArray files;
+        for (const GeneratedFile &f : run.files) {
+            QJsonObject ref =
+                storageRef(objects, settings, f.objectId, f.name, f.contentType, f.sizeBytes);
+            ref.insert(QStringLiteral("tool"), f.tool);
+            files.append(ref);
+        }
+        metadata.insert(QStringLiteral("generatedFiles"), files);
+    }
+    return metadata;
+}
+
+QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbosity,
+                                   qint64 inlineCap, ObjectStore &objects, const Settings &settings,
+                                   const QString &keyId, SnapshotMemo *memo)
+{
+    const bool steps = verbosity == QLatin1String("steps") || verbosity == QLatin1String("debug");
+    const QString text = answerText(run);
+    QJsonObject result;
+    if (!text.isEmpty())
+        result.insert(QStringLiteral("text"), text);
+    if (run.json)
+        result.insert(QStringLiteral("json"), *run.json);
+    QJsonObject metadata = metadataJson(run, inlineCap, objects, settings);
+
+    QJsonObject response{
+        {QStringLiteral("success"), run.status == RunStatus::Success},
+        {QStringLiteral("status"), toString(run.status)},
+        {QStringLiteral("trajectoryId"), run.trajectoryId},
+        {QStringLiteral("phase"), run.phase},
+        {QStringLiteral("requestId"), run.requestId},
+        {QStringLiteral("output"), outputBlocks(run, text, verbosity == QLatin1String("debug"))},
+        {QStringLiteral("usage"), usageJson(run)},
+        {QStringLiteral("metadata"), metadata}};
+    if (!result.isEmpty())
+        response.insert(QStringLiteral("result"), result);
+    if (steps) {
+        QJsonArray list;
+        for (const StepRecord &s : run.steps)
+            list.append(stepSummary(s));
+        response.insert(QStringLiteral("steps"), list);
+    }
+    if (!run.warnings.isEmpty())
+        response.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(run.warnings));
+    if (!run.error.isEmpty())
+        response.insert(QStringLiteral("error"), run.error);
+    if (run.status == RunStatus::RequiresInput) {
+        QJsonArray questions;
+        for (const Question &q : run.questions)
+            questions.append(q.toJson());
+        response.insert(QStringLiteral("questions"), questions);
+    }
+    if (run.status == RunStatus::RequiresInput || steps)
+        response.insert(QStringLiteral("history"), historyJson(run));
+
+    const QByteArray full = serialize(response);
+    if (full.size() <= inlineCap)
+        return response;
+
+    // Too large: store the whole response and answer with a preview that fits the cap.
+    // The same response read again reuses its snapshot while the snapshot lives. A run
+    // still executing changes with every step: polling it stores nothing, the snapshot
+    // comes once it settles.
+    metadata.insert(QStringLiteral("outputTooLarge"), true);
+    if (run.status != RunStatus::Executing) {
+        const StoredObject stored = storeSnapshot(run, response, full, objects, keyId, memo);
+        metadata.insert(
+            QStringLiteral("responseRef"),
+            storageRef(objects, settings, stored.id, stored.name, stored.contentType, stored.size));
+    }
+    response.insert(QStringLiteral("metadata"), metadata);
+    return preview(response, run, text, inlineCap);
+}
+
+StoredObject ResponseBuilder::storeSnapshot(const RunSnapshot &run, const QJsonObject &response,
+                                            const QByteArray &full, ObjectStore &objects,
+                                            const QString &keyId, SnapshotMemo *memo)
+{
+    const QByteArray digest = memo ? digestOf(response) : QByteArray();
+    StoredObject stored;
+    if (memo && memo->digest == digest && objects.find(memo->objectId)) {
+        stored.id = memo->objectId;
+        stored.name = memo->name;
+        stored.contentType = memo->contentType;
+        stored.size = memo->size;
+        return stored;
+    }
+    stored = objects.put(keyId, QStringLiteral("response"),
+                         QStringLiteral("%1-%2.json").arg(run.trajectoryId).arg(run.phase),
+                         QStringLiteral("application/json"), full, kSnapshotTtlMs);
+    if (memo)
+        *memo = {digest, stored.id, stored.name, stored.contentType, stored.size};
+    return stored;
 }
 
 } // namespace ph::engine

@@ -9,6 +9,7 @@
 namespace ph {
 class ObjectStore;
 class Settings;
+struct StoredObject;
 } // namespace ph
 
 namespace ph::engine {
@@ -41,13 +42,39 @@ struct RunSnapshot
 class ResponseBuilder
 {
 public:
-    // The full response at `verbosity` (final, steps, debug).
+    // The large-response snapshot a run stored last, so that building the same response
+    // again (every GET /agent/{id}, every long-poll answer, the callbacks) reuses it
+    // instead of storing another copy. `digest` covers the response without its
+    // time-dependent parts (the signed links of generated files).
+    struct SnapshotMemo
+    {
+        QByteArray digest;
+        QString objectId;
+        QString name;
+        QString contentType;
+        qint64 size = 0;
+    };
+
+    // The full response at `verbosity` (final, steps, debug). Over `inlineCap` the full
+    // response is stored (once per distinct content when `memo` is given) and a preview
+    // that fits is answered.
     static QJsonObject build(const RunSnapshot &run, const QString &verbosity, qint64 inlineCap,
-                             ObjectStore &objects, const Settings &settings, const QString &keyId);
+                             ObjectStore &objects, const Settings &settings, const QString &keyId,
+                             SnapshotMemo *memo = nullptr);
+
+    // metadata: taskRef, inlineOutputMaxBytes, toolsUsed, planner, generatedFiles.
+    static QJsonObject metadataJson(const RunSnapshot &run, qint64 inlineCap, ObjectStore &objects,
+                                    const Settings &settings);
 
     // Signed, expiring URL path of a stored object.
     static QJsonObject storageRef(ObjectStore &objects, const Settings &settings, const QString &id,
                                   const QString &name, const QString &contentType, qint64 size);
+
+private:
+    // The whole response stored (or the memo's copy reused when unchanged).
+    static StoredObject storeSnapshot(const RunSnapshot &run, const QJsonObject &response,
+                                      const QByteArray &full, ObjectStore &objects,
+                                      const QString &keyId, SnapshotMemo *memo);
 };
 
 } // namespace ph::engine

@@ -1,7 +1,7 @@
 #include "RulePlanner.h"
 
-#include "RunContext.h"
 #include "SheetTools.h"
+#include "data/Sheet.h"
 
 #include "core/Settings.h"
 
@@ -91,7 +91,7 @@ bool RulePlanner::understood(const QString &input, const TaskContext &context, b
                        [](const TaskOp &op) { return op.kind == TaskOp::Kind::Search; });
 }
 
-QString RulePlanner::valueFor(RunContext &ctx, const QString &key) const
+QString RulePlanner::valueFor(PlanningContext &ctx, const QString &key) const
 {
     const QJsonObject &answers = ctx.answers();
     const QStringList candidates =
@@ -109,192 +109,211 @@ QString RulePlanner::valueFor(RunContext &ctx, const QString &key) const
     return {};
 }
 
-void RulePlanner::next(RunContext &ctx, const ToolResult *last,
+void RulePlanner::next(PlanningContext &ctx, const ToolResult *last,
                        std::function<void(Decision)> decide)
 {
-    // First, what the previous call came to.
-    if (last && m_expect != Expect::Nothing) {
-        const Expect expected = std::exchange(m_expect, Expect::Nothing);
-        if (!last->ok) {
-            // The rule planner has no way around a failed step: it reports it.
-            decide(Decision::fail(QStringLiteral("%1 failed: %2").arg(m_lastTool, last->error)));
-            return;
-        }
-        const QJsonObject out = last->output.toObject();
-        switch (expected) {
-        case Expect::LoginForm: {
-            const QJsonValue form = out.value(QStringLiteral("loginForm"));
-            if (form.isObject()) {
-                if (m_loginSubmitted) {
-                    decide(Decision::fail(QStringLiteral(
-                        "signing in did not succeed: the login form is still shown")));
-                    return;
-                }
-                m_login = form.toObject();
-                m_loginField = 0;
-                break;
-            }
-            // No login form (any more).
-            const bool justSignedIn = std::exchange(m_loginSubmitted, false);
-            if (justSignedIn)
-                m_loggedIn = true;
-            if (m_retryExtract) {
-                m_retryExtract = false;
-                if (justSignedIn) {
-                    m_index = m_extractIndex; // extract again, now signed in
-                } else {
-                    applyExtract(m_lastExtract);
-                    m_index = m_extractIndex + 1;
-                }
-            } else {
-                ++m_index; // past the Login op
-            }
-            break;
-        }
-        case Expect::LoginSubmit:
-            // Look again: the form should be gone.
-            m_pendingLoginCheck = true;
-            break;
-        case Expect::LoginStep:
-            ++m_loginField;
-            break;
-        case Expect::Extract: {
-            const QJsonValue data = out.value(QStringLiteral("data"));
-            if (!m_schema.isEmpty() && emptyData(data) && !m_loggedIn && !m_triedLoginForData) {
-                // Nothing found: maybe the content is behind a login form.
-                m_triedLoginForData = true;
-                m_retryExtract = true;
-                m_extractIndex = m_index;
-                m_lastExtract = out;
-                m_pendingLoginCheck = true;
-                break;
-            }
-            applyExtract(out);
-            ++m_index;
-            break;
-        }
-        case Expect::Workflow: {
-            // The rows, shaped as the schema asks (SheetTools.h: workflowShape).
-            const QString wrap = workflowShape(m_schema).wrapKey;
-            const QJsonValue rows = out.value(QStringLiteral("rows"));
-            m_data = wrap.isEmpty() ? rows : QJsonValue(QJsonObject{{wrap, rows}});
-            m_text = QStringLiteral("Worked through %1: %2.")
-                         .arg(out.value(QStringLiteral("source")).toString(), last->summary);
-            m_workflowDone = true;
-            ++m_index;
-            break;
-        }
-        case Expect::ReadSheets: {
-            // The answer is what the inputs hold: the text of each file, then the sheets.
-            QStringList parts;
-            for (const auto &doc : std::as_const(ctx.documents()))
-                parts << QStringLiteral("## %1\n\n%2").arg(doc.first, doc.second.trimmed());
-            if (const QString sheets = out.value(QStringLiteral("markdown")).toString();
-                !sheets.isEmpty())
-                parts << sheets;
-            m_text = parts.join(QStringLiteral("\n\n"));
-            // With a schema, the first sheet's rows are the JSON answer.
-            if (!m_schema.isEmpty() && !ctx.sheets().isEmpty()) {
-                const QString wrap = workflowShape(m_schema).wrapKey;
-                const QJsonArray rows = ctx.sheets().first().toObjects();
-                m_data = wrap.isEmpty() ? QJsonValue(rows) : QJsonValue(QJsonObject{{wrap, rows}});
-                m_workflowDone = true;
-            }
-            ++m_index;
-            break;
-        }
-        case Expect::Generate:
-            m_generated << last->summary;
-            ++m_index;
-            break;
-        case Expect::Answers:
-            // Answers arrive through resumeWithAnswers(); nothing to read here.
-            break;
-        case Expect::Step:
-            m_lastSummary = last->summary;
-            ++m_index;
-            break;
-        case Expect::Nothing:
-            break;
-        }
-    }
-
-    if (m_pendingLoginCheck) {
-        m_pendingLoginCheck = false;
-        m_expect = Expect::LoginForm;
-        m_lastTool = QStringLiteral("act_on_tab");
-        decide(Decision::call(
-            m_lastTool, {{QStringLiteral("action"), QStringLiteral("login_form")}},
-            QStringLiteral("Nothing matched the schema; checking for a sign-in form.")));
+    if (last && m_expect != Expect::Nothing && !takeResult(ctx, *last, decide))
+        return;
+    if (std::exchange(m_pendingLoginCheck, false)) {
+        lookForLoginForm(decide);
         return;
     }
-
-    // A login form in progress: fill its fields one by one, asking for what is missing.
     if (!m_login.isEmpty()) {
-        const QJsonArray fields = m_login.value(QStringLiteral("fields")).toArray();
-        QList<Question> missing;
-        for (const auto &f : fields) {
-            const QJsonObject field = f.toObject();
-            const QString key = field.value(QStringLiteral("key")).toString();
-            if (valueFor(ctx, key).isEmpty()) {
-                Question q;
-                q.key = key;
-                q.label = field.value(QStringLiteral("label")).toString();
-                q.question =
-                    questionFor(key, q.label, m_login.value(QStringLiteral("host")).toString());
-                q.secret = field.value(QStringLiteral("secret")).toBool();
-                missing.append(q);
-            }
-        }
-        if (!missing.isEmpty()) {
-            QJsonArray questions;
-            for (const Question &q : missing)
-                questions.append(q.toJson());
-            m_expect = Expect::Answers;
-            m_lastTool = QStringLiteral("ask_user");
-            decide(Decision::call(
-                m_lastTool, {{QStringLiteral("questions"), questions}},
-                QStringLiteral("The page asks to sign in and the task gives no credentials.")));
-            return;
-        }
-        if (m_loginField < fields.size()) {
-            const QJsonObject field = fields.at(m_loginField).toObject();
-            const QString key = field.value(QStringLiteral("key")).toString();
-            m_expect = Expect::LoginStep;
-            m_lastTool = QStringLiteral("act_on_tab");
-            QJsonObject args =
-                noObserve({{QStringLiteral("action"), QStringLiteral("type")},
-                           {QStringLiteral("target"), field.value(QStringLiteral("id"))},
-                           {QStringLiteral("text"), valueFor(ctx, key)}});
-            if (field.value(QStringLiteral("secret")).toBool()) {
-                args.insert(QStringLiteral("secret"), true);
-                args.insert(QStringLiteral("answerKey"), key); // lets a replay type it again
-            }
-            decide(Decision::call(m_lastTool, args,
-                                  QStringLiteral("Filling in %1.")
-                                      .arg(field.value(QStringLiteral("label")).toString())));
-            return;
-        }
-        // All filled: submit, then look again to see whether the form has gone.
-        const QString submit = m_login.value(QStringLiteral("submit")).toString();
-        m_login = QJsonObject();
-        m_loginSubmitted = true;
-        m_expect = Expect::LoginSubmit;
-        m_lastTool = QStringLiteral("act_on_tab");
-        const QJsonObject args =
-            submit.isEmpty() ? noObserve({{QStringLiteral("action"), QStringLiteral("press")},
-                                          {QStringLiteral("key"), QStringLiteral("Enter")}})
-                             : noObserve({{QStringLiteral("action"), QStringLiteral("click")},
-                                          {QStringLiteral("target"), submit}});
-        decide(Decision::call(m_lastTool, args, QStringLiteral("Submitting the sign-in form.")));
+        fillLoginForm(ctx, decide);
         return;
     }
-
     if (m_index >= m_plan.ops.size()) {
         finish(ctx, decide);
         return;
     }
-    const TaskOp op = m_plan.ops.at(m_index);
+    startOp(ctx, m_plan.ops.at(m_index), decide);
+}
+
+// What the previous call came to. False when that ends the run (decided already).
+bool RulePlanner::takeResult(PlanningContext &ctx, const ToolResult &last,
+                             std::function<void(Decision)> &decide)
+{
+    const Expect expected = std::exchange(m_expect, Expect::Nothing);
+    if (!last.ok) {
+        // The rule planner has no way around a failed step: it reports it.
+        decide(Decision::fail(QStringLiteral("%1 failed: %2").arg(m_lastTool, last.error)));
+        return false;
+    }
+    const QJsonObject out = last.output.toObject();
+    switch (expected) {
+    case Expect::LoginForm: {
+        const QJsonValue form = out.value(QStringLiteral("loginForm"));
+        if (form.isObject()) {
+            if (m_loginSubmitted) {
+                decide(Decision::fail(
+                    QStringLiteral("signing in did not succeed: the login form is still shown")));
+                return false;
+            }
+            m_login = form.toObject();
+            m_loginField = 0;
+            break;
+        }
+        // No login form (any more).
+        const bool justSignedIn = std::exchange(m_loginSubmitted, false);
+        if (justSignedIn)
+            m_loggedIn = true;
+        if (m_retryExtract) {
+            m_retryExtract = false;
+            if (justSignedIn) {
+                m_index = m_extractIndex; // extract again, now signed in
+            } else {
+                applyExtract(m_lastExtract);
+                m_index = m_extractIndex + 1;
+            }
+        } else {
+            ++m_index; // past the Login op
+        }
+        break;
+    }
+    case Expect::LoginSubmit:
+        // Look again: the form should be gone.
+        m_pendingLoginCheck = true;
+        break;
+    case Expect::LoginStep:
+        ++m_loginField;
+        break;
+    case Expect::Extract: {
+        const QJsonValue data = out.value(QStringLiteral("data"));
+        if (!m_schema.isEmpty() && emptyData(data) && !m_loggedIn && !m_triedLoginForData) {
+            // Nothing found: maybe the content is behind a login form.
+            m_triedLoginForData = true;
+            m_retryExtract = true;
+            m_extractIndex = m_index;
+            m_lastExtract = out;
+            m_pendingLoginCheck = true;
+            break;
+        }
+        applyExtract(out);
+        ++m_index;
+        break;
+    }
+    case Expect::Workflow: {
+        // The rows, shaped as the schema asks (SheetTools.h: workflowShape).
+        const QString wrap = workflowShape(m_schema).wrapKey;
+        const QJsonValue rows = out.value(QStringLiteral("rows"));
+        m_data = wrap.isEmpty() ? rows : QJsonValue(QJsonObject{{wrap, rows}});
+        m_text = QStringLiteral("Worked through %1: %2.")
+                     .arg(out.value(QStringLiteral("source")).toString(), last.summary);
+        m_workflowDone = true;
+        ++m_index;
+        break;
+    }
+    case Expect::ReadSheets: {
+        // The answer is what the inputs hold: the text of each file, then the sheets.
+        QStringList parts;
+        for (const auto &doc : std::as_const(ctx.documents()))
+            parts << QStringLiteral("## %1\n\n%2").arg(doc.first, doc.second.trimmed());
+        if (const QString sheets = out.value(QStringLiteral("markdown")).toString();
+            !sheets.isEmpty())
+            parts << sheets;
+        m_text = parts.join(QStringLiteral("\n\n"));
+        // With a schema, the first sheet's rows are the JSON answer.
+        if (!m_schema.isEmpty() && !ctx.sheets().isEmpty()) {
+            const QString wrap = workflowShape(m_schema).wrapKey;
+            const QJsonArray rows = ctx.sheets().first().toObjects();
+            m_data = wrap.isEmpty() ? QJsonValue(rows) : QJsonValue(QJsonObject{{wrap, rows}});
+            m_workflowDone = true;
+        }
+        ++m_index;
+        break;
+    }
+    case Expect::Generate:
+        m_generated << last.summary;
+        ++m_index;
+        break;
+    case Expect::Answers:
+        // Answers arrive through resumeWithAnswers(); nothing to read here.
+        break;
+    case Expect::Step:
+        m_lastSummary = last.summary;
+        ++m_index;
+        break;
+    case Expect::Nothing:
+        break;
+    }
+    return true;
+}
+
+// After a sign-in, or when an extraction found nothing: is there a login form?
+void RulePlanner::lookForLoginForm(std::function<void(Decision)> &decide)
+{
+    m_expect = Expect::LoginForm;
+    m_lastTool = QStringLiteral("act_on_tab");
+    decide(
+        Decision::call(m_lastTool, {{QStringLiteral("action"), QStringLiteral("login_form")}},
+                       QStringLiteral("Nothing matched the schema; checking for a sign-in form.")));
+}
+
+// A login form in progress: fill its fields one by one, asking for what is missing,
+// then submit it.
+void RulePlanner::fillLoginForm(PlanningContext &ctx, std::function<void(Decision)> &decide)
+{
+    const QJsonArray fields = m_login.value(QStringLiteral("fields")).toArray();
+    QList<Question> missing;
+    for (const auto &f : fields) {
+        const QJsonObject field = f.toObject();
+        const QString key = field.value(QStringLiteral("key")).toString();
+        if (valueFor(ctx, key).isEmpty()) {
+            Question q;
+            q.key = key;
+            q.label = field.value(QStringLiteral("label")).toString();
+            q.question =
+                questionFor(key, q.label, m_login.value(QStringLiteral("host")).toString());
+            q.secret = field.value(QStringLiteral("secret")).toBool();
+            missing.append(q);
+        }
+    }
+    if (!missing.isEmpty()) {
+        QJsonArray questions;
+        for (const Question &q : missing)
+            questions.append(q.toJson());
+        m_expect = Expect::Answers;
+        m_lastTool = QStringLiteral("ask_user");
+        decide(Decision::call(
+            m_lastTool, {{QStringLiteral("questions"), questions}},
+            QStringLiteral("The page asks to sign in and the task gives no credentials.")));
+        return;
+    }
+    if (m_loginField < fields.size()) {
+        const QJsonObject field = fields.at(m_loginField).toObject();
+        const QString key = field.value(QStringLiteral("key")).toString();
+        m_expect = Expect::LoginStep;
+        m_lastTool = QStringLiteral("act_on_tab");
+        QJsonObject args = noObserve({{QStringLiteral("action"), QStringLiteral("type")},
+                                      {QStringLiteral("target"), field.value(QStringLiteral("id"))},
+                                      {QStringLiteral("text"), valueFor(ctx, key)}});
+        if (field.value(QStringLiteral("secret")).toBool()) {
+            args.insert(QStringLiteral("secret"), true);
+            args.insert(QStringLiteral("answerKey"), key); // lets a replay type it again
+        }
+        decide(Decision::call(
+            m_lastTool, args,
+            QStringLiteral("Filling in %1.").arg(field.value(QStringLiteral("label")).toString())));
+        return;
+    }
+    // All filled: submit, then look again to see whether the form has gone.
+    const QString submit = m_login.value(QStringLiteral("submit")).toString();
+    m_login = QJsonObject();
+    m_loginSubmitted = true;
+    m_expect = Expect::LoginSubmit;
+    m_lastTool = QStringLiteral("act_on_tab");
+    const QJsonObject args = submit.isEmpty()
+                                 ? noObserve({{QStringLiteral("action"), QStringLiteral("press")},
+                                              {QStringLiteral("key"), QStringLiteral("Enter")}})
+                                 : noObserve({{QStringLiteral("action"), QStringLiteral("click")},
+                                              {QStringLiteral("target"), submit}});
+    decide(Decision::call(m_lastTool, args, QStringLiteral("Submitting the sign-in form.")));
+}
+
+// The next operation of the plan.
+void RulePlanner::startOp(PlanningContext &ctx, const TaskOp &op,
+                          std::function<void(Decision)> &decide)
+{
     auto step = [this, &decide](const QJsonObject &args, const QString &thought) {
         m_expect = Expect::Step;
         m_lastTool = QStringLiteral("act_on_tab");
@@ -456,7 +475,7 @@ void RulePlanner::applyExtract(const QJsonObject &out)
     m_pages += int(out.value(QStringLiteral("pages")).toArray().size());
 }
 
-void RulePlanner::finish(RunContext &ctx, std::function<void(Decision)> &decide)
+void RulePlanner::finish(PlanningContext &ctx, std::function<void(Decision)> &decide)
 {
     QString text;
     std::optional<QJsonValue> json;
@@ -549,7 +568,7 @@ void RulePlanner::restoreState(const QJsonObject &s)
     m_workflowDone = s.value(QStringLiteral("workflowDone")).toBool();
 }
 
-void RulePlanner::resumeWithAnswers(RunContext &)
+void RulePlanner::resumeWithAnswers(PlanningContext &)
 {
     // The answers are read where they are needed (valueFor); the login form, if one was
     // being filled, is read again because the page may have been restored by replay.

@@ -24,11 +24,11 @@ public:
     static bool understood(const QString &input, const TaskContext &context, bool hasSchema);
 
     QString name() const override;
-    void next(RunContext &ctx, const ToolResult *last,
+    void next(PlanningContext &ctx, const ToolResult *last,
               std::function<void(Decision)> decide) override;
     QJsonObject saveState() const override;
     void restoreState(const QJsonObject &state) override;
-    void resumeWithAnswers(RunContext &ctx) override;
+    void resumeWithAnswers(PlanningContext &ctx) override;
 
     const TaskPlan &plan() const { return m_plan; }
 
@@ -45,9 +45,14 @@ private:
         Generate,
         Answers
     };
-    QString valueFor(RunContext &ctx, const QString &key) const;
+    bool takeResult(PlanningContext &ctx, const ToolResult &last,
+                    std::function<void(Decision)> &decide);
+    void lookForLoginForm(std::function<void(Decision)> &decide);
+    void fillLoginForm(PlanningContext &ctx, std::function<void(Decision)> &decide);
+    void startOp(PlanningContext &ctx, const TaskOp &op, std::function<void(Decision)> &decide);
+    QString valueFor(PlanningContext &ctx, const QString &key) const;
     void applyExtract(const QJsonObject &out);
-    void finish(RunContext &ctx, std::function<void(Decision)> &decide);
+    void finish(PlanningContext &ctx, std::function<void(Decision)> &decide);
 
     TaskPlan m_plan;
     QJsonObject m_schema;

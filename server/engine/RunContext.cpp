@@ -6,6 +6,8 @@
 #include "browser/BrowserPool.h"
 #include "core/Settings.h"
 
+#include <QNetworkAccessManager>
+
 #include <QTimer>
 
 #include <algorithm>
@@ -22,7 +24,15 @@ RunContext::RunContext(EngineServices &services, const ExecuteRequest &request,
     , m_phase(phase)
     , m_keyId(std::move(keyId))
     , m_requestId(std::move(requestId))
+    , m_grant(services.policy.grantFor(m_keyId))
 {}
+
+QNetworkAccessManager &RunContext::fetcher()
+{
+    if (!m_fetcher)
+        m_fetcher = m_services.policy.createFetcher(m_grant, this);
+    return *m_fetcher;
+}
 
 RunContext::~RunContext()
 {
@@ -81,8 +91,8 @@ void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
     if (m_leasing)
         return;
     m_leasing = true;
-    const bool queued =
-        m_services.pool.acquire(m_trajectoryId, this, [this](std::unique_ptr<BrowserLease> lease) {
+    const bool queued = m_services.pool.acquire(
+        m_trajectoryId, m_grant, this, [this](std::unique_ptr<BrowserLease> lease) {
             m_leasing = false;
             m_tab = std::make_unique<BrowserTab>(std::move(lease));
             m_tabClock.start();

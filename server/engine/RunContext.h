@@ -1,8 +1,10 @@
 #pragma once
 
 #include "EngineTypes.h"
+#include "Planner.h"
 
 #include "data/Sheet.h"
+#include "net/NetworkPolicy.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -44,7 +46,7 @@ struct EngineServices
 // One phase's working state, handed to the planner and to every tool call: the
 // request, the browser tab (leased on first use, kept across steps), the in-memory
 // sheets, usage, warnings, generated files and the answers collected so far.
-class RunContext : public QObject
+class RunContext : public QObject, public PlanningContext
 {
     Q_OBJECT
 public:
@@ -53,11 +55,17 @@ public:
     ~RunContext() override;
 
     EngineServices &services() { return m_services; }
-    const ExecuteRequest &request() const { return m_request; }
+    const ExecuteRequest &request() const override { return m_request; }
     QString trajectoryId() const { return m_trajectoryId; }
     int phase() const { return m_phase; }
     QString keyId() const { return m_keyId; }
     QString requestId() const { return m_requestId; }
+    // What the run's pages and fetches may reach: its key's grant (NetworkPolicy).
+    const EgressGrant &grant() const { return m_grant; }
+    // The run's own fetcher for inputs (file_urls, image_urls, dataInputs[].url): its
+    // own cookie jar and auth cache, every request and redirect through the egress
+    // proxy with the run's grant. Created on first use.
+    QNetworkAccessManager &fetcher();
 
     // The run's tab: leased on first use (`ready` from the event loop), then reused.
     void tab(std::function<void(BrowserTab *tab, const QString &error)> ready);
@@ -72,15 +80,16 @@ public:
     Usage &usage() { return m_usage; }
     // Usage since the last call, with the tab's browser time up to now.
     Usage takeUsage();
-    QStringList &warnings() { return m_warnings; }
+    QStringList &warnings() override { return m_warnings; }
     QList<GeneratedFile> &files() { return m_files; }
-    QJsonObject &answers() { return m_answers; }
+    QJsonObject &answers() override { return m_answers; }
     // Texts of file_urls (PDF, text) given to the planner as context.
-    QList<QPair<QString, QString>> &documents() { return m_documents; }
+    QList<QPair<QString, QString>> &documents() override { return m_documents; }
     // image_urls as data: URLs, for the LLM planner.
-    QStringList &images() { return m_images; }
+    QStringList &images() override { return m_images; }
     // The in-memory sheets: dataInputs, tabular file_urls and what the sheet tools made.
-    QList<data::Sheet> &sheets() { return m_sheets; }
+    QList<data::Sheet> &sheets() override { return m_sheets; }
+    const ToolRegistry &tools() const override { return m_services.tools; }
     // Adds a sheet, its title made unique (" (2)" …); returns its index.
     int addSheet(data::Sheet sheet);
     // The sheet a tool argument names: a title (exact, then case-insensitive) or a
@@ -99,6 +108,8 @@ private:
     int m_phase;
     QString m_keyId;
     QString m_requestId;
+    EgressGrant m_grant;
+    QNetworkAccessManager *m_fetcher = nullptr;
     std::unique_ptr<BrowserTab> m_tab;
     bool m_leasing = false;
     QList<std::function<void(BrowserTab *, const QString &)>> m_waiting;

@@ -8,6 +8,7 @@
 #include "TrajectoryRepository.h"
 
 #include "browser/BrowserPool.h"
+#include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Settings.h"
 #include "core/Store.h"
@@ -19,10 +20,13 @@ namespace ph::engine {
 namespace {
 constexpr int kForgetTerminalMs = 60000;
 
-EngineError error(int status, const QString &code, const QString &message,
+DomainError error(DomainError::Kind kind, const QString &code, const QString &message,
                   const QString &field = {})
 {
-    return EngineError{status, code, message, field};
+    DomainError e(kind, code, message, field);
+    if (kind == DomainError::Kind::TooManyRequests)
+        e.withRetryAfter(5);
+    return e;
 }
 
 TaskContext taskContext(const ExecuteRequest &r)
@@ -40,10 +44,44 @@ TaskContext taskContext(const ExecuteRequest &r)
 RunManager::RunManager(EngineServices &services, QObject *parent)
     : QObject(parent)
     , m_services(services)
+{}
+
+int RunManager::recoverOrphans()
 {
-    // Runs of a process that ended abruptly cannot go on: they end cancelled. Runs that
-    // were waiting for input survive; their continuation replays the page.
-    m_services.trajectories.cancelOrphans(QStringLiteral("the service restarted during the run"));
+    int n = 0;
+    for (const PhaseRow &p : m_services.trajectories.executingPhases()) {
+        const auto trajectory = m_services.trajectories.find(p.trajectoryId);
+        if (!trajectory)
+            continue;
+        QJsonObject response = p.response;
+        if (response.isEmpty())
+            response = {{QStringLiteral("trajectoryId"), p.trajectoryId},
+                        {QStringLiteral("phase"), p.phase},
+                        {QStringLiteral("requestId"), p.requestId}};
+        response.insert(QStringLiteral("status"), QStringLiteral("cancelled"));
+        response.insert(QStringLiteral("success"), false);
+        response.insert(QStringLiteral("error"), orphanReason());
+        try {
+            m_services.store.transaction([&] {
+                m_services.trajectories.savePhase(p.trajectoryId, p.phase,
+                                                  QStringLiteral("cancelled"), response, p.state,
+                                                  p.creditsMilli, orphanReason(), true);
+                m_services.trajectories.update(p.trajectoryId, QStringLiteral("cancelled"), p.phase,
+                                               trajectory->planner, 0, trajectory->toolsUsed);
+                if (m_settleHook)
+                    m_settleHook(AgentRun::storedSettlement(
+                        p.trajectoryId, p.phase, trajectory->keyId, p.requestId, p.state, p.request,
+                        RunStatus::Cancelled, response, orphanReason(), p.creditsMilli));
+            });
+            ++n;
+        } catch (const StoreError &e) {
+            qWarning("cannot cancel the orphaned run %s: %s", qPrintable(p.trajectoryId), e.what());
+        }
+    }
+    m_services.trajectories.cancelOrphans();
+    if (n > 0)
+        qInfo("%d runs were executing when the service last stopped; cancelled and announced", n);
+    return n;
 }
 
 RunManager::~RunManager()
@@ -56,7 +94,7 @@ std::unique_ptr<Planner> RunManager::plannerNamed(const QString &name,
                                                   EngineServices &services)
 {
     if (name == QLatin1String("llm"))
-        return std::make_unique<LlmPlanner>(request, services);
+        return std::make_unique<LlmPlanner>(request, services.settings, services.network);
     if (name == QLatin1String("script"))
         return std::make_unique<ScriptPlanner>(request.script);
     return std::make_unique<RulePlanner>(request.input, taskContext(request), request.schema);
@@ -71,7 +109,7 @@ std::unique_ptr<Planner> RunManager::plannerFor(const ExecuteRequest &request,
     const bool llmConfigured = !m_services.settings.stringValue(SettingKeys::llmBaseUrl).isEmpty();
     if (asked == QLatin1String("llm") && !llmConfigured) {
         *err = error(
-            400, QStringLiteral("LLM_NOT_CONFIGURED"),
+            DomainError::Kind::Invalid, QStringLiteral("LLM_NOT_CONFIGURED"),
             QStringLiteral(
                 "settings.planner is \"llm\" but no LLM endpoint is configured (llm.baseUrl)"),
             QStringLiteral("settings.planner"));
@@ -101,9 +139,22 @@ int RunManager::executing(const QString &keyId) const
     return n;
 }
 
+int RunManager::active(const QString &keyId) const
+{
+    int n = 0;
+    for (const auto &run : m_runs) {
+        if (run && run->keyId() == keyId &&
+            (run->status() == RunStatus::Executing ||
+             (run->status() == RunStatus::RequiresInput && run->holdsPage())))
+            ++n;
+    }
+    return n;
+}
+
 AgentRun *RunManager::adopt(AgentRun *run)
 {
     m_runs.insert(run->trajectoryId(), run);
+    run->setSettleHook(m_settleHook);
     const QString id = run->trajectoryId();
     connect(run, &AgentRun::changed, this, [this, id] { Q_EMIT runChanged(id); });
     connect(run, &AgentRun::settled, this, [this, run, id] {
@@ -137,9 +188,9 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
 {
     const int limit = m_services.settings.intValue(SettingKeys::agentMaxRunsPerKey);
     if (request.trajectoryId.isEmpty() || !request.historyContinue) {
-        if (executing(keyId) >= limit) {
+        if (active(keyId) >= limit) {
             *err =
-                error(429, QStringLiteral("BUSY"),
+                error(DomainError::Kind::TooManyRequests, QStringLiteral("BUSY"),
                       QStringLiteral(
                           "this key already has %1 runs executing (agent.maxConcurrentRunsPerKey)")
                           .arg(limit));
@@ -153,7 +204,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         const auto steps = recordingSteps(request.recordingId, keyId);
         if (!steps) {
             *err =
-                error(404, QStringLiteral("RECORDING_NOT_FOUND"),
+                error(DomainError::Kind::NotFound, QStringLiteral("RECORDING_NOT_FOUND"),
                       QStringLiteral("no recording %1 for this API key").arg(request.recordingId),
                       QStringLiteral("recording_id"));
             return nullptr;
@@ -170,7 +221,11 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         const int phase = request.phase > 0 ? request.phase : 1;
         m_services.store.transaction([&] {
             m_services.trajectories.create(id, keyId, request.input, planner->name());
-            m_services.trajectories.beginPhase(id, phase, requestId, request.stored);
+            m_services.trajectories.beginPhase(
+                id, phase, requestId, request.stored,
+                QJsonObject{{QStringLiteral("__callback"),
+                             AgentRun::callbackState(request, requestId, {requestId},
+                                                     m_services.store.clock().nowMs())}});
         });
         auto *run = adopt(new AgentRun(m_services, request, id, phase, keyId, requestId,
                                        std::move(planner), this));
@@ -181,14 +236,14 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
 
     const auto trajectory = m_services.trajectories.find(request.trajectoryId);
     if (!trajectory || trajectory->keyId != keyId) {
-        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+        *err = error(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
                      QStringLiteral("no trajectory %1").arg(request.trajectoryId),
                      QStringLiteral("trajectoryId"));
         return nullptr;
     }
     AgentRun *current = live(request.trajectoryId);
     if (current && current->status() == RunStatus::Executing) {
-        *err = error(409, QStringLiteral("RUN_IN_PROGRESS"),
+        *err = error(DomainError::Kind::Conflict, QStringLiteral("RUN_IN_PROGRESS"),
                      QStringLiteral("the trajectory is still executing; wait for it or cancel it"),
                      QStringLiteral("trajectoryId"));
         return nullptr;
@@ -203,7 +258,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         }
         const auto phase = m_services.trajectories.phase(request.trajectoryId, last);
         if (!phase || phase->status != QLatin1String("requires_input")) {
-            *err = error(409, QStringLiteral("NOT_WAITING_FOR_INPUT"),
+            *err = error(DomainError::Kind::Conflict, QStringLiteral("NOT_WAITING_FOR_INPUT"),
                          QStringLiteral("the trajectory is not waiting for input; send a new phase "
                                         "without history.continue"),
                          QStringLiteral("history.continue"));
@@ -230,7 +285,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
     // A new phase of an existing trajectory.
     const int phase = request.phase > 0 ? request.phase : last + 1;
     if (phase <= last) {
-        *err = error(409, QStringLiteral("PHASE_EXISTS"),
+        *err = error(DomainError::Kind::Conflict, QStringLiteral("PHASE_EXISTS"),
                      QStringLiteral("phase %1 of this trajectory exists already; the next is %2")
                          .arg(phase)
                          .arg(last + 1),
@@ -240,7 +295,11 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
     auto planner = plannerFor(request, err);
     if (!planner)
         return nullptr;
-    m_services.trajectories.beginPhase(request.trajectoryId, phase, requestId, request.stored);
+    m_services.trajectories.beginPhase(
+        request.trajectoryId, phase, requestId, request.stored,
+        QJsonObject{{QStringLiteral("__callback"),
+                     AgentRun::callbackState(request, requestId, {requestId},
+                                             m_services.store.clock().nowMs())}});
     if (current) {
         m_runs.remove(request.trajectoryId);
         current->cancel(QStringLiteral("cancelled"));
@@ -284,7 +343,7 @@ std::optional<QJsonObject> RunManager::latest(const QString &trajectoryId, const
 {
     const auto trajectory = m_services.trajectories.find(trajectoryId);
     if (!trajectory || (!keyId.isEmpty() && trajectory->keyId != keyId)) {
-        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+        *err = error(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
                      QStringLiteral("no trajectory %1").arg(trajectoryId));
         return std::nullopt;
     }
@@ -293,7 +352,7 @@ std::optional<QJsonObject> RunManager::latest(const QString &trajectoryId, const
     const auto phase = m_services.trajectories.phase(
         trajectoryId, m_services.trajectories.lastPhase(trajectoryId));
     if (!phase) {
-        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+        *err = error(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
                      QStringLiteral("no trajectory %1").arg(trajectoryId));
         return std::nullopt;
     }
@@ -317,7 +376,7 @@ bool RunManager::cancel(const QString &trajectoryId, const QString &keyId, const
 {
     const auto trajectory = m_services.trajectories.find(trajectoryId);
     if (!trajectory || (!keyId.isEmpty() && trajectory->keyId != keyId)) {
-        *err = error(404, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+        *err = error(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
                      QStringLiteral("no trajectory %1").arg(trajectoryId));
         return false;
     }
@@ -333,17 +392,24 @@ bool RunManager::cancel(const QString &trajectoryId, const QString &keyId, const
         QJsonObject response = phase->response;
         response.insert(QStringLiteral("status"), QStringLiteral("cancelled"));
         response.insert(QStringLiteral("success"), false);
+        const QString why = QStringLiteral("the run was cancelled");
+        response.insert(QStringLiteral("error"), why);
+        // The end and its callbacks in one commit, as for a live run.
         m_services.store.transaction([&] {
             m_services.trajectories.savePhase(trajectoryId, last, QStringLiteral("cancelled"),
-                                              response, phase->state, phase->creditsMilli,
-                                              QStringLiteral("the run was cancelled"), true);
+                                              response, phase->state, phase->creditsMilli, why,
+                                              true);
             m_services.trajectories.update(trajectoryId, QStringLiteral("cancelled"), last,
                                            trajectory->planner, 0, trajectory->toolsUsed);
+            if (m_settleHook)
+                m_settleHook(AgentRun::storedSettlement(
+                    trajectoryId, last, trajectory->keyId, phase->requestId, phase->state,
+                    phase->request, RunStatus::Cancelled, response, why, phase->creditsMilli));
         });
         Q_EMIT runSettled(trajectoryId);
         return true;
     }
-    *err = error(409, QStringLiteral("NOT_RUNNING"),
+    *err = error(DomainError::Kind::Conflict, QStringLiteral("NOT_RUNNING"),
                  QStringLiteral("the trajectory has no run to cancel"));
     return false;
 }

@@ -2,6 +2,8 @@
 
 #include "EngineTypes.h"
 
+#include "core/DomainError.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
@@ -15,15 +17,9 @@ class AgentRun;
 class Planner;
 struct EngineServices;
 
-// A contract problem the HTTP layer turns into an ApiError.
-struct EngineError
-{
-    int status = 0;
-    QString code;
-    QString message;
-    QString field;
-    bool isSet() const { return status != 0; }
-};
+// A contract problem the HTTP layer turns into an DomainError.
+// Why the run manager refused: a DomainError, when set.
+using EngineError = std::optional<DomainError>;
 
 // Starts, continues, finds and cancels runs. One run per trajectory executes at a
 // time; a key may have agent.maxConcurrentRunsPerKey runs executing.
@@ -33,6 +29,17 @@ class RunManager : public QObject
 public:
     explicit RunManager(EngineServices &services, QObject *parent = nullptr);
     ~RunManager() override;
+
+    // Called inside the transaction that stores a phase's end or pause (live runs,
+    // cancels of stored waiting runs, recoverOrphans()): the callbacks it owes are queued
+    // there (cloud/AgentController).
+    void setSettleHook(SettleHook hook) { m_settleHook = std::move(hook); }
+    // Phases a process that ended abruptly left executing cannot go on: each is stored
+    // cancelled and announced (workflow.failed, CANCELLED) in one commit. Runs that were
+    // waiting for input survive; their continuation replays the page. Call once at
+    // start, after setSettleHook(). Returns how many were cancelled.
+    int recoverOrphans();
+    static QString orphanReason() { return QStringLiteral("the service restarted during the run"); }
 
     // A new trajectory, a new phase of one, or the continuation of a run waiting for
     // input (history.continue). Returns the run, started; or null with `error` set.
@@ -45,6 +52,9 @@ public:
     bool cancel(const QString &trajectoryId, const QString &keyId, const QString &reason,
                 EngineError *error);
     int executing(const QString &keyId) const;
+    // What counts against agent.maxConcurrentRunsPerKey: runs executing, and runs
+    // waiting for input that still hold a browser page.
+    int active(const QString &keyId) const;
     // The request of a trajectory's first phase as stored (secrets removed), if the key
     // owns the trajectory.
     std::optional<QJsonObject> firstRequest(const QString &trajectoryId,
@@ -71,6 +81,7 @@ private:
 
     EngineServices &m_services;
     QHash<QString, QPointer<AgentRun>> m_runs;
+    SettleHook m_settleHook;
 };
 
 } // namespace ph::engine

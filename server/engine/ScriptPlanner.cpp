@@ -11,7 +11,8 @@ QString ScriptPlanner::name() const
     return QStringLiteral("script");
 }
 
-void ScriptPlanner::next(RunContext &, const ToolResult *last, std::function<void(Decision)> decide)
+void ScriptPlanner::next(PlanningContext &, const ToolResult *last,
+                         std::function<void(Decision)> decide)
 {
     if (last && !last->ok) {
         const QJsonObject step = m_steps.at(m_index - 1).toObject();
@@ -54,7 +55,7 @@ void ScriptPlanner::restoreState(const QJsonObject &state)
     m_index = state.value(QStringLiteral("index")).toInt();
 }
 
-void ScriptPlanner::resumeWithAnswers(RunContext &)
+void ScriptPlanner::resumeWithAnswers(PlanningContext &)
 {
     // Scripts never ask: there is nothing to resume.
 }

@@ -17,11 +17,11 @@ public:
     explicit ScriptPlanner(QJsonArray steps);
 
     QString name() const override;
-    void next(RunContext &ctx, const ToolResult *last,
+    void next(PlanningContext &ctx, const ToolResult *last,
               std::function<void(Decision)> decide) override;
     QJsonObject saveState() const override;
     void restoreState(const QJsonObject &state) override;
-    void resumeWithAnswers(RunContext &ctx) override;
+    void resumeWithAnswers(PlanningContext &ctx) override;
 
 private:
     QJsonArray m_steps;

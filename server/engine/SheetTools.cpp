@@ -3,8 +3,8 @@
 #include "BrowserTab.h"
 #include "RunContext.h"
 
-#include "browser/NetworkPolicy.h"
 #include "core/Settings.h"
+#include "net/NetworkPolicy.h"
 
 #include <QPointer>
 #include <QTimer>
@@ -101,24 +101,15 @@ WorkflowShape workflowShape(const QJsonObject &schema)
 
 // ---- sheets_access ----------------------------------------------------------------
 
-QString SheetsAccessTool::name() const
-{
-    return QStringLiteral("sheets_access");
-}
-
-QString SheetsAccessTool::description() const
-{
-    return QStringLiteral(
-        "Read the in-memory sheets (dataInputs, tabular file_urls, sheets made by tools). "
-        "action list: every sheet's title, columns and first rows; describe: one sheet; read: "
-        "rows offset..offset+limit as objects (limit ≤ 500); find: rows where a cell contains "
-        "query (in column, when given), case-insensitive. sheet: a title or a 0-based index; "
-        "default the first sheet.");
-}
-
-QJsonObject SheetsAccessTool::parameters() const
-{
-    return schemaOf(R"json({
+SheetsAccessTool::SheetsAccessTool()
+    : Tool({QStringLiteral("sheets_access"),
+            QStringLiteral(
+                "Read the in-memory sheets (dataInputs, tabular file_urls, sheets made by "
+                "tools). action list: every sheet's title, columns and first rows; describe: "
+                "one sheet; read: rows offset..offset+limit as objects (limit ≤ 500); find: "
+                "rows where a cell contains query (in column, when given), case-insensitive. "
+                "sheet: a title or a 0-based index; default the first sheet."),
+            schemaOf(R"json({
       "type": "object",
       "properties": {
         "action": {"type": "string", "enum": ["list", "describe", "read", "find"]},
@@ -130,8 +121,8 @@ QJsonObject SheetsAccessTool::parameters() const
         "column": {"type": "string"}
       },
       "required": ["action"]
-    })json");
-}
+    })json")})
+{}
 
 void SheetsAccessTool::run(RunContext &ctx, const QJsonObject &args,
                            std::function<void(ToolResult)> done)
@@ -251,29 +242,22 @@ void SheetsAccessTool::run(RunContext &ctx, const QJsonObject &args,
 
 // ---- create_sheet_from_data -------------------------------------------------------
 
-QString CreateSheetFromDataTool::name() const
-{
-    return QStringLiteral("create_sheet_from_data");
-}
-
-QString CreateSheetFromDataTool::description() const
-{
-    return QStringLiteral("Make a new in-memory sheet titled title from rows: an array of objects "
+CreateSheetFromDataTool::CreateSheetFromDataTool()
+    : Tool(
+          {QStringLiteral("create_sheet_from_data"),
+           QStringLiteral("Make a new in-memory sheet titled title from rows: an array of objects "
                           "(columns are their keys), arrays or values. Other tools (sheets_access, "
-                          "sheets_workflow, generate_sheets) can then use it.");
-}
-
-QJsonObject CreateSheetFromDataTool::parameters() const
-{
-    return schemaOf(R"json({
+                          "sheets_workflow, generate_sheets) can then use it."),
+           schemaOf(R"json({
       "type": "object",
       "properties": {
         "title": {"type": "string"},
         "rows": {"type": "array"}
       },
       "required": ["title", "rows"]
-    })json");
-}
+    })json"),
+           Tool::Uses::Sheets})
+{}
 
 void CreateSheetFromDataTool::run(RunContext &ctx, const QJsonObject &args,
                                   std::function<void(ToolResult)> done)
@@ -298,24 +282,15 @@ void CreateSheetFromDataTool::run(RunContext &ctx, const QJsonObject &args,
 
 // ---- sheets_workflow --------------------------------------------------------------
 
-QString SheetsWorkflowTool::name() const
-{
-    return QStringLiteral("sheets_workflow");
-}
-
-QString SheetsWorkflowTool::description() const
-{
-    return QStringLiteral(
-        "Work through a sheet row by row: open each row's URL (urlColumn, or the column that "
-        "holds URLs) and extract data shaped like schema (without one: the page's title and "
-        "text). Returns one object per row (the row's cells plus what was extracted; _error "
-        "when the page failed) and keeps them as a new sheet. instruction says what the rows "
-        "are for.");
-}
-
-QJsonObject SheetsWorkflowTool::parameters() const
-{
-    return schemaOf(R"json({
+SheetsWorkflowTool::SheetsWorkflowTool()
+    : Tool({QStringLiteral("sheets_workflow"),
+            QStringLiteral(
+                "Work through a sheet row by row: open each row's URL (urlColumn, or the column "
+                "that holds URLs) and extract data shaped like schema (without one: the page's "
+                "title and text). Returns one object per row (the row's cells plus what was "
+                "extracted; _error when the page failed) and keeps them as a new sheet. "
+                "instruction says what the rows are for."),
+            schemaOf(R"json({
       "type": "object",
       "properties": {
         "instruction": {"type": "string"},
@@ -325,8 +300,9 @@ QJsonObject SheetsWorkflowTool::parameters() const
         "maxRows": {"type": "integer", "minimum": 1},
         "title": {"type": "string", "description": "title of the result sheet"}
       }
-    })json");
-}
+    })json"),
+            Tool::Uses::Sheets})
+{}
 
 namespace {
 
@@ -415,7 +391,7 @@ void nextRow(const std::shared_ptr<Workflow> &w, BrowserTab *tab)
             QStringLiteral("no URL in column \"%1\"").arg(w->source.columns.at(w->urlColumn).name));
         return;
     }
-    const QString refusal = w->ctx->services().policy.refusal(url);
+    const QString refusal = NetworkPolicy::refusal(url, w->ctx->grant());
     if (!refusal.isEmpty()) {
         rowFailed(QStringLiteral("the URL %1").arg(refusal));
         return;
@@ -503,8 +479,8 @@ void SheetsWorkflowTool::run(RunContext &ctx, const QJsonObject &args,
         w->urlColumn = w->source.urlColumn();
         if (w->urlColumn < 0) {
             w->done(ToolResult::failure(
-                QStringLiteral("sheet \"%1\" has no column of URLs (columns: %2); name one with "
-                               "urlColumn")
+                QStringLiteral(
+                    "sheet \"%1\" has no column of URLs (columns: %2); name one with urlColumn")
                     .arg(w->source.title, w->source.columnNames().join(u", "))));
             return;
         }

@@ -23,9 +23,7 @@ WorkflowShape workflowShape(const QJsonObject &schema);
 class SheetsAccessTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
+    SheetsAccessTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };
@@ -34,10 +32,7 @@ public:
 class CreateSheetFromDataTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
-    bool changesSheets() const override { return true; }
+    CreateSheetFromDataTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };
@@ -48,13 +43,10 @@ public:
 class SheetsWorkflowTool final : public Tool
 {
 public:
-    QString name() const override;
-    QString description() const override;
-    QJsonObject parameters() const override;
     // It navigates the tab, but no later step depends on where it leaves it, and
-    // replaying hundreds of rows to restore a page would be wasteful: it is replayed
-    // only to rebuild its sheet after a restart.
-    bool changesSheets() const override { return true; }
+    // replaying hundreds of rows to restore a page would be wasteful: it declares only
+    // Uses::Sheets, and is replayed only to rebuild its sheet after a restart.
+    SheetsWorkflowTool();
     void run(RunContext &ctx, const QJsonObject &args,
              std::function<void(ToolResult)> done) override;
 };

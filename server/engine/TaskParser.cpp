@@ -102,17 +102,12 @@ TaskOp TaskOp::fromJson(const QJsonObject &o)
     return op;
 }
 
-TaskPlan parseTask(const QString &input, const TaskContext &context)
-{
-    TaskPlan plan;
-    QStringList quoted;
-    const QString text = protect(input, quoted);
-    const QString lower = text.toLower();
+namespace {
 
-    static const RE splitter(QStringLiteral("\\n|;|\\.\\s+(?=[A-Z\\x01])|,?\\s+(?:and\\s+)?then\\s+"
-                                            "|,\\s*and\\s+(?=(?:%1)\\b)|,\\s+(?=(?:%1)\\b)")
-                                 .arg(VERBS),
-                             CI);
+// One clause ("click \x010\x01", "wait 2 seconds"): the operation it names, if any,
+// and the intents it shows.
+void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
+{
     static const RE open(
         QStringLiteral("^(?:please\\s+)?(?:open|go to|navigate to|visit|load|browse "
                        "to)\\s+(?:the\\s+(?:page|url|site)\\s+)?(\\S+)"),
@@ -136,11 +131,10 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
                            CI);
     static const RE check(
         QStringLiteral("^(?:please\\s+)?(check|tick|uncheck|untick)\\s+(?:the\\s+)?%1").arg(T), CI);
-    static const RE pressKey(
-        QStringLiteral(
-            "^(?:please\\s+)?press\\s+(?:the\\s+)?(?:%1|([a-z]+(?:\\s[a-z]+)?))(?:\\s+key)?\\s*$")
-            .arg(T),
-        CI);
+    static const RE pressKey(QStringLiteral("^(?:please\\s+)?press\\s+(?:the\\s+)?(?:%1|([a-z]+(?:"
+                                            "\\s(?!key\\b)[a-z]+)?))(?:\\s+key)?\\s*$")
+                                 .arg(T),
+                             CI);
     static const RE waitText(
         QStringLiteral("^wait\\s+(?:for\\s+|until\\s+)?(?:the\\s+text\\s+)?%1").arg(T), CI);
     static const RE waitTime(
@@ -157,90 +151,101 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
         QStringLiteral("^(?:please\\s+)?(?:extract|list|get|find|collect|return|scrape|show|give "
                        "me|tell me|read|what|which|how many|summari[sz]e)\\b"),
         CI);
-    static const RE urlInText(QStringLiteral("\\bhttps?://[^\\s\"'<>]+"), CI);
 
-    for (QString clause : text.split(splitter, Qt::SkipEmptyParts)) {
-        clause = clause.trimmed();
-        while (clause.endsWith(QLatin1Char('.')) || clause.endsWith(QLatin1Char(',')))
-            clause.chop(1);
-        if (clause.isEmpty())
-            continue;
-        QRegularExpressionMatch m;
-        // "open https://x.org/a" or "visit example.org" is a step; "open the link" is not.
-        if ((m = open.match(clause)).hasMatch() &&
-            looksLikeAddress(restore(m.captured(1), quoted))) {
-            QString url = restore(m.captured(1), quoted);
-            if (!url.contains(QLatin1String("://")))
-                url.prepend(QStringLiteral("https://"));
-            plan.ops.append({TaskOp::Kind::Open, url, {}, 0});
-        } else if ((m = typeInto.match(clause)).hasMatch()) {
-            plan.ops.append({TaskOp::Kind::Type, restore(m.captured(1), quoted),
-                             restore(m.captured(2), quoted), 0});
-        } else if ((m = fillWith.match(clause)).hasMatch()) {
-            plan.ops.append({TaskOp::Kind::Type, restore(m.captured(2), quoted),
-                             restore(m.captured(1), quoted), 0});
-        } else if ((m = select.match(clause)).hasMatch()) {
-            plan.ops.append({TaskOp::Kind::Select, restore(m.captured(1), quoted),
-                             restore(m.captured(2), quoted), 0});
-        } else if ((m = check.match(clause)).hasMatch()) {
-            const bool on = !m.captured(1).toLower().startsWith(QLatin1String("un"));
-            plan.ops.append({on ? TaskOp::Kind::Check : TaskOp::Kind::Uncheck,
-                             restore(m.captured(2), quoted),
-                             {},
-                             0});
-        } else if ((m = pressKey.match(clause)).hasMatch() &&
-                   kKeys.contains(
-                       (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2))
-                           .toLower())) {
-            QString key = (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2))
-                              .toLower();
-            key.remove(QLatin1Char(' '));
-            if (key == QLatin1String("return"))
-                key = QStringLiteral("enter");
-            plan.ops.append({TaskOp::Kind::Press, key, {}, 0});
-        } else if ((m = click.match(clause)).hasMatch()) {
-            plan.ops.append({TaskOp::Kind::Click, restore(m.captured(1), quoted), {}, 0});
-        } else if ((m = waitText.match(clause)).hasMatch()) {
-            plan.ops.append({TaskOp::Kind::WaitText, restore(m.captured(1), quoted), {}, 0});
-        } else if ((m = waitTime.match(clause)).hasMatch()) {
-            plan.ops.append({TaskOp::Kind::WaitMs,
-                             {},
-                             {},
-                             toMs(m.captured(1).toDouble(), m.captured(2).toLower())});
-        } else if ((m = scroll.match(clause)).hasMatch()) {
-            plan.ops.append({TaskOp::Kind::Scroll,
-                             m.captured(1).toLower().contains(QLatin1String("bottom"))
-                                 ? QStringLiteral("bottom")
-                             : m.captured(1).toLower().contains(QLatin1String("top"))
-                                 ? QStringLiteral("top")
-                                 : m.captured(1).toLower(),
-                             {},
-                             0});
-        } else if ((m = search.match(clause)).hasMatch()) {
-            const QString query =
-                m.captured(1).isEmpty() ? m.captured(2).trimmed() : restore(m.captured(1), quoted);
-            if (!query.isEmpty())
-                plan.ops.append({TaskOp::Kind::Search, query, {}, 0});
-            if (clause.contains(QRegularExpression(
-                    QStringLiteral("\\b(list|extract|return|get|collect|results?)\\b"), CI)))
-                plan.extractIntent = true;
-        } else if (extractVerb.match(clause).hasMatch()) {
+    clause = clause.trimmed();
+    while (clause.endsWith(QLatin1Char('.')) || clause.endsWith(QLatin1Char(',')))
+        clause.chop(1);
+    if (clause.isEmpty())
+        return;
+    QRegularExpressionMatch m;
+    // "open https://x.org/a" or "visit example.org" is a step; "open the link" is not.
+    if ((m = open.match(clause)).hasMatch() && looksLikeAddress(restore(m.captured(1), quoted))) {
+        QString url = restore(m.captured(1), quoted);
+        if (!url.contains(QLatin1String("://")))
+            url.prepend(QStringLiteral("https://"));
+        plan.ops.append({TaskOp::Kind::Open, url, {}, 0});
+    } else if ((m = typeInto.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::Type, restore(m.captured(1), quoted),
+                         restore(m.captured(2), quoted), 0});
+    } else if ((m = fillWith.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::Type, restore(m.captured(2), quoted),
+                         restore(m.captured(1), quoted), 0});
+    } else if ((m = select.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::Select, restore(m.captured(1), quoted),
+                         restore(m.captured(2), quoted), 0});
+    } else if ((m = check.match(clause)).hasMatch()) {
+        const bool on = !m.captured(1).toLower().startsWith(QLatin1String("un"));
+        plan.ops.append({on ? TaskOp::Kind::Check : TaskOp::Kind::Uncheck,
+                         restore(m.captured(2), quoted),
+                         {},
+                         0});
+    } else if ((m = pressKey.match(clause)).hasMatch() &&
+               kKeys.contains(
+                   (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2))
+                       .toLower())) {
+        QString key =
+            (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2)).toLower();
+        key.remove(QLatin1Char(' '));
+        if (key == QLatin1String("return"))
+            key = QStringLiteral("enter");
+        plan.ops.append({TaskOp::Kind::Press, key, {}, 0});
+    } else if ((m = click.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::Click, restore(m.captured(1), quoted), {}, 0});
+    } else if ((m = waitText.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::WaitText, restore(m.captured(1), quoted), {}, 0});
+    } else if ((m = waitTime.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::WaitMs,
+                         {},
+                         {},
+                         toMs(m.captured(1).toDouble(), m.captured(2).toLower())});
+    } else if ((m = scroll.match(clause)).hasMatch()) {
+        plan.ops.append(
+            {TaskOp::Kind::Scroll,
+             m.captured(1).toLower().contains(QLatin1String("bottom")) ? QStringLiteral("bottom")
+             : m.captured(1).toLower().contains(QLatin1String("top"))  ? QStringLiteral("top")
+                                                                       : m.captured(1).toLower(),
+             {},
+             0});
+    } else if ((m = search.match(clause)).hasMatch()) {
+        const QString query =
+            m.captured(1).isEmpty() ? m.captured(2).trimmed() : restore(m.captured(1), quoted);
+        if (!query.isEmpty())
+            plan.ops.append({TaskOp::Kind::Search, query, {}, 0});
+        if (clause.contains(QRegularExpression(
+                QStringLiteral("\\b(list|extract|return|get|collect|results?)\\b"), CI)))
             plan.extractIntent = true;
-        }
-        static const RE direct(
-            QStringLiteral(
-                "^(?:please\\s+)?(?:list|extract|scrape|collect|get|return|fetch|show|give me|"
-                "download|read|find all|find every|summari[sz]e)\\b"),
-            CI);
-        if (direct.match(restore(clause, quoted)).hasMatch())
-            plan.directExtraction = true;
+    } else if (extractVerb.match(clause).hasMatch()) {
+        plan.extractIntent = true;
     }
+    static const RE direct(
+        QStringLiteral(
+            "^(?:please\\s+)?(?:list|extract|scrape|collect|get|return|fetch|show|give me|"
+            "download|read|find all|find every|summari[sz]e)\\b"),
+        CI);
+    if (direct.match(restore(clause, quoted)).hasMatch())
+        plan.directExtraction = true;
+}
+
+// The clauses of a task: split at line breaks, semicolons, sentence ends, "then" and
+// "and <verb>", never inside quotes.
+void readClauses(const QString &text, const QStringList &quoted, TaskPlan &plan)
+{
+    static const RE splitter(QStringLiteral("\\n|;|\\.\\s+(?=[A-Z\\x01])|,?\\s+(?:and\\s+)?then\\s+"
+                                            "|,?\\s*\\band\\s+(?=(?:%1)\\b)|,\\s+(?=(?:%1)\\b)")
+                                 .arg(VERBS),
+                             CI);
+    for (const QString &clause : text.split(splitter, Qt::SkipEmptyParts))
+        readClause(clause, quoted, plan);
     for (const TaskOp &op : std::as_const(plan.ops)) {
         if (op.kind != TaskOp::Kind::Open && op.kind != TaskOp::Kind::Search)
             plan.explicitSteps = true;
     }
+}
 
-    // Intents read from the task as a whole.
+// Intents read from the task as a whole: signing in, extraction, pagination, row by row.
+void readIntents(const QString &text, const TaskContext &context, TaskPlan &plan)
+{
+    const QString lower = text.toLower();
     plan.loginIntent = lower.contains(RE(QStringLiteral(
         "\\b(sign(?:ed)?[ -]?in|log(?:ged)?[ -]?in|login|my account|authenticate)\\b")));
     if (lower.contains(RE(QStringLiteral("\\b(list|extract|scrape|collect|get|find|return|what|"
@@ -265,6 +270,11 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
                        "\\b(for each|for every|each row|every row|per row|each url|every url|"
                        "each link|every link|each of the|each item|every item|each entry|"
                        "every entry|for all rows|each line|every line)\\b")));
+}
+
+// Credentials written in the task: email "…", password "…", user: "…".
+void readCredentials(const QString &text, const QStringList &quoted, TaskPlan &plan)
+{
     static const RE credential(
         QStringLiteral("\\b(e-?mail|username|user "
                        "name|user|login|password|passwort|pin|code)\\s*(?:is|:|=)?\\s*%1")
@@ -280,8 +290,14 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
             key = QStringLiteral("username");
         plan.credentials.insert(key, restore(m.captured(2), quoted));
     }
+}
 
-    // Assemble: the page to start from, then login, the steps, then extraction.
+// The page to start from, then the sign-in, the steps, then extraction (or the sheet
+// workflow), and the generated files last.
+void assemble(const QString &text, const QStringList &quoted, const TaskContext &context,
+              TaskPlan &plan)
+{
+    static const RE urlInText(QStringLiteral("\\bhttps?://[^\\s\"'<>]+"), CI);
     const bool opensFirst = !plan.ops.isEmpty() && plan.ops.first().kind == TaskOp::Kind::Open;
     if (!opensFirst) {
         QString start = context.urls.value(0);
@@ -313,6 +329,19 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
             tool == QLatin1String("generate_docs"))
             plan.ops.append({TaskOp::Kind::Generate, tool, {}, 0});
     }
+}
+
+} // namespace
+
+TaskPlan parseTask(const QString &input, const TaskContext &context)
+{
+    TaskPlan plan;
+    QStringList quoted;
+    const QString text = protect(input, quoted);
+    readClauses(text, quoted, plan);
+    readIntents(text, context, plan);
+    readCredentials(text, quoted, plan);
+    assemble(text, quoted, context, plan);
     return plan;
 }
 

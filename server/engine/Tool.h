@@ -14,28 +14,48 @@ namespace ph::engine {
 
 class RunContext;
 
+// A tool's parameter schema from JSON text (a literal in the tool's source).
+QJsonObject schemaOf(const char *json);
+
 // A tool the planners call. Tools are never callable by clients directly; the planner
-// decides, the run executes and records each call as a step.
+// decides, the run executes and records each call as a step. A tool declares what it is
+// once, in its constructor: name, description, parameter schema (also the function
+// schema shown to an LLM) and what run state it uses.
 class Tool
 {
 public:
+    enum class Uses {
+        Nothing,
+        // It drives the run's browser tab (replayed when a paused run resumes without
+        // its page).
+        Tab,
+        // It adds or changes in-memory sheets (replayed to rebuild them when a run
+        // continues in a new process).
+        Sheets,
+    };
+    struct Spec
+    {
+        QString name;
+        QString description;
+        QJsonObject parameters;
+        Uses uses = Uses::Nothing;
+    };
+
+    explicit Tool(Spec spec)
+        : m_spec(std::move(spec))
+    {}
     virtual ~Tool() = default;
-    virtual QString name() const = 0;
-    virtual QString description() const = 0;
-    // JSON Schema of the arguments (also the function schema shown to an LLM).
-    virtual QJsonObject parameters() const = 0;
-    // Whether the tool drives the run's browser tab (replayed when a paused run resumes
-    // without its page).
-    virtual bool usesTab() const { return false; }
-    // Whether the tool adds or changes in-memory sheets (replayed to rebuild them when a
-    // run continues in a new process).
-    virtual bool changesSheets() const { return false; }
+    const QString &name() const { return m_spec.name; }
+    const QString &description() const { return m_spec.description; }
+    const QJsonObject &parameters() const { return m_spec.parameters; }
+    bool usesTab() const { return m_spec.uses == Uses::Tab; }
+    bool changesSheets() const { return m_spec.uses == Uses::Sheets; }
     virtual void run(RunContext &ctx, const QJsonObject &args,
                      std::function<void(ToolResult)> done) = 0;
-};
 
-// A tool's parameter schema from JSON text (a literal in the tool's source).
-QJsonObject schemaOf(const char *json);
+private:
+    Spec m_spec;
+};
 
 class ToolRegistry
 {

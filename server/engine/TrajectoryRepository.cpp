@@ -1,6 +1,7 @@
 #include "TrajectoryRepository.h"
 
 #include "core/Clock.h"
+#include "core/JsonText.h"
 #include "core/Store.h"
 
 #include <QJsonDocument>
@@ -8,26 +9,6 @@
 namespace ph::engine {
 
 namespace {
-QString compact(const QJsonValue &v)
-{
-    if (v.isObject())
-        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
-    if (v.isArray())
-        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
-    const QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
-    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
-}
-
-QJsonObject parseObject(const QString &s)
-{
-    return QJsonDocument::fromJson(s.toUtf8()).object();
-}
-
-QVariant nullString()
-{
-    return QVariant(QMetaType::fromType<QString>());
-}
-
 TrajectoryRow trajectoryFrom(const Sql &q)
 {
     TrajectoryRow t;
@@ -62,7 +43,8 @@ void TrajectoryRepository::create(const QString &id, const QString &keyId, const
                        " status, phase, task, planner) VALUES (:id, :k, :c, :c, 'executing',"
                        " 1, :t, :p)"))
         .bind(QStringLiteral(":id"), id)
-        .bind(QStringLiteral(":k"), keyId.isEmpty() ? nullString() : QVariant(keyId))
+        .bind(QStringLiteral(":k"),
+              keyId.isEmpty() ? JsonText::nullableText(QString()) : QVariant(keyId))
         .bind(QStringLiteral(":c"), now)
         .bind(QStringLiteral(":t"), task)
         .bind(QStringLiteral(":p"), planner)
@@ -93,22 +75,25 @@ void TrajectoryRepository::update(const QString &id, const QString &status, int 
         .bind(QStringLiteral(":pl"), planner)
         .bind(QStringLiteral(":u"), m_store.clock().nowMs())
         .bind(QStringLiteral(":c"), addCreditsMilli)
-        .bind(QStringLiteral(":t"), compact(QJsonArray::fromStringList(toolsUsed)))
+        .bind(QStringLiteral(":t"), JsonText::from(QJsonArray::fromStringList(toolsUsed)))
         .bind(QStringLiteral(":id"), id)
         .exec();
     m_store.notifyChanged(QStringLiteral("trajectories"), id);
 }
 
 void TrajectoryRepository::beginPhase(const QString &trajectoryId, int phase,
-                                      const QString &requestId, const QJsonObject &request)
+                                      const QString &requestId, const QJsonObject &request,
+                                      const QJsonObject &state)
 {
     Sql(m_store,
         QStringLiteral("INSERT INTO phases (trajectory_id, phase, request_id, status, request,"
-                       " started_at) VALUES (:t, :p, :r, 'executing', :req, :s)"))
+                       " state, started_at) VALUES (:t, :p, :r, 'executing', :req, :st, :s)"))
         .bind(QStringLiteral(":t"), trajectoryId)
         .bind(QStringLiteral(":p"), phase)
         .bind(QStringLiteral(":r"), requestId)
-        .bind(QStringLiteral(":req"), compact(request))
+        .bind(QStringLiteral(":req"), JsonText::from(request))
+        .bind(QStringLiteral(":st"),
+              state.isEmpty() ? JsonText::nullableText(QString()) : QVariant(JsonText::from(state)))
         .bind(QStringLiteral(":s"), m_store.clock().nowMs())
         .exec();
 }
@@ -121,10 +106,11 @@ void TrajectoryRepository::savePhase(const QString &trajectoryId, int phase, con
                                 " credits_milli = :c, error = :e, finished_at = :f WHERE"
                                 " trajectory_id = :t AND phase = :p"))
         .bind(QStringLiteral(":s"), status)
-        .bind(QStringLiteral(":r"), compact(response))
-        .bind(QStringLiteral(":st"), compact(state))
+        .bind(QStringLiteral(":r"), JsonText::from(response))
+        .bind(QStringLiteral(":st"), JsonText::from(state))
         .bind(QStringLiteral(":c"), creditsMilli)
-        .bind(QStringLiteral(":e"), error.isEmpty() ? nullString() : QVariant(error))
+        .bind(QStringLiteral(":e"),
+              error.isEmpty() ? JsonText::nullableText(QString()) : QVariant(error))
         .bind(QStringLiteral(":f"), finished ? QVariant(m_store.clock().nowMs())
                                              : QVariant(QMetaType::fromType<qint64>()))
         .bind(QStringLiteral(":t"), trajectoryId)
@@ -146,9 +132,9 @@ std::optional<PhaseRow> TrajectoryRepository::phase(const QString &trajectoryId,
     r.phase = phase;
     r.requestId = q.value(0).toString();
     r.status = q.value(1).toString();
-    r.request = parseObject(q.value(2).toString());
-    r.response = parseObject(q.value(3).toString());
-    r.state = parseObject(q.value(4).toString());
+    r.request = JsonText::object(q.value(2).toString());
+    r.response = JsonText::object(q.value(3).toString());
+    r.state = JsonText::object(q.value(4).toString());
     r.startedAt = q.value(5).toLongLong();
     if (!q.value(6).isNull())
         r.finishedAt = q.value(6).toLongLong();
@@ -175,10 +161,11 @@ qint64 TrajectoryRepository::addStep(const QString &trajectoryId, int phase, con
         .bind(QStringLiteral(":p"), phase)
         .bind(QStringLiteral(":seq"), s.seq)
         .bind(QStringLiteral(":tool"), s.toolName)
-        .bind(QStringLiteral(":args"), compact(s.args))
+        .bind(QStringLiteral(":args"), JsonText::from(s.args))
         .bind(QStringLiteral(":s"), s.status)
         .bind(QStringLiteral(":at"), s.startedAt)
-        .bind(QStringLiteral(":th"), s.thought.isEmpty() ? nullString() : QVariant(s.thought))
+        .bind(QStringLiteral(":th"),
+              s.thought.isEmpty() ? JsonText::nullableText(QString()) : QVariant(s.thought))
         .exec();
     const qint64 id = q.lastInsertId().toLongLong();
     m_store.notifyChanged(QStringLiteral("steps"), trajectoryId);
@@ -194,8 +181,9 @@ void TrajectoryRepository::finishStep(const StepRecord &s)
         .bind(QStringLiteral(":s"), s.status)
         .bind(QStringLiteral(":d"), s.durationMs)
         .bind(QStringLiteral(":c"), s.creditsMilli)
-        .bind(QStringLiteral(":o"), compact(QJsonObject{{QStringLiteral("output"), s.output},
-                                                        {QStringLiteral("summary"), s.summary}}))
+        .bind(QStringLiteral(":o"),
+              JsonText::from(QJsonObject{{QStringLiteral("output"), s.output},
+                                         {QStringLiteral("summary"), s.summary}}))
         .bind(QStringLiteral(":ho"), s.hasOutput ? 1 : 0)
         .bind(QStringLiteral(":hs"), s.hasSheets ? 1 : 0)
         .bind(QStringLiteral(":hg"), s.hasGeneratedContent ? 1 : 0)
@@ -217,13 +205,13 @@ QList<StepRecord> TrajectoryRepository::steps(const QString &trajectoryId, int p
         s.id = q.value(0).toLongLong();
         s.seq = q.value(1).toInt();
         s.toolName = q.value(2).toString();
-        s.args = parseObject(q.value(3).toString());
+        s.args = JsonText::object(q.value(3).toString());
         s.status = q.value(4).toString();
         s.startedAt = q.value(5).toLongLong();
         s.durationMs = q.value(6).toLongLong();
         s.creditsMilli = q.value(7).toLongLong();
         s.thought = q.value(8).toString();
-        const QJsonObject o = parseObject(q.value(9).toString());
+        const QJsonObject o = JsonText::object(q.value(9).toString());
         s.output = o.value(QStringLiteral("output"));
         s.summary = o.value(QStringLiteral("summary")).toString();
         s.hasOutput = q.value(10).toBool();
@@ -275,22 +263,32 @@ QList<TrajectoryRow> TrajectoryRepository::list(const QString &keyId, const QStr
     return out;
 }
 
-int TrajectoryRepository::cancelOrphans(const QString &reason)
+QList<PhaseRow> TrajectoryRepository::executingPhases() const
 {
-    int n = 0;
-    m_store.transaction([&] {
-        Sql q(m_store,
-              QStringLiteral("UPDATE phases SET status = 'cancelled', error = :e, finished_at"
-                             " = :f WHERE status = 'executing'"));
-        q.bind(QStringLiteral(":e"), reason)
-            .bind(QStringLiteral(":f"), m_store.clock().nowMs())
-            .exec();
-        n = q.rowsAffected();
-        Sql(m_store, QStringLiteral("UPDATE trajectories SET status = 'cancelled' WHERE status ="
-                                    " 'executing'"))
-            .exec();
-    });
-    return n;
+    QList<std::pair<QString, int>> keys;
+    {
+        Sql q(m_store, QStringLiteral("SELECT trajectory_id, phase FROM phases WHERE status ="
+                                      " 'executing' ORDER BY started_at"));
+        q.exec();
+        while (q.next())
+            keys.append({q.value(0).toString(), q.value(1).toInt()});
+    }
+    QList<PhaseRow> out;
+    for (const auto &[trajectoryId, number] : std::as_const(keys)) {
+        if (const auto row = phase(trajectoryId, number))
+            out.append(*row);
+    }
+    return out;
+}
+
+int TrajectoryRepository::cancelOrphans()
+{
+    Sql q(m_store, QStringLiteral("UPDATE trajectories SET status = 'cancelled' WHERE status ="
+                                  " 'executing' AND NOT EXISTS (SELECT 1 FROM phases WHERE"
+                                  " phases.trajectory_id = trajectories.id AND phases.status ="
+                                  " 'executing')"));
+    q.exec();
+    return q.rowsAffected();
 }
 
 } // namespace ph::engine

@@ -55,8 +55,9 @@ public:
     void update(const QString &id, const QString &status, int phase, const QString &planner,
                 qint64 addCreditsMilli, const QStringList &toolsUsed);
 
+    // `state`: what the phase keeps from its start (AgentRun::callbackState).
     void beginPhase(const QString &trajectoryId, int phase, const QString &requestId,
-                    const QJsonObject &request);
+                    const QJsonObject &request, const QJsonObject &state = {});
     // Records a phase's latest state; `response` is the full ApiExecuteResponse.
     void savePhase(const QString &trajectoryId, int phase, const QString &status,
                    const QJsonObject &response, const QJsonObject &state, qint64 creditsMilli,
@@ -71,8 +72,11 @@ public:
     // Newest activity first. `search` matches the task or the id (case-insensitive).
     QList<TrajectoryRow> list(const QString &keyId, const QString &status, int limit, int offset,
                               const QString &search = {}) const;
-    // Marks phases left "executing" by a previous process as cancelled (at start).
-    int cancelOrphans(const QString &reason);
+    // Phases still "executing" in the store (at start: left by a process that ended
+    // abruptly).
+    QList<PhaseRow> executingPhases() const;
+    // Marks trajectories left "executing" (without an executing phase) as cancelled.
+    int cancelOrphans();
 
 private:
     Store &m_store;

@@ -1,6 +1,6 @@
 #include "Authenticator.h"
 
-#include "ApiError.h"
+#include "core/DomainError.h"
 
 #include "core/ApiKeyRepository.h"
 #include "core/Store.h"
@@ -67,8 +67,8 @@ Principal ApiKeyAuthenticator::apiKeyPrincipal(const QString &key)
 {
     const auto found = m_store.apiKeys().findBySecret(key);
     if (!found || !found->isActive()) {
-        throw ApiError::unauthorized(QStringLiteral("INVALID_API_KEY"),
-                                     QStringLiteral("the API key is not valid"));
+        throw DomainError::unauthorized(QStringLiteral("INVALID_API_KEY"),
+                                        QStringLiteral("the API key is not valid"));
     }
     m_store.apiKeys().touch(found->id);
     Principal principal;
@@ -86,14 +86,14 @@ Principal ApiKeyAuthenticator::authenticate(const Request &request, AuthPolicy p
         return {};
     if (key.isEmpty()) {
         if (acceptsVerifiedCredentials(policy)) {
-            throw ApiError::unauthorized(
+            throw DomainError::unauthorized(
                 QStringLiteral("MISSING_CREDENTIAL"),
                 QStringLiteral("a credential is required: send Authorization: Bearer <key>"
                                " with the owner's API key, an ID token%1")
                     .arg(policy == AuthPolicy::SiteAgent ? QStringLiteral(" or a Connect AI key")
                                                          : QString()));
         }
-        throw ApiError::unauthorized(
+        throw DomainError::unauthorized(
             QStringLiteral("MISSING_API_KEY"),
             QStringLiteral("an API key is required: send Authorization: Bearer <key> or "
                            "x-api-key: <key>"));
@@ -106,16 +106,16 @@ Principal ApiKeyAuthenticator::authenticate(const Request &request, AuthPolicy p
         break;
     case AuthPolicy::Owner:
         if (!principal.owner)
-            throw ApiError::forbidden(QStringLiteral("this call needs the owner's key"));
+            throw DomainError::forbidden(QStringLiteral("this call needs the owner's key"));
         break;
     case AuthPolicy::Workspace:
         if (!principal.owner)
-            throw ApiError::forbidden(QStringLiteral(
+            throw DomainError::forbidden(QStringLiteral(
                 "this call is the site owner's: use the owner's API key or ID token"));
         break;
     case AuthPolicy::SiteAgent:
         if (!principal.owner && !principal.isSiteScoped())
-            throw ApiError::forbidden(
+            throw DomainError::forbidden(
                 QStringLiteral("this call needs the site owner's credentials or a Connect AI key"));
         break;
     }

@@ -1,11 +1,32 @@
 #include "Exchange.h"
 
-#include "ApiError.h"
+#include "ErrorMapping.h"
+
+#include "core/HeaderText.h"
 
 #include <QJsonDocument>
+#include <QLoggingCategory>
 #include <QTcpSocket>
 
+Q_DECLARE_LOGGING_CATEGORY(lcHttp)
+
 namespace ph::http {
+
+namespace {
+
+// The name of the first header that cannot be written as one header line, or empty.
+QByteArray unsafeHeader(const HeaderList &headers, const QByteArray &contentType)
+{
+    if (!HeaderText::isSafeValue(contentType))
+        return "Content-Type";
+    for (const auto &h : headers) {
+        if (!HeaderText::isToken(h.first) || !HeaderText::isSafeValue(h.second))
+            return h.first.isEmpty() ? QByteArray("(empty name)") : h.first;
+    }
+    return {};
+}
+
+} // namespace
 
 Exchange::Exchange(Request request, QTcpSocket *socket, ErrorEnvelope envelope, QObject *parent)
     : QObject(parent)
@@ -63,6 +84,8 @@ QByteArray Exchange::reasonPhrase(int status)
         return "Not Found";
     case 405:
         return "Method Not Allowed";
+    case 408:
+        return "Request Timeout";
     case 409:
         return "Conflict";
     case 410:
@@ -103,10 +126,28 @@ QByteArray Exchange::head(int status, const HeaderList &headers) const
     return out;
 }
 
+bool Exchange::refuseUnsafeHeaders(const HeaderList &headers, const QByteArray &contentType)
+{
+    // The last line of defence against response splitting: inputs are checked where
+    // they enter, so reaching this is a bug; the client gets a 500, never a split answer.
+    const QByteArray bad = unsafeHeader(headers, contentType);
+    if (bad.isEmpty())
+        return false;
+    qCWarning(lcHttp).noquote() << "refused to write the header" << QString::fromLatin1(bad)
+                                << "(a control character in it) for" << m_request.method
+                                << m_request.path << m_request.id;
+    const DomainError error =
+        DomainError::internal(QStringLiteral("the response could not be written safely"));
+    respondJson(500, m_envelope ? m_envelope(error, m_request.id) : errorBody(error, m_request.id));
+    return true;
+}
+
 void Exchange::respond(int status, const QByteArray &body, const QByteArray &contentType,
                        const HeaderList &headers)
 {
     if (m_state != State::Pending)
+        return;
+    if (refuseUnsafeHeaders(headers, contentType))
         return;
     m_state = State::Done;
     if (isOpen()) {
@@ -128,22 +169,24 @@ void Exchange::respondJson(int status, const QJsonObject &body, const HeaderList
     respond(status, QJsonDocument(body).toJson(QJsonDocument::Compact), "application/json", all);
 }
 
-void Exchange::fail(const ApiError &error)
+void Exchange::fail(const DomainError &error)
 {
     HeaderList headers;
     if (error.retryAfterSeconds() > 0)
         headers.append(
             qMakePair(QByteArray("Retry-After"), QByteArray::number(error.retryAfterSeconds())));
-    if (error.status() == 401)
+    if (error.kind() == DomainError::Kind::Unauthenticated)
         headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer")));
     const QJsonObject body =
-        m_envelope ? m_envelope(error, m_request.id) : error.toJson(m_request.id);
-    respondJson(error.status(), body, headers);
+        m_envelope ? m_envelope(error, m_request.id) : errorBody(error, m_request.id);
+    respondJson(statusOf(error.kind()), body, headers);
 }
 
 void Exchange::beginStream(int status, const QByteArray &contentType, const HeaderList &headers)
 {
     if (m_state != State::Pending)
+        return;
+    if (refuseUnsafeHeaders(headers, contentType))
         return;
     m_state = State::Streaming;
     if (!isOpen())

@@ -12,9 +12,11 @@
 class QTcpSocket;
 class QJsonDocument;
 
-namespace ph::http {
+namespace ph {
+class DomainError;
+}
 
-class ApiError;
+namespace ph::http {
 
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 
@@ -23,7 +25,9 @@ using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 // complete or the client has gone. Handlers that answer later keep a QPointer to it.
 //
 // Every response carries X-Request-Id. Streams use chunked transfer encoding, so the
-// connection stays usable after the stream ends.
+// connection stays usable after the stream ends. A header name that is not a token, or
+// a value with a control character (CR, LF, …), is never written: the answer becomes a
+// 500 and the HTTP log names the header.
 class Exchange : public QObject
 {
     Q_OBJECT
@@ -40,7 +44,7 @@ public:
     void respond(int status, const QByteArray &body, const QByteArray &contentType,
                  const HeaderList &headers = {});
     void respondJson(int status, const QJsonObject &body, const HeaderList &headers = {});
-    void fail(const ApiError &error);
+    void fail(const DomainError &error);
     void setErrorEnvelope(ErrorEnvelope envelope) { m_envelope = envelope; }
 
     // Streaming: status line and headers now, chunks as they come, then the end.
@@ -60,6 +64,8 @@ Q_SIGNALS:
 private:
     enum class State { Pending, Streaming, Done };
     QByteArray head(int status, const HeaderList &headers) const;
+    // Answers 500 instead when a header name or value could split the response.
+    bool refuseUnsafeHeaders(const HeaderList &headers, const QByteArray &contentType);
     void complete();
 
     Request m_request;

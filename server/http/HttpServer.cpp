@@ -1,7 +1,7 @@
 #include "HttpServer.h"
 
-#include "ApiError.h"
 #include "Authenticator.h"
+#include "ErrorMapping.h"
 #include "Exchange.h"
 #include "TcpGuard.h"
 
@@ -48,16 +48,50 @@ QByteArray methodName(QHttpServerRequest::Method m)
 QByteArray rawError(int status, qint64 limit)
 {
     const QString requestId = Ids::make(QStringLiteral("req"), 20);
-    const ApiError error =
-        status == 413
-            ? ApiError::payloadTooLarge(limit)
-            : ApiError(
-                  431, QStringLiteral("HEADERS_TOO_LARGE"),
-                  QStringLiteral("request headers exceed %1 bytes").arg(TcpGuard::kMaxHeaderBytes));
-    const QByteArray body = QJsonDocument(error.toJson(requestId)).toJson(QJsonDocument::Compact);
-    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + Exchange::reasonPhrase(status) +
-           "\r\nX-Request-Id: " + requestId.toLatin1() +
-           "\r\nContent-Type: application/json\r\nContent-Length: " +
+    DomainError error = DomainError::internal(QStringLiteral("refused"));
+    int retryAfter = 0;
+    switch (status) {
+    case 413:
+        error = DomainError::payloadTooLarge(limit);
+        break;
+    case 431:
+        error = DomainError(
+            DomainError::Kind::TooLarge, QStringLiteral("HEADERS_TOO_LARGE"),
+            QStringLiteral("request headers exceed %1 bytes").arg(TcpGuard::kMaxHeaderBytes));
+        break;
+    case 408:
+        error = DomainError(DomainError::Kind::Timeout, QStringLiteral("REQUEST_TIMEOUT"),
+                            QStringLiteral("the request did not arrive within %1 ms").arg(limit),
+                            QString(), QJsonObject{{QStringLiteral("timeoutMs"), double(limit)}});
+        break;
+    case 429:
+        retryAfter = 1;
+        error =
+            DomainError(DomainError::Kind::TooManyRequests, QStringLiteral("TOO_MANY_CONNECTIONS"),
+                        QStringLiteral("this address already has %1 connections open "
+                                       "(http.maxConnectionsPerAddress)")
+                            .arg(limit),
+                        QString(), QJsonObject{{QStringLiteral("limit"), double(limit)}});
+        break;
+    case 503:
+        retryAfter = 1;
+        error = DomainError(
+            DomainError::Kind::Unavailable, QStringLiteral("SERVER_BUSY"),
+            QStringLiteral("the server has %1 connections open (http.maxConnections)").arg(limit),
+            QString(), QJsonObject{{QStringLiteral("limit"), double(limit)}});
+        break;
+    default:
+        break;
+    }
+    if (retryAfter > 0)
+        error.withRetryAfter(retryAfter);
+    const QByteArray body =
+        QJsonDocument(errorBody(error, requestId)).toJson(QJsonDocument::Compact);
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' +
+                     Exchange::reasonPhrase(status) + "\r\nX-Request-Id: " + requestId.toLatin1();
+    if (retryAfter > 0)
+        out += "\r\nRetry-After: " + QByteArray::number(retryAfter);
+    return out + "\r\nContent-Type: application/json\r\nContent-Length: " +
            QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
 }
 
@@ -67,7 +101,6 @@ HttpServer::HttpServer(Authenticator &authenticator, const Clock &clock, QObject
     : QAbstractHttpServer(parent)
     , m_authenticator(authenticator)
     , m_clock(clock)
-    , m_maxBody(10 * 1024 * 1024)
 {}
 
 HttpServer::~HttpServer()
@@ -86,12 +119,13 @@ void HttpServer::addController(Controller &controller)
 
 void HttpServer::addRoute(const Route &route)
 {
-    m_router.add(route);
+    if (const QString problem = m_router.add(route); !problem.isEmpty())
+        m_routeProblems << problem;
 }
 
 quint16 HttpServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
 {
-    auto *guard = new TcpGuard(m_maxBody, &rawError);
+    auto *guard = new TcpGuard(m_limits, &rawError);
     if (!guard->listen(address, port)) {
         if (error)
             *error = guard->errorString();
@@ -107,14 +141,26 @@ quint16 HttpServer::listenOn(const QHostAddress &address, quint16 port, QString 
 
 void HttpServer::setMaxBodyBytes(qint64 bytes)
 {
-    m_maxBody = bytes;
+    m_limits.maxBodyBytes = bytes;
     if (m_guard)
         m_guard->setMaxBodyBytes(bytes);
 }
 
 qint64 HttpServer::maxBodyBytes() const
 {
-    return m_maxBody;
+    return m_limits.maxBodyBytes;
+}
+
+void HttpServer::setConnectionLimits(const ConnectionLimits &limits)
+{
+    m_limits = limits;
+    if (m_guard)
+        m_guard->setLimits(limits);
+}
+
+int HttpServer::connectionsFrom(const QHostAddress &address) const
+{
+    return m_guard ? m_guard->connectionsFrom(address) : 0;
 }
 
 void HttpServer::stopListening()
@@ -130,8 +176,8 @@ void HttpServer::failInFlight()
         if (ex->isStreaming())
             ex->endStream();
         else
-            ex->fail(ApiError::unavailable(QStringLiteral("SHUTTING_DOWN"),
-                                           QStringLiteral("the server is shutting down")));
+            ex->fail(DomainError::unavailable(QStringLiteral("SHUTTING_DOWN"),
+                                              QStringLiteral("the server is shutting down")));
     }
 }
 
@@ -180,31 +226,35 @@ bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket
                                   match.route ? match.route->envelope : nullptr, this);
     m_inFlight.insert(exchange);
     const QString requestId = exchange->request().id;
-    connect(exchange, &Exchange::finished, this, [this, exchange, requestId] {
+    QPointer<QTcpSocket> connection(socket);
+    connect(exchange, &Exchange::finished, this, [this, exchange, requestId, connection] {
         m_inFlight.remove(exchange);
+        // The answer is out: the connection's read timeouts run again.
+        if (m_guard && connection)
+            m_guard->responseComplete(connection);
         Q_EMIT requestFinished(requestId);
         if (m_inFlight.isEmpty())
             Q_EMIT idle();
     });
 
     try {
-        if (exchange->request().body.size() > m_maxBody)
-            throw ApiError::payloadTooLarge(m_maxBody);
+        if (exchange->request().body.size() > m_limits.maxBodyBytes)
+            throw DomainError::payloadTooLarge(m_limits.maxBodyBytes);
         if (!match.route) {
             if (!match.allowedMethods.isEmpty()) {
                 const QByteArray allow = match.allowedMethods.join(QStringLiteral(", ")).toLatin1();
-                const ApiError error = ApiError::methodNotAllowed(
+                const DomainError error = DomainError::methodNotAllowed(
                     QStringLiteral("%1 is not allowed on %2; use %3")
                         .arg(QString::fromLatin1(exchange->request().method),
                              exchange->request().path, QString::fromLatin1(allow)));
-                exchange->respondJson(405, error.toJson(requestId), {{"Allow", allow}});
+                exchange->respondJson(405, errorBody(error, requestId), {{"Allow", allow}});
                 return true;
             }
-            throw ApiError::notFound(
+            throw DomainError::notFound(
                 QStringLiteral("no endpoint at %1").arg(exchange->request().path));
         }
         exchange->request().params = match.params;
-    } catch (const ApiError &error) {
+    } catch (const DomainError &error) {
         exchange->fail(error);
         return true;
     }
@@ -227,21 +277,21 @@ void HttpServer::dispatch(Exchange &exchange, const Route &route)
     try {
         exchange.request().principal = m_authenticator.authenticate(exchange.request(), route.auth);
         if (!m_authenticator.allows(exchange.request().principal, route.capability))
-            throw ApiError(403, QStringLiteral("CAPABILITY_DISABLED"),
-                           QStringLiteral("this API key may not use %1 (capability %2 is off)")
-                               .arg(exchange.request().path, route.capability));
+            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("CAPABILITY_DISABLED"),
+                              QStringLiteral("this API key may not use %1 (capability %2 is off)")
+                                  .arg(exchange.request().path, route.capability));
         route.handler(exchange);
-    } catch (const ApiError &error) {
+    } catch (const DomainError &error) {
         if (!exchange.isAnswered())
             exchange.fail(error);
     } catch (const StoreError &error) {
         qCWarning(lcHttp) << "store error in" << exchange.request().path << error.what();
         if (!exchange.isAnswered())
-            exchange.fail(ApiError::internal(QStringLiteral("storage error")));
+            exchange.fail(DomainError::internal(QStringLiteral("storage error")));
     } catch (const std::exception &error) {
         qCWarning(lcHttp) << "unexpected error in" << exchange.request().path << error.what();
         if (!exchange.isAnswered())
-            exchange.fail(ApiError::internal(QStringLiteral("internal error")));
+            exchange.fail(DomainError::internal(QStringLiteral("internal error")));
     }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ConnectionLimits.h"
 #include "Route.h"
 
 #include <QAbstractHttpServer>
@@ -22,7 +23,7 @@ class TcpGuard;
 
 // The HTTP layer: QHttpServer's connection handling and parser under our own route
 // table. For every request it assigns X-Request-Id, enforces the body limit (413),
-// routes (404/405), authenticates (401/403), calls the handler and maps ApiError and
+// routes (404/405), authenticates (401/403), calls the handler and maps DomainError and
 // unexpected exceptions to the error envelope. Handlers answer through an Exchange,
 // at once or later (long-poll, streams).
 class HttpServer : public QAbstractHttpServer
@@ -34,6 +35,8 @@ public:
 
     void addController(Controller &controller);
     void addRoute(const Route &route);
+    // Routes refused while the table was built (a duplicate): the service does not start.
+    QStringList routeProblems() const { return m_routeProblems; }
 
     // Listens on address:port (0 picks a free port). Returns the port, 0 on failure.
     quint16 listenOn(const QHostAddress &address, quint16 port, QString *error);
@@ -42,6 +45,12 @@ public:
 
     void setMaxBodyBytes(qint64 bytes);
     qint64 maxBodyBytes() const;
+    // Connection caps and read timeouts (the body limit included), applied to open
+    // connections too.
+    void setConnectionLimits(const ConnectionLimits &limits);
+    ConnectionLimits connectionLimits() const { return m_limits; }
+    // Open connections from `address` (the per-address cap counts these).
+    int connectionsFrom(const QHostAddress &address) const;
 
     int inFlight() const { return int(m_inFlight.size()); }
     // Stops accepting connections; in-flight exchanges continue.
@@ -66,8 +75,9 @@ private:
     Authenticator &m_authenticator;
     const Clock &m_clock;
     Router m_router;
+    QStringList m_routeProblems;
     QPointer<TcpGuard> m_guard;
-    qint64 m_maxBody;
+    ConnectionLimits m_limits;
     QHostAddress m_address;
     quint16 m_port = 0;
     QSet<Exchange *> m_inFlight;

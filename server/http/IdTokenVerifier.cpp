@@ -1,6 +1,6 @@
 #include "IdTokenVerifier.h"
 
-#include "ApiError.h"
+#include "core/DomainError.h"
 
 #include "core/Clock.h"
 #include "core/Settings.h"
@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QNetworkProxy>
 #include <QNetworkReply>
 
 Q_LOGGING_CATEGORY(lcIdToken, "pilothouse.http.idtoken")
@@ -17,8 +18,8 @@ namespace ph::http {
 namespace {
 [[noreturn]] void refuse(const QString &message)
 {
-    throw ApiError::unauthorized(QStringLiteral("ID_TOKEN_INVALID"),
-                                 QStringLiteral("the ID token is not valid: %1").arg(message));
+    throw DomainError::unauthorized(QStringLiteral("ID_TOKEN_INVALID"),
+                                    QStringLiteral("the ID token is not valid: %1").arg(message));
 }
 
 QString trimmedIssuer(QString issuer)
@@ -34,6 +35,9 @@ IdTokenVerifier::IdTokenVerifier(Settings &settings, const Clock &clock, QObject
     , m_settings(settings)
     , m_clock(clock)
 {
+    // The identity provider is the operator's choice, not a caller's: it is reached
+    // directly, never through the egress proxy that carries callers' traffic.
+    m_nam.setProxy(QNetworkProxy::NoProxy);
     connect(&m_settings, &Settings::changed, this, &IdTokenVerifier::onSettingChanged);
     m_refreshTimer.setInterval(kRefreshIntervalMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &IdTokenVerifier::refresh);
@@ -41,6 +45,29 @@ IdTokenVerifier::IdTokenVerifier(Settings &settings, const Clock &clock, QObject
         m_refreshTimer.start();
         refresh();
     }
+}
+
+bool IdTokenVerifier::isListedOwner(const QString &owners, const QJsonObject &claims)
+{
+    // Nobody is the owner by default: an empty list names no one (it used to make every
+    // valid token of the issuer the owner, so anyone with an account there was).
+    const QString subject = claims.value(QStringLiteral("sub")).toString();
+    const QString email = claims.value(QStringLiteral("email")).toString();
+    // An email counts only when the issuer vouches for it: many issuers let a user type
+    // any address into a profile. `true`, or the string "true" some issuers send.
+    const QJsonValue verified = claims.value(QStringLiteral("email_verified"));
+    const bool emailVerified =
+        verified.toBool(false) || verified.toString() == QLatin1String("true");
+    for (const QString &entry : owners.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString want = entry.trimmed();
+        if (want.isEmpty())
+            continue;
+        if (!subject.isEmpty() && want == subject)
+            return true;
+        if (emailVerified && !email.isEmpty() && want.compare(email, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
 }
 
 bool IdTokenVerifier::isConfigured() const
@@ -172,7 +199,7 @@ bool IdTokenVerifier::prepare(const QString &credential, const std::function<voi
 Principal IdTokenVerifier::verify(const QString &credential)
 {
     if (!isConfigured()) {
-        throw ApiError::unauthorized(
+        throw DomainError::unauthorized(
             QStringLiteral("ID_TOKEN_NOT_ACCEPTED"),
             QStringLiteral("ID tokens are not accepted here: the owner has not set "
                            "auth.oidc.issuer and auth.oidc.audience"));
@@ -207,8 +234,8 @@ Principal IdTokenVerifier::verify(const QString &credential)
     if (!exp.isDouble())
         refuse(QStringLiteral("it has no exp claim"));
     if (now > qint64(exp.toDouble() * 1000) + kLeewayMs) {
-        throw ApiError::unauthorized(QStringLiteral("ID_TOKEN_EXPIRED"),
-                                     QStringLiteral("the ID token has expired"));
+        throw DomainError::unauthorized(QStringLiteral("ID_TOKEN_EXPIRED"),
+                                        QStringLiteral("the ID token has expired"));
     }
     const QJsonValue nbf = c.value(QStringLiteral("nbf"));
     if (nbf.isDouble() && now + kLeewayMs < qint64(nbf.toDouble() * 1000))
@@ -222,15 +249,7 @@ Principal IdTokenVerifier::verify(const QString &credential)
     p.subject = subject;
     const QString email = c.value(QStringLiteral("email")).toString();
     p.label = email.isEmpty() ? subject : email;
-    const QStringList owners =
-        m_settings.stringValue(SettingKeys::oidcOwners).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    bool listed = owners.isEmpty();
-    for (const QString &o : owners) {
-        const QString want = o.trimmed();
-        if (want == subject || (!email.isEmpty() && want == email))
-            listed = true;
-    }
-    p.owner = listed;
+    p.owner = isListedOwner(m_settings.stringValue(SettingKeys::oidcOwners), c);
     return p;
 }
 

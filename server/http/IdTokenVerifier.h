@@ -21,7 +21,8 @@ namespace ph::http {
 // accepted when its RS256/ES256 signature verifies against the configured issuer's
 // JWKS, `iss` equals `auth.oidc.issuer`, `aud` contains `auth.oidc.audience`, and
 // `exp`/`nbf` hold with a leeway of one minute. It is the owner's when
-// `auth.oidc.owners` is empty or lists its `sub` or `email`.
+// `auth.oidc.owners` lists its `sub`, or its `email` with `email_verified` true (emails
+// compared without case). An empty list makes no token the owner.
 //
 // Keys are fetched asynchronously and never on the request path's thread time: at
 // start, when an auth.oidc setting changes, every hour, and when a token names a key
@@ -39,6 +40,8 @@ public:
     IdTokenVerifier(Settings &settings, const Clock &clock, QObject *parent = nullptr);
 
     bool isConfigured() const;
+    // Whether the claims of a verified token name one of `owners` (auth.oidc.owners).
+    static bool isListedOwner(const QString &owners, const QJsonObject &claims);
     int keyCount() const { return m_keys.size(); }
     bool isFetching() const { return m_fetching; }
     QString lastError() const { return m_lastError; }

@@ -1,6 +1,6 @@
 #include "Request.h"
 
-#include "ApiError.h"
+#include "core/DomainError.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -14,15 +14,15 @@ QJsonObject Request::jsonObject() const
     QJsonParseError error{};
     const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
     if (error.error != QJsonParseError::NoError) {
-        throw ApiError(400, QStringLiteral("INVALID_JSON"),
-                       QStringLiteral("body is not valid JSON: %1 at offset %2")
-                           .arg(error.errorString())
-                           .arg(error.offset),
-                       QStringLiteral("body"));
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_JSON"),
+                          QStringLiteral("body is not valid JSON: %1 at offset %2")
+                              .arg(error.errorString())
+                              .arg(error.offset),
+                          QStringLiteral("body"));
     }
     if (!doc.isObject()) {
-        throw ApiError(400, QStringLiteral("INVALID_JSON"),
-                       QStringLiteral("body must be a JSON object"), QStringLiteral("body"));
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_JSON"),
+                          QStringLiteral("body must be a JSON object"), QStringLiteral("body"));
     }
     return doc.object();
 }

@@ -11,9 +11,22 @@ QStringList split(const QString &path)
 }
 } // namespace
 
-void Router::add(const Route &route)
+QString Router::add(const Route &route)
 {
-    m_routes.append({route, split(route.pattern)});
+    const QStringList segments = split(route.pattern);
+    auto shape = [](const QStringList &s) {
+        QStringList out;
+        for (const QString &segment : s)
+            out << (segment.startsWith(QLatin1Char('{')) ? QStringLiteral("{}") : segment);
+        return out;
+    };
+    for (const Compiled &c : std::as_const(m_routes)) {
+        if (c.route.method == route.method && shape(c.segments) == shape(segments))
+            return QStringLiteral("%1 %2 is routed twice (already as %1 %3)")
+                .arg(QString::fromLatin1(route.method), route.pattern, c.route.pattern);
+    }
+    m_routes.append({route, segments});
+    return {};
 }
 
 Router::Match Router::match(const QByteArray &method, const QString &path) const

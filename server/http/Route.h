@@ -10,9 +10,12 @@
 
 class QJsonObject;
 
+namespace ph {
+class DomainError;
+}
+
 namespace ph::http {
 
-class ApiError;
 class Exchange;
 
 // Who may call a route. The authenticator turns credentials into a Principal and
@@ -30,9 +33,9 @@ enum class AuthPolicy {
 };
 
 using Handler = std::function<void(Exchange &)>;
-// Renders an ApiError in an area's error envelope; null means the standard one
+// Renders an DomainError in an area's error envelope; null means the standard one
 // ({success:false, error, code, field?, requestId}).
-using ErrorEnvelope = QJsonObject (*)(const ApiError &, const QString &requestId);
+using ErrorEnvelope = QJsonObject (*)(const DomainError &, const QString &requestId);
 
 struct Route
 {
@@ -85,7 +88,10 @@ public:
         QStringList allowedMethods; // filled when the path matched but not the method
     };
 
-    void add(const Route &route);
+    // Adds a route. A route whose method and path shape (parameters count as one
+    // segment whatever their names) another already has is not added: the answer says
+    // which ("GET /keys/{id} is routed twice …"); empty when added.
+    QString add(const Route &route);
     Match match(const QByteArray &method, const QString &path) const;
 
 private:

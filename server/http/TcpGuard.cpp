@@ -3,13 +3,41 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <climits>
+
 namespace ph::http {
 
-TcpGuard::TcpGuard(qint64 maxBodyBytes, Rejection render, QObject *parent)
+namespace {
+// How long a refused connection is drained before it is closed, so the client reads
+// the answer instead of a reset.
+constexpr int kLingerMs = 200;
+} // namespace
+
+TcpGuard::TcpGuard(const ConnectionLimits &limits, Rejection render, QObject *parent)
     : QTcpServer(parent)
-    , m_maxBody(maxBodyBytes)
+    , m_limits(limits)
     , m_render(std::move(render))
 {}
+
+void TcpGuard::setLimits(const ConnectionLimits &limits)
+{
+    m_limits = limits;
+    for (auto it = m_trackers.begin(); it != m_trackers.end(); ++it)
+        arm(*it);
+}
+
+QString TcpGuard::addressKey(const QHostAddress &address)
+{
+    // An IPv4 client on a dual-stack socket is the same client as on an IPv4 one.
+    bool v4 = false;
+    const quint32 ipv4 = address.toIPv4Address(&v4);
+    return v4 ? QHostAddress(ipv4).toString() : address.toString();
+}
+
+int TcpGuard::connectionsFrom(const QHostAddress &address) const
+{
+    return m_perAddress.value(addressKey(address));
+}
 
 void TcpGuard::incomingConnection(qintptr descriptor)
 {
@@ -18,24 +46,112 @@ void TcpGuard::incomingConnection(qintptr descriptor)
         delete socket;
         return;
     }
-    m_trackers.insert(socket, Tracker{});
+    const QString address = addressKey(socket->peerAddress());
+    if (m_trackers.size() >= m_limits.maxConnections) {
+        refuseConnection(socket, 503, m_limits.maxConnections);
+        return;
+    }
+    if (m_perAddress.value(address) >= m_limits.maxConnectionsPerAddress) {
+        refuseConnection(socket, 429, m_limits.maxConnectionsPerAddress);
+        return;
+    }
+    Tracker t;
+    t.address = address;
+    t.timer = new QTimer(socket);
+    t.timer->setSingleShot(true);
+    t.timer->setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5% early
+    t.phase.start();
+    connect(t.timer, &QTimer::timeout, this, [this, socket] { timedOut(socket); });
+    m_trackers.insert(socket, t);
+    ++m_perAddress[address];
     // Connected before QHttpServer connects its own readyRead slot, so this runs first
     // and can peek at bytes the parser has not consumed yet.
     connect(socket, &QTcpSocket::readyRead, this, [this, socket] { inspect(socket); });
-    connect(socket, &QObject::destroyed, this, [this, socket] { m_trackers.remove(socket); });
+    connect(socket, &QObject::destroyed, this, [this, socket, address] {
+        m_trackers.remove(socket);
+        if (--m_perAddress[address] <= 0)
+            m_perAddress.remove(address);
+    });
+    arm(m_trackers[socket]);
     addPendingConnection(socket);
+}
+
+void TcpGuard::refuseConnection(QTcpSocket *socket, int status, qint64 limit)
+{
+    // QHttpServer never sees this connection: answered here, drained, closed.
+    connect(socket, &QTcpSocket::readyRead, socket, [socket] { socket->readAll(); });
+    connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    socket->write(m_render(status, limit));
+    socket->flush();
+    QTimer::singleShot(kLingerMs, socket, [socket] { socket->disconnectFromHost(); });
+    QTimer::singleShot(kLingerMs + 2000, socket, [socket] {
+        socket->abort();
+        socket->deleteLater();
+    });
 }
 
 void TcpGuard::requestComplete(QTcpSocket *socket)
 {
     auto it = m_trackers.find(socket);
-    if (it != m_trackers.end() && !it->rejected)
-        *it = Tracker{};
+    if (it == m_trackers.end() || it->rejected)
+        return;
+    Tracker &t = *it;
+    t.head.clear();
+    t.headDone = false;
+    t.declared = -1;
+    t.bodySeen = 0;
+    t.started = false;
+    ++t.busy;
+    arm(t);
+}
+
+void TcpGuard::responseComplete(QTcpSocket *socket)
+{
+    auto it = m_trackers.find(socket);
+    if (it == m_trackers.end() || it->busy == 0)
+        return;
+    Tracker &t = *it;
+    if (--t.busy > 0)
+        return;
+    t.phase.restart();
+    arm(t);
 }
 
 QList<QTcpSocket *> TcpGuard::openSockets() const
 {
     return m_trackers.keys();
+}
+
+void TcpGuard::arm(Tracker &t)
+{
+    if (!t.timer)
+        return;
+    if (t.rejected || t.busy > 0) {
+        t.timer->stop();
+        return;
+    }
+    qint64 allowed = m_limits.headerTimeoutMs;
+    if (t.headDone) {
+        allowed = m_limits.bodyTimeoutMs;
+        if (m_limits.bodyMinBytesPerSecond > 0)
+            allowed += t.bodySeen * 1000 / m_limits.bodyMinBytesPerSecond;
+    }
+    const qint64 left = allowed - t.phase.elapsed();
+    t.timer->start(int(qBound(qint64(0), left, qint64(INT_MAX))));
+}
+
+void TcpGuard::timedOut(QTcpSocket *socket)
+{
+    auto it = m_trackers.find(socket);
+    if (it == m_trackers.end() || it->rejected || it->busy > 0)
+        return;
+    if (!it->started) {
+        // Waiting, and nothing of a request came: an idle connection is let go quietly.
+        it->rejected = true;
+        socket->disconnectFromHost();
+        return;
+    }
+    reject(socket, 408, it->headDone ? m_limits.bodyTimeoutMs : m_limits.headerTimeoutMs);
 }
 
 void TcpGuard::inspect(QTcpSocket *socket)
@@ -49,15 +165,24 @@ void TcpGuard::inspect(QTcpSocket *socket)
         return;
     }
     const QByteArray fresh = socket->peek(socket->bytesAvailable());
+    if (fresh.isEmpty())
+        return;
     if (!t.headDone) {
+        if (!t.started) {
+            // The head's time runs from its first byte.
+            t.started = true;
+            t.phase.restart();
+            arm(t);
+        }
         t.head += fresh;
         const qsizetype end = t.head.indexOf("\r\n\r\n");
         if (end < 0) {
             if (t.head.size() > kMaxHeaderBytes)
-                reject(socket, 431);
+                reject(socket, 431, kMaxHeaderBytes);
             return;
         }
         t.headDone = true;
+        t.phase.restart(); // the body's time runs from the end of the head
         t.bodySeen = t.head.size() - (end + 4);
         const QByteArray head = t.head.left(end).toLower();
         t.head.clear();
@@ -69,8 +194,8 @@ void TcpGuard::inspect(QTcpSocket *socket)
             else if (l.startsWith("expect:") && l.contains("100-continue"))
                 expectContinue = true;
         }
-        if (t.declared > m_maxBody) {
-            reject(socket, 413);
+        if (t.declared > m_limits.maxBodyBytes) {
+            reject(socket, 413, m_limits.maxBodyBytes);
             return;
         }
         if (expectContinue && t.bodySeen == 0)
@@ -79,19 +204,24 @@ void TcpGuard::inspect(QTcpSocket *socket)
         t.bodySeen += fresh.size();
     }
     // Chunked bodies carry framing bytes; allow a little slack over the limit for them.
-    if (t.bodySeen > m_maxBody + 64 * 1024)
-        reject(socket, 413);
+    if (t.bodySeen > m_limits.maxBodyBytes + 64 * 1024) {
+        reject(socket, 413, m_limits.maxBodyBytes);
+        return;
+    }
+    arm(t); // a body that keeps coming earns its time
 }
 
-void TcpGuard::reject(QTcpSocket *socket, int status)
+void TcpGuard::reject(QTcpSocket *socket, int status, qint64 limit)
 {
     Tracker &t = m_trackers[socket];
     t.rejected = true;
+    if (t.timer)
+        t.timer->stop();
     // Stop QHttpServer from parsing this connection any further.
     if (QObject *server = parent())
         disconnect(socket, &QTcpSocket::readyRead, server, nullptr);
     socket->readAll();
-    socket->write(m_render(status, m_maxBody));
+    socket->write(m_render(status, limit));
     socket->flush();
     QPointer<QTcpSocket> guard(socket);
     // Give the client a moment to read the answer before the connection goes.

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "ConnectionLimits.h"
+
+#include <QElapsedTimer>
 #include <QHash>
 #include <QPointer>
 #include <QTcpServer>
@@ -7,29 +10,44 @@
 #include <functional>
 
 class QTcpSocket;
+class QTimer;
 
 namespace ph::http {
 
 // The listening socket of the HTTP layer. It sees every connection's bytes before
-// QHttpServer parses them, so it can refuse what must not be buffered:
+// QHttpServer parses them, so it can refuse what must not be buffered or held:
 //  - a declared Content-Length over the body limit: 413 at once, before the body comes;
 //  - a body (chunked or not) that grows past the limit while arriving: 413;
-//  - request headers over 64 KiB: 431.
+//  - request headers over 64 KiB: 431;
+//  - a connection over the global cap (503) or the per-address cap (429), answered
+//    and closed before QHttpServer ever sees it;
+//  - a request whose headers or body do not arrive in time (ConnectionLimits): 408,
+//    or a quiet close when nothing of a request came at all.
+// The read timeouts run only while the connection waits for a request: from the moment
+// a request is complete until its answer is (streams, long-polls), nothing is timed.
 // It also answers `Expect: 100-continue`, which QHttpServer 6.4 ignores.
 // A refused connection is drained briefly and closed.
 class TcpGuard : public QTcpServer
 {
     Q_OBJECT
 public:
+    // The raw response for a refusal: `status` with the limit it hit (bytes for 413,
+    // milliseconds for 408, connections for 429/503).
     using Rejection = std::function<QByteArray(int status, qint64 limit)>;
 
-    TcpGuard(qint64 maxBodyBytes, Rejection render, QObject *parent = nullptr);
-    void setMaxBodyBytes(qint64 bytes) { m_maxBody = bytes; }
-    qint64 maxBodyBytes() const { return m_maxBody; }
+    TcpGuard(const ConnectionLimits &limits, Rejection render, QObject *parent = nullptr);
+    void setLimits(const ConnectionLimits &limits);
+    const ConnectionLimits &limits() const { return m_limits; }
+    void setMaxBodyBytes(qint64 bytes) { m_limits.maxBodyBytes = bytes; }
+    qint64 maxBodyBytes() const { return m_limits.maxBodyBytes; }
     // Called by the server when a request on `socket` was parsed completely, so the
-    // next bytes belong to the next request.
+    // next bytes belong to the next request, and the connection is busy with it.
     void requestComplete(QTcpSocket *socket);
+    // Called when the answer to a request on `socket` is complete (or abandoned): the
+    // connection waits for its next request again.
+    void responseComplete(QTcpSocket *socket);
     QList<QTcpSocket *> openSockets() const;
+    int connectionsFrom(const QHostAddress &address) const;
 
     static constexpr qint64 kMaxHeaderBytes = 64 * 1024;
 
@@ -44,13 +62,24 @@ private:
         qint64 declared = -1;
         qint64 bodySeen = 0;
         bool rejected = false;
+        bool started = false; // a byte of the next request has arrived
+        int busy = 0;         // requests handed over whose answer is not complete
+        QString address;
+        QElapsedTimer phase; // since waiting, the first byte, or the end of the head
+        QTimer *timer = nullptr;
     };
     void inspect(QTcpSocket *socket);
-    void reject(QTcpSocket *socket, int status);
+    void reject(QTcpSocket *socket, int status, qint64 limit);
+    void refuseConnection(QTcpSocket *socket, int status, qint64 limit);
+    // (Re)starts the read timer of a connection for the phase it is in.
+    void arm(Tracker &t);
+    void timedOut(QTcpSocket *socket);
+    static QString addressKey(const QHostAddress &address);
 
-    qint64 m_maxBody;
+    ConnectionLimits m_limits;
     Rejection m_render;
     QHash<QTcpSocket *, Tracker> m_trackers;
+    QHash<QString, int> m_perAddress;
 };
 
 } // namespace ph::http

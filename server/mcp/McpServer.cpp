@@ -3,7 +3,7 @@
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
+#include "http/ErrorMapping.h"
 #include "http/Exchange.h"
 
 #include <QJsonDocument>
@@ -16,7 +16,6 @@ Q_LOGGING_CATEGORY(lcMcp, "pilothouse.mcp")
 
 namespace ph::mcp {
 
-using http::ApiError;
 using http::Exchange;
 using http::Route;
 
@@ -47,12 +46,17 @@ QJsonObject rpcResult(const QJsonValue &id, const QJsonObject &result)
             {QStringLiteral("result"), result}};
 }
 
-// A protocol error raised while handling one message.
+// A protocol error raised while handling one message; `httpStatus` set when the whole
+// exchange should answer with that status instead of 200.
 struct RpcFailure
 {
     int code;
     QString message;
+    int httpStatus = 0;
 };
+
+// What a session costs besides its clientInfo: ids, version, timestamps.
+constexpr qint64 kSessionOverheadBytes = 128;
 
 bool batchesAllowed(const QString &version)
 {
@@ -97,11 +101,11 @@ QJsonObject toolErrorResult(const QJsonObject &error)
             {QStringLiteral("isError"), true}};
 }
 
-QJsonObject apiErrorResult(const ApiError &e)
+QJsonObject apiErrorResult(const DomainError &e)
 {
     QJsonObject error{{QStringLiteral("code"), e.code()},
                       {QStringLiteral("error"), e.message()},
-                      {QStringLiteral("status"), e.status()}};
+                      {QStringLiteral("status"), http::statusOf(e.kind())}};
     if (!e.field().isEmpty())
         error.insert(QStringLiteral("field"), e.field());
     if (!e.details().isEmpty())
@@ -256,11 +260,41 @@ void McpServer::expireIdle()
 {
     const qint64 now = m_clock.nowMs();
     for (auto it = m_sessions.begin(); it != m_sessions.end();) {
-        if (now - it->lastSeenMs > m_idleTimeoutMs)
+        if (now - it->lastSeenMs > m_limits.idleTimeoutMs)
             it = m_sessions.erase(it);
         else
             ++it;
     }
+}
+
+void McpServer::makeRoomFor(const QString &actor)
+{
+    // The least recently used session among those `mine` selects, or end().
+    auto oldest = [this](auto mine) {
+        auto found = m_sessions.end();
+        for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it) {
+            if (mine(*it) && (found == m_sessions.end() || it->lastSeenMs < found->lastSeenMs))
+                found = it;
+        }
+        return found;
+    };
+    auto evict = [this](QHash<QString, Session>::iterator it, const char *why) {
+        qCInfo(lcMcp).noquote() << m_path << "evicted the least recently used session of"
+                                << it->actor << "(" << why << ")";
+        m_sessions.erase(it);
+        ++m_evicted;
+    };
+    for (;;) {
+        qsizetype own = 0;
+        for (const Session &s : std::as_const(m_sessions))
+            own += s.actor == actor ? 1 : 0;
+        if (own < m_limits.maxSessionsPerCredential)
+            break;
+        evict(oldest([&actor](const Session &s) { return s.actor == actor; }),
+              "mcp.maxSessionsPerCredential");
+    }
+    while (!m_sessions.isEmpty() && m_sessions.size() >= m_limits.maxSessions)
+        evict(oldest([](const Session &) { return true; }), "mcp.maxSessions");
 }
 
 McpServer::Session *McpServer::sessionFor(Exchange &ex, QString *sessionId)
@@ -378,8 +412,10 @@ void McpServer::post(Exchange &ex)
 
     QJsonArray responses;
     QString newSessionId;
+    int status = 200;
     for (const QJsonValue &m : messages) {
-        const QJsonValue response = handleMessage(m, session, sessionId, request, &newSessionId);
+        const QJsonValue response =
+            handleMessage(m, session, sessionId, request, &newSessionId, &status);
         if (!response.isUndefined())
             responses.append(response);
     }
@@ -393,7 +429,7 @@ void McpServer::post(Exchange &ex)
     const QByteArray body =
         batch ? QJsonDocument(responses).toJson(QJsonDocument::Compact)
               : QJsonDocument(responses.first().toObject()).toJson(QJsonDocument::Compact);
-    ex.respond(200, body, "application/json", headers);
+    ex.respond(status, body, "application/json", headers);
 }
 
 bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *session,
@@ -424,7 +460,7 @@ bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *ses
     QPointer<Exchange> guard(&ex);
     auto replied = std::make_shared<bool>(false);
     ToolReply reply = [guard, id, version, latest, replied, answer](const QJsonObject &output,
-                                                                    const ApiError *error) {
+                                                                    const DomainError *error) {
         if (*replied || !guard)
             return;
         *replied = true;
@@ -434,7 +470,7 @@ bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *ses
     try {
         const CallContext context{ex.request().principal, ex.request(), sessionId, version, &ex};
         tool->asyncHandler(arguments, context, reply);
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         reply({}, &e);
     }
     return true;
@@ -442,7 +478,7 @@ bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *ses
 
 QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
                                     const QString &sessionId, const http::Request &request,
-                                    QString *newSessionId)
+                                    QString *newSessionId, int *httpStatus)
 {
     const QJsonObject message = value.toObject();
     const QJsonValue id = message.value(QStringLiteral("id"));
@@ -489,6 +525,8 @@ QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
         }
         return rpcError(id, kMethodNotFound, QStringLiteral("Method not found: %1").arg(method));
     } catch (const RpcFailure &f) {
+        if (f.httpStatus && httpStatus)
+            *httpStatus = f.httpStatus;
         return rpcError(id, f.code, f.message);
     } catch (const StoreError &e) {
         qCWarning(lcMcp) << "store error in" << method << e.what();
@@ -505,12 +543,22 @@ QJsonObject McpServer::initialize(const QJsonObject &params, const http::Request
                          QStringLiteral("Invalid params: protocolVersion is required")};
     const QString version =
         supportedVersions().contains(requested.toString()) ? requested.toString() : latestVersion();
-    expireIdle();
     Session session;
     session.protocolVersion = version;
     session.actor = request.principal.actor();
     session.clientInfo = params.value(QStringLiteral("clientInfo")).toObject();
     session.lastSeenMs = m_clock.nowMs();
+    session.bytes = QJsonDocument(session.clientInfo).toJson(QJsonDocument::Compact).size() +
+                    session.actor.size() + kSessionOverheadBytes;
+    if (session.bytes > m_limits.maxSessionBytes)
+        throw RpcFailure{kInvalidParams,
+                         QStringLiteral("Invalid params: params.clientInfo makes a session of %1 "
+                                        "bytes; the limit is %2 (mcp.maxSessionBytes)")
+                             .arg(session.bytes)
+                             .arg(m_limits.maxSessionBytes),
+                         400};
+    expireIdle();
+    makeRoomFor(session.actor);
     *newSessionId = Ids::make(QStringLiteral("mcp"), 32);
     m_sessions.insert(*newSessionId, session);
 
@@ -592,7 +640,7 @@ QJsonObject McpServer::callTool(const QJsonObject &params, const CallContext &co
     try {
         return toolResult(tool->handler(arguments, context), context.protocolVersion,
                           latestVersion());
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         return apiErrorResult(e);
     }
 }

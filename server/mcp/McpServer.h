@@ -15,8 +15,9 @@
 #include <optional>
 
 namespace ph {
+class DomainError;
 class Clock;
-}
+} // namespace ph
 
 namespace ph::mcp {
 
@@ -34,13 +35,13 @@ struct CallContext
 // One tool: a name, a description, a JSON Schema for its arguments and a handler.
 // The handler returns the result as a JSON object (sent as text content and, from
 // 2025-06-18 on, as structuredContent). It reports a tool error by throwing
-// http::ApiError: the client gets a result with `isError: true` naming the code and
+// DomainError: the client gets a result with `isError: true` naming the code and
 // the field, so a model can correct its call. Arguments are checked against
 // `inputSchema` before the handler runs (types, required, enum, bounds, no unknown
 // properties where additionalProperties is false).
 // How an asynchronous tool answers, once: its output, or the error (then output is
 // ignored).
-using ToolReply = std::function<void(const QJsonObject &output, const http::ApiError *error)>;
+using ToolReply = std::function<void(const QJsonObject &output, const DomainError *error)>;
 
 struct Tool
 {
@@ -51,7 +52,7 @@ struct Tool
     std::function<QJsonObject(const QJsonObject &arguments, const CallContext &context)> handler;
     // Instead of `handler`, for work that takes time (browser runs): the HTTP response
     // waits for `reply`. The context's references live only during the call; copy what
-    // is needed later. It may also throw http::ApiError before replying. A batch
+    // is needed later. It may also throw DomainError before replying. A batch
     // cannot hold asynchronous calls: they answer an error there.
     std::function<void(const QJsonObject &arguments, const CallContext &context, ToolReply reply)>
         asyncHandler = nullptr;
@@ -69,6 +70,12 @@ struct Tool
 //   refused for 2025-06-18, which removed them; `initialize` is never batched.
 // - Notifications and responses alone are answered 202 with no body.
 // - A session belongs to the credential that opened it; another credential gets 404.
+// - Sessions are bounded (Limits): an endpoint keeps at most `maxSessions`, a credential
+//   at most `maxSessionsPerCredential`; a new session beyond either evicts the least
+//   recently used one (of that credential first). Sessions unused for `idleTimeoutMs`
+//   end. The client of an ended or evicted session gets 404 on its next request and,
+//   as the streamable-HTTP transport requires, initializes again. An initialize whose
+//   state (clientInfo) exceeds `maxSessionBytes` is refused (-32602, HTTP 400).
 class McpServer : public QObject, public http::Controller
 {
     Q_OBJECT
@@ -79,6 +86,14 @@ public:
         QString title;
         QString version;
         QString instructions;
+    };
+
+    struct Limits
+    {
+        int maxSessions = 1000;
+        int maxSessionsPerCredential = 32;
+        qint64 maxSessionBytes = 16 * 1024;
+        qint64 idleTimeoutMs = 3'600'000;
     };
 
     static const QStringList &supportedVersions(); // newest first
@@ -97,7 +112,11 @@ public:
     }
     int sessionCount() const { return int(m_sessions.size()); }
     // Idle sessions expire after this long (default one hour).
-    void setSessionIdleTimeoutMs(qint64 ms) { m_idleTimeoutMs = ms; }
+    void setSessionIdleTimeoutMs(qint64 ms) { m_limits.idleTimeoutMs = ms; }
+    void setLimits(const Limits &limits) { m_limits = limits; }
+    const Limits &limits() const { return m_limits; }
+    // Sessions evicted to make room since start.
+    qint64 evictedCount() const { return m_evicted; }
 
     QList<http::Route> routes() override;
 
@@ -120,6 +139,7 @@ private:
         QJsonObject clientInfo;
         bool initialized = false;
         qint64 lastSeenMs = 0;
+        qint64 bytes = 0;
     };
 
     // A lone tools/call of an asynchronous tool: handled (true), or not one (false).
@@ -128,7 +148,8 @@ private:
     // One JSON-RPC message; returns the response, or an undefined value for
     // notifications and responses.
     QJsonValue handleMessage(const QJsonValue &message, Session *session, const QString &sessionId,
-                             const http::Request &request, QString *newSessionId);
+                             const http::Request &request, QString *newSessionId,
+                             int *httpStatus = nullptr);
     QJsonObject initialize(const QJsonObject &params, const http::Request &request,
                            QString *newSessionId);
     QJsonObject callTool(const QJsonObject &params, const CallContext &context);
@@ -140,6 +161,8 @@ private:
     QList<Tool> toolsFor(const http::Principal &principal) const;
     Session *sessionFor(http::Exchange &ex, QString *sessionId);
     void expireIdle();
+    // Evicts least recently used sessions until one more for `actor` fits the limits.
+    void makeRoomFor(const QString &actor);
     static void fail(http::Exchange &ex, int status, int code, const QString &message);
 
     QString m_path;
@@ -149,7 +172,8 @@ private:
     QList<Tool> m_tools;
     std::function<QList<Tool>(const http::Principal &)> m_provider;
     QHash<QString, Session> m_sessions;
-    qint64 m_idleTimeoutMs = 3'600'000;
+    Limits m_limits;
+    qint64 m_evicted = 0;
 };
 
 } // namespace ph::mcp

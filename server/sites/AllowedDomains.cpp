@@ -1,6 +1,6 @@
 #include "AllowedDomains.h"
 
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 
 #include <QHostAddress>
 #include <QUrl>
@@ -8,8 +8,6 @@
 #include <libpsl.h>
 
 namespace ph::sites {
-
-using http::ApiError;
 
 namespace {
 
@@ -82,7 +80,7 @@ QString AllowedDomains::normalizeEntry(const QString &raw, const QString &field)
 {
     QString entry = raw.trimmed();
     if (entry.isEmpty())
-        throw ApiError::invalidField(field, QStringLiteral("must not be empty"));
+        throw DomainError::invalidField(field, QStringLiteral("must not be empty"));
     QString prefix;
     if (entry.startsWith(QLatin1Char('='))) {
         prefix = QStringLiteral("=");
@@ -94,28 +92,28 @@ QString AllowedDomains::normalizeEntry(const QString &raw, const QString &field)
     QUrl url;
     if (entry.contains(QLatin1String("://"))) {
         if (!prefix.isEmpty())
-            throw ApiError::invalidField(field, QStringLiteral("mixes a prefix with a URL"));
+            throw DomainError::invalidField(field, QStringLiteral("mixes a prefix with a URL"));
         url = QUrl(entry, QUrl::StrictMode);
         if (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
-            throw ApiError::invalidField(field, QStringLiteral("must be an http or https URL"));
+            throw DomainError::invalidField(field, QStringLiteral("must be an http or https URL"));
     } else {
         if (entry.contains(QLatin1Char('/')) || entry.contains(QLatin1Char('?')) ||
             entry.contains(QLatin1Char('@')) || entry.contains(QLatin1Char('*')))
-            throw ApiError::invalidField(
+            throw DomainError::invalidField(
                 field, QStringLiteral("must be a domain, *.domain, =host or a URL"));
         url = QUrl(QStringLiteral("http://") + entry, QUrl::StrictMode);
     }
     const QString host = url.isValid() ? normalizeHost(url.host(QUrl::FullyEncoded)) : QString();
     if (host.isEmpty())
-        throw ApiError::invalidField(field, QStringLiteral("has no valid host name"));
+        throw DomainError::invalidField(field, QStringLiteral("has no valid host name"));
     const bool ip = isIpAddress(host);
     if (prefix == QLatin1String("*.") && ip)
-        throw ApiError::invalidField(field,
-                                     QStringLiteral("cannot be a wildcard on an IP address"));
+        throw DomainError::invalidField(field,
+                                        QStringLiteral("cannot be a wildcard on an IP address"));
     if (!ip && prefix != QLatin1String("=") && registrableDomain(host).isEmpty() &&
         host.contains(QLatin1Char('.'))) {
         // example: "co.uk" or "*.co.uk" would admit every site under a public suffix.
-        throw ApiError::invalidField(
+        throw DomainError::invalidField(
             field, QStringLiteral("names the public suffix '%1', which would admit unrelated sites")
                        .arg(host));
     }
@@ -125,9 +123,9 @@ QString AllowedDomains::normalizeEntry(const QString &raw, const QString &field)
 QStringList AllowedDomains::normalize(const QStringList &entries, const QString &field)
 {
     if (entries.isEmpty())
-        throw ApiError::invalidField(field, QStringLiteral("must list at least one domain"));
+        throw DomainError::invalidField(field, QStringLiteral("must list at least one domain"));
     if (entries.size() > 100)
-        throw ApiError::invalidField(field, QStringLiteral("must list at most 100 domains"));
+        throw DomainError::invalidField(field, QStringLiteral("must list at most 100 domains"));
     QStringList out;
     for (qsizetype i = 0; i < entries.size(); ++i) {
         const QString e = normalizeEntry(entries.at(i), QStringLiteral("%1[%2]").arg(field).arg(i));

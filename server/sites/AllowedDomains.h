@@ -23,7 +23,7 @@ enum class DomainScope {
 class AllowedDomains
 {
 public:
-    // The canonical stored form of one entry; throws http::ApiError 400 naming `field`
+    // The canonical stored form of one entry; throws DomainError 400 naming `field`
     // when the entry is not usable (empty, a public suffix, a wildcard on an IP…).
     static QString normalizeEntry(const QString &entry, const QString &field);
     // Every entry normalised, duplicates removed, order kept; at least one entry.

@@ -1,21 +1,19 @@
 #include "AnalyticsRepository.h"
 
-#include "JsonText.h"
+#include "core/JsonText.h"
 #include "SiteRepository.h"
 
 #include "core/Clock.h"
+#include "core/DomainError.h"
 #include "core/Ids.h"
 #include "core/SecretBox.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QMessageAuthenticationCode>
 
 namespace ph::sites {
-
-using http::ApiError;
 
 namespace {
 

@@ -37,7 +37,7 @@ public:
     // analytics.displayPersonalData. An interaction's `trajectory` is stored apart and
     // only returned by interactionDetail(). `occurredAt` (ms) defaults to now. Daily
     // aggregates and profile summaries are updated in the same transaction; the raw
-    // event is kept backend-only. Returns the document id. Throws http::ApiError 404
+    // event is kept backend-only. Returns the document id. Throws DomainError 404
     // for an unknown (or deleted) site.
     QString record(const QString &siteId, Collection collection, const QJsonObject &document);
     // Links an anonymous visitor id to a known user (backend-only).

@@ -3,25 +3,24 @@
 #include "SiteConfigSchema.h"
 #include "SiteRepository.h"
 
+#include "core/DomainError.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 
 namespace ph::sites {
 
-using http::ApiError;
-
 namespace {
-ApiError notPending(const ConfigChange &c)
+DomainError notPending(const ConfigChange &c)
 {
-    return ApiError(409, QStringLiteral("CHANGE_NOT_PENDING"),
-                    QStringLiteral("change %1 is already %2").arg(c.id, c.status),
-                    QStringLiteral("changeId"), QJsonObject{{QStringLiteral("status"), c.status}});
+    return DomainError(DomainError::Kind::Conflict, QStringLiteral("CHANGE_NOT_PENDING"),
+                       QStringLiteral("change %1 is already %2").arg(c.id, c.status),
+                       QStringLiteral("changeId"),
+                       QJsonObject{{QStringLiteral("status"), c.status}});
 }
 
-ApiError notFound(const QString &id)
+DomainError notFound(const QString &id)
 {
-    return ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"), QStringLiteral("no change %1").arg(id),
-                    QStringLiteral("changeId"));
+    return DomainError(DomainError::Kind::NotFound, QStringLiteral("CHANGE_NOT_FOUND"),
+                       QStringLiteral("no change %1").arg(id), QStringLiteral("changeId"));
 }
 } // namespace
 
@@ -43,12 +42,12 @@ ConfigChange applyChange(Store &store, SiteRepository &sites, ChangeRepository &
                 found->patch, SiteConfigSchema::Mode::Strict, QStringLiteral("patch"));
             merged = SiteConfigSchema::applyProposal(current.config, patch);
             SiteConfigSchema::checkWhole(merged, QStringLiteral("patch"));
-        } catch (const ApiError &e) {
-            throw ApiError(409, QStringLiteral("CHANGE_CONFLICT"),
-                           QStringLiteral("the change no longer applies to the current "
-                                          "configuration: %1")
-                               .arg(e.message()),
-                           e.field());
+        } catch (const DomainError &e) {
+            throw DomainError(DomainError::Kind::Conflict, QStringLiteral("CHANGE_CONFLICT"),
+                              QStringLiteral("the change no longer applies to the current "
+                                             "configuration: %1")
+                                  .arg(e.message()),
+                              e.field());
         }
         const SiteConfigRecord written = sites.writeConfig(found->siteId, merged, actor);
         changes.decide(changeId, QStringLiteral("applied"), actor, note, written.version);

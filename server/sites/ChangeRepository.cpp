@@ -1,6 +1,6 @@
 #include "ChangeRepository.h"
 
-#include "JsonText.h"
+#include "core/JsonText.h"
 
 #include "core/Clock.h"
 #include "core/Ids.h"

@@ -4,17 +4,13 @@
 #include "SiteConfigSchema.h"
 
 #include "core/Clock.h"
-#include "http/ApiError.h"
-#include "http/JsonFields.h"
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
 
 namespace ph::sites {
-
-using http::ApiError;
-using http::JsonFields;
-using http::Principal;
 
 namespace {
 
@@ -54,17 +50,11 @@ const QStringList &ConfigApi::briefSections()
     return sections;
 }
 
-QString ConfigApi::reviewBase(const http::Request &request)
-{
-    const QString host = QString::fromLatin1(request.header("host"));
-    return QStringLiteral("http://") + (host.isEmpty() ? QStringLiteral("127.0.0.1") : host);
-}
-
 Site ConfigApi::siteFor(const Principal &principal, const QString &siteId,
                         const QString &field) const
 {
     if (siteId.isEmpty())
-        throw ApiError::missingField(field);
+        throw DomainError::missingField(field);
     if (principal.isSiteScoped() && principal.siteId != siteId)
         throwSiteNotFound(siteId, field);
     const auto site = m_sites.findSite(siteId);
@@ -99,7 +89,7 @@ QJsonObject ConfigApi::getConfig(const Principal &principal, const QString &site
     const Site site = siteFor(principal, siteId);
     for (qsizetype i = 0; i < fields.size(); ++i) {
         if (!SiteConfigSchema::fields().contains(fields.at(i)))
-            throw ApiError::invalidField(
+            throw DomainError::invalidField(
                 QStringLiteral("fields[%1]").arg(i),
                 QStringLiteral("'%1' is not a configuration field (%2)")
                     .arg(fields.at(i), SiteConfigSchema::fields().join(QStringLiteral(", "))));
@@ -137,9 +127,9 @@ QJsonObject ConfigApi::getJourney(const Principal &principal, const QString &sit
             return {{QStringLiteral("siteId"), site.id},
                     {QStringLiteral("journey"), SiteConfigSchema::redact(j)}};
     }
-    throw ApiError(404, QStringLiteral("JOURNEY_NOT_FOUND"),
-                   QStringLiteral("no journey %1 on this site").arg(journeyId),
-                   QStringLiteral("journeyId"));
+    throw DomainError(DomainError::Kind::NotFound, QStringLiteral("JOURNEY_NOT_FOUND"),
+                      QStringLiteral("no journey %1 on this site").arg(journeyId),
+                      QStringLiteral("journeyId"));
 }
 
 QJsonObject ConfigApi::analyticsSummary(const Principal &principal, const QString &siteId,
@@ -148,7 +138,8 @@ QJsonObject ConfigApi::analyticsSummary(const Principal &principal, const QStrin
     const Site site = siteFor(principal, siteId);
     const QString r = range.isEmpty() ? QStringLiteral("7d") : range;
     if (r != QLatin1String("7d") && r != QLatin1String("30d"))
-        throw ApiError::invalidField(QStringLiteral("range"), QStringLiteral("must be 7d or 30d"));
+        throw DomainError::invalidField(QStringLiteral("range"),
+                                        QStringLiteral("must be 7d or 30d"));
     return m_analytics.summary(site.id, r == QLatin1String("7d") ? 7 : 30);
 }
 
@@ -199,7 +190,7 @@ QJsonObject ConfigApi::brief(const Principal &principal, const QString &siteId,
 {
     const Site site = siteFor(principal, siteId);
     if (!briefSections().contains(section))
-        throw ApiError::invalidField(
+        throw DomainError::invalidField(
             QStringLiteral("section"),
             QStringLiteral("must be one of %1").arg(briefSections().join(QStringLiteral(", "))));
     const QJsonObject stored = m_sites.config(site.id).config;
@@ -273,7 +264,7 @@ QJsonObject ConfigApi::validate(const Principal &principal, const QJsonObject &b
         siteFor(principal, *siteId);
     const auto patch = fields.optionalObject(QStringLiteral("patch"));
     if (!patch)
-        throw ApiError::missingField(QStringLiteral("patch"));
+        throw DomainError::missingField(QStringLiteral("patch"));
     QStringList dropped;
     try {
         const QJsonObject normalized = SiteConfigSchema::sanitizePatch(
@@ -289,7 +280,7 @@ QJsonObject ConfigApi::validate(const Principal &principal, const QJsonObject &b
                                            QStringLiteral("the patch changes no supported field")},
                                           {QStringLiteral("field"), QStringLiteral("patch")}}}
                  : QJsonArray()}};
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         return {{QStringLiteral("valid"), false},
                 {QStringLiteral("droppedPaths"), QJsonArray::fromStringList(dropped)},
                 {QStringLiteral("errors"),
@@ -310,24 +301,24 @@ QJsonObject ConfigApi::createChange(const Principal &principal, const Site &site
     change.author = principal.actor();
     change.clientRequestId = fields.requiredString(QStringLiteral("clientRequestId"));
     if (change.clientRequestId.size() > 200)
-        throw ApiError::invalidField(QStringLiteral("clientRequestId"),
-                                     QStringLiteral("must be at most 200 characters"));
+        throw DomainError::invalidField(QStringLiteral("clientRequestId"),
+                                        QStringLiteral("must be at most 200 characters"));
     change.kind = kind;
     change.title = fields.optionalString(QStringLiteral("title")).value_or(QString()).trimmed();
     if (change.title.isEmpty())
         change.title = kind == QLatin1String("journey") ? QStringLiteral("Draft journey")
                                                         : QStringLiteral("Configuration change");
     if (change.title.size() > 200)
-        throw ApiError::invalidField(QStringLiteral("title"),
-                                     QStringLiteral("must be at most 200 characters"));
+        throw DomainError::invalidField(QStringLiteral("title"),
+                                        QStringLiteral("must be at most 200 characters"));
     change.description =
         fields.optionalString(QStringLiteral("description")).value_or(QString()).trimmed();
     if (change.description.size() > 4000)
-        throw ApiError::invalidField(QStringLiteral("description"),
-                                     QStringLiteral("must be at most 4000 characters"));
+        throw DomainError::invalidField(QStringLiteral("description"),
+                                        QStringLiteral("must be at most 4000 characters"));
     if (patch.isEmpty()) {
-        throw ApiError(
-            400, QStringLiteral("EMPTY_PATCH"),
+        throw DomainError(
+            DomainError::Kind::Invalid, QStringLiteral("EMPTY_PATCH"),
             QStringLiteral("the patch changes no supported field"), QStringLiteral("patch"),
             QJsonObject{{QStringLiteral("droppedPaths"), QJsonArray::fromStringList(dropped)}});
     }
@@ -351,7 +342,7 @@ QJsonObject ConfigApi::propose(const Principal &principal, const QString &siteId
                           QStringLiteral("siteId")});
     const auto patch = fields.optionalObject(QStringLiteral("patch"));
     if (!patch)
-        throw ApiError::missingField(QStringLiteral("patch"));
+        throw DomainError::missingField(QStringLiteral("patch"));
     fields.requiredString(QStringLiteral("clientRequestId"));
     QStringList dropped;
     const QJsonObject normalized = SiteConfigSchema::sanitizePatch(
@@ -371,7 +362,7 @@ QJsonObject ConfigApi::draftJourney(const Principal &principal, const QString &s
                           QStringLiteral("siteId")});
     const auto journeyFields = fields.optionalObject(QStringLiteral("journey"));
     if (!journeyFields)
-        throw ApiError::missingField(QStringLiteral("journey"));
+        throw DomainError::missingField(QStringLiteral("journey"));
     const QString clientRequestId = fields.requiredString(QStringLiteral("clientRequestId"));
     QJsonObject journey = journeyFields->object();
     journey.insert(QStringLiteral("kind"), QStringLiteral("journey"));
@@ -392,11 +383,12 @@ QJsonObject ConfigApi::draftJourney(const Principal &principal, const QString &s
         patch = SiteConfigSchema::sanitizePatch(
             QJsonObject{{QStringLiteral("shortcuts"), QJsonArray{journey}}},
             SiteConfigSchema::Mode::Lenient, QString(), &dropped);
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         QString message = e.message();
         QString field = e.field();
-        throw ApiError(e.status(), e.code(), message.replace(asShortcut, QStringLiteral("journey")),
-                       field.replace(asShortcut, QStringLiteral("journey")), e.details());
+        throw DomainError(e.kind(), e.code(),
+                          message.replace(asShortcut, QStringLiteral("journey")),
+                          field.replace(asShortcut, QStringLiteral("journey")), e.details());
     }
     for (QString &d : dropped)
         d.replace(asShortcut, QStringLiteral("journey"));

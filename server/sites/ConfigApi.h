@@ -3,7 +3,7 @@
 #include "ChangeRepository.h"
 #include "SiteRepository.h"
 
-#include "http/Request.h"
+#include "core/Principal.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -24,44 +24,41 @@ public:
     ConfigApi(SiteRepository &sites, ChangeRepository &changes, AnalyticsRepository &analytics);
 
     // The site `siteId` as `principal` may see it; throws 404 otherwise.
-    Site siteFor(const http::Principal &principal, const QString &siteId,
+    Site siteFor(const Principal &principal, const QString &siteId,
                  const QString &field = QStringLiteral("siteId")) const;
 
-    QJsonObject listSites(const http::Principal &principal) const;
-    QJsonObject getConfig(const http::Principal &principal, const QString &siteId,
+    QJsonObject listSites(const Principal &principal) const;
+    QJsonObject getConfig(const Principal &principal, const QString &siteId,
                           const QStringList &fields) const;
-    QJsonObject listJourneys(const http::Principal &principal, const QString &siteId) const;
-    QJsonObject getJourney(const http::Principal &principal, const QString &siteId,
+    QJsonObject listJourneys(const Principal &principal, const QString &siteId) const;
+    QJsonObject getJourney(const Principal &principal, const QString &siteId,
                            const QString &journeyId) const;
-    QJsonObject analyticsSummary(const http::Principal &principal, const QString &siteId,
+    QJsonObject analyticsSummary(const Principal &principal, const QString &siteId,
                                  const QString &range) const;
-    QJsonObject listPendingChanges(const http::Principal &principal, const QString &siteId,
-                                   int limit, const QString &cursor,
-                                   const QString &reviewBase) const;
-    QJsonObject brief(const http::Principal &principal, const QString &siteId,
+    QJsonObject listPendingChanges(const Principal &principal, const QString &siteId, int limit,
+                                   const QString &cursor, const QString &reviewBase) const;
+    QJsonObject brief(const Principal &principal, const QString &siteId,
                       const QString &section) const;
     // Dry run through the proposal sanitizer: {valid, patch, droppedPaths, errors}.
-    QJsonObject validate(const http::Principal &principal, const QJsonObject &body) const;
+    QJsonObject validate(const Principal &principal, const QJsonObject &body) const;
 
     // Creates a pending proposal (or returns the one this author already made with
     // the same clientRequestId). `created` tells which.
-    QJsonObject propose(const http::Principal &principal, const QString &siteId,
-                        const QJsonObject &body, const QString &reviewBase, bool *created);
+    QJsonObject propose(const Principal &principal, const QString &siteId, const QJsonObject &body,
+                        const QString &reviewBase, bool *created);
     // One preview journey as a pending proposal.
-    QJsonObject draftJourney(const http::Principal &principal, const QString &siteId,
+    QJsonObject draftJourney(const Principal &principal, const QString &siteId,
                              const QJsonObject &body, const QString &reviewBase, bool *created);
 
     QJsonObject changeJson(const ConfigChange &change, const QString &reviewBase) const;
     // "http://<Host>" of the request, the base of review URLs.
-    static QString reviewBase(const http::Request &request);
 
     static const QStringList &briefSections();
 
 private:
-    QJsonObject createChange(const http::Principal &principal, const Site &site,
-                             const QString &kind, const QJsonObject &patch,
-                             const QStringList &dropped, const QJsonObject &envelope,
-                             const QString &reviewBase, bool *created);
+    QJsonObject createChange(const Principal &principal, const Site &site, const QString &kind,
+                             const QJsonObject &patch, const QStringList &dropped,
+                             const QJsonObject &envelope, const QString &reviewBase, bool *created);
 
     SiteRepository &m_sites;
     ChangeRepository &m_changes;

@@ -3,7 +3,7 @@
 #include "ConfigApi.h"
 #include "SiteConfigSchema.h"
 
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 #include "http/Exchange.h"
 #include "mcp/McpServer.h"
 
@@ -11,7 +11,6 @@
 
 namespace ph::sites {
 
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
 using http::Route;
@@ -25,8 +24,8 @@ int pageLimit(const QString &text)
     bool ok = false;
     const int n = text.toInt(&ok);
     if (!ok || n < 1 || n > 100)
-        throw ApiError::invalidField(QStringLiteral("limit"),
-                                     QStringLiteral("must be a whole number from 1 to 100"));
+        throw DomainError::invalidField(QStringLiteral("limit"),
+                                        QStringLiteral("must be a whole number from 1 to 100"));
     return n;
 }
 
@@ -177,11 +176,11 @@ void ConfigController::analyticsSummary(Exchange &ex)
 
 void ConfigController::listChanges(Exchange &ex)
 {
-    ex.respondJson(200, m_api.listPendingChanges(
-                            ex.request().principal, ex.request().param(QStringLiteral("siteId")),
-                            pageLimit(ex.request().queryValue(QStringLiteral("limit"))),
-                            ex.request().queryValue(QStringLiteral("cursor")),
-                            ConfigApi::reviewBase(ex.request())));
+    ex.respondJson(200,
+                   m_api.listPendingChanges(
+                       ex.request().principal, ex.request().param(QStringLiteral("siteId")),
+                       pageLimit(ex.request().queryValue(QStringLiteral("limit"))),
+                       ex.request().queryValue(QStringLiteral("cursor")), ex.request().origin()));
 }
 
 void ConfigController::createChange(Exchange &ex)
@@ -189,7 +188,7 @@ void ConfigController::createChange(Exchange &ex)
     bool created = false;
     const QJsonObject out =
         m_api.propose(ex.request().principal, ex.request().param(QStringLiteral("siteId")),
-                      ex.request().jsonObject(), ConfigApi::reviewBase(ex.request()), &created);
+                      ex.request().jsonObject(), ex.request().origin(), &created);
     ex.respondJson(created ? 201 : 200, out);
 }
 
@@ -289,7 +288,7 @@ void ConfigController::registerTools(mcp::McpServer &mcp)
          [&api, siteOf](const QJsonObject &args, const CallContext &c) {
              return api.listPendingChanges(
                  c.principal, siteOf(args), args.value(QStringLiteral("limit")).toInt(20),
-                 args.value(QStringLiteral("cursor")).toString(), ConfigApi::reviewBase(c.request));
+                 args.value(QStringLiteral("cursor")).toString(), c.request.origin());
          }});
 
     mcp.addTool({QStringLiteral("get_config_brief"), QStringLiteral("Configuration brief"),
@@ -325,8 +324,7 @@ void ConfigController::registerTools(mcp::McpServer &mcp)
                  QStringLiteral("clientRequestId")}),
          [&api, siteOf](const QJsonObject &args, const CallContext &c) {
              bool created = false;
-             return api.propose(c.principal, siteOf(args), args, ConfigApi::reviewBase(c.request),
-                                &created);
+             return api.propose(c.principal, siteOf(args), args, c.request.origin(), &created);
          }});
 
     mcp.addTool(
@@ -338,8 +336,7 @@ void ConfigController::registerTools(mcp::McpServer &mcp)
                  QStringLiteral("clientRequestId")}),
          [&api, siteOf](const QJsonObject &args, const CallContext &c) {
              bool created = false;
-             return api.draftJourney(c.principal, siteOf(args), args,
-                                     ConfigApi::reviewBase(c.request), &created);
+             return api.draftJourney(c.principal, siteOf(args), args, c.request.origin(), &created);
          }});
 }
 

@@ -1,15 +1,13 @@
 #include "ConnectKeyRepository.h"
 
-#include "JsonText.h"
+#include "core/JsonText.h"
 
 #include "core/Clock.h"
+#include "core/DomainError.h"
 #include "core/Ids.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 
 namespace ph::sites {
-
-using http::ApiError;
 
 namespace {
 const QString kColumns =
@@ -40,13 +38,13 @@ ConnectKeyRepository::insert(const QString &siteId, const QString &label, const 
 {
     const int active = activeCount(siteId);
     if (active >= kMaxActivePerSite) {
-        throw ApiError(409, QStringLiteral("CONNECT_KEY_LIMIT"),
-                       QStringLiteral("this site already has %1 active Connect AI keys, the "
-                                      "most a site may have; revoke one first")
-                           .arg(kMaxActivePerSite),
-                       QStringLiteral("siteId"),
-                       QJsonObject{{QStringLiteral("limit"), kMaxActivePerSite},
-                                   {QStringLiteral("active"), active}});
+        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("CONNECT_KEY_LIMIT"),
+                          QStringLiteral("this site already has %1 active Connect AI keys, the "
+                                         "most a site may have; revoke one first")
+                              .arg(kMaxActivePerSite),
+                          QStringLiteral("siteId"),
+                          QJsonObject{{QStringLiteral("limit"), kMaxActivePerSite},
+                                      {QStringLiteral("active"), active}});
     }
     Minted m;
     m.secret = Ids::make(QStringLiteral("ck"), 40);
@@ -86,9 +84,9 @@ ConnectKeyRepository::Minted ConnectKeyRepository::rotate(const QString &id, con
     m_store.transaction([&] {
         const auto old = find(id);
         if (!old || !old->isActive())
-            throw ApiError(404, QStringLiteral("CONNECT_KEY_NOT_FOUND"),
-                           QStringLiteral("no active Connect AI key %1").arg(id),
-                           QStringLiteral("keyId"));
+            throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CONNECT_KEY_NOT_FOUND"),
+                              QStringLiteral("no active Connect AI key %1").arg(id),
+                              QStringLiteral("keyId"));
         revoke(id);
         m = insert(old->siteId, old->label, actor);
     });
@@ -141,15 +139,15 @@ bool ConnectKeyRepository::recognizes(const QString &credential) const
     return credential.startsWith(kSecretPrefix);
 }
 
-http::Principal ConnectKeyRepository::verify(const QString &credential)
+Principal ConnectKeyRepository::verify(const QString &credential)
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM connect_keys WHERE key_hash = :hash AND"
                                   " revoked_at IS NULL")
                        .arg(kColumns));
     q.bind(QStringLiteral(":hash"), Ids::sha256Hex(credential.toUtf8())).exec();
     if (!q.next()) {
-        throw ApiError::unauthorized(QStringLiteral("INVALID_CONNECT_KEY"),
-                                     QStringLiteral("the Connect AI key is not valid"));
+        throw DomainError::unauthorized(QStringLiteral("INVALID_CONNECT_KEY"),
+                                        QStringLiteral("the Connect AI key is not valid"));
     }
     const ConnectKey key = fromRow(q);
     const qint64 now = m_store.clock().nowMs();
@@ -161,8 +159,8 @@ http::Principal ConnectKeyRepository::verify(const QString &credential)
         // At most once a minute per key: the console's "last used" follows live.
         m_store.notifyChanged(QStringLiteral("connect_keys"), key.id);
     }
-    http::Principal p;
-    p.kind = http::Principal::Kind::ConnectKey;
+    Principal p;
+    p.kind = Principal::Kind::ConnectKey;
     p.keyId = key.id;
     p.label = key.label;
     p.siteId = key.siteId;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "http/Authenticator.h"
+#include "core/CredentialVerifier.h"
 
 #include <QList>
 #include <QString>
@@ -30,7 +30,7 @@ struct ConnectKey
 // Connect AI keys: bearer keys `ck_<40 base62>` bound to one site, stored as SHA-256
 // only, at most kMaxActivePerSite active per site. Also the credential verifier the
 // authenticator consults for the SiteAgent and Workspace policies.
-class ConnectKeyRepository : public http::CredentialVerifier
+class ConnectKeyRepository : public CredentialVerifier
 {
 public:
     static constexpr int kMaxActivePerSite = 8;
@@ -43,7 +43,7 @@ public:
 
     explicit ConnectKeyRepository(Store &store);
 
-    // Throws http::ApiError 409 CONNECT_KEY_LIMIT when the site has 8 active keys.
+    // Throws DomainError 409 CONNECT_KEY_LIMIT when the site has 8 active keys.
     Minted create(const QString &siteId, const QString &label, const QString &actor);
     // Revokes `id` and mints its successor with the same label in one transaction.
     Minted rotate(const QString &id, const QString &actor);
@@ -52,9 +52,9 @@ public:
     int activeCount(const QString &siteId) const;
     bool revoke(const QString &id);
 
-    // http::CredentialVerifier
+    // CredentialVerifier
     bool recognizes(const QString &credential) const override;
-    http::Principal verify(const QString &credential) override;
+    Principal verify(const QString &credential) override;
 
 private:
     Minted insert(const QString &siteId, const QString &label, const QString &actor);

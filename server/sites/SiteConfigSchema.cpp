@@ -2,7 +2,7 @@
 
 #include "AllowedDomains.h"
 
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -14,8 +14,6 @@
 #include <functional>
 
 namespace ph::sites {
-
-using http::ApiError;
 
 namespace {
 
@@ -41,7 +39,7 @@ QString join(const QString &path, const QString &key)
 
 [[noreturn]] void wrong(const QString &path, const QString &expected)
 {
-    throw ApiError::invalidField(path, QStringLiteral("must be %1").arg(expected));
+    throw DomainError::invalidField(path, QStringLiteral("must be %1").arg(expected));
 }
 
 Check string(int maxLength, const QString &pattern = {})
@@ -155,8 +153,8 @@ Check object(const QList<Prop> &props)
             const QString child = join(path, it.key());
             if (prop == props.end()) {
                 if (c.mode == SiteConfigSchema::Mode::Strict) {
-                    throw ApiError(400, QStringLiteral("UNKNOWN_FIELD"),
-                                   QStringLiteral("%1 is not a known field").arg(child), child);
+                    throw DomainError(DomainError::Kind::Invalid, QStringLiteral("UNKNOWN_FIELD"),
+                                      QStringLiteral("%1 is not a known field").arg(child), child);
                 }
                 if (c.dropped)
                     c.dropped->append(child);
@@ -168,7 +166,7 @@ Check object(const QList<Prop> &props)
         }
         for (const Prop &p : props) {
             if (p.required && !out.contains(p.name))
-                throw ApiError::missingField(join(path, p.name));
+                throw DomainError::missingField(join(path, p.name));
         }
         return QJsonValue(out);
     };
@@ -308,9 +306,10 @@ void checkUniqueIds(const QJsonArray &items, const QString &path)
     for (qsizetype i = 0; i < items.size(); ++i) {
         const QString id = items.at(i).toObject().value(QStringLiteral("id")).toString();
         if (seen.contains(id))
-            throw ApiError(400, QStringLiteral("DUPLICATE_ID"),
-                           QStringLiteral("%1[%2].id '%3' is used twice").arg(path).arg(i).arg(id),
-                           QStringLiteral("%1[%2].id").arg(path).arg(i));
+            throw DomainError(
+                DomainError::Kind::Invalid, QStringLiteral("DUPLICATE_ID"),
+                QStringLiteral("%1[%2].id '%3' is used twice").arg(path).arg(i).arg(id),
+                QStringLiteral("%1[%2].id").arg(path).arg(i));
         seen.insert(id);
     }
 }
@@ -405,8 +404,8 @@ QJsonObject SiteConfigSchema::sanitizePatch(const QJsonObject &patch, Mode mode,
                                        [&](const Prop &p) { return p.name == it.key(); });
         if (prop == props.end()) {
             if (mode == Mode::Strict)
-                throw ApiError(400, QStringLiteral("UNKNOWN_FIELD"),
-                               QStringLiteral("%1 is not a known field").arg(child), child);
+                throw DomainError(DomainError::Kind::Invalid, QStringLiteral("UNKNOWN_FIELD"),
+                                  QStringLiteral("%1 is not a known field").arg(child), child);
             if (dropped)
                 dropped->append(child);
             continue;
@@ -542,16 +541,21 @@ QJsonObject SiteConfigSchema::capabilityDefaults()
 QJsonObject SiteConfigSchema::mergeCapabilities(const QJsonObject &current,
                                                 const QJsonObject &patch, const QString &path)
 {
+    return mergeCapabilities(current, patch, path, capabilityDefaults());
+}
+
+QJsonObject SiteConfigSchema::mergeCapabilities(const QJsonObject &current,
+                                                const QJsonObject &patch, const QString &path,
+                                                const QJsonObject &known)
+{
     QJsonObject out = current;
-    const QJsonObject known = capabilityDefaults();
     for (auto it = patch.begin(); it != patch.end(); ++it) {
         const QString child = join(path, it.key());
         if (!known.contains(it.key()))
-            throw ApiError(400, QStringLiteral("UNKNOWN_FIELD"),
-                           QStringLiteral("%1 is not a known capability (embed, "
-                                          "externalWebContextScrape, cloudAgent, cloudScrape)")
-                               .arg(child),
-                           child);
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("UNKNOWN_FIELD"),
+                              QStringLiteral("%1 is not a known capability (%2)")
+                                  .arg(child, known.keys().join(QStringLiteral(", "))),
+                              child);
         if (!it.value().isBool())
             wrong(child, QStringLiteral("a boolean"));
         out.insert(it.key(), it.value());

@@ -34,7 +34,7 @@ public:
     // upserted by `id` into the current lists instead of replacing them.
     static QJsonObject applyProposal(const QJsonObject &stored, const QJsonObject &patch);
     // Checks a whole stored configuration (limits and unique ids across lists);
-    // throws ApiError naming `path`.
+    // throws DomainError naming `path`.
     static void checkWhole(const QJsonObject &config, const QString &path);
 
     // Runtime-owned defaults for unset fields (docs/api/sites.md#runtime-owned-defaults).
@@ -50,6 +50,9 @@ public:
     // A boolean patch over `current`; unknown names are 400 UNKNOWN_FIELD.
     static QJsonObject mergeCapabilities(const QJsonObject &current, const QJsonObject &patch,
                                          const QString &path);
+    // The same over another set of known capabilities (user API keys have their own).
+    static QJsonObject mergeCapabilities(const QJsonObject &current, const QJsonObject &patch,
+                                         const QString &path, const QJsonObject &known);
     static QJsonObject sitePolicyDefaults();
     // A partial site policy over `current`, validated (strict).
     static QJsonObject mergeSitePolicy(const QJsonObject &current, const QJsonObject &patch,

@@ -1,11 +1,11 @@
 #include "SiteRepository.h"
 
-#include "JsonText.h"
+#include "core/JsonText.h"
 
 #include "core/Clock.h"
+#include "core/DomainError.h"
 #include "core/Ids.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 
 namespace ph::sites {
 
@@ -24,8 +24,8 @@ QString newPublicKey()
 
 void throwSiteNotFound(const QString &siteId, const QString &field)
 {
-    throw http::ApiError(404, QStringLiteral("SITE_NOT_FOUND"),
-                         QStringLiteral("no site %1").arg(siteId), field);
+    throw DomainError(DomainError::Kind::NotFound, QStringLiteral("SITE_NOT_FOUND"),
+                      QStringLiteral("no site %1").arg(siteId), field);
 }
 
 SiteRepository::SiteRepository(Store &store)

@@ -21,7 +21,7 @@ namespace ph::sites {
 // needs no migration.
 inline const QString kLocalOwner = QStringLiteral("local");
 
-// Throws http::ApiError 404 SITE_NOT_FOUND naming `field`: the one answer for a site
+// Throws DomainError 404 SITE_NOT_FOUND naming `field`: the one answer for a site
 // that is missing and for one the caller may not see.
 [[noreturn]] void throwSiteNotFound(const QString &siteId,
                                     const QString &field = QStringLiteral("siteId"));

@@ -36,7 +36,7 @@ SitesArea::SitesArea(Store &store, const Clock &clock)
 
 SitesArea::~SitesArea() = default;
 
-http::CredentialVerifier &SitesArea::connectKeyVerifier()
+CredentialVerifier &SitesArea::connectKeyVerifier()
 {
     return *m_connectKeys;
 }

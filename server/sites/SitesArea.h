@@ -6,10 +6,10 @@
 
 namespace ph {
 class Clock;
+class CredentialVerifier;
 class Store;
 namespace http {
 class Controller;
-class CredentialVerifier;
 } // namespace http
 namespace mcp {
 class McpServer;
@@ -40,8 +40,10 @@ public:
     // The ingestion path for later surfaces (runtime, embed SDK, agent runs).
     AnalyticsRepository &analytics() { return *m_analytics; }
     // Connect AI keys, for the authenticator.
-    http::CredentialVerifier &connectKeyVerifier();
+    CredentialVerifier &connectKeyVerifier();
     QList<http::Controller *> controllers();
+    // The configuration MCP server (its session limits are settings).
+    mcp::McpServer &mcp() { return *m_mcp; }
 
 private:
     std::unique_ptr<SiteRepository> m_sites;

@@ -3,14 +3,11 @@
 #include "AllowedDomains.h"
 #include "SiteConfigSchema.h"
 
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
-#include "http/JsonFields.h"
 
 namespace ph::sites {
-
-using http::ApiError;
-using http::JsonFields;
 
 namespace {
 
@@ -20,8 +17,8 @@ QString boundedLabel(const JsonFields &body, const QString &key, bool required,
     const QString label = required ? body.requiredString(key).trimmed()
                                    : body.optionalString(key).value_or(fallback).trimmed();
     if (label.size() > 80)
-        throw ApiError::invalidField(body.path(key),
-                                     QStringLiteral("must be at most 80 characters"));
+        throw DomainError::invalidField(body.path(key),
+                                        QStringLiteral("must be at most 80 characters"));
     return label;
 }
 
@@ -37,7 +34,7 @@ Site ownedSite(const SiteRepository &sites, const QString &siteId)
 {
     // As ConfigApi::siteFor answers an owner.
     if (siteId.isEmpty())
-        throw ApiError::missingField(QStringLiteral("siteId"));
+        throw DomainError::missingField(QStringLiteral("siteId"));
     const auto site = sites.findSite(siteId);
     if (!site || site->ownerUid != kLocalOwner)
         throwSiteNotFound(siteId);
@@ -48,11 +45,11 @@ SiteKey ownedSiteKey(const SiteRepository &sites, const QString &keyId, const QS
 {
     const auto key = sites.findKey(keyId);
     if (!key || (!siteId.isEmpty() && key->siteId != siteId))
-        throw ApiError(404, QStringLiteral("SITE_KEY_NOT_FOUND"),
-                       siteId.isEmpty()
-                           ? QStringLiteral("no site key %1").arg(keyId)
-                           : QStringLiteral("no site key %1 on site %2").arg(keyId, siteId),
-                       QStringLiteral("keyId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("SITE_KEY_NOT_FOUND"),
+                          siteId.isEmpty()
+                              ? QStringLiteral("no site key %1").arg(keyId)
+                              : QStringLiteral("no site key %1 on site %2").arg(keyId, siteId),
+                          QStringLiteral("keyId"));
     ownedSite(sites, key->siteId);
     return *key;
 }
@@ -67,10 +64,11 @@ GeneratedSiteKey generateSiteKey(Store &store, SiteRepository &sites, const QJso
     const auto siteId = body.optionalString(QStringLiteral("siteId"));
     const auto siteName = body.optionalString(QStringLiteral("siteName"));
     if (!siteId && !siteName)
-        throw ApiError(400, QStringLiteral("MISSING_FIELD"),
-                       QStringLiteral("siteId or siteName is required"), QStringLiteral("siteId"));
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("MISSING_FIELD"),
+                          QStringLiteral("siteId or siteName is required"),
+                          QStringLiteral("siteId"));
     if (siteId && siteName)
-        throw ApiError::invalidField(
+        throw DomainError::invalidField(
             QStringLiteral("siteName"),
             QStringLiteral("cannot be sent with siteId; send one of them"));
     const QString label = boundedLabel(body, QStringLiteral("label"), true);
@@ -98,8 +96,8 @@ GeneratedSiteKey generateSiteKey(Store &store, SiteRepository &sites, const QJso
         } else {
             const QString name = siteName->trimmed();
             if (name.isEmpty() || name.size() > 120)
-                throw ApiError::invalidField(QStringLiteral("siteName"),
-                                             QStringLiteral("must be 1 to 120 characters"));
+                throw DomainError::invalidField(QStringLiteral("siteName"),
+                                                QStringLiteral("must be 1 to 120 characters"));
             if (auto existing = sites.findSiteByName(name, kLocalOwner)) {
                 out.site = *existing;
             } else {
@@ -192,8 +190,9 @@ RevokedConnectKey revokeConnectKey(const SiteRepository &sites, ConnectKeyReposi
     const QString keyId = body.requiredString(QStringLiteral("keyId"));
     const auto key = connectKeys.find(keyId);
     if (!key)
-        throw ApiError(404, QStringLiteral("CONNECT_KEY_NOT_FOUND"),
-                       QStringLiteral("no Connect AI key %1").arg(keyId), QStringLiteral("keyId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CONNECT_KEY_NOT_FOUND"),
+                          QStringLiteral("no Connect AI key %1").arg(keyId),
+                          QStringLiteral("keyId"));
     ownedSite(sites, key->siteId);
     return {keyId, !connectKeys.revoke(keyId)};
 }

@@ -15,7 +15,7 @@ namespace ph::sites {
 // The owner's actions on sites, site keys and Connect AI keys, shared by the workspace
 // API (WorkspaceController) and the console. Each takes the body of its workspace call
 // as docs/api/sites.md describes it, validates it in the same order and throws the
-// same http::ApiError (400 UNKNOWN_FIELD, MISSING_FIELD, INVALID_FIELD naming the JSON
+// same DomainError (400 UNKNOWN_FIELD, MISSING_FIELD, INVALID_FIELD naming the JSON
 // path; 404 SITE_NOT_FOUND, SITE_KEY_NOT_FOUND, CONNECT_KEY_NOT_FOUND; 409
 // CONNECT_KEY_LIMIT). Every caller acts for the one local owner.
 

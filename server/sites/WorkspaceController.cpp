@@ -12,32 +12,25 @@
 
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
+#include "core/DomainError.h"
 #include "core/Ids.h"
+#include "core/JsonFields.h"
 #include "core/SecretBox.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
 
 #include <QJsonArray>
 #include <QUrl>
 
 namespace ph::sites {
 
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
-using http::JsonFields;
 using http::Route;
 
 namespace {
 
 const QString kMaskedSecret = QStringLiteral("********");
-
-QJsonValue isoOrNull(std::optional<qint64> ms)
-{
-    return ms ? QJsonValue(Clock::isoUtc(*ms)) : QJsonValue();
-}
 
 QJsonObject keyJson(const SiteKey &k, qint64 now)
 {
@@ -52,10 +45,10 @@ QJsonObject keyJson(const SiteKey &k, qint64 now)
             {QStringLiteral("active"), k.active},
             {QStringLiteral("expired"), k.isExpired(now)},
             {QStringLiteral("ttlDays"), k.ttlDays},
-            {QStringLiteral("expiresAt"), isoOrNull(k.expiresAt)},
+            {QStringLiteral("expiresAt"), Clock::isoUtcOrNull(k.expiresAt)},
             {QStringLiteral("createdAt"), Clock::isoUtc(k.createdAt)},
             {QStringLiteral("updatedAt"), Clock::isoUtc(k.updatedAt)},
-            {QStringLiteral("rotatedAt"), isoOrNull(k.rotatedAt)}};
+            {QStringLiteral("rotatedAt"), Clock::isoUtcOrNull(k.rotatedAt)}};
 }
 
 QJsonObject connectKeyJson(const ConnectKey &k)
@@ -66,17 +59,20 @@ QJsonObject connectKeyJson(const ConnectKey &k)
             {QStringLiteral("prefix"), k.prefix},
             {QStringLiteral("active"), k.isActive()},
             {QStringLiteral("createdAt"), Clock::isoUtc(k.createdAt)},
-            {QStringLiteral("lastUsedAt"), isoOrNull(k.lastUsedAt)},
-            {QStringLiteral("revokedAt"), isoOrNull(k.revokedAt)}};
+            {QStringLiteral("lastUsedAt"), Clock::isoUtcOrNull(k.lastUsedAt)},
+            {QStringLiteral("revokedAt"), Clock::isoUtcOrNull(k.revokedAt)}};
 }
 
 // User API keys are for the cloud API: everything but the embed is on by default.
+// privateTargets (loopback, private and link-local hosts, while
+// network.allowPrivateTargets is on) is off until the owner grants it.
 QJsonObject userKeyCapabilityDefaults()
 {
     return {{QStringLiteral("embed"), false},
             {QStringLiteral("externalWebContextScrape"), true},
             {QStringLiteral("cloudAgent"), true},
-            {QStringLiteral("cloudScrape"), true}};
+            {QStringLiteral("cloudScrape"), true},
+            {QStringLiteral("privateTargets"), false}};
 }
 
 QStringList interviewQuestions(const JsonFields &body, bool required)
@@ -85,14 +81,14 @@ QStringList interviewQuestions(const JsonFields &body, bool required)
     if (!list)
         return {};
     if (list->size() > 20)
-        throw ApiError::invalidField(QStringLiteral("interviewQuestions"),
-                                     QStringLiteral("must have at most 20 questions"));
+        throw DomainError::invalidField(QStringLiteral("interviewQuestions"),
+                                        QStringLiteral("must have at most 20 questions"));
     QStringList out;
     for (qsizetype i = 0; i < list->size(); ++i) {
         const QString q = list->at(i).trimmed();
         if (q.isEmpty() || q.size() > 500)
-            throw ApiError::invalidField(QStringLiteral("interviewQuestions[%1]").arg(i),
-                                         QStringLiteral("must be 1 to 500 characters"));
+            throw DomainError::invalidField(QStringLiteral("interviewQuestions[%1]").arg(i),
+                                            QStringLiteral("must be 1 to 500 characters"));
         out.append(q);
     }
     return out;
@@ -259,7 +255,7 @@ void WorkspaceController::upsertSiteConfig(Exchange &ex)
                                body.optionalString(QStringLiteral("siteId")).value_or(QString()));
     const auto patch = body.optionalObject(QStringLiteral("siteConfig"));
     if (!patch)
-        throw ApiError::missingField(QStringLiteral("siteConfig"));
+        throw DomainError::missingField(QStringLiteral("siteConfig"));
     const QJsonObject clean = SiteConfigSchema::sanitizePatch(
         patch->object(), SiteConfigSchema::Mode::Strict, QStringLiteral("siteConfig"));
     m_store.transaction([&] {
@@ -278,7 +274,7 @@ void WorkspaceController::updateApiKeyCapabilities(Exchange &ex)
     const QString keyId = body.requiredString(QStringLiteral("keyId"));
     const auto patch = body.optionalObject(QStringLiteral("capabilities"));
     if (!patch)
-        throw ApiError::missingField(QStringLiteral("capabilities"));
+        throw DomainError::missingField(QStringLiteral("capabilities"));
     if (m_sites.findKey(keyId)) {
         SiteKey key = keyFor(keyId, {});
         key.capabilities = SiteConfigSchema::mergeCapabilities(key.capabilities, patch->object(),
@@ -291,16 +287,16 @@ void WorkspaceController::updateApiKeyCapabilities(Exchange &ex)
     }
     const auto apiKey = m_store.apiKeys().find(keyId);
     if (!apiKey || !apiKey->isActive())
-        throw ApiError(404, QStringLiteral("KEY_NOT_FOUND"),
-                       QStringLiteral("no active site key or API key %1").arg(keyId),
-                       QStringLiteral("keyId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("KEY_NOT_FOUND"),
+                          QStringLiteral("no active site key or API key %1").arg(keyId),
+                          QStringLiteral("keyId"));
     if (apiKey->isOwner())
-        throw ApiError::invalidField(QStringLiteral("keyId"),
-                                     QStringLiteral("is the owner's key, which has every "
-                                                    "capability; name a user or site key"));
+        throw DomainError::invalidField(QStringLiteral("keyId"),
+                                        QStringLiteral("is the owner's key, which has every "
+                                                       "capability; name a user or site key"));
     const QJsonObject caps = SiteConfigSchema::mergeCapabilities(
         m_sites.apiKeyCapabilities(keyId).value_or(userKeyCapabilityDefaults()), patch->object(),
-        QStringLiteral("capabilities"));
+        QStringLiteral("capabilities"), userKeyCapabilityDefaults());
     m_sites.setApiKeyCapabilities(keyId, caps);
     ex.respondJson(200, {{QStringLiteral("keyId"), keyId},
                          {QStringLiteral("keyType"), QStringLiteral("user")},
@@ -364,15 +360,15 @@ void WorkspaceController::applyConfigChange(Exchange &ex)
     const auto found = m_changes.find(changeId);
     const auto siteId = body.optionalString(QStringLiteral("siteId"));
     if (!found || (siteId && *siteId != found->siteId))
-        throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
-                       QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CHANGE_NOT_FOUND"),
+                          QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
     ownedSite(found->siteId);
     const ConfigChange change =
         applyChange(m_store, m_sites, m_changes, changeId, ex.request().principal.actor(), note);
-    ex.respondJson(200, {{QStringLiteral("change"),
-                          m_api.changeJson(change, ConfigApi::reviewBase(ex.request()))},
-                         {QStringLiteral("siteConfig"), m_sites.config(change.siteId).config},
-                         {QStringLiteral("version"), *change.appliedVersion}});
+    ex.respondJson(200,
+                   {{QStringLiteral("change"), m_api.changeJson(change, ex.request().origin())},
+                    {QStringLiteral("siteConfig"), m_sites.config(change.siteId).config},
+                    {QStringLiteral("version"), *change.appliedVersion}});
 }
 
 void WorkspaceController::discardConfigChange(Exchange &ex)
@@ -384,15 +380,15 @@ void WorkspaceController::discardConfigChange(Exchange &ex)
     const auto found = m_changes.find(changeId);
     const auto siteId = body.optionalString(QStringLiteral("siteId"));
     if (!found || (siteId && *siteId != found->siteId))
-        throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
-                       QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CHANGE_NOT_FOUND"),
+                          QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
     ownedSite(found->siteId);
     const QString reason =
         body.optionalString(QStringLiteral("reason")).value_or(QString()).left(1000);
     const ConfigChange change =
         discardChange(m_changes, changeId, ex.request().principal.actor(), reason);
-    ex.respondJson(200, {{QStringLiteral("change"),
-                          m_api.changeJson(change, ConfigApi::reviewBase(ex.request()))}});
+    ex.respondJson(200,
+                   {{QStringLiteral("change"), m_api.changeJson(change, ex.request().origin())}});
 }
 
 void WorkspaceController::reviewChange(Exchange &ex)
@@ -400,13 +396,12 @@ void WorkspaceController::reviewChange(Exchange &ex)
     const QString changeId = ex.request().param(QStringLiteral("changeId"));
     const auto change = m_changes.find(changeId);
     if (!change)
-        throw ApiError(404, QStringLiteral("CHANGE_NOT_FOUND"),
-                       QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CHANGE_NOT_FOUND"),
+                          QStringLiteral("no change %1").arg(changeId), QStringLiteral("changeId"));
     ownedSite(change->siteId);
     const QJsonObject current = m_sites.config(change->siteId).config;
-    QJsonObject out{
-        {QStringLiteral("change"), m_api.changeJson(*change, ConfigApi::reviewBase(ex.request()))},
-        {QStringLiteral("currentConfig"), current}};
+    QJsonObject out{{QStringLiteral("change"), m_api.changeJson(*change, ex.request().origin())},
+                    {QStringLiteral("currentConfig"), current}};
     if (change->status == QLatin1String("pending"))
         out.insert(QStringLiteral("preview"),
                    SiteConfigSchema::applyProposal(current, change->patch));
@@ -422,7 +417,7 @@ void WorkspaceController::listAnalytics(Exchange &ex)
     const auto collection =
         body.optionalEnum(QStringLiteral("collection"), AnalyticsRepository::readableCollections());
     if (!collection)
-        throw ApiError::missingField(QStringLiteral("collection"));
+        throw DomainError::missingField(QStringLiteral("collection"));
     const int limit = int(body.optionalInt(QStringLiteral("limit"), 1, 500).value_or(100));
     const auto page = m_analytics.listDocuments(
         kLocalOwner, siteId, *collection, limit,
@@ -442,9 +437,9 @@ void WorkspaceController::getAnalyticsInteractionDetail(Exchange &ex)
     const QString interactionId = body.requiredString(QStringLiteral("interactionId"));
     const auto detail = m_analytics.interactionDetail(kLocalOwner, siteId, interactionId);
     if (!detail)
-        throw ApiError(404, QStringLiteral("INTERACTION_NOT_FOUND"),
-                       QStringLiteral("no interaction %1 on site %2").arg(interactionId, siteId),
-                       QStringLiteral("interactionId"));
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("INTERACTION_NOT_FOUND"),
+                          QStringLiteral("no interaction %1 on site %2").arg(interactionId, siteId),
+                          QStringLiteral("interactionId"));
     ex.respondJson(200, {{QStringLiteral("interaction"), *detail}});
 }
 
@@ -487,13 +482,13 @@ void WorkspaceController::upsertAnalyticsNotificationSettings(Exchange &ex)
         settings.enabled = *enabled;
     if (const auto list = body.optionalArray(QStringLiteral("webhooks"))) {
         if (list->size() > 10)
-            throw ApiError::invalidField(QStringLiteral("webhooks"),
-                                         QStringLiteral("must have at most 10 subscriptions"));
+            throw DomainError::invalidField(QStringLiteral("webhooks"),
+                                            QStringLiteral("must have at most 10 subscriptions"));
         QJsonArray next;
         for (qsizetype i = 0; i < list->size(); ++i) {
             const QString path = QStringLiteral("webhooks[%1]").arg(i);
             if (!list->at(i).isObject())
-                throw ApiError::invalidField(path, QStringLiteral("must be an object"));
+                throw DomainError::invalidField(path, QStringLiteral("must be an object"));
             const JsonFields w(list->at(i).toObject(), path);
             w.rejectUnknown({QStringLiteral("id"), QStringLiteral("url"), QStringLiteral("events"),
                              QStringLiteral("secret"), QStringLiteral("enabled"),
@@ -505,24 +500,25 @@ void WorkspaceController::upsertAnalyticsNotificationSettings(Exchange &ex)
                         stored = old.toObject();
                 }
                 if (stored.isEmpty())
-                    throw ApiError(404, QStringLiteral("WEBHOOK_NOT_FOUND"),
-                                   QStringLiteral("%1.id names no existing subscription").arg(path),
-                                   w.path(QStringLiteral("id")));
+                    throw DomainError(
+                        DomainError::Kind::NotFound, QStringLiteral("WEBHOOK_NOT_FOUND"),
+                        QStringLiteral("%1.id names no existing subscription").arg(path),
+                        w.path(QStringLiteral("id")));
             } else {
                 stored.insert(QStringLiteral("id"), Ids::make(QStringLiteral("wh"), 16));
             }
             const QUrl url(w.requiredString(QStringLiteral("url")).trimmed(), QUrl::StrictMode);
             if (!url.isValid() || url.host().isEmpty() ||
                 (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")))
-                throw ApiError::invalidField(w.path(QStringLiteral("url")),
-                                             QStringLiteral("must be an absolute http(s) URL"));
+                throw DomainError::invalidField(w.path(QStringLiteral("url")),
+                                                QStringLiteral("must be an absolute http(s) URL"));
             stored.insert(QStringLiteral("url"), url.toString(QUrl::FullyEncoded));
             const QStringList events =
                 w.stringArray(QStringLiteral("events"), false)
                     .value_or(QStringList{QStringLiteral("interaction.completed")});
             for (qsizetype e = 0; e < events.size(); ++e) {
                 if (!AnalyticsRepository::webhookEvents().contains(events.at(e)))
-                    throw ApiError::invalidField(
+                    throw DomainError::invalidField(
                         QStringLiteral("%1[%2]").arg(w.path(QStringLiteral("events"))).arg(e),
                         QStringLiteral("must be one of %1")
                             .arg(AnalyticsRepository::webhookEvents().join(QStringLiteral(", "))));
@@ -538,12 +534,12 @@ void WorkspaceController::upsertAnalyticsNotificationSettings(Exchange &ex)
             } else if (secret.isString() && secret.toString() != kMaskedSecret) {
                 const QString s = secret.toString();
                 if (s.size() < 8 || s.size() > 256)
-                    throw ApiError::invalidField(w.path(QStringLiteral("secret")),
-                                                 QStringLiteral("must be 8 to 256 characters"));
+                    throw DomainError::invalidField(w.path(QStringLiteral("secret")),
+                                                    QStringLiteral("must be 8 to 256 characters"));
                 stored.insert(QStringLiteral("sealedSecret"), m_store.secrets().seal(s));
             } else if (!secret.isUndefined() && !secret.isString()) {
-                throw ApiError::invalidField(w.path(QStringLiteral("secret")),
-                                             QStringLiteral("must be a string or null"));
+                throw DomainError::invalidField(w.path(QStringLiteral("secret")),
+                                                QStringLiteral("must be a string or null"));
             }
             next.append(stored);
         }

@@ -4,11 +4,11 @@
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Settings.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "http/Exchange.h"
-#include "http/JsonFields.h"
 
 #include <QJsonArray>
 
@@ -16,10 +16,8 @@
 
 namespace ph::sys {
 
-using http::ApiError;
 using http::AuthPolicy;
 using http::Exchange;
-using http::JsonFields;
 using http::Route;
 
 namespace {
@@ -115,13 +113,13 @@ void SystemController::patchSettings(Settings &settings, const QJsonObject &body
     // Validate everything first so a bad value stores nothing.
     for (auto it = body.begin(); it != body.end(); ++it) {
         if (!Settings::definition(it.key()))
-            throw ApiError(400, QStringLiteral("UNKNOWN_SETTING"),
-                           QStringLiteral("%1 is not a setting").arg(it.key()), it.key());
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("UNKNOWN_SETTING"),
+                              QStringLiteral("%1 is not a setting").arg(it.key()), it.key());
     }
     for (auto it = body.begin(); it != body.end(); ++it) {
         const QString error = settings.set(it.key(), it.value());
         if (!error.isEmpty())
-            throw ApiError::invalidField(it.key(), error.mid(it.key().size() + 1));
+            throw DomainError::invalidField(it.key(), error.mid(it.key().size() + 1));
     }
 }
 
@@ -169,10 +167,10 @@ ApiKey SystemController::setKeyBalance(Store &store, const QString &id, const QJ
 {
     const auto key = store.apiKeys().find(id);
     if (!key)
-        throw ApiError::notFound(QStringLiteral("no API key %1").arg(id));
+        throw DomainError::notFound(QStringLiteral("no API key %1").arg(id));
     const JsonFields body(raw);
     if (!body.object().contains(QStringLiteral("balance")))
-        throw ApiError::missingField(QStringLiteral("balance"));
+        throw DomainError::missingField(QStringLiteral("balance"));
     store.credits().setBalance(id, readBalance(body), QStringLiteral("set by %1").arg(actor));
     return *store.apiKeys().find(id);
 }
@@ -180,10 +178,10 @@ ApiKey SystemController::setKeyBalance(Store &store, const QString &id, const QJ
 ApiKey SystemController::revokeKey(Store &store, const QString &id, const QString &actorKeyId)
 {
     if (!store.apiKeys().find(id))
-        throw ApiError::notFound(QStringLiteral("no API key %1").arg(id));
+        throw DomainError::notFound(QStringLiteral("no API key %1").arg(id));
     if (id == actorKeyId)
-        throw ApiError(409, QStringLiteral("CANNOT_REVOKE_SELF"),
-                       QStringLiteral("a key cannot revoke itself"));
+        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("CANNOT_REVOKE_SELF"),
+                          QStringLiteral("a key cannot revoke itself"));
     store.apiKeys().revoke(id);
     return *store.apiKeys().find(id);
 }
@@ -193,7 +191,7 @@ void SystemController::updateKey(Exchange &ex)
     const QString id = ex.request().param(QStringLiteral("id"));
     // An unknown key is 404 before the body is read (as it always was).
     if (!m_store.apiKeys().find(id))
-        throw ApiError::notFound(QStringLiteral("no API key %1").arg(id));
+        throw DomainError::notFound(QStringLiteral("no API key %1").arg(id));
     const ApiKey key =
         setKeyBalance(m_store, id, ex.request().jsonObject(), ex.request().principal.keyId);
     ex.respondJson(200, keyJson(key, m_store.credits().totals(id)));

@@ -33,7 +33,7 @@ public:
 
     // The operations of PATCH /settings and /keys without the exchange, shared with the
     // console. Each checks its body the way the route does and throws the same typed
-    // http::ApiError.
+    // DomainError.
     // PATCH /settings: {key: value, ...}; an unknown key stores nothing (400
     // UNKNOWN_SETTING), a bad value 400 INVALID_FIELD naming the key.
     static void patchSettings(Settings &settings, const QJsonObject &body);

@@ -16,8 +16,10 @@ QList<Event> eventsFor(const Outcome &o, const Clock &clock)
 {
     const QString timestamp = Clock::isoUtc(clock.nowMs());
     const qint64 executionTime = qMax<qint64>(0, o.finishedAt - o.startedAt);
-    const QJsonObject original{{QStringLiteral("tool"), o.tool},
-                               {QStringLiteral("params"), o.params}};
+    // The request as the subscriber may see it: no secrets, header values masked.
+    const QJsonObject original{
+        {QStringLiteral("tool"), o.tool},
+        {QStringLiteral("params"), WebhookSubscription::redactedRequest(o.params)}};
     QList<Event> events;
     if (o.success || o.inputRequired) {
         // The spec's success payload, field by field.

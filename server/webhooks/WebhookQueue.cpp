@@ -1,19 +1,20 @@
 #include "WebhookQueue.h"
 
-#include "HttpReplyParser.h"
+#include "PostClient.h"
 
-#include "browser/NetworkPolicy.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
+#include "core/JsonText.h"
 #include "core/SecretBox.h"
 #include "core/Store.h"
+#include "net/HostResolver.h"
+#include "net/NetworkPolicy.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QMessageAuthenticationCode>
-#include <QSslSocket>
-#include <QTcpSocket>
 #include <QUrl>
 
 #include <cctype>
@@ -29,16 +30,6 @@ namespace {
 const QStringList kDefaultEvents = {
     QStringLiteral("workflow.completed"), QStringLiteral("workflow.failed"),
     QStringLiteral("workflow.input_required"), QStringLiteral("webhook.test")};
-
-QString compact(const QJsonObject &o)
-{
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
-
-QVariant nullInt()
-{
-    return QVariant(QMetaType::fromType<qint64>());
-}
 
 DeliveryRecord fromRow(const Sql &q)
 {
@@ -139,35 +130,6 @@ const QList<qint64> &WebhookQueue::schedule()
 }
 
 // A keep-alive connection to one origin, serving one attempt at a time.
-class WebhookQueue::Connection : public QObject
-{
-public:
-    Connection(Origin &o, QObject *parent)
-        : QObject(parent)
-        , origin(o)
-    {
-        idle.setSingleShot(true);
-    }
-
-    Origin &origin;
-    QTcpSocket *socket = nullptr; // a child: goes with the connection
-    QTimer idle;                  // closes it when unused for a while
-    QString attempt;              // the attempt whose request is out on it; empty: idle
-    HttpReplyParser reply{WebhookQueue::kResponseSnippet};
-    QByteArray in;
-    bool ready = false;  // connected (and encrypted, for https)
-    bool closed = false; // closed and left by its origin; deleted later
-};
-
-struct WebhookQueue::Origin
-{
-    QString key;
-    QString host;
-    quint16 port = 0;
-    bool tls = false;
-    QList<Connection *> connections;
-    QList<QString> waiting; // attempts without a connection yet, oldest first
-};
 
 namespace {
 // Idle keep-alive connections are closed before common server keep-alive timeouts
@@ -182,34 +144,24 @@ WebhookQueue::WebhookQueue(Store &store, const Clock &clock, NetworkPolicy &poli
     , m_store(store)
     , m_clock(clock)
     , m_policy(policy)
+    , m_client(kConnectionsPerOrigin, kTimeoutMs, kResponseSnippet, kIdleConnectionMs)
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &WebhookQueue::pump);
     m_flush.setSingleShot(true);
     m_flush.setTimerType(Qt::PreciseTimer);
     connect(&m_flush, &QTimer::timeout, this, &WebhookQueue::flush);
-    m_deadlines.setSingleShot(true);
-    m_deadlines.setTimerType(Qt::PreciseTimer);
-    connect(&m_deadlines, &QTimer::timeout, this, &WebhookQueue::checkDeadlines);
     m_release.setSingleShot(true);
     m_release.setInterval(1000);
     connect(&m_release, &QTimer::timeout, this, [this] {
         if (m_inFlight.isEmpty() && m_outcomes.isEmpty())
             releaseStatements();
     });
-    m_monotonic.start();
 }
 
 WebhookQueue::~WebhookQueue()
 {
     stop();
-    for (Origin *o : std::as_const(m_origins)) {
-        for (Connection *c : std::as_const(o->connections)) {
-            c->socket->disconnect();
-            delete c;
-        }
-        delete o;
-    }
     releaseStatements();
 }
 
@@ -236,9 +188,10 @@ Sql &WebhookQueue::statement(Statement which)
         QStringLiteral("INSERT INTO webhook_deliveries (id, request_id, key_id, url, event,"
                        " payload, config, status, attempts, next_attempt_at, created_at)"
                        " VALUES (:id, :r, :k, :u, :e, :p, :c, 'pending', :a, :next, :n)"),
-        QStringLiteral("SELECT id, url, event, payload, config, attempts FROM webhook_deliveries"
-                       " WHERE status = 'pending' AND next_attempt_at <= :now ORDER BY"
-                       " next_attempt_at LIMIT :limit"),
+        QStringLiteral(
+            "SELECT id, url, event, payload, config, attempts, key_id FROM webhook_deliveries"
+            " WHERE status = 'pending' AND next_attempt_at <= :now ORDER BY"
+            " next_attempt_at LIMIT :limit"),
         QStringLiteral("UPDATE webhook_deliveries SET attempts = :a, next_attempt_at = :n"
                        " WHERE id = :id"),
         // Only later ones: what is due now is in flight or was just taken (pump asks
@@ -281,71 +234,91 @@ bool WebhookQueue::selects(const WebhookSubscription &s, const QString &event)
 
 QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId,
                                   const QList<WebhookSubscription> &subscriptions,
-                                  const QList<Event> &events)
+                                  const QList<Event> &events, Store::Sync sync)
 {
     QStringList ids;
     const qint64 now = m_clock.nowMs();
     // First attempts start at once while there is room and nothing older is waiting: the
     // row is written already marked (attempt 1 taken, due again at the schedule's next
     // step), the same commit-before-send as pump() without its read and its update.
-    int direct = m_running && !m_backlog ? kMaxInFlight - int(m_inFlight.size()) : 0;
-    QList<Pending> started;
-    bool queued = false;
+    // Room promised to deliveries whose transaction has not ended yet counts as taken.
+    int direct = m_running && !m_backlog ? kMaxInFlight - int(m_inFlight.size()) - m_reserved : 0;
     try {
-        m_store.transaction([&] {
-            for (const WebhookSubscription &s : subscriptions) {
-                QString config; // sealed once per subscription, at its first selected event
-                for (const Event &e : events) {
-                    if (!selects(s, e.name))
-                        continue;
-                    if (config.isEmpty())
-                        config = compact(s.toSealedJson(m_store.secrets()));
-                    Pending p;
-                    p.id = Ids::make(QStringLiteral("dlv"), 20);
-                    p.url = s.url;
-                    p.event = e.name;
-                    p.config = config;
-                    QJsonObject payload = e.payload;
-                    // webhookMetadata of a bridge request comes back in originalRequest.
-                    if (!s.metadata.isEmpty() &&
-                        payload.contains(QStringLiteral("originalRequest"))) {
-                        QJsonObject original =
-                            payload.value(QStringLiteral("originalRequest")).toObject();
-                        original.insert(QStringLiteral("webhookMetadata"), s.metadata);
-                        payload.insert(QStringLiteral("originalRequest"), original);
-                    }
-                    p.payload = QJsonDocument(payload).toJson(QJsonDocument::Compact);
-                    const bool startNow = direct > 0;
-                    statement(InsertDelivery)
-                        .bind(QStringLiteral(":id"), p.id)
-                        .bind(QStringLiteral(":r"), requestId)
-                        .bind(QStringLiteral(":k"), keyId)
-                        .bind(QStringLiteral(":u"), p.url)
-                        .bind(QStringLiteral(":e"), p.event)
-                        .bind(QStringLiteral(":p"), p.payload)
-                        .bind(QStringLiteral(":c"), config)
-                        .bind(QStringLiteral(":a"), startNow ? 1 : 0)
-                        .bind(QStringLiteral(":next"), startNow ? now + schedule().at(1) : now)
-                        .bind(QStringLiteral(":n"), now)
-                        .exec();
-                    ids << p.id;
-                    if (startNow) {
-                        --direct;
-                        p.attempt = 1;
-                        started.append(p);
-                    } else {
-                        queued = true;
+        m_store.transaction(
+            [&] {
+                QList<Pending> started;
+                bool queued = false;
+                for (const WebhookSubscription &s : subscriptions) {
+                    QString config; // sealed once per subscription, at its first selected event
+                    for (const Event &e : events) {
+                        if (!selects(s, e.name))
+                            continue;
+                        if (config.isEmpty())
+                            config = JsonText::from(s.toSealedJson(m_store.secrets()));
+                        Pending p;
+                        p.id = Ids::make(QStringLiteral("dlv"), 20);
+                        p.url = s.url;
+                        p.event = e.name;
+                        p.config = config;
+                        p.keyId = keyId;
+                        QJsonObject payload = e.payload;
+                        // webhookMetadata of a bridge request comes back in originalRequest.
+                        if (!s.metadata.isEmpty() &&
+                            payload.contains(QStringLiteral("originalRequest"))) {
+                            QJsonObject original =
+                                payload.value(QStringLiteral("originalRequest")).toObject();
+                            original.insert(QStringLiteral("webhookMetadata"), s.metadata);
+                            payload.insert(QStringLiteral("originalRequest"), original);
+                        }
+                        p.payload = QJsonDocument(payload).toJson(QJsonDocument::Compact);
+                        const bool startNow = direct > 0;
+                        statement(InsertDelivery)
+                            .bind(QStringLiteral(":id"), p.id)
+                            .bind(QStringLiteral(":r"), requestId)
+                            .bind(QStringLiteral(":k"), keyId)
+                            .bind(QStringLiteral(":u"), p.url)
+                            .bind(QStringLiteral(":e"), p.event)
+                            .bind(QStringLiteral(":p"), p.payload)
+                            .bind(QStringLiteral(":c"), config)
+                            .bind(QStringLiteral(":a"), startNow ? 1 : 0)
+                            .bind(QStringLiteral(":next"), startNow ? now + schedule().at(1) : now)
+                            .bind(QStringLiteral(":n"), now)
+                            .exec();
+                        ids << p.id;
+                        if (startNow) {
+                            --direct;
+                            p.attempt = 1;
+                            started.append(p);
+                        } else {
+                            queued = true;
+                        }
                     }
                 }
-            }
-        });
+                // Nothing goes out before the transaction that holds the rows has committed:
+                // it may be a caller's (a run's final state and its callbacks are one commit),
+                // and a delivery sent for rows that were then rolled back would announce an
+                // outcome the store does not have.
+                m_reserved += int(started.size());
+                m_store.onTransactionEnd([this, ids, started, queued, now](bool committed) {
+                    m_reserved -= int(started.size());
+                    if (committed)
+                        release(ids, started, queued, now);
+                });
+            },
+            sync);
     } catch (const StoreError &) {
         releaseStatements();
         throw;
     }
-    for (const QString &id : std::as_const(ids))
+    return ids;
+}
+
+void WebhookQueue::release(const QStringList &ids, const QList<Pending> &started, bool queued,
+                           qint64 now)
+{
+    for (const QString &id : ids)
         Q_EMIT deliveryChanged(id);
-    for (const Pending &p : std::as_const(started))
+    for (const Pending &p : started)
         send(p, now);
     if (!started.isEmpty())
         wakeAt(now + schedule().at(1), now);
@@ -353,7 +326,6 @@ QStringList WebhookQueue::enqueue(const QString &requestId, const QString &keyId
         m_backlog = true;
         pump();
     }
-    return ids;
 }
 
 // Arms the timer for a delivery due at `when`, unless it already fires earlier. Due now
@@ -392,6 +364,17 @@ void WebhookQueue::pump()
 {
     if (!m_running)
         return;
+    // Marked attempts go out right after their commit: inside a caller's transaction
+    // that commit is not ours to make, so the pump waits for the transaction to end.
+    if (m_store.inTransaction()) {
+        if (!std::exchange(m_pumpAfterCommit, true)) {
+            m_store.onTransactionEnd([this](bool) {
+                m_pumpAfterCommit = false;
+                pump();
+            });
+        }
+        return;
+    }
     const int room = kMaxInFlight - int(m_inFlight.size());
     if (room <= 0) {
         m_backlog = true; // the next flush of outcomes pumps again
@@ -416,6 +399,7 @@ void WebhookQueue::pump()
             p.payload = q.value(3).toByteArray();
             p.config = q.value(4).toString();
             p.attempt = q.value(5).toInt() + 1;
+            p.keyId = q.value(6).toString();
             p.manual = m_manual.contains(p.id);
             due.append(p);
         }
@@ -428,17 +412,22 @@ void WebhookQueue::pump()
         // Marked, all in one commit, before anything is sent: should the process end
         // mid-attempt, the delivery is due again at the next step of the schedule (or at
         // once for the last one).
-        m_store.transaction([&] {
-            const QList<qint64> &delays = schedule();
-            for (const Pending &p : std::as_const(due)) {
-                const qint64 next = p.attempt < delays.size() ? now + delays.at(p.attempt) : now;
-                statement(MarkAttempt)
-                    .bind(QStringLiteral(":a"), p.attempt)
-                    .bind(QStringLiteral(":n"), next)
-                    .bind(QStringLiteral(":id"), p.id)
-                    .exec();
-            }
-        });
+        // Sync::Normal: a power cut that undoes a mark sends the attempt again (same
+        // delivery id), it loses nothing (docs/security.md, Durability).
+        m_store.transaction(
+            [&] {
+                const QList<qint64> &delays = schedule();
+                for (const Pending &p : std::as_const(due)) {
+                    const qint64 next =
+                        p.attempt < delays.size() ? now + delays.at(p.attempt) : now;
+                    statement(MarkAttempt)
+                        .bind(QStringLiteral(":a"), p.attempt)
+                        .bind(QStringLiteral(":n"), next)
+                        .bind(QStringLiteral(":id"), p.id)
+                        .exec();
+                }
+            },
+            Store::Sync::Normal);
     } catch (const StoreError &e) {
         qCWarning(lcHooks) << "cannot take the due deliveries, trying again in 1 s:" << e.what();
         releaseStatements();
@@ -484,6 +473,9 @@ std::shared_ptr<const WebhookQueue::Target> WebhookQueue::target(const QString &
         if (auth.contains(field) && !opens(auth.value(field)))
             unopened << QStringLiteral("auth %1").arg(field);
     }
+    if (sealed.contains(QStringLiteral("sealedHeaders")) &&
+        !opens(sealed.value(QStringLiteral("sealedHeaders"))))
+        unopened << QStringLiteral("headers");
     if (!unopened.isEmpty()) {
         t->error = QStringLiteral("not sent: the subscription's %1 cannot be unsealed (the "
                                   "stored value is damaged or was sealed with another "
@@ -545,12 +537,36 @@ void WebhookQueue::send(const Pending &p, qint64 startedAt)
     a.p = p;
     a.startedAt = startedAt;
     const QUrl url(p.url);
-    // The same private-address policy as /scrape, checked at every attempt.
-    const QString refusal = m_policy.refusal(url);
+    // The network policy of the delivery's key, checked at every attempt: the scheme and
+    // literal hosts now, a name by every address it resolves to.
+    const EgressGrant grant = m_policy.grantFor(p.keyId);
+    const QString refusal = NetworkPolicy::refusal(url, grant);
     if (!refusal.isEmpty()) {
         finish(p, startedAt, 0, {}, QStringLiteral("the target %1").arg(refusal));
         return;
     }
+    const QString id = p.id;
+    m_policy.resolver()->lookup(
+        url.host(), this, [this, id, url, grant, startedAt](const HostResolver::Answer &answer) {
+            const auto it = m_inFlight.find(id);
+            if (it == m_inFlight.end() || it->posted || it->answered)
+                return;
+            const QString problem =
+                answer.error.isEmpty()
+                    ? NetworkPolicy::addressRefusal(url.host(), answer.addresses, grant)
+                    : answer.error;
+            if (!problem.isEmpty()) {
+                finish(it->p, startedAt, 0, {}, QStringLiteral("the target %1").arg(problem));
+                return;
+            }
+            sendTo(it->p, startedAt, answer.addresses.first());
+        });
+}
+
+void WebhookQueue::sendTo(const Pending &p, qint64 startedAt, const QHostAddress &address)
+{
+    Attempt &a = m_inFlight[p.id];
+    const QUrl url(p.url);
     a.how = target(p.config);
     if (!a.how->error.isEmpty()) {
         qCWarning(lcHooks).noquote() << p.id << "attempt" << p.attempt << a.how->error;
@@ -574,113 +590,31 @@ void WebhookQueue::send(const Pending &p, qint64 startedAt)
         a.target = "/";
     if (url.hasQuery())
         a.target += '?' + url.query(QUrl::FullyEncoded).toLatin1();
-    a.origin = QStringLiteral("%1://%2:%3")
-                   .arg(tls ? QStringLiteral("https") : QStringLiteral("http"), host)
-                   .arg(port);
-    Origin *&o = m_origins[a.origin];
-    if (!o) {
-        o = new Origin;
-        o->key = a.origin;
-        o->host = host; // ACE form, as certificates and SNI have it
-        o->port = port;
-        o->tls = tls;
-    }
-    o->waiting.append(p.id);
-    dispatch(a.origin);
+    PostClient::Endpoint to;
+    to.host = host;
+    to.port = port;
+    to.tls = tls;
+    const HostResolver::Endpoint dial = m_policy.resolver()->dialTarget(address, port);
+    to.address = dial.address;
+    to.dialPort = dial.port;
+    a.posted = true;
+    const QString id = p.id;
+    m_client.send(
+        to,
+        [this, id] {
+            const auto it = m_inFlight.find(id);
+            return it == m_inFlight.end() ? QByteArray() : request(*it);
+        },
+        [this, id](const PostClient::Reply &reply) {
+            const auto it = m_inFlight.find(id);
+            if (it == m_inFlight.end() || it->answered)
+                return;
+            finish(it->p, it->startedAt, reply.status, reply.snippet, reply.error);
+        });
 }
 
-// Gives the waiting attempts of an origin the idle connections, opening new ones up to
-// kConnectionsPerOrigin.
-void WebhookQueue::dispatch(const QString &key)
-{
-    Origin *o = m_origins.value(key);
-    if (!o)
-        return;
-    while (!o->waiting.isEmpty()) {
-        Connection *c = nullptr;
-        for (Connection *candidate : std::as_const(o->connections)) {
-            if (candidate->ready && candidate->attempt.isEmpty()) {
-                c = candidate;
-                break;
-            }
-        }
-        if (!c && o->connections.size() >= kConnectionsPerOrigin)
-            return;
-        const auto it = m_inFlight.find(o->waiting.takeFirst());
-        if (it == m_inFlight.end() || it->answered)
-            continue;
-        assign(c ? c : open(*o), *it);
-    }
-    if (o->connections.isEmpty()) {
-        m_origins.remove(key);
-        delete o;
-    }
-}
-
-// Socket state changes arrive queued: connectToHost() and flush() may report them at
-// once, and the handlers must not run inside dispatch(), which is iterating. Every
-// handler first checks that the connection is still open.
-WebhookQueue::Connection *WebhookQueue::open(Origin &o)
-{
-    // A child: one closed with deleteLater() and not yet deleted goes with the queue, and
-    // with it any socket event still queued for it.
-    auto *c = new Connection(o, this);
-#if QT_CONFIG(ssl)
-    if (o.tls) {
-        auto *ssl = new QSslSocket(c);
-        connect(
-            ssl, &QSslSocket::encrypted, c, [this, c] { onReady(c); }, Qt::QueuedConnection);
-        c->socket = ssl;
-    }
-#endif
-    if (!c->socket) {
-        c->socket = new QTcpSocket(c);
-        connect(
-            c->socket, &QTcpSocket::connected, c, [this, c] { onReady(c); }, Qt::QueuedConnection);
-    }
-    c->socket->setReadBufferSize(64 * 1024); // the parser keeps 512 bytes of a reply
-    connect(c->socket, &QTcpSocket::readyRead, c, [this, c] { onReadyRead(c); });
-    connect(
-        c->socket, &QTcpSocket::disconnected, c, [this, c] { onClosed(c, QString()); },
-        Qt::QueuedConnection);
-    connect(
-        c->socket, &QTcpSocket::errorOccurred, c,
-        [this, c] { onClosed(c, c->socket->errorString()); }, Qt::QueuedConnection);
-    connect(&c->idle, &QTimer::timeout, c, [this, c] {
-        if (c->closed || !c->attempt.isEmpty())
-            return;
-        const QString key = c->origin.key;
-        close(c);
-        dispatch(key); // drops the origin when it has nothing left
-    });
-    o.connections.append(c);
-    return c;
-}
-
-void WebhookQueue::assign(Connection *c, Attempt &a)
-{
-    c->idle.stop();
-    c->attempt = a.p.id;
-    c->reply = HttpReplyParser(kResponseSnippet);
-    c->in.clear();
-    a.connection = c;
-    // The attempt's 10 s start now: its connection starts, or its request leaves.
-    a.deadline = m_monotonic.elapsed() + kTimeoutMs;
-    if (!m_deadlines.isActive())
-        m_deadlines.start(kTimeoutMs);
-    if (c->ready) {
-        write(c, a);
-    } else if (c->socket->state() == QAbstractSocket::UnconnectedState) {
-#if QT_CONFIG(ssl)
-        if (auto *ssl = qobject_cast<QSslSocket *>(c->socket))
-            ssl->connectToHostEncrypted(c->origin.host, c->origin.port);
-        else
-#endif
-            c->socket->connectToHost(c->origin.host, c->origin.port);
-    }
-}
-
-void WebhookQueue::write(Connection *c, Attempt &a)
+// The request an attempt sends, built when it leaves.
+QByteArray WebhookQueue::request(const Attempt &a)
 {
     const Target &t = *a.how;
     const qint64 timestamp = QDateTime::currentMSecsSinceEpoch();
@@ -696,120 +630,7 @@ void WebhookQueue::write(Connection *c, Attempt &a)
         request += "X-Svc-Signature: " + sign(t.secret, timestamp, a.p.payload) + "\r\n";
     request += "Content-Length: " + QByteArray::number(a.p.payload.size()) + "\r\n\r\n";
     request += a.p.payload;
-    c->socket->write(request);
-    c->socket->flush();
-}
-
-void WebhookQueue::onReady(Connection *c)
-{
-    if (c->closed)
-        return;
-    c->ready = true;
-    c->socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    if (const auto it = m_inFlight.find(c->attempt); it != m_inFlight.end())
-        write(c, *it);
-    else
-        dispatch(c->origin.key);
-}
-
-void WebhookQueue::onReadyRead(Connection *c)
-{
-    if (c->closed)
-        return;
-    c->in += c->socket->readAll();
-    const QString key = c->origin.key;
-    if (c->attempt.isEmpty()) { // nothing asked: the server is closing it, or is broken
-        close(c);
-        dispatch(key);
-        return;
-    }
-    switch (c->reply.feed(c->in)) {
-    case HttpReplyParser::NeedMore:
-        return;
-    case HttpReplyParser::Complete: {
-        const bool reusable = c->reply.keepAlive() && c->in.isEmpty();
-        complete(c, c->reply.status(), c->reply.snippet(), QString());
-        if (reusable)
-            c->idle.start(kIdleConnectionMs);
-        else
-            close(c);
-        break;
-    }
-    case HttpReplyParser::Failed:
-        complete(c, 0, {}, c->reply.error());
-        close(c);
-        break;
-    }
-    dispatch(key);
-}
-
-void WebhookQueue::onClosed(Connection *c, const QString &error)
-{
-    if (c->closed)
-        return;
-    const QString key = c->origin.key;
-    if (!c->attempt.isEmpty()) {
-        // Not sent again on another connection: a request that may have arrived is
-        // only repeated by the schedule, as a new attempt.
-        if (c->reply.peerClosed() == HttpReplyParser::Complete)
-            complete(c, c->reply.status(), c->reply.snippet(), QString());
-        else
-            complete(c, 0, {}, error.isEmpty() ? c->reply.error() : error);
-    }
-    close(c);
-    dispatch(key);
-}
-
-void WebhookQueue::complete(Connection *c, int status, const QByteArray &reply,
-                            const QString &error)
-{
-    const auto it = m_inFlight.find(c->attempt);
-    c->attempt.clear();
-    if (it == m_inFlight.end())
-        return;
-    it->connection = nullptr;
-    it->deadline = 0;
-    finish(it->p, it->startedAt, status, reply, error);
-}
-
-void WebhookQueue::close(Connection *c)
-{
-    Q_ASSERT(c->attempt.isEmpty());
-    if (c->closed)
-        return;
-    c->closed = true;
-    c->origin.connections.removeOne(c);
-    c->idle.stop();
-    c->socket->disconnect();
-    c->socket->abort();
-    c->deleteLater();
-}
-
-void WebhookQueue::checkDeadlines()
-{
-    const qint64 now = m_monotonic.elapsed();
-    QList<Connection *> expired;
-    qint64 next = std::numeric_limits<qint64>::max();
-    for (const Attempt &a : std::as_const(m_inFlight)) {
-        if (!a.connection)
-            continue;
-        if (a.deadline <= now)
-            expired.append(a.connection);
-        else
-            next = qMin(next, a.deadline);
-    }
-    for (Connection *c : std::as_const(expired)) {
-        const QString key = c->origin.key;
-        // A status that arrived is an answer, even if the body is still coming.
-        if (c->reply.status() > 0)
-            complete(c, c->reply.status(), c->reply.snippet(), QString());
-        else
-            complete(c, 0, {}, QStringLiteral("no answer within %1 ms").arg(kTimeoutMs));
-        close(c);
-        dispatch(key);
-    }
-    if (next != std::numeric_limits<qint64>::max())
-        m_deadlines.start(int(qMax<qint64>(1, next - now)));
+    return request;
 }
 
 void WebhookQueue::finish(const Pending &p, qint64 startedAt, int status, const QByteArray &reply,
@@ -866,30 +687,34 @@ void WebhookQueue::flush()
     const QVariant nullText(QMetaType::fromType<QString>());
     const QVariant nullNumber(QMetaType::fromType<int>());
     try {
-        m_store.transaction([&] {
-            for (qsizetype i = 0; i < batch.size(); ++i) {
-                const Outcome &o = batch.at(i);
-                const Result &r = results.at(i);
-                const QVariant status = o.status > 0 ? QVariant(o.status) : nullNumber;
-                const QVariant error = r.lastError.isEmpty() ? nullText : QVariant(r.lastError);
-                statement(InsertAttempt)
-                    .bind(QStringLiteral(":d"), o.p.id)
-                    .bind(QStringLiteral(":a"), o.p.attempt)
-                    .bind(QStringLiteral(":at"), o.startedAt)
-                    .bind(QStringLiteral(":s"), status)
-                    .bind(QStringLiteral(":l"), o.finishedAt - o.startedAt)
-                    .bind(QStringLiteral(":r"), QString::fromUtf8(o.reply))
-                    .bind(QStringLiteral(":e"), error)
-                    .exec();
-                statement(RecordOutcome)
-                    .bind(QStringLiteral(":st"), r.next)
-                    .bind(QStringLiteral(":s"), status)
-                    .bind(QStringLiteral(":e"), error)
-                    .bind(QStringLiteral(":da"), r.ok ? QVariant(o.finishedAt) : nullInt())
-                    .bind(QStringLiteral(":id"), o.p.id)
-                    .exec();
-            }
-        });
+        // Sync::Normal: an outcome a power cut undoes is an attempt sent again.
+        m_store.transaction(
+            [&] {
+                for (qsizetype i = 0; i < batch.size(); ++i) {
+                    const Outcome &o = batch.at(i);
+                    const Result &r = results.at(i);
+                    const QVariant status = o.status > 0 ? QVariant(o.status) : nullNumber;
+                    const QVariant error = r.lastError.isEmpty() ? nullText : QVariant(r.lastError);
+                    statement(InsertAttempt)
+                        .bind(QStringLiteral(":d"), o.p.id)
+                        .bind(QStringLiteral(":a"), o.p.attempt)
+                        .bind(QStringLiteral(":at"), o.startedAt)
+                        .bind(QStringLiteral(":s"), status)
+                        .bind(QStringLiteral(":l"), o.finishedAt - o.startedAt)
+                        .bind(QStringLiteral(":r"), QString::fromUtf8(o.reply))
+                        .bind(QStringLiteral(":e"), error)
+                        .exec();
+                    statement(RecordOutcome)
+                        .bind(QStringLiteral(":st"), r.next)
+                        .bind(QStringLiteral(":s"), status)
+                        .bind(QStringLiteral(":e"), error)
+                        .bind(QStringLiteral(":da"),
+                              r.ok ? QVariant(o.finishedAt) : JsonText::nullableInt(std::nullopt))
+                        .bind(QStringLiteral(":id"), o.p.id)
+                        .exec();
+                }
+            },
+            Store::Sync::Normal);
     } catch (const StoreError &e) {
         // The deliveries stay pending at the next step of their schedule: sent again.
         qCCritical(lcHooks) << "cannot record the outcome of" << batch.size()
@@ -987,6 +812,14 @@ std::optional<DeliveryRecord> WebhookQueue::find(const QString &id, bool withAtt
         }
     }
     return d;
+}
+
+int WebhookQueue::pendingCount(const QString &keyId, const QString &event) const
+{
+    Sql q(m_store, QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'"
+                                  " AND key_id IS :k AND event = :e"));
+    q.bind(QStringLiteral(":k"), keyId).bind(QStringLiteral(":e"), event).exec();
+    return q.next() ? q.value(0).toInt() : 0;
 }
 
 QList<DeliveryRecord> WebhookQueue::list(const QString &keyId, const QString &status, int limit,

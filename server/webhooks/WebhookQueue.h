@@ -1,6 +1,8 @@
 #pragma once
 
 #include "core/RequestLog.h"
+#include "core/Store.h"
+#include "webhooks/PostClient.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -16,6 +18,8 @@
 #include <utility>
 
 class QNetworkAccessManager;
+
+class QHostAddress;
 
 namespace ph {
 class Clock;
@@ -128,9 +132,13 @@ public:
     void stop();
 
     // One delivery per subscription that selects the event (docs/api/webhooks.md).
+    // Joins the caller's transaction when there is one (Store::transaction): the rows
+    // commit with it, and no attempt starts before that commit; a rollback drops them
+    // unsent. `sync` applies when it is its own transaction: Normal only for deliveries
+    // that announce no outcome (webhook.test).
     QStringList enqueue(const QString &requestId, const QString &keyId,
-                        const QList<WebhookSubscription> &subscriptions,
-                        const QList<Event> &events);
+                        const QList<WebhookSubscription> &subscriptions, const QList<Event> &events,
+                        Store::Sync sync = Store::Sync::Full);
     // Whether a subscription receives an event: its `events`, or by default the
     // workflow.* events.
     static bool selects(const WebhookSubscription &subscription, const QString &event);
@@ -147,6 +155,8 @@ public:
                                const QString &before) const;
     // Attempts started whose outcome is not yet committed.
     int inFlight() const { return int(m_inFlight.size()); }
+    // Deliveries of `event` for `keyId` still pending (POST /webhooks/test's per-key cap).
+    int pendingCount(const QString &keyId, const QString &event) const;
 
     static QByteArray sign(const QByteArray &secret, qint64 timestampMs, const QByteArray &body);
 
@@ -162,6 +172,7 @@ private:
         QString event;
         QByteArray payload;
         QString config; // the sealed subscription, as stored
+        QString keyId;  // whose grant the connection acts with (NetworkPolicy)
         int attempt = 0;
         bool manual = false;
     };
@@ -172,19 +183,15 @@ private:
         QByteArray secret;                                // empty: not signed
         QString error; // set when a sealed value does not open: nothing is sent
     };
-    struct Origin;
-    class Connection;
     struct Attempt
     {
         Pending p;
         qint64 startedAt = 0; // clock ms, logged as the attempt's time
-        QString origin;       // m_origins key
         QByteArray target;    // request target (path and query)
         QByteArray host;      // Host header
         std::shared_ptr<const Target> how;
-        Connection *connection = nullptr; // while its request is out
-        qint64 deadline = 0;              // monotonic ms, set with `connection`
-        bool answered = false;            // outcome waiting in m_outcomes
+        bool posted = false;   // handed to the client
+        bool answered = false; // outcome waiting in m_outcomes
     };
     struct Outcome
     {
@@ -209,39 +216,32 @@ private:
     void releaseStatements();
     void scheduleTimer(qint64 now);
     void wakeAt(qint64 when, qint64 now);
+    // After the commit of enqueue()'s rows: announces them and starts what may start.
+    void release(const QStringList &ids, const QList<Pending> &started, bool queued, qint64 now);
     void send(const Pending &p, qint64 startedAt);
+    void sendTo(const Pending &p, qint64 startedAt, const QHostAddress &address);
     std::shared_ptr<const Target> target(const QString &config);
     void finish(const Pending &p, qint64 startedAt, int status, const QByteArray &reply,
                 const QString &error);
     void flush();
 
-    // Transport.
-    void dispatch(const QString &origin);
-    Connection *open(Origin &origin);
-    void assign(Connection *c, Attempt &a);
-    void write(Connection *c, Attempt &a);
-    void onReady(Connection *c);
-    void onReadyRead(Connection *c);
-    void onClosed(Connection *c, const QString &error);
-    void complete(Connection *c, int status, const QByteArray &reply, const QString &error);
-    void close(Connection *c);
-    void checkDeadlines();
+    static QByteArray request(const Attempt &a);
 
     Store &m_store;
     const Clock &m_clock;
     NetworkPolicy &m_policy;
-    QTimer m_timer;     // the next due delivery
-    QTimer m_flush;     // writes m_outcomes (kFlushWindowMs, kFlushBatch)
-    QTimer m_deadlines; // the earliest attempt deadline
-    QTimer m_release;   // drops the prepared statements when idle for a while
-    QElapsedTimer m_monotonic;
+    PostClient m_client;
+    QTimer m_timer;   // the next due delivery
+    QTimer m_flush;   // writes m_outcomes (kFlushWindowMs, kFlushBatch)
+    QTimer m_release; // drops the prepared statements when idle for a while
     QHash<QString, Attempt> m_inFlight;
     QList<Outcome> m_outcomes;
     QSet<QString> m_manual; // the next attempt is a redelivery: its failure is final
     QSet<QString> m_again;  // redeliveries asked for while an attempt was out
     QHash<QString, std::shared_ptr<const Target>> m_targets; // by sealed config
-    QHash<QString, Origin *> m_origins;                      // owned
     std::array<std::unique_ptr<Sql>, StatementCount> m_statements;
+    bool m_pumpAfterCommit = false; // pump() was asked for inside a transaction
+    int m_reserved = 0;             // first attempts of enqueue()s whose transaction is still open
     bool m_running = false;
     bool m_backlog = true; // due deliveries may be waiting for room in flight
 };

@@ -7,6 +7,8 @@
 namespace ph {
 class Clock;
 class NetworkPolicy;
+class Settings;
+class Store;
 } // namespace ph
 
 namespace ph::webhooks {
@@ -20,12 +22,15 @@ class WebhookQueue;
 //   POST /webhooks/deliveries/redeliver-failed   every failed one
 //   POST /webhooks/test                          send test deliveries to a URL
 // The owner's key sees every delivery; other keys see their own.
+// A test is counted against the key like other work: it needs credits (402 without),
+// each delivery is billed (Prices::kMilliPerTestDelivery), and a key may have at most
+// webhooks.maxPendingTestsPerKey test deliveries pending (429 BUSY beyond).
 class WebhooksController : public QObject, public http::Controller
 {
     Q_OBJECT
 public:
-    WebhooksController(WebhookQueue &queue, const Clock &clock, NetworkPolicy &policy,
-                       QObject *parent = nullptr);
+    WebhooksController(Store &store, Settings &settings, WebhookQueue &queue, const Clock &clock,
+                       NetworkPolicy &policy, QObject *parent = nullptr);
     QList<http::Route> routes() override;
 
 private:
@@ -35,6 +40,8 @@ private:
     void redeliverFailed(http::Exchange &ex);
     void test(http::Exchange &ex);
 
+    Store &m_store;
+    Settings &m_settings;
     WebhookQueue &m_queue;
     const Clock &m_clock;
     NetworkPolicy &m_policy;

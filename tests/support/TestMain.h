@@ -3,6 +3,8 @@
 // QTEST main for tests that need QtWebEngine: sets up the environment the way
 // app/main.cpp does (offscreen, no sandbox as root), and gives Chromium a host
 // resolver rule so *.invalid names fail to resolve without any DNS traffic.
+#include "net/EgressProxy.h"
+
 #include <QGuiApplication>
 #include <QtTest>
 
@@ -40,6 +42,8 @@ inline std::vector<char *> webEngineArgv(int argc, char **argv)
         auto args = ph::test::webEngineArgv(argc, argv);                                           \
         int appArgc = argc + 1;                                                                    \
         QApplication app(appArgc, args.data());                                                    \
+        /* Before QtWebEngine starts: pages connect through the egress proxy. */                   \
+        ph::EgressProxy::routeChromium();                                                          \
         TestObject tc;                                                                             \
         QTEST_SET_MAIN_SOURCE_PATH                                                                 \
         return QTest::qExec(&tc, argc, argv);                                                      \
@@ -52,6 +56,8 @@ inline std::vector<char *> webEngineArgv(int argc, char **argv)
         auto args = ph::test::webEngineArgv(argc, argv);                                           \
         int appArgc = argc + 1;                                                                    \
         QGuiApplication app(appArgc, args.data());                                                 \
+        /* Before QtWebEngine starts: pages connect through the egress proxy. */                   \
+        ph::EgressProxy::routeChromium();                                                          \
         TestObject tc;                                                                             \
         QTEST_SET_MAIN_SOURCE_PATH                                                                 \
         /* QTest reads only the original arguments; the resolver rule is Chromium's. */            \

@@ -2,7 +2,8 @@
 
 namespace ph::test {
 
-TestService::TestService(QStringList settings, QString dataDir, const Clock *clock)
+TestService::TestService(QStringList settings, QString dataDir, const Clock *clock,
+                         std::shared_ptr<const HostResolver> resolver)
 {
     if (dataDir.isEmpty()) {
         m_tmp = std::make_unique<QTemporaryDir>();
@@ -15,6 +16,7 @@ TestService::TestService(QStringList settings, QString dataDir, const Clock *clo
     config.port = 0;
     config.settingOverrides = settings;
     config.clock = clock;
+    config.resolver = std::move(resolver);
     m_service = std::make_unique<Service>(config);
     m_ok = m_service->start(&m_error);
     m_ownerKey = m_service->mintedApiKey();
@@ -34,13 +36,20 @@ HttpClient TestService::client() const
     return c;
 }
 
-QString TestService::mintKey(double balance)
+QString TestService::mintKey(double balance, bool privateTargets)
 {
     HttpClient c = client();
     const auto r =
         c.post(QStringLiteral("/keys"), {{QStringLiteral("label"), QStringLiteral("minted")},
                                          {QStringLiteral("balance"), balance}});
-    return r.json().value(QStringLiteral("key")).toString();
+    const QString secret = r.json().value(QStringLiteral("key")).toString();
+    if (privateTargets) {
+        c.post(QStringLiteral("/updateApiKeyCapabilities"),
+               {{QStringLiteral("keyId"), r.json().value(QStringLiteral("id")).toString()},
+                {QStringLiteral("capabilities"),
+                 QJsonObject{{QStringLiteral("privateTargets"), true}}}});
+    }
+    return secret;
 }
 
 } // namespace ph::test

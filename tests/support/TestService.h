@@ -15,7 +15,8 @@ class TestService
 {
 public:
     explicit TestService(QStringList settings = {}, QString dataDir = {},
-                         const Clock *clock = nullptr);
+                         const Clock *clock = nullptr,
+                         std::shared_ptr<const HostResolver> resolver = {});
     ~TestService();
 
     bool ok() const { return m_ok; }
@@ -27,8 +28,9 @@ public:
     QString dataDir() const { return m_dataDir; }
     // A client that sends the owner key.
     HttpClient client() const;
-    // Mints a user key with `balance` credits through the API.
-    QString mintKey(double balance);
+    // Mints a user key with `balance` credits through the API. Test fixtures live on
+    // loopback, so the key is granted the privateTargets capability unless asked not to.
+    QString mintKey(double balance, bool privateTargets = true);
 
 private:
     std::unique_ptr<QTemporaryDir> m_tmp;

@@ -1,17 +1,12 @@
 #include "DeliveriesModel.h"
 
+#include "common/DateText.h"
+
 #include <QColor>
 #include <QDateTime>
 #include <QLocale>
 
 namespace ph::ui {
-
-namespace {
-QString when(qint64 ms)
-{
-    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms), QLocale::ShortFormat);
-}
-} // namespace
 
 DeliveriesModel::DeliveriesModel(webhooks::WebhookQueue &queue, QObject *parent)
     : RowTableModel(
@@ -54,10 +49,11 @@ QVariant DeliveriesModel::data(const QModelIndex &index, int role) const
     case LastStatus:
         return d.lastStatus > 0 ? QString::number(d.lastStatus) : d.lastError.left(80);
     case NextAttempt:
-        return d.nextAttemptAt && d.status == QLatin1String("pending") ? when(*d.nextAttemptAt)
-                                                                       : QString();
+        return d.nextAttemptAt && d.status == QLatin1String("pending")
+                   ? shortDateTime(*d.nextAttemptAt)
+                   : QString();
     case Created:
-        return when(d.createdAt);
+        return shortDateTime(d.createdAt);
     default:
         return {};
     }

@@ -5,8 +5,8 @@
 #include "Service.h"
 #include "core/ApiKeyRepository.h"
 #include "core/CreditLedger.h"
+#include "core/DomainError.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "system/SystemController.h"
 
 #include "common/Icons.h"
@@ -203,7 +203,7 @@ void KeysDock::showMessage(const QString &text, bool error)
     m_message->setText(text);
 }
 
-void KeysDock::showError(const http::ApiError &error)
+void KeysDock::showError(const DomainError &error)
 {
     showMessage(tr("%1 (%2)").arg(error.message(), error.code()), true);
 }
@@ -225,7 +225,7 @@ void KeysDock::mint()
         m_mintUnlimited->setChecked(false);
         select(minted.key.id);
         showMessage(tr("Minted %1.").arg(minted.key.label), false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -248,7 +248,7 @@ void KeysDock::setBalance()
                                    QLocale().toString(creditsFromMilli(*key.balanceMilli), 'f', 3))
                         : tr("%1 is now unlimited.").arg(key.label),
                     false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -264,7 +264,7 @@ void KeysDock::revoke()
         const ApiKey revoked = sys::SystemController::revokeKey(m_service.store(), m_current, {});
         showCurrent();
         showMessage(tr("Revoked %1; it now answers 401.").arg(revoked.label), false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }

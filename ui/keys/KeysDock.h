@@ -11,10 +11,9 @@ class QPushButton;
 class QTableView;
 
 namespace ph {
+class DomainError;
 class Service;
-namespace http {
-class ApiError;
-}
+namespace http {}
 } // namespace ph
 
 namespace ph::ui {
@@ -62,7 +61,7 @@ private:
     void revoke();
     void showCurrent();
     void showMessage(const QString &text, bool error);
-    void showError(const http::ApiError &error);
+    void showError(const DomainError &error);
 
     Service &m_service;
     KeysModel *m_model;

@@ -1,5 +1,7 @@
 #include "KeysModel.h"
 
+#include "common/DateText.h"
+
 #include "core/Store.h"
 
 #include <QColor>
@@ -22,10 +24,6 @@ QString credits(qint64 milli)
     return QLocale().toString(creditsFromMilli(milli), 'f', 3);
 }
 
-QString when(qint64 ms)
-{
-    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms), QLocale::ShortFormat);
-}
 } // namespace
 
 KeysModel::KeysModel(Store &store, QObject *parent)
@@ -94,7 +92,7 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
     case Prefix:
         return k.prefix.isEmpty() ? QString() : k.prefix + QStringLiteral("…");
     case State:
-        return k.revokedAt ? tr("revoked %1").arg(when(*k.revokedAt)) : tr("active");
+        return k.revokedAt ? tr("revoked %1").arg(shortDateTime(*k.revokedAt)) : tr("active");
     case Balance:
         return k.balanceMilli ? credits(*k.balanceMilli) : tr("unlimited");
     case CreditsUsed:
@@ -102,9 +100,9 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
     case Requests:
         return r.usage.requests;
     case Created:
-        return when(k.createdAt);
+        return shortDateTime(k.createdAt);
     case LastUsed:
-        return k.lastUsedAt ? when(*k.lastUsedAt) : QString();
+        return k.lastUsedAt ? shortDateTime(*k.lastUsedAt) : QString();
     default:
         return {};
     }

@@ -5,7 +5,7 @@
 
 #include "Service.h"
 #include "common/Icons.h"
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 #include "sites/ChangeDecisions.h"
 #include "sites/SiteConfigSchema.h"
 #include "sites/SiteRepository.h"
@@ -219,7 +219,7 @@ void ProposalsDock::decide(bool apply)
             m_message->setText(tr("Discarded; the configuration is unchanged."));
         }
         m_note->clear();
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         m_message->setText(e.message());
     }
     m_current = id;

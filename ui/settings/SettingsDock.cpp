@@ -4,7 +4,7 @@
 
 #include "Service.h"
 #include "common/Icons.h"
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 #include "system/SystemController.h"
 
 #include <QAction>
@@ -297,7 +297,7 @@ bool SettingsDock::apply()
                                      .arg(f.definition->key));
                 f.error->show();
             }
-        } catch (const http::ApiError &e) {
+        } catch (const DomainError &e) {
             // Nothing stored: the field keeps what was typed, with the reason under it.
             f.error->setText(tr("%1 (%2)").arg(e.message(), e.code()));
             f.error->show();

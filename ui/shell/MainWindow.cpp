@@ -1,10 +1,10 @@
 #include "MainWindow.h"
 
-#include "OverviewPage.h"
 #include "StatusBar.h"
 #include "browserviews/BrowserViewsDock.h"
 #include "deliveries/DeliveriesDock.h"
 #include "keys/KeysDock.h"
+#include "overview/OverviewDock.h"
 #include "proposals/ProposalsDock.h"
 #include "settings/SettingsDock.h"
 #include "sites/SitesDock.h"
@@ -39,8 +39,7 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
                                    QIcon(QStringLiteral(":/pilothouse/icons/pilothouse.svg"))));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks |
                    QMainWindow::AllowTabbedDocks);
-    m_overview = new OverviewPage(service, this);
-    setCentralWidget(m_overview);
+    // No central widget: the panels have the whole window, the Overview first among them.
     m_statusBar = new StatusBar(service, this);
     setStatusBar(m_statusBar);
 
@@ -49,8 +48,12 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     m_quitAction->setShortcut(QKeySequence::Quit);
     // Each panel is a dock; the View menu shows and hides them.
     m_viewMenu = menuBar()->addMenu(QString());
+    m_overview = new OverviewDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_overview);
+    m_viewMenu->addAction(m_overview->toggleViewAction());
     m_trajectories = new TrajectoriesDock(service, this);
     addDockWidget(Qt::BottomDockWidgetArea, m_trajectories);
+    tabifyDockWidget(m_overview, m_trajectories);
     m_viewMenu->addAction(m_trajectories->toggleViewAction());
     m_deliveries = new DeliveriesDock(service, this);
     addDockWidget(Qt::BottomDockWidgetArea, m_deliveries);
@@ -89,7 +92,7 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_sitesDock);
     tabifyDockWidget(m_settingsDock, m_sitesDock);
     m_viewMenu->addAction(m_sitesDock->toggleViewAction());
-    m_trajectories->raise();
+    m_overview->raise();
     m_helpMenu = menuBar()->addMenu(QString());
     m_aboutAction = m_helpMenu->addAction(icon(Icon::About), QString(), this, [this] {
         QMessageBox::about(this, tr("About Pilothouse"),

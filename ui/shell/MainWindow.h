@@ -13,7 +13,7 @@ class Service;
 
 namespace ph::ui {
 
-class OverviewPage;
+class OverviewDock;
 class StatusBar;
 class BrowserViewsDock;
 class DeliveriesDock;
@@ -64,7 +64,7 @@ private:
     CloseAction askOnClose();
 
     Service &m_service;
-    OverviewPage *m_overview;
+    OverviewDock *m_overview;
     TrajectoriesDock *m_trajectories;
     DeliveriesDock *m_deliveries;
     TriggersDock *m_triggers;

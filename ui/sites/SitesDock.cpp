@@ -4,8 +4,8 @@
 
 #include "Service.h"
 #include "core/Clock.h"
+#include "core/DomainError.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 #include "sites/ConnectKeyRepository.h"
 #include "sites/SiteConfigSchema.h"
 #include "sites/SiteRepository.h"
@@ -428,7 +428,7 @@ void SitesDock::showMessage(const QString &text, bool error)
     m_message->setText(text);
 }
 
-void SitesDock::showError(const http::ApiError &error)
+void SitesDock::showError(const DomainError &error)
 {
     showMessage(tr("%1 (%2)").arg(error.message(), error.code()), true);
 }
@@ -466,7 +466,7 @@ void SitesDock::mint()
                 ? tr("Created the site %1 with the site key %2.").arg(g.site.name, g.key.label)
                 : tr("Minted the site key %2 for %1.").arg(g.site.name, g.key.label),
             false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -503,7 +503,7 @@ void SitesDock::savePolicy()
         showCurrent();
         showMessage(tr("Saved the allowed domains, capabilities and policy of %1.").arg(key.label),
                     false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -521,7 +521,7 @@ void SitesDock::rotate()
         showMessage(tr("Rotated %1: its new public key is shown; the previous one no longer works.")
                         .arg(key.label),
                     false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -538,7 +538,7 @@ void SitesDock::setActive(bool active)
         showMessage(active ? tr("Activated %1.").arg(key.label)
                            : tr("Deactivated %1; pages that use it stop working.").arg(key.label),
                     false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -577,7 +577,7 @@ void SitesDock::deleteSite()
             area.sites(), area.connectKeys(), QJsonObject{{QStringLiteral("siteId"), site->id}});
         showCurrent();
         showMessage(tr("Deleted the site %1.").arg(deleted.site.name), false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -598,7 +598,7 @@ void SitesDock::createConnectKey()
         m_connectLabel->clear();
         selectConnectKey(minted.key.id);
         showMessage(tr("Created the Connect AI key %1.").arg(minted.key.label), false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -616,7 +616,7 @@ void SitesDock::revokeConnectKey()
                                 QJsonObject{{QStringLiteral("keyId"), key->id}});
         showCurrent();
         showMessage(tr("Revoked %1; it now answers 401.").arg(key->label), false);
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -653,7 +653,7 @@ void SitesDock::loadKeyForm()
     QJsonObject policy = sites::SiteConfigSchema::sitePolicyDefaults();
     try {
         policy = sites::SiteConfigSchema::mergeSitePolicy(policy, key->sitePolicy, QString());
-    } catch (const http::ApiError &) {
+    } catch (const DomainError &) {
         // Stored before a check tightened: show the defaults for what no longer passes.
     }
     const auto joined = [&policy](const char *field) {

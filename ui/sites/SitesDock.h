@@ -15,10 +15,9 @@ class QTabWidget;
 class QTableView;
 
 namespace ph {
+class DomainError;
 class Service;
-namespace http {
-class ApiError;
-}
+namespace http {}
 } // namespace ph
 
 namespace ph::ui {
@@ -122,7 +121,7 @@ private:
     void showCurrent();
     void loadKeyForm();
     void showMessage(const QString &text, bool error);
-    void showError(const http::ApiError &error);
+    void showError(const DomainError &error);
 
     Service &m_service;
     SitesModel *m_sites;

@@ -1,5 +1,7 @@
 #include "SitesModel.h"
 
+#include "common/DateText.h"
+
 #include "core/Clock.h"
 #include "core/Store.h"
 #include "sites/ChangeRepository.h"
@@ -14,11 +16,6 @@ namespace ph::ui {
 
 namespace {
 const QColor kInactive(0x80, 0x80, 0x80);
-
-QString when(qint64 ms)
-{
-    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms), QLocale::ShortFormat);
-}
 
 bool sameRow(const SiteRow &a, const SiteRow &b)
 {
@@ -123,7 +120,7 @@ QVariant SitesModel::data(const QModelIndex &index, int role) const
     case Pending:
         return r.pendingChanges;
     case Created:
-        return when(r.site.createdAt);
+        return shortDateTime(r.site.createdAt);
     default:
         return {};
     }
@@ -243,12 +240,12 @@ QVariant SiteKeysModel::data(const QModelIndex &index, int role) const
         if (!k.active)
             return tr("deactivated");
         if (k.isExpired(now))
-            return tr("expired %1").arg(when(*k.expiresAt));
-        return k.expiresAt ? tr("active until %1").arg(when(*k.expiresAt)) : tr("active");
+            return tr("expired %1").arg(shortDateTime(*k.expiresAt));
+        return k.expiresAt ? tr("active until %1").arg(shortDateTime(*k.expiresAt)) : tr("active");
     case Created:
-        return when(k.createdAt);
+        return shortDateTime(k.createdAt);
     case Rotated:
-        return k.rotatedAt ? when(*k.rotatedAt) : QString();
+        return k.rotatedAt ? shortDateTime(*k.rotatedAt) : QString();
     default:
         return {};
     }
@@ -353,11 +350,11 @@ QVariant ConnectKeysModel::data(const QModelIndex &index, int role) const
     case Prefix:
         return k.prefix.isEmpty() ? QString() : k.prefix + QStringLiteral("…");
     case Created:
-        return when(k.createdAt);
+        return shortDateTime(k.createdAt);
     case LastUsed:
-        return k.lastUsedAt ? when(*k.lastUsedAt) : tr("never");
+        return k.lastUsedAt ? shortDateTime(*k.lastUsedAt) : tr("never");
     case State:
-        return k.revokedAt ? tr("revoked %1").arg(when(*k.revokedAt)) : tr("active");
+        return k.revokedAt ? tr("revoked %1").arg(shortDateTime(*k.revokedAt)) : tr("active");
     default:
         return {};
     }

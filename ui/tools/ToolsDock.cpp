@@ -11,12 +11,12 @@
 #include "cloud/LibraryRepository.h"
 #include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
+#include "core/DomainError.h"
 #include "core/Ids.h"
+#include "core/JsonFields.h"
 #include "core/Store.h"
 #include "engine/AgentRun.h"
 #include "engine/RunManager.h"
-#include "http/ApiError.h"
-#include "http/JsonFields.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -294,7 +294,7 @@ void ToolsDock::updateButtons()
     m_save->setEnabled(!m_model->keyId().isEmpty());
 }
 
-void ToolsDock::showError(const http::ApiError &error)
+void ToolsDock::showError(const DomainError &error)
 {
     m_error->setStyleSheet(kErrorStyle);
     m_error->setText(tr("%1 (%2)").arg(error.message(), error.code()));
@@ -310,7 +310,7 @@ void ToolsDock::save()
     QJsonValue value;
     QString problem;
     if (!m_parameters->json(&value, &problem)) {
-        showError(http::ApiError::invalidJson(tr("parameters: %1").arg(problem)));
+        showError(DomainError::invalidJson(tr("parameters: %1").arg(problem)));
         return;
     }
     if (!value.isUndefined())
@@ -320,7 +320,7 @@ void ToolsDock::save()
         body.insert(QStringLiteral("url"), m_url->text().trimmed());
     } else {
         if (!m_steps->json(&value, &problem)) {
-            showError(http::ApiError::invalidJson(tr("steps: %1").arg(problem)));
+            showError(DomainError::invalidJson(tr("steps: %1").arg(problem)));
             return;
         }
         body.insert(QStringLiteral("steps"),
@@ -338,7 +338,7 @@ void ToolsDock::save()
         select(tool.name);
         m_error->setStyleSheet(QString());
         m_error->setText(tr("Saved; the bridge offers it as user_%1.").arg(tool.name));
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -353,7 +353,7 @@ void ToolsDock::remove()
         startNew();
         m_error->setStyleSheet(QString());
         m_error->setText(tr("Deleted %1.").arg(name));
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         showError(e);
     }
 }
@@ -370,8 +370,8 @@ void ToolsDock::testRun()
         QJsonValue value;
         QString problem;
         if (!m_arguments->json(&value, &problem))
-            throw http::ApiError::invalidJson(tr("params: %1").arg(problem));
-        const http::JsonFields call(QJsonObject{
+            throw DomainError::invalidJson(tr("params: %1").arg(problem));
+        const JsonFields call(QJsonObject{
             {QStringLiteral("params"), value.isUndefined() ? QJsonValue(QJsonObject()) : value}});
         const auto fields = call.optionalObject(QStringLiteral("params"));
         const QJsonObject params = fields ? fields->object() : QJsonObject();
@@ -393,7 +393,7 @@ void ToolsDock::testRun()
         connect(run, &engine::AgentRun::settled, this, &ToolsDock::showRun);
         m_result->setJson(QJsonValue());
         showRun();
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         m_runStatus->setStyleSheet(kErrorStyle);
         m_runStatus->setText(tr("%1 (%2)").arg(e.message(), e.code()));
     }
@@ -406,7 +406,7 @@ void ToolsDock::showRun()
     engine::EngineError error;
     const auto response = m_service.runs().latest(m_runId, m_runKeyId, &error);
     if (!response) {
-        m_runStatus->setText(error.message);
+        m_runStatus->setText(error->message());
         return;
     }
     const QString status = response->value(QStringLiteral("status")).toString();

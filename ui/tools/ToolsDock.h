@@ -10,10 +10,9 @@ class QPushButton;
 class QTableView;
 
 namespace ph {
+class DomainError;
 class Service;
-namespace http {
-class ApiError;
-}
+namespace http {}
 } // namespace ph
 
 namespace ph::ui {
@@ -70,7 +69,7 @@ private:
     void remove();
     void testRun();
     void showRun();
-    void showError(const http::ApiError &error);
+    void showError(const DomainError &error);
     void updateButtons();
 
     Service &m_service;

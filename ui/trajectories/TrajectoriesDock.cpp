@@ -288,7 +288,7 @@ void TrajectoriesDock::cancelCurrent()
     engine::EngineError error;
     const QString id = m_current; // cancelling may move the row and the selection
     if (!m_service.runs().cancel(id, QString(), QStringLiteral("cancelled"), &error))
-        QMessageBox::information(this, tr("Cancel run"), error.message);
+        QMessageBox::information(this, tr("Cancel run"), error->message());
     showCurrent();
 }
 
@@ -314,7 +314,7 @@ void TrajectoriesDock::continueCurrent()
     engine::EngineError error;
     if (!m_service.runs().submit(request, trajectory->keyId, Ids::make(QStringLiteral("req")),
                                  &error)) {
-        QMessageBox::warning(this, tr("Continue run"), error.message);
+        QMessageBox::warning(this, tr("Continue run"), error->message());
         return;
     }
     for (const auto &a : std::as_const(m_answers))

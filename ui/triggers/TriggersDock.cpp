@@ -7,9 +7,9 @@
 #include "cloud/LibraryRepository.h"
 #include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
+#include "core/DomainError.h"
 #include "core/Settings.h"
 #include "core/Store.h"
-#include "http/ApiError.h"
 
 #include <QAction>
 #include <QApplication>
@@ -165,7 +165,7 @@ void TriggersDock::create()
             m_view->setCurrentIndex(m_model->index(row, 0));
         m_current = t.id;
         showCurrent();
-    } catch (const http::ApiError &e) {
+    } catch (const DomainError &e) {
         m_error->setText(e.message());
     }
 }

@@ -991,6 +991,8 @@ private:
                     .arg(column)
                     .arg(m_limits.maxExpandedBytes)));
         m_expanded += bytes;
+        if (m_limits.expandedMeter)
+            *m_limits.expandedMeter += bytes;
     }
 
     void readChunk(const Value &chunk, const ColumnSchema &c, qint64 groupRows, int groupIndex,

@@ -350,6 +350,8 @@ private:
             tooLarge();
         }
         m_expanded += data.size();
+        if (m_limits.expandedMeter)
+            *m_limits.expandedMeter += data.size();
         return data;
     }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <QWidget>
+#include <QDockWidget>
 
 class QLabel;
 class QPlainTextEdit;
@@ -11,13 +11,14 @@ class Service;
 
 namespace ph::ui {
 
-// The console's centre until panels are docked: where the API is, how to call it, and
-// the requests as they happen.
-class OverviewPage : public QWidget
+// The first panel: where the API is, how to call it, and the requests as they happen.
+// (The API address and a key are also always in the status bar.)
+class OverviewDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit OverviewPage(Service &service, QWidget *parent = nullptr);
+    explicit OverviewDock(Service &service, QWidget *parent = nullptr);
+    QPlainTextEdit *activity() const { return m_activity; }
 
 protected:
     void changeEvent(QEvent *event) override;

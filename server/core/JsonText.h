@@ -8,9 +8,10 @@
 
 #include <optional>
 
-namespace ph::sites {
+namespace ph {
 
-// How the sites repositories keep JSON and optional values in SQLite columns.
+// How the repositories keep JSON and optional values in SQLite columns, and how JSON is
+// written compactly (stored, sealed, logged).
 namespace JsonText {
 
 inline QString from(const QJsonObject &o)
@@ -23,9 +24,15 @@ inline QString from(const QJsonArray &a)
     return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
 }
 
+// Any value: objects and arrays as documents, scalars as their JSON text ("a", 1, null).
 inline QString from(const QJsonValue &v)
 {
-    return v.isArray() ? from(v.toArray()) : from(v.toObject());
+    if (v.isArray())
+        return from(v.toArray());
+    if (v.isObject())
+        return from(v.toObject());
+    const QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
 }
 
 inline QJsonObject object(const QVariant &column)
@@ -62,4 +69,4 @@ inline std::optional<qint64> optionalInt(const QVariant &column)
 }
 
 } // namespace JsonText
-} // namespace ph::sites
+} // namespace ph

@@ -1,10 +1,10 @@
-#include "JsonFields.h"
+#include "core/JsonFields.h"
 
-#include "ApiError.h"
+#include "core/DomainError.h"
 
 #include <cmath>
 
-namespace ph::http {
+namespace ph {
 
 namespace {
 const char *typeName(QJsonValue::Type t)
@@ -29,7 +29,7 @@ const char *typeName(QJsonValue::Type t)
 
 [[noreturn]] void wrongType(const QString &path, const char *expected, const QJsonValue &v)
 {
-    throw ApiError::invalidField(
+    throw DomainError::invalidField(
         path, QStringLiteral("must be %1, got %2")
                   .arg(QLatin1String(expected), QLatin1String(typeName(v.type()))));
 }
@@ -53,10 +53,10 @@ QString JsonFields::path(const QString &key) const
 QString JsonFields::requiredString(const QString &key) const
 {
     if (!has(key))
-        throw ApiError::missingField(path(key));
+        throw DomainError::missingField(path(key));
     const auto v = optionalString(key);
     if (v->trimmed().isEmpty())
-        throw ApiError::invalidField(path(key), QStringLiteral("must not be empty"));
+        throw DomainError::invalidField(path(key), QStringLiteral("must not be empty"));
     return *v;
 }
 
@@ -86,7 +86,7 @@ std::optional<qint64> JsonFields::optionalInt(const QString &key, qint64 min, qi
     if (!n)
         return std::nullopt;
     if (*n != std::floor(*n))
-        throw ApiError::invalidField(path(key), QStringLiteral("must be a whole number"));
+        throw DomainError::invalidField(path(key), QStringLiteral("must be a whole number"));
     return qint64(*n);
 }
 
@@ -99,8 +99,8 @@ std::optional<double> JsonFields::optionalNumber(const QString &key, double min,
         wrongType(path(key), "a number", v);
     const double n = v.toDouble();
     if (n < min || n > max)
-        throw ApiError::invalidField(path(key),
-                                     QStringLiteral("must be between %1 and %2").arg(min).arg(max));
+        throw DomainError::invalidField(
+            path(key), QStringLiteral("must be between %1 and %2").arg(min).arg(max));
     return n;
 }
 
@@ -108,7 +108,7 @@ std::optional<QStringList> JsonFields::stringArray(const QString &key, bool requ
 {
     if (!has(key)) {
         if (required)
-            throw ApiError::missingField(path(key));
+            throw DomainError::missingField(path(key));
         return std::nullopt;
     }
     const QJsonValue v = m_object.value(key);
@@ -150,7 +150,7 @@ std::optional<QString> JsonFields::optionalEnum(const QString &key,
 {
     const auto v = optionalString(key);
     if (v && !allowed.contains(*v))
-        throw ApiError::invalidField(
+        throw DomainError::invalidField(
             path(key), QStringLiteral("must be one of %1").arg(allowed.join(QStringLiteral(", "))));
     return v;
 }
@@ -159,10 +159,10 @@ void JsonFields::rejectUnknown(const QStringList &allowed) const
 {
     for (auto it = m_object.begin(); it != m_object.end(); ++it) {
         if (!allowed.contains(it.key()))
-            throw ApiError(400, QStringLiteral("UNKNOWN_FIELD"),
-                           QStringLiteral("%1 is not a known field").arg(path(it.key())),
-                           path(it.key()));
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("UNKNOWN_FIELD"),
+                              QStringLiteral("%1 is not a known field").arg(path(it.key())),
+                              path(it.key()));
     }
 }
 
-} // namespace ph::http
+} // namespace ph

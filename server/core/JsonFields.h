@@ -7,10 +7,10 @@
 
 #include <optional>
 
-namespace ph::http {
+namespace ph {
 
 // Reads fields of a JSON request body with typed errors that name the field by its
-// full path ("urls[3]", "accessibilityTree.maxNodes"). Every reader throws ApiError 400.
+// full path ("urls[3]", "accessibilityTree.maxNodes"). Every reader throws DomainError 400.
 class JsonFields
 {
 public:
@@ -40,4 +40,4 @@ private:
     QString m_path;
 };
 
-} // namespace ph::http
+} // namespace ph

@@ -1,4 +1,4 @@
-#include "OverviewPage.h"
+#include "OverviewDock.h"
 
 #include "Service.h"
 #include "core/Clock.h"
@@ -14,11 +14,13 @@
 
 namespace ph::ui {
 
-OverviewPage::OverviewPage(Service &service, QWidget *parent)
-    : QWidget(parent)
+OverviewDock::OverviewDock(Service &service, QWidget *parent)
+    : QDockWidget(parent)
     , m_service(service)
 {
-    auto *layout = new QVBoxLayout(this);
+    setObjectName(QStringLiteral("overviewDock"));
+    auto *page = new QWidget(this);
+    auto *layout = new QVBoxLayout(page);
     m_title = new QLabel(this);
     QFont f = m_title->font();
     f.setPointSizeF(f.pointSizeF() * 1.6);
@@ -41,19 +43,21 @@ OverviewPage::OverviewPage(Service &service, QWidget *parent)
     layout->addWidget(m_example);
     layout->addWidget(m_activityTitle);
     layout->addWidget(m_activity, 1);
-    connect(&service.store(), &Store::changed, this, &OverviewPage::onStoreChanged);
+    setWidget(page);
+    connect(&service.store(), &Store::changed, this, &OverviewDock::onStoreChanged);
     retranslateUi();
 }
 
-void OverviewPage::changeEvent(QEvent *event)
+void OverviewDock::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         retranslateUi();
-    QWidget::changeEvent(event);
+    QDockWidget::changeEvent(event);
 }
 
-void OverviewPage::retranslateUi()
+void OverviewDock::retranslateUi()
 {
+    setWindowTitle(tr("Overview"));
     m_title->setText(tr("Pilothouse is running"));
     m_intro->setText(tr("The API listens at %1. Send your API key as "
                         "\"Authorization: Bearer <key>\". For example:")
@@ -65,7 +69,7 @@ void OverviewPage::retranslateUi()
     m_activityTitle->setText(tr("Requests"));
 }
 
-void OverviewPage::onStoreChanged(const QString &table, const QString &id)
+void OverviewDock::onStoreChanged(const QString &table, const QString &id)
 {
     if (table != QLatin1String("api_requests"))
         return;

@@ -1,0 +1,335 @@
+// The rule planner's strategies, each against a fake tab (tests/support/FakeTab.h): no
+// browser, no service, milliseconds per row. The end-to-end runs through the real
+// browser are in tst_agent.
+#include "FakeTab.h"
+
+#include "engine/RulePlanner.h"
+
+#include <QtTest>
+
+using namespace ph;
+using namespace ph::engine;
+using namespace ph::test;
+
+namespace {
+
+const QString kHome = QStringLiteral("https://shop.example/");
+const QString kList = QStringLiteral("https://shop.example/list");
+const QString kList2 = QStringLiteral("https://shop.example/list?page=2");
+const QString kList3 = QStringLiteral("https://shop.example/list?page=3");
+const QString kLogin = QStringLiteral("https://shop.example/login");
+const QString kOrders = QStringLiteral("https://shop.example/orders");
+
+QJsonObject jsonSchema(const char *json)
+{
+    return QJsonDocument::fromJson(json).object();
+}
+
+const char *kProducts = R"({"type":"array","items":{"type":"object",
+    "properties":{"name":{"type":"string"},"price":{"type":"number"}}}})";
+
+QJsonObject product(const QString &name, double price)
+{
+    return {{QStringLiteral("name"), name}, {QStringLiteral("price"), price}};
+}
+
+QJsonArray loginFields()
+{
+    return {QJsonObject{{QStringLiteral("key"), QStringLiteral("email")},
+                        {QStringLiteral("label"), QStringLiteral("Email")},
+                        {QStringLiteral("id"), QStringLiteral("e2")}},
+            QJsonObject{{QStringLiteral("key"), QStringLiteral("password")},
+                        {QStringLiteral("label"), QStringLiteral("Password")},
+                        {QStringLiteral("id"), QStringLiteral("e3")},
+                        {QStringLiteral("secret"), true}}};
+}
+
+// A small shop: a home page with a search box and links, a paged list of products, a
+// sign-in page that leads to the orders.
+FakeTab shop()
+{
+    FakeTab tab;
+    FakePage home;
+    home.title = QStringLiteral("Shop");
+    home.markdown = QStringLiteral("# Shop\n\nEverything for a small boat.");
+    home.search = QStringLiteral("https://shop.example/search");
+    home.links.insert(QStringLiteral("Products"), kList);
+    home.links.insert(QStringLiteral("Sign in"), kLogin);
+    tab.pages.insert(kHome, home);
+    FakePage list;
+    list.items = {product(QStringLiteral("Rope"), 12.5), product(QStringLiteral("Fender"), 24)};
+    list.next = kList2;
+    tab.pages.insert(kList, list);
+    FakePage list2;
+    list2.items = {product(QStringLiteral("Anchor"), 80)};
+    list2.next = kList3;
+    tab.pages.insert(kList2, list2);
+    FakePage list3;
+    list3.items = {product(QStringLiteral("Cleat"), 6)};
+    tab.pages.insert(kList3, list3);
+    FakePage results;
+    results.items = {product(QStringLiteral("Rope"), 12.5)};
+    tab.pages.insert(QStringLiteral("https://shop.example/search?q=rope"), results);
+    FakePage login;
+    login.fields = loginFields();
+    login.submit = QStringLiteral("Sign in");
+    login.credentials = {{QStringLiteral("email"), QStringLiteral("ann@example.org")},
+                         {QStringLiteral("password"), QStringLiteral("s3cret")}};
+    login.afterLogin = kOrders;
+    tab.pages.insert(kLogin, login);
+    FakePage orders;
+    orders.markdown = QStringLiteral("# Your orders\n\nOrder 17: Rope");
+    orders.items = {product(QStringLiteral("Order 17"), 12.5)};
+    tab.pages.insert(kOrders, orders);
+    return tab;
+}
+
+struct Run
+{
+    FakeContext ctx;
+    FakeTab tab = shop();
+    std::unique_ptr<RulePlanner> planner;
+
+    Run(const QString &task, const QStringList &urls, const QJsonObject &schema = {},
+        const QStringList &tools = {})
+    {
+        ctx.m_request.input = task;
+        ctx.m_request.urls = urls;
+        ctx.m_request.schema = schema;
+        ctx.m_request.additionalTools = tools;
+        TaskContext tc;
+        tc.urls = urls;
+        tc.hasSchema = !schema.isEmpty();
+        tc.additionalTools = tools;
+        planner = std::make_unique<RulePlanner>(task, tc, schema);
+    }
+    PlannerOutcome go(const QJsonObject &answers = {})
+    {
+        return drive(*planner, ctx, tab, answers);
+    }
+};
+
+QStringList names(const std::optional<QJsonValue> &json)
+{
+    QStringList out;
+    for (const QJsonValue &v : json.value_or(QJsonValue()).toArray())
+        out << v.toObject().value(QStringLiteral("name")).toString();
+    return out;
+}
+
+} // namespace
+
+class tst_RulePlanner : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void readsThePageAsText();
+    void extractsItemsShapedByTheSchema();
+    void followsNextPagesWhenAsked_data();
+    void followsNextPagesWhenAsked();
+    void actsOnThePageInTheOrderWritten();
+    void searchesTheSiteThenExtracts();
+    void signsInWithCredentialsFromTheTask();
+    void asksForCredentialsTheTaskDoesNotGive();
+    void continuesWithTheAnswersGiven();
+    void reportsAFailedSignIn();
+    void looksForASignInFormWhenNothingWasFound();
+    void reportsAFailedStep();
+    void asksForAPageWhenTheTaskNamesNone();
+    void refusesAPagelessTaskWithoutAskQuestions();
+    void readsTheSheetsWhenThereIsNoPage();
+    void resumesFromSavedState();
+};
+
+void tst_RulePlanner::readsThePageAsText()
+{
+    Run run(QStringLiteral("Read the page"), {kHome});
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QVERIFY2(out.text.contains(QStringLiteral("Everything for a small boat")),
+             qPrintable(out.text));
+    QCOMPARE(out.calls, (QStringList{"act_on_tab:navigate", "crawl_and_extract_from_tab"}));
+}
+
+void tst_RulePlanner::extractsItemsShapedByTheSchema()
+{
+    Run run(QStringLiteral("List the products"), {kList}, jsonSchema(kProducts));
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(names(out.json), (QStringList{"Rope", "Fender"}));
+    QVERIFY2(out.text.contains(QStringLiteral("2 items")), qPrintable(out.text));
+}
+
+void tst_RulePlanner::followsNextPagesWhenAsked_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("reads only the first page when pages are not mentioned")
+        << "List the products" << QStringList{"Rope", "Fender"};
+    QTest::newRow("follows every page")
+        << "List the products on every page" << QStringList{"Rope", "Fender", "Anchor", "Cleat"};
+    QTest::newRow("stops at the number of pages asked for")
+        << "List the products on the first 2 pages" << QStringList{"Rope", "Fender", "Anchor"};
+}
+
+void tst_RulePlanner::followsNextPagesWhenAsked()
+{
+    QFETCH(QString, task);
+    QFETCH(QStringList, expected);
+    Run run(task, {kList}, jsonSchema(kProducts));
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(names(out.json), expected);
+}
+
+void tst_RulePlanner::actsOnThePageInTheOrderWritten()
+{
+    Run run(QStringLiteral("Type \"rope\" into \"e9\", click \"Products\" and list the products"),
+            {kHome}, jsonSchema(kProducts));
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(run.tab.log.mid(0, 3),
+             (QStringList{"navigate https://shop.example/", "type e9", "click Products"}));
+    QCOMPARE(run.tab.typed.value(QStringLiteral("e9")).toString(), QStringLiteral("rope"));
+    QCOMPARE(names(out.json), (QStringList{"Rope", "Fender"}));
+}
+
+void tst_RulePlanner::searchesTheSiteThenExtracts()
+{
+    Run run(QStringLiteral("Search for \"rope\" and list the results"), {kHome},
+            jsonSchema(kProducts));
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QVERIFY(run.tab.log.contains(QStringLiteral("search rope")));
+    QCOMPARE(names(out.json), QStringList{"Rope"});
+}
+
+void tst_RulePlanner::signsInWithCredentialsFromTheTask()
+{
+    Run run(QStringLiteral("Sign in with email \"ann@example.org\" and password \"s3cret\", then "
+                           "read my orders"),
+            {kLogin});
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QVERIFY(run.tab.signedIn);
+    QVERIFY2(out.text.contains(QStringLiteral("Order 17")), qPrintable(out.text));
+    QVERIFY(out.asked.isEmpty());
+}
+
+void tst_RulePlanner::asksForCredentialsTheTaskDoesNotGive()
+{
+    Run run(QStringLiteral("Sign in and read my orders"), {kLogin});
+    const PlannerOutcome out = run.go();
+    QVERIFY(out.waitingForInput);
+    QCOMPARE(out.asked.size(), 1);
+    const QJsonObject asked = out.asked.first();
+    QCOMPARE(asked.keys(), (QStringList{"email", "password"}));
+    QVERIFY(asked.value(QStringLiteral("password"))
+                .toObject()
+                .value(QStringLiteral("secret"))
+                .toBool());
+    QVERIFY(!run.tab.signedIn);
+}
+
+void tst_RulePlanner::continuesWithTheAnswersGiven()
+{
+    Run run(QStringLiteral("Sign in and read my orders"), {kLogin});
+    const PlannerOutcome out = run.go({{QStringLiteral("email"), QStringLiteral("ann@example.org")},
+                                       {QStringLiteral("password"), QStringLiteral("s3cret")}});
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QVERIFY(run.tab.signedIn);
+    QVERIFY2(out.text.contains(QStringLiteral("Order 17")), qPrintable(out.text));
+}
+
+void tst_RulePlanner::reportsAFailedSignIn()
+{
+    Run run(QStringLiteral("Sign in with email \"ann@example.org\" and password \"wrong\", then "
+                           "read my orders"),
+            {kLogin});
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
+    QVERIFY2(out.error.contains(QStringLiteral("signing in did not succeed")),
+             qPrintable(out.error));
+}
+
+void tst_RulePlanner::looksForASignInFormWhenNothingWasFound()
+{
+    // The orders page shows a sign-in form and nothing else until one signs in: the
+    // first extraction finds nothing, the planner looks for a form, signs in with the
+    // answers, and extracts again.
+    Run run(QStringLiteral("List my orders"), {kLogin}, jsonSchema(kProducts));
+    const PlannerOutcome out = run.go({{QStringLiteral("email"), QStringLiteral("ann@example.org")},
+                                       {QStringLiteral("password"), QStringLiteral("s3cret")}});
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QVERIFY(out.calls.contains(QStringLiteral("act_on_tab:login_form")));
+    QVERIFY(run.tab.signedIn);
+    QCOMPARE(names(out.json), QStringList{"Order 17"});
+}
+
+void tst_RulePlanner::reportsAFailedStep()
+{
+    Run run(QStringLiteral("Open https://shop.example/missing and read it"), {});
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
+    QVERIFY2(out.error.contains(QStringLiteral("404")), qPrintable(out.error));
+}
+
+void tst_RulePlanner::asksForAPageWhenTheTaskNamesNone()
+{
+    Run run(QStringLiteral("What do the products cost?"), {}, jsonSchema(kProducts),
+            {QStringLiteral("ask_questions")});
+    PlannerOutcome out = run.go();
+    QVERIFY(out.waitingForInput);
+    QVERIFY(out.asked.first().contains(QStringLiteral("url")));
+    Run again(QStringLiteral("What do the products cost?"), {}, jsonSchema(kProducts),
+              {QStringLiteral("ask_questions")});
+    out = again.go({{QStringLiteral("url"), kList}});
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(names(out.json), (QStringList{"Rope", "Fender"}));
+}
+
+void tst_RulePlanner::refusesAPagelessTaskWithoutAskQuestions()
+{
+    Run run(QStringLiteral("What do the products cost?"), {});
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
+    QVERIFY2(out.error.contains(QStringLiteral("names no page")), qPrintable(out.error));
+}
+
+void tst_RulePlanner::readsTheSheetsWhenThereIsNoPage()
+{
+    FakeContext ctx;
+    ctx.m_request.input = QStringLiteral("Summarise the data");
+    ctx.m_sheets.append(data::Sheet::fromStrings(QStringLiteral("Boats"), {"name", "length"},
+                                                 {{"Ada", "7"}, {"Bea", "9"}}));
+    TaskContext tc;
+    tc.hasData = true;
+    RulePlanner planner(ctx.m_request.input, tc, {});
+    FakeTab tab;
+    const PlannerOutcome out = drive(planner, ctx, tab);
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(out.calls, QStringList{"sheets_access:list"});
+    QVERIFY2(out.text.contains(QStringLiteral("Bea")), qPrintable(out.text));
+}
+
+void tst_RulePlanner::resumesFromSavedState()
+{
+    // A run that waits for input is stored; a new planner restored from that state
+    // carries on where the first stopped.
+    Run first(QStringLiteral("Sign in and read my orders"), {kLogin});
+    QVERIFY(first.go().waitingForInput);
+    const QJsonObject state = first.planner->saveState();
+    Run second(QStringLiteral("Sign in and read my orders"), {kLogin});
+    second.planner->restoreState(state);
+    second.tab.url = kLogin; // the page as the replay leaves it
+    second.ctx.answers() = {{QStringLiteral("email"), QStringLiteral("ann@example.org")},
+                            {QStringLiteral("password"), QStringLiteral("s3cret")}};
+    second.planner->resumeWithAnswers(second.ctx);
+    const PlannerOutcome out = drive(*second.planner, second.ctx, second.tab);
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QVERIFY(second.tab.signedIn);
+    QVERIFY2(out.text.contains(QStringLiteral("Order 17")), qPrintable(out.text));
+}
+
+QTEST_GUILESS_MAIN(tst_RulePlanner)
+#include "tst_ruleplanner.moc"

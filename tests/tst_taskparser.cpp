@@ -1,0 +1,263 @@
+// TaskParser: what the rule planner reads out of a task, without a browser. Each row
+// is a task as a person writes it and the plan it must give, in a compact notation:
+// the operations in order (open(url) click(target) type(text→target) …), then the
+// plan's flags (+paginate, +max=N, +eachRow, +login, +direct, +steps).
+#include "engine/TaskParser.h"
+
+#include <QtTest>
+
+using namespace ph::engine;
+
+namespace {
+
+QString describe(const TaskPlan &plan)
+{
+    QStringList parts;
+    for (const TaskOp &op : plan.ops) {
+        switch (op.kind) {
+        case TaskOp::Kind::Open:
+            parts << QStringLiteral("open(%1)").arg(op.a);
+            break;
+        case TaskOp::Kind::Click:
+            parts << QStringLiteral("click(%1)").arg(op.a);
+            break;
+        case TaskOp::Kind::Type:
+            parts << QStringLiteral("type(%1→%2)").arg(op.a, op.b);
+            break;
+        case TaskOp::Kind::Select:
+            parts << QStringLiteral("select(%1→%2)").arg(op.a, op.b);
+            break;
+        case TaskOp::Kind::Check:
+            parts << QStringLiteral("check(%1)").arg(op.a);
+            break;
+        case TaskOp::Kind::Uncheck:
+            parts << QStringLiteral("uncheck(%1)").arg(op.a);
+            break;
+        case TaskOp::Kind::Press:
+            parts << QStringLiteral("press(%1)").arg(op.a);
+            break;
+        case TaskOp::Kind::WaitText:
+            parts << QStringLiteral("wait(%1)").arg(op.a);
+            break;
+        case TaskOp::Kind::WaitMs:
+            parts << QStringLiteral("wait(%1ms)").arg(op.n);
+            break;
+        case TaskOp::Kind::Scroll:
+            parts << QStringLiteral("scroll(%1)").arg(op.a);
+            break;
+        case TaskOp::Kind::Search:
+            parts << QStringLiteral("search(%1)").arg(op.a);
+            break;
+        case TaskOp::Kind::Login:
+            parts << QStringLiteral("login");
+            break;
+        case TaskOp::Kind::Extract:
+            parts << (op.a.isEmpty() ? QStringLiteral("extract")
+                                     : QStringLiteral("extract(%1)").arg(op.a));
+            break;
+        case TaskOp::Kind::SheetsWorkflow:
+            parts << QStringLiteral("workflow");
+            break;
+        case TaskOp::Kind::Generate:
+            parts << QStringLiteral("generate(%1)").arg(op.a);
+            break;
+        case TaskOp::Kind::Ask:
+            parts << QStringLiteral("ask");
+            break;
+        case TaskOp::Kind::ReadSheets:
+            parts << QStringLiteral("readSheets");
+            break;
+        }
+    }
+    if (plan.paginate)
+        parts << QStringLiteral("+paginate");
+    if (plan.maxPages > 0)
+        parts << QStringLiteral("+max=%1").arg(plan.maxPages);
+    if (plan.eachRow)
+        parts << QStringLiteral("+eachRow");
+    if (plan.loginIntent)
+        parts << QStringLiteral("+login");
+    if (plan.directExtraction)
+        parts << QStringLiteral("+direct");
+    if (plan.explicitSteps)
+        parts << QStringLiteral("+steps");
+    return parts.join(QLatin1Char(' '));
+}
+
+const QString kShop = QStringLiteral("https://shop.example/");
+
+} // namespace
+
+class tst_TaskParser : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void readsTasks_data();
+    void readsTasks();
+    void readsCredentialsWrittenInTheTask_data();
+    void readsCredentialsWrittenInTheTask();
+    void roundTripsOperationsThroughJson();
+};
+
+void tst_TaskParser::readsTasks_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<QStringList>("urls");
+    QTest::addColumn<bool>("hasSchema");
+    QTest::addColumn<bool>("hasData");
+    QTest::addColumn<QStringList>("tools");
+    QTest::addColumn<QString>("plan");
+    const QStringList shop{kShop};
+    const QStringList none;
+
+    QTest::newRow("reads a page when asked to read it")
+        << "Read the page" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("extracts with a schema from a question")
+        << "What do the products cost?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("lists the products directly")
+        << "List the products" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("opens a URL written in the task")
+        << "Open https://news.example/today and list the headlines" << none << false << false
+        << none << "open(https://news.example/today) extract +direct";
+    QTest::newRow("adds https to a bare host name")
+        << "visit news.example then read it" << none << false << false << none
+        << "open(https://news.example) extract +direct";
+    QTest::newRow("does not take 'the link' for an address")
+        << "Open the link" << shop << false << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("clicks a quoted button")
+        << "Click \"Show details\"" << shop << false << false << none
+        << "open(https://shop.example/) click(Show details) +steps";
+    QTest::newRow("clicks then waits for a quoted text")
+        << "Click \"Load\" then wait for \"Done\"" << shop << false << false << none
+        << "open(https://shop.example/) click(Load) wait(Done) +steps";
+    QTest::newRow("types into a field")
+        << "Type \"rope\" into \"Search\" and press Enter" << shop << false << false << none
+        << "open(https://shop.example/) type(rope→Search) press(enter) +steps";
+    QTest::newRow("fills a field with a value")
+        << "Fill in \"Email\" with \"a@b.example\"" << shop << false << false << none
+        << "open(https://shop.example/) type(a@b.example→Email) +steps";
+    QTest::newRow("selects an option")
+        << "Select \"Blue\" in \"Colour\"" << shop << false << false << none
+        << "open(https://shop.example/) select(Blue→Colour) +steps";
+    QTest::newRow("ticks and unticks boxes")
+        << "Tick \"Newsletter\"; untick \"Offers\"" << shop << false << false << none
+        << "open(https://shop.example/) check(Newsletter) uncheck(Offers) +steps";
+    QTest::newRow("presses a named key") << "press the escape key" << shop << false << false << none
+                                         << "open(https://shop.example/) press(escape) +steps";
+    QTest::newRow("waits a number of seconds") << "Wait 2 seconds" << shop << false << false << none
+                                               << "open(https://shop.example/) wait(2000ms) +steps";
+    QTest::newRow("waits milliseconds") << "wait for 250 ms" << shop << false << false << none
+                                        << "open(https://shop.example/) wait(250ms) +steps";
+    QTest::newRow("scrolls to the bottom")
+        << "Scroll to the bottom" << shop << false << false << none
+        << "open(https://shop.example/) scroll(bottom) +steps";
+    QTest::newRow("searches for a quoted term")
+        << "Search for \"fender\" and list the results" << shop << true << false << none
+        << "open(https://shop.example/) search(fender) extract +direct";
+    QTest::newRow("searches for an unquoted term")
+        << "search rope" << shop << false << false << none
+        << "open(https://shop.example/) search(rope) extract";
+    QTest::newRow("follows every page")
+        << "List all products on every page" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("follows the next links")
+        << "Read every page, following the next links" << shop << false << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("caps the pages it follows")
+        << "Get the first 3 pages of results" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=3 +direct";
+    QTest::newRow("signs in when the task says so")
+        << "Sign in and list my orders" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("reads 'log in to my account' as a sign-in")
+        << "Log in to my account, then show the balance" << shop << false << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("works a sheet row by row")
+        << "For each row, open the url and read the title" << none << false << true << none
+        << "workflow +eachRow";
+    QTest::newRow("reads the sheets when there is no page")
+        << "Summarise the data" << none << false << true << none << "readSheets +direct";
+    QTest::newRow("asks for a page when there is none")
+        << "What is the price?" << none << false << false << none << "ask";
+    QTest::newRow("reads every URL given, the first in the tab")
+        << "Read the pages" << QStringList{kShop, QStringLiteral("https://shop.example/about")}
+        << false << false << none
+        << "open(https://shop.example/) extract extract(https://shop.example/about) +direct";
+    QTest::newRow("adds a generated sheet when the tool is on")
+        << "List the products" << shop << true << false << QStringList{"generate_sheets"}
+        << "open(https://shop.example/) extract generate(generate_sheets) +direct";
+    QTest::newRow("keeps semicolons inside quotes together")
+        << "Type \"a; b\" into \"Note\"" << shop << false << false << none
+        << "open(https://shop.example/) type(a; b→Note) +steps";
+    QTest::newRow("splits steps written on separate lines")
+        << "Click \"Menu\"\nClick \"Orders\"" << shop << false << false << none
+        << "open(https://shop.example/) click(Menu) click(Orders) +steps";
+}
+
+void tst_TaskParser::readsTasks()
+{
+    QFETCH(QString, task);
+    QFETCH(QStringList, urls);
+    QFETCH(bool, hasSchema);
+    QFETCH(bool, hasData);
+    QFETCH(QStringList, tools);
+    QFETCH(QString, plan);
+    TaskContext context;
+    context.urls = urls;
+    context.hasSchema = hasSchema;
+    context.hasData = hasData;
+    context.additionalTools = tools;
+    QCOMPARE(describe(parseTask(task, context)), plan);
+}
+
+void tst_TaskParser::readsCredentialsWrittenInTheTask_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    QTest::newRow("an email after 'email'")
+        << "Sign in with email \"ann@example.org\" and password \"s3cret\""
+        << "email"
+        << "ann@example.org";
+    QTest::newRow("a password after 'password'")
+        << "Sign in with email \"ann@example.org\" and password \"s3cret\""
+        << "password"
+        << "s3cret";
+    QTest::newRow("a user name written 'user:'") << "Log in, user: \"ann\""
+                                                 << "username"
+                                                 << "ann";
+    QTest::newRow("the German 'Passwort'") << "Anmelden mit Passwort \"geheim\""
+                                           << "password"
+                                           << "geheim";
+}
+
+void tst_TaskParser::readsCredentialsWrittenInTheTask()
+{
+    QFETCH(QString, task);
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    const TaskPlan plan = parseTask(task, TaskContext{{kShop}, false, false, {}, false});
+    QCOMPARE(plan.credentials.value(key).toString(), value);
+}
+
+void tst_TaskParser::roundTripsOperationsThroughJson()
+{
+    const TaskPlan plan = parseTask(
+        QStringLiteral("Type \"rope\" into \"Search\", wait 2 seconds and list the results"),
+        TaskContext{{kShop}, true, false, {}, false});
+    QVERIFY(plan.ops.size() >= 3);
+    for (const TaskOp &op : plan.ops) {
+        const TaskOp back = TaskOp::fromJson(op.toJson());
+        QCOMPARE(int(back.kind), int(op.kind));
+        QCOMPARE(back.a, op.a);
+        QCOMPARE(back.b, op.b);
+        QCOMPARE(back.n, op.n);
+    }
+}
+
+QTEST_GUILESS_MAIN(tst_TaskParser)
+#include "tst_taskparser.moc"
