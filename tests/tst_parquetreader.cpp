@@ -12,6 +12,7 @@
 #include <QtTest>
 
 using namespace ph::data;
+using ph::test::crasher;
 using ph::test::columnsText;
 using ph::test::compactJson;
 using ph::test::fixture;

@@ -4,7 +4,7 @@
 // it URLs; the first byte picks the scope.
 #include "FuzzInput.h"
 
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 #include "sites/AllowedDomains.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             require(AllowedDomains::normalizeEntry(n, QStringLiteral("d")) == n,
                     "a normalised entry that normalises differently");
             normalized << n;
-        } catch (const ph::http::ApiError &e) {
+        } catch (const ph::DomainError &e) {
             require(!e.message().isEmpty(), "a refusal without a message");
         }
         const QString host = AllowedDomains::normalizeHost(entry);
@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     try {
         AllowedDomains::normalize(entries, QStringLiteral("allowedDomains"));
-    } catch (const ph::http::ApiError &) {
+    } catch (const ph::DomainError &) {
     }
     while (!in.atEnd()) {
         const QString url = QString::fromUtf8(in.until('\n'));

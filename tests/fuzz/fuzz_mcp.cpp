@@ -7,7 +7,7 @@
 #include "FuzzInput.h"
 
 #include "core/Clock.h"
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 #include "http/Exchange.h"
 #include "mcp/McpServer.h"
 
@@ -68,7 +68,7 @@ mcp::Tool schemaTool()
                            .object();
     tool.handler = [](const QJsonObject &arguments, const mcp::CallContext &) {
         if (arguments.value(QStringLiteral("mode")) == QJsonValue(QStringLiteral("paused")))
-            throw http::ApiError::invalidField(QStringLiteral("mode"), QStringLiteral("paused"));
+            throw DomainError::invalidField(QStringLiteral("mode"), QStringLiteral("paused"));
         return QJsonObject{{QStringLiteral("echo"), arguments}};
     };
     return tool;

@@ -5,19 +5,19 @@
 // their own.
 #include "FuzzInput.h"
 
-#include "http/ApiError.h"
+#include "core/DomainError.h"
 #include "sites/SiteConfigSchema.h"
 
 #include <QJsonDocument>
 
 namespace {
 
-using ph::http::ApiError;
+using ph::DomainError;
 using ph::sites::SiteConfigSchema;
 
-void explained(const ApiError &e)
+void explained(const DomainError &e)
 {
-    ph::fuzz::require(e.status() == 400 && !e.message().isEmpty() && !e.field().isEmpty(),
+    ph::fuzz::require(e.kind() == DomainError::Kind::Invalid && !e.message().isEmpty() && !e.field().isEmpty(),
                       "a schema refusal that is not a 400 naming its field");
 }
 
@@ -36,11 +36,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         // What the schema accepted and stored passes the schema again.
         try {
             SiteConfigSchema::checkWhole(stored, QStringLiteral("siteConfig"));
-        } catch (const ApiError &e) {
+        } catch (const DomainError &e) {
             std::fprintf(stderr, "%s\n", qPrintable(e.message()));
             require(false, "a sanitised configuration fails the whole-config check");
         }
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         explained(e);
     }
     try {
@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (const QString &owned : SiteConfigSchema::ownerOnlyFields())
             require(!proposal.contains(owned), "a proposal kept an owner-only field");
         SiteConfigSchema::applyProposal(stored, proposal);
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         explained(e);
     }
     SiteConfigSchema::effective(stored);
@@ -59,14 +59,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         SiteConfigSchema::mergeCapabilities(SiteConfigSchema::capabilityDefaults(),
                                             input.value(QStringLiteral("capabilities")).toObject(),
                                             QStringLiteral("capabilities"));
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         explained(e);
     }
     try {
         SiteConfigSchema::mergeSitePolicy(SiteConfigSchema::sitePolicyDefaults(),
                                           input.value(QStringLiteral("sitePolicy")).toObject(),
                                           QStringLiteral("sitePolicy"));
-    } catch (const ApiError &e) {
+    } catch (const DomainError &e) {
         explained(e);
     }
     return 0;
