@@ -12,9 +12,9 @@
 #include <QtTest>
 
 using namespace ph::data;
-using ph::test::crasher;
 using ph::test::columnsText;
 using ph::test::compactJson;
+using ph::test::crasher;
 using ph::test::fixture;
 using ph::test::rowsText;
 

@@ -1,7 +1,7 @@
 #include "AnalyticsRepository.h"
 
-#include "core/JsonText.h"
 #include "SiteRepository.h"
+#include "core/JsonText.h"
 
 #include "core/Clock.h"
 #include "core/DomainError.h"

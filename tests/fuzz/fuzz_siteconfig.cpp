@@ -17,7 +17,8 @@ using ph::sites::SiteConfigSchema;
 
 void explained(const DomainError &e)
 {
-    ph::fuzz::require(e.kind() == DomainError::Kind::Invalid && !e.message().isEmpty() && !e.field().isEmpty(),
+    ph::fuzz::require(e.kind() == DomainError::Kind::Invalid && !e.message().isEmpty() &&
+                          !e.field().isEmpty(),
                       "a schema refusal that is not a 400 naming its field");
 }
 

@@ -18,8 +18,7 @@ inline QByteArray fixture(const char *name)
 // An input a fuzz target once crashed on: tests/fuzz/crashers/<target>/<name>.
 inline QByteArray crasher(const char *target, const char *name)
 {
-    QFile f(QStringLiteral(FUZZ_CRASHERS "/%1/%2")
-                .arg(QLatin1String(target), QLatin1String(name)));
+    QFile f(QStringLiteral(FUZZ_CRASHERS "/%1/%2").arg(QLatin1String(target), QLatin1String(name)));
     if (!f.open(QIODevice::ReadOnly))
         qFatal("missing crasher %s/%s", target, name);
     return f.readAll();
