@@ -162,7 +162,7 @@ void tst_Agent::initTestCase()
                               .queryItemValue(QStringLiteral("page"))
                               .toInt();
             const int pageNo = n < 1 ? 1 : n;
-            const QString next =
+            const QString nextLink =
                 pageNo < 3 ? QStringLiteral("<a rel=\"next\" href=\"/list?page=%1\">Next</a>")
                                  .arg(pageNo + 1)
                            : QString();
@@ -172,7 +172,7 @@ void tst_Agent::initTestCase()
                          cards({QStringLiteral("Item %1A").arg(pageNo),
                                 QStringLiteral("Item %1B").arg(pageNo)},
                                pageNo * 10) +
-                         QStringLiteral("<nav class=\"pager\">%1</nav>").arg(next)));
+                         QStringLiteral("<nav class=\"pager\">%1</nav>").arg(nextLink)));
         });
         Q_UNUSED(html);
     }

@@ -110,7 +110,8 @@ void tst_HttpReplyParser::connectionClose()
 
 void tst_HttpReplyParser::noBodyStatuses()
 {
-    for (const QByteArray status : {QByteArray("204 No Content"), QByteArray("304 Not Modified")}) {
+    for (const QByteArray &status :
+         {QByteArray("204 No Content"), QByteArray("304 Not Modified")}) {
         HttpReplyParser p(512);
         QByteArray in = "HTTP/1.1 " + status + "\r\nContent-Length: 10\r\n\r\n";
         QCOMPARE(p.feed(in), HttpReplyParser::Complete);

@@ -3,7 +3,8 @@
 # Qt 6.4 (Widgets, WebEngine, HttpServer, SQLite driver, tools), the build tools
 # (CMake, Ninja, ccache), OpenSSL and libpsl headers, Node.js and npm for the page
 # agent bundle, Xvfb for console screenshots; for server/data libxlsxwriter, minizip,
-# poppler-qt6, snappy, zstd and zlib. `--bench` adds Debian's chromium.
+# poppler-qt6, snappy, zstd and zlib. `--bench` adds Debian's chromium, `--test`
+# clang-format (the test command checks the formatting).
 set -euo pipefail
 
 packages=(
@@ -17,6 +18,7 @@ packages=(
 for arg in "$@"; do
     case "$arg" in
         --bench) packages+=(chromium) ;;
+        --test) packages+=(clang-format) ;;
     esac
 done
 # Node.js may come from Debian or from elsewhere; a working node and npm will do.

@@ -160,11 +160,11 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
     r.imageUrls = readUrlList(body, QStringLiteral("image_urls"), grant, &settings,
                               SettingKeys::agentMaxImageUrls);
     r.recordingId = body.optionalString(QStringLiteral("recording_id")).value_or(QString());
-    if (const auto settings = body.optionalObject(QStringLiteral("settings"))) {
-        settings->optionalString(QStringLiteral("model"));
-        settings->optionalEnum(QStringLiteral("planner"),
-                               {QStringLiteral("rule"), QStringLiteral("llm")});
-        r.settings = settings->object();
+    if (const auto runSettings = body.optionalObject(QStringLiteral("settings"))) {
+        runSettings->optionalString(QStringLiteral("model"));
+        runSettings->optionalEnum(QStringLiteral("planner"),
+                                  {QStringLiteral("rule"), QStringLiteral("llm")});
+        r.settings = runSettings->object();
     }
     if (const auto tools = body.optionalObject(QStringLiteral("tools"))) {
         if (const auto extra = tools->stringArray(QStringLiteral("enableAdditionalTools"), false)) {

@@ -40,18 +40,18 @@ QJsonObject SavedTool::toJson() const
 
 QJsonObject Trigger::toJson(const QString &baseUrl) const
 {
-    QJsonObject target{{QStringLiteral("kind"), targetKind}};
+    QJsonObject targetJson{{QStringLiteral("kind"), targetKind}};
     if (targetKind == QLatin1String("tool"))
-        target.insert(QStringLiteral("tool"), this->target);
+        targetJson.insert(QStringLiteral("tool"), target);
     else if (targetKind == QLatin1String("run"))
-        target.insert(QStringLiteral("trajectoryId"), this->target);
+        targetJson.insert(QStringLiteral("trajectoryId"), target);
     else
-        target.insert(QStringLiteral("prompt"), this->target);
+        targetJson.insert(QStringLiteral("prompt"), target);
     for (auto it = options.begin(); it != options.end(); ++it)
-        target.insert(it.key(), it.value());
+        targetJson.insert(it.key(), it.value());
     return {{QStringLiteral("id"), id},
             {QStringLiteral("label"), label},
-            {QStringLiteral("target"), target},
+            {QStringLiteral("target"), targetJson},
             {QStringLiteral("url"), baseUrl + QStringLiteral("/mcp/v1/webhooks/trigger/") + id},
             {QStringLiteral("active"), !revokedAt.has_value()},
             {QStringLiteral("createdAt"), Clock::isoUtc(createdAt)},

@@ -218,7 +218,7 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
                                                       : QStringLiteral("error");
         // The bill, the request's end and the callbacks it owes commit together; the
         // answer goes out after that commit.
-        QJsonObject body;
+        QJsonObject answerBody;
         try {
             m_store.transaction([&] {
                 const Charge charge =
@@ -229,11 +229,11 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
                      {QStringLiteral("succeeded"), job->succeeded()},
                      {QStringLiteral("failed"), job->failed()},
                      {QStringLiteral("creditsUsed"), creditsFromMilli(charge.usedMilli)}});
-                body = {{QStringLiteral("success"), job->failed() == 0},
-                        {QStringLiteral("status"), status},
-                        {QStringLiteral("requestId"), requestId},
-                        {QStringLiteral("results"), job->results()},
-                        {QStringLiteral("usage"), charge.toJson(job->usage())}};
+                answerBody = {{QStringLiteral("success"), job->failed() == 0},
+                              {QStringLiteral("status"), status},
+                              {QStringLiteral("requestId"), requestId},
+                              {QStringLiteral("results"), job->results()},
+                              {QStringLiteral("usage"), charge.toJson(job->usage())}};
                 if (subscriptions.isEmpty())
                     return;
                 webhooks::Outcome o;
@@ -247,7 +247,7 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
                 o.finishedAt = m_store.clock().nowMs();
                 o.creditsUsedMilli = charge.usedMilli;
                 o.creditsLeftMilli = charge.leftMilli;
-                o.output = body;
+                o.output = answerBody;
                 o.extractedData = job->results();
                 o.errorMessage = cancelled ? QStringLiteral("the request was cancelled")
                                            : QStringLiteral("no URL could be read");
@@ -271,7 +271,7 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
             return;
         }
         if (!cancelled)
-            answer(body);
+            answer(answerBody);
         job->deleteLater();
     };
     ++m_inFlight[keyId];

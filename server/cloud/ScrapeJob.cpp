@@ -108,14 +108,14 @@ void ScrapeJob::lease(int index)
 void ScrapeJob::load(int index)
 {
     BrowserLease *lease = m_leases.at(index).get();
-    NavigateOptions nav;
-    nav.timeoutMs = m_options.timeoutMs;
-    nav.waitUntil = m_options.domContentLoaded ? NavigateOptions::WaitUntil::DomContentLoaded
-                                               : NavigateOptions::WaitUntil::Load;
-    nav.waitForSelector = m_options.waitForSelector;
-    nav.waitForText = m_options.waitForText;
+    NavigateOptions options;
+    options.timeoutMs = m_options.timeoutMs;
+    options.waitUntil = m_options.domContentLoaded ? NavigateOptions::WaitUntil::DomContentLoaded
+                                                   : NavigateOptions::WaitUntil::Load;
+    options.waitForSelector = m_options.waitForSelector;
+    options.waitForText = m_options.waitForText;
     ++m_usage.pages;
-    lease->navigate(m_urls.at(index), nav, [this, index](const NavigationResult &nav) {
+    lease->navigate(m_urls.at(index), options, [this, index](const NavigationResult &nav) {
         if (m_done.at(index))
             return;
         QJsonObject result{{QStringLiteral("finalUrl"), nav.finalUrl.toString()},
@@ -123,8 +123,8 @@ void ScrapeJob::load(int index)
                             !nav.finalUrl.isEmpty() && nav.finalUrl != nav.requestedUrl}};
         if (nav.httpStatus > 0)
             result.insert(QStringLiteral("httpStatus"), nav.httpStatus);
-        QJsonObject timing{{QStringLiteral("loadMs"), nav.elapsedMs}};
-        result.insert(QStringLiteral("timing"), timing);
+        result.insert(QStringLiteral("timing"),
+                      QJsonObject{{QStringLiteral("loadMs"), nav.elapsedMs}});
         // An HTTP error page still has a body worth reading; other failures do not.
         if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
             result.insert(QStringLiteral("error"), nav.errorJson());

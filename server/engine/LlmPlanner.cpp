@@ -205,13 +205,13 @@ void LlmPlanner::next(PlanningContext &ctx, const ToolResult *last,
             const QString text = message.value(QStringLiteral("content")).toString().trimmed();
             std::optional<QJsonValue> json;
             if (!ctx.request().schema.isEmpty()) {
-                QString body = text;
-                const qsizetype fence = body.indexOf(QLatin1String("```"));
+                QString answer = text;
+                const qsizetype fence = answer.indexOf(QLatin1String("```"));
                 if (fence >= 0) {
-                    body = body.mid(body.indexOf(QLatin1Char('\n'), fence) + 1);
-                    body = body.left(body.indexOf(QLatin1String("```")));
+                    answer = answer.mid(answer.indexOf(QLatin1Char('\n'), fence) + 1);
+                    answer = answer.left(answer.indexOf(QLatin1String("```")));
                 }
-                const QJsonDocument doc = QJsonDocument::fromJson(body.toUtf8());
+                const QJsonDocument doc = QJsonDocument::fromJson(answer.toUtf8());
                 if (!doc.isNull())
                     json = doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
             }
