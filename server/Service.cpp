@@ -7,11 +7,15 @@
 #include "cloud/BridgeController.h"
 #include "cloud/LibraryController.h"
 #include "cloud/LibraryRepository.h"
+#include "cloud/RunService.h"
 #include "cloud/ScrapeController.h"
+#include "cloud/ToolLibrary.h"
 #include "core/ApiKeyRepository.h"
+#include "core/ApiKeyService.h"
 #include "core/Clock.h"
 #include "core/ObjectPurger.h"
 #include "core/Settings.h"
+#include "core/SettingsService.h"
 #include "core/Store.h"
 #include "engine/RunContext.h"
 #include "engine/RunManager.h"
@@ -63,8 +67,10 @@ Service::~Service()
     m_bridge.reset();
     m_demoSite.reset();
     m_libraryController.reset();
-    m_library.reset();
     m_agent.reset();
+    m_runService.reset();
+    m_toolLibrary.reset();
+    m_library.reset();
     m_scrape.reset();
     m_webhooksController.reset();
     m_webhooks.reset();
@@ -75,6 +81,8 @@ Service::~Service()
     m_idTokens.reset();
     m_pool.reset();
     m_purger.reset();
+    m_settingsService.reset();
+    m_keyService.reset();
     m_settings.reset();
     if (m_store)
         m_store->close();
@@ -105,9 +113,21 @@ cloud::LibraryRepository &Service::library()
     return *m_library;
 }
 
-cloud::AgentController &Service::agent()
+ApiKeyService &Service::keyService()
 {
-    return *m_agent;
+    return *m_keyService;
+}
+SettingsService &Service::settingsService()
+{
+    return *m_settingsService;
+}
+cloud::ToolLibrary &Service::toolLibrary()
+{
+    return *m_toolLibrary;
+}
+cloud::RunService &Service::runService()
+{
+    return *m_runService;
 }
 
 sites::SitesArea &Service::sites()
@@ -173,6 +193,8 @@ bool Service::start(QString *error)
             return false;
         }
     }
+    m_keyService = std::make_unique<ApiKeyService>(*m_store);
+    m_settingsService = std::make_unique<SettingsService>(*m_settings, *m_store);
     if (!ensureOwnerKey(error))
         return false;
 
@@ -219,9 +241,14 @@ bool Service::start(QString *error)
         *m_store, *m_settings, *m_webhooks, *m_clock, *m_policy);
     m_scrape = std::make_unique<cloud::ScrapeController>(*m_store, *m_settings, *m_pool, *m_policy,
                                                          *m_webhooks);
-    m_agent = std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy, *m_pool,
-                                                       *m_runs, *m_webhooks);
-    m_system = std::make_unique<sys::SystemController>(*m_store, *m_settings, *m_pool);
+    // The browser bridge's library (saved tools, recordings, triggers) and agent runs.
+    m_library = std::make_unique<cloud::LibraryRepository>(*m_store);
+    m_toolLibrary = std::make_unique<cloud::ToolLibrary>(*m_library, *m_runs, *m_trajectories);
+    m_runService = std::make_unique<cloud::RunService>(*m_store, *m_settings, *m_pool, *m_runs,
+                                                       *m_webhooks, *m_toolLibrary);
+    m_agent =
+        std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy, *m_runService);
+    m_system = std::make_unique<sys::SystemController>(*m_keyService, *m_settingsService, *m_pool);
     m_http->addController(*m_scrape);
     m_http->addController(*m_agent);
     m_http->addController(*m_system);
@@ -247,11 +274,9 @@ bool Service::start(QString *error)
 
     // The browser bridge (/mcp, trigger URLs) and its library: saved tools, recordings,
     // triggers.
-    m_library = std::make_unique<cloud::LibraryRepository>(*m_store);
-    m_libraryController = std::make_unique<cloud::LibraryController>(
-        *m_store, *m_settings, *m_policy, *m_runs, *m_trajectories, *m_library);
+    m_libraryController = std::make_unique<cloud::LibraryController>(*m_settings, *m_toolLibrary);
     m_bridge = std::make_unique<cloud::BridgeController>(*m_store, *m_settings, *m_policy, *m_auth,
-                                                         *m_agent, *m_scrape, *m_runs, *m_library,
+                                                         *m_runService, *m_scrape, *m_toolLibrary,
                                                          *m_webhooks);
     m_http->addController(*m_libraryController);
     m_http->addController(*m_bridge);
@@ -353,7 +378,10 @@ bool Service::ensureOwnerKey(QString *error)
 
 QString Service::mintOwnerKey(const QString &label)
 {
-    return m_store->apiKeys().mint(label, QStringLiteral("owner"), std::nullopt).secret;
+    ApiKeyService::NewKey request;
+    request.label = label;
+    request.role = QStringLiteral("owner");
+    return m_keyService->mint(request).secret;
 }
 
 void Service::shutdown()

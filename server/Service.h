@@ -12,12 +12,14 @@ class QNetworkAccessManager;
 
 namespace ph {
 
+class ApiKeyService;
 class BrowserPool;
 class Clock;
 class HostResolver;
 class NetworkPolicy;
 class ObjectPurger;
 class Settings;
+class SettingsService;
 class Store;
 namespace http {
 class ApiKeyAuthenticator;
@@ -32,7 +34,9 @@ class AgentController;
 class BridgeController;
 class LibraryController;
 class LibraryRepository;
+class RunService;
 class ScrapeController;
+class ToolLibrary;
 } // namespace cloud
 namespace engine {
 class RunManager;
@@ -63,9 +67,10 @@ struct ServiceConfig
     std::shared_ptr<const HostResolver> resolver;
 };
 
-// The whole service as one object graph: store, settings, browser pool, HTTP server and
-// the area controllers. app/ builds one (with or without the console); tests build
-// their own on port 0 with a temporary data dir.
+// The whole service as one object graph: store, settings, browser pool, HTTP server,
+// the domain services and the area controllers over them. app/ builds one (with or
+// without the console, which calls the same domain services); tests build their own on
+// port 0 with a temporary data dir.
 class Service : public QObject
 {
     Q_OBJECT
@@ -99,9 +104,15 @@ public:
     const Clock &clock() const { return *m_clock; }
     sites::SitesArea &sites();
     cloud::LibraryRepository &library();
-    // Starts runs as POST /agent does: credits, pool admission, the request log.
-    cloud::AgentController &agent();
     http::IdTokenVerifier &idTokens();
+
+    // The domain services the controllers and the console share (docs/decisions.md,
+    // "Domain services").
+    ApiKeyService &keyService();
+    SettingsService &settingsService();
+    cloud::ToolLibrary &toolLibrary();
+    // Starts runs as POST /agent does: credits, pool admission, the request log.
+    cloud::RunService &runService();
 
     // Mints an owner key on demand (console "new key" button).
     QString mintOwnerKey(const QString &label);
@@ -120,6 +131,8 @@ private:
     const Clock *m_clock;
     std::unique_ptr<Store> m_store;
     std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<ApiKeyService> m_keyService;
+    std::unique_ptr<SettingsService> m_settingsService;
     std::unique_ptr<ObjectPurger> m_purger;
     std::unique_ptr<NetworkPolicy> m_policy;
     std::unique_ptr<BrowserPool> m_pool;
@@ -133,8 +146,10 @@ private:
     std::unique_ptr<webhooks::WebhookQueue> m_webhooks;
     std::unique_ptr<webhooks::WebhooksController> m_webhooksController;
     std::unique_ptr<cloud::ScrapeController> m_scrape;
-    std::unique_ptr<cloud::AgentController> m_agent;
     std::unique_ptr<cloud::LibraryRepository> m_library;
+    std::unique_ptr<cloud::ToolLibrary> m_toolLibrary;
+    std::unique_ptr<cloud::RunService> m_runService;
+    std::unique_ptr<cloud::AgentController> m_agent;
     std::unique_ptr<cloud::LibraryController> m_libraryController;
     std::unique_ptr<cloud::BridgeController> m_bridge;
     std::unique_ptr<DemoSite> m_demoSite;

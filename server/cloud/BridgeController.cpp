@@ -1,9 +1,9 @@
 #include "BridgeController.h"
 
-#include "AgentController.h"
 #include "AgentRequest.h"
-#include "LibraryRepository.h"
+#include "RunService.h"
 #include "ScrapeController.h"
+#include "ToolLibrary.h"
 #include "WebhookOptions.h"
 
 #include "core/Clock.h"
@@ -13,8 +13,6 @@
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "engine/AgentRun.h"
-#include "engine/RunManager.h"
-#include "engine/TrajectoryRepository.h"
 #include "http/Authenticator.h"
 #include "http/Exchange.h"
 #include "mcp/McpServer.h"
@@ -171,51 +169,6 @@ QString firstUrl(const QJsonObject &params)
                          : url;
 }
 
-// {{name}} placeholders: a string that is only a placeholder takes the argument's JSON
-// value; otherwise each placeholder is replaced by its text.
-const QRegularExpression
-    kPlaceholder(QStringLiteral("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\}\\}"));
-
-QJsonValue substitute(const QJsonValue &value, const QJsonObject &arguments)
-{
-    if (value.isString()) {
-        const QString s = value.toString();
-        const auto whole = kPlaceholder.match(s);
-        if (whole.hasMatch() && whole.capturedStart() == 0 && whole.capturedLength() == s.size())
-            return arguments.value(whole.captured(1));
-        QString out;
-        qsizetype at = 0;
-        auto it = kPlaceholder.globalMatch(s);
-        while (it.hasNext()) {
-            const auto m = it.next();
-            out += s.mid(at, m.capturedStart() - at);
-            const QJsonValue v = arguments.value(m.captured(1));
-            out +=
-                v.isString() ? v.toString()
-                : v.isDouble()
-                    ? QString::number(v.toDouble(), 'g', 15)
-                    : (v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
-                                  : QString());
-            at = m.capturedEnd();
-        }
-        return out + s.mid(at);
-    }
-    if (value.isArray()) {
-        QJsonArray out;
-        for (const auto &v : value.toArray())
-            out.append(substitute(v, arguments));
-        return out;
-    }
-    if (value.isObject()) {
-        QJsonObject out;
-        const QJsonObject o = value.toObject();
-        for (auto it = o.begin(); it != o.end(); ++it)
-            out.insert(it.key(), substitute(it.value(), arguments));
-        return out;
-    }
-    return value;
-}
-
 // The bridge's answer: the work's body, with the tool and the credits it used on top.
 QJsonObject withTool(QJsonObject body, const QString &tool, const QString &triggerId)
 {
@@ -232,18 +185,16 @@ QJsonObject withTool(QJsonObject body, const QString &tool, const QString &trigg
 } // namespace
 
 BridgeController::BridgeController(Store &store, Settings &settings, NetworkPolicy &policy,
-                                   http::Authenticator &auth, AgentController &agent,
-                                   ScrapeController &scrape, engine::RunManager &runs,
-                                   LibraryRepository &library, webhooks::WebhookQueue &webhooks,
-                                   QObject *parent)
+                                   http::Authenticator &auth, RunService &runs,
+                                   ScrapeController &scrape, ToolLibrary &library,
+                                   webhooks::WebhookQueue &webhooks, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_settings(settings)
     , m_policy(policy)
     , m_auth(auth)
-    , m_agent(agent)
-    , m_scrape(scrape)
     , m_runs(runs)
+    , m_scrape(scrape)
     , m_library(library)
     , m_webhooks(webhooks)
 {
@@ -492,15 +443,10 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
         return;
     }
     if (saved) {
-        const QString name = tool.mid(kSavedPrefix.size());
-        const auto savedTool = m_library.tool(ex.request().principal.keyId, name);
-        if (!savedTool)
-            throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TOOL_NOT_FOUND"),
-                              QStringLiteral("you have no saved tool named %1").arg(name),
-                              QStringLiteral("tool"));
-        runAgent(
-            scriptRequest(call, scriptFor(*savedTool, call.params, QStringLiteral("params")), tool),
-            call, ex, reply);
+        ExecuteRequest request = m_library.savedToolRequest(
+            ex.request().principal.keyId, tool.mid(kSavedPrefix.size()), call.params);
+        request.webhooks = call.webhooks;
+        runAgent(request, call, ex, reply);
         return;
     }
     // agent, planner, extract, replay_workflow: a planned run.
@@ -540,29 +486,24 @@ ExecuteRequest BridgeController::agentRequest(const Call &call, const QString &k
 }
 
 ExecuteRequest BridgeController::scriptRequest(const Call &call, const QJsonArray &script,
-                                               const QString &task) const
+                                               const QString &task)
 {
-    ExecuteRequest r;
-    r.input = task;
-    r.script = script;
+    ExecuteRequest r = ToolLibrary::scriptRequest(call.tool, call.params, script, task);
     r.webhooks = call.webhooks;
-    r.origin = call.tool;
-    r.originParams = call.params;
-    r.stored = {{QStringLiteral("tool"), call.tool}, {QStringLiteral("params"), call.params}};
     return r;
 }
 
 void BridgeController::runAgent(const ExecuteRequest &request, const Call &call, Exchange &ex,
                                 Reply reply)
 {
-    AgentRun *run = m_agent.submit(request, ex.request().principal.keyId, ex.request().id,
-                                   QStringLiteral("/mcp"));
+    AgentRun *run = m_runs.start(request, ex.request().principal.keyId, ex.request().id,
+                                 QStringLiteral("/mcp"));
     QPointer<AgentRun> guard(run);
     const QString tool = call.tool;
     const QString triggerId = call.triggerId;
     // The caller waits about 25 s (bridge.syncWindowMs); a longer run answers 202 and
     // goes on, its outcome on the callbacks and GET /agent/{trajectoryId}.
-    AgentController::awaitRun(
+    RunService::awaitRun(
         run, m_settings.intValue(SettingKeys::bridgeSyncWindowMs), &ex,
         [guard, reply, tool, triggerId] {
             if (!guard) {
@@ -570,7 +511,7 @@ void BridgeController::runAgent(const ExecuteRequest &request, const Call &call,
                 reply(500, {}, &gone);
                 return;
             }
-            if (const auto bad = AgentController::inputError(*guard)) {
+            if (const auto bad = RunService::inputError(*guard)) {
                 reply(400, {}, &*bad);
                 return;
             }
@@ -585,87 +526,24 @@ void BridgeController::runAgent(const ExecuteRequest &request, const Call &call,
         });
 }
 
-QJsonArray BridgeController::scriptFor(const SavedTool &tool, const QJsonObject &arguments,
-                                       const QString &fieldPrefix)
-{
-    const QString problem = mcp::McpServer::checkSchema(tool.parameters, arguments, fieldPrefix);
-    if (!problem.isEmpty())
-        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_FIELD"), problem,
-                          problem.section(QLatin1Char(' '), 0, 0));
-    // Defaults of the parameters' schema fill what the call leaves out.
-    QJsonObject args = arguments;
-    const QJsonObject properties = tool.parameters.value(QStringLiteral("properties")).toObject();
-    for (auto it = properties.begin(); it != properties.end(); ++it) {
-        const QJsonValue fallback = it.value().toObject().value(QStringLiteral("default"));
-        if (!args.contains(it.key()) && !fallback.isUndefined())
-            args.insert(it.key(), fallback);
-    }
-    if (tool.kind == QLatin1String("javascript")) {
-        QString url = args.value(QStringLiteral("url")).toString();
-        if (url.isEmpty())
-            url = tool.url;
-        return {
-            QJsonObject{{QStringLiteral("tool"), QStringLiteral("act_on_tab")},
-                        {QStringLiteral("args"),
-                         QJsonObject{{QStringLiteral("action"), QStringLiteral("navigate")},
-                                     {QStringLiteral("url"), url},
-                                     {QStringLiteral("observe"), false}}}},
-            QJsonObject{{QStringLiteral("tool"), QStringLiteral("run_page_script")},
-                        {QStringLiteral("args"), QJsonObject{{QStringLiteral("code"), tool.code},
-                                                             {QStringLiteral("params"), args}}}}};
-    }
-    QJsonArray steps;
-    for (const auto &step : tool.steps) {
-        QJsonObject s = step.toObject();
-        s.insert(QStringLiteral("args"), substitute(s.value(QStringLiteral("args")), args));
-        steps.append(s);
-    }
-    return steps;
-}
-
 void BridgeController::fireTrigger(Exchange &ex)
 {
     const QString id = ex.request().param(QStringLiteral("id"));
-    const auto trigger = m_library.trigger(id);
     const http::Principal &who = ex.request().principal;
-    // Another key's trigger, or a revoked one, is not there for this caller.
-    if (!trigger || trigger->revokedAt || (trigger->keyId != who.keyId && !who.owner))
-        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TRIGGER_NOT_FOUND"),
-                          QStringLiteral("no active trigger %1").arg(id));
+    // An unknown trigger is 404 before the body is read (as it always was).
+    m_library.activeTrigger(id, who.keyId, who.owner);
     const QJsonObject body = ex.request().jsonObject();
-    Call call;
-    call.triggerId = trigger->id;
-    call.webhooks = readWebhooks(JsonFields(body), m_policy.grantFor(who.keyId));
-    QJsonObject rest = body;
+    const QList<WebhookSubscription> webhooks =
+        readWebhooks(JsonFields(body), m_policy.grantFor(who.keyId));
+    QJsonObject input = body;
     for (const char *k : {"webhookUrl", "webhookSecret", "webhooks", "webhookMetadata"})
-        rest.remove(QLatin1String(k));
-    if (trigger->targetKind == QLatin1String("tool")) {
-        call.tool = kSavedPrefix + trigger->target;
-        call.params = rest;
-    } else if (trigger->targetKind == QLatin1String("run")) {
-        // The same request again: the first phase's request as it was stored.
-        const auto first = m_runs.firstRequest(trigger->target, trigger->keyId);
-        if (!first)
-            throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TRIGGER_NOT_FOUND"),
-                              QStringLiteral("the run this trigger repeats is gone"));
-        const QJsonObject stored = *first;
-        if (stored.contains(QStringLiteral("tool")) && !stored.contains(QStringLiteral("input"))) {
-            call.tool = stored.value(QStringLiteral("tool")).toString();
-            call.params = stored.value(QStringLiteral("params")).toObject();
-        } else {
-            call.tool = QStringLiteral("agent");
-            call.params = stored;
-        }
-    } else {
-        call.tool = QStringLiteral("agent");
-        call.params = trigger->options;
-        QString input = trigger->target;
-        const QString extra = rest.value(QStringLiteral("input")).toString().trimmed();
-        if (!extra.isEmpty())
-            input += QStringLiteral("\n\n") + extra;
-        call.params.insert(QStringLiteral("input"), input);
-    }
-    m_library.recordFiring(trigger->id);
+        input.remove(QLatin1String(k));
+    const TriggerCall fired = m_library.fireTrigger(id, who.keyId, who.owner, input);
+    Call call;
+    call.triggerId = fired.triggerId;
+    call.tool = fired.tool;
+    call.params = fired.params;
+    call.webhooks = webhooks;
     QPointer<Exchange> guard(&ex);
     invoke(call, ex, [guard](int status, const QJsonObject &answer, const DomainError *error) {
         if (!guard)

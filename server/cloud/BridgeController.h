@@ -16,10 +16,8 @@ class NetworkPolicy;
 class Settings;
 class Store;
 namespace engine {
-class RunManager;
-class ToolRegistry;
 struct ExecuteRequest;
-} // namespace engine
+}
 namespace http {
 
 class Authenticator;
@@ -35,10 +33,9 @@ class WebhookQueue;
 
 namespace ph::cloud {
 
-class AgentController;
-class LibraryRepository;
+class RunService;
 class ScrapeController;
-struct SavedTool;
+class ToolLibrary;
 
 // The browser bridge (docs/api/bridge.md) on one address, told apart by the body:
 //   POST   /mcp   plain JSON {tool, params, deviceId?, target?, webhookUrl?, …}, or
@@ -53,9 +50,9 @@ class BridgeController : public QObject, public http::Controller
     Q_OBJECT
 public:
     BridgeController(Store &store, Settings &settings, NetworkPolicy &policy,
-                     http::Authenticator &auth, AgentController &agent, ScrapeController &scrape,
-                     engine::RunManager &runs, LibraryRepository &library,
-                     webhooks::WebhookQueue &webhooks, QObject *parent = nullptr);
+                     http::Authenticator &auth, RunService &runs, ScrapeController &scrape,
+                     ToolLibrary &library, webhooks::WebhookQueue &webhooks,
+                     QObject *parent = nullptr);
     ~BridgeController() override;
 
     QList<http::Route> routes() override;
@@ -79,11 +76,6 @@ public:
     // for what is wrong before any work starts.
     void invoke(const Call &call, http::Exchange &exchange, Reply reply);
 
-    // Steps a saved tool runs with `arguments` (checked against its parameters; typed
-    // 400s under `fieldPrefix`).
-    static QJsonArray scriptFor(const SavedTool &tool, const QJsonObject &arguments,
-                                const QString &fieldPrefix);
-
 private:
     void post(http::Exchange &ex);
     void fireTrigger(http::Exchange &ex);
@@ -92,18 +84,18 @@ private:
     void runAgent(const engine::ExecuteRequest &request, const Call &call, http::Exchange &ex,
                   Reply reply);
     engine::ExecuteRequest agentRequest(const Call &call, const QString &keyId) const;
-    engine::ExecuteRequest scriptRequest(const Call &call, const QJsonArray &script,
-                                         const QString &task) const;
+    // A run of `script` for the call (ToolLibrary::scriptRequest with its callbacks).
+    static engine::ExecuteRequest scriptRequest(const Call &call, const QJsonArray &script,
+                                                const QString &task);
     [[noreturn]] void deviceUnavailable(const Call &call, http::Exchange &ex, const QString &why);
 
     Store &m_store;
     Settings &m_settings;
     NetworkPolicy &m_policy;
     http::Authenticator &m_auth;
-    AgentController &m_agent;
+    RunService &m_runs;
     ScrapeController &m_scrape;
-    engine::RunManager &m_runs;
-    LibraryRepository &m_library;
+    ToolLibrary &m_library;
     webhooks::WebhookQueue &m_webhooks;
     std::unique_ptr<mcp::McpServer> m_mcp;
 };

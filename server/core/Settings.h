@@ -39,6 +39,9 @@ public:
     bool boolValue(const QString &key) const;
     QString stringValue(const QString &key) const;
 
+    // Why `value` cannot be stored under `key` (a sentence starting with the key), or
+    // empty when it can.
+    QString validate(const QString &key, const QJsonValue &value) const;
     // Validates and stores a value. Returns an empty string on success, else a
     // sentence naming what is wrong; nothing is stored then.
     QString set(const QString &key, const QJsonValue &value);
@@ -54,8 +57,6 @@ Q_SIGNALS:
     void changed(const QString &key);
 
 private:
-    QString validate(const QString &key, const QJsonValue &value) const;
-
     Store &m_store;
     QHash<QString, QJsonValue> m_stored;
     QHash<QString, QJsonValue> m_overrides;

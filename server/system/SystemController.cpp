@@ -1,18 +1,16 @@
 #include "SystemController.h"
 
 #include "browser/BrowserPool.h"
-#include "core/ApiKeyRepository.h"
+#include "core/ApiKeyService.h"
 #include "core/Clock.h"
-#include "core/CreditLedger.h"
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
-#include "core/Settings.h"
-#include "core/Store.h"
+#include "core/SettingsService.h"
 #include "http/Exchange.h"
 
 #include <QJsonArray>
 
-#include <cmath>
+#include <limits>
 
 namespace ph::sys {
 
@@ -50,21 +48,28 @@ QJsonObject keyJson(const ApiKey &k, const CreditLedger::Totals &t)
     return o;
 }
 
-std::optional<qint64> readBalance(const JsonFields &body)
+QJsonObject keyJson(const ApiKeyService::KeyUsage &k)
+{
+    return keyJson(k.key, k.usage);
+}
+
+// {balance}: null for unlimited, else a number (its range is the service's check).
+ApiKeyService::Balance readBalance(const JsonFields &body)
 {
     const QJsonValue v = body.object().value(QStringLiteral("balance"));
     if (v.isNull() || v.isUndefined())
-        return std::nullopt;
-    const auto credits = body.optionalNumber(QStringLiteral("balance"), 0, 1e12);
-    return qint64(std::llround(*credits * 1000));
+        return ApiKeyService::Balance::unlimited();
+    return ApiKeyService::Balance::of(*body.optionalNumber(QStringLiteral("balance"),
+                                                           std::numeric_limits<double>::lowest(),
+                                                           std::numeric_limits<double>::max()));
 }
 
 } // namespace
 
-SystemController::SystemController(Store &store, Settings &settings, BrowserPool &pool,
-                                   QObject *parent)
+SystemController::SystemController(ApiKeyService &keys, SettingsService &settings,
+                                   BrowserPool &pool, QObject *parent)
     : QObject(parent)
-    , m_store(store)
+    , m_keys(keys)
     , m_settings(settings)
     , m_pool(pool)
 {}
@@ -75,8 +80,7 @@ QList<Route> SystemController::routes()
     return {
         Route::to("GET", QStringLiteral("/health"), AuthPolicy::Public, this, &C::health),
         Route::to("GET", QStringLiteral("/settings"), AuthPolicy::Owner, this, &C::getSettings),
-        Route::to("PATCH", QStringLiteral("/settings"), AuthPolicy::Owner, this,
-                  &C::patchSettingsRoute),
+        Route::to("PATCH", QStringLiteral("/settings"), AuthPolicy::Owner, this, &C::patchSettings),
         Route::to("GET", QStringLiteral("/keys"), AuthPolicy::Owner, this, &C::listKeys),
         Route::to("POST", QStringLiteral("/keys"), AuthPolicy::Owner, this, &C::postKey),
         Route::to("PATCH", QStringLiteral("/keys/{id}"), AuthPolicy::Owner, this, &C::updateKey),
@@ -99,116 +103,69 @@ void SystemController::health(Exchange &ex)
 void SystemController::getSettings(Exchange &ex)
 {
     QJsonArray list;
-    for (const auto &d : Settings::definitions()) {
-        list.append(
-            QJsonObject{{QStringLiteral("key"), d.key},
-                        {QStringLiteral("value"), Settings::masked(d, m_settings.value(d.key))},
-                        {QStringLiteral("help"), d.help}});
-    }
+    for (const SettingsService::Entry &e : m_settings.list())
+        list.append(QJsonObject{{QStringLiteral("key"), e.definition->key},
+                                {QStringLiteral("value"), e.shown},
+                                {QStringLiteral("help"), e.definition->help}});
     ex.respondJson(200, {{QStringLiteral("settings"), list}});
 }
 
-void SystemController::patchSettings(Settings &settings, const QJsonObject &body)
+void SystemController::patchSettings(Exchange &ex)
 {
-    // Validate everything first so a bad value stores nothing.
-    for (auto it = body.begin(); it != body.end(); ++it) {
-        if (!Settings::definition(it.key()))
-            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("UNKNOWN_SETTING"),
-                              QStringLiteral("%1 is not a setting").arg(it.key()), it.key());
-    }
-    for (auto it = body.begin(); it != body.end(); ++it) {
-        const QString error = settings.set(it.key(), it.value());
-        if (!error.isEmpty())
-            throw DomainError::invalidField(it.key(), error.mid(it.key().size() + 1));
-    }
-}
-
-void SystemController::patchSettingsRoute(Exchange &ex)
-{
-    patchSettings(m_settings, ex.request().jsonObject());
+    const QJsonObject body = ex.request().jsonObject();
+    SettingsPatch patch;
+    for (auto it = body.begin(); it != body.end(); ++it)
+        patch.append({it.key(), it.value()});
+    m_settings.apply(patch);
     getSettings(ex);
 }
 
 void SystemController::listKeys(Exchange &ex)
 {
     QJsonArray list;
-    for (const ApiKey &k : m_store.apiKeys().list())
-        list.append(keyJson(k, m_store.credits().totals(k.id)));
+    for (const ApiKeyService::KeyUsage &k : m_keys.list())
+        list.append(keyJson(k));
     ex.respondJson(200, {{QStringLiteral("keys"), list}});
-}
-
-ApiKeyRepository::Minted SystemController::mintKey(Store &store, const QJsonObject &raw)
-{
-    const JsonFields body(raw);
-    const QString label = body.requiredString(QStringLiteral("label"));
-    const QString role =
-        body.optionalEnum(QStringLiteral("role"), {QStringLiteral("user"), QStringLiteral("owner")})
-            .value_or(QStringLiteral("user"));
-    // Minted user keys carry a balance (default 1000 credits); owners are unlimited
-    // unless a balance is given.
-    std::optional<qint64> balance;
-    if (body.object().contains(QStringLiteral("balance")))
-        balance = readBalance(body);
-    else if (role == QLatin1String("user"))
-        balance = 1000 * 1000;
-    return store.apiKeys().mint(label, role, balance);
 }
 
 void SystemController::postKey(Exchange &ex)
 {
-    const auto minted = mintKey(m_store, ex.request().jsonObject());
+    const JsonFields body(ex.request().jsonObject());
+    ApiKeyService::NewKey request;
+    request.label = body.requiredString(QStringLiteral("label"));
+    request.role =
+        body.optionalEnum(QStringLiteral("role"), {QStringLiteral("user"), QStringLiteral("owner")})
+            .value_or(QStringLiteral("user"));
+    if (body.object().contains(QStringLiteral("balance")))
+        request.balance = readBalance(body);
+    const auto minted = m_keys.mint(request);
     QJsonObject o = keyJson(minted.key, {});
     o.insert(QStringLiteral("key"), minted.secret); // shown once, never again
     ex.respondJson(201, o);
-}
-
-ApiKey SystemController::setKeyBalance(Store &store, const QString &id, const QJsonObject &raw,
-                                       const QString &actor)
-{
-    const auto key = store.apiKeys().find(id);
-    if (!key)
-        throw DomainError::notFound(QStringLiteral("no API key %1").arg(id));
-    const JsonFields body(raw);
-    if (!body.object().contains(QStringLiteral("balance")))
-        throw DomainError::missingField(QStringLiteral("balance"));
-    store.credits().setBalance(id, readBalance(body), QStringLiteral("set by %1").arg(actor));
-    return *store.apiKeys().find(id);
-}
-
-ApiKey SystemController::revokeKey(Store &store, const QString &id, const QString &actorKeyId)
-{
-    if (!store.apiKeys().find(id))
-        throw DomainError::notFound(QStringLiteral("no API key %1").arg(id));
-    if (id == actorKeyId)
-        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("CANNOT_REVOKE_SELF"),
-                          QStringLiteral("a key cannot revoke itself"));
-    store.apiKeys().revoke(id);
-    return *store.apiKeys().find(id);
 }
 
 void SystemController::updateKey(Exchange &ex)
 {
     const QString id = ex.request().param(QStringLiteral("id"));
     // An unknown key is 404 before the body is read (as it always was).
-    if (!m_store.apiKeys().find(id))
-        throw DomainError::notFound(QStringLiteral("no API key %1").arg(id));
-    const ApiKey key =
-        setKeyBalance(m_store, id, ex.request().jsonObject(), ex.request().principal.keyId);
-    ex.respondJson(200, keyJson(key, m_store.credits().totals(id)));
+    m_keys.find(id);
+    const JsonFields body(ex.request().jsonObject());
+    if (!body.object().contains(QStringLiteral("balance")))
+        throw DomainError::missingField(QStringLiteral("balance"));
+    m_keys.setBalance(id, readBalance(body), ex.request().principal.keyId);
+    ex.respondJson(200, keyJson(m_keys.find(id)));
 }
 
 void SystemController::deleteKey(Exchange &ex)
 {
     const QString id = ex.request().param(QStringLiteral("id"));
-    const ApiKey key = revokeKey(m_store, id, ex.request().principal.keyId);
-    ex.respondJson(200, keyJson(key, m_store.credits().totals(id)));
+    m_keys.revoke(id, ex.request().principal.keyId);
+    ex.respondJson(200, keyJson(m_keys.find(id)));
 }
 
 void SystemController::usage(Exchange &ex)
 {
-    const QString id = ex.request().principal.keyId;
-    const auto key = m_store.apiKeys().find(id);
-    ex.respondJson(200, keyJson(*key, m_store.credits().totals(id)));
+    ex.respondJson(200, keyJson(m_keys.find(ex.request().principal.keyId)));
 }
 
 } // namespace ph::sys

@@ -1,15 +1,14 @@
 #pragma once
 
-#include "core/ApiKeyRepository.h"
 #include "http/Route.h"
 
 #include <QJsonObject>
 #include <QObject>
 
 namespace ph {
+class ApiKeyService;
 class BrowserPool;
-class Settings;
-class Store;
+class SettingsService;
 } // namespace ph
 
 namespace ph::sys {
@@ -27,38 +26,23 @@ class SystemController : public QObject, public http::Controller
 {
     Q_OBJECT
 public:
-    SystemController(Store &store, Settings &settings, BrowserPool &pool,
+    // A thin adapter: the work is ApiKeyService's and SettingsService's.
+    SystemController(ApiKeyService &keys, SettingsService &settings, BrowserPool &pool,
                      QObject *parent = nullptr);
     QList<http::Route> routes() override;
-
-    // The operations of PATCH /settings and /keys without the exchange, shared with the
-    // console. Each checks its body the way the route does and throws the same typed
-    // DomainError.
-    // PATCH /settings: {key: value, ...}; an unknown key stores nothing (400
-    // UNKNOWN_SETTING), a bad value 400 INVALID_FIELD naming the key.
-    static void patchSettings(Settings &settings, const QJsonObject &body);
-    // POST /keys: {label, role?, balance?}; the result's secret is shown once.
-    static ApiKeyRepository::Minted mintKey(Store &store, const QJsonObject &body);
-    // PATCH /keys/{id}: {balance} in credits, null for unlimited. `actor` goes into the
-    // ledger's reason ("set by <actor>").
-    static ApiKey setKeyBalance(Store &store, const QString &id, const QJsonObject &body,
-                                const QString &actor);
-    // DELETE /keys/{id}; `actorKeyId` is the caller's key (it cannot revoke itself; empty
-    // for the console).
-    static ApiKey revokeKey(Store &store, const QString &id, const QString &actorKeyId);
 
 private:
     void health(http::Exchange &ex);
     void getSettings(http::Exchange &ex);
-    void patchSettingsRoute(http::Exchange &ex);
+    void patchSettings(http::Exchange &ex);
     void listKeys(http::Exchange &ex);
     void postKey(http::Exchange &ex);
     void updateKey(http::Exchange &ex);
     void deleteKey(http::Exchange &ex);
     void usage(http::Exchange &ex);
 
-    Store &m_store;
-    Settings &m_settings;
+    ApiKeyService &m_keys;
+    SettingsService &m_settings;
     BrowserPool &m_pool;
 };
 

@@ -5,7 +5,7 @@
 #include "Service.h"
 #include "common/Icons.h"
 #include "core/DomainError.h"
-#include "system/SystemController.h"
+#include "core/SettingsService.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -283,16 +283,15 @@ bool SettingsDock::apply()
             continue;
         }
         try {
-            const QJsonValue value = editorValue(f);
-            sys::SystemController::patchSettings(m_service.settings(),
-                                                 QJsonObject{{f.definition->key, value}});
+            const QStringList overridden =
+                m_service.settingsService().apply({{f.definition->key, editorValue(f)}});
             f.error->clear();
             f.error->hide();
             f.clearRequested = false;
             load(f);
             ++stored;
             // Stored, but a --set given at start still wins until the next start.
-            if (m_service.settings().value(f.definition->key) != value) {
+            if (!overridden.isEmpty()) {
                 f.error->setText(tr("Stored; --set %1 given at start wins until the next start.")
                                      .arg(f.definition->key));
                 f.error->show();

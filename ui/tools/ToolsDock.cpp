@@ -5,18 +5,14 @@
 #include "common/JsonView.h"
 
 #include "Service.h"
-#include "cloud/AgentController.h"
-#include "cloud/BridgeController.h"
-#include "cloud/LibraryController.h"
-#include "cloud/LibraryRepository.h"
+#include "cloud/RunService.h"
+#include "cloud/ToolLibrary.h"
 #include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
 #include "core/DomainError.h"
-#include "core/Ids.h"
 #include "core/JsonFields.h"
 #include "core/Store.h"
 #include "engine/AgentRun.h"
-#include "engine/RunManager.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -264,7 +260,7 @@ void ToolsDock::loadCurrent()
 {
     if (m_editing.isEmpty())
         return;
-    const auto tool = m_service.library().tool(m_model->keyId(), m_editing);
+    const auto tool = m_service.toolLibrary().findTool(m_model->keyId(), m_editing);
     if (!tool) {
         // Deleted elsewhere: the editor keeps what it shows; saving says so.
         updateButtons();
@@ -288,7 +284,7 @@ void ToolsDock::loadCurrent()
 void ToolsDock::updateButtons()
 {
     const bool stored =
-        !m_editing.isEmpty() && m_service.library().tool(m_model->keyId(), m_editing);
+        !m_editing.isEmpty() && m_service.toolLibrary().findTool(m_model->keyId(), m_editing);
     m_delete->setEnabled(stored);
     m_run->setEnabled(stored);
     m_save->setEnabled(!m_model->keyId().isEmpty());
@@ -302,37 +298,39 @@ void ToolsDock::showError(const DomainError &error)
 
 void ToolsDock::save()
 {
-    // The body POST or PUT /tools would carry; the library controller checks it.
-    QJsonObject body;
+    // The tool as POST or PUT /tools would carry it; the tool library checks it.
+    cloud::ToolDraft draft;
     if (m_editing.isEmpty())
-        body.insert(QStringLiteral("name"), m_name->text());
-    body.insert(QStringLiteral("description"), m_description->text());
+        draft.name = m_name->text();
+    draft.description = m_description->text();
     QJsonValue value;
     QString problem;
     if (!m_parameters->json(&value, &problem)) {
         showError(DomainError::invalidJson(tr("parameters: %1").arg(problem)));
         return;
     }
-    if (!value.isUndefined())
-        body.insert(QStringLiteral("parameters"), value);
-    if (m_kind->currentData().toString() == kJavaScript) {
-        body.insert(QStringLiteral("code"), m_code->toPlainText());
-        body.insert(QStringLiteral("url"), m_url->text().trimmed());
-    } else {
-        if (!m_steps->json(&value, &problem)) {
-            showError(DomainError::invalidJson(tr("steps: %1").arg(problem)));
-            return;
-        }
-        body.insert(QStringLiteral("steps"),
-                    value.isUndefined() ? QJsonValue(QJsonArray()) : value);
-    }
     try {
+        // The editors hold JSON; what must be an object or an array is named if not.
+        if (!value.isUndefined())
+            draft.parameters = JsonFields({{QStringLiteral("parameters"), value}})
+                                   .optionalObject(QStringLiteral("parameters"))
+                                   ->object();
+        if (m_kind->currentData().toString() == kJavaScript) {
+            draft.code = m_code->toPlainText();
+            draft.url = m_url->text().trimmed();
+        } else {
+            if (!m_steps->json(&value, &problem)) {
+                showError(DomainError::invalidJson(tr("steps: %1").arg(problem)));
+                return;
+            }
+            draft.steps = value.isUndefined() ? QJsonArray()
+                                              : *JsonFields({{QStringLiteral("steps"), value}})
+                                                     .optionalArray(QStringLiteral("steps"));
+        }
         const cloud::SavedTool tool =
             m_editing.isEmpty()
-                ? cloud::LibraryController::createTool(body, m_model->keyId(), m_service.library(),
-                                                       m_service.runs())
-                : cloud::LibraryController::replaceTool(m_editing, body, m_model->keyId(),
-                                                        m_service.library(), m_service.runs());
+                ? m_service.toolLibrary().createTool(m_model->keyId(), draft)
+                : m_service.toolLibrary().replaceTool(m_model->keyId(), m_editing, draft);
         m_dirty = false;
         m_editing.clear(); // select() sets it again
         select(tool.name);
@@ -348,7 +346,7 @@ void ToolsDock::remove()
     if (m_editing.isEmpty())
         return;
     try {
-        cloud::LibraryController::removeTool(m_editing, m_model->keyId(), m_service.library());
+        m_service.toolLibrary().removeTool(m_model->keyId(), m_editing);
         const QString name = m_editing;
         startNew();
         m_error->setStyleSheet(QString());
@@ -361,7 +359,7 @@ void ToolsDock::remove()
 void ToolsDock::testRun()
 {
     const QString keyId = m_model->keyId();
-    const auto tool = m_service.library().tool(keyId, m_editing);
+    const auto tool = m_service.toolLibrary().findTool(keyId, m_editing);
     if (!tool)
         return;
     m_runStatus->setStyleSheet(QString());
@@ -371,23 +369,14 @@ void ToolsDock::testRun()
         QString problem;
         if (!m_arguments->json(&value, &problem))
             throw DomainError::invalidJson(tr("params: %1").arg(problem));
-        const JsonFields call(QJsonObject{
-            {QStringLiteral("params"), value.isUndefined() ? QJsonValue(QJsonObject()) : value}});
-        const auto fields = call.optionalObject(QStringLiteral("params"));
-        const QJsonObject params = fields ? fields->object() : QJsonObject();
-        const QString mcpName = QStringLiteral("user_") + tool->name;
-        engine::ExecuteRequest request;
-        request.input = mcpName;
-        request.script =
-            cloud::BridgeController::scriptFor(*tool, params, QStringLiteral("params"));
-        request.origin = mcpName;
-        request.originParams = params;
-        request.stored = {{QStringLiteral("tool"), mcpName},
-                          {QStringLiteral("params"), params},
-                          {QStringLiteral("source"), QStringLiteral("console")}};
-        // As the API starts it: credits, room in the pool, an entry in the request log.
-        engine::AgentRun *run = m_service.agent().submit(
-            request, keyId, Ids::make(QStringLiteral("req")), QStringLiteral("console"));
+        const auto fields = JsonFields({{QStringLiteral("params"),
+                                         value.isUndefined() ? QJsonValue(QJsonObject()) : value}})
+                                .optionalObject(QStringLiteral("params"));
+        // As the bridge runs user_<name>, and as the API starts runs: credits, room in
+        // the pool, an entry in the request log.
+        engine::AgentRun *run = m_service.runService().runSavedTool(
+            keyId, tool->name, fields ? fields->object() : QJsonObject(),
+            QStringLiteral("console"));
         m_runId = run->trajectoryId();
         m_runKeyId = keyId;
         connect(run, &engine::AgentRun::settled, this, &ToolsDock::showRun);
@@ -403,21 +392,22 @@ void ToolsDock::showRun()
 {
     if (m_runId.isEmpty())
         return;
-    engine::EngineError error;
-    const auto response = m_service.runs().latest(m_runId, m_runKeyId, &error);
-    if (!response) {
-        m_runStatus->setText(error->message());
+    QJsonObject response;
+    try {
+        response = m_service.runService().latest(m_runId, m_runKeyId);
+    } catch (const DomainError &e) {
+        m_runStatus->setText(e.message());
         return;
     }
-    const QString status = response->value(QStringLiteral("status")).toString();
+    const QString status = response.value(QStringLiteral("status")).toString();
     QString text = tr("Run %1: %2").arg(m_runId, status);
-    const QString problem = response->value(QStringLiteral("error")).toString();
+    const QString problem = response.value(QStringLiteral("error")).toString();
     if (!problem.isEmpty())
         text += QStringLiteral(" — ") + problem;
     m_runStatus->setStyleSheet(status == QLatin1String("error") ? kErrorStyle : QString());
     m_runStatus->setText(text);
-    const QJsonObject result = response->value(QStringLiteral("result")).toObject();
-    m_result->setJson(result.isEmpty() ? QJsonValue(*response) : QJsonValue(result));
+    const QJsonObject result = response.value(QStringLiteral("result")).toObject();
+    m_result->setJson(result.isEmpty() ? QJsonValue(response) : QJsonValue(result));
 }
 
 void ToolsDock::changeEvent(QEvent *event)

@@ -3,8 +3,8 @@
 #include "TriggersModel.h"
 
 #include "Service.h"
-#include "cloud/LibraryController.h"
 #include "cloud/LibraryRepository.h"
+#include "cloud/ToolLibrary.h"
 #include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
 #include "core/DomainError.h"
@@ -131,7 +131,7 @@ void TriggersDock::reloadTools()
 {
     const QString keep = m_tool->currentText();
     m_tool->clear();
-    for (const cloud::SavedTool &t : m_service.library().tools(ownerKeyId()))
+    for (const cloud::SavedTool &t : m_service.toolLibrary().tools(ownerKeyId()))
         m_tool->addItem(t.name);
     const int again = m_tool->findText(keep);
     if (again >= 0)
@@ -140,25 +140,22 @@ void TriggersDock::reloadTools()
 
 void TriggersDock::create()
 {
-    QJsonObject body;
-    if (!m_label->text().trimmed().isEmpty())
-        body.insert(QStringLiteral("label"), m_label->text().trimmed());
+    cloud::TriggerDraft draft;
+    draft.label = m_label->text().trimmed();
     const QString kind = m_kind->currentData().toString();
     if (kind == QLatin1String("tool")) {
-        body.insert(QStringLiteral("tool"), m_tool->currentText());
+        draft.tool = m_tool->currentText();
     } else if (kind == QLatin1String("run")) {
-        body.insert(QStringLiteral("trajectoryId"), m_run->text().trimmed());
+        draft.trajectoryId = m_run->text().trimmed();
     } else {
-        body.insert(QStringLiteral("prompt"), m_prompt->toPlainText());
+        draft.prompt = m_prompt->toPlainText();
         const QStringList urls =
             m_urls->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
         if (!urls.isEmpty())
-            body.insert(QStringLiteral("urls"), QJsonArray::fromStringList(urls));
+            draft.urls = urls;
     }
     try {
-        cloud::Trigger t = cloud::LibraryController::readTrigger(
-            body, ownerKeyId(), m_service.library(), m_service.runs());
-        t = m_service.library().insertTrigger(t);
+        const cloud::Trigger t = m_service.toolLibrary().createTrigger(ownerKeyId(), draft);
         m_error->clear();
         const int row = m_model->rowOf(t.id);
         if (row >= 0)
@@ -172,16 +169,21 @@ void TriggersDock::create()
 
 void TriggersDock::revoke()
 {
-    const auto t = m_service.library().trigger(m_current);
+    const auto t = m_service.toolLibrary().findTrigger(m_current);
     if (!t)
         return;
-    m_service.library().revokeTrigger(t->keyId, t->id);
+    try {
+        m_service.toolLibrary().revokeTrigger(t->keyId, t->id);
+    } catch (const DomainError &e) {
+        m_error->setText(e.message());
+    }
     showCurrent();
 }
 
 void TriggersDock::showCurrent()
 {
-    const auto t = m_current.isEmpty() ? std::nullopt : m_service.library().trigger(m_current);
+    const auto t =
+        m_current.isEmpty() ? std::nullopt : m_service.toolLibrary().findTrigger(m_current);
     m_copy->setEnabled(t.has_value());
     m_revoke->setEnabled(t && !t->revokedAt);
     if (!t) {
