@@ -25,6 +25,8 @@
 #include "net/NetworkPolicy.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
+#include "system/ApiKeyService.h"
+#include "system/SettingsService.h"
 #include "system/SystemController.h"
 #include "webhooks/WebhookQueue.h"
 #include "webhooks/WebhooksController.h"
@@ -87,6 +89,16 @@ Store &Service::store()
 Settings &Service::settings()
 {
     return *m_settings;
+}
+
+sys::ApiKeyService &Service::apiKeys()
+{
+    return *m_apiKeys;
+}
+
+sys::SettingsService &Service::settingsService()
+{
+    return *m_settingsService;
 }
 BrowserPool &Service::pool()
 {
@@ -221,7 +233,10 @@ bool Service::start(QString *error)
                                                          *m_webhooks);
     m_agent = std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy, *m_pool,
                                                        *m_runs, *m_webhooks);
-    m_system = std::make_unique<sys::SystemController>(*m_store, *m_settings, *m_pool);
+    m_apiKeys = std::make_unique<sys::ApiKeyService>(*m_store);
+    m_settingsService = std::make_unique<sys::SettingsService>(*m_settings);
+    m_system = std::make_unique<sys::SystemController>(*m_store, *m_settings, *m_pool, *m_apiKeys,
+                                                       *m_settingsService);
     m_http->addController(*m_scrape);
     m_http->addController(*m_agent);
     m_http->addController(*m_system);

@@ -45,8 +45,10 @@ class WebhookQueue;
 class WebhooksController;
 } // namespace webhooks
 namespace sys {
+class ApiKeyService;
+class SettingsService;
 class SystemController;
-}
+} // namespace sys
 class DemoSite;
 
 struct ServiceConfig
@@ -90,6 +92,9 @@ public:
 
     Store &store();
     Settings &settings();
+    // The domain services the console shares with the HTTP controllers.
+    sys::ApiKeyService &apiKeys();
+    sys::SettingsService &settingsService();
     BrowserPool &pool();
     http::HttpServer &http();
     NetworkPolicy &policy();
@@ -138,6 +143,8 @@ private:
     std::unique_ptr<cloud::LibraryController> m_libraryController;
     std::unique_ptr<cloud::BridgeController> m_bridge;
     std::unique_ptr<DemoSite> m_demoSite;
+    std::unique_ptr<sys::ApiKeyService> m_apiKeys;
+    std::unique_ptr<sys::SettingsService> m_settingsService;
     std::unique_ptr<sys::SystemController> m_system;
     std::unique_ptr<http::IdTokenVerifier> m_idTokens;
     std::unique_ptr<sites::SitesArea> m_sites;

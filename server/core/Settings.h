@@ -42,6 +42,10 @@ public:
     // Validates and stores a value. Returns an empty string on success, else a
     // sentence naming what is wrong; nothing is stored then.
     QString set(const QString &key, const QJsonValue &value);
+    // What set() would refuse, without storing: empty when the value is acceptable.
+    QString validate(const QString &key, const QJsonValue &value) const;
+    // The store the settings live in (for writing several in one transaction).
+    Store &store() const { return m_store; }
     // Parses `key=value` from the command line (numbers, true/false, strings).
     QString setOverride(const QString &assignment);
     void setRuntimeDefault(const QString &key, const QJsonValue &value);
@@ -54,8 +58,6 @@ Q_SIGNALS:
     void changed(const QString &key);
 
 private:
-    QString validate(const QString &key, const QJsonValue &value) const;
-
     Store &m_store;
     QHash<QString, QJsonValue> m_stored;
     QHash<QString, QJsonValue> m_overrides;

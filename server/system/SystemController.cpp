@@ -1,5 +1,8 @@
 #include "SystemController.h"
 
+#include "ApiKeyService.h"
+#include "SettingsService.h"
+
 #include "browser/BrowserPool.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
@@ -62,11 +65,14 @@ std::optional<qint64> readBalance(const JsonFields &body)
 } // namespace
 
 SystemController::SystemController(Store &store, Settings &settings, BrowserPool &pool,
+                                   ApiKeyService &keys, SettingsService &settingsService,
                                    QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_settings(settings)
     , m_pool(pool)
+    , m_keys(keys)
+    , m_settingsService(settingsService)
 {}
 
 QList<Route> SystemController::routes()
@@ -108,82 +114,34 @@ void SystemController::getSettings(Exchange &ex)
     ex.respondJson(200, {{QStringLiteral("settings"), list}});
 }
 
-void SystemController::patchSettings(Settings &settings, const QJsonObject &body)
-{
-    // Validate everything first so a bad value stores nothing.
-    for (auto it = body.begin(); it != body.end(); ++it) {
-        if (!Settings::definition(it.key()))
-            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("UNKNOWN_SETTING"),
-                              QStringLiteral("%1 is not a setting").arg(it.key()), it.key());
-    }
-    for (auto it = body.begin(); it != body.end(); ++it) {
-        const QString error = settings.set(it.key(), it.value());
-        if (!error.isEmpty())
-            throw DomainError::invalidField(it.key(), error.mid(it.key().size() + 1));
-    }
-}
-
 void SystemController::patchSettingsRoute(Exchange &ex)
 {
-    patchSettings(m_settings, ex.request().jsonObject());
+    m_settingsService.apply(ex.request().jsonObject());
     getSettings(ex);
 }
 
 void SystemController::listKeys(Exchange &ex)
 {
     QJsonArray list;
-    for (const ApiKey &k : m_store.apiKeys().list())
+    for (const ApiKey &k : m_keys.list())
         list.append(keyJson(k, m_store.credits().totals(k.id)));
     ex.respondJson(200, {{QStringLiteral("keys"), list}});
 }
 
-ApiKeyRepository::Minted SystemController::mintKey(Store &store, const QJsonObject &raw)
-{
-    const JsonFields body(raw);
-    const QString label = body.requiredString(QStringLiteral("label"));
-    const QString role =
-        body.optionalEnum(QStringLiteral("role"), {QStringLiteral("user"), QStringLiteral("owner")})
-            .value_or(QStringLiteral("user"));
-    // Minted user keys carry a balance (default 1000 credits); owners are unlimited
-    // unless a balance is given.
-    std::optional<qint64> balance;
-    if (body.object().contains(QStringLiteral("balance")))
-        balance = readBalance(body);
-    else if (role == QLatin1String("user"))
-        balance = 1000 * 1000;
-    return store.apiKeys().mint(label, role, balance);
-}
-
 void SystemController::postKey(Exchange &ex)
 {
-    const auto minted = mintKey(m_store, ex.request().jsonObject());
+    const JsonFields body(ex.request().jsonObject());
+    ApiKeyService::NewKey key;
+    key.label = body.requiredString(QStringLiteral("label"));
+    key.role =
+        body.optionalEnum(QStringLiteral("role"), {QStringLiteral("user"), QStringLiteral("owner")})
+            .value_or(QStringLiteral("user"));
+    if (body.object().contains(QStringLiteral("balance")))
+        key.balanceMilli = readBalance(body);
+    const auto minted = m_keys.mint(key);
     QJsonObject o = keyJson(minted.key, {});
     o.insert(QStringLiteral("key"), minted.secret); // shown once, never again
     ex.respondJson(201, o);
-}
-
-ApiKey SystemController::setKeyBalance(Store &store, const QString &id, const QJsonObject &raw,
-                                       const QString &actor)
-{
-    const auto key = store.apiKeys().find(id);
-    if (!key)
-        throw DomainError::notFound(QStringLiteral("no API key %1").arg(id));
-    const JsonFields body(raw);
-    if (!body.object().contains(QStringLiteral("balance")))
-        throw DomainError::missingField(QStringLiteral("balance"));
-    store.credits().setBalance(id, readBalance(body), QStringLiteral("set by %1").arg(actor));
-    return *store.apiKeys().find(id);
-}
-
-ApiKey SystemController::revokeKey(Store &store, const QString &id, const QString &actorKeyId)
-{
-    if (!store.apiKeys().find(id))
-        throw DomainError::notFound(QStringLiteral("no API key %1").arg(id));
-    if (id == actorKeyId)
-        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("CANNOT_REVOKE_SELF"),
-                          QStringLiteral("a key cannot revoke itself"));
-    store.apiKeys().revoke(id);
-    return *store.apiKeys().find(id);
 }
 
 void SystemController::updateKey(Exchange &ex)
@@ -192,15 +150,17 @@ void SystemController::updateKey(Exchange &ex)
     // An unknown key is 404 before the body is read (as it always was).
     if (!m_store.apiKeys().find(id))
         throw DomainError::notFound(QStringLiteral("no API key %1").arg(id));
-    const ApiKey key =
-        setKeyBalance(m_store, id, ex.request().jsonObject(), ex.request().principal.keyId);
+    const JsonFields body(ex.request().jsonObject());
+    if (!body.object().contains(QStringLiteral("balance")))
+        throw DomainError::missingField(QStringLiteral("balance"));
+    const ApiKey key = m_keys.setBalance(id, readBalance(body), ex.request().principal.keyId);
     ex.respondJson(200, keyJson(key, m_store.credits().totals(id)));
 }
 
 void SystemController::deleteKey(Exchange &ex)
 {
     const QString id = ex.request().param(QStringLiteral("id"));
-    const ApiKey key = revokeKey(m_store, id, ex.request().principal.keyId);
+    const ApiKey key = m_keys.revoke(id, ex.request().principal.keyId);
     ex.respondJson(200, keyJson(key, m_store.credits().totals(id)));
 }
 

@@ -14,6 +14,9 @@ class Store;
 
 namespace ph::sys {
 
+class ApiKeyService;
+class SettingsService;
+
 // Service-level endpoints (docs/api/system.md):
 //   GET    /health                 public liveness: version, pool load
 //   GET    /settings               owner: every setting with its value
@@ -27,25 +30,11 @@ class SystemController : public QObject, public http::Controller
 {
     Q_OBJECT
 public:
-    SystemController(Store &store, Settings &settings, BrowserPool &pool,
-                     QObject *parent = nullptr);
+    // The keys and settings routes parse and answer; `keys` and `settingsService` do the
+    // work (the console calls the same services).
+    SystemController(Store &store, Settings &settings, BrowserPool &pool, ApiKeyService &keys,
+                     SettingsService &settingsService, QObject *parent = nullptr);
     QList<http::Route> routes() override;
-
-    // The operations of PATCH /settings and /keys without the exchange, shared with the
-    // console. Each checks its body the way the route does and throws the same typed
-    // DomainError.
-    // PATCH /settings: {key: value, ...}; an unknown key stores nothing (400
-    // UNKNOWN_SETTING), a bad value 400 INVALID_FIELD naming the key.
-    static void patchSettings(Settings &settings, const QJsonObject &body);
-    // POST /keys: {label, role?, balance?}; the result's secret is shown once.
-    static ApiKeyRepository::Minted mintKey(Store &store, const QJsonObject &body);
-    // PATCH /keys/{id}: {balance} in credits, null for unlimited. `actor` goes into the
-    // ledger's reason ("set by <actor>").
-    static ApiKey setKeyBalance(Store &store, const QString &id, const QJsonObject &body,
-                                const QString &actor);
-    // DELETE /keys/{id}; `actorKeyId` is the caller's key (it cannot revoke itself; empty
-    // for the console).
-    static ApiKey revokeKey(Store &store, const QString &id, const QString &actorKeyId);
 
 private:
     void health(http::Exchange &ex);
@@ -60,6 +49,8 @@ private:
     Store &m_store;
     Settings &m_settings;
     BrowserPool &m_pool;
+    ApiKeyService &m_keys;
+    SettingsService &m_settingsService;
 };
 
 } // namespace ph::sys

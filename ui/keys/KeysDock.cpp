@@ -7,7 +7,7 @@
 #include "core/CreditLedger.h"
 #include "core/DomainError.h"
 #include "core/Store.h"
-#include "system/SystemController.h"
+#include "system/ApiKeyService.h"
 
 #include "common/Icons.h"
 #include "common/SecretReveal.h"
@@ -29,6 +29,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <cmath>
+#include <optional>
+
 namespace ph::ui {
 
 namespace {
@@ -37,18 +40,23 @@ const QString kErrorStyle = QStringLiteral("color: #c0392b");
 // A balance field as the /keys body carries it: null when unlimited, nothing when
 // empty, a number when it reads as one (in the console's locale or plain), else the
 // text itself, which the controller refuses by name.
-QJsonValue balanceValue(const QString &text, bool unlimited)
+// The balance as typed: unset (empty field), unlimited (nullopt), or credits in
+// thousandths. Text that is not a number is refused like the API refuses it.
+std::optional<std::optional<qint64>> balanceValue(const QString &text, bool unlimited)
 {
     if (unlimited)
-        return QJsonValue(QJsonValue::Null);
+        return std::optional<qint64>();
     const QString t = text.trimmed();
     if (t.isEmpty())
-        return QJsonValue(QJsonValue::Undefined);
+        return std::nullopt;
     bool ok = false;
     double credits = QLocale().toDouble(t, &ok);
     if (!ok)
         credits = QLocale::c().toDouble(t, &ok);
-    return ok ? QJsonValue(credits) : QJsonValue(t);
+    if (!ok)
+        throw DomainError::invalidField(QStringLiteral("balance"),
+                                        QStringLiteral("must be a number of credits"));
+    return std::optional<qint64>(qint64(std::llround(credits * 1000)));
 }
 } // namespace
 
@@ -210,14 +218,12 @@ void KeysDock::showError(const DomainError &error)
 
 void KeysDock::mint()
 {
-    QJsonObject body{{QStringLiteral("label"), m_label->text().trimmed()},
-                     {QStringLiteral("role"), m_role->currentData().toString()}};
-    const QJsonValue balance = balanceValue(m_mintBalance->text(), m_mintUnlimited->isChecked());
-    if (!balance.isUndefined())
-        body.insert(QStringLiteral("balance"), balance);
     try {
-        const ApiKeyRepository::Minted minted =
-            sys::SystemController::mintKey(m_service.store(), body);
+        sys::ApiKeyService::NewKey request;
+        request.label = m_label->text().trimmed();
+        request.role = m_role->currentData().toString();
+        request.balanceMilli = balanceValue(m_mintBalance->text(), m_mintUnlimited->isChecked());
+        const ApiKeyRepository::Minted minted = m_service.apiKeys().mint(request);
         // Shown here once; the model and the store only know its hash and prefix.
         m_secret->reveal(minted.secret);
         m_label->clear();
@@ -234,13 +240,12 @@ void KeysDock::setBalance()
 {
     if (m_current.isEmpty())
         return;
-    QJsonObject body;
-    const QJsonValue balance = balanceValue(m_balance->text(), m_unlimited->isChecked());
-    if (!balance.isUndefined())
-        body.insert(QStringLiteral("balance"), balance);
     try {
-        const ApiKey key = sys::SystemController::setKeyBalance(m_service.store(), m_current, body,
-                                                                QStringLiteral("console"));
+        const auto balance = balanceValue(m_balance->text(), m_unlimited->isChecked());
+        if (!balance)
+            throw DomainError::missingField(QStringLiteral("balance"));
+        const ApiKey key =
+            m_service.apiKeys().setBalance(m_current, *balance, QStringLiteral("console"));
         showCurrent();
         showMessage(key.balanceMilli
                         ? tr("%1 now has %2 credits.")
@@ -261,7 +266,7 @@ void KeysDock::revoke()
     if (!key || key->revokedAt)
         return;
     try {
-        const ApiKey revoked = sys::SystemController::revokeKey(m_service.store(), m_current, {});
+        const ApiKey revoked = m_service.apiKeys().revoke(m_current, {});
         showCurrent();
         showMessage(tr("Revoked %1; it now answers 401.").arg(revoked.label), false);
     } catch (const DomainError &e) {

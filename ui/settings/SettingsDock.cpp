@@ -5,7 +5,7 @@
 #include "Service.h"
 #include "common/Icons.h"
 #include "core/DomainError.h"
-#include "system/SystemController.h"
+#include "system/SettingsService.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -284,8 +284,7 @@ bool SettingsDock::apply()
         }
         try {
             const QJsonValue value = editorValue(f);
-            sys::SystemController::patchSettings(m_service.settings(),
-                                                 QJsonObject{{f.definition->key, value}});
+            m_service.settingsService().apply(QJsonObject{{f.definition->key, value}});
             f.error->clear();
             f.error->hide();
             f.clearRequested = false;
