@@ -68,13 +68,14 @@ void saveScreenshots(QMainWindow &window, const QString &dir)
         window.grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
     }
 }
-#endif
 
+// Only the console needs a display; a headless-only build never asks.
 bool hasDisplay()
 {
     return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY") ||
            qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
 }
+#endif
 
 } // namespace
 

@@ -147,9 +147,7 @@ QJsonObject tst_AgentData::agent(const QJsonObject &body, int expectedStatus, Te
 {
     HttpClient c = (service ? service : m_ph.get())->client();
     const auto r = c.post(QStringLiteral("/agent"), body);
-    if (r.status != expectedStatus)
-        qWarning() << "status" << r.status << r.body.left(2000);
-    return r.status == expectedStatus ? r.json() : QJsonObject();
+    return r.expectStatus({expectedStatus}, __FILE__, __LINE__) ? r.json() : QJsonObject();
 }
 
 void tst_AgentData::readsEveryFormat_data()

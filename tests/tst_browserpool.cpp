@@ -276,12 +276,14 @@ void tst_BrowserPool::replacesAPageWhoseRendererCrashed()
     bool done = false;
     NavigateOptions o;
     o.timeoutMs = 20000;
+    const int hangsBefore = m_site.hits("/hang");
     lease->navigate(QUrl(m_site.url(QStringLiteral("/hang"))), o, [&](const NavigationResult &r) {
         pending = r;
         done = true;
     });
     QTRY_VERIFY(lease->page()->renderProcessPid() > 0);
-    QTest::qWait(200);
+    // The renderer is loading the page (the request reached the site) when it dies.
+    QTRY_VERIFY_WITH_TIMEOUT(m_site.hits("/hang") > hangsBefore, 10000);
     ::kill(pid_t(lease->page()->renderProcessPid()), SIGKILL);
     QTRY_COMPARE_WITH_TIMEOUT(crashed.count(), 1, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(done, 10000);

@@ -28,6 +28,7 @@
 using namespace ph;
 using namespace ph::http;
 using ph::test::HttpClient;
+using ph::test::HttpResponse;
 
 class TestController : public QObject, public Controller
 {
@@ -207,6 +208,7 @@ class tst_HttpServer : public QObject
 private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
+    void testHelpersFailOnAnUnexpectedStatus();
     void acceptsTheKeyInEveryForm_data();
     void acceptsTheKeyInEveryForm();
     void refusesBadCredentials_data();
@@ -740,6 +742,24 @@ void tst_HttpServer::refusesToWriteAHeaderThatWouldSplitTheResponse()
     const QByteArray ok = HttpClient::raw(
         m_server->port(), "GET /header?v=fine%20value HTTP/1.1\r\nHost: x\r\n\r\n", 5000, "ok");
     QVERIFY2(ok.contains("X-Echo: fine value\r\n"), ok.constData());
+}
+
+// The helpers that hand a body to a test (agent(body, status) …) go through
+// HttpResponse::expectStatus: a wrong status fails the test, it does not just warn.
+void tst_HttpServer::testHelpersFailOnAnUnexpectedStatus()
+{
+    HttpResponse ok;
+    ok.status = 201;
+    QVERIFY(ok.expectStatus({200, 201}, __FILE__, __LINE__));
+
+    HttpResponse notFound;
+    notFound.status = 404;
+    notFound.body = R"({"code":"NOT_FOUND"})";
+    // The helper must record the failure itself; were it only to warn, the expected
+    // failure below would be left over and the QVERIFY would report XPASS.
+    QEXPECT_FAIL("", "a 404 where 200 was expected fails the running test", Continue);
+    const bool matched = notFound.expectStatus({200}, __FILE__, __LINE__);
+    QVERIFY(!matched);
 }
 
 QTEST_GUILESS_MAIN(tst_HttpServer)

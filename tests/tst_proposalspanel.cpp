@@ -83,8 +83,7 @@ QString tst_ProposalsPanel::propose(const QString &title, const QJsonObject &pat
                             {QStringLiteral("title"), title},
                             {QStringLiteral("description"), QStringLiteral("Friendlier")},
                             {QStringLiteral("clientRequestId"), title}});
-    if (r.status != 201 && r.status != 200)
-        qWarning() << r.status << r.body;
+    r.expectStatus({201, 200}, __FILE__, __LINE__);
     return r.json().value(QStringLiteral("changeId")).toString();
 }
 

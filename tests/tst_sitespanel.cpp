@@ -11,6 +11,9 @@
 
 #include "common/SecretReveal.h"
 #include "sites/ConnectKeyRepository.h"
+#include "sites/ConnectKeysPane.h"
+#include "sites/SiteKeyMintForm.h"
+#include "sites/SiteKeyPolicyForm.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
 #include "sites/SitesDock.h"
@@ -226,11 +229,12 @@ void tst_SitesPanel::showsASiteCreatedOverRest()
 void tst_SitesPanel::mintsASiteKeyTheApiLists()
 {
     const int before = m_dock->model()->rowCount();
-    m_dock->siteNameCombo()->setEditText(QStringLiteral("Lighthouse"));
-    m_dock->labelField()->setText(QStringLiteral("production embed"));
-    m_dock->domainsField()->setText(QStringLiteral("Lighthouse.example, =shop.partner.example"));
-    m_dock->mintButton()->click();
-    m_publicKey = m_dock->secretField()->text();
+    m_dock->mintForm()->siteNameCombo()->setEditText(QStringLiteral("Lighthouse"));
+    m_dock->mintForm()->labelField()->setText(QStringLiteral("production embed"));
+    m_dock->mintForm()->domainsField()->setText(
+        QStringLiteral("Lighthouse.example, =shop.partner.example"));
+    m_dock->mintForm()->mintButton()->click();
+    m_publicKey = m_dock->secretBox()->field()->text();
     QVERIFY2(m_publicKey.startsWith(QLatin1String("pk_site_")),
              qPrintable(m_dock->messageLabel()->text()));
     QVERIFY(m_dock->secretBox()->isVisible());
@@ -240,7 +244,7 @@ void tst_SitesPanel::mintsASiteKeyTheApiLists()
     m_lighthouse = site->id;
     QCOMPARE(m_dock->model()->rowCount(), before + 1);
     QCOMPARE(m_dock->currentSiteId(), m_lighthouse);
-    QCOMPARE(m_dock->siteNameCombo()->currentText(), QStringLiteral("Lighthouse"));
+    QCOMPARE(m_dock->mintForm()->siteNameCombo()->currentText(), QStringLiteral("Lighthouse"));
     m_lighthouseKey = m_dock->currentSiteKeyId();
     QVERIFY(m_lighthouseKey.startsWith(QLatin1String("skey_")));
 
@@ -261,9 +265,9 @@ void tst_SitesPanel::mintsASiteKeyTheApiLists()
         200);
 
     // Copy, then Done: the list keeps only the masked form.
-    m_dock->copySecretButton()->click();
+    m_dock->secretBox()->copyButton()->click();
     QCOMPARE(QGuiApplication::clipboard()->text(), m_publicKey);
-    m_dock->dismissSecretButton()->click();
+    m_dock->secretBox()->doneButton()->click();
     QVERIFY(!m_dock->secretBox()->isVisible());
     QVERIFY(!panelShows(m_publicKey));
 }
@@ -271,42 +275,43 @@ void tst_SitesPanel::mintsASiteKeyTheApiLists()
 void tst_SitesPanel::mintsAKeyForAnExistingSite()
 {
     const int sitesBefore = m_dock->model()->rowCount();
-    m_dock->siteNameCombo()->setCurrentIndex(
-        m_dock->siteNameCombo()->findText(QStringLiteral("Harbour")));
-    QCOMPARE(m_dock->siteNameCombo()->currentText(), QStringLiteral("Harbour"));
-    m_dock->labelField()->setText(QStringLiteral("kiosk"));
-    m_dock->domainsField()->setText(QStringLiteral("kiosk.harbour.example"));
-    m_dock->environmentCombo()->setCurrentIndex(
-        m_dock->environmentCombo()->findData(QStringLiteral("test")));
-    m_dock->mintButton()->click();
-    QVERIFY2(m_dock->secretField()->text().startsWith(QLatin1String("pk_site_")),
+    m_dock->mintForm()->siteNameCombo()->setCurrentIndex(
+        m_dock->mintForm()->siteNameCombo()->findText(QStringLiteral("Harbour")));
+    QCOMPARE(m_dock->mintForm()->siteNameCombo()->currentText(), QStringLiteral("Harbour"));
+    m_dock->mintForm()->labelField()->setText(QStringLiteral("kiosk"));
+    m_dock->mintForm()->domainsField()->setText(QStringLiteral("kiosk.harbour.example"));
+    m_dock->mintForm()->environmentCombo()->setCurrentIndex(
+        m_dock->mintForm()->environmentCombo()->findData(QStringLiteral("test")));
+    m_dock->mintForm()->mintButton()->click();
+    QVERIFY2(m_dock->secretBox()->field()->text().startsWith(QLatin1String("pk_site_")),
              qPrintable(m_dock->messageLabel()->text()));
     QCOMPARE(m_dock->model()->rowCount(), sitesBefore);
     QCOMPARE(m_dock->currentSiteId(), m_harbour);
     QCOMPARE(m_dock->siteKeysModel()->rowCount(), 3);
     const QJsonObject listed = listedKey(m_harbour, m_dock->currentSiteKeyId());
     QCOMPARE(listed.value(QStringLiteral("environment")).toString(), QStringLiteral("test"));
-    QCOMPARE(listed.value(QStringLiteral("publicKey")).toString(), m_dock->secretField()->text());
+    QCOMPARE(listed.value(QStringLiteral("publicKey")).toString(),
+             m_dock->secretBox()->field()->text());
     QCOMPARE(listedKeys(m_harbour).size(), 3);
-    m_dock->dismissSecretButton()->click();
+    m_dock->secretBox()->doneButton()->click();
 }
 
 void tst_SitesPanel::editsRotatesAndDeactivatesASiteKey()
 {
     QVERIFY(m_dock->selectSiteKey(m_lighthouseKey));
-    QCOMPARE(m_dock->keyDomainsField()->text(),
+    QCOMPARE(m_dock->keyForm()->domainsField()->text(),
              QStringLiteral("lighthouse.example, =shop.partner.example"));
-    QVERIFY(m_dock->capabilityBox(QStringLiteral("embed"))->isChecked());
-    QVERIFY(!m_dock->capabilityBox(QStringLiteral("cloudScrape"))->isChecked());
+    QVERIFY(m_dock->keyForm()->capabilityBox(QStringLiteral("embed"))->isChecked());
+    QVERIFY(!m_dock->keyForm()->capabilityBox(QStringLiteral("cloudScrape"))->isChecked());
 
     // Domains, capabilities and policy.
-    m_dock->keyDomainsField()->setText(QStringLiteral("lighthouse.example beacon.example"));
-    m_dock->capabilityBox(QStringLiteral("cloudScrape"))->setChecked(true);
-    m_dock->siteModeCombo()->setCurrentIndex(
-        m_dock->siteModeCombo()->findData(QStringLiteral("paused")));
-    m_dock->domainScopeCombo()->setCurrentIndex(
-        m_dock->domainScopeCombo()->findData(QStringLiteral("exact_host")));
-    m_dock->savePolicyButton()->click();
+    m_dock->keyForm()->domainsField()->setText(QStringLiteral("lighthouse.example beacon.example"));
+    m_dock->keyForm()->capabilityBox(QStringLiteral("cloudScrape"))->setChecked(true);
+    m_dock->keyForm()->siteModeCombo()->setCurrentIndex(
+        m_dock->keyForm()->siteModeCombo()->findData(QStringLiteral("paused")));
+    m_dock->keyForm()->domainScopeCombo()->setCurrentIndex(
+        m_dock->keyForm()->domainScopeCombo()->findData(QStringLiteral("exact_host")));
+    m_dock->keyForm()->saveButton()->click();
     QJsonObject listed = listedKey(m_lighthouse, m_lighthouseKey);
     QCOMPARE(listed.value(QStringLiteral("allowedDomains")).toArray(),
              (QJsonArray{QStringLiteral("lighthouse.example"), QStringLiteral("beacon.example")}));
@@ -326,8 +331,8 @@ void tst_SitesPanel::editsRotatesAndDeactivatesASiteKey()
                 .contains(QLatin1String("cloudScrape")));
 
     // A bad domain is the API's typed error; the stored domains stay.
-    m_dock->keyDomainsField()->setText(QStringLiteral("co.uk"));
-    m_dock->savePolicyButton()->click();
+    m_dock->keyForm()->domainsField()->setText(QStringLiteral("co.uk"));
+    m_dock->keyForm()->saveButton()->click();
     QVERIFY2(m_dock->messageLabel()->text().contains(QLatin1String("INVALID_FIELD")) &&
                  m_dock->messageLabel()->text().contains(QLatin1String("allowedDomains[0]")),
              qPrintable(m_dock->messageLabel()->text()));
@@ -338,8 +343,8 @@ void tst_SitesPanel::editsRotatesAndDeactivatesASiteKey()
              2);
 
     // Rotate: the new public key is shown; the old one stops resolving.
-    m_dock->rotateButton()->click();
-    const QString rotated = m_dock->secretField()->text();
+    m_dock->keyForm()->rotateButton()->click();
+    const QString rotated = m_dock->secretBox()->field()->text();
     QVERIFY2(rotated.startsWith(QLatin1String("pk_site_")) && rotated != m_publicKey,
              qPrintable(m_dock->messageLabel()->text()));
     listed = listedKey(m_lighthouse, m_lighthouseKey);
@@ -352,39 +357,39 @@ void tst_SitesPanel::editsRotatesAndDeactivatesASiteKey()
                  .data()
                  .toString()
                  .isEmpty());
-    m_dock->dismissSecretButton()->click();
+    m_dock->secretBox()->doneButton()->click();
     QVERIFY(!panelShows(rotated));
 
     // Delete deactivates it.
-    QVERIFY(m_dock->activeButton()->isEnabled());
+    QVERIFY(m_dock->keyForm()->activeButton()->isEnabled());
     m_dock->siteKeysView()->setFocus();
     QTest::keyClick(m_dock->siteKeysView(), Qt::Key_Delete);
     QVERIFY(!listedKey(m_lighthouse, m_lighthouseKey).value(QStringLiteral("active")).toBool());
     QVERIFY(!repo().findUsableKeyByPublicKey(rotated));
     QCOMPARE(m_dock->siteKeysModel()->index(row, ui::SiteKeysModel::State).data().toString(),
              QStringLiteral("deactivated"));
-    QCOMPARE(m_dock->activeButton()->text(), QStringLiteral("Activate"));
+    QCOMPARE(m_dock->keyForm()->activeButton()->text(), QStringLiteral("Activate"));
     // And the button activates it again.
-    m_dock->activeButton()->click();
+    m_dock->keyForm()->activeButton()->click();
     QVERIFY(listedKey(m_lighthouse, m_lighthouseKey).value(QStringLiteral("active")).toBool());
 }
 
 void tst_SitesPanel::mintsWithALifetimeAndEditsEveryPolicyField()
 {
     // Mint with a lifetime and capabilities other than the defaults.
-    QVERIFY(m_dock->mintCapabilityBox(QStringLiteral("embed"))->isChecked());
-    QVERIFY(!m_dock->mintCapabilityBox(QStringLiteral("cloudScrape"))->isChecked());
-    m_dock->siteNameCombo()->setCurrentIndex(
-        m_dock->siteNameCombo()->findText(QStringLiteral("Lighthouse")));
-    m_dock->labelField()->setText(QStringLiteral("campaign"));
-    m_dock->domainsField()->setText(QStringLiteral("campaign.lighthouse.example"));
-    m_dock->ttlDaysBox()->setValue(30);
-    m_dock->mintCapabilityBox(QStringLiteral("embed"))->setChecked(false);
-    m_dock->mintCapabilityBox(QStringLiteral("cloudScrape"))->setChecked(true);
-    m_dock->mintButton()->click();
-    QVERIFY2(m_dock->secretField()->text().startsWith(QLatin1String("pk_site_")),
+    QVERIFY(m_dock->mintForm()->capabilityBox(QStringLiteral("embed"))->isChecked());
+    QVERIFY(!m_dock->mintForm()->capabilityBox(QStringLiteral("cloudScrape"))->isChecked());
+    m_dock->mintForm()->siteNameCombo()->setCurrentIndex(
+        m_dock->mintForm()->siteNameCombo()->findText(QStringLiteral("Lighthouse")));
+    m_dock->mintForm()->labelField()->setText(QStringLiteral("campaign"));
+    m_dock->mintForm()->domainsField()->setText(QStringLiteral("campaign.lighthouse.example"));
+    m_dock->mintForm()->ttlDaysBox()->setValue(30);
+    m_dock->mintForm()->capabilityBox(QStringLiteral("embed"))->setChecked(false);
+    m_dock->mintForm()->capabilityBox(QStringLiteral("cloudScrape"))->setChecked(true);
+    m_dock->mintForm()->mintButton()->click();
+    QVERIFY2(m_dock->secretBox()->field()->text().startsWith(QLatin1String("pk_site_")),
              qPrintable(m_dock->messageLabel()->text()));
-    m_dock->dismissSecretButton()->click();
+    m_dock->secretBox()->doneButton()->click();
     const QString campaign = m_dock->currentSiteKeyId();
     const auto minted = repo().findKey(campaign);
     QVERIFY(minted && minted->siteId == m_lighthouse);
@@ -401,25 +406,27 @@ void tst_SitesPanel::mintsWithALifetimeAndEditsEveryPolicyField()
                 .toString()
                 .startsWith(QLatin1String("active until")));
     // The form starts again from "never".
-    QCOMPARE(m_dock->ttlDaysBox()->value(), 0);
-    QCOMPARE(m_dock->ttlDaysBox()->text(), QStringLiteral("Never"));
+    QCOMPARE(m_dock->mintForm()->ttlDaysBox()->value(), 0);
+    QCOMPARE(m_dock->mintForm()->ttlDaysBox()->text(), QStringLiteral("Never"));
 
     // Every policy field of an existing key, as the REST listing then shows it.
     QVERIFY(m_dock->selectSiteKey(m_lighthouseKey));
-    QVERIFY(!m_dock->cloudSandboxBox()->isChecked());
-    QCOMPARE(m_dock->maxShortcutsBox()->value(), 12);
-    QCOMPARE(m_dock->maxVisibleBox()->value(), 4);
-    m_dock->cloudSandboxBox()->setChecked(true);
-    m_dock->externalAllowField()->setText(QStringLiteral("Docs.Example.org, status.example.net"));
-    m_dock->externalDenyField()->setText(QStringLiteral("ads.example"));
-    m_dock->mascotBox()->setChecked(true);
-    m_dock->mascotNameField()->setText(QStringLiteral("Beam"));
-    m_dock->mascotAvatarField()->setText(QStringLiteral("https://lighthouse.example/beam.png"));
-    m_dock->mascotStyleCombo()->setCurrentIndex(
-        m_dock->mascotStyleCombo()->findData(QStringLiteral("professional")));
-    m_dock->maxShortcutsBox()->setValue(20);
-    m_dock->maxVisibleBox()->setValue(6);
-    m_dock->savePolicyButton()->click();
+    QVERIFY(!m_dock->keyForm()->cloudSandboxBox()->isChecked());
+    QCOMPARE(m_dock->keyForm()->maxShortcutsBox()->value(), 12);
+    QCOMPARE(m_dock->keyForm()->maxVisibleBox()->value(), 4);
+    m_dock->keyForm()->cloudSandboxBox()->setChecked(true);
+    m_dock->keyForm()->externalAllowField()->setText(
+        QStringLiteral("Docs.Example.org, status.example.net"));
+    m_dock->keyForm()->externalDenyField()->setText(QStringLiteral("ads.example"));
+    m_dock->keyForm()->mascotBox()->setChecked(true);
+    m_dock->keyForm()->mascotNameField()->setText(QStringLiteral("Beam"));
+    m_dock->keyForm()->mascotAvatarField()->setText(
+        QStringLiteral("https://lighthouse.example/beam.png"));
+    m_dock->keyForm()->mascotStyleCombo()->setCurrentIndex(
+        m_dock->keyForm()->mascotStyleCombo()->findData(QStringLiteral("professional")));
+    m_dock->keyForm()->maxShortcutsBox()->setValue(20);
+    m_dock->keyForm()->maxVisibleBox()->setValue(6);
+    m_dock->keyForm()->saveButton()->click();
     QJsonObject policy =
         listedKey(m_lighthouse, m_lighthouseKey).value(QStringLiteral("sitePolicy")).toObject();
     QVERIFY(policy.value(QStringLiteral("cloudSandboxEnabled")).toBool());
@@ -447,20 +454,22 @@ void tst_SitesPanel::mintsWithALifetimeAndEditsEveryPolicyField()
 
     // Away and back: the form shows what is stored.
     QVERIFY(m_dock->selectSiteKey(campaign));
-    QVERIFY(!m_dock->cloudSandboxBox()->isChecked());
-    QVERIFY(m_dock->mascotNameField()->text().isEmpty());
+    QVERIFY(!m_dock->keyForm()->cloudSandboxBox()->isChecked());
+    QVERIFY(m_dock->keyForm()->mascotNameField()->text().isEmpty());
     QVERIFY(m_dock->selectSiteKey(m_lighthouseKey));
-    QVERIFY(m_dock->cloudSandboxBox()->isChecked());
-    QCOMPARE(m_dock->externalAllowField()->text(),
+    QVERIFY(m_dock->keyForm()->cloudSandboxBox()->isChecked());
+    QCOMPARE(m_dock->keyForm()->externalAllowField()->text(),
              QStringLiteral("docs.example.org, status.example.net"));
-    QCOMPARE(m_dock->mascotNameField()->text(), QStringLiteral("Beam"));
-    QCOMPARE(m_dock->mascotStyleCombo()->currentData().toString(), QStringLiteral("professional"));
-    QCOMPARE(m_dock->maxVisibleBox()->value(), 6);
+    QCOMPARE(m_dock->keyForm()->mascotNameField()->text(), QStringLiteral("Beam"));
+    QCOMPARE(m_dock->keyForm()->mascotStyleCombo()->currentData().toString(),
+             QStringLiteral("professional"));
+    QCOMPARE(m_dock->keyForm()->maxVisibleBox()->value(), 6);
 
     // A bad avatar URL is the API's typed error naming the field; nothing changes.
-    m_dock->mascotAvatarField()->setText(QStringLiteral("ftp://lighthouse.example/beam.png"));
-    m_dock->maxVisibleBox()->setValue(9);
-    m_dock->savePolicyButton()->click();
+    m_dock->keyForm()->mascotAvatarField()->setText(
+        QStringLiteral("ftp://lighthouse.example/beam.png"));
+    m_dock->keyForm()->maxVisibleBox()->setValue(9);
+    m_dock->keyForm()->saveButton()->click();
     QVERIFY2(
         m_dock->messageLabel()->text().contains(QLatin1String("INVALID_FIELD")) &&
             m_dock->messageLabel()->text().contains(QLatin1String("sitePolicy.mascot.avatarUrl")),
@@ -473,8 +482,8 @@ void tst_SitesPanel::mintsWithALifetimeAndEditsEveryPolicyField()
                  .toInt(),
              6);
     // An empty one removes the avatar.
-    m_dock->mascotAvatarField()->clear();
-    m_dock->savePolicyButton()->click();
+    m_dock->keyForm()->mascotAvatarField()->clear();
+    m_dock->keyForm()->saveButton()->click();
     mascot = listedKey(m_lighthouse, m_lighthouseKey)
                  .value(QStringLiteral("sitePolicy"))
                  .toObject()
@@ -493,18 +502,18 @@ void tst_SitesPanel::mintsWithALifetimeAndEditsEveryPolicyField()
                                           {QStringLiteral("shortcutLimits"),
                                            QJsonObject{{QStringLiteral("maxVisible"), 2}}}}}});
     QCOMPARE(r.status, 200);
-    QTRY_VERIFY(!m_dock->cloudSandboxBox()->isChecked());
-    QCOMPARE(m_dock->maxVisibleBox()->value(), 2);
-    QCOMPARE(m_dock->maxShortcutsBox()->value(), 20);
+    QTRY_VERIFY(!m_dock->keyForm()->cloudSandboxBox()->isChecked());
+    QCOMPARE(m_dock->keyForm()->maxVisibleBox()->value(), 2);
+    QCOMPARE(m_dock->keyForm()->maxShortcutsBox()->value(), 20);
 }
 
 void tst_SitesPanel::showsAConnectKeyOnceAndRevokesIt()
 {
     QVERIFY(m_dock->select(m_harbour));
     QCOMPARE(m_dock->connectKeysModel()->rowCount(), 0);
-    m_dock->connectLabelField()->setText(QStringLiteral("Claude"));
-    m_dock->createConnectButton()->click();
-    const QString secret = m_dock->secretField()->text();
+    m_dock->connectPane()->labelField()->setText(QStringLiteral("Claude"));
+    m_dock->connectPane()->createButton()->click();
+    const QString secret = m_dock->secretBox()->field()->text();
     QVERIFY2(secret.startsWith(QLatin1String("ck_")), qPrintable(m_dock->messageLabel()->text()));
     QVERIFY(m_dock->secretBox()->isVisible());
     QCOMPARE(m_dock->connectKeysModel()->rowCount(), 1);
@@ -531,16 +540,16 @@ void tst_SitesPanel::showsAConnectKeyOnceAndRevokesIt()
     QVERIFY(!list.body.contains(secret.toUtf8()));
 
     // Copy, then Done: never shown again.
-    m_dock->copySecretButton()->click();
+    m_dock->secretBox()->copyButton()->click();
     QCOMPARE(QGuiApplication::clipboard()->text(), secret);
-    m_dock->dismissSecretButton()->click();
+    m_dock->secretBox()->doneButton()->click();
     QVERIFY(!m_dock->secretBox()->isVisible());
     QVERIFY(!panelShows(secret));
     QVERIFY(m_dock->selectConnectKey(keyId));
     QVERIFY(!panelShows(secret));
     // F5 re-reads the list; the last use stays.
-    m_dock->connectKeysView()->setFocus();
-    QTest::keyClick(m_dock->connectKeysView(), Qt::Key_F5);
+    m_dock->connectPane()->view()->setFocus();
+    QTest::keyClick(m_dock->connectPane()->view(), Qt::Key_F5);
     QVERIFY(
         m_dock->connectKeysModel()->index(0, ui::ConnectKeysModel::LastUsed).data().toString() !=
         QLatin1String("never"));
@@ -555,9 +564,9 @@ void tst_SitesPanel::showsAConnectKeyOnceAndRevokesIt()
 
     // Delete revokes the selected one: 401 from the next request on.
     QVERIFY(m_dock->selectConnectKey(keyId));
-    QVERIFY(m_dock->revokeConnectButton()->isEnabled());
-    m_dock->connectKeysView()->setFocus();
-    QTest::keyClick(m_dock->connectKeysView(), Qt::Key_Delete);
+    QVERIFY(m_dock->connectPane()->revokeButton()->isEnabled());
+    m_dock->connectPane()->view()->setFocus();
+    QTest::keyClick(m_dock->connectPane()->view(), Qt::Key_Delete);
     QCOMPARE(configStatus(m_harbour, secret), 401);
     const int row = m_dock->connectKeysModel()->rowOf(keyId);
     QVERIFY(m_dock->connectKeysModel()
@@ -565,7 +574,7 @@ void tst_SitesPanel::showsAConnectKeyOnceAndRevokesIt()
                 .data()
                 .toString()
                 .startsWith(QLatin1String("revoked")));
-    QVERIFY(!m_dock->revokeConnectButton()->isEnabled());
+    QVERIFY(!m_dock->connectPane()->revokeButton()->isEnabled());
     // The other key still works.
     QCOMPARE(configStatus(m_harbour, other.json().value(QStringLiteral("key")).toString()), 200);
 }
@@ -574,25 +583,25 @@ void tst_SitesPanel::refusesAnInvalidDomainAndStoresNothing()
 {
     const int sites = int(repo().listSites(sites::kLocalOwner).size());
     const int rows = m_dock->model()->rowCount();
-    m_dock->siteNameCombo()->setEditText(QStringLiteral("Nowhere"));
-    m_dock->labelField()->setText(QStringLiteral("embed"));
-    m_dock->domainsField()->setText(QStringLiteral("co.uk"));
-    m_dock->mintButton()->click();
+    m_dock->mintForm()->siteNameCombo()->setEditText(QStringLiteral("Nowhere"));
+    m_dock->mintForm()->labelField()->setText(QStringLiteral("embed"));
+    m_dock->mintForm()->domainsField()->setText(QStringLiteral("co.uk"));
+    m_dock->mintForm()->mintButton()->click();
     const QString message = m_dock->messageLabel()->text();
     QVERIFY2(message.contains(QLatin1String("INVALID_FIELD")) &&
                  message.contains(QLatin1String("allowedDomains[0]")),
              qPrintable(message));
-    QVERIFY(m_dock->secretField()->text().isEmpty());
+    QVERIFY(m_dock->secretBox()->field()->text().isEmpty());
     QVERIFY(!m_dock->secretBox()->isVisible());
     QVERIFY(!repo().findSiteByName(QStringLiteral("Nowhere"), sites::kLocalOwner));
     QCOMPARE(int(repo().listSites(sites::kLocalOwner).size()), sites);
     QCOMPARE(m_dock->model()->rowCount(), rows);
     // The fields keep what was typed, to be corrected.
-    QCOMPARE(m_dock->domainsField()->text(), QStringLiteral("co.uk"));
+    QCOMPARE(m_dock->mintForm()->domainsField()->text(), QStringLiteral("co.uk"));
 
     // No domain at all: the same typed error the API gives.
-    m_dock->domainsField()->clear();
-    m_dock->mintButton()->click();
+    m_dock->mintForm()->domainsField()->clear();
+    m_dock->mintForm()->mintButton()->click();
     QVERIFY2(m_dock->messageLabel()->text().contains(QLatin1String("INVALID_FIELD")),
              qPrintable(m_dock->messageLabel()->text()));
     QVERIFY(!repo().findSiteByName(QStringLiteral("Nowhere"), sites::kLocalOwner));

@@ -33,46 +33,92 @@
     </message>
 </context>
 <context>
+    <name>ph::ui::CapabilityBoxes</name>
+    <message>
+        <location filename="../ui/sites/CapabilityBoxes.cpp" line="53"/>
+        <source>Embed in pages</source>
+        <translation>In Seiten einbetten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/CapabilityBoxes.cpp" line="55"/>
+        <source>Cloud agent</source>
+        <translation>Cloud-Agent</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/CapabilityBoxes.cpp" line="57"/>
+        <source>Cloud scrape</source>
+        <translation>Cloud-Scraping</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/CapabilityBoxes.cpp" line="59"/>
+        <source>External web context</source>
+        <translation>Externer Webkontext</translation>
+    </message>
+</context>
+<context>
     <name>ph::ui::ConnectKeysModel</name>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="358"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="355"/>
         <source>never</source>
         <translation>nie</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="360"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="357"/>
         <source>revoked %1</source>
         <translation>widerrufen am %1</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="360"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="357"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="372"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="369"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="374"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="371"/>
         <source>Prefix</source>
         <translation>Präfix</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="376"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="373"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="378"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="375"/>
         <source>Last used</source>
         <translation>Zuletzt verwendet</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="380"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="377"/>
         <source>State</source>
         <translation>Zustand</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::ConnectKeysPane</name>
+    <message>
+        <location filename="../ui/sites/ConnectKeysPane.cpp" line="48"/>
+        <source>%1 of at most %2 Connect AI keys are active. Each lets an AI read this site&apos;s configuration and propose changes for your review.</source>
+        <translation>%1 von höchstens %2 Connect-AI-Schlüsseln sind aktiv. Mit jedem kann eine KI die Konfiguration dieser Website lesen und Änderungen zu Ihrer Prüfung vorschlagen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/ConnectKeysPane.cpp" line="59"/>
+        <source>Which AI, e.g. Claude (default: Connect AI)</source>
+        <translation>Welche KI, z. B. Claude (Standard: Connect AI)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/ConnectKeysPane.cpp" line="60"/>
+        <source>Create Connect AI key</source>
+        <translation>Connect-AI-Schlüssel erstellen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/ConnectKeysPane.cpp" line="61"/>
+        <source>Revoke (Del)</source>
+        <translation>Widerrufen (Entf)</translation>
     </message>
 </context>
 <context>
@@ -152,37 +198,37 @@
 <context>
     <name>ph::ui::DeliveriesModel</name>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="72"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="68"/>
         <source>Event</source>
         <translation>Ereignis</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="74"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="70"/>
         <source>Target</source>
         <translation>Ziel</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="76"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="72"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="78"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="74"/>
         <source>Attempts</source>
         <translation>Versuche</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="80"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="76"/>
         <source>Last answer</source>
         <translation>Letzte Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="82"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="78"/>
         <source>Next attempt</source>
         <translation>Nächster Versuch</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="84"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="80"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
@@ -333,72 +379,72 @@
 <context>
     <name>ph::ui::KeysModel</name>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="93"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="91"/>
         <source>owner</source>
         <translation>Eigentümer</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="93"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="91"/>
         <source>user</source>
         <translation>Benutzer</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="97"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="95"/>
         <source>revoked %1</source>
         <translation>widerrufen am %1</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="97"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="95"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="99"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="97"/>
         <source>unlimited</source>
         <translation>unbegrenzt</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="119"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="117"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="121"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="119"/>
         <source>Role</source>
         <translation>Rolle</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="123"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="121"/>
         <source>Prefix</source>
         <translation>Präfix</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="125"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="123"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="127"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="125"/>
         <source>Balance</source>
         <translation>Guthaben</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="129"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="127"/>
         <source>Credits used</source>
         <translation>Verbrauchte Credits</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="131"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="129"/>
         <source>Billed requests</source>
         <translation>Abgerechnete Anfragen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="133"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="131"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysModel.cpp" line="135"/>
+        <location filename="../ui/keys/KeysModel.cpp" line="133"/>
         <source>Last used</source>
         <translation>Zuletzt verwendet</translation>
     </message>
@@ -851,109 +897,362 @@
     </message>
 </context>
 <context>
-    <name>ph::ui::SiteKeysModel</name>
+    <name>ph::ui::SiteKeyMintForm</name>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="223"/>
-        <source>none</source>
-        <translation>keine</translation>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="93"/>
+        <source>New site key</source>
+        <translation>Neuer Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="227"/>
-        <source>paused</source>
-        <translation>pausiert</translation>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="94"/>
+        <source>Site</source>
+        <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="228"/>
-        <source>test mode</source>
-        <translation>Testmodus</translation>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="95"/>
+        <source>An existing site, or a new name</source>
+        <translation>Eine vorhandene Website oder ein neuer Name</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="229"/>
-        <source>live</source>
-        <translation>live</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="231"/>
-        <source>%1 · exact hosts</source>
-        <translation>%1 · exakte Hosts</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="232"/>
-        <source>%1 · registrable domains</source>
-        <translation>%1 · registrierbare Domains</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="234"/>
-        <source> · cloud sandbox</source>
-        <translation> · Cloud-Sandbox</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="239"/>
-        <source> · mascot</source>
-        <translation> · Maskottchen</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="244"/>
-        <source>deactivated</source>
-        <translation>deaktiviert</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="246"/>
-        <source>expired %1</source>
-        <translation>abgelaufen am %1</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="247"/>
-        <source>active until %1</source>
-        <translation>aktiv bis %1</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="247"/>
-        <source>active</source>
-        <translation>aktiv</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="263"/>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="96"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="265"/>
-        <source>Public key</source>
-        <translation>Öffentlicher Schlüssel</translation>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="97"/>
+        <source>Where the key is used, e.g. production embed</source>
+        <translation>Wo der Schlüssel verwendet wird, z. B. Einbettung in Produktion</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="267"/>
-        <source>Environment</source>
-        <translation>Umgebung</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="269"/>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="98"/>
         <source>Allowed domains</source>
         <translation>Erlaubte Domains</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="271"/>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="99"/>
+        <source>example.com, *.example.com, =shop.example.com</source>
+        <translation>example.com, *.example.com, =shop.example.com</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="100"/>
+        <source>Environment</source>
+        <translation>Umgebung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="101"/>
+        <source>Production</source>
+        <translation>Produktion</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="102"/>
+        <source>Development</source>
+        <translation>Entwicklung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="103"/>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="104"/>
+        <source>Expires after</source>
+        <translation>Läuft ab nach</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="105"/>
+        <source>Never</source>
+        <translation>Nie</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="106"/>
+        <source> days</source>
+        <translation> Tagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="107"/>
         <source>Capabilities</source>
         <translation>Fähigkeiten</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="273"/>
+        <location filename="../ui/sites/SiteKeyMintForm.cpp" line="109"/>
+        <source>Mint site key</source>
+        <translation>Website-Schlüssel erzeugen</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SiteKeyPolicyForm</name>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="152"/>
+        <source>Select a site key to edit, rotate or deactivate it.</source>
+        <translation>Wählen Sie einen Website-Schlüssel aus, um ihn zu bearbeiten, zu erneuern oder zu deaktivieren.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="158"/>
+        <source>deactivated</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="159"/>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="160"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="168"/>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="224"/>
+        <source>Deactivate (Del)</source>
+        <translation>Deaktivieren (Entf)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="168"/>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="224"/>
+        <source>Activate</source>
+        <translation>Aktivieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="196"/>
+        <source>Selected site key</source>
+        <translation>Ausgewählter Website-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="197"/>
+        <source>Allowed domains</source>
+        <translation>Erlaubte Domains</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="198"/>
+        <source>At least one domain</source>
+        <translation>Mindestens eine Domain</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="199"/>
+        <source>Capabilities</source>
+        <translation>Fähigkeiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="201"/>
+        <source>Site mode</source>
+        <translation>Website-Modus</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="202"/>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="203"/>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="204"/>
+        <source>Paused</source>
+        <translation>Pausiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="205"/>
+        <source>Domain scope</source>
+        <translation>Domain-Geltungsbereich</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="206"/>
+        <source>Registrable domain (with its subdomains)</source>
+        <translation>Registrierbare Domain (mit ihren Subdomains)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="207"/>
+        <source>Exact host</source>
+        <translation>Exakter Host</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="208"/>
+        <source>Cloud sandbox (the site&apos;s agent may run in a cloud browser)</source>
+        <translation>Cloud-Sandbox (der Agent der Website darf in einem Cloud-Browser laufen)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="209"/>
+        <source>External sites allowed</source>
+        <translation>Erlaubte externe Websites</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="210"/>
+        <source>Other domains the embedded agent may open</source>
+        <translation>Andere Domains, die der eingebettete Agent öffnen darf</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="211"/>
+        <source>External sites denied</source>
+        <translation>Verbotene externe Websites</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="212"/>
+        <source>Domains it must never open</source>
+        <translation>Domains, die er nie öffnen darf</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="213"/>
+        <source>Mascot</source>
+        <translation>Maskottchen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="214"/>
+        <source>Shown</source>
+        <translation>Angezeigt</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="215"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="216"/>
+        <source>Avatar URL (https://…)</source>
+        <translation>Avatar-URL (https://…)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="217"/>
+        <source>Friendly</source>
+        <translation>Freundlich</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="218"/>
+        <source>Minimal</source>
+        <translation>Minimal</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="219"/>
+        <source>Professional</source>
+        <translation>Professionell</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="220"/>
+        <source>Shortcuts at most</source>
+        <translation>Höchstens Shortcuts</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="221"/>
+        <source>visible at once</source>
+        <translation>davon gleichzeitig sichtbar</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="222"/>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteKeyPolicyForm.cpp" line="223"/>
+        <source>Rotate</source>
+        <translation>Erneuern</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SiteKeysModel</name>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="220"/>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="224"/>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="225"/>
+        <source>test mode</source>
+        <translation>Testmodus</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="226"/>
+        <source>live</source>
+        <translation>live</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="228"/>
+        <source>%1 · exact hosts</source>
+        <translation>%1 · exakte Hosts</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="229"/>
+        <source>%1 · registrable domains</source>
+        <translation>%1 · registrierbare Domains</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="231"/>
+        <source> · cloud sandbox</source>
+        <translation> · Cloud-Sandbox</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="236"/>
+        <source> · mascot</source>
+        <translation> · Maskottchen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="241"/>
+        <source>deactivated</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="243"/>
+        <source>expired %1</source>
+        <translation>abgelaufen am %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="244"/>
+        <source>active until %1</source>
+        <translation>aktiv bis %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="244"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="260"/>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="262"/>
+        <source>Public key</source>
+        <translation>Öffentlicher Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="264"/>
+        <source>Environment</source>
+        <translation>Umgebung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="266"/>
+        <source>Allowed domains</source>
+        <translation>Erlaubte Domains</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="268"/>
+        <source>Capabilities</source>
+        <translation>Fähigkeiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesModel.cpp" line="270"/>
         <source>Policy</source>
         <translation>Richtlinie</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="275"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="272"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="277"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="274"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="279"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="276"/>
         <source>Rotated</source>
         <translation>Erneuert</translation>
     </message>
@@ -961,434 +1260,161 @@
 <context>
     <name>ph::ui::SitesDock</name>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="433"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="233"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="466"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="247"/>
         <source>Created the site %1 with the site key %2.</source>
         <translation>Website %1 mit dem Website-Schlüssel %2 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="467"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="248"/>
         <source>Minted the site key %2 for %1.</source>
         <translation>Website-Schlüssel %2 für %1 erzeugt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="504"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="264"/>
         <source>Saved the allowed domains, capabilities and policy of %1.</source>
         <translation>Erlaubte Domains, Fähigkeiten und Richtlinie von %1 gespeichert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="521"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="281"/>
         <source>Rotated %1: its new public key is shown; the previous one no longer works.</source>
         <translation>%1 erneuert: Der neue öffentliche Schlüssel wird angezeigt; der bisherige funktioniert nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="538"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="298"/>
         <source>Activated %1.</source>
         <translation>%1 aktiviert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="539"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="299"/>
         <source>Deactivated %1; pages that use it stop working.</source>
         <translation>%1 deaktiviert; Seiten, die ihn verwenden, funktionieren nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="559"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="569"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="319"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="329"/>
         <source>Delete site</source>
         <translation>Website löschen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="560"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="320"/>
         <source>Delete the site %1? Its site keys (%2), Connect AI keys (%3), configuration and proposals are removed, and pages that use its keys stop working. Its analytics history is kept. This cannot be undone.</source>
         <translation>Die Website %1 löschen? Ihre Website-Schlüssel (%2), Connect-AI-Schlüssel (%3), Konfiguration und Vorschläge werden entfernt, und Seiten, die ihre Schlüssel verwenden, funktionieren nicht mehr. Ihr Analyseverlauf bleibt erhalten. Dies kann nicht rückgängig gemacht werden.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="579"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="339"/>
         <source>Deleted the site %1.</source>
         <translation>Website %1 gelöscht.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="600"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="360"/>
         <source>Created the Connect AI key %1.</source>
         <translation>Connect-AI-Schlüssel %1 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="618"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="378"/>
         <source>Revoked %1; it now answers 401.</source>
         <translation>%1 widerrufen; Anfragen damit erhalten jetzt 401.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="684"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="402"/>
         <source>Select a site to see its site keys and Connect AI keys.</source>
         <translation>Wählen Sie eine Website aus, um ihre Website-Schlüssel und Connect-AI-Schlüssel anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="690"/>
-        <source>%1 of at most %2 Connect AI keys are active. Each lets an AI read this site&apos;s configuration and propose changes for your review.</source>
-        <translation>%1 von höchstens %2 Connect-AI-Schlüsseln sind aktiv. Mit jedem kann eine KI die Konfiguration dieser Website lesen und Änderungen zu Ihrer Prüfung vorschlagen.</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="703"/>
-        <source>Select a site key to edit, rotate or deactivate it.</source>
-        <translation>Wählen Sie einen Website-Schlüssel aus, um ihn zu bearbeiten, zu erneuern oder zu deaktivieren.</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="710"/>
-        <source>deactivated</source>
-        <translation>deaktiviert</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="711"/>
-        <source>expired</source>
-        <translation>abgelaufen</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="712"/>
-        <source>active</source>
-        <translation>aktiv</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="721"/>
-        <source>Activate</source>
-        <translation>Aktivieren</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="721"/>
-        <source>Deactivate (Del)</source>
-        <translation>Deaktivieren (Entf)</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="732"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="422"/>
         <source>The new Connect AI key</source>
         <translation>Der neue Connect-AI-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="733"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="423"/>
         <source>Copy the key now and give it to your AI as a bearer key. It is shown only this once; Pilothouse keeps only its hash.</source>
         <translation>Kopieren Sie den Schlüssel jetzt und geben Sie ihn Ihrer KI als Bearer-Schlüssel. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="736"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="426"/>
         <source>The new public site key</source>
         <translation>Der neue öffentliche Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="737"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="427"/>
         <source>Place this key in your pages&apos; embed code. It is public; the list shows it shortened.</source>
         <translation>Fügen Sie diesen Schlüssel in den Einbettungscode Ihrer Seiten ein. Er ist öffentlich; die Liste zeigt ihn gekürzt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="751"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="441"/>
         <source>Sites</source>
         <translation>Websites</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="752"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="442"/>
         <source>Delete site… (Del)</source>
         <translation>Website löschen… (Entf)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="753"/>
-        <source>New site key</source>
-        <translation>Neuer Website-Schlüssel</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="754"/>
-        <source>Site</source>
-        <translation>Website</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="755"/>
-        <source>An existing site, or a new name</source>
-        <translation>Eine vorhandene Website oder ein neuer Name</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="756"/>
-        <source>Label</source>
-        <translation>Bezeichnung</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="757"/>
-        <source>Where the key is used, e.g. production embed</source>
-        <translation>Wo der Schlüssel verwendet wird, z. B. Einbettung in Produktion</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="758"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="772"/>
-        <source>Allowed domains</source>
-        <translation>Erlaubte Domains</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="759"/>
-        <source>example.com, *.example.com, =shop.example.com</source>
-        <translation>example.com, *.example.com, =shop.example.com</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="760"/>
-        <source>Environment</source>
-        <translation>Umgebung</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="761"/>
-        <source>Production</source>
-        <translation>Produktion</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="762"/>
-        <source>Development</source>
-        <translation>Entwicklung</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="763"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="789"/>
-        <source>Test</source>
-        <translation>Test</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="764"/>
-        <source>Expires after</source>
-        <translation>Läuft ab nach</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="765"/>
-        <source>Never</source>
-        <translation>Nie</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="766"/>
-        <source> days</source>
-        <translation> Tagen</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="768"/>
-        <source>Mint site key</source>
-        <translation>Website-Schlüssel erzeugen</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="769"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="443"/>
         <source>Site keys</source>
         <translation>Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="770"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="444"/>
         <source>Connect AI</source>
         <translation>Connect AI</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="771"/>
-        <source>Selected site key</source>
-        <translation>Ausgewählter Website-Schlüssel</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="773"/>
-        <source>At least one domain</source>
-        <translation>Mindestens eine Domain</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="767"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="774"/>
-        <source>Capabilities</source>
-        <translation>Fähigkeiten</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="778"/>
-        <source>Embed in pages</source>
-        <translation>In Seiten einbetten</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="780"/>
-        <source>Cloud agent</source>
-        <translation>Cloud-Agent</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="782"/>
-        <source>Cloud scrape</source>
-        <translation>Cloud-Scraping</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="784"/>
-        <source>External web context</source>
-        <translation>Externer Webkontext</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="787"/>
-        <source>Site mode</source>
-        <translation>Website-Modus</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="788"/>
-        <source>Live</source>
-        <translation>Live</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="790"/>
-        <source>Paused</source>
-        <translation>Pausiert</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="791"/>
-        <source>Domain scope</source>
-        <translation>Domain-Geltungsbereich</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="792"/>
-        <source>Registrable domain (with its subdomains)</source>
-        <translation>Registrierbare Domain (mit ihren Subdomains)</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="793"/>
-        <source>Exact host</source>
-        <translation>Exakter Host</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="794"/>
-        <source>Cloud sandbox (the site&apos;s agent may run in a cloud browser)</source>
-        <translation>Cloud-Sandbox (der Agent der Website darf in einem Cloud-Browser laufen)</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="795"/>
-        <source>External sites allowed</source>
-        <translation>Erlaubte externe Websites</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="796"/>
-        <source>Other domains the embedded agent may open</source>
-        <translation>Andere Domains, die der eingebettete Agent öffnen darf</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="797"/>
-        <source>External sites denied</source>
-        <translation>Verbotene externe Websites</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="798"/>
-        <source>Domains it must never open</source>
-        <translation>Domains, die er nie öffnen darf</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="799"/>
-        <source>Mascot</source>
-        <translation>Maskottchen</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="800"/>
-        <source>Shown</source>
-        <translation>Angezeigt</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="801"/>
-        <source>Name</source>
-        <translation>Name</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="802"/>
-        <source>Avatar URL (https://…)</source>
-        <translation>Avatar-URL (https://…)</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="803"/>
-        <source>Friendly</source>
-        <translation>Freundlich</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="804"/>
-        <source>Minimal</source>
-        <translation>Minimal</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="805"/>
-        <source>Professional</source>
-        <translation>Professionell</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="806"/>
-        <source>Shortcuts at most</source>
-        <translation>Höchstens Shortcuts</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="807"/>
-        <source>visible at once</source>
-        <translation>davon gleichzeitig sichtbar</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="808"/>
-        <source>Save</source>
-        <translation>Speichern</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="809"/>
-        <source>Rotate</source>
-        <translation>Erneuern</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="810"/>
-        <source>Which AI, e.g. Claude (default: Connect AI)</source>
-        <translation>Welche KI, z. B. Claude (Standard: Connect AI)</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="811"/>
-        <source>Create Connect AI key</source>
-        <translation>Connect-AI-Schlüssel erstellen</translation>
-    </message>
-    <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="812"/>
-        <source>Revoke (Del)</source>
-        <translation>Widerrufen (Entf)</translation>
     </message>
 </context>
 <context>
     <name>ph::ui::SitesModel</name>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="116"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="113"/>
         <source>%1 of %2 usable</source>
         <translation>%1 von %2 nutzbar</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="118"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="115"/>
         <source>%1 of %2 active</source>
         <translation>%1 von %2 aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="122"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="119"/>
         <source>defaults</source>
         <translation>Standardwerte</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="138"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="135"/>
         <source>Site</source>
         <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="140"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="137"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="142"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="139"/>
         <source>Site keys</source>
         <translation>Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="144"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="141"/>
         <source>Connect AI keys</source>
         <translation>Connect-AI-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="146"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="143"/>
         <source>Configuration</source>
         <translation>Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="148"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="145"/>
         <source>Proposals</source>
         <translation>Vorschläge</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="150"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="147"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>

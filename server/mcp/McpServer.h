@@ -99,6 +99,9 @@ public:
     static const QStringList &supportedVersions(); // newest first
     static QString latestVersion();
 
+    // One class serves several endpoints (/mcp for the bridge, /config/mcp for the owner's
+    // AI), so its path is the one route path not written in a routes() table: the owner
+    // passes it as a literal where it creates the server (BridgeController, SitesArea).
     McpServer(QString path, http::AuthPolicy policy, Info info, const Clock &clock,
               QObject *parent = nullptr);
 

@@ -122,18 +122,23 @@ QList<Route> ConfigController::routes()
 {
     using C = ConfigController;
     const auto A = AuthPolicy::SiteAgent;
-    const QString site = kRestBase + QStringLiteral("/sites/{siteId}");
     return {
-        Route::to("GET", kRestBase + QStringLiteral("/sites"), A, this, &C::listSites),
-        Route::to("GET", site + QStringLiteral("/config"), A, this, &C::getConfig),
-        Route::to("GET", site + QStringLiteral("/journeys"), A, this, &C::listJourneys),
-        Route::to("GET", site + QStringLiteral("/journeys/{journeyId}"), A, this, &C::getJourney),
-        Route::to("GET", site + QStringLiteral("/analytics/summary"), A, this,
+        Route::to("GET", QStringLiteral("/config/v1/sites"), A, this, &C::listSites),
+        Route::to("GET", QStringLiteral("/config/v1/sites/{siteId}/config"), A, this,
+                  &C::getConfig),
+        Route::to("GET", QStringLiteral("/config/v1/sites/{siteId}/journeys"), A, this,
+                  &C::listJourneys),
+        Route::to("GET", QStringLiteral("/config/v1/sites/{siteId}/journeys/{journeyId}"), A, this,
+                  &C::getJourney),
+        Route::to("GET", QStringLiteral("/config/v1/sites/{siteId}/analytics/summary"), A, this,
                   &C::analyticsSummary),
-        Route::to("GET", site + QStringLiteral("/changes"), A, this, &C::listChanges),
-        Route::to("POST", site + QStringLiteral("/changes"), A, this, &C::createChange),
-        Route::to("GET", site + QStringLiteral("/briefs/{section}"), A, this, &C::brief),
-        Route::to("POST", kRestBase + QStringLiteral("/validate"), A, this, &C::validate),
+        Route::to("GET", QStringLiteral("/config/v1/sites/{siteId}/changes"), A, this,
+                  &C::listChanges),
+        Route::to("POST", QStringLiteral("/config/v1/sites/{siteId}/changes"), A, this,
+                  &C::createChange),
+        Route::to("GET", QStringLiteral("/config/v1/sites/{siteId}/briefs/{section}"), A, this,
+                  &C::brief),
+        Route::to("POST", QStringLiteral("/config/v1/validate"), A, this, &C::validate),
     };
 }
 

@@ -13,7 +13,8 @@ namespace ph::sites {
 class ConfigApi;
 
 // The owner's-AI surface over HTTP (AuthPolicy::SiteAgent: a Connect AI key, or the
-// owner's credentials). REST under kRestBase, MCP at kMcpPath; both call ConfigApi.
+// owner's credentials). REST under /config/v1 (routes() writes every path in full), MCP at
+// /config/mcp (created by SitesArea); both call ConfigApi.
 //   GET  /config/v1/sites
 //   GET  /config/v1/sites/{siteId}/config?fields=a,b
 //   GET  /config/v1/sites/{siteId}/journeys
@@ -28,9 +29,6 @@ class ConfigController : public QObject, public http::Controller
 {
     Q_OBJECT
 public:
-    static inline const QString kRestBase = QStringLiteral("/config/v1");
-    static inline const QString kMcpPath = QStringLiteral("/config/mcp");
-
     // Registers the configuration tools on `mcp`.
     ConfigController(ConfigApi &api, mcp::McpServer &mcp, QObject *parent = nullptr);
     QList<http::Route> routes() override;

@@ -27,7 +27,7 @@ SitesArea::SitesArea(Store &store, const Clock &clock)
         "Read a site's redacted configuration, journeys and aggregate analytics, and propose "
         "changes. Proposals stay pending until the site owner applies or discards them in the "
         "Pilothouse console; you cannot apply them. Reuse a clientRequestId when retrying.");
-    m_mcp = std::make_unique<mcp::McpServer>(ConfigController::kMcpPath,
+    m_mcp = std::make_unique<mcp::McpServer>(QStringLiteral("/config/mcp"),
                                              http::AuthPolicy::SiteAgent, info, clock);
     m_workspace = std::make_unique<WorkspaceController>(store, *m_sites, *m_connectKeys, *m_changes,
                                                         *m_analytics, *m_api);

@@ -5,6 +5,7 @@
 #include <QNetworkReply>
 #include <QTcpSocket>
 #include <QTimer>
+#include <QtTest>
 
 namespace ph::test {
 
@@ -94,6 +95,25 @@ QByteArray HttpClient::raw(quint16 port, const QByteArray &request, int timeoutM
     loop.exec();
     out += socket.readAll();
     return out;
+}
+
+bool HttpResponse::expectStatus(std::initializer_list<int> expected, const char *file,
+                                int line) const
+{
+    for (int e : expected) {
+        if (status == e)
+            return true;
+    }
+    QStringList wanted;
+    for (int e : expected)
+        wanted << QString::number(e);
+    const QByteArray message =
+        QStringLiteral("HTTP status %1, expected %2: %3")
+            .arg(status)
+            .arg(wanted.join(QStringLiteral(" or ")), QString::fromUtf8(body.left(2000)))
+            .toUtf8();
+    QTest::qFail(message.constData(), file, line);
+    return false;
 }
 
 } // namespace ph::test

@@ -11,6 +11,7 @@
 #include <QString>
 #include <QUrl>
 
+#include <initializer_list>
 #include <memory>
 
 namespace ph::test {
@@ -24,6 +25,10 @@ struct HttpResponse
 
     QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
     QByteArray header(const QByteArray &name) const { return headers.value(name.toLower()); }
+    // For helpers that return a response's body to the test: records a failure of the
+    // running test (with the body) unless the status is one of `expected`, so a helper
+    // never hands on a body of the wrong kind silently. Returns whether it matched.
+    bool expectStatus(std::initializer_list<int> expected, const char *file, int line) const;
 };
 
 // A synchronous HTTP client for tests: spins the event loop until the answer arrives,
