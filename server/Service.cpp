@@ -2,6 +2,8 @@
 
 #include "Demo.h"
 
+#include "a2w/A2wController.h"
+#include "a2w/A2wService.h"
 #include "browser/BrowserPool.h"
 #include "cloud/AgentController.h"
 #include "cloud/BridgeController.h"
@@ -24,6 +26,7 @@
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
+#include "http/OpenApi.h"
 #include "mcp/McpServer.h"
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
@@ -65,6 +68,8 @@ Service::~Service()
     if (m_webhooks)
         m_webhooks->stop();
     m_bridge.reset();
+    m_a2wController.reset();
+    m_a2w.reset();
     m_demoSite.reset();
     m_libraryController.reset();
     m_agent.reset();
@@ -125,6 +130,11 @@ cloud::ToolLibrary &Service::toolLibrary()
 {
     return *m_toolLibrary;
 }
+a2w::A2wService &Service::a2w()
+{
+    return *m_a2w;
+}
+
 cloud::RunService &Service::runService()
 {
     return *m_runService;
@@ -280,10 +290,20 @@ bool Service::start(QString *error)
                                                          *m_webhooks);
     m_http->addController(*m_libraryController);
     m_http->addController(*m_bridge);
+    // A2W runs of visiting agents, on the same run core.
+    m_a2w = std::make_unique<a2w::A2wService>(*m_store, *m_settings, *m_policy, m_sites->sites(),
+                                              m_sites->analytics(), *m_keyService, *m_runService,
+                                              *m_runs);
+    m_a2wController = std::make_unique<a2w::A2wController>(*m_a2w, *m_settings);
+    m_http->addController(*m_a2wController);
     if (m_config.demo) {
         m_demoSite = std::make_unique<DemoSite>();
         m_http->addController(*m_demoSite);
     }
+    // Last: the API description lists the routes the table holds when it is asked.
+    m_openApi = std::make_unique<http::OpenApiController>(
+        [server = m_http.get()] { return server->routes(); });
+    m_http->addController(*m_openApi);
 
     // Expired objects (large-response snapshots) are deleted on a timer.
     m_purger = std::make_unique<ObjectPurger>(
@@ -302,6 +322,7 @@ bool Service::start(QString *error)
     // announced (workflow.failed), before anything new starts; the deliveries go out when
     // the queue starts below.
     m_runs->recoverOrphans();
+    m_a2w->recover();
     m_scrape->recoverUnfinished();
 
     if (!m_http->listenOn(m_config.bind, m_config.port, error)) {

@@ -25,10 +25,15 @@ namespace http {
 class ApiKeyAuthenticator;
 class HttpServer;
 class IdTokenVerifier;
+class OpenApiController;
 } // namespace http
 namespace sites {
 class SitesArea;
 }
+namespace a2w {
+class A2wController;
+class A2wService;
+} // namespace a2w
 namespace cloud {
 class AgentController;
 class BridgeController;
@@ -113,6 +118,8 @@ public:
     cloud::ToolLibrary &toolLibrary();
     // Starts runs as POST /agent does: credits, pool admission, the request log.
     cloud::RunService &runService();
+    // A2W runs of visiting agents (the console's A2W runs panel).
+    a2w::A2wService &a2w();
 
     // Mints an owner key on demand (console "new key" button).
     QString mintOwnerKey(const QString &label);
@@ -155,6 +162,9 @@ private:
     std::unique_ptr<DemoSite> m_demoSite;
     std::unique_ptr<sys::SystemController> m_system;
     std::unique_ptr<http::IdTokenVerifier> m_idTokens;
+    std::unique_ptr<a2w::A2wService> m_a2w;
+    std::unique_ptr<a2w::A2wController> m_a2wController;
+    std::unique_ptr<http::OpenApiController> m_openApi;
     std::unique_ptr<sites::SitesArea> m_sites;
     QString m_mintedKey;
     bool m_keyFromEnv = false;

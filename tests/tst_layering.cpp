@@ -61,12 +61,14 @@ const QHash<QString, QSet<QString>> &allowed()
         {QStringLiteral("sites"), {"sites", "mcp", "net", "core"}},
         {QStringLiteral("cloud"),
          {"cloud", "engine", "browser", "data", "webhooks", "mcp", "net", "core"}},
+        {QStringLiteral("a2w"),
+         {"a2w", "cloud", "engine", "browser", "data", "webhooks", "sites", "mcp", "net", "core"}},
         {QStringLiteral("server"),
          {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "webhooks", "system",
-          "sites", "cloud"}},
+          "sites", "cloud", "a2w"}},
         {QStringLiteral("ui"),
          {"ui", "server", "core", "net", "data", "browser", "engine", "webhooks", "system", "sites",
-          "cloud"}},
+          "cloud", "a2w"}},
     };
     return rules;
 }
@@ -155,7 +157,7 @@ void tst_Layering::serverLibrariesNeverLinkWidgets_data()
 {
     QTest::addColumn<QString>("library");
     for (const char *lib : {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud",
-                            "sites", "system", "data", "server"})
+                            "sites", "system", "data", "a2w", "server"})
         QTest::newRow(lib)
             << QStringLiteral(PILOTHOUSE_LIB_DIR "/libpilothouse_%1.so").arg(QLatin1String(lib));
 }

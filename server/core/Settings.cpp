@@ -63,6 +63,17 @@ const QList<Settings::Definition> &Settings::definitions()
                         "before answering 202 with its trajectoryId.")},
         {SettingKeys::storageUrlTtlSeconds, T::Double, 900, 10, 604800,
          QStringLiteral("Lifetime of signed download URLs in seconds.")},
+        {SettingKeys::a2wMaxWaitSeconds, T::Double, 30, 0, 120,
+         QStringLiteral("Longest an A2W call holds its answer for `Prefer: wait` or `wait=` "
+                        "(seconds).")},
+        {SettingKeys::a2wInputExpirySeconds, T::Double, 900, 1, 86400,
+         QStringLiteral("How long an A2W run waits for input (or for a browser to claim it) "
+                        "before it expires.")},
+        {SettingKeys::a2wIdempotencyHours, T::Double, 24, 1, 720,
+         QStringLiteral("How long an A2W Idempotency-Key keeps answering with its run.")},
+        {SettingKeys::a2wRunsPerMinutePerAddress, T::Double, 30, 1, 100000,
+         QStringLiteral("A2W runs an anonymous client address may create a minute; beyond, "
+                        "429 with Retry-After.")},
         {SettingKeys::llmBaseUrl, T::String, QString(), 0, 0,
          QStringLiteral("Base URL of an OpenAI-compatible API (…/v1); empty: no LLM planner.")},
         {SettingKeys::llmModel, T::String, QString(), 0, 0,

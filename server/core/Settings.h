@@ -84,6 +84,11 @@ inline const QString agentPausedLeaseMs = QStringLiteral("agent.pausedLeaseMs");
 inline const QString agentInlineOutputMaxBytes = QStringLiteral("agent.inlineOutputMaxBytes");
 inline const QString bridgeSyncWindowMs = QStringLiteral("bridge.syncWindowMs");
 inline const QString storageUrlTtlSeconds = QStringLiteral("storage.urlTtlSeconds");
+// A2W runs of visiting agents (docs/api/a2w.md).
+inline const QString a2wMaxWaitSeconds = QStringLiteral("a2w.maxWaitSeconds");
+inline const QString a2wInputExpirySeconds = QStringLiteral("a2w.inputExpirySeconds");
+inline const QString a2wIdempotencyHours = QStringLiteral("a2w.idempotencyHours");
+inline const QString a2wRunsPerMinutePerAddress = QStringLiteral("a2w.runsPerMinutePerAddress");
 inline const QString llmBaseUrl = QStringLiteral("llm.baseUrl");
 inline const QString llmModel = QStringLiteral("llm.model");
 inline const QString llmApiKey = QStringLiteral("llm.apiKey");

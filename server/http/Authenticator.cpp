@@ -82,7 +82,8 @@ Principal ApiKeyAuthenticator::apiKeyPrincipal(const QString &key)
 Principal ApiKeyAuthenticator::authenticate(const Request &request, AuthPolicy policy)
 {
     const QString key = presentedKey(request);
-    if (policy == AuthPolicy::Public && key.isEmpty())
+    if ((policy == AuthPolicy::Public && key.isEmpty()) || policy == AuthPolicy::Anonymous ||
+        policy == AuthPolicy::AccessToken)
         return {};
     if (key.isEmpty()) {
         if (acceptsVerifiedCredentials(policy)) {
@@ -102,6 +103,8 @@ Principal ApiKeyAuthenticator::authenticate(const Request &request, AuthPolicy p
     const Principal principal = verifier ? verifier->verify(key) : apiKeyPrincipal(key);
     switch (policy) {
     case AuthPolicy::Public:
+    case AuthPolicy::Anonymous:
+    case AuthPolicy::AccessToken:
     case AuthPolicy::ApiKey:
         break;
     case AuthPolicy::Owner:

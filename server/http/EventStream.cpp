@@ -63,6 +63,16 @@ void EventStream::send(const QString &type, const QJsonObject &data, qint64 id)
     }
 }
 
+void EventStream::sendEnvelope(const QJsonObject &envelope, qint64 id)
+{
+    if (m_framing == Framing::Sse) {
+        send(envelope.value(QStringLiteral("type")).toString(), envelope, id);
+        return;
+    }
+    if (isOpen())
+        m_exchange->writeChunk(QJsonDocument(envelope).toJson(QJsonDocument::Compact) + '\n');
+}
+
 void EventStream::heartbeat()
 {
     if (!isOpen())

@@ -29,6 +29,9 @@ public:
 
     // `id` (SSE only) lets clients resume with Last-Event-ID; 0 omits it.
     void send(const QString &type, const QJsonObject &data, qint64 id = 0);
+    // An event that is its own envelope ({id, type, ts, data …}): SSE sends it as the
+    // data of an event named by its `type`, NDJSON as the line itself.
+    void sendEnvelope(const QJsonObject &envelope, qint64 id);
     void close();
     bool isOpen() const;
     Framing framing() const { return m_framing; }

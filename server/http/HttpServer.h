@@ -37,6 +37,7 @@ public:
     void addRoute(const Route &route);
     // Routes refused while the table was built (a duplicate): the service does not start.
     QStringList routeProblems() const { return m_routeProblems; }
+    QList<Route> routes() const { return m_router.routes(); }
 
     // Listens on address:port (0 picks a free port). Returns the port, 0 on failure.
     quint16 listenOn(const QHostAddress &address, quint16 port, QString *error);

@@ -60,4 +60,13 @@ Router::Match Router::match(const QByteArray &method, const QString &path) const
     return result;
 }
 
+QList<Route> Router::routes() const
+{
+    QList<Route> out;
+    out.reserve(m_routes.size());
+    for (const Compiled &c : m_routes)
+        out.append(c.route);
+    return out;
+}
+
 } // namespace ph::http

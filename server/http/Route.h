@@ -22,6 +22,11 @@ class Exchange;
 // refuses the request (401/403) when the policy is not met.
 enum class AuthPolicy {
     Public, // no credential needed
+    // Anonymous calls that carry no API key (A2W): an Authorization header is not an API
+    // key here and is left to the handler, which checks the run or workflow access
+    // token it needs (AccessToken) or none (Anonymous).
+    Anonymous,
+    AccessToken,
     ApiKey, // any active API key (Authorization: Bearer, bare key, or x-api-key)
     Owner,  // the owner's key
     // Owner-only calls of the site protocol (workspace management, analytics): the
@@ -93,6 +98,8 @@ public:
     // which ("GET /keys/{id} is routed twice …"); empty when added.
     QString add(const Route &route);
     Match match(const QByteArray &method, const QString &path) const;
+    // Every route, in the order added (the API description lists them).
+    QList<Route> routes() const;
 
 private:
     struct Compiled

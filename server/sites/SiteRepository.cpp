@@ -218,6 +218,20 @@ QList<SiteKey> SiteRepository::listKeys(const QString &siteId) const
     return out;
 }
 
+std::optional<SiteKey> SiteRepository::usableKeyFor(const QString &url, qint64 nowMs) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM site_keys WHERE active = 1 ORDER BY"
+                                  " created_at, id")
+                       .arg(kKeyColumns));
+    q.exec();
+    while (q.next()) {
+        SiteKey key = keyFromRow(q);
+        if (key.allowsUrl(url, nowMs))
+            return key;
+    }
+    return std::nullopt;
+}
+
 int SiteRepository::keyCount(const QString &siteId) const
 {
     Sql q(m_store, QStringLiteral("SELECT COUNT(*) FROM site_keys WHERE site_id = :site"));

@@ -105,6 +105,9 @@ public:
     // The key a page presents, only while it is active and unexpired.
     std::optional<SiteKey> findUsableKeyByPublicKey(const QString &publicKey) const;
     QList<SiteKey> listKeys(const QString &siteId) const;
+    // The usable key (of any site) whose allowed domains cover `url`: what makes the
+    // page's site an enabled site for visiting agents. The oldest key wins a tie.
+    std::optional<SiteKey> usableKeyFor(const QString &url, qint64 nowMs) const;
     void updateKey(const SiteKey &key);
     // A new pk_site_ value for the key; the old one stops resolving at once.
     SiteKey rotateKey(const QString &id);

@@ -1,0 +1,431 @@
+#include "A2wController.h"
+
+#include "A2wService.h"
+
+#include "core/Clock.h"
+#include "core/DomainError.h"
+#include "core/Settings.h"
+#include "http/EventStream.h"
+#include "http/Exchange.h"
+#include "http/LongPoll.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QUrlQuery>
+
+namespace ph::a2w {
+
+using http::AuthPolicy;
+using http::Exchange;
+using http::Route;
+
+namespace {
+
+const QByteArray kNoIndex = "noindex, nofollow, noarchive";
+constexpr int kLinkBudget = 1024; // a browserLink longer than this is left out
+
+// The access token: query `access`, else Authorization: Bearer.
+QString tokenOf(const http::Request &r)
+{
+    const QString q = r.queryValue(QStringLiteral("access"));
+    if (!q.isEmpty())
+        return q;
+    const QByteArray auth = r.header("authorization");
+    if (auth.startsWith("Bearer ") || auth.startsWith("bearer "))
+        return QString::fromLatin1(auth.mid(7).trimmed());
+    return {};
+}
+
+// `Prefer: execution=cloud|browser|auto` (among other preferences).
+QString preferredExecution(const http::Request &r)
+{
+    for (const QByteArray &part : r.header("prefer").split(',')) {
+        const QByteArray p = part.trimmed();
+        if (p.startsWith("execution=")) {
+            const QString v = QString::fromLatin1(p.mid(10)).trimmed();
+            if (v != QLatin1String("cloud") && v != QLatin1String("browser") &&
+                v != QLatin1String("auto"))
+                throw DomainError::invalidField(QStringLiteral("Prefer"),
+                                                QStringLiteral("execution must be cloud, browser "
+                                                               "or auto"));
+            return v;
+        }
+    }
+    return {};
+}
+
+QJsonObject link(const QString &href, const QString &method = QStringLiteral("GET"),
+                 const QJsonObject &headers = {})
+{
+    QJsonObject o{{QStringLiteral("href"), href}, {QStringLiteral("method"), method}};
+    if (!headers.isEmpty())
+        o.insert(QStringLiteral("headers"), headers);
+    return o;
+}
+
+QString runUrl(const QString &base, const QString &id, const QString &token)
+{
+    QString url = base + QStringLiteral("/v2/a2w/runs/") + id;
+    if (!token.isEmpty())
+        url += QStringLiteral("?access=") + token;
+    return url;
+}
+
+int retryAfterMs(const QString &status)
+{
+    if (Status::isTerminal(status))
+        return 0;
+    return status == Status::inputRequired || status == Status::waitingBrowser ? 5000 : 1000;
+}
+
+bool wantsMarkdown(const http::Request &r)
+{
+    const QString format = r.queryValue(QStringLiteral("format"));
+    if (format == QLatin1String("json"))
+        return false;
+    if (format == QLatin1String("markdown"))
+        return true;
+    if (!format.isEmpty())
+        throw DomainError::invalidField(QStringLiteral("format"),
+                                        QStringLiteral("must be markdown or json"));
+    return r.header("accept").contains("text/markdown");
+}
+
+} // namespace
+
+A2wController::A2wController(A2wService &service, Settings &settings, QObject *parent)
+    : QObject(parent)
+    , m_service(service)
+    , m_settings(settings)
+{}
+
+QList<Route> A2wController::routes()
+{
+    using C = A2wController;
+    return {
+        Route::to("POST", QStringLiteral("/v2/a2w/runs"), AuthPolicy::Anonymous, this, &C::create),
+        Route::to("GET", QStringLiteral("/v2/a2w/runs"), AuthPolicy::Anonymous, this,
+                  &C::createFromQuery),
+        Route::to("GET", QStringLiteral("/v2/a2w/runs/{id}"), AuthPolicy::AccessToken, this,
+                  &C::read),
+        Route::to("POST", QStringLiteral("/v2/a2w/runs/{id}"), AuthPolicy::AccessToken, this,
+                  &C::answer),
+        Route::to("DELETE", QStringLiteral("/v2/a2w/runs/{id}"), AuthPolicy::AccessToken, this,
+                  &C::cancel),
+        Route::to("GET", QStringLiteral("/v2/a2w/runs/{id}/artifacts"), AuthPolicy::AccessToken,
+                  this, &C::artifacts),
+        Route::to("GET", QStringLiteral("/v2/a2w/workflows/{id}"), AuthPolicy::AccessToken, this,
+                  &C::workflow),
+        Route::to("GET", QStringLiteral("/v2/a2w/open/{receipt}"), AuthPolicy::Anonymous, this,
+                  &C::open),
+    };
+}
+
+QString A2wController::base() const
+{
+    QString b = m_settings.stringValue(SettingKeys::publicBaseUrl);
+    while (b.endsWith(QLatin1Char('/')))
+        b.chop(1);
+    return b;
+}
+
+int A2wController::waitCapSeconds() const
+{
+    return m_settings.intValue(SettingKeys::a2wMaxWaitSeconds);
+}
+
+QJsonObject A2wController::resource(const Run &run, const QString &token, const QString &base,
+                                    const QString &receipt, const QString &workflowToken)
+{
+    QString workflowUrl = base + QStringLiteral("/v2/a2w/workflows/") + run.workflowId;
+    if (!workflowToken.isEmpty())
+        workflowUrl += QStringLiteral("?access=") + workflowToken;
+    const QString self = runUrl(base, run.id, token);
+    const QString plain = runUrl(base, run.id, {});
+    const QJsonObject auth{{QStringLiteral("Authorization"), QStringLiteral("Bearer ") + token}};
+    QJsonObject links{
+        {QStringLiteral("self"), link(self)},
+        {QStringLiteral("poll"),
+         link(plain, QStringLiteral("GET"),
+              {{QStringLiteral("Accept"), QStringLiteral("application/json")},
+               {QStringLiteral("Prefer"), QStringLiteral("wait=10")},
+               {QStringLiteral("Authorization"), QStringLiteral("Bearer ") + token}})},
+        {QStringLiteral("stream"),
+         link(plain, QStringLiteral("GET"),
+              {{QStringLiteral("Accept"), QStringLiteral("text/event-stream")},
+               {QStringLiteral("Authorization"), QStringLiteral("Bearer ") + token}})},
+        {QStringLiteral("ndjson"),
+         link(plain, QStringLiteral("GET"),
+              {{QStringLiteral("Accept"), QStringLiteral("application/x-ndjson")},
+               {QStringLiteral("Authorization"), QStringLiteral("Bearer ") + token}})},
+        {QStringLiteral("workflow"), link(workflowUrl)},
+        {QStringLiteral("continue"), link(plain, QStringLiteral("POST"), auth)},
+        {QStringLiteral("cancel"), link(plain, QStringLiteral("DELETE"), auth)},
+    };
+    const QString open = base + QStringLiteral("/v2/a2w/open/") + receipt;
+    links.insert(QStringLiteral("open"), link(open));
+    const QString browserLink = run.url + QStringLiteral("#pilothouse-a2w=") + receipt;
+    if (browserLink.size() <= kLinkBudget)
+        links.insert(QStringLiteral("browserLink"), link(browserLink));
+    if (!run.result.value(QStringLiteral("artifacts")).toArray().isEmpty())
+        links.insert(QStringLiteral("artifacts"),
+                     link(plain + QStringLiteral("/artifacts"), QStringLiteral("GET"), auth));
+
+    QJsonObject o{{QStringLiteral("id"), run.id},
+                  {QStringLiteral("runId"), run.id},
+                  {QStringLiteral("run"), self},
+                  {QStringLiteral("workflow"), workflowUrl},
+                  {QStringLiteral("protocol"), QStringLiteral("a2w")},
+                  {QStringLiteral("status"), run.status},
+                  {QStringLiteral("url"), run.url},
+                  {QStringLiteral("execution"), run.execution},
+                  {QStringLiteral("retryAfterMs"), retryAfterMs(run.status)},
+                  {QStringLiteral("open"), open},
+                  {QStringLiteral("links"), links},
+                  {QStringLiteral("createdAt"), Clock::isoUtc(run.createdAt)},
+                  {QStringLiteral("updatedAt"), Clock::isoUtc(run.updatedAt)}};
+    if (links.contains(QStringLiteral("browserLink")))
+        o.insert(QStringLiteral("browserLink"), browserLink);
+    if (!run.engagementKind.isEmpty())
+        o.insert(QStringLiteral("engagementKind"), run.engagementKind);
+    if (!run.input.isEmpty())
+        o.insert(QStringLiteral("input"), run.input);
+    if (!run.result.isEmpty())
+        o.insert(QStringLiteral("result"), run.result);
+    if (!run.error.isEmpty())
+        o.insert(QStringLiteral("error"), run.error);
+    if (run.expiresAt)
+        o.insert(QStringLiteral("expiresAt"), Clock::isoUtc(*run.expiresAt));
+    return o;
+}
+
+QString A2wController::markdown(const Run &run, const QString &token, const QString &base,
+                                const QString &receipt)
+{
+    const QString self = runUrl(base, run.id, token);
+    QString md = QStringLiteral("# A2W run %1\n\n").arg(run.id);
+    md += QStringLiteral("**Status:** %1").arg(run.status);
+    if (!run.error.isEmpty())
+        md += QStringLiteral(" — %1").arg(run.error);
+    md += QStringLiteral("\n\n**Run:** %1 (%2 on %3)\n\n")
+              .arg(self, run.selector.left(200), run.host);
+    if (Status::isTerminal(run.status)) {
+        const QString text = run.result.value(QStringLiteral("text"))
+                                 .toString(run.result.value(QStringLiteral("summary")).toString());
+        md += QStringLiteral("## Result\n\n%1\n\n")
+                  .arg(text.isEmpty() ? QStringLiteral("(no text)") : text);
+    } else if (run.status == Status::inputRequired) {
+        md += QStringLiteral("## Input required\n\n%1\n\n")
+                  .arg(run.input.value(QStringLiteral("message")).toString());
+        for (const QJsonValue &q : run.input.value(QStringLiteral("questions")).toArray())
+            md += QStringLiteral("- `%1`: %2\n")
+                      .arg(q.toObject().value(QStringLiteral("key")).toString(),
+                           q.toObject().value(QStringLiteral("question")).toString());
+        md += QStringLiteral("\nAnswer with `POST %1` and a JSON body "
+                             "`{\"answers\": {\"<key>\": \"<text>\"}}`.\n\n")
+                  .arg(self);
+    } else {
+        md += QStringLiteral("## Still running\n\nThe run is still working. Open the poll link "
+                             "below: it waits up to 10 seconds for news, then shows this page "
+                             "again.\n\n");
+    }
+    md += QStringLiteral("## Links\n\n");
+    md += QStringLiteral("- Poll: %1&format=markdown&wait=10\n").arg(self);
+    md += QStringLiteral("- JSON: %1&format=json\n").arg(self);
+    md += QStringLiteral("- Open in a browser: %1/v2/a2w/open/%2\n").arg(base, receipt);
+    return md;
+}
+
+void A2wController::create(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const CreateRequest request = CreateRequest::fromJson(r.jsonObject());
+    const QString execution = preferredExecution(r);
+    Caller caller{r.remoteAddress.toString(), QString::fromUtf8(r.header("user-agent")),
+                  QString::fromUtf8(r.header("signature-agent")),
+                  QString::fromUtf8(r.header("x-svc-client-id")),
+                  !r.header("signature").isEmpty() && !r.header("signature-input").isEmpty()};
+    const A2wService::Created created =
+        m_service.create(request, caller, execution, QString::fromUtf8(r.header("idempotency-key")),
+                         QCryptographicHash::hash(r.body, QCryptographicHash::Sha256));
+    const int waitMs = r.preferWait(waitCapSeconds()).value_or(0) * 1000;
+    holdThenAnswer(ex, created.run, created.runToken, waitMs, false, created.replayed ? 200 : 201,
+                   created.workflowToken);
+}
+
+void A2wController::createFromQuery(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const bool asMarkdown = r.queryValue(QStringLiteral("format")) != QLatin1String("json");
+    if (!asMarkdown || r.query.hasQueryItem(QStringLiteral("format")))
+        wantsMarkdown(r); // checks the value
+    CreateRequest request = CreateRequest::fromQuery(r.query);
+    if (request.execution.isEmpty())
+        request.execution = {{QStringLiteral("mode"), QStringLiteral("cloud")}};
+    Caller caller{r.remoteAddress.toString(), QString::fromUtf8(r.header("user-agent")),
+                  QString::fromUtf8(r.header("signature-agent")),
+                  QString::fromUtf8(r.header("x-svc-client-id")), false};
+    const A2wService::Created created = m_service.create(
+        request, caller, {}, {},
+        QCryptographicHash::hash(r.query.toString().toUtf8(), QCryptographicHash::Sha256));
+    int wait = 25;
+    if (r.query.hasQueryItem(QStringLiteral("wait"))) {
+        bool ok = false;
+        wait = r.queryValue(QStringLiteral("wait")).toInt(&ok);
+        if (!ok || wait < 0)
+            throw DomainError::invalidField(QStringLiteral("wait"),
+                                            QStringLiteral("must be a whole number of seconds"));
+    }
+    holdThenAnswer(ex, created.run, created.runToken, std::min(wait, waitCapSeconds()) * 1000,
+                   asMarkdown, 201, created.workflowToken);
+}
+
+void A2wController::holdThenAnswer(Exchange &ex, const Run &run, const QString &token, int waitMs,
+                                   bool asMarkdown, int status, const QString &workflowToken)
+{
+    const QString runId = run.id;
+    const QString initial = run.status;
+    A2wService *service = &m_service;
+    const QString b = base();
+    const QString receipt = m_service.receiptFor(runId);
+    auto answer = [service, runId, token, b, receipt, asMarkdown, status,
+                   workflowToken](Exchange &e) {
+        const Run now = service->find(runId).value_or(Run());
+        const http::HeaderList headers{{"X-Robots-Tag", kNoIndex}};
+        if (asMarkdown)
+            e.respond(status, markdown(now, token, b, receipt).toUtf8(),
+                      "text/markdown; charset=utf-8", headers);
+        else
+            e.respondJson(status, resource(now, token, b, receipt, workflowToken), headers);
+    };
+    if (waitMs <= 0 || Status::isTerminal(initial)) {
+        answer(ex);
+        return;
+    }
+    // Answers at the first change of state (or input), or when the wait is up.
+    auto *poll = http::LongPoll::hold(
+        ex, waitMs,
+        [service, runId, initial] {
+            const auto now = service->find(runId);
+            return !now || now->status != initial;
+        },
+        answer);
+    if (poll)
+        connect(&m_service, &A2wService::runChanged, poll, [poll, runId](const QString &changed) {
+            if (changed == runId)
+                poll->wake();
+        });
+}
+
+void A2wController::read(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QString token = tokenOf(r);
+    const Run run = m_service.authorize(r.param(QStringLiteral("id")), token);
+    http::EventStream::Framing framing;
+    if (http::EventStream::framingFromAccept(r.header("accept"), &framing)) {
+        stream(ex, run, int(framing));
+        return;
+    }
+    const bool asMarkdown = wantsMarkdown(r);
+    int waitMs = r.preferWait(waitCapSeconds()).value_or(0) * 1000;
+    if (r.query.hasQueryItem(QStringLiteral("wait")))
+        waitMs =
+            std::clamp(r.queryValue(QStringLiteral("wait")).toInt(), 0, waitCapSeconds()) * 1000;
+    holdThenAnswer(ex, run, token, waitMs, asMarkdown, 200);
+}
+
+void A2wController::stream(Exchange &ex, const Run &run, int framing)
+{
+    auto *events = new http::EventStream(ex, http::EventStream::Framing(framing), 15000, &ex);
+    qint64 after = ex.request().header("last-event-id").toLongLong();
+    if (ex.request().query.hasQueryItem(QStringLiteral("lastEventId")))
+        after = ex.request().queryValue(QStringLiteral("lastEventId")).toLongLong();
+    const QString runId = run.id;
+    bool ended = false;
+    for (const Event &e : m_service.events(runId, after)) {
+        events->sendEnvelope(e.toJson(runId), e.seq);
+        ended |= e.type == QLatin1String("done");
+    }
+    if (ended) {
+        events->close();
+        return;
+    }
+    connect(&m_service, &A2wService::eventAdded, events,
+            [events, runId](const QString &changed, const Event &e) {
+                if (changed != runId)
+                    return;
+                events->sendEnvelope(e.toJson(runId), e.seq);
+                if (e.type == QLatin1String("done"))
+                    events->close();
+            });
+}
+
+void A2wController::answer(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QString token = tokenOf(r);
+    const Run run = m_service.authorize(r.param(QStringLiteral("id")), token);
+    const ContinueRequest request = ContinueRequest::fromJson(r.jsonObject());
+    const Run now = m_service.answer(run.id, request);
+    ex.respondJson(200, resource(now, token, base(), m_service.receiptFor(now.id)));
+}
+
+void A2wController::cancel(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QString token = tokenOf(r);
+    const Run run = m_service.authorize(r.param(QStringLiteral("id")), token);
+    const Run now = m_service.cancel(run.id);
+    ex.respondJson(200, resource(now, token, base(), m_service.receiptFor(now.id)));
+}
+
+void A2wController::artifacts(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const Run run = m_service.authorize(r.param(QStringLiteral("id")), tokenOf(r));
+    ex.respondJson(200, m_service.artifacts(run), {{"Cache-Control", "no-store"}});
+}
+
+void A2wController::workflow(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QString id = r.param(QStringLiteral("id"));
+    const QList<Run> runs = m_service.workflowRuns(id, tokenOf(r));
+    QJsonArray list;
+    QString status;
+    for (const Run &run : runs) {
+        list.append(QJsonObject{{QStringLiteral("runId"), run.id},
+                                {QStringLiteral("status"), run.status},
+                                {QStringLiteral("url"), run.url},
+                                {QStringLiteral("host"), run.host},
+                                {QStringLiteral("createdAt"), Clock::isoUtc(run.createdAt)}});
+        if (status.isEmpty())
+            status = run.status; // the root run's
+    }
+    QJsonObject o{{QStringLiteral("id"), id},
+                  {QStringLiteral("workflowId"), id},
+                  {QStringLiteral("status"), status},
+                  {QStringLiteral("runs"), list}};
+    if (!runs.isEmpty() && !runs.first().result.isEmpty())
+        o.insert(QStringLiteral("result"), runs.first().result);
+    ex.respondJson(200, o);
+}
+
+void A2wController::open(Exchange &ex)
+{
+    // The receipt-based handoff: the target page, with the receipt in its fragment for
+    // the embed to claim (the fragment never reaches the site's server).
+    const auto run = m_service.findByReceipt(ex.request().param(QStringLiteral("receipt")));
+    if (!run)
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("RUN_NOT_FOUND"),
+                          QStringLiteral("no run has this receipt"));
+    const QString target = run->url + QStringLiteral("#pilothouse-a2w=") +
+                           ex.request().param(QStringLiteral("receipt"));
+    ex.respond(303, QByteArray(), "text/plain",
+               {{"Location", target.toUtf8()},
+                {"X-Robots-Tag", kNoIndex},
+                {"Referrer-Policy", "no-referrer"}});
+}
+
+} // namespace ph::a2w

@@ -1,0 +1,307 @@
+#include "A2wRepository.h"
+
+#include "core/Clock.h"
+#include "core/Ids.h"
+#include "core/JsonText.h"
+#include "core/Store.h"
+
+namespace ph::a2w {
+
+namespace {
+
+const QString kRunColumns = QStringLiteral(
+    "id, workflow_id, site_id, url, host, kind, selector, engagement_kind, execution, status,"
+    " request, agent, trajectory_id, input, result, error, client_address, created_at,"
+    " updated_at, expires_at");
+
+Run runFromRow(const Sql &q)
+{
+    Run r;
+    r.id = q.value(0).toString();
+    r.workflowId = q.value(1).toString();
+    r.siteId = q.value(2).toString();
+    r.url = q.value(3).toString();
+    r.host = q.value(4).toString();
+    r.kind = q.value(5).toString();
+    r.selector = q.value(6).toString();
+    r.engagementKind = q.value(7).toString();
+    r.execution = q.value(8).toString();
+    r.status = q.value(9).toString();
+    r.request = JsonText::object(q.value(10));
+    r.agent = JsonText::object(q.value(11));
+    r.trajectoryId = q.value(12).toString();
+    r.input = JsonText::object(q.value(13));
+    r.result = JsonText::object(q.value(14));
+    r.error = q.value(15).toString();
+    r.clientAddress = q.value(16).toString();
+    r.createdAt = q.value(17).toLongLong();
+    r.updatedAt = q.value(18).toLongLong();
+    r.expiresAt = JsonText::optionalInt(q.value(19));
+    return r;
+}
+
+QList<Run> runsOf(Sql &q)
+{
+    QList<Run> out;
+    q.exec();
+    while (q.next())
+        out.append(runFromRow(q));
+    return out;
+}
+
+QVariant objectOrNull(const QJsonObject &o)
+{
+    return o.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(JsonText::from(o));
+}
+
+bool hashMatches(const QVariant &stored, const QString &presented)
+{
+    return stored.isValid() &&
+           Ids::equalConstantTime(stored.toString().toLatin1(), presented.toLatin1());
+}
+
+} // namespace
+
+bool Status::isTerminal(const QString &status)
+{
+    return status == completed || status == failed || status == cancelled || status == expired;
+}
+
+QJsonObject Event::toJson(const QString &runId) const
+{
+    return {{QStringLiteral("id"), QString::number(seq)},
+            {QStringLiteral("type"), type},
+            {QStringLiteral("ts"), Clock::isoUtc(at)},
+            {QStringLiteral("runId"), runId},
+            {QStringLiteral("data"), data}};
+}
+
+A2wRepository::A2wRepository(Store &store)
+    : m_store(store)
+{}
+
+std::optional<QString> A2wRepository::siteAccount(const QString &siteId) const
+{
+    Sql q(m_store, QStringLiteral("SELECT key_id FROM a2w_site_accounts WHERE site_id = :s"));
+    q.bind(QStringLiteral(":s"), siteId).exec();
+    if (!q.next())
+        return std::nullopt;
+    return q.value(0).toString();
+}
+
+void A2wRepository::setSiteAccount(const QString &siteId, const QString &keyId)
+{
+    Sql(m_store, QStringLiteral("INSERT INTO a2w_site_accounts (site_id, key_id, created_at)"
+                                " VALUES (:s, :k, :t) ON CONFLICT(site_id) DO UPDATE SET"
+                                " key_id = excluded.key_id"))
+        .bind(QStringLiteral(":s"), siteId)
+        .bind(QStringLiteral(":k"), keyId)
+        .bind(QStringLiteral(":t"), m_store.clock().nowMs())
+        .exec();
+}
+
+void A2wRepository::insertWorkflow(const QString &id, const QString &tokenHash,
+                                   const QString &rootRunId)
+{
+    Sql(m_store, QStringLiteral("INSERT INTO a2w_workflows (id, token_hash, root_run_id,"
+                                " created_at) VALUES (:id, :h, :r, :t)"))
+        .bind(QStringLiteral(":id"), id)
+        .bind(QStringLiteral(":h"), tokenHash)
+        .bind(QStringLiteral(":r"), rootRunId)
+        .bind(QStringLiteral(":t"), m_store.clock().nowMs())
+        .exec();
+}
+
+bool A2wRepository::workflowTokenMatches(const QString &id, const QString &tokenHash) const
+{
+    Sql q(m_store, QStringLiteral("SELECT token_hash FROM a2w_workflows WHERE id = :id"));
+    q.bind(QStringLiteral(":id"), id).exec();
+    return q.next() && hashMatches(q.value(0), tokenHash);
+}
+
+QList<Run> A2wRepository::runsOfWorkflow(const QString &workflowId) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_runs WHERE workflow_id = :w"
+                                  " ORDER BY created_at, id")
+                       .arg(kRunColumns));
+    q.bind(QStringLiteral(":w"), workflowId);
+    return runsOf(q);
+}
+
+void A2wRepository::insertRun(const Run &r, const QString &tokenHash, const QString &receiptHash)
+{
+    Sql(m_store,
+        QStringLiteral("INSERT INTO a2w_runs (%1, token_hash, receipt_hash) VALUES (:id, :w, :s,"
+                       " :url, :host, :kind, :sel, :ek, :ex, :st, :req, :agent, :traj, :input,"
+                       " :result, :error, :addr, :c, :u, :exp, :th, :rh)")
+            .arg(kRunColumns))
+        .bind(QStringLiteral(":id"), r.id)
+        .bind(QStringLiteral(":w"), r.workflowId)
+        .bind(QStringLiteral(":s"), r.siteId)
+        .bind(QStringLiteral(":url"), r.url)
+        .bind(QStringLiteral(":host"), r.host)
+        .bind(QStringLiteral(":kind"), r.kind)
+        .bind(QStringLiteral(":sel"), r.selector)
+        .bind(QStringLiteral(":ek"), JsonText::nullableText(r.engagementKind))
+        .bind(QStringLiteral(":ex"), r.execution)
+        .bind(QStringLiteral(":st"), r.status)
+        .bind(QStringLiteral(":req"), JsonText::from(r.request))
+        .bind(QStringLiteral(":agent"), JsonText::from(r.agent))
+        .bind(QStringLiteral(":traj"), JsonText::nullableText(r.trajectoryId))
+        .bind(QStringLiteral(":input"), objectOrNull(r.input))
+        .bind(QStringLiteral(":result"), objectOrNull(r.result))
+        .bind(QStringLiteral(":error"), JsonText::nullableText(r.error))
+        .bind(QStringLiteral(":addr"), r.clientAddress)
+        .bind(QStringLiteral(":c"), r.createdAt)
+        .bind(QStringLiteral(":u"), r.updatedAt)
+        .bind(QStringLiteral(":exp"), JsonText::nullableInt(r.expiresAt))
+        .bind(QStringLiteral(":th"), tokenHash)
+        .bind(QStringLiteral(":rh"), receiptHash)
+        .exec();
+}
+
+std::optional<Run> A2wRepository::find(const QString &id) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_runs WHERE id = :id").arg(kRunColumns));
+    q.bind(QStringLiteral(":id"), id).exec();
+    if (!q.next())
+        return std::nullopt;
+    return runFromRow(q);
+}
+
+bool A2wRepository::tokenMatches(const QString &id, const QString &tokenHash) const
+{
+    Sql q(m_store, QStringLiteral("SELECT token_hash FROM a2w_runs WHERE id = :id"));
+    q.bind(QStringLiteral(":id"), id).exec();
+    return q.next() && hashMatches(q.value(0), tokenHash);
+}
+
+std::optional<Run> A2wRepository::findByReceipt(const QString &receiptHash) const
+{
+    Sql q(m_store,
+          QStringLiteral("SELECT %1 FROM a2w_runs WHERE receipt_hash = :h").arg(kRunColumns));
+    q.bind(QStringLiteral(":h"), receiptHash).exec();
+    if (!q.next())
+        return std::nullopt;
+    return runFromRow(q);
+}
+
+void A2wRepository::update(const Run &r)
+{
+    Sql(m_store, QStringLiteral("UPDATE a2w_runs SET status = :st, trajectory_id = :traj,"
+                                " input = :input, result = :result, error = :error,"
+                                " updated_at = :u, expires_at = :exp WHERE id = :id"))
+        .bind(QStringLiteral(":st"), r.status)
+        .bind(QStringLiteral(":traj"), JsonText::nullableText(r.trajectoryId))
+        .bind(QStringLiteral(":input"), objectOrNull(r.input))
+        .bind(QStringLiteral(":result"), objectOrNull(r.result))
+        .bind(QStringLiteral(":error"), JsonText::nullableText(r.error))
+        .bind(QStringLiteral(":u"), r.updatedAt)
+        .bind(QStringLiteral(":exp"), JsonText::nullableInt(r.expiresAt))
+        .bind(QStringLiteral(":id"), r.id)
+        .exec();
+}
+
+QList<Run> A2wRepository::list(const QString &siteId, int limit) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_runs WHERE (:s = '' OR site_id = :s)"
+                                  " ORDER BY created_at DESC, id DESC LIMIT :n")
+                       .arg(kRunColumns));
+    q.bind(QStringLiteral(":s"), siteId).bind(QStringLiteral(":n"), limit);
+    return runsOf(q);
+}
+
+QList<Run> A2wRepository::overdue(qint64 nowMs) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_runs WHERE status IN ('input_required',"
+                                  " 'waiting_browser') AND expires_at IS NOT NULL AND"
+                                  " expires_at <= :now")
+                       .arg(kRunColumns));
+    q.bind(QStringLiteral(":now"), nowMs);
+    return runsOf(q);
+}
+
+std::optional<qint64> A2wRepository::nextDeadline() const
+{
+    Sql q(m_store, QStringLiteral("SELECT MIN(expires_at) FROM a2w_runs WHERE status IN"
+                                  " ('input_required', 'waiting_browser')"));
+    q.exec();
+    if (!q.next() || q.value(0).isNull())
+        return std::nullopt;
+    return q.value(0).toLongLong();
+}
+
+Event A2wRepository::appendEvent(const QString &runId, const QString &type, const QJsonObject &data)
+{
+    Event e;
+    e.type = type;
+    e.at = m_store.clock().nowMs();
+    e.data = data;
+    m_store.transaction(
+        [&] {
+            Sql q(m_store,
+                  QStringLiteral("SELECT COALESCE(MAX(seq), 0) FROM a2w_events WHERE run_id = :r"));
+            q.bind(QStringLiteral(":r"), runId).exec();
+            e.seq = q.next() ? q.value(0).toLongLong() + 1 : 1;
+            Sql(m_store, QStringLiteral("INSERT INTO a2w_events (run_id, seq, type, at, data)"
+                                        " VALUES (:r, :s, :t, :at, :d)"))
+                .bind(QStringLiteral(":r"), runId)
+                .bind(QStringLiteral(":s"), e.seq)
+                .bind(QStringLiteral(":t"), type)
+                .bind(QStringLiteral(":at"), e.at)
+                .bind(QStringLiteral(":d"), JsonText::from(data))
+                .exec();
+        },
+        Store::Sync::Normal);
+    return e;
+}
+
+QList<Event> A2wRepository::events(const QString &runId, qint64 afterSeq) const
+{
+    Sql q(m_store, QStringLiteral("SELECT seq, type, at, data FROM a2w_events WHERE run_id = :r"
+                                  " AND seq > :s ORDER BY seq"));
+    q.bind(QStringLiteral(":r"), runId).bind(QStringLiteral(":s"), afterSeq).exec();
+    QList<Event> out;
+    while (q.next()) {
+        Event e;
+        e.seq = q.value(0).toLongLong();
+        e.type = q.value(1).toString();
+        e.at = q.value(2).toLongLong();
+        e.data = JsonText::object(q.value(3));
+        out.append(e);
+    }
+    return out;
+}
+
+std::optional<A2wRepository::Idempotent> A2wRepository::idempotent(const QString &keyHash) const
+{
+    Sql q(m_store, QStringLiteral("SELECT body_hash, run_id, tokens_sealed, created_at FROM"
+                                  " a2w_idempotency WHERE key_hash = :k"));
+    q.bind(QStringLiteral(":k"), keyHash).exec();
+    if (!q.next())
+        return std::nullopt;
+    return Idempotent{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                      q.value(3).toLongLong()};
+}
+
+void A2wRepository::rememberIdempotent(const QString &keyHash, const Idempotent &entry)
+{
+    Sql(m_store, QStringLiteral("INSERT OR REPLACE INTO a2w_idempotency (key_hash, body_hash,"
+                                " run_id, tokens_sealed, created_at) VALUES (:k, :b, :r, :t,"
+                                " :c)"))
+        .bind(QStringLiteral(":k"), keyHash)
+        .bind(QStringLiteral(":b"), entry.bodyHash)
+        .bind(QStringLiteral(":r"), entry.runId)
+        .bind(QStringLiteral(":t"), entry.tokensSealed)
+        .bind(QStringLiteral(":c"), entry.createdAt)
+        .exec();
+}
+
+int A2wRepository::forgetIdempotentBefore(qint64 cutoffMs)
+{
+    Sql q(m_store, QStringLiteral("DELETE FROM a2w_idempotency WHERE created_at < :c"));
+    q.bind(QStringLiteral(":c"), cutoffMs).exec();
+    return q.rowsAffected();
+}
+
+} // namespace ph::a2w

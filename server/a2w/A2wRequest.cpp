@@ -1,0 +1,302 @@
+#include "A2wRequest.h"
+
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
+
+#include <QUrl>
+
+namespace ph::a2w {
+
+namespace {
+
+const QStringList kEngagementKinds{QStringLiteral("demo"), QStringLiteral("onboarding"),
+                                   QStringLiteral("support"), QStringLiteral("task")};
+const QStringList kModes{QStringLiteral("cloud"), QStringLiteral("browser")};
+const QStringList kResultModes{QStringLiteral("text"), QStringLiteral("markdown"),
+                               QStringLiteral("json"), QStringLiteral("observation"),
+                               QStringLiteral("artifacts")};
+
+// Reads an object field whose own fields are checked by `check`.
+QJsonObject nested(const JsonFields &body, const QString &key,
+                   const std::function<void(const JsonFields &)> &check)
+{
+    const std::optional<JsonFields> o = body.optionalObject(key);
+    if (!o)
+        return {};
+    check(*o);
+    return o->object();
+}
+
+void strings(const JsonFields &o, const QStringList &keys)
+{
+    o.rejectUnknown(keys);
+    for (const QString &k : keys)
+        o.optionalString(k);
+}
+
+QString checkedUrl(const QString &raw, const QString &field)
+{
+    const QUrl url(raw, QUrl::StrictMode);
+    const QString scheme = url.scheme().toLower();
+    if (!url.isValid() || url.host().isEmpty() ||
+        (scheme != QLatin1String("https") && scheme != QLatin1String("http")))
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_URL"),
+                          QStringLiteral("%1 must be an absolute http(s) URL of a page on an "
+                                         "enabled site")
+                              .arg(field),
+                          field);
+    return url.toString(QUrl::FullyEncoded);
+}
+
+// Exactly one of prompt, shortcutId, playbookId.
+void pickSelector(CreateRequest &r, const std::optional<QString> &prompt,
+                  const std::optional<QString> &shortcutId,
+                  const std::optional<QString> &playbookId)
+{
+    QStringList given;
+    if (prompt)
+        given << QStringLiteral("prompt");
+    if (shortcutId)
+        given << QStringLiteral("shortcutId");
+    if (playbookId)
+        given << QStringLiteral("playbookId");
+    if (given.isEmpty())
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("SELECTOR_REQUIRED"),
+                          QStringLiteral("one of prompt, shortcutId or playbookId is required"),
+                          QStringLiteral("prompt"));
+    if (given.size() > 1)
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("CONFLICTING_SELECTORS"),
+                          QStringLiteral("give only one of prompt, shortcutId or playbookId "
+                                         "(got %1)")
+                              .arg(given.join(QStringLiteral(", "))),
+                          given.at(1),
+                          {{QStringLiteral("given"), QJsonArray::fromStringList(given)}});
+    const QString value = prompt ? *prompt : shortcutId ? *shortcutId : *playbookId;
+    if (value.trimmed().isEmpty())
+        throw DomainError::invalidField(given.first(), QStringLiteral("must not be empty"));
+    r.kind = prompt       ? CreateRequest::Kind::Prompt
+             : shortcutId ? CreateRequest::Kind::Shortcut
+                          : CreateRequest::Kind::Playbook;
+    r.selector = value;
+}
+
+} // namespace
+
+QString CreateRequest::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Prompt:
+        return QStringLiteral("prompt");
+    case Kind::Shortcut:
+        return QStringLiteral("shortcut");
+    case Kind::Playbook:
+        return QStringLiteral("playbook");
+    }
+    return {};
+}
+
+QString CreateRequest::executionPreference() const
+{
+    const QString mode = execution.value(QStringLiteral("mode")).toString();
+    return mode.isEmpty() ? execution.value(QStringLiteral("preference")).toString() : mode;
+}
+
+QStringList CreateRequest::allowedModes() const
+{
+    QStringList out;
+    for (const QJsonValue &v : execution.value(QStringLiteral("allowedModes")).toArray())
+        out << v.toString();
+    return out.isEmpty() ? kModes : out;
+}
+
+QJsonObject CreateRequest::stored() const
+{
+    const QString selectorKey = kind == Kind::Prompt     ? QStringLiteral("prompt")
+                                : kind == Kind::Shortcut ? QStringLiteral("shortcutId")
+                                                         : QStringLiteral("playbookId");
+    QJsonObject o{{QStringLiteral("url"), url}, {selectorKey, selector}};
+    auto put = [&o](const char *key, const QJsonValue &v, bool present) {
+        if (present)
+            o.insert(QLatin1String(key), v);
+    };
+    put("engagementKind", engagementKind, !engagementKind.isEmpty());
+    put("capabilityId", capabilityId, !capabilityId.isEmpty());
+    put("args", args, !args.isEmpty());
+    put("identity", identity, !identity.isEmpty());
+    put("execution", execution, !execution.isEmpty());
+    put("accept", accept, !accept.isEmpty());
+    put("policy", policy, !policy.isEmpty());
+    put("agent", agent, !agent.isEmpty());
+    put("subject", subject, !subject.isEmpty());
+    QJsonObject a = auth;
+    if (a.contains(QStringLiteral("token")))
+        a.insert(QStringLiteral("token"), QStringLiteral("[redacted]"));
+    put("auth", a, !a.isEmpty());
+    put("payment", payment, !payment.isEmpty());
+    put("commerce", commerce, !commerce.isEmpty());
+    put("confirmationPolicy", confirmationPolicy, !confirmationPolicy.isEmpty());
+    put("artifacts", artifacts, !artifacts.isEmpty());
+    return o;
+}
+
+CreateRequest CreateRequest::fromJson(const QJsonObject &object)
+{
+    const JsonFields body(object);
+    body.rejectUnknown(
+        {QStringLiteral("url"), QStringLiteral("prompt"), QStringLiteral("shortcutId"),
+         QStringLiteral("playbookId"), QStringLiteral("engagementKind"),
+         QStringLiteral("capabilityId"), QStringLiteral("args"), QStringLiteral("identity"),
+         QStringLiteral("execution"), QStringLiteral("accept"), QStringLiteral("policy"),
+         QStringLiteral("agent"), QStringLiteral("subject"), QStringLiteral("auth"),
+         QStringLiteral("payment"), QStringLiteral("commerce"),
+         QStringLiteral("confirmationPolicy"), QStringLiteral("artifacts")});
+    CreateRequest r;
+    r.url = checkedUrl(body.requiredString(QStringLiteral("url")), QStringLiteral("url"));
+    r.host = QUrl(r.url).host().toLower();
+    pickSelector(r, body.optionalString(QStringLiteral("prompt")),
+                 body.optionalString(QStringLiteral("shortcutId")),
+                 body.optionalString(QStringLiteral("playbookId")));
+    r.engagementKind =
+        body.optionalEnum(QStringLiteral("engagementKind"), kEngagementKinds).value_or(QString());
+    r.capabilityId = body.optionalString(QStringLiteral("capabilityId")).value_or(QString());
+    if (const auto args = body.optionalObject(QStringLiteral("args")))
+        r.args = args->object();
+    r.identity = nested(body, QStringLiteral("identity"), [](const JsonFields &o) {
+        o.rejectUnknown({QStringLiteral("userPresent"), QStringLiteral("sessionId"),
+                         QStringLiteral("agentKey"), QStringLiteral("memoryKey")});
+        o.optionalBool(QStringLiteral("userPresent"));
+        for (const char *k : {"sessionId", "agentKey", "memoryKey"})
+            o.optionalString(QLatin1String(k));
+    });
+    r.execution = nested(body, QStringLiteral("execution"), [](const JsonFields &o) {
+        o.rejectUnknown({QStringLiteral("preference"), QStringLiteral("mode"),
+                         QStringLiteral("allowedModes"), QStringLiteral("userPresent")});
+        o.optionalEnum(QStringLiteral("preference"), kModes + QStringList{QStringLiteral("auto")});
+        o.optionalEnum(QStringLiteral("mode"), kModes);
+        if (const auto modes = o.stringArray(QStringLiteral("allowedModes"), false)) {
+            for (qsizetype i = 0; i < modes->size(); ++i)
+                if (!kModes.contains(modes->at(i)))
+                    throw DomainError::invalidField(o.path(QStringLiteral("allowedModes")) +
+                                                        QStringLiteral("[%1]").arg(i),
+                                                    QStringLiteral("must be cloud or browser"));
+        }
+        o.optionalBool(QStringLiteral("userPresent"));
+    });
+    r.accept = nested(body, QStringLiteral("accept"), [](const JsonFields &o) {
+        o.rejectUnknown({QStringLiteral("modes"), QStringLiteral("primary")});
+        if (const auto modes = o.stringArray(QStringLiteral("modes"), false)) {
+            for (qsizetype i = 0; i < modes->size(); ++i)
+                if (!kResultModes.contains(modes->at(i)))
+                    throw DomainError::invalidField(
+                        o.path(QStringLiteral("modes")) + QStringLiteral("[%1]").arg(i),
+                        QStringLiteral("must be one of %1").arg(kResultModes.join(u", ")));
+        }
+        o.optionalEnum(QStringLiteral("primary"), kResultModes);
+    });
+    r.policy = nested(body, QStringLiteral("policy"), [](const JsonFields &o) {
+        o.rejectUnknown({QStringLiteral("confirmation"), QStringLiteral("crossHost"),
+                         QStringLiteral("maxHops")});
+        o.optionalEnum(
+            QStringLiteral("confirmation"),
+            {QStringLiteral("auto"), QStringLiteral("required"), QStringLiteral("site_policy")});
+        o.optionalEnum(
+            QStringLiteral("crossHost"),
+            {QStringLiteral("allow"), QStringLiteral("same_host"), QStringLiteral("site_policy")});
+        o.optionalInt(QStringLiteral("maxHops"), 0, 10);
+    });
+    r.agent = nested(body, QStringLiteral("agent"), [](const JsonFields &o) {
+        strings(o, {QStringLiteral("key"), QStringLiteral("displayName"), QStringLiteral("vendor"),
+                    QStringLiteral("model"), QStringLiteral("version"), QStringLiteral("homepage"),
+                    QStringLiteral("memoryKey"), QStringLiteral("clientId")});
+    });
+    r.auth = nested(body, QStringLiteral("auth"), [](const JsonFields &o) {
+        strings(o, {QStringLiteral("mode"), QStringLiteral("token")});
+        o.requiredString(QStringLiteral("mode"));
+    });
+    auto any = [](const JsonFields &) {};
+    r.subject = nested(body, QStringLiteral("subject"), any);
+    r.payment = nested(body, QStringLiteral("payment"), any);
+    r.commerce = nested(body, QStringLiteral("commerce"), any);
+    r.confirmationPolicy = nested(body, QStringLiteral("confirmationPolicy"), any);
+    if (body.has(QStringLiteral("artifacts"))) {
+        const QStringList names = *body.stringArray(QStringLiteral("artifacts"), true);
+        r.artifacts = QJsonArray::fromStringList(names);
+    }
+    return r;
+}
+
+CreateRequest CreateRequest::fromQuery(const QUrlQuery &query)
+{
+    static const QStringList known{QStringLiteral("url"),
+                                   QStringLiteral("prompt"),
+                                   QStringLiteral("shortcutId"),
+                                   QStringLiteral("playbookId"),
+                                   QStringLiteral("engagementKind"),
+                                   QStringLiteral("execution"),
+                                   QStringLiteral("wait"),
+                                   QStringLiteral("format"),
+                                   QStringLiteral("access")};
+    QJsonObject body;
+    for (const auto &item : query.queryItems(QUrl::FullyDecoded)) {
+        if (!known.contains(item.first)) {
+            // POST-only fields never ride in a link (they may carry secrets).
+            static const QStringList postOnly{QStringLiteral("subject"), QStringLiteral("auth"),
+                                              QStringLiteral("payment"),
+                                              QStringLiteral("commerce")};
+            throw DomainError(
+                DomainError::Kind::Invalid,
+                postOnly.contains(item.first) ? QStringLiteral("POST_ONLY_FIELD")
+                                              : QStringLiteral("UNKNOWN_FIELD"),
+                postOnly.contains(item.first)
+                    ? QStringLiteral("%1 is accepted only in a POST body").arg(item.first)
+                    : QStringLiteral("unknown query parameter %1").arg(item.first),
+                item.first);
+        }
+        if (item.first == QLatin1String("wait") || item.first == QLatin1String("format") ||
+            item.first == QLatin1String("access"))
+            continue;
+        if (item.first == QLatin1String("execution")) {
+            if (!kModes.contains(item.second))
+                throw DomainError::invalidField(QStringLiteral("execution"),
+                                                QStringLiteral("must be cloud or browser"));
+            body.insert(QStringLiteral("execution"),
+                        QJsonObject{{QStringLiteral("mode"), item.second}});
+            continue;
+        }
+        body.insert(item.first, item.second);
+    }
+    return fromJson(body);
+}
+
+ContinueRequest ContinueRequest::fromJson(const QJsonObject &object)
+{
+    const JsonFields body(object);
+    body.rejectUnknown({QStringLiteral("input"), QStringLiteral("answers")});
+    ContinueRequest r;
+    r.input = body.optionalString(QStringLiteral("input")).value_or(QString());
+    if (const auto answers = body.optionalObject(QStringLiteral("answers"))) {
+        for (auto it = answers->object().begin(); it != answers->object().end(); ++it) {
+            if (!it.value().isString())
+                throw DomainError::invalidField(answers->path(it.key()),
+                                                QStringLiteral("must be a string"));
+        }
+        r.answers = answers->object();
+    }
+    if (r.input.isEmpty() && r.answers.isEmpty())
+        throw DomainError::missingField(QStringLiteral("input"));
+    return r;
+}
+
+QJsonObject ContinueRequest::bind(const QStringList &keys) const
+{
+    QJsonObject out;
+    for (const QString &key : keys) {
+        if (answers.contains(key))
+            out.insert(key, answers.value(key));
+        else if (!input.isEmpty())
+            out.insert(key, input);
+    }
+    return out;
+}
+
+} // namespace ph::a2w

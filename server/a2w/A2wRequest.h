@@ -1,0 +1,63 @@
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <QUrlQuery>
+
+namespace ph::a2w {
+
+// A create request of an A2W run (POST /v2/a2w/runs, or the GET variant's query),
+// checked against the contract: unknown properties, wrong types and conflicting
+// selectors are DomainErrors naming the path (docs/api/a2w.md, "Errors").
+struct CreateRequest
+{
+    enum class Kind { Prompt, Shortcut, Playbook };
+
+    QString url;
+    QString host;
+    Kind kind = Kind::Prompt;
+    QString selector; // the prompt, or the shortcut or playbook id
+    QString engagementKind;
+    QString capabilityId;
+    QJsonObject args;
+    QJsonObject identity;
+    QJsonObject execution;
+    QJsonObject accept;
+    QJsonObject policy;
+    QJsonObject agent;
+    // Accepted on POST only; stored without secrets (auth.token), acted on by later work
+    // (docs/api/a2w.md, "Fields kept for later").
+    QJsonObject subject;
+    QJsonObject auth;
+    QJsonObject payment;
+    QJsonObject commerce;
+    QJsonObject confirmationPolicy;
+    QJsonArray artifacts;
+
+    // The requested mode ("cloud", "browser", "auto") from the body, else empty.
+    QString executionPreference() const;
+    QStringList allowedModes() const;
+    // The request as kept in the store: auth's token removed.
+    QJsonObject stored() const;
+
+    static QString kindName(Kind kind);
+    static CreateRequest fromJson(const QJsonObject &body);
+    // The GET variant: url, one selector, engagementKind, execution (cloud|browser).
+    // `wait` and `format` are the controller's.
+    static CreateRequest fromQuery(const QUrlQuery &query);
+};
+
+// The body of POST /v2/a2w/runs/{id}: {input} or {answers}. A bare input binds to
+// every question key; answers for keys the run did not ask are ignored.
+struct ContinueRequest
+{
+    QString input;
+    QJsonObject answers;
+    static ContinueRequest fromJson(const QJsonObject &body);
+    // Answers keyed by `keys`.
+    QJsonObject bind(const QStringList &keys) const;
+};
+
+} // namespace ph::a2w

@@ -1,0 +1,790 @@
+#include "A2wService.h"
+
+#include "cloud/AgentRequest.h"
+#include "cloud/RunService.h"
+#include "core/ApiKeyService.h"
+#include "core/Clock.h"
+#include "core/DomainError.h"
+#include "core/Ids.h"
+#include "core/JsonText.h"
+#include "core/SecretBox.h"
+#include "core/Settings.h"
+#include "core/Store.h"
+#include "engine/AgentRun.h"
+#include "engine/RunManager.h"
+#include "net/NetworkPolicy.h"
+#include "sites/AnalyticsRepository.h"
+#include "sites/SiteConfigSchema.h"
+#include "sites/SiteRepository.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMessageAuthenticationCode>
+#include <QUrl>
+
+namespace ph::a2w {
+
+namespace {
+
+// An ordinary question of the run (the spec names none of its reasons for it).
+const QString kClarification = QStringLiteral("clarification_required");
+const QString kEndpoint = QStringLiteral("/v2/a2w/runs");
+
+DomainError runNotFound()
+{
+    return {DomainError::Kind::NotFound, QStringLiteral("RUN_NOT_FOUND"),
+            QStringLiteral("no such run, or the access token is not its own")};
+}
+
+QJsonObject attributed(const CreateRequest &request, const Caller &caller)
+{
+    if (!request.agent.isEmpty()) {
+        QJsonObject a = request.agent;
+        a.insert(QStringLiteral("attributedBy"), QStringLiteral("agent"));
+        return a;
+    }
+    // Heuristics: the product token of User-Agent, the key directory a signature points
+    // at, a client id header.
+    QJsonObject a{{QStringLiteral("attributedBy"), QStringLiteral("heuristic")}};
+    const QString ua = caller.userAgent.left(256);
+    if (!ua.isEmpty()) {
+        a.insert(QStringLiteral("userAgent"), ua);
+        a.insert(QStringLiteral("displayName"),
+                 ua.section(QLatin1Char(' '), 0, 0).section(QLatin1Char('/'), 0, 0));
+    }
+    if (!caller.signatureAgent.isEmpty())
+        a.insert(QStringLiteral("signatureAgent"), caller.signatureAgent.left(512));
+    if (!caller.clientId.isEmpty())
+        a.insert(QStringLiteral("clientId"), caller.clientId.left(128));
+    if (caller.signedRequest)
+        a.insert(QStringLiteral("signed"), true);
+    return a;
+}
+
+// The stored shortcut or playbook (a journey) `id`, if published.
+std::optional<QJsonObject> storedEntry(const QJsonObject &config, const QString &id, bool playbook)
+{
+    for (const QJsonValue &v : config.value(QStringLiteral("shortcuts")).toArray()) {
+        const QJsonObject s = v.toObject();
+        const bool journey = s.value(QStringLiteral("kind")).toString() == QLatin1String("journey");
+        if (s.value(QStringLiteral("id")).toString() == id && journey == playbook &&
+            s.value(QStringLiteral("enabled")).toBool(true))
+            return s;
+    }
+    return std::nullopt;
+}
+
+// What the engine is asked to do for a stored shortcut or playbook.
+QString taskOf(const QJsonObject &entry)
+{
+    QStringList parts;
+    const QString prompt = entry.value(QStringLiteral("prompt")).toString();
+    if (!prompt.isEmpty())
+        parts << prompt;
+    const QJsonArray steps = entry.value(QStringLiteral("steps")).toArray();
+    for (qsizetype i = 0; i < steps.size(); ++i) {
+        const QJsonObject s = steps.at(i).toObject();
+        QString line = QStringLiteral("Step %1: %2")
+                           .arg(i + 1)
+                           .arg(s.value(QStringLiteral("title")).toString());
+        if (!s.value(QStringLiteral("prompt")).toString().isEmpty())
+            line += QStringLiteral(" — ") + s.value(QStringLiteral("prompt")).toString();
+        parts << line;
+    }
+    if (parts.isEmpty())
+        parts << entry.value(QStringLiteral("label")).toString();
+    return parts.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+struct A2wService::Site
+{
+    QString id;
+    QString name;
+    QJsonObject config; // effective
+};
+
+A2wService::A2wService(Store &store, Settings &settings, NetworkPolicy &policy,
+                       sites::SiteRepository &sites, sites::AnalyticsRepository &analytics,
+                       ApiKeyService &keys, cloud::RunService &runs, engine::RunManager &engine,
+                       QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_settings(settings)
+    , m_policy(policy)
+    , m_sites(sites)
+    , m_analytics(analytics)
+    , m_keys(keys)
+    , m_runs(runs)
+    , m_engine(engine)
+    , m_repo(std::make_unique<A2wRepository>(store))
+{
+    connect(&m_engine, &engine::RunManager::runChanged, this, &A2wService::onEngineChanged);
+    connect(&m_engine, &engine::RunManager::runSettled, this, &A2wService::onEngineChanged);
+    m_expiry.setSingleShot(true);
+    connect(&m_expiry, &QTimer::timeout, this, &A2wService::expireOverdue);
+}
+
+A2wService::~A2wService() = default;
+
+QString A2wService::hashToken(const QString &token)
+{
+    return Ids::sha256Hex(token.toUtf8());
+}
+
+QString A2wService::receiptFor(const QString &runId) const
+{
+    const QByteArray mac = QMessageAuthenticationCode::hash(
+        runId.toUtf8(), m_store.secrets().derive("a2w-receipt"), QCryptographicHash::Sha256);
+    return QStringLiteral("rcpt_") +
+           QString::fromLatin1(mac.left(24).toBase64(QByteArray::Base64UrlEncoding |
+                                                     QByteArray::OmitTrailingEquals));
+}
+
+std::optional<Run> A2wService::findByReceipt(const QString &receipt) const
+{
+    return m_repo->findByReceipt(hashToken(receipt));
+}
+
+void A2wService::recover()
+{
+    // Runs the engine could not keep across a restart end failed; runs waiting for
+    // input (the engine keeps those) or for a browser go on waiting.
+    for (Run run : m_repo->list({}, 100000)) {
+        if (Status::isTerminal(run.status))
+            continue;
+        if (run.status == Status::pending || run.status == Status::running) {
+            settle(run, Status::failed, engine::RunManager::orphanReason());
+            continue;
+        }
+        if (!run.trajectoryId.isEmpty())
+            m_byTrajectory.insert(run.trajectoryId, run.id);
+    }
+    scheduleExpiry();
+}
+
+A2wService::Site A2wService::enabledSite(const CreateRequest &request,
+                                         const QString &execution) const
+{
+    const qint64 now = m_store.clock().nowMs();
+    const std::optional<sites::SiteKey> key = m_sites.usableKeyFor(request.url, now);
+    if (!key)
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("SITE_NOT_ENABLED"),
+                          QStringLiteral("%1 is not on an enabled site (no active site key "
+                                         "allows this host)")
+                              .arg(request.host),
+                          QStringLiteral("url"));
+    const std::optional<sites::Site> site = m_sites.findSite(key->siteId);
+    if (!site)
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("SITE_NOT_ENABLED"),
+                          QStringLiteral("%1 is not on an enabled site").arg(request.host),
+                          QStringLiteral("url"));
+    const QJsonObject config = sites::SiteConfigSchema::effective(m_sites.config(site->id).config);
+    const QJsonObject ai = config.value(QStringLiteral("aiAccess")).toObject();
+    if (!ai.value(QStringLiteral("enabled")).toBool())
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("AI_ACCESS_DISABLED"),
+                          QStringLiteral("the site does not accept runs of AI agents "
+                                         "(aiAccess.enabled is off)"),
+                          QStringLiteral("url"));
+    if (execution == QLatin1String("cloud") && !ai.value(QStringLiteral("cloudBrowser")).toBool())
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("CLOUD_EXECUTION_DISABLED"),
+                          QStringLiteral("the site does not allow runs in the cloud browser "
+                                         "(aiAccess.cloudBrowser is off)"),
+                          QStringLiteral("execution"));
+    if (execution == QLatin1String("browser") &&
+        !ai.value(QStringLiteral("browserDeepLinks")).toBool())
+        throw DomainError(DomainError::Kind::Forbidden,
+                          QStringLiteral("BROWSER_EXECUTION_DISABLED"),
+                          QStringLiteral("the site does not allow browser handoffs "
+                                         "(aiAccess.browserDeepLinks is off)"),
+                          QStringLiteral("execution"));
+    return {site->id, site->name, config};
+}
+
+QString A2wService::accountFor(const QString &siteId, const QString &siteName)
+{
+    if (const auto keyId = m_repo->siteAccount(siteId)) {
+        const ApiKey key = m_keys.find(*keyId).key;
+        if (!key.isActive())
+            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("A2W_ACCOUNT_REVOKED"),
+                              QStringLiteral("the site's A2W account key is revoked: the owner "
+                                             "has stopped visiting agents' runs"));
+        return *keyId;
+    }
+    // The site's A2W account: a key whose secret is never shown (nobody can call with
+    // it); its balance caps what visiting agents spend on the site.
+    ApiKeyService::NewKey account;
+    account.label = QStringLiteral("A2W visitors · %1").arg(siteName);
+    account.balance = ApiKeyService::Balance::unlimited();
+    const auto minted = m_keys.mint(account);
+    m_sites.setApiKeyCapabilities(minted.key.id, {{QStringLiteral("privateTargets"), true},
+                                                  {QStringLiteral("cloudAgent"), true}});
+    m_repo->setSiteAccount(siteId, minted.key.id);
+    return minted.key.id;
+}
+
+void A2wService::checkRate(const QString &address)
+{
+    const qint64 now = m_store.clock().nowMs();
+    QList<qint64> &times = m_recent[address];
+    while (!times.isEmpty() && times.first() <= now - 60000)
+        times.removeFirst();
+    const int limit = m_settings.intValue(SettingKeys::a2wRunsPerMinutePerAddress);
+    if (times.size() >= limit) {
+        const int retry = int(std::max<qint64>(1, (times.first() + 60000 - now + 999) / 1000));
+        throw DomainError(DomainError::Kind::TooManyRequests, QStringLiteral("RATE_LIMITED"),
+                          QStringLiteral("%1 runs a minute from one address at most "
+                                         "(a2w.runsPerMinutePerAddress)")
+                              .arg(limit),
+                          {}, {{QStringLiteral("limit"), limit}})
+            .withRetryAfter(retry);
+    }
+    times.append(now);
+}
+
+A2wService::Created A2wService::create(const CreateRequest &request, const Caller &caller,
+                                       const QString &preferExecution,
+                                       const QString &idempotencyKey, const QByteArray &bodyDigest)
+{
+    const qint64 now = m_store.clock().nowMs();
+    const QString keyHash = idempotencyKey.isEmpty()
+                                ? QString()
+                                : Ids::sha256Hex("a2w-idempotency:" + idempotencyKey.toUtf8());
+    const QString bodyHash = QString::fromLatin1(bodyDigest.toHex());
+    if (!keyHash.isEmpty()) {
+        const qint64 ttl = m_settings.int64Value(SettingKeys::a2wIdempotencyHours) * 3600000;
+        m_repo->forgetIdempotentBefore(now - ttl);
+        if (const auto seen = m_repo->idempotent(keyHash)) {
+            if (seen->bodyHash != bodyHash)
+                throw DomainError(DomainError::Kind::Conflict,
+                                  QStringLiteral("IDEMPOTENCY_KEY_REUSED"),
+                                  QStringLiteral("this Idempotency-Key was used with another "
+                                                 "request body"),
+                                  QStringLiteral("Idempotency-Key"));
+            const QJsonObject tokens =
+                QJsonDocument::fromJson(m_store.secrets().unseal(seen->tokensSealed).toUtf8())
+                    .object();
+            if (const auto run = m_repo->find(seen->runId))
+                return {*run, tokens.value(QStringLiteral("run")).toString(),
+                        tokens.value(QStringLiteral("workflow")).toString(),
+                        tokens.value(QStringLiteral("receipt")).toString(), true};
+        }
+    }
+
+    // Execution: the body's mode or preference, else Prefer, else the site's.
+    QString execution = request.executionPreference();
+    if (execution.isEmpty())
+        execution = preferExecution;
+    Site site =
+        enabledSite(request, execution == QLatin1String("browser") ? QStringLiteral("browser")
+                                                                   : QStringLiteral("cloud"));
+    if (execution.isEmpty() || execution == QLatin1String("auto")) {
+        execution = site.config.value(QStringLiteral("agentDiscovery"))
+                        .toObject()
+                        .value(QStringLiteral("preferExecution"))
+                        .toString();
+        if (execution != QLatin1String("browser"))
+            execution = QStringLiteral("cloud");
+        site = enabledSite(request, execution);
+    }
+    if (!request.allowedModes().contains(execution))
+        throw DomainError(
+            DomainError::Kind::Invalid, QStringLiteral("EXECUTION_MODE_NOT_ALLOWED"),
+            QStringLiteral("%1 execution is not among execution.allowedModes").arg(execution),
+            QStringLiteral("execution.allowedModes"));
+
+    // The selector: a prompt, or a stored shortcut or playbook the owner published.
+    QString task = request.selector;
+    QString engagementKind = request.engagementKind;
+    if (request.kind != CreateRequest::Kind::Prompt) {
+        const bool playbook = request.kind == CreateRequest::Kind::Playbook;
+        const QString field =
+            playbook ? QStringLiteral("playbookId") : QStringLiteral("shortcutId");
+        const auto entry = storedEntry(site.config, request.selector, playbook);
+        if (!entry)
+            throw DomainError(
+                DomainError::Kind::NotFound,
+                playbook ? QStringLiteral("PLAYBOOK_NOT_FOUND")
+                         : QStringLiteral("SHORTCUT_NOT_FOUND"),
+                QStringLiteral("the site publishes no %1 %2")
+                    .arg(playbook ? QStringLiteral("playbook") : QStringLiteral("shortcut"),
+                         request.selector),
+                field);
+        const QString stored = entry->value(QStringLiteral("engagementKind")).toString();
+        if (!stored.isEmpty() && !engagementKind.isEmpty() && stored != engagementKind)
+            throw DomainError(
+                DomainError::Kind::Invalid, QStringLiteral("ENGAGEMENT_KIND_MISMATCH"),
+                QStringLiteral("engagementKind %1 does not agree with the stored "
+                               "%2's %3")
+                    .arg(engagementKind, field, stored),
+                QStringLiteral("engagementKind"), {{QStringLiteral("stored"), stored}});
+        if (!stored.isEmpty())
+            engagementKind = stored;
+        task = taskOf(*entry);
+    }
+    if (!request.capabilityId.isEmpty())
+        task += QStringLiteral("\nUse the capability %1%2")
+                    .arg(request.capabilityId,
+                         request.args.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" with ") + JsonText::from(request.args));
+
+    checkRate(caller.address);
+
+    Run run;
+    run.id = Ids::make(QStringLiteral("a2w"));
+    run.workflowId = Ids::make(QStringLiteral("wf"));
+    run.siteId = site.id;
+    run.url = request.url;
+    run.host = request.host;
+    run.kind = CreateRequest::kindName(request.kind);
+    run.selector = request.selector;
+    run.engagementKind = engagementKind;
+    run.execution = execution;
+    run.request = request.stored();
+    run.agent = attributed(request, caller);
+    run.clientAddress = caller.address;
+    run.createdAt = run.updatedAt = now;
+    run.status = execution == QLatin1String("browser") ? Status::waitingBrowser : Status::pending;
+    if (run.status == Status::waitingBrowser)
+        run.expiresAt = now + m_settings.int64Value(SettingKeys::a2wInputExpirySeconds) * 1000;
+
+    Created created;
+    created.runToken = Ids::make(QStringLiteral("a2wr"), 32);
+    created.workflowToken = Ids::make(QStringLiteral("a2ww"), 32);
+    created.receipt = receiptFor(run.id);
+    m_store.transaction([&] {
+        m_repo->insertWorkflow(run.workflowId, hashToken(created.workflowToken), run.id);
+        m_repo->insertRun(run, hashToken(created.runToken), hashToken(created.receipt));
+    });
+    emitEvent(run, QStringLiteral("status"), {{QStringLiteral("status"), run.status}});
+
+    if (execution == QLatin1String("cloud")) {
+        try {
+            start(run, task);
+        } catch (const DomainError &e) {
+            // Refused by the run core (credits, limits, a target it may not reach): the
+            // run is kept as failed for the operator, and the caller gets the error.
+            settle(run, Status::failed, e.message());
+            throw;
+        }
+    } else {
+        scheduleExpiry();
+    }
+    if (!keyHash.isEmpty()) {
+        const QJsonObject tokens{{QStringLiteral("run"), created.runToken},
+                                 {QStringLiteral("workflow"), created.workflowToken},
+                                 {QStringLiteral("receipt"), created.receipt}};
+        m_repo->rememberIdempotent(
+            keyHash, {bodyHash, run.id, m_store.secrets().seal(JsonText::from(tokens)), now});
+    }
+    created.run = *m_repo->find(run.id);
+    return created;
+}
+
+void A2wService::start(Run &run, const QString &task)
+{
+    const std::optional<sites::Site> site = m_sites.findSite(run.siteId);
+    const QString keyId = accountFor(run.siteId, site ? site->name : run.host);
+    const QJsonObject raw{{QStringLiteral("input"), task},
+                          {QStringLiteral("urls"), QJsonArray{run.url}},
+                          {QStringLiteral("response"),
+                           QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}};
+    const engine::ExecuteRequest request =
+        cloud::readExecuteRequest(raw, m_policy.grantFor(keyId), m_settings);
+    engine::AgentRun *agentRun =
+        m_runs.start(request, keyId, Ids::make(QStringLiteral("req")), kEndpoint);
+    run.trajectoryId = agentRun->trajectoryId();
+    run.updatedAt = m_store.clock().nowMs();
+    m_repo->update(run);
+    m_byTrajectory.insert(run.trajectoryId, run.id);
+    onEngineChanged(run.trajectoryId);
+}
+
+void A2wService::onEngineChanged(const QString &trajectoryId)
+{
+    const QString runId = m_byTrajectory.value(trajectoryId);
+    if (runId.isEmpty())
+        return;
+    std::optional<Run> run = m_repo->find(runId);
+    if (!run || Status::isTerminal(run->status))
+        return;
+    QJsonObject response;
+    if (engine::AgentRun *live = m_engine.live(trajectoryId)) {
+        response = live->response();
+    } else {
+        const auto account = m_repo->siteAccount(run->siteId);
+        engine::EngineError error;
+        response = m_engine.latest(trajectoryId, account.value_or(QString()), &error)
+                       .value_or(QJsonObject());
+    }
+    if (!response.isEmpty())
+        sync(*run, response, response.value(QStringLiteral("status")).toString());
+}
+
+void A2wService::sync(Run &run, const QJsonObject &response, const QString &engineStatus)
+{
+    // Steps, once each has ended, in order.
+    const QJsonArray steps = response.value(QStringLiteral("steps")).toArray();
+    int &seen = m_stepsSeen[run.id];
+    while (seen < steps.size()) {
+        const QJsonObject s = steps.at(seen).toObject();
+        const QString status = s.value(QStringLiteral("status")).toString();
+        if (status == QLatin1String("executing"))
+            break;
+        emitEvent(run, QStringLiteral("step"),
+                  {{QStringLiteral("seq"), s.value(QStringLiteral("seq"))},
+                   {QStringLiteral("tool"), s.value(QStringLiteral("toolName"))},
+                   {QStringLiteral("status"), status},
+                   {QStringLiteral("summary"), s.value(QStringLiteral("summary"))}});
+        ++seen;
+    }
+
+    if (engineStatus == QLatin1String("executing")) {
+        if (run.status != Status::running) {
+            run.input = {};
+            run.expiresAt.reset();
+            setStatus(run, Status::running);
+        }
+        return;
+    }
+    if (engineStatus == QLatin1String("requires_input")) {
+        if (run.status == Status::inputRequired)
+            return;
+        const QJsonArray questions = response.value(QStringLiteral("questions")).toArray();
+        QStringList lines;
+        for (const QJsonValue &q : questions)
+            lines << q.toObject().value(QStringLiteral("question")).toString();
+        const qint64 expires = m_store.clock().nowMs() +
+                               m_settings.int64Value(SettingKeys::a2wInputExpirySeconds) * 1000;
+        run.expiresAt = expires;
+        run.input = {{QStringLiteral("reason"), kClarification},
+                     {QStringLiteral("message"), lines.join(QLatin1Char('\n'))},
+                     {QStringLiteral("questions"), questions},
+                     {QStringLiteral("links"), QJsonObject()},
+                     {QStringLiteral("expiresAt"), Clock::isoUtc(expires)}};
+        run.status = Status::inputRequired;
+        run.updatedAt = m_store.clock().nowMs();
+        m_repo->update(run);
+        emitEvent(run, QStringLiteral("input"), run.input);
+        emitEvent(run, QStringLiteral("status"), {{QStringLiteral("status"), run.status}});
+        Q_EMIT runChanged(run.id);
+        scheduleExpiry();
+        return;
+    }
+    if (engineStatus == QLatin1String("success")) {
+        run.result = shapeResult(run, response);
+        const QString text = response.value(QStringLiteral("result"))
+                                 .toObject()
+                                 .value(QStringLiteral("text"))
+                                 .toString();
+        if (!text.isEmpty())
+            emitEvent(run, QStringLiteral("message"),
+                      {{QStringLiteral("role"), QStringLiteral("assistant")},
+                       {QStringLiteral("text"), text}});
+        settle(run, Status::completed, {});
+        return;
+    }
+    // error or cancelled: what the run got to is kept as its result.
+    run.result = shapeResult(run, response);
+    const QString error = response.value(QStringLiteral("error")).toString();
+    settle(run, engineStatus == QLatin1String("cancelled") ? Status::cancelled : Status::failed,
+           error.isEmpty() ? engineStatus : error);
+}
+
+void A2wService::settle(Run &run, const QString &status, const QString &error)
+{
+    run.status = status;
+    run.error = error;
+    run.input = {};
+    run.expiresAt.reset();
+    run.updatedAt = m_store.clock().nowMs();
+    m_repo->update(run);
+    if (!run.result.isEmpty())
+        emitEvent(run, QStringLiteral("result"), run.result);
+    QJsonObject data{{QStringLiteral("status"), status}};
+    if (!error.isEmpty())
+        data.insert(QStringLiteral("error"), error);
+    emitEvent(run, QStringLiteral("status"), data);
+    emitEvent(run, QStringLiteral("done"), data);
+    m_byTrajectory.remove(run.trajectoryId);
+    m_stepsSeen.remove(run.id);
+    Q_EMIT runChanged(run.id);
+    recordInteraction(run);
+}
+
+void A2wService::setStatus(Run &run, const QString &status)
+{
+    run.status = status;
+    run.updatedAt = m_store.clock().nowMs();
+    m_repo->update(run);
+    emitEvent(run, QStringLiteral("status"), {{QStringLiteral("status"), status}});
+    Q_EMIT runChanged(run.id);
+}
+
+void A2wService::emitEvent(const Run &run, const QString &type, const QJsonObject &data)
+{
+    const Event e = m_repo->appendEvent(run.id, type, data);
+    Q_EMIT eventAdded(run.id, e);
+}
+
+Run A2wService::authorize(const QString &id, const QString &token) const
+{
+    if (token.isEmpty() || !m_repo->tokenMatches(id, hashToken(token)))
+        throw runNotFound();
+    const auto run = m_repo->find(id);
+    if (!run)
+        throw runNotFound();
+    return *run;
+}
+
+QList<Run> A2wService::workflowRuns(const QString &workflowId, const QString &token) const
+{
+    if (token.isEmpty() || !m_repo->workflowTokenMatches(workflowId, hashToken(token)))
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("WORKFLOW_NOT_FOUND"),
+                          QStringLiteral("no such workflow, or the access token is not its own"));
+    return m_repo->runsOfWorkflow(workflowId);
+}
+
+std::optional<Run> A2wService::find(const QString &id) const
+{
+    return m_repo->find(id);
+}
+
+QList<Run> A2wService::list(const QString &siteId, int limit) const
+{
+    return m_repo->list(siteId, limit);
+}
+
+QList<Event> A2wService::events(const QString &runId, qint64 afterSeq) const
+{
+    return m_repo->events(runId, afterSeq);
+}
+
+Run A2wService::answer(const QString &id, const ContinueRequest &request)
+{
+    std::optional<Run> found = m_repo->find(id);
+    if (!found)
+        throw runNotFound();
+    Run run = *found;
+    if (run.status != Status::inputRequired ||
+        run.input.value(QStringLiteral("reason")).toString() != kClarification)
+        throw DomainError(
+            DomainError::Kind::Conflict, QStringLiteral("NOT_WAITING_FOR_INPUT"),
+            run.status == Status::inputRequired
+                ? QStringLiteral("this run waits for %1: it resumes out of band, "
+                                 "not by input")
+                      .arg(run.input.value(QStringLiteral("reason")).toString())
+                : QStringLiteral("the run is %1, not waiting for input").arg(run.status),
+            {}, {{QStringLiteral("status"), run.status}});
+    QStringList keys;
+    for (const QJsonValue &q : run.input.value(QStringLiteral("questions")).toArray())
+        keys << q.toObject().value(QStringLiteral("key")).toString();
+    const QJsonObject answers = request.bind(keys);
+    const auto keyId = m_repo->siteAccount(run.siteId);
+    QJsonObject raw{{QStringLiteral("trajectoryId"), run.trajectoryId},
+                    {QStringLiteral("urls"), QJsonArray{run.url}},
+                    {QStringLiteral("response"),
+                     QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}},
+                    {QStringLiteral("history"), QJsonObject{{QStringLiteral("continue"), true},
+                                                            {QStringLiteral("answers"), answers}}}};
+    if (answers.isEmpty())
+        raw.insert(QStringLiteral("input"), request.input);
+    const engine::ExecuteRequest continuation =
+        cloud::readExecuteRequest(raw, m_policy.grantFor(keyId.value_or(QString())), m_settings);
+    emitEvent(run, QStringLiteral("message"),
+              {{QStringLiteral("role"), QStringLiteral("user")},
+               {QStringLiteral("answered"), QJsonArray::fromStringList(answers.keys())}});
+    run.input = {};
+    run.expiresAt.reset();
+    setStatus(run, Status::running);
+    m_byTrajectory.insert(run.trajectoryId, run.id);
+    m_runs.start(continuation, keyId.value_or(QString()), Ids::make(QStringLiteral("req")),
+                 kEndpoint);
+    onEngineChanged(run.trajectoryId);
+    return *m_repo->find(id);
+}
+
+Run A2wService::cancel(const QString &id, const QString &reason)
+{
+    std::optional<Run> found = m_repo->find(id);
+    if (!found)
+        throw runNotFound();
+    Run run = *found;
+    if (Status::isTerminal(run.status))
+        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("RUN_ENDED"),
+                          QStringLiteral("the run has ended (%1)").arg(run.status), {},
+                          {{QStringLiteral("status"), run.status}});
+    // Marked first, so the engine's own cancel event finds the run ended.
+    settle(run, Status::cancelled, reason);
+    if (!run.trajectoryId.isEmpty()) {
+        engine::EngineError error;
+        m_engine.cancel(run.trajectoryId, m_repo->siteAccount(run.siteId).value_or(QString()),
+                        reason, &error);
+    }
+    return run;
+}
+
+void A2wService::expireOverdue()
+{
+    for (Run run : m_repo->overdue(m_store.clock().nowMs())) {
+        const QString reason = run.status == Status::waitingBrowser
+                                   ? QStringLiteral("no browser claimed the run in time")
+                                   : QStringLiteral("the input was not given in time");
+        settle(run, Status::expired, reason);
+        if (!run.trajectoryId.isEmpty()) {
+            engine::EngineError error;
+            m_engine.cancel(run.trajectoryId, m_repo->siteAccount(run.siteId).value_or(QString()),
+                            reason, &error);
+        }
+    }
+    scheduleExpiry();
+}
+
+void A2wService::scheduleExpiry()
+{
+    const std::optional<qint64> next = m_repo->nextDeadline();
+    if (!next) {
+        m_expiry.stop();
+        return;
+    }
+    const qint64 in = std::max<qint64>(0, *next - m_store.clock().nowMs());
+    m_expiry.start(int(std::min<qint64>(in + 10, 3600000)));
+}
+
+QJsonObject A2wService::artifacts(const Run &run) const
+{
+    QJsonObject response;
+    if (!run.trajectoryId.isEmpty()) {
+        if (engine::AgentRun *live = m_engine.live(run.trajectoryId)) {
+            response = live->response();
+        } else {
+            engine::EngineError error;
+            response = m_engine
+                           .latest(run.trajectoryId,
+                                   m_repo->siteAccount(run.siteId).value_or(QString()), &error)
+                           .value_or(QJsonObject());
+        }
+    }
+    QJsonArray list;
+    QString earliest;
+    const QJsonArray files = response.value(QStringLiteral("metadata"))
+                                 .toObject()
+                                 .value(QStringLiteral("generatedFiles"))
+                                 .toArray();
+    for (const QJsonValue &v : files) {
+        const QJsonObject f = v.toObject();
+        const QString expires = f.value(QStringLiteral("expiresAt")).toString();
+        if (earliest.isEmpty() || expires < earliest)
+            earliest = expires;
+        list.append(
+            QJsonObject{{QStringLiteral("name"), f.value(QStringLiteral("name"))},
+                        {QStringLiteral("contentType"), f.value(QStringLiteral("contentType"))},
+                        {QStringLiteral("sizeBytes"), f.value(QStringLiteral("sizeBytes"))},
+                        {QStringLiteral("url"), f.value(QStringLiteral("downloadUrl"))},
+                        {QStringLiteral("expiresAt"), expires}});
+    }
+    if (earliest.isEmpty())
+        earliest = Clock::isoUtc(m_store.clock().nowMs() +
+                                 m_settings.int64Value(SettingKeys::storageUrlTtlSeconds) * 1000);
+    return {{QStringLiteral("runId"), run.id},
+            {QStringLiteral("expiresAt"), earliest},
+            {QStringLiteral("artifacts"), list}};
+}
+
+QJsonObject A2wService::shapeResult(const Run &run, const QJsonObject &response) const
+{
+    const QJsonObject engineResult = response.value(QStringLiteral("result")).toObject();
+    const QString text = engineResult.value(QStringLiteral("text")).toString();
+    QStringList modes;
+    const QJsonObject accept = run.request.value(QStringLiteral("accept")).toObject();
+    for (const QJsonValue &m : accept.value(QStringLiteral("modes")).toArray())
+        modes << m.toString();
+    if (modes.isEmpty())
+        modes = {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("observation"),
+                 QStringLiteral("artifacts")};
+    const QString summary =
+        text.isEmpty() ? response.value(QStringLiteral("error")).toString() : text.left(280);
+
+    QJsonObject result{{QStringLiteral("summary"), summary},
+                       {QStringLiteral("primary"),
+                        accept.value(QStringLiteral("primary")).toString(modes.first())}};
+    if (modes.contains(QStringLiteral("text")) && !text.isEmpty())
+        result.insert(QStringLiteral("text"), text);
+    if (modes.contains(QStringLiteral("markdown")) && !text.isEmpty())
+        result.insert(QStringLiteral("markdown"), text);
+    if (modes.contains(QStringLiteral("json")) && engineResult.contains(QStringLiteral("json")))
+        result.insert(QStringLiteral("json"), engineResult.value(QStringLiteral("json")));
+    if (modes.contains(QStringLiteral("observation"))) {
+        // The page the run ended on: the last step that reported one.
+        QString url = run.url;
+        QString title;
+        const QJsonArray steps = response.value(QStringLiteral("steps")).toArray();
+        for (const QJsonValue &v : steps) {
+            const QJsonObject output = v.toObject().value(QStringLiteral("output")).toObject();
+            if (output.contains(QStringLiteral("url")))
+                url = output.value(QStringLiteral("url")).toString();
+            if (output.contains(QStringLiteral("title")))
+                title = output.value(QStringLiteral("title")).toString();
+        }
+        QJsonObject observation{{QStringLiteral("url"), url},
+                                {QStringLiteral("host"), QUrl(url).host()},
+                                {QStringLiteral("summary"), summary}};
+        if (!title.isEmpty())
+            observation.insert(QStringLiteral("title"), title);
+        result.insert(QStringLiteral("observation"), observation);
+    }
+    if (modes.contains(QStringLiteral("artifacts"))) {
+        QJsonArray refs;
+        for (const QJsonValue &v : response.value(QStringLiteral("metadata"))
+                                       .toObject()
+                                       .value(QStringLiteral("generatedFiles"))
+                                       .toArray()) {
+            const QJsonObject f = v.toObject();
+            refs.append(
+                QJsonObject{{QStringLiteral("name"), f.value(QStringLiteral("name"))},
+                            {QStringLiteral("contentType"), f.value(QStringLiteral("contentType"))},
+                            {QStringLiteral("sizeBytes"), f.value(QStringLiteral("sizeBytes"))}});
+        }
+        if (!refs.isEmpty())
+            result.insert(QStringLiteral("artifacts"), refs);
+    }
+    result.insert(QStringLiteral("blocks"), response.value(QStringLiteral("output")).toArray());
+    QJsonArray messages{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                    {QStringLiteral("text"), run.selector},
+                                    {QStringLiteral("ts"), Clock::isoUtc(run.createdAt)}}};
+    if (!text.isEmpty())
+        messages.append(
+            QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                        {QStringLiteral("text"), text},
+                        {QStringLiteral("ts"), Clock::isoUtc(m_store.clock().nowMs())}});
+    result.insert(QStringLiteral("transcript"),
+                  QJsonObject{{QStringLiteral("messages"), messages}});
+    return result;
+}
+
+void A2wService::recordInteraction(const Run &run)
+{
+    // The owner's analytics see every A2W run (a site deleted meanwhile: nothing to add).
+    try {
+        QJsonArray trajectory;
+        for (const Event &e : m_repo->events(run.id, 0))
+            if (e.type == QLatin1String("step"))
+                trajectory.append(e.data);
+        m_analytics.record(
+            run.siteId, sites::AnalyticsRepository::Collection::Interaction,
+            {{QStringLiteral("kind"), QStringLiteral("a2w_run")},
+             {QStringLiteral("runId"), run.id},
+             {QStringLiteral("status"), run.status},
+             {QStringLiteral("execution"), run.execution},
+             {QStringLiteral("engagementKind"), run.engagementKind},
+             {QStringLiteral("selector"), run.kind},
+             {QStringLiteral("agent"), run.agent.value(QStringLiteral("displayName")).toString()},
+             {QStringLiteral("converted"), run.status == Status::completed},
+             {QStringLiteral("trajectory"), trajectory}});
+    } catch (const DomainError &) {
+    }
+}
+
+} // namespace ph::a2w

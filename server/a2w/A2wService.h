@@ -1,0 +1,136 @@
+#pragma once
+
+#include "A2wRepository.h"
+#include "A2wRequest.h"
+
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace ph {
+class ApiKeyService;
+class NetworkPolicy;
+class Settings;
+class Store;
+namespace cloud {
+class RunService;
+}
+namespace engine {
+class RunManager;
+}
+namespace sites {
+class AnalyticsRepository;
+class SiteRepository;
+} // namespace sites
+} // namespace ph
+
+namespace ph::a2w {
+
+// Who is calling (an anonymous visiting agent): its address for the rate limit, and
+// the headers it may be attributed from when it sends no `agent` object.
+struct Caller
+{
+    QString address;
+    QString userAgent;
+    QString signatureAgent;
+    QString clientId; // X-Svc-Client-Id
+    bool signedRequest = false;
+};
+
+// A2W runs (docs/api/a2w.md) on the one run core: a run is an agent trajectory of the
+// site's A2W account, started through cloud::RunService like /agent, and watched here
+// to keep the A2W view of it (status, input, result, events). The controller and the
+// console's A2W runs panel both call this. Failures are DomainErrors.
+class A2wService : public QObject
+{
+    Q_OBJECT
+public:
+    A2wService(Store &store, Settings &settings, NetworkPolicy &policy,
+               sites::SiteRepository &sites, sites::AnalyticsRepository &analytics,
+               ApiKeyService &keys, cloud::RunService &runs, engine::RunManager &engine,
+               QObject *parent = nullptr);
+    ~A2wService() override;
+
+    // Once at start, after the engine recovered its runs: runs it could not keep end
+    // failed; runs waiting for input or a browser go on waiting.
+    void recover();
+
+    struct Created
+    {
+        Run run;
+        QString runToken;
+        QString workflowToken;
+        QString receipt;
+        bool replayed = false; // the same Idempotency-Key and body as before
+    };
+    // Creates (and for cloud execution starts) a run. `preferExecution` comes from the
+    // Prefer header; `idempotencyKey` and `bodyDigest` from the call.
+    Created create(const CreateRequest &request, const Caller &caller,
+                   const QString &preferExecution, const QString &idempotencyKey,
+                   const QByteArray &bodyDigest);
+
+    // The run `id` if `token` is its access token; 404 RUN_NOT_FOUND otherwise (a wrong
+    // token never tells whether the run exists).
+    Run authorize(const QString &id, const QString &token) const;
+    // The same check for a workflow and its workflow token.
+    QList<Run> workflowRuns(const QString &workflowId, const QString &token) const;
+    std::optional<Run> find(const QString &id) const;
+    QList<Run> list(const QString &siteId = {}, int limit = 200) const;
+    QList<Event> events(const QString &runId, qint64 afterSeq) const;
+
+    // Answers the run's questions and resumes it. 409 NOT_WAITING_FOR_INPUT unless it is
+    // input_required for an ordinary question.
+    Run answer(const QString &id, const ContinueRequest &request);
+    // Cancels a run not yet terminal. 409 RUN_ENDED otherwise.
+    Run cancel(const QString &id,
+               const QString &reason = QStringLiteral("cancelled by the caller"));
+    // The run's generated files with fresh signed URLs (about storage.urlTtlSeconds).
+    QJsonObject artifacts(const Run &run) const;
+
+    // Where runs expire: checked on a timer and callable (tests, the console).
+    void expireOverdue();
+
+    static QString hashToken(const QString &token);
+    // The run's browser-handoff receipt (derived from its id with a key of the store's
+    // secret box, so it is never stored in clear), and the run a receipt names.
+    QString receiptFor(const QString &runId) const;
+    std::optional<Run> findByReceipt(const QString &receipt) const;
+
+Q_SIGNALS:
+    // Every event, after it is stored; runChanged after the run's row changed.
+    void eventAdded(const QString &runId, const ph::a2w::Event &event);
+    void runChanged(const QString &runId);
+
+private:
+    struct Site;
+    Site enabledSite(const CreateRequest &request, const QString &execution) const;
+    QString accountFor(const QString &siteId, const QString &siteName);
+    void checkRate(const QString &address);
+    void start(Run &run, const QString &engineInput);
+    void onEngineChanged(const QString &trajectoryId);
+    void sync(Run &run, const QJsonObject &response, const QString &engineStatus);
+    void settle(Run &run, const QString &status, const QString &error);
+    void emitEvent(const Run &run, const QString &type, const QJsonObject &data);
+    void setStatus(Run &run, const QString &status);
+    void scheduleExpiry();
+    void recordInteraction(const Run &run);
+    QJsonObject shapeResult(const Run &run, const QJsonObject &response) const;
+
+    Store &m_store;
+    Settings &m_settings;
+    NetworkPolicy &m_policy;
+    sites::SiteRepository &m_sites;
+    sites::AnalyticsRepository &m_analytics;
+    ApiKeyService &m_keys;
+    cloud::RunService &m_runs;
+    engine::RunManager &m_engine;
+    std::unique_ptr<A2wRepository> m_repo;
+    QHash<QString, QString> m_byTrajectory; // trajectory id -> run id
+    QHash<QString, int> m_stepsSeen;        // run id -> steps already sent as events
+    QHash<QString, QList<qint64>> m_recent; // client address -> creation times (last minute)
+    QTimer m_expiry;
+};
+
+} // namespace ph::a2w

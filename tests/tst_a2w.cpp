@@ -1,0 +1,772 @@
+// A2W runs (docs/api/a2w.md): the visiting agent's contract at /v2/a2w through the real
+// service, browser and a fixture site: create, wait, stream, answer, cancel, expire,
+// idempotency, access tokens, enabled sites, the GET variant and analytics.
+#include "FixtureServer.h"
+#include "HttpClient.h"
+#include "NodeScript.h"
+#include "TestMain.h"
+#include "TestService.h"
+
+#include "a2w/A2wService.h"
+#include "core/Store.h"
+
+#include <QJsonArray>
+#include <QSqlQuery>
+
+using namespace ph;
+using namespace ph::test;
+
+namespace {
+
+QByteArray page(const QString &title, const QString &body)
+{
+    return QStringLiteral("<!doctype html><html><head><title>%1</title></head><body>%2</body>"
+                          "</html>")
+        .arg(title, body)
+        .toUtf8();
+}
+
+QByteArray json(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+class tst_A2w : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void createsARunAndWaitsForItsResult();
+    void refusesContractErrors_data();
+    void refusesContractErrors();
+    void refusesASiteThatDoesNotAllowRuns_data();
+    void refusesASiteThatDoesNotAllowRuns();
+    void aWrongTokenLooksLikeNoRun_data();
+    void aWrongTokenLooksLikeNoRun();
+    void asksAQuestionAndResumesOnItsAnswers();
+    void bindsABareInputToEveryQuestion();
+    void streamsEveryEventToARealSseClient();
+    void resumesAStreamFromLastEventId();
+    void streamsNdjson();
+    void cancelsARunningRun();
+    void expiresARunWhoseInputIsNotGiven();
+    void returnsTheSameRunForTheSameIdempotencyKey();
+    void createsFromAGetLinkAsMarkdown();
+    void waitsForABrowserAndHandsOffByReceipt();
+    void runsAStoredShortcutAndChecksItsEngagementKind();
+    void attributesTheVisitingAgent();
+    void recordsTheRunInTheSitesAnalytics();
+    void rateLimitsAnAnonymousAddress();
+    void neverStoresAnAccessToken();
+
+private:
+    HttpResponse create(const QJsonObject &body, const HttpClient::Headers &headers = {},
+                        TestService *service = nullptr);
+    QJsonObject waitFor(const QString &runUrl, const QStringList &statuses);
+    HttpResponse owner(const QString &path, const QJsonObject &body);
+    QString shop() const { return m_site.url(QStringLiteral("/shop")); }
+
+    FixtureServer m_site;
+    std::unique_ptr<TestService> m_ph;
+    QString m_siteId;
+    QString m_keyId;
+    QStringList m_tokens;
+};
+
+void tst_A2w::initTestCase()
+{
+    QVERIFY(m_site.start());
+    m_site.page("/shop",
+                page(QStringLiteral("Harbour Shop"),
+                     QStringLiteral("<h1>Products</h1><table><thead><tr><th>Name</th><th>Price"
+                                    "</th></tr></thead><tbody><tr><td>Sextant</td><td>310.00</td>"
+                                    "</tr><tr><td>Chart</td><td>25.00</td></tr></tbody></table>")));
+    const QByteArray login =
+        page(QStringLiteral("Sign in"),
+             QStringLiteral("<h1>Sign in</h1><form method=\"post\" action=\"/session\"><label "
+                            "for=\"e\">Email</label><input id=\"e\" name=\"email\" type=\"text\">"
+                            "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
+                            "type=\"password\"><button type=\"submit\">Sign in</button></form>"));
+    m_site.route("/session", [](const FixtureRequest &r) {
+        const QUrlQuery form(QString::fromUtf8(r.body));
+        FixtureResponse resp;
+        if (form.queryItemValue(QStringLiteral("password"), QUrl::FullyDecoded) ==
+            QLatin1String("s3cret!")) {
+            resp.status = 303;
+            resp.headers = {{"Location", "/account"}, {"Set-Cookie", "session=ok; Path=/"}};
+        } else {
+            resp = FixtureResponse::html(page(QStringLiteral("Sign in"), QStringLiteral("<p>No")));
+            resp.status = 401;
+        }
+        return resp;
+    });
+    m_site.route("/account", [login](const FixtureRequest &r) {
+        if (!r.headers.value("cookie").contains("session=ok"))
+            return FixtureResponse::html(login);
+        return FixtureResponse::html(
+            page(QStringLiteral("Orders"),
+                 QStringLiteral("<h1>Your orders</h1><table><thead><tr><th>Name</th><th>Price"
+                                "</th></tr></thead><tbody><tr><td>Sextant</td><td>310.00</td></tr>"
+                                "</tbody></table>")));
+    });
+    m_site.route("/hang", [](const FixtureRequest &) {
+        auto r = FixtureResponse::html("<!doctype html><title>never</title><p>partial");
+        r.hang = true;
+        return r;
+    });
+
+    m_ph = std::make_unique<TestService>(
+        QStringList{QStringLiteral("a2w.runsPerMinutePerAddress=1000")});
+    QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
+    // The fixture site is an enabled site: a site key allows its host.
+    const HttpResponse r =
+        owner(QStringLiteral("/generateSiteKey"),
+              {{QStringLiteral("siteName"), QStringLiteral("Harbour")},
+               {QStringLiteral("label"), QStringLiteral("embed")},
+               {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
+    QCOMPARE(r.status, 201);
+    m_siteId = r.json().value(QStringLiteral("siteId")).toString();
+    m_keyId = r.json()[QStringLiteral("key")][QStringLiteral("keyId")].toString();
+    QVERIFY(!m_siteId.isEmpty());
+    QVERIFY(!m_keyId.isEmpty());
+}
+
+void tst_A2w::cleanupTestCase()
+{
+    m_ph.reset();
+}
+
+HttpResponse tst_A2w::owner(const QString &path, const QJsonObject &body)
+{
+    return m_ph->client().post(path, body);
+}
+
+HttpResponse tst_A2w::create(const QJsonObject &body, const HttpClient::Headers &headers,
+                             TestService *service)
+{
+    HttpClient c((service ? service : m_ph.get())->base());
+    HttpClient::Headers h = headers;
+    h.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
+    const HttpResponse r = c.send("POST", QStringLiteral("/v2/a2w/runs"), json(body), h);
+    const QString url = r.json().value(QStringLiteral("run")).toString();
+    if (url.contains(QLatin1String("access=")))
+        m_tokens << url.section(QStringLiteral("access="), 1);
+    return r;
+}
+
+QJsonObject tst_A2w::waitFor(const QString &runUrl, const QStringList &statuses)
+{
+    QJsonObject last;
+    for (int i = 0; i < 12; ++i) {
+        const HttpResponse r = HttpClient().send("GET", runUrl, {}, {{"Prefer", "wait=10"}});
+        r.expectStatus({200}, __FILE__, __LINE__);
+        last = r.json();
+        if (statuses.contains(last.value(QStringLiteral("status")).toString()))
+            return last;
+    }
+    return last;
+}
+
+void tst_A2w::createsARunAndWaitsForItsResult()
+{
+    const HttpResponse r = create({{QStringLiteral("url"), shop()},
+                                   {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+                                  {{"Prefer", "execution=cloud, wait=25"}});
+    QCOMPARE(r.status, 201);
+    const QJsonObject o = r.json();
+    QVERIFY(o.value(QStringLiteral("id")).toString().startsWith(QLatin1String("a2w_")));
+    QCOMPARE(o.value(QStringLiteral("runId")), o.value(QStringLiteral("id")));
+    QCOMPARE(o.value(QStringLiteral("protocol")).toString(), QStringLiteral("a2w"));
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(o.value(QStringLiteral("execution")).toString(), QStringLiteral("cloud"));
+    QVERIFY(o.value(QStringLiteral("run")).toString().contains(QLatin1String("?access=a2wr_")));
+    QVERIFY(o.value(QStringLiteral("workflow")).toString().contains(QLatin1String("access=a2ww_")));
+    QCOMPARE(o.value(QStringLiteral("retryAfterMs")).toInt(), 0);
+    const QJsonObject links = o.value(QStringLiteral("links")).toObject();
+    for (const char *rel : {"self", "poll", "stream", "ndjson", "workflow", "continue", "cancel",
+                            "open", "browserLink"})
+        QVERIFY2(links.value(QLatin1String(rel)).toObject().contains(QStringLiteral("href")), rel);
+    QCOMPARE(links[QStringLiteral("poll")][QStringLiteral("headers")][QStringLiteral("Prefer")]
+                 .toString(),
+             QStringLiteral("wait=10"));
+    QCOMPARE(links[QStringLiteral("stream")][QStringLiteral("headers")][QStringLiteral("Accept")]
+                 .toString(),
+             QStringLiteral("text/event-stream"));
+    QCOMPARE(links[QStringLiteral("ndjson")][QStringLiteral("headers")][QStringLiteral("Accept")]
+                 .toString(),
+             QStringLiteral("application/x-ndjson"));
+    QVERIFY(
+        o.value(QStringLiteral("open")).toString().contains(QLatin1String("/v2/a2w/open/rcpt_")));
+
+    const QJsonObject result = o.value(QStringLiteral("result")).toObject();
+    QVERIFY2(result.value(QStringLiteral("text")).toString().contains(QLatin1String("Sextant")),
+             qPrintable(QJsonDocument(result).toJson()));
+    QVERIFY(!result.value(QStringLiteral("summary")).toString().isEmpty());
+    QCOMPARE(result[QStringLiteral("observation")][QStringLiteral("host")].toString(),
+             QStringLiteral("127.0.0.1"));
+    const QJsonArray messages =
+        result[QStringLiteral("transcript")][QStringLiteral("messages")].toArray();
+    QCOMPARE(messages.size(), 2);
+    QCOMPARE(messages[0][QStringLiteral("text")].toString(), QStringLiteral("List the products"));
+
+    // The workflow URL (with its own token) lists the run; the run's token is not its.
+    const QString workflow = o.value(QStringLiteral("workflow")).toString();
+    const HttpResponse wf = HttpClient().get(workflow);
+    QCOMPARE(wf.status, 200);
+    QCOMPARE(wf.json()[QStringLiteral("runs")][0][QStringLiteral("runId")], o.value("id"));
+    QCOMPARE(
+        HttpClient()
+            .get(workflow.section(u'?', 0, 0) + QStringLiteral("?access=") +
+                 o.value(QStringLiteral("run")).toString().section(QStringLiteral("access="), 1))
+            .status,
+        404);
+
+    // The run URL reads the run back (the token in the query).
+    const HttpResponse again = HttpClient().get(o.value(QStringLiteral("run")).toString());
+    QCOMPARE(again.status, 200);
+    QCOMPARE(again.json().value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+}
+
+void tst_A2w::refusesContractErrors_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("field");
+    const QString url = m_site.url(QStringLiteral("/shop"));
+    auto row = [&](const char *name, QJsonObject body, int status, const char *code,
+                   const char *field) {
+        QTest::newRow(name) << json(body) << status << QString::fromLatin1(code)
+                            << QString::fromLatin1(field);
+    };
+    row("refuses an unknown property", {{"url", url}, {"prompt", "x"}, {"colour", "red"}}, 400,
+        "UNKNOWN_FIELD", "colour");
+    row("refuses an unknown property of a nested object",
+        {{"url", url}, {"prompt", "x"}, {"agent", QJsonObject{{"nickname", "x"}}}}, 400,
+        "UNKNOWN_FIELD", "agent.nickname");
+    row("refuses a run without a selector", {{"url", url}}, 400, "SELECTOR_REQUIRED", "prompt");
+    row("refuses a prompt and a shortcut together",
+        {{"url", url}, {"prompt", "x"}, {"shortcutId", "y"}}, 400, "CONFLICTING_SELECTORS",
+        "shortcutId");
+    row("refuses a missing url", {{"prompt", "x"}}, 400, "MISSING_FIELD", "url");
+    row("refuses a url that is not http(s)", {{"url", "file:///etc/passwd"}, {"prompt", "x"}}, 400,
+        "INVALID_URL", "url");
+    row("refuses an unknown engagement kind",
+        {{"url", url}, {"prompt", "x"}, {"engagementKind", "party"}}, 400, "INVALID_FIELD",
+        "engagementKind");
+    row("refuses a confirmation policy the contract does not name",
+        {{"url", url}, {"prompt", "x"}, {"policy", QJsonObject{{"confirmation", "never"}}}}, 400,
+        "INVALID_FIELD", "policy.confirmation");
+    row("refuses an execution mode not among the allowed ones",
+        {{"url", url},
+         {"prompt", "x"},
+         {"execution", QJsonObject{{"mode", "cloud"}, {"allowedModes", QJsonArray{"browser"}}}}},
+        400, "EXECUTION_MODE_NOT_ALLOWED", "execution.allowedModes");
+    row("refuses a page on no enabled site", {{"url", "http://shop.invalid/p"}, {"prompt", "x"}},
+        404, "SITE_NOT_ENABLED", "url");
+    row("refuses a shortcut the site does not publish", {{"url", url}, {"shortcutId", "nope"}}, 404,
+        "SHORTCUT_NOT_FOUND", "shortcutId");
+    row("refuses a playbook the site does not publish", {{"url", url}, {"playbookId", "nope"}}, 404,
+        "PLAYBOOK_NOT_FOUND", "playbookId");
+}
+
+void tst_A2w::refusesContractErrors()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(int, status);
+    QFETCH(QString, code);
+    QFETCH(QString, field);
+    const HttpResponse r = HttpClient(m_ph->base())
+                               .send("POST", QStringLiteral("/v2/a2w/runs"), body,
+                                     {{"Content-Type", "application/json"}});
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), code);
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), field);
+}
+
+void tst_A2w::refusesASiteThatDoesNotAllowRuns_data()
+{
+    QTest::addColumn<QJsonObject>("aiAccess");
+    QTest::addColumn<QString>("execution");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("refuses every run when AI access is off")
+        << QJsonObject{{QStringLiteral("enabled"), false}} << "cloud"
+        << "AI_ACCESS_DISABLED";
+    QTest::newRow("refuses a cloud run when the cloud browser is off")
+        << QJsonObject{{QStringLiteral("cloudBrowser"), false}} << "cloud"
+        << "CLOUD_EXECUTION_DISABLED";
+    QTest::newRow("refuses a browser run when browser links are off")
+        << QJsonObject{{QStringLiteral("browserDeepLinks"), false}} << "browser"
+        << "BROWSER_EXECUTION_DISABLED";
+}
+
+void tst_A2w::refusesASiteThatDoesNotAllowRuns()
+{
+    QFETCH(QJsonObject, aiAccess);
+    QFETCH(QString, execution);
+    QFETCH(QString, code);
+    TestService ph;
+    QVERIFY(ph.ok());
+    HttpClient o = ph.client();
+    const HttpResponse site =
+        o.post(QStringLiteral("/generateSiteKey"),
+               {{QStringLiteral("siteName"), QStringLiteral("Closed")},
+                {QStringLiteral("label"), QStringLiteral("embed")},
+                {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
+    QCOMPARE(site.status, 201);
+    QCOMPARE(o.post(QStringLiteral("/upsertSiteConfig"),
+                    {{QStringLiteral("keyId"),
+                      site.json()[QStringLiteral("key")][QStringLiteral("keyId")]},
+                     {QStringLiteral("siteConfig"),
+                      QJsonObject{{QStringLiteral("aiAccess"), aiAccess}}}})
+                 .status,
+             200);
+    const HttpResponse r =
+        create({{QStringLiteral("url"), shop()},
+                {QStringLiteral("prompt"), QStringLiteral("List the products")},
+                {QStringLiteral("execution"), QJsonObject{{QStringLiteral("mode"), execution}}}},
+               {}, &ph);
+    QCOMPARE(r.status, 403);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), code);
+    QSqlQuery q(ph.service().store().database());
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM a2w_runs")) && q.next());
+    QCOMPARE(q.value(0).toInt(), 0);
+}
+
+void tst_A2w::aWrongTokenLooksLikeNoRun_data()
+{
+    QTest::addColumn<QString>("how");
+    QTest::newRow("a wrong token in the query") << "query";
+    QTest::newRow("a wrong bearer token") << "bearer";
+    QTest::newRow("no token at all") << "none";
+    QTest::newRow("another run's token") << "other";
+    QTest::newRow("a run that does not exist") << "missing";
+}
+
+void tst_A2w::aWrongTokenLooksLikeNoRun()
+{
+    QFETCH(QString, how);
+    const HttpResponse a = create({{QStringLiteral("url"), shop()},
+                                   {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+                                  {{"Prefer", "execution=browser"}});
+    const HttpResponse b = create({{QStringLiteral("url"), shop()},
+                                   {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+                                  {{"Prefer", "execution=browser"}});
+    QCOMPARE(a.status, 201);
+    const QString id = a.json().value(QStringLiteral("id")).toString();
+    const QString other =
+        b.json().value(QStringLiteral("run")).toString().section(QStringLiteral("access="), 1);
+    const QString path = m_ph->base() + QStringLiteral("/v2/a2w/runs/") +
+                         (how == QLatin1String("missing") ? QStringLiteral("a2w_nothing") : id);
+    HttpResponse r;
+    if (how == QLatin1String("query"))
+        r = HttpClient().get(path + QStringLiteral("?access=a2wr_wrong"));
+    else if (how == QLatin1String("bearer"))
+        r = HttpClient().get(path, {{"Authorization", "Bearer a2wr_wrong"}});
+    else if (how == QLatin1String("none"))
+        r = HttpClient().get(path);
+    else
+        r = HttpClient().get(path + QStringLiteral("?access=") + other);
+    QCOMPARE(r.status, 404);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("RUN_NOT_FOUND"));
+    // Cancelling needs the token too.
+    QCOMPARE(HttpClient().send("DELETE", path + QStringLiteral("?access=a2wr_wrong")).status, 404);
+}
+
+void tst_A2w::asksAQuestionAndResumesOnItsAnswers()
+{
+    const HttpResponse r =
+        create({{QStringLiteral("url"), m_site.url(QStringLiteral("/account"))},
+                {QStringLiteral("prompt"), QStringLiteral("Sign in and list my orders")}},
+               {{"Prefer", "wait=25"}});
+    QCOMPARE(r.status, 201);
+    QJsonObject o = r.json();
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    const QJsonObject input = o.value(QStringLiteral("input")).toObject();
+    QCOMPARE(input.value(QStringLiteral("reason")).toString(),
+             QStringLiteral("clarification_required"));
+    QVERIFY(!input.value(QStringLiteral("message")).toString().isEmpty());
+    QVERIFY(input.contains(QStringLiteral("links")));
+    QVERIFY(!input.value(QStringLiteral("expiresAt")).toString().isEmpty());
+    const QJsonArray questions = input.value(QStringLiteral("questions")).toArray();
+    QCOMPARE(questions.size(), 2);
+    QCOMPARE(questions[0][QStringLiteral("key")].toString(), QStringLiteral("email"));
+
+    const QString run = o.value(QStringLiteral("run")).toString();
+    const HttpResponse answered = HttpClient().send(
+        "POST", run,
+        json({{QStringLiteral("answers"),
+               QJsonObject{{QStringLiteral("email"), QStringLiteral("ada@example.org")},
+                           {QStringLiteral("password"), QStringLiteral("s3cret!")},
+                           {QStringLiteral("unasked"), QStringLiteral("ignored")}}}}),
+        {{"Content-Type", "application/json"}});
+    QCOMPARE(answered.status, 200);
+    QVERIFY(!answered.body.contains("s3cret!"));
+    o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QVERIFY(o[QStringLiteral("result")][QStringLiteral("text")].toString().contains(
+        QLatin1String("Sextant")));
+    // Answering a run that no longer waits is a typed conflict.
+    const HttpResponse late = HttpClient().send("POST", run, json({{"input", "again"}}),
+                                                {{"Content-Type", "application/json"}});
+    QCOMPARE(late.status, 409);
+    QCOMPARE(late.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("NOT_WAITING_FOR_INPUT"));
+}
+
+void tst_A2w::bindsABareInputToEveryQuestion()
+{
+    const HttpResponse r =
+        create({{QStringLiteral("url"), m_site.url(QStringLiteral("/account"))},
+                {QStringLiteral("prompt"), QStringLiteral("Sign in and list my orders")}},
+               {{"Prefer", "wait=25"}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    const QString run = r.json().value(QStringLiteral("run")).toString();
+    // The same text for email and password: the fixture accepts the password only, so the
+    // sign-in succeeds when the bare input reached both fields.
+    const HttpResponse answered =
+        HttpClient().send("POST", run, json({{QStringLiteral("input"), QStringLiteral("s3cret!")}}),
+                          {{"Content-Type", "application/json"}});
+    QCOMPARE(answered.status, 200);
+    const QJsonObject o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+}
+
+void tst_A2w::streamsEveryEventToARealSseClient()
+{
+    const HttpResponse r =
+        create({{QStringLiteral("url"), shop()},
+                {QStringLiteral("prompt"), QStringLiteral("List the products")}});
+    QCOMPARE(r.status, 201);
+    const NodeResult run = runNodeScript(
+        QStringLiteral(PILOTHOUSE_A2W_TEST_DIR),
+        {QStringLiteral("stream.mjs"), r.json().value(QStringLiteral("run")).toString()}, 90000);
+    QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
+    const QJsonObject result = run.result();
+    QVERIFY(result.value(QStringLiteral("closedAfterDone")).toBool());
+    QStringList types;
+    qint64 lastId = 0;
+    for (const QJsonValue &v : result.value(QStringLiteral("events")).toArray()) {
+        const QJsonObject e = v.toObject();
+        types << e.value(QStringLiteral("type")).toString();
+        const qint64 id = e.value(QStringLiteral("id")).toString().toLongLong();
+        QVERIFY(id > lastId); // ids rise: they are what Last-Event-ID resumes from
+        lastId = id;
+        // Each event is the uniform envelope.
+        const QJsonObject envelope = e.value(QStringLiteral("data")).toObject();
+        QCOMPARE(envelope.value(QStringLiteral("type")).toString(), types.last());
+        QVERIFY(envelope.contains(QStringLiteral("ts")));
+        QVERIFY(envelope.contains(QStringLiteral("data")));
+    }
+    QCOMPARE(types.first(), QStringLiteral("status"));
+    QVERIFY2(types.contains(QStringLiteral("step")), qPrintable(types.join(u' ')));
+    QVERIFY(types.contains(QStringLiteral("result")));
+    QCOMPARE(types.last(), QStringLiteral("done"));
+}
+
+void tst_A2w::resumesAStreamFromLastEventId()
+{
+    const HttpResponse r = create({{QStringLiteral("url"), shop()},
+                                   {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+                                  {{"Prefer", "wait=25"}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    const QString id = r.json().value(QStringLiteral("id")).toString();
+    const QString token =
+        r.json().value(QStringLiteral("run")).toString().section(QStringLiteral("access="), 1);
+    const QList<ph::a2w::Event> all = m_ph->service().a2w().events(id, 0);
+    QVERIFY(all.size() > 3);
+    const qint64 from = all.at(1).seq;
+    const QByteArray reply = HttpClient::raw(
+        m_ph->port(),
+        "GET /v2/a2w/runs/" + id.toUtf8() +
+            " HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+            "Authorization: Bearer " +
+            token.toUtf8() + "\r\nLast-Event-ID: " + QByteArray::number(from) + "\r\n\r\n",
+        10000, "event: done");
+    QVERIFY(!reply.contains("id: " + QByteArray::number(from) + "\n"));
+    QVERIFY(reply.contains("id: " + QByteArray::number(from + 1) + "\n"));
+    QVERIFY(reply.contains("event: done"));
+}
+
+void tst_A2w::streamsNdjson()
+{
+    const HttpResponse r =
+        create({{QStringLiteral("url"), shop()},
+                {QStringLiteral("prompt"), QStringLiteral("List the products")}});
+    const QString id = r.json().value(QStringLiteral("id")).toString();
+    const QString token =
+        r.json().value(QStringLiteral("run")).toString().section(QStringLiteral("access="), 1);
+    const QByteArray reply =
+        HttpClient::raw(m_ph->port(),
+                        "GET /v2/a2w/runs/" + id.toUtf8() + "?access=" + token.toUtf8() +
+                            " HTTP/1.1\r\nHost: x\r\nAccept: application/x-ndjson\r\n\r\n",
+                        60000, "\"type\":\"done\"");
+    QVERIFY(reply.contains("application/x-ndjson"));
+    const QByteArray body = reply.mid(reply.indexOf("\r\n\r\n") + 4);
+    int lines = 0;
+    for (const QByteArray &line : body.split('\n')) {
+        const QJsonObject e = QJsonDocument::fromJson(line).object();
+        if (e.isEmpty())
+            continue;
+        ++lines;
+        QVERIFY(e.contains(QStringLiteral("id")) && e.contains(QStringLiteral("type")) &&
+                e.contains(QStringLiteral("ts")) && e.contains(QStringLiteral("data")));
+    }
+    QVERIFY(lines >= 3);
+}
+
+void tst_A2w::cancelsARunningRun()
+{
+    const HttpResponse r = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/hang"))},
+                                   {QStringLiteral("prompt"), QStringLiteral("Read the page")}});
+    QCOMPARE(r.status, 201);
+    const QString run = r.json().value(QStringLiteral("run")).toString();
+    QTRY_VERIFY_WITH_TIMEOUT(m_site.hits("/hang") > 0, 20000);
+    const HttpResponse cancelled = HttpClient().send("DELETE", run);
+    QCOMPARE(cancelled.status, 200);
+    QCOMPARE(cancelled.json().value(QStringLiteral("status")).toString(),
+             QStringLiteral("cancelled"));
+    const HttpResponse again = HttpClient().send("DELETE", run);
+    QCOMPARE(again.status, 409);
+    QCOMPARE(again.json().value(QStringLiteral("code")).toString(), QStringLiteral("RUN_ENDED"));
+    QCOMPARE(HttpClient().get(run).json().value(QStringLiteral("status")).toString(),
+             QStringLiteral("cancelled"));
+}
+
+void tst_A2w::expiresARunWhoseInputIsNotGiven()
+{
+    TestService ph({QStringLiteral("a2w.inputExpirySeconds=2")});
+    QVERIFY(ph.ok());
+    QCOMPARE(
+        ph.client()
+            .post(QStringLiteral("/generateSiteKey"),
+                  {{QStringLiteral("siteName"), QStringLiteral("Expiring")},
+                   {QStringLiteral("label"), QStringLiteral("embed")},
+                   {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
+            .status,
+        201);
+    const HttpResponse r =
+        create({{QStringLiteral("url"), m_site.url(QStringLiteral("/account"))},
+                {QStringLiteral("prompt"), QStringLiteral("Sign in and list my orders")}},
+               {{"Prefer", "wait=25"}}, &ph);
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    const QString run = r.json().value(QStringLiteral("run")).toString();
+    const QJsonObject o = waitFor(run, {QStringLiteral("expired")});
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("expired"));
+    QVERIFY(!o.contains(QStringLiteral("input")));
+    const HttpResponse late = HttpClient().send("POST", run, json({{"input", "x"}}),
+                                                {{"Content-Type", "application/json"}});
+    QCOMPARE(late.status, 409);
+}
+
+void tst_A2w::returnsTheSameRunForTheSameIdempotencyKey()
+{
+    const QJsonObject body{{QStringLiteral("url"), shop()},
+                           {QStringLiteral("prompt"), QStringLiteral("List the products")}};
+    const HttpResponse first = create(body, {{"Idempotency-Key", "order-7"}});
+    QCOMPARE(first.status, 201);
+    const HttpResponse second = create(body, {{"Idempotency-Key", "order-7"}});
+    QCOMPARE(second.status, 200);
+    QCOMPARE(second.json().value(QStringLiteral("id")), first.json().value(QStringLiteral("id")));
+    QCOMPARE(second.json().value(QStringLiteral("run")), first.json().value(QStringLiteral("run")));
+    QJsonObject other = body;
+    other.insert(QStringLiteral("prompt"), QStringLiteral("Something else"));
+    const HttpResponse conflict = create(other, {{"Idempotency-Key", "order-7"}});
+    QCOMPARE(conflict.status, 409);
+    QCOMPARE(conflict.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("IDEMPOTENCY_KEY_REUSED"));
+    QCOMPARE(conflict.json().value(QStringLiteral("field")).toString(),
+             QStringLiteral("Idempotency-Key"));
+}
+
+void tst_A2w::createsFromAGetLinkAsMarkdown()
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("url"), m_site.url(QStringLiteral("/hang")));
+    q.addQueryItem(QStringLiteral("prompt"), QStringLiteral("Read the page"));
+    q.addQueryItem(QStringLiteral("wait"), QStringLiteral("0"));
+    const HttpResponse r =
+        HttpClient(m_ph->base())
+            .get(QStringLiteral("/v2/a2w/runs?") + q.toString(QUrl::FullyEncoded));
+    QCOMPARE(r.status, 201);
+    QVERIFY(r.header("content-type").startsWith("text/markdown"));
+    QCOMPARE(r.header("x-robots-tag"), QByteArray("noindex, nofollow, noarchive"));
+    const QString md = QString::fromUtf8(r.body);
+    QVERIFY2(md.startsWith(QLatin1String("# A2W run a2w_")), qPrintable(md));
+    QVERIFY(md.contains(QLatin1String("**Status:** ")));
+    QVERIFY(md.contains(QLatin1String("**Run:** ")));
+    QVERIFY(md.contains(QLatin1String("## Still running")));
+    QVERIFY(md.contains(QLatin1String("## Links")));
+    QVERIFY(md.contains(QLatin1String("format=markdown&wait=10")));
+
+    // JSON on request; POST-only fields never ride in a link.
+    q.addQueryItem(QStringLiteral("format"), QStringLiteral("json"));
+    const HttpResponse j =
+        HttpClient(m_ph->base())
+            .get(QStringLiteral("/v2/a2w/runs?") + q.toString(QUrl::FullyEncoded));
+    QCOMPARE(j.status, 201);
+    QCOMPARE(j.json().value(QStringLiteral("execution")).toString(), QStringLiteral("cloud"));
+    q.addQueryItem(QStringLiteral("payment"), QStringLiteral("card"));
+    const HttpResponse refused =
+        HttpClient(m_ph->base())
+            .get(QStringLiteral("/v2/a2w/runs?") + q.toString(QUrl::FullyEncoded));
+    QCOMPARE(refused.status, 400);
+    QCOMPARE(refused.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("POST_ONLY_FIELD"));
+    for (const QJsonObject &o : {r.json(), j.json()})
+        Q_UNUSED(o);
+    // Leave nothing hanging for later tests.
+    HttpClient().send("DELETE", j.json().value(QStringLiteral("run")).toString());
+    const QString mdRun = md.section(QStringLiteral("**Run:** "), 1).section(u' ', 0, 0);
+    HttpClient().send("DELETE", mdRun);
+}
+
+void tst_A2w::waitsForABrowserAndHandsOffByReceipt()
+{
+    const HttpResponse r = create({{QStringLiteral("url"), shop()},
+                                   {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+                                  {{"Prefer", "execution=browser"}});
+    QCOMPARE(r.status, 201);
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(),
+             QStringLiteral("waiting_browser"));
+    QCOMPARE(r.json().value(QStringLiteral("execution")).toString(), QStringLiteral("browser"));
+    const QString open = r.json().value(QStringLiteral("open")).toString();
+    const HttpResponse handoff = HttpClient().get(open);
+    QCOMPARE(handoff.status, 303);
+    QVERIFY(handoff.header("location").startsWith(shop().toUtf8() + "#pilothouse-a2w=rcpt_"));
+    QCOMPARE(HttpClient().get(m_ph->base() + QStringLiteral("/v2/a2w/open/rcpt_forged")).status,
+             404);
+}
+
+void tst_A2w::runsAStoredShortcutAndChecksItsEngagementKind()
+{
+    QJsonObject shortcut{{QStringLiteral("id"), QStringLiteral("list-products")},
+                         {QStringLiteral("label"), QStringLiteral("List products")},
+                         {QStringLiteral("prompt"), QStringLiteral("List the products")},
+                         {QStringLiteral("engagementKind"), QStringLiteral("task")}};
+    QJsonObject playbook{
+        {QStringLiteral("id"), QStringLiteral("tour")},
+        {QStringLiteral("label"), QStringLiteral("Tour")},
+        {QStringLiteral("kind"), QStringLiteral("journey")},
+        {QStringLiteral("engagementKind"), QStringLiteral("demo")},
+        {QStringLiteral("steps"),
+         QJsonArray{QJsonObject{{QStringLiteral("title"), QStringLiteral("List the products")}}}}};
+    QCOMPARE(owner(QStringLiteral("/upsertSiteConfig"),
+                   {{QStringLiteral("keyId"), m_keyId},
+                    {QStringLiteral("siteConfig"),
+                     QJsonObject{{QStringLiteral("shortcuts"), QJsonArray{shortcut, playbook}}}}})
+                 .status,
+             200);
+    const HttpResponse r = create({{QStringLiteral("url"), shop()},
+                                   {QStringLiteral("shortcutId"), QStringLiteral("list-products")}},
+                                  {{"Prefer", "wait=25"}});
+    QCOMPARE(r.status, 201);
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(r.json().value(QStringLiteral("engagementKind")).toString(), QStringLiteral("task"));
+
+    const HttpResponse p = create(
+        {{QStringLiteral("url"), shop()}, {QStringLiteral("playbookId"), QStringLiteral("tour")}},
+        {{"Prefer", "execution=browser"}});
+    QCOMPARE(p.status, 201);
+    QCOMPARE(p.json().value(QStringLiteral("engagementKind")).toString(), QStringLiteral("demo"));
+    // A shortcut id is not a playbook id, and a stored kind is authoritative.
+    QCOMPARE(create({{QStringLiteral("url"), shop()},
+                     {QStringLiteral("playbookId"), QStringLiteral("list-products")}})
+                 .status,
+             404);
+    const HttpResponse mismatch =
+        create({{QStringLiteral("url"), shop()},
+                {QStringLiteral("shortcutId"), QStringLiteral("list-products")},
+                {QStringLiteral("engagementKind"), QStringLiteral("support")}});
+    QCOMPARE(mismatch.status, 400);
+    QCOMPARE(mismatch.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("ENGAGEMENT_KIND_MISMATCH"));
+    QCOMPARE(mismatch.json().value(QStringLiteral("field")).toString(),
+             QStringLiteral("engagementKind"));
+}
+
+void tst_A2w::attributesTheVisitingAgent()
+{
+    const HttpResponse given =
+        create({{QStringLiteral("url"), shop()},
+                {QStringLiteral("prompt"), QStringLiteral("List the products")},
+                {QStringLiteral("agent"),
+                 QJsonObject{{QStringLiteral("displayName"), QStringLiteral("Scout")},
+                             {QStringLiteral("vendor"), QStringLiteral("Acme")}}}},
+               {{"Prefer", "execution=browser"}});
+    const HttpResponse guessed =
+        create({{QStringLiteral("url"), shop()},
+                {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+               {{"Prefer", "execution=browser"},
+                {"User-Agent", "ShopBot/2.1 (+https://bot.example)"},
+                {"X-Svc-Client-Id", "client-9"}});
+    const auto a = m_ph->service().a2w().find(given.json().value(QStringLiteral("id")).toString());
+    const auto b =
+        m_ph->service().a2w().find(guessed.json().value(QStringLiteral("id")).toString());
+    QVERIFY(a && b);
+    QCOMPARE(a->agent.value(QStringLiteral("displayName")).toString(), QStringLiteral("Scout"));
+    QCOMPARE(a->agent.value(QStringLiteral("attributedBy")).toString(), QStringLiteral("agent"));
+    QCOMPARE(b->agent.value(QStringLiteral("displayName")).toString(), QStringLiteral("ShopBot"));
+    QCOMPARE(b->agent.value(QStringLiteral("clientId")).toString(), QStringLiteral("client-9"));
+    QCOMPARE(b->agent.value(QStringLiteral("attributedBy")).toString(),
+             QStringLiteral("heuristic"));
+}
+
+void tst_A2w::recordsTheRunInTheSitesAnalytics()
+{
+    const HttpResponse r = create({{QStringLiteral("url"), shop()},
+                                   {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+                                  {{"Prefer", "wait=25"}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    const QString id = r.json().value(QStringLiteral("id")).toString();
+    QSqlQuery q(m_ph->service().store().database());
+    QVERIFY(q.exec(QStringLiteral("SELECT data FROM analytics_interactions WHERE site_id = '%1'")
+                       .arg(m_siteId)));
+    bool found = false;
+    while (q.next())
+        found |= q.value(0).toString().contains(id);
+    QVERIFY(found);
+}
+
+void tst_A2w::rateLimitsAnAnonymousAddress()
+{
+    TestService ph({QStringLiteral("a2w.runsPerMinutePerAddress=2")});
+    QVERIFY(ph.ok());
+    QCOMPARE(
+        ph.client()
+            .post(QStringLiteral("/generateSiteKey"),
+                  {{QStringLiteral("siteName"), QStringLiteral("Limited")},
+                   {QStringLiteral("label"), QStringLiteral("embed")},
+                   {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
+            .status,
+        201);
+    const QJsonObject body{{QStringLiteral("url"), shop()},
+                           {QStringLiteral("prompt"), QStringLiteral("List the products")}};
+    QCOMPARE(create(body, {{"Prefer", "execution=browser"}}, &ph).status, 201);
+    QCOMPARE(create(body, {{"Prefer", "execution=browser"}}, &ph).status, 201);
+    const HttpResponse limited = create(body, {{"Prefer", "execution=browser"}}, &ph);
+    QCOMPARE(limited.status, 429);
+    QCOMPARE(limited.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("RATE_LIMITED"));
+    QVERIFY(limited.header("retry-after").toInt() >= 1);
+}
+
+void tst_A2w::neverStoresAnAccessToken()
+{
+    QVERIFY(m_tokens.size() > 5);
+    QSqlQuery q(m_ph->service().store().database());
+    for (const char *sql :
+         {"SELECT token_hash || request || agent FROM a2w_runs", "SELECT data FROM a2w_events",
+          "SELECT tokens_sealed FROM a2w_idempotency", "SELECT token_hash FROM a2w_workflows"}) {
+        QVERIFY2(q.exec(QString::fromLatin1(sql)), sql);
+        while (q.next())
+            for (const QString &token : std::as_const(m_tokens))
+                QVERIFY2(!q.value(0).toString().contains(token), sql);
+    }
+}
+
+PH_WEBENGINE_TEST_MAIN(tst_A2w)
+#include "tst_a2w.moc"
