@@ -10,8 +10,12 @@
 #include "a2w/A2wService.h"
 #include "core/Store.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
+#include <QProcess>
 #include <QSqlQuery>
+#include <QTemporaryDir>
 
 using namespace ph;
 using namespace ph::test;
@@ -61,6 +65,7 @@ private Q_SLOTS:
     void recordsTheRunInTheSitesAnalytics();
     void rateLimitsAnAnonymousAddress();
     void neverStoresAnAccessToken();
+    void runsThePythonVisitingAgentOfTheDocs();
 
 private:
     HttpResponse create(const QJsonObject &body, const HttpClient::Headers &headers = {},
@@ -766,6 +771,34 @@ void tst_A2w::neverStoresAnAccessToken()
             for (const QString &token : std::as_const(m_tokens))
                 QVERIFY2(!q.value(0).toString().contains(token), sql);
     }
+}
+
+void tst_A2w::runsThePythonVisitingAgentOfTheDocs()
+{
+    // The demo shop's sign-in and orders pages, served as they are in docs/examples.
+    for (const char *name : {"login.html", "orders.html"}) {
+        QFile f(QStringLiteral(SOURCE_DIR "/docs/examples/") + QLatin1String(name));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        m_site.page(QByteArray("/") + name, f.readAll());
+    }
+    QTemporaryDir dir;
+    QProcess python;
+    python.setWorkingDirectory(dir.path());
+    python.start(QStringLiteral("python3"),
+                 {QStringLiteral(SOURCE_DIR "/docs/examples/a2w_agent.py"), m_ph->base(),
+                  m_site.url(QStringLiteral("/login.html")),
+                  QStringLiteral("Sign in and list my orders"),
+                  QStringLiteral("email=ada@example.org"), QStringLiteral("password=s3cret!")});
+    QVERIFY(python.waitForStarted());
+    QVERIFY(QTest::qWaitFor([&] { return python.state() == QProcess::NotRunning; }, 120000));
+    const QByteArray out = python.readAllStandardOutput();
+    QVERIFY2(python.exitCode() == 0, out + python.readAllStandardError());
+    const QJsonObject last = QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
+    QCOMPARE(last.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QVERIFY2(out.contains("input "), out); // it answered a question
+    const QJsonArray saved = last.value(QStringLiteral("saved")).toArray();
+    QCOMPARE(saved.size(), 1);
+    QVERIFY(QFileInfo(dir.filePath(saved[0].toString())).size() > 0);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_A2w)

@@ -284,6 +284,24 @@ void tst_OpenApi::realAnswersMatchTheirSchemas()
          {{QStringLiteral("keyId"),
            site.json()[QStringLiteral("key")][QStringLiteral("keyId")].toString()}});
 
+    // A2W: a browser run (nothing executes), read back, and a page on no enabled site.
+    call("POST", QStringLiteral("/generateSiteKey"), QStringLiteral("/generateSiteKey"),
+         {{QStringLiteral("siteName"), QStringLiteral("Loopback Shop")},
+          {QStringLiteral("label"), QStringLiteral("embed")},
+          {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
+    const HttpResponse a2w =
+        call("POST", QStringLiteral("/v2/a2w/runs"), QStringLiteral("/v2/a2w/runs"),
+             {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))},
+              {QStringLiteral("prompt"), QStringLiteral("Read the page")},
+              {QStringLiteral("execution"),
+               QJsonObject{{QStringLiteral("mode"), QStringLiteral("browser")}}}});
+    QCOMPARE(a2w.status, 201);
+    const QString runUrl = a2w.json()[QStringLiteral("run")].toString();
+    call("GET", runUrl.mid(m_ph->base().size()), QStringLiteral("/v2/a2w/runs/{id}"));
+    call("POST", QStringLiteral("/v2/a2w/runs"), QStringLiteral("/v2/a2w/runs"),
+         {{QStringLiteral("url"), QStringLiteral("http://nowhere.invalid/")},
+          {QStringLiteral("prompt"), QStringLiteral("x")}});
+
     // Any route: an unknown path's answer is the same envelope.
     call("DELETE", QStringLiteral("/keys/no-such-key"), QStringLiteral("/keys/{id}"));
 

@@ -387,10 +387,23 @@ void A2wService::start(Run &run, const QString &task)
 {
     const std::optional<sites::Site> site = m_sites.findSite(run.siteId);
     const QString keyId = accountFor(run.siteId, site ? site->name : run.host);
-    const QJsonObject raw{{QStringLiteral("input"), task},
-                          {QStringLiteral("urls"), QJsonArray{run.url}},
-                          {QStringLiteral("response"),
-                           QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}};
+    QJsonObject raw{{QStringLiteral("input"), task},
+                    {QStringLiteral("urls"), QJsonArray{run.url}},
+                    {QStringLiteral("response"),
+                     QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}};
+    // A caller that asks for artifacts (accept.modes or the artifacts field) gets the
+    // extracted table as a spreadsheet and the answer as a document.
+    bool wantsFiles = !run.request.value(QStringLiteral("artifacts")).toArray().isEmpty();
+    for (const QJsonValue &m : run.request.value(QStringLiteral("accept"))
+                                   .toObject()
+                                   .value(QStringLiteral("modes"))
+                                   .toArray())
+        wantsFiles |= m.toString() == QLatin1String("artifacts");
+    if (wantsFiles)
+        raw.insert(QStringLiteral("tools"),
+                   QJsonObject{{QStringLiteral("enableAdditionalTools"),
+                                QJsonArray{QStringLiteral("generate_sheets"),
+                                           QStringLiteral("generate_docs")}}});
     const engine::ExecuteRequest request =
         cloud::readExecuteRequest(raw, m_policy.grantFor(keyId), m_settings);
     engine::AgentRun *agentRun =
