@@ -2,6 +2,143 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>ph::ui::A2wRunsDock</name>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="118"/>
+        <source>cancelled by the operator</source>
+        <translation>vom Operator abgebrochen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="175"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="212"/>
+        <source>Select a run to follow its events.</source>
+        <translation>Wählen Sie einen Lauf, um seine Ereignisse zu verfolgen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="179"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2 — %3, %4 execution</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 — %3, Ausführung %4</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="184"/>
+        <source>The run asks: %1</source>
+        <translation>Der Lauf fragt: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="199"/>
+        <source>A2W runs</source>
+        <translation>A2W-Läufe</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="200"/>
+        <source>All sites</source>
+        <translation>Alle Sites</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="201"/>
+        <source>All statuses</source>
+        <translation>Alle Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="201"/>
+        <source>Pending</source>
+        <translation>Ausstehend</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="201"/>
+        <source>Waiting for a browser</source>
+        <translation>Wartet auf einen Browser</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="202"/>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="202"/>
+        <source>Input required</source>
+        <translation>Eingabe nötig</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="202"/>
+        <source>Completed</source>
+        <translation>Abgeschlossen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="203"/>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="203"/>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="203"/>
+        <source>Expired</source>
+        <translation>Abgelaufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="206"/>
+        <source>Answer for every question</source>
+        <translation>Antwort auf jede Frage</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="207"/>
+        <source>Answer</source>
+        <translation>Antworten</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="208"/>
+        <source>Cancel run</source>
+        <translation>Lauf abbrechen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="209"/>
+        <source>Live browser views</source>
+        <translation>Live-Browseransichten</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::A2wRunsModel</name>
+    <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="80"/>
+        <source>unknown agent</source>
+        <translation>unbekannter Agent</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="102"/>
+        <source>Site</source>
+        <translation>Site</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="104"/>
+        <source>Visiting agent</source>
+        <translation>Besuchender Agent</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="106"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="108"/>
+        <source>Execution</source>
+        <translation>Ausführung</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="110"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="112"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+</context>
+<context>
     <name>ph::ui::BrowserTile</name>
     <message>
         <location filename="../ui/browserviews/BrowserTile.cpp" line="82"/>
@@ -249,7 +386,7 @@
 <context>
     <name>ph::ui::KeysDock</name>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="208"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="210"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -259,119 +396,119 @@
         <translation>%1 erzeugt.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="246"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="245"/>
         <source>%1 now has %2 credits.</source>
         <translation>%1 hat jetzt %2 Credits.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="249"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="248"/>
         <source>%1 is now unlimited.</source>
         <translation>%1 ist jetzt unbegrenzt.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="266"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="265"/>
         <source>Revoked %1; it now answers 401.</source>
         <translation>%1 widerrufen; Anfragen damit erhalten jetzt 401.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="278"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="277"/>
         <source>Select a key to set its balance or revoke it.</source>
         <translation>Wählen Sie einen Schlüssel aus, um sein Guthaben festzulegen oder ihn zu widerrufen.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="283"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="282"/>
         <source>revoked</source>
         <translation>widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="283"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="282"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="307"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="306"/>
         <source>API keys</source>
         <translation>API-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="308"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="307"/>
         <source>New key</source>
         <translation>Neuer Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="309"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="308"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="310"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="309"/>
         <source>Who or what uses it</source>
         <translation>Wer oder was ihn verwendet</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="311"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="310"/>
         <source>Role</source>
         <translation>Rolle</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="312"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="311"/>
         <source>User (its own runs and credits)</source>
         <translation>Benutzer (eigene Läufe und Credits)</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="313"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="312"/>
         <source>Owner (everything, including this console&apos;s areas)</source>
         <translation>Eigentümer (alles, einschließlich der Bereiche dieser Konsole)</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="314"/>
-        <location filename="../ui/keys/KeysDock.cpp" line="322"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="313"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="321"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="315"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="314"/>
         <source>Empty: 1000 for user keys, unlimited for owners</source>
         <translation>Leer: 1000 für Benutzerschlüssel, unbegrenzt für Eigentümer</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="316"/>
-        <location filename="../ui/keys/KeysDock.cpp" line="323"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="315"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="322"/>
         <source>Unlimited</source>
         <translation>Unbegrenzt</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="317"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="316"/>
         <source>Mint key</source>
         <translation>Schlüssel erzeugen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="318"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="317"/>
         <source>The new key</source>
         <translation>Der neue Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="318"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="317"/>
         <source>Copy the key now. It is shown only this once; Pilothouse keeps only its hash.</source>
         <translation>Kopieren Sie den Schlüssel jetzt. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="320"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="319"/>
         <source>Selected key</source>
         <translation>Ausgewählter Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="321"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="320"/>
         <source>Balance</source>
         <translation>Guthaben</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="324"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="323"/>
         <source>Set balance</source>
         <translation>Guthaben festlegen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="325"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="324"/>
         <source>Revoke (Del)</source>
         <translation>Widerrufen (Entf)</translation>
     </message>
@@ -452,82 +589,82 @@
 <context>
     <name>ph::ui::MainWindow</name>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="98"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="107"/>
         <source>About Pilothouse</source>
         <translation>Über Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="99"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="108"/>
         <source>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;A self-hosted web-automation service: an API server, a cloud browser and this console.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;Ein selbst betriebener Dienst für Web-Automatisierung: API-Server, Cloud-Browser und diese Konsole.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="165"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="174"/>
         <source>Close the console</source>
         <translation>Konsole schließen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="166"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="175"/>
         <source>Keep Pilothouse serving in the system tray, or quit it? Runs in progress stop when it quits.</source>
         <translation>Soll Pilothouse im Infobereich weiterlaufen oder beendet werden? Beim Beenden werden aktive Läufe abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="169"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="178"/>
         <source>Keep serving in the tray</source>
         <translation>Im Infobereich weiterlaufen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="170"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="179"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="173"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="182"/>
         <source>Do not ask again</source>
         <translation>Nicht mehr fragen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="238"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="247"/>
         <source>Pilothouse console</source>
         <translation>Pilothouse-Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="239"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="248"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="240"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="249"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="241"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="250"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="242"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="251"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="243"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="252"/>
         <source>&amp;About Pilothouse</source>
         <translation>Ü&amp;ber Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="245"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="254"/>
         <source>Pilothouse is serving at %1</source>
         <translation>Pilothouse ist unter %1 erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="246"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="255"/>
         <source>Show the console</source>
         <translation>Konsole anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="247"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="256"/>
         <source>Quit Pilothouse</source>
         <translation>Pilothouse beenden</translation>
     </message>
@@ -697,17 +834,17 @@
 <context>
     <name>ph::ui::SettingsDock</name>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="296"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="295"/>
         <source>Stored; --set %1 given at start wins until the next start.</source>
         <translation>Gespeichert; bis zum nächsten Start gilt weiterhin das beim Start angegebene --set %1.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="302"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="301"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/settings/SettingsDock.cpp" line="310"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="309"/>
         <source>%n setting(s) not stored; see the reasons under them.</source>
         <translation>
             <numerusform>%n Einstellung nicht gespeichert; den Grund finden Sie darunter.</numerusform>
@@ -715,7 +852,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/settings/SettingsDock.cpp" line="312"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="311"/>
         <source>%n setting(s) stored.</source>
         <translation>
             <numerusform>%n Einstellung gespeichert.</numerusform>
@@ -723,122 +860,122 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="314"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="313"/>
         <source>Nothing changed.</source>
         <translation>Keine Änderungen.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="332"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="331"/>
         <source>HTTP</source>
         <translation>HTTP</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="334"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="333"/>
         <source>Network</source>
         <translation>Netzwerk</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="336"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="335"/>
         <source>Browser pool</source>
         <translation>Browser-Pool</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="338"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="337"/>
         <source>Scraping</source>
         <translation>Scraping</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="340"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="339"/>
         <source>Shutdown</source>
         <translation>Herunterfahren</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="342"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="341"/>
         <source>Agent runs</source>
         <translation>Agent-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="344"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="343"/>
         <source>Browser bridge</source>
         <translation>Browser-Bridge</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="346"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="345"/>
         <source>Stored files</source>
         <translation>Gespeicherte Dateien</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="348"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="347"/>
         <source>LLM planner</source>
         <translation>LLM-Planer</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="350"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="349"/>
         <source>Owner sign-in (OpenID Connect)</source>
         <translation>Eigentümer-Anmeldung (OpenID Connect)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="369"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="368"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="370"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="369"/>
         <source>Service</source>
         <translation>Dienst</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="371"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="370"/>
         <source>API address</source>
         <translation>API-Adresse</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="372"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="371"/>
         <source>Chosen at start with --bind and --port.</source>
         <translation>Wird beim Start mit --bind und --port festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="373"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="372"/>
         <source>Data directory</source>
         <translation>Datenverzeichnis</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="374"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="373"/>
         <source>Chosen at start with --data-dir.</source>
         <translation>Wird beim Start mit --data-dir festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="375"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="374"/>
         <source>Console language</source>
         <translation>Sprache der Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="383"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="382"/>
         <source>(%1 to %2, default %3)</source>
         <translation>(%1 bis %2, Standard: %3)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="389"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="388"/>
         <source>Type a new value to replace it</source>
         <translation>Neuen Wert eingeben, um den bisherigen zu ersetzen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="390"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="389"/>
         <source>Clear</source>
         <translation>Löschen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="395"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="394"/>
         <source>On</source>
         <translation>Ein</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="397"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="396"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="398"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="397"/>
         <source>Revert</source>
         <translation>Verwerfen</translation>
     </message>
@@ -1470,13 +1607,13 @@
 <context>
     <name>ph::ui::ToolsDock</name>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="300"/>
-        <location filename="../ui/tools/ToolsDock.cpp" line="398"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="296"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="387"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="313"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="309"/>
         <source>parameters: %1</source>
         <translation>Parameter: %1</translation>
     </message>
@@ -1486,122 +1623,122 @@
         <translation>Schritte: %1</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="340"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="338"/>
         <source>Saved; the bridge offers it as user_%1.</source>
         <translation>Gespeichert; die Bridge stellt es als user_%1 bereit.</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="355"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="353"/>
         <source>Deleted %1.</source>
         <translation>%1 gelöscht.</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="373"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="371"/>
         <source>params: %1</source>
         <translation>Parameter: %1</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="413"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="403"/>
         <source>Run %1: %2</source>
         <translation>Lauf %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="432"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="422"/>
         <source>Saved tools</source>
         <translation>Gespeicherte Werkzeuge</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="433"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="423"/>
         <source>New tool</source>
         <translation>Neues Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="434"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="424"/>
         <source>Delete</source>
         <translation>Löschen</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="435"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="425"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="436"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="426"/>
         <source>lowercase_name (called as user_&lt;name&gt;)</source>
         <translation>name_in_kleinbuchstaben (Aufruf als user_&lt;name&gt;)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="437"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="427"/>
         <source>Description</source>
         <translation>Beschreibung</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="438"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="428"/>
         <source>Runs</source>
         <translation>Führt aus</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="439"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="429"/>
         <source>Browser steps</source>
         <translation>Browser-Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="440"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="430"/>
         <source>JavaScript in a page</source>
         <translation>JavaScript in einer Seite</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="441"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="431"/>
         <source>Parameters</source>
         <translation>Parameter</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="443"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="433"/>
         <source>JSON Schema, e.g. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (empty: none)</source>
         <translation>JSON-Schema, z. B. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (leer: keine)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="445"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="435"/>
         <source>Steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="447"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="437"/>
         <source>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</source>
         <translation>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="449"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="439"/>
         <source>JavaScript</source>
         <translation>JavaScript</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="451"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="441"/>
         <source>A function body; `params` holds the parameters, e.g. return document.title;</source>
         <translation>Ein Funktionsrumpf; `params` enthält die Parameter, z. B. return document.title;</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="452"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="442"/>
         <source>Page URL</source>
         <translation>Seiten-URL</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="453"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="443"/>
         <source>https://… (the page the code runs in)</source>
         <translation>https://… (die Seite, in der der Code ausgeführt wird)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="454"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="444"/>
         <source>Save</source>
         <translation>Speichern</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="455"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="445"/>
         <source>Test run with these parameters (JSON) — runs the saved tool</source>
         <translation>Testlauf mit diesen Parametern (JSON) — führt das gespeicherte Werkzeug aus</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="456"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="446"/>
         <source>Run</source>
         <translation>Ausführen</translation>
     </message>
@@ -1815,72 +1952,72 @@
 <context>
     <name>ph::ui::TriggersDock</name>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="196"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="198"/>
         <source>This trigger is revoked; its URL answers 404.</source>
         <translation>Dieser Trigger ist widerrufen; seine URL liefert 404.</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="211"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="213"/>
         <source>Triggers</source>
         <translation>Trigger</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="212"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="214"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="213"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="215"/>
         <source>Runs</source>
         <translation>Führt aus</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="214"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="216"/>
         <source>A saved tool</source>
         <translation>Ein gespeichertes Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="215"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="217"/>
         <source>A past run again</source>
         <translation>Einen früheren Lauf erneut</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="216"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="218"/>
         <source>A prompt</source>
         <translation>Einen Prompt</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="217"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="219"/>
         <source>trajectory id (traj_…)</source>
         <translation>Trajektorien-ID (traj_…)</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="218"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="220"/>
         <source>What the agent should do</source>
         <translation>Was der Agent tun soll</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="219"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="221"/>
         <source>Pages, separated by spaces (optional)</source>
         <translation>Seiten, durch Leerzeichen getrennt (optional)</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="220"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="222"/>
         <source>Create trigger</source>
         <translation>Trigger erstellen</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="221"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="223"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="222"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="224"/>
         <source>Copy URL</source>
         <translation>URL kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="223"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="225"/>
         <source>Revoke</source>
         <translation>Widerrufen</translation>
     </message>

@@ -204,10 +204,12 @@ void A2wRepository::update(const Run &r)
 
 QList<Run> A2wRepository::list(const QString &siteId, int limit) const
 {
-    Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_runs WHERE (:s = '' OR site_id = :s)"
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_runs WHERE (:any = 1 OR site_id = :s)"
                                   " ORDER BY created_at DESC, id DESC LIMIT :n")
                        .arg(kRunColumns));
-    q.bind(QStringLiteral(":s"), siteId).bind(QStringLiteral(":n"), limit);
+    q.bind(QStringLiteral(":any"), siteId.isEmpty() ? 1 : 0)
+        .bind(QStringLiteral(":s"), siteId)
+        .bind(QStringLiteral(":n"), limit);
     return runsOf(q);
 }
 

@@ -359,6 +359,7 @@ A2wService::Created A2wService::create(const CreateRequest &request, const Calle
         m_repo->insertRun(run, hashToken(created.runToken), hashToken(created.receipt));
     });
     emitEvent(run, QStringLiteral("status"), {{QStringLiteral("status"), run.status}});
+    Q_EMIT runChanged(run.id);
 
     if (execution == QLatin1String("cloud")) {
         try {

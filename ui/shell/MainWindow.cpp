@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "StatusBar.h"
+#include "a2w/A2wRunsDock.h"
 #include "browserviews/BrowserViewsDock.h"
 #include "deliveries/DeliveriesDock.h"
 #include "keys/KeysDock.h"
@@ -55,6 +56,10 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_trajectories);
     tabifyDockWidget(m_overview, m_trajectories);
     m_viewMenu->addAction(m_trajectories->toggleViewAction());
+    m_a2wRuns = new A2wRunsDock(service, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_a2wRuns);
+    tabifyDockWidget(m_trajectories, m_a2wRuns);
+    m_viewMenu->addAction(m_a2wRuns->toggleViewAction());
     m_deliveries = new DeliveriesDock(service, this);
     addDockWidget(Qt::BottomDockWidgetArea, m_deliveries);
     tabifyDockWidget(m_trajectories, m_deliveries);
@@ -71,6 +76,10 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_browserViews);
     tabifyDockWidget(m_proposals, m_browserViews);
     m_viewMenu->addAction(m_browserViews->toggleViewAction());
+    connect(m_a2wRuns, &A2wRunsDock::browserViewRequested, m_browserViews, [this] {
+        m_browserViews->show();
+        m_browserViews->raise();
+    });
     m_tools = new ToolsDock(service, this);
     addDockWidget(Qt::BottomDockWidgetArea, m_tools);
     tabifyDockWidget(m_proposals, m_tools);

@@ -16,6 +16,7 @@ namespace ph::ui {
 class OverviewDock;
 class StatusBar;
 class BrowserViewsDock;
+class A2wRunsDock;
 class DeliveriesDock;
 class KeysDock;
 class ProposalsDock;
@@ -67,6 +68,7 @@ private:
     OverviewDock *m_overview;
     TrajectoriesDock *m_trajectories;
     DeliveriesDock *m_deliveries;
+    A2wRunsDock *m_a2wRuns;
     TriggersDock *m_triggers;
     ProposalsDock *m_proposals;
     BrowserViewsDock *m_browserViews;

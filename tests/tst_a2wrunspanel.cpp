@@ -1,0 +1,192 @@
+// The console's A2W runs panel against the real service: runs appear live with their
+// site, agent, status and execution; the filters; the selected run's live events; an
+// operator answering a question of a real run and cancelling one.
+#include "FixtureServer.h"
+#include "HttpClient.h"
+#include "TestMain.h"
+#include "TestService.h"
+
+#include "a2w/A2wRunsDock.h"
+#include "a2w/A2wRunsModel.h"
+#include "a2w/A2wService.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+
+using namespace ph;
+using namespace ph::test;
+
+class tst_A2wRunsPanel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void listsRunsLiveBySiteAgentStatusAndExecution();
+    void filtersBySiteAndStatus();
+    void followsTheSelectedRunsEventsAndCancelsIt();
+    void answersAQuestionOfARealRun();
+    void offersTheLiveBrowserViews();
+
+private:
+    QString create(const QJsonObject &body, const QByteArray &prefer);
+    int rowOf(const QString &id) { return m_dock->model()->rowOf(id); }
+
+    FixtureServer m_site;
+    std::unique_ptr<TestService> m_ph;
+    std::unique_ptr<ui::A2wRunsDock> m_dock;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+};
+
+void tst_A2wRunsPanel::initTestCase()
+{
+    QVERIFY(m_site.start());
+    m_site.page("/shop", "<!doctype html><title>Shop</title><h1>Shop</h1><p>Sextant 310</p>");
+    m_site.route("/account", [](const FixtureRequest &r) {
+        if (r.headers.value("cookie").contains("session=ok"))
+            return FixtureResponse::html("<!doctype html><title>Orders</title><table><tr><th>Name"
+                                         "</th></tr><tr><td>Sextant</td></tr></table>");
+        return FixtureResponse::html(
+            "<!doctype html><title>Sign in</title><form method=post action=/session><label "
+            "for=p>Password</label><input id=p name=password type=password><button>Sign in"
+            "</button></form>");
+    });
+    m_site.route("/session", [](const FixtureRequest &) {
+        FixtureResponse resp;
+        resp.status = 303;
+        resp.headers = {{"Location", "/account"}, {"Set-Cookie", "session=ok; Path=/"}};
+        return resp;
+    });
+    m_ph = std::make_unique<TestService>();
+    QVERIFY(m_ph->ok());
+    QCOMPARE(
+        m_ph->client()
+            .post(QStringLiteral("/generateSiteKey"),
+                  {{QStringLiteral("siteName"), QStringLiteral("Panel shop")},
+                   {QStringLiteral("label"), QStringLiteral("embed")},
+                   {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
+            .status,
+        201);
+    m_dock = std::make_unique<ui::A2wRunsDock>(m_ph->service());
+    m_tester = std::make_unique<QAbstractItemModelTester>(
+        m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m_dock->resize(1000, 600);
+    m_dock->show();
+}
+
+void tst_A2wRunsPanel::cleanupTestCase()
+{
+    m_tester.reset();
+    m_dock.reset();
+    m_ph.reset();
+}
+
+QString tst_A2wRunsPanel::create(const QJsonObject &body, const QByteArray &prefer)
+{
+    const HttpResponse r = HttpClient(m_ph->base())
+                               .send("POST", QStringLiteral("/v2/a2w/runs"),
+                                     QJsonDocument(body).toJson(QJsonDocument::Compact),
+                                     {{"Content-Type", "application/json"},
+                                      {"Prefer", prefer},
+                                      {"User-Agent", "PanelBot/1.0"}});
+    r.expectStatus({201}, __FILE__, __LINE__);
+    return r.json().value(QStringLiteral("id")).toString();
+}
+
+void tst_A2wRunsPanel::listsRunsLiveBySiteAgentStatusAndExecution()
+{
+    const QString id = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/shop"))},
+                               {QStringLiteral("prompt"), QStringLiteral("Read the page")}},
+                              "execution=browser");
+    const int row = rowOf(id);
+    QVERIFY(row >= 0);
+    auto cell = [&](int column) {
+        return m_dock->model()->index(rowOf(id), column).data().toString();
+    };
+    QCOMPARE(cell(ui::A2wRunsModel::Site), QStringLiteral("127.0.0.1"));
+    QCOMPARE(cell(ui::A2wRunsModel::Agent), QStringLiteral("PanelBot"));
+    QCOMPARE(cell(ui::A2wRunsModel::Status), QStringLiteral("waiting_browser"));
+    QCOMPARE(cell(ui::A2wRunsModel::Execution), QStringLiteral("browser"));
+    QCOMPARE(cell(ui::A2wRunsModel::Task), QStringLiteral("Read the page"));
+    // A change shows in place.
+    m_ph->service().a2w().cancel(id);
+    QCOMPARE(cell(ui::A2wRunsModel::Status), QStringLiteral("cancelled"));
+}
+
+void tst_A2wRunsPanel::filtersBySiteAndStatus()
+{
+    const QString waiting = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/shop"))},
+                                    {QStringLiteral("prompt"), QStringLiteral("Wait")}},
+                                   "execution=browser");
+    QComboBox *status = m_dock->statusFilter();
+    status->setCurrentIndex(status->findData(QStringLiteral("cancelled")));
+    QVERIFY(rowOf(waiting) < 0);
+    for (int r = 0; r < m_dock->model()->rowCount(); ++r)
+        QCOMPARE(m_dock->model()->index(r, ui::A2wRunsModel::Status).data().toString(),
+                 QStringLiteral("cancelled"));
+    status->setCurrentIndex(status->findData(QStringLiteral("waiting_browser")));
+    QVERIFY(rowOf(waiting) >= 0);
+    QComboBox *site = m_dock->siteFilter();
+    QVERIFY(site->findData(QStringLiteral("127.0.0.1")) > 0);
+    site->setCurrentIndex(site->findData(QStringLiteral("127.0.0.1")));
+    QVERIFY(rowOf(waiting) >= 0);
+    status->setCurrentIndex(0);
+    site->setCurrentIndex(0);
+    m_ph->service().a2w().cancel(waiting);
+}
+
+void tst_A2wRunsPanel::followsTheSelectedRunsEventsAndCancelsIt()
+{
+    const QString id = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/shop"))},
+                               {QStringLiteral("prompt"), QStringLiteral("Follow me")}},
+                              "execution=browser");
+    QVERIFY(m_dock->select(id));
+    QVERIFY(m_dock->eventsView()->toPlainText().contains(QLatin1String("waiting_browser")));
+    QVERIFY(m_dock->cancelButton()->isEnabled());
+    QVERIFY(!m_dock->answerButton()->isEnabled());
+    m_dock->cancelButton()->click();
+    QCOMPARE(m_ph->service().a2w().find(id)->status, QStringLiteral("cancelled"));
+    const QString events = m_dock->eventsView()->toPlainText();
+    QVERIFY2(events.contains(QLatin1String("done")), qPrintable(events));
+    QVERIFY(!m_dock->cancelButton()->isEnabled());
+}
+
+void tst_A2wRunsPanel::answersAQuestionOfARealRun()
+{
+    const QString id =
+        create({{QStringLiteral("url"), m_site.url(QStringLiteral("/account"))},
+                {QStringLiteral("prompt"), QStringLiteral("Sign in and list my orders")}},
+               "execution=cloud");
+    QTRY_COMPARE_WITH_TIMEOUT(m_ph->service().a2w().find(id)->status,
+                              QStringLiteral("input_required"), 30000);
+    QVERIFY(m_dock->select(id));
+    QVERIFY(m_dock->answerButton()->isEnabled());
+    m_dock->answerEdit()->setText(QStringLiteral("s3cret!"));
+    m_dock->answerButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(m_ph->service().a2w().find(id)->status, QStringLiteral("completed"),
+                              30000);
+    QTRY_VERIFY(m_dock->eventsView()->toPlainText().contains(QLatin1String("done")));
+    QVERIFY(!m_dock->eventsView()->toPlainText().contains(QLatin1String("s3cret!")));
+}
+
+void tst_A2wRunsPanel::offersTheLiveBrowserViews()
+{
+    QSignalSpy spy(m_dock.get(), &ui::A2wRunsDock::browserViewRequested);
+    const QString id = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/shop"))},
+                               {QStringLiteral("prompt"), QStringLiteral("Read the page")}},
+                              "execution=browser");
+    QVERIFY(m_dock->select(id));
+    m_dock->browserButton()->setEnabled(true); // a run in the cloud browser enables it
+    m_dock->browserButton()->click();
+    QCOMPARE(spy.count(), 1);
+    m_ph->service().a2w().cancel(id);
+}
+
+PH_WIDGETS_TEST_MAIN(tst_A2wRunsPanel)
+#include "tst_a2wrunspanel.moc"

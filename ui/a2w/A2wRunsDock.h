@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QDockWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+
+namespace ph {
+class Service;
+namespace a2w {
+struct Event;
+}
+} // namespace ph
+
+namespace ph::ui {
+
+class A2wRunsModel;
+
+// A2W runs of visiting agents: by site, agent, status and execution mode; the selected
+// run's live events; answer its questions, cancel it, or show the live browser views.
+class A2wRunsDock : public QDockWidget
+{
+    Q_OBJECT
+public:
+    explicit A2wRunsDock(Service &service, QWidget *parent = nullptr);
+
+    A2wRunsModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+    QPlainTextEdit *eventsView() const { return m_events; }
+    QLineEdit *answerEdit() const { return m_answer; }
+    QPushButton *answerButton() const { return m_send; }
+    QPushButton *cancelButton() const { return m_cancel; }
+    QPushButton *browserButton() const { return m_browser; }
+    QComboBox *siteFilter() const { return m_site; }
+    QComboBox *statusFilter() const { return m_status; }
+    bool select(const QString &runId);
+
+Q_SIGNALS:
+    // The operator asked for the live browser views (the run's page is among them).
+    void browserViewRequested();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void showCurrent();
+    void appendEvent(const a2w::Event &event);
+    void applyFilter();
+    void refreshSites();
+
+    Service &m_service;
+    A2wRunsModel *m_model;
+    QComboBox *m_site;
+    QComboBox *m_status;
+    QTableView *m_view;
+    QLabel *m_heading;
+    QPlainTextEdit *m_events;
+    QLabel *m_question;
+    QLineEdit *m_answer;
+    QPushButton *m_send;
+    QPushButton *m_cancel;
+    QPushButton *m_browser;
+    QLabel *m_error;
+    QString m_current;
+};
+
+} // namespace ph::ui
