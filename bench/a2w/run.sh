@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs bench/a2w: 1,000 SSE subscribers and 1,000 long-pollers on live A2W runs, the time
+# from a run's state change to each client's event (p50/p99), and the memory one open
+# stream costs (BENCH_SUBSCRIBERS, BENCH_RUNS change the counts). Builds Pilothouse first
+# when needed.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+top="$(cd "$here/../.." && pwd)"
+"$top/packaging/dev/deps.sh" --bench
+if [ ! -x "${PILOTHOUSE_BINARY:-$top/build/bin/pilothouse}" ]; then
+    "$top/packaging/dev/build.sh"
+fi
+(cd "$top/bench" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+exec node "$here/bench.mjs" "$@"
