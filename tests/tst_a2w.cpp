@@ -52,6 +52,10 @@ private Q_SLOTS:
     void aWrongTokenLooksLikeNoRun();
     void asksAQuestionAndResumesOnItsAnswers();
     void bindsABareInputToEveryQuestion();
+    void signsInWithAOneTimeCodeGivenOnce();
+    void signsInWithAnEmailedLink();
+    void refusesAuthInputARunDoesNotWaitFor_data();
+    void refusesAuthInputARunDoesNotWaitFor();
     void streamsEveryEventToARealSseClient();
     void resumesAStreamFromLastEventId();
     void streamsNdjson();
@@ -117,6 +121,67 @@ void tst_A2w::initTestCase()
                                 "</th></tr></thead><tbody><tr><td>Sextant</td><td>310.00</td></tr>"
                                 "</tbody></table>")));
     });
+    // A sign-in with a password, then a one-time code.
+    m_site.page(
+        "/otp/login",
+        page(QStringLiteral("Sign in"),
+             QStringLiteral("<form method=\"post\" action=\"/otp/session\"><label for=\"e\">"
+                            "Email</label><input id=\"e\" name=\"email\"><label for=\"p\">"
+                            "Password</label><input id=\"p\" name=\"password\" type=\"password"
+                            "\"><button type=\"submit\">Sign in</button></form>")));
+    m_site.route("/otp/session", [](const FixtureRequest &) {
+        FixtureResponse resp;
+        resp.status = 303;
+        resp.headers = {{"Location", "/otp/verify"}};
+        return resp;
+    });
+    const QByteArray verify =
+        page(QStringLiteral("Verify"),
+             QStringLiteral("<p>We sent a code to a•••@example.org.</p><form method=\"post\" "
+                            "action=\"/otp/check\"><label for=\"c\">Verification code</label>"
+                            "<input id=\"c\" name=\"code\" autocomplete=\"one-time-code\">"
+                            "<button type=\"submit\">Verify</button></form>"));
+    m_site.page("/otp/verify", verify);
+    m_site.route("/otp/check", [verify](const FixtureRequest &r) {
+        FixtureResponse resp;
+        if (QUrlQuery(QString::fromUtf8(r.body)).queryItemValue(QStringLiteral("code")) ==
+            QLatin1String("731904")) {
+            resp.status = 303;
+            resp.headers = {{"Location", "/otp/orders"}, {"Set-Cookie", "otp=ok; Path=/"}};
+        } else {
+            resp = FixtureResponse::html(verify);
+        }
+        return resp;
+    });
+    // A sign-in by an emailed link.
+    m_site.page("/magic/sent",
+                page(QStringLiteral("Check your inbox"),
+                     QStringLiteral("<h1>Check your inbox</h1><p>We emailed a sign-in link to "
+                                    "ada@example.org.</p>")));
+    m_site.route("/magic/open", [](const FixtureRequest &r) {
+        FixtureResponse resp;
+        if (r.path.contains("token=tok-4417")) {
+            resp.status = 303;
+            resp.headers = {{"Location", "/magic/orders"}, {"Set-Cookie", "magic=ok; Path=/"}};
+        } else {
+            resp = FixtureResponse::html(page(QStringLiteral("Expired"), QStringLiteral("<p>No")));
+            resp.status = 403;
+        }
+        return resp;
+    });
+    for (const char *path : {"/otp/orders", "/magic/orders"}) {
+        const QByteArray cookie = QByteArray(path).startsWith("/otp") ? "otp=ok" : "magic=ok";
+        m_site.route(path, [cookie](const FixtureRequest &r) {
+            if (!r.headers.value("cookie").contains(cookie))
+                return FixtureResponse::html(
+                    page(QStringLiteral("Denied"), QStringLiteral("<p>x")));
+            return FixtureResponse::html(
+                page(QStringLiteral("Orders"),
+                     QStringLiteral("<h1>Your orders</h1><table><thead><tr><th>Name</th><th>"
+                                    "Price</th></tr></thead><tbody><tr><td>Chart</td><td>25.00</td>"
+                                    "</tr></tbody></table>")));
+        });
+    }
     m_site.route("/hang", [](const FixtureRequest &) {
         auto r = FixtureResponse::html("<!doctype html><title>never</title><p>partial");
         r.hang = true;
@@ -438,6 +503,145 @@ void tst_A2w::bindsABareInputToEveryQuestion()
     QCOMPARE(answered.status, 200);
     const QJsonObject o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+}
+
+void tst_A2w::signsInWithAOneTimeCodeGivenOnce()
+{
+    const HttpResponse r =
+        create({{QStringLiteral("url"), m_site.url(QStringLiteral("/otp/login"))},
+                {QStringLiteral("prompt"), QStringLiteral("Sign in and list my orders")}},
+               {{"Prefer", "wait=25"}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    const QString run = r.json().value(QStringLiteral("run")).toString();
+    // First the password form: an ordinary question.
+    QCOMPARE(r.json()[QStringLiteral("input")][QStringLiteral("reason")].toString(),
+             QStringLiteral("clarification_required"));
+    QCOMPARE(
+        HttpClient()
+            .send("POST", run,
+                  json({{QStringLiteral("answers"),
+                         QJsonObject{{QStringLiteral("email"), QStringLiteral("ada@example.org")},
+                                     {QStringLiteral("password"), QStringLiteral("pw")}}}}),
+                  {{"Content-Type", "application/json"}})
+            .status,
+        200);
+    QJsonObject o = waitFor(run, {QStringLiteral("input_required"), QStringLiteral("failed"),
+                                  QStringLiteral("completed")});
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    QCOMPARE(o[QStringLiteral("input")][QStringLiteral("reason")].toString(),
+             QStringLiteral("sign_in_link_required"));
+    QJsonObject auth = o.value(QStringLiteral("authInput")).toObject();
+    QCOMPARE(auth.value(QStringLiteral("status")).toString(), QStringLiteral("awaiting"));
+    QCOMPARE(auth.value(QStringLiteral("kind")).toString(), QStringLiteral("otp"));
+    QVERIFY(!auth.value(QStringLiteral("prompt")).toString().isEmpty());
+    // An ordinary answer does not resume a sign-in.
+    QCOMPARE(
+        HttpClient()
+            .send("POST", run, json({{"input", "731904"}}), {{"Content-Type", "application/json"}})
+            .status,
+        409);
+
+    const QString authUrl =
+        run.section(u'?', 0, 0) + QStringLiteral("/auth-input?") + run.section(u'?', 1);
+    const HttpResponse provided =
+        HttpClient().send("POST", authUrl,
+                          json({{QStringLiteral("value"), QStringLiteral("731904")},
+                                {QStringLiteral("kind"), QStringLiteral("otp")}}),
+                          {{"Content-Type", "application/json"}});
+    QCOMPARE(provided.status, 200);
+    QCOMPARE(provided.json()[QStringLiteral("authInput")][QStringLiteral("status")].toString(),
+             QStringLiteral("provided"));
+    QVERIFY(!provided.body.contains("731904"));
+    o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(o[QStringLiteral("authInput")][QStringLiteral("status")].toString(),
+             QStringLiteral("consumed"));
+    QVERIFY(o[QStringLiteral("result")][QStringLiteral("text")].toString().contains(
+        QLatin1String("Chart")));
+    // awaiting → provided → consumed, in the events; the code nowhere in the store.
+    QStringList states;
+    for (const ph::a2w::Event &e :
+         m_ph->service().a2w().events(o.value(QStringLiteral("id")).toString(), 0))
+        if (e.data.contains(QStringLiteral("authInput")))
+            states << e.data[QStringLiteral("authInput")][QStringLiteral("status")].toString();
+    QCOMPARE(states, (QStringList{QStringLiteral("awaiting"), QStringLiteral("provided"),
+                                  QStringLiteral("consumed")}));
+    QSqlQuery q(m_ph->service().store().database());
+    for (const char *sql :
+         {"SELECT COALESCE(auth_sealed, '') || COALESCE(auth_input, '') || request FROM a2w_runs",
+          "SELECT data FROM a2w_events", "SELECT args FROM steps", "SELECT request FROM phases",
+          "SELECT response FROM phases", "SELECT COALESCE(state, '') FROM phases"}) {
+        QVERIFY2(q.exec(QString::fromLatin1(sql)), sql);
+        while (q.next())
+            QVERIFY2(!q.value(0).toString().contains(QLatin1String("731904")), sql);
+    }
+    // Used once: a second value has nothing to go to.
+    QCOMPARE(HttpClient()
+                 .send("POST", authUrl, json({{"value", "731904"}, {"kind", "otp"}}),
+                       {{"Content-Type", "application/json"}})
+                 .status,
+             409);
+}
+
+void tst_A2w::signsInWithAnEmailedLink()
+{
+    const HttpResponse r =
+        create({{QStringLiteral("url"), m_site.url(QStringLiteral("/magic/sent"))},
+                {QStringLiteral("prompt"), QStringLiteral("Sign in and list my orders")}},
+               {{"Prefer", "wait=25"}});
+    QJsonObject o = r.json();
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    QCOMPARE(o[QStringLiteral("input")][QStringLiteral("reason")].toString(),
+             QStringLiteral("sign_in_link_required"));
+    const QJsonObject auth = o.value(QStringLiteral("authInput")).toObject();
+    QCOMPARE(auth.value(QStringLiteral("kind")).toString(), QStringLiteral("magic_link"));
+    QCOMPARE(auth.value(QStringLiteral("emailMasked")).toString(),
+             QStringLiteral("a•••@example.org"));
+    const QString run = o.value(QStringLiteral("run")).toString();
+    const QString link = m_site.url(QStringLiteral("/magic/open?token=tok-4417"));
+    const HttpResponse provided = HttpClient().send(
+        "POST", run.section(u'?', 0, 0) + QStringLiteral("/auth-input"),
+        json(
+            {{QStringLiteral("value"), link}, {QStringLiteral("kind"), QStringLiteral("unknown")}}),
+        {{"Content-Type", "application/json"},
+         {"Authorization", "Bearer " + run.section(QStringLiteral("access="), 1).toUtf8()}});
+    QCOMPARE(provided.status, 200);
+    o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(m_site.hits("/magic/open"), 1); // opened in the run's page, once
+    QVERIFY(!QJsonDocument(o).toJson().contains("tok-4417"));
+}
+
+void tst_A2w::refusesAuthInputARunDoesNotWaitFor_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("refuses a run that waits for no sign-in")
+        << QByteArray(R"({"value":"1","kind":"otp"})") << 409 << "NOT_AWAITING_SIGN_IN";
+    QTest::newRow("refuses a kind the contract does not name")
+        << QByteArray(R"({"value":"1","kind":"sms"})") << 400 << "INVALID_FIELD";
+    QTest::newRow("refuses a missing value")
+        << QByteArray(R"({"kind":"otp"})") << 400 << "MISSING_FIELD";
+    QTest::newRow("refuses an unknown property")
+        << QByteArray(R"({"value":"1","kind":"otp","remember":true})") << 400 << "UNKNOWN_FIELD";
+}
+
+void tst_A2w::refusesAuthInputARunDoesNotWaitFor()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(int, status);
+    QFETCH(QString, code);
+    const HttpResponse r = create({{QStringLiteral("url"), shop()},
+                                   {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+                                  {{"Prefer", "execution=browser"}});
+    const QString run = r.json().value(QStringLiteral("run")).toString();
+    const HttpResponse a = HttpClient().send(
+        "POST", run.section(u'?', 0, 0) + QStringLiteral("/auth-input?") + run.section(u'?', 1),
+        body, {{"Content-Type", "application/json"}});
+    QCOMPARE(a.status, status);
+    QCOMPARE(a.json().value(QStringLiteral("code")).toString(), code);
+    HttpClient().send("DELETE", run);
 }
 
 void tst_A2w::streamsEveryEventToARealSseClient()

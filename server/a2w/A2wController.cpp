@@ -4,6 +4,7 @@
 
 #include "core/Clock.h"
 #include "core/DomainError.h"
+#include "core/JsonFields.h"
 #include "core/Settings.h"
 #include "http/EventStream.h"
 #include "http/Exchange.h"
@@ -112,6 +113,8 @@ QList<Route> A2wController::routes()
                   &C::answer),
         Route::to("DELETE", QStringLiteral("/v2/a2w/runs/{id}"), AuthPolicy::AccessToken, this,
                   &C::cancel),
+        Route::to("POST", QStringLiteral("/v2/a2w/runs/{id}/auth-input"), AuthPolicy::AccessToken,
+                  this, &C::authInput),
         Route::to("GET", QStringLiteral("/v2/a2w/runs/{id}/artifacts"), AuthPolicy::AccessToken,
                   this, &C::artifacts),
         Route::to("GET", QStringLiteral("/v2/a2w/workflows/{id}"), AuthPolicy::AccessToken, this,
@@ -190,6 +193,8 @@ QJsonObject A2wController::resource(const Run &run, const QString &token, const 
         o.insert(QStringLiteral("engagementKind"), run.engagementKind);
     if (!run.input.isEmpty())
         o.insert(QStringLiteral("input"), run.input);
+    if (!run.authInput.isEmpty())
+        o.insert(QStringLiteral("authInput"), run.authInput);
     if (!run.result.isEmpty())
         o.insert(QStringLiteral("result"), run.result);
     if (!run.error.isEmpty())
@@ -368,6 +373,26 @@ void A2wController::answer(Exchange &ex)
     const Run run = m_service.authorize(r.param(QStringLiteral("id")), token);
     const ContinueRequest request = ContinueRequest::fromJson(r.jsonObject());
     const Run now = m_service.answer(run.id, request);
+    ex.respondJson(200, resource(now, token, base(), m_service.receiptFor(now.id)));
+}
+
+void A2wController::authInput(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QString token = tokenOf(r);
+    const Run run = m_service.authorize(r.param(QStringLiteral("id")), token);
+    const JsonFields body(r.jsonObject());
+    body.rejectUnknown({QStringLiteral("value"), QStringLiteral("kind")});
+    const QString value = body.requiredString(QStringLiteral("value"));
+    if (value.isEmpty())
+        throw DomainError::invalidField(QStringLiteral("value"),
+                                        QStringLiteral("must not be empty"));
+    const std::optional<QString> kind = body.optionalEnum(
+        QStringLiteral("kind"),
+        {QStringLiteral("magic_link"), QStringLiteral("otp"), QStringLiteral("unknown")});
+    if (!kind)
+        throw DomainError::missingField(QStringLiteral("kind"));
+    const Run now = m_service.provideAuthInput(run.id, value, *kind);
     ex.respondJson(200, resource(now, token, base(), m_service.receiptFor(now.id)));
 }
 

@@ -34,6 +34,7 @@ private:
     void createFromQuery(http::Exchange &ex);
     void read(http::Exchange &ex);
     void answer(http::Exchange &ex);
+    void authInput(http::Exchange &ex);
     void cancel(http::Exchange &ex);
     void artifacts(http::Exchange &ex);
     void workflow(http::Exchange &ex);

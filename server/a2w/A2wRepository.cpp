@@ -12,7 +12,7 @@ namespace {
 const QString kRunColumns = QStringLiteral(
     "id, workflow_id, site_id, url, host, kind, selector, engagement_kind, execution, status,"
     " request, agent, trajectory_id, input, result, error, client_address, created_at,"
-    " updated_at, expires_at");
+    " updated_at, expires_at, auth_input");
 
 Run runFromRow(const Sql &q)
 {
@@ -37,6 +37,7 @@ Run runFromRow(const Sql &q)
     r.createdAt = q.value(17).toLongLong();
     r.updatedAt = q.value(18).toLongLong();
     r.expiresAt = JsonText::optionalInt(q.value(19));
+    r.authInput = JsonText::object(q.value(20));
     return r;
 }
 
@@ -133,7 +134,7 @@ void A2wRepository::insertRun(const Run &r, const QString &tokenHash, const QStr
     Sql(m_store,
         QStringLiteral("INSERT INTO a2w_runs (%1, token_hash, receipt_hash) VALUES (:id, :w, :s,"
                        " :url, :host, :kind, :sel, :ek, :ex, :st, :req, :agent, :traj, :input,"
-                       " :result, :error, :addr, :c, :u, :exp, :th, :rh)")
+                       " :result, :error, :addr, :c, :u, :exp, :auth, :th, :rh)")
             .arg(kRunColumns))
         .bind(QStringLiteral(":id"), r.id)
         .bind(QStringLiteral(":w"), r.workflowId)
@@ -155,6 +156,7 @@ void A2wRepository::insertRun(const Run &r, const QString &tokenHash, const QStr
         .bind(QStringLiteral(":c"), r.createdAt)
         .bind(QStringLiteral(":u"), r.updatedAt)
         .bind(QStringLiteral(":exp"), JsonText::nullableInt(r.expiresAt))
+        .bind(QStringLiteral(":auth"), objectOrNull(r.authInput))
         .bind(QStringLiteral(":th"), tokenHash)
         .bind(QStringLiteral(":rh"), receiptHash)
         .exec();
@@ -190,7 +192,8 @@ void A2wRepository::update(const Run &r)
 {
     Sql(m_store, QStringLiteral("UPDATE a2w_runs SET status = :st, trajectory_id = :traj,"
                                 " input = :input, result = :result, error = :error,"
-                                " updated_at = :u, expires_at = :exp WHERE id = :id"))
+                                " updated_at = :u, expires_at = :exp, auth_input = :auth"
+                                " WHERE id = :id"))
         .bind(QStringLiteral(":st"), r.status)
         .bind(QStringLiteral(":traj"), JsonText::nullableText(r.trajectoryId))
         .bind(QStringLiteral(":input"), objectOrNull(r.input))
@@ -198,8 +201,32 @@ void A2wRepository::update(const Run &r)
         .bind(QStringLiteral(":error"), JsonText::nullableText(r.error))
         .bind(QStringLiteral(":u"), r.updatedAt)
         .bind(QStringLiteral(":exp"), JsonText::nullableInt(r.expiresAt))
+        .bind(QStringLiteral(":auth"), objectOrNull(r.authInput))
         .bind(QStringLiteral(":id"), r.id)
         .exec();
+}
+
+void A2wRepository::setAuthSealed(const QString &id, const QString &sealed)
+{
+    Sql(m_store, QStringLiteral("UPDATE a2w_runs SET auth_sealed = :v WHERE id = :id"))
+        .bind(QStringLiteral(":v"), sealed)
+        .bind(QStringLiteral(":id"), id)
+        .exec();
+}
+
+QString A2wRepository::takeAuthSealed(const QString &id)
+{
+    QString sealed;
+    m_store.transaction([&] {
+        Sql q(m_store, QStringLiteral("SELECT auth_sealed FROM a2w_runs WHERE id = :id"));
+        q.bind(QStringLiteral(":id"), id).exec();
+        if (q.next())
+            sealed = q.value(0).toString();
+        Sql(m_store, QStringLiteral("UPDATE a2w_runs SET auth_sealed = NULL WHERE id = :id"))
+            .bind(QStringLiteral(":id"), id)
+            .exec();
+    });
+    return sealed;
 }
 
 QList<Run> A2wRepository::list(const QString &siteId, int limit) const

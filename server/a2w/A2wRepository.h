@@ -40,8 +40,9 @@ struct Run
     QJsonObject request; // as stored: no secrets
     QJsonObject agent;   // who the visiting agent is (given or attributed)
     QString trajectoryId;
-    QJsonObject input;  // while input_required: {reason, message, questions, links, expiresAt}
-    QJsonObject result; // once completed (or what a failed run got to)
+    QJsonObject input;     // while input_required: {reason, message, questions, links, expiresAt}
+    QJsonObject authInput; // a sign-in resume: {status, kind, prompt, emailMasked}
+    QJsonObject result;    // once completed (or what a failed run got to)
     QString error;
     QString clientAddress;
     qint64 createdAt = 0;
@@ -76,6 +77,9 @@ public:
     bool tokenMatches(const QString &id, const QString &tokenHash) const;
     std::optional<Run> findByReceipt(const QString &receiptHash) const;
     void update(const Run &run);
+    // The sealed sign-in value a caller provided, kept until the run takes it once.
+    void setAuthSealed(const QString &id, const QString &sealed);
+    QString takeAuthSealed(const QString &id);
     // Newest first; empty siteId: every site.
     QList<Run> list(const QString &siteId, int limit) const;
     // Runs waiting (for input or a browser) whose deadline has passed.

@@ -20,6 +20,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMessageAuthenticationCode>
+#include <QRegularExpression>
+#include <QTimer>
 #include <QUrl>
 
 namespace ph::a2w {
@@ -468,20 +470,48 @@ void A2wService::sync(Run &run, const QJsonObject &response, const QString &engi
             return;
         const QJsonArray questions = response.value(QStringLiteral("questions")).toArray();
         QStringList lines;
-        for (const QJsonValue &q : questions)
-            lines << q.toObject().value(QStringLiteral("question")).toString();
+        QString authKind;
+        QString authPrompt;
+        bool onlySignIn = !questions.isEmpty();
+        for (const QJsonValue &v : questions) {
+            const QJsonObject q = v.toObject();
+            const QString key = q.value(QStringLiteral("key")).toString();
+            lines << q.value(QStringLiteral("question")).toString();
+            if (key == QLatin1String("magic_link") || key == QLatin1String("code")) {
+                authKind = key == QLatin1String("code") ? QStringLiteral("otp") : key;
+                authPrompt = q.value(QStringLiteral("question")).toString();
+            } else {
+                onlySignIn = false;
+            }
+        }
         const qint64 expires = m_store.clock().nowMs() +
                                m_settings.int64Value(SettingKeys::a2wInputExpirySeconds) * 1000;
         run.expiresAt = expires;
-        run.input = {{QStringLiteral("reason"), kClarification},
+        // A one-time code or an emailed link resumes through auth-input, never in
+        // clear through an ordinary answer.
+        const bool signIn = onlySignIn && !authKind.isEmpty();
+        run.input = {{QStringLiteral("reason"),
+                      signIn ? QStringLiteral("sign_in_link_required") : kClarification},
                      {QStringLiteral("message"), lines.join(QLatin1Char('\n'))},
                      {QStringLiteral("questions"), questions},
                      {QStringLiteral("links"), QJsonObject()},
                      {QStringLiteral("expiresAt"), Clock::isoUtc(expires)}};
+        if (signIn) {
+            static const QRegularExpression masked(QStringLiteral("\\S+•••@\\S+[A-Za-z]"));
+            run.authInput = {{QStringLiteral("status"), QStringLiteral("awaiting")},
+                             {QStringLiteral("kind"), authKind},
+                             {QStringLiteral("prompt"), authPrompt}};
+            const QString email = masked.match(authPrompt).captured(0);
+            if (!email.isEmpty())
+                run.authInput.insert(QStringLiteral("emailMasked"), email);
+        }
         run.status = Status::inputRequired;
         run.updatedAt = m_store.clock().nowMs();
         m_repo->update(run);
-        emitEvent(run, QStringLiteral("input"), run.input);
+        QJsonObject inputEvent = run.input;
+        if (!run.authInput.isEmpty())
+            inputEvent.insert(QStringLiteral("authInput"), run.authInput);
+        emitEvent(run, QStringLiteral("input"), inputEvent);
         emitEvent(run, QStringLiteral("status"), {{QStringLiteral("status"), run.status}});
         Q_EMIT runChanged(run.id);
         scheduleExpiry();
@@ -596,6 +626,15 @@ Run A2wService::answer(const QString &id, const ContinueRequest &request)
     for (const QJsonValue &q : run.input.value(QStringLiteral("questions")).toArray())
         keys << q.toObject().value(QStringLiteral("key")).toString();
     const QJsonObject answers = request.bind(keys);
+    emitEvent(run, QStringLiteral("message"),
+              {{QStringLiteral("role"), QStringLiteral("user")},
+               {QStringLiteral("answered"), QJsonArray::fromStringList(answers.keys())}});
+    resume(run, answers, request.input);
+    return *m_repo->find(id);
+}
+
+void A2wService::resume(Run &run, const QJsonObject &answers, const QString &input)
+{
     const auto keyId = m_repo->siteAccount(run.siteId);
     QJsonObject raw{{QStringLiteral("trajectoryId"), run.trajectoryId},
                     {QStringLiteral("urls"), QJsonArray{run.url}},
@@ -604,12 +643,9 @@ Run A2wService::answer(const QString &id, const ContinueRequest &request)
                     {QStringLiteral("history"), QJsonObject{{QStringLiteral("continue"), true},
                                                             {QStringLiteral("answers"), answers}}}};
     if (answers.isEmpty())
-        raw.insert(QStringLiteral("input"), request.input);
+        raw.insert(QStringLiteral("input"), input);
     const engine::ExecuteRequest continuation =
         cloud::readExecuteRequest(raw, m_policy.grantFor(keyId.value_or(QString())), m_settings);
-    emitEvent(run, QStringLiteral("message"),
-              {{QStringLiteral("role"), QStringLiteral("user")},
-               {QStringLiteral("answered"), QJsonArray::fromStringList(answers.keys())}});
     run.input = {};
     run.expiresAt.reset();
     setStatus(run, Status::running);
@@ -617,7 +653,56 @@ Run A2wService::answer(const QString &id, const ContinueRequest &request)
     m_runs.start(continuation, keyId.value_or(QString()), Ids::make(QStringLiteral("req")),
                  kEndpoint);
     onEngineChanged(run.trajectoryId);
-    return *m_repo->find(id);
+}
+
+Run A2wService::provideAuthInput(const QString &id, const QString &value, const QString &kind)
+{
+    std::optional<Run> found = m_repo->find(id);
+    if (!found)
+        throw runNotFound();
+    Run run = *found;
+    const QString awaited = run.authInput.value(QStringLiteral("kind")).toString();
+    if (run.status != Status::inputRequired ||
+        run.authInput.value(QStringLiteral("status")).toString() != QLatin1String("awaiting"))
+        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("NOT_AWAITING_SIGN_IN"),
+                          QStringLiteral("the run is not waiting for a sign-in link or code"), {},
+                          {{QStringLiteral("status"), run.status}});
+    if (kind != QLatin1String("unknown") && kind != awaited)
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("AUTH_KIND_MISMATCH"),
+                          QStringLiteral("the run waits for a %1, not a %2").arg(awaited, kind),
+                          QStringLiteral("kind"), {{QStringLiteral("awaited"), awaited}});
+    m_repo->setAuthSealed(id, m_store.secrets().seal(value));
+    run.authInput.insert(QStringLiteral("status"), QStringLiteral("provided"));
+    run.updatedAt = m_store.clock().nowMs();
+    m_repo->update(run);
+    emitEvent(run, QStringLiteral("input"), {{QStringLiteral("authInput"), run.authInput}});
+    Q_EMIT runChanged(run.id);
+    // Used asynchronously, as the contract says: the caller keeps polling.
+    QTimer::singleShot(0, this, [this, id] { consumeAuthInput(id); });
+    return run;
+}
+
+void A2wService::consumeAuthInput(const QString &id)
+{
+    std::optional<Run> found = m_repo->find(id);
+    if (!found || found->status != Status::inputRequired)
+        return;
+    Run run = *found;
+    bool ok = false;
+    const QString value = m_store.secrets().unseal(m_repo->takeAuthSealed(id), &ok);
+    if (!ok)
+        return;
+    const QString key =
+        run.authInput.value(QStringLiteral("kind")).toString() == QLatin1String("magic_link")
+            ? QStringLiteral("magic_link")
+            : QStringLiteral("code");
+    run.authInput.insert(QStringLiteral("status"), QStringLiteral("consumed"));
+    emitEvent(run, QStringLiteral("input"), {{QStringLiteral("authInput"), run.authInput}});
+    try {
+        resume(run, {{key, value}}, {});
+    } catch (const DomainError &e) {
+        settle(run, Status::failed, e.message());
+    }
 }
 
 Run A2wService::cancel(const QString &id, const QString &reason)

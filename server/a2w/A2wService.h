@@ -83,6 +83,11 @@ public:
     // Answers the run's questions and resumes it. 409 NOT_WAITING_FOR_INPUT unless it is
     // input_required for an ordinary question.
     Run answer(const QString &id, const ContinueRequest &request);
+    // A sign-in link or one-time code for a run waiting with sign_in_link_required: sealed
+    // at once, authInput moves awaiting → provided, and the run takes it once, later on
+    // this thread (→ consumed). 409 NOT_AWAITING_SIGN_IN otherwise; 400 for a kind that
+    // is not the one awaited.
+    Run provideAuthInput(const QString &id, const QString &value, const QString &kind);
     // Cancels a run not yet terminal. 409 RUN_ENDED otherwise.
     Run cancel(const QString &id,
                const QString &reason = QStringLiteral("cancelled by the caller"));
@@ -112,6 +117,8 @@ private:
     void onEngineChanged(const QString &trajectoryId);
     void sync(Run &run, const QJsonObject &response, const QString &engineStatus);
     void settle(Run &run, const QString &status, const QString &error);
+    void resume(Run &run, const QJsonObject &answers, const QString &input);
+    void consumeAuthInput(const QString &id);
     void emitEvent(const Run &run, const QString &type, const QJsonObject &data);
     void setStatus(Run &run, const QString &status);
     void scheduleExpiry();

@@ -144,13 +144,20 @@ bool RulePlanner::takeResult(PlanningContext &ctx, const ToolResult &last,
     case Expect::LoginForm: {
         const QJsonValue form = out.value(QStringLiteral("loginForm"));
         if (form.isObject()) {
-            if (m_loginSubmitted) {
+            const QJsonObject step = form.toObject();
+            const QString kind = step.value(QStringLiteral("kind")).toString();
+            // After a submit, the same form again is a failed sign-in; another kind (a
+            // one-time code after the password, an emailed link) is its next step.
+            if (m_loginSubmitted && (kind == m_loginKind || m_loginSteps >= 3)) {
                 decide(Decision::fail(
                     QStringLiteral("signing in did not succeed: the login form is still shown")));
                 return false;
             }
-            m_login = form.toObject();
+            m_loginSubmitted = false;
+            m_login = step;
+            m_loginKind = kind;
             m_loginField = 0;
+            ++m_loginSteps;
             break;
         }
         // No login form (any more).
@@ -253,6 +260,10 @@ void RulePlanner::lookForLoginForm(std::function<void(Decision)> &decide)
 // then submit it.
 void RulePlanner::fillLoginForm(PlanningContext &ctx, std::function<void(Decision)> &decide)
 {
+    if (m_login.value(QStringLiteral("kind")).toString() == QLatin1String("magic_link")) {
+        followSignInLink(ctx, decide);
+        return;
+    }
     const QJsonArray fields = m_login.value(QStringLiteral("fields")).toArray();
     QList<Question> missing;
     for (const auto &f : fields) {
@@ -308,6 +319,37 @@ void RulePlanner::fillLoginForm(PlanningContext &ctx, std::function<void(Decisio
                                  : noObserve({{QStringLiteral("action"), QStringLiteral("click")},
                                               {QStringLiteral("target"), submit}});
     decide(Decision::call(m_lastTool, args, QStringLiteral("Submitting the sign-in form.")));
+}
+
+// The page says a sign-in link was emailed: ask for it (a secret: it signs in), then
+// open it in the tab and look again.
+void RulePlanner::followSignInLink(PlanningContext &ctx, std::function<void(Decision)> &decide)
+{
+    const QString key = QStringLiteral("magic_link");
+    const QString link = valueFor(ctx, key);
+    if (link.isEmpty()) {
+        Question q;
+        q.key = key;
+        q.label = QStringLiteral("Sign-in link");
+        const QString email = m_login.value(QStringLiteral("emailMasked")).toString();
+        q.question = QStringLiteral("%1 emailed a sign-in link%2. What is the link?")
+                         .arg(m_login.value(QStringLiteral("host")).toString(),
+                              email.isEmpty() ? QString() : QStringLiteral(" to ") + email);
+        q.secret = true;
+        m_expect = Expect::Answers;
+        m_lastTool = QStringLiteral("ask_user");
+        decide(Decision::call(m_lastTool, {{QStringLiteral("questions"), QJsonArray{q.toJson()}}},
+                              QStringLiteral("The site signs in by an emailed link.")));
+        return;
+    }
+    m_login = QJsonObject();
+    m_loginSubmitted = true;
+    m_expect = Expect::LoginSubmit;
+    m_lastTool = QStringLiteral("act_on_tab");
+    decide(Decision::call(m_lastTool,
+                          noObserve({{QStringLiteral("action"), QStringLiteral("navigate")},
+                                     {QStringLiteral("url"), link}}),
+                          QStringLiteral("Opening the sign-in link.")));
 }
 
 // The next operation of the plan.
@@ -532,6 +574,8 @@ QJsonObject RulePlanner::saveState() const
             {QStringLiteral("login"), m_login},
             {QStringLiteral("loginField"), m_loginField},
             {QStringLiteral("loginSubmitted"), m_loginSubmitted},
+            {QStringLiteral("loginKind"), m_loginKind},
+            {QStringLiteral("loginSteps"), m_loginSteps},
             {QStringLiteral("loggedIn"), m_loggedIn},
             {QStringLiteral("triedLoginForData"), m_triedLoginForData},
             {QStringLiteral("retryExtract"), m_retryExtract},
@@ -555,6 +599,8 @@ void RulePlanner::restoreState(const QJsonObject &s)
     m_login = s.value(QStringLiteral("login")).toObject();
     m_loginField = s.value(QStringLiteral("loginField")).toInt();
     m_loginSubmitted = s.value(QStringLiteral("loginSubmitted")).toBool();
+    m_loginKind = s.value(QStringLiteral("loginKind")).toString();
+    m_loginSteps = s.value(QStringLiteral("loginSteps")).toInt();
     m_loggedIn = s.value(QStringLiteral("loggedIn")).toBool();
     m_triedLoginForData = s.value(QStringLiteral("triedLoginForData")).toBool();
     m_retryExtract = s.value(QStringLiteral("retryExtract")).toBool();

@@ -49,6 +49,7 @@ private:
                     std::function<void(Decision)> &decide);
     void lookForLoginForm(std::function<void(Decision)> &decide);
     void fillLoginForm(PlanningContext &ctx, std::function<void(Decision)> &decide);
+    void followSignInLink(PlanningContext &ctx, std::function<void(Decision)> &decide);
     void startOp(PlanningContext &ctx, const TaskOp &op, std::function<void(Decision)> &decide);
     QString valueFor(PlanningContext &ctx, const QString &key) const;
     void applyExtract(const QJsonObject &out);
@@ -63,6 +64,8 @@ private:
     QJsonObject m_login;
     int m_loginField = 0;
     bool m_loginSubmitted = false;
+    QString m_loginKind;  // password, otp, magic_link: the sign-in step under way
+    int m_loginSteps = 0; // sign-in steps taken (a password, then a code …), at most 3
     bool m_loggedIn = false;
     bool m_pendingLoginCheck = false;
     bool m_triedLoginForData = false;

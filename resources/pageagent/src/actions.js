@@ -267,10 +267,34 @@ export function act(action) {
 
 // The page's login form, if it shows one: its fields (with a stable key each) and
 // its submit button.
+// A field that takes a one-time sign-in code (autocomplete one-time-code, or named so).
+function isCodeField(input) {
+  const t = (input.getAttribute('type') || 'text').toLowerCase();
+  if (!['text', 'number', 'tel', 'password'].includes(t)) return false;
+  const ac = norm(input.getAttribute('autocomplete'));
+  const hint = `${norm(nameOf(input))} ${norm(input.name)} ${norm(input.id)} ${norm(input.getAttribute('placeholder'))}`;
+  return ac === 'one-time-code' || /\b(otp|one-time|verification code|security code|sign-in code|login code|2fa)\b/.test(hint);
+}
+
+// A page that says a sign-in link was emailed (a "magic link"), and the masked address.
+function magicLinkNotice() {
+  const text = document.body ? document.body.innerText || '' : '';
+  if (!/(sign-?in|log-?in|magic|login) link|check your (e-?mail|inbox)/i.test(text)) return null;
+  const email = /([\w.+-])[\w.+-]*@([\w-]+(?:\.[\w-]+)+)/.exec(text);
+  return { emailMasked: email ? `${email[1]}•••@${email[2]}` : '' };
+}
+
+// The page's sign-in step: a password form (kind "password"), a one-time code form
+// ("otp"), or a notice that a sign-in link was emailed ("magic_link", no fields).
 export function loginForm() {
   const password = Array.from(document.querySelectorAll('input[type=password]')).find(visible);
-  if (!password) return null;
-  const form = password.form || password.closest('form') || document.body;
+  const code = password ? null : Array.from(document.querySelectorAll('input')).filter(visible).find(isCodeField);
+  const anchor = password || code;
+  if (!anchor) {
+    const notice = magicLinkNotice();
+    return notice ? { kind: 'magic_link', fields: [], submit: null, host: location.host, emailMasked: notice.emailMasked } : null;
+  }
+  const form = anchor.form || anchor.closest('form') || document.body;
   const fields = [];
   for (const input of form.querySelectorAll('input, select, textarea')) {
     if (!visible(input) || input.disabled) continue;
@@ -279,17 +303,18 @@ export function loginForm() {
     const label = norm(nameOf(input)) || norm(input.getAttribute('placeholder')) || norm(input.name) || t;
     const hint = `${label} ${norm(input.name)} ${norm(input.id)} ${norm(input.getAttribute('autocomplete'))} ${t}`;
     let key = 'field';
-    if (t === 'password' || /password|passwort|passcode/.test(hint)) key = 'password';
+    if (isCodeField(input)) key = 'code';
+    else if (t === 'password' || /password|passwort|passcode/.test(hint)) key = 'password';
     else if (t === 'email' || /e-?mail/.test(hint)) key = 'email';
     else if (/user|login|account|name/.test(hint)) key = 'username';
     else if (/otp|code|token|2fa|one-time/.test(hint)) key = 'code';
     while (fields.some((f) => f.key === key)) key += '_';
     fields.push({ id: idFor(input), key, label: nameOf(input) || input.getAttribute('placeholder') || input.name || t,
-      type: t, secret: t === 'password', filled: !!input.value });
+      type: t, secret: t === 'password' || key === 'code', filled: !!input.value });
   }
   let submit = form.querySelector('button[type=submit], input[type=submit], button:not([type])');
   if (!submit) submit = Array.from(form.querySelectorAll('button, [role=button], input[type=button]')).find(visible) || null;
-  return { fields, submit: submit ? idFor(submit) : null, host: location.host };
+  return { kind: password ? 'password' : 'otp', fields, submit: submit ? idFor(submit) : null, host: location.host };
 }
 
 // The page's search box, if any.

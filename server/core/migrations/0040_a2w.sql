@@ -31,6 +31,10 @@ CREATE TABLE a2w_runs (
     agent           TEXT NOT NULL,
     trajectory_id   TEXT,
     input           TEXT,
+    -- authInput as shown ({status, kind, prompt, emailMasked}) and the provided value,
+    -- sealed, until the run uses it once (then NULL).
+    auth_input      TEXT,
+    auth_sealed     TEXT,
     result          TEXT,
     error           TEXT,
     receipt_hash    TEXT NOT NULL,
