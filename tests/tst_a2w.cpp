@@ -54,6 +54,9 @@ private Q_SLOTS:
     void bindsABareInputToEveryQuestion();
     void signsInWithAOneTimeCodeGivenOnce();
     void signsInWithAnEmailedLink();
+    void asksAPersonBeforeSendingAForm();
+    void cancelsWhenThePersonDeclines();
+    void letsAGetFormThroughWithoutAsking();
     void refusesAuthInputARunDoesNotWaitFor_data();
     void refusesAuthInputARunDoesNotWaitFor();
     void streamsEveryEventToARealSseClient();
@@ -182,6 +185,19 @@ void tst_A2w::initTestCase()
                                     "</tr></tbody></table>")));
         });
     }
+    // A form that changes something (POST), and one that only asks (GET).
+    m_site.page("/order",
+                page(QStringLiteral("Basket"),
+                     QStringLiteral("<h1>Basket</h1><p>Sextant, 310.00</p><form method=\"post\" "
+                                    "action=\"/order/place\"><button type=\"submit\">Place order"
+                                    "</button></form>")));
+    m_site.page("/order/place",
+                page(QStringLiteral("Thank you"), QStringLiteral("<h1>Order placed</h1>")));
+    m_site.page("/find", page(QStringLiteral("Find"),
+                              QStringLiteral("<form method=\"get\" action=\"/found\"><input "
+                                             "name=\"q\" value=\"sextant\"><button type=\"submit"
+                                             "\">Search</button></form>")));
+    m_site.page("/found", page(QStringLiteral("Results"), QStringLiteral("<p>1 result</p>")));
     m_site.route("/hang", [](const FixtureRequest &) {
         auto r = FixtureResponse::html("<!doctype html><title>never</title><p>partial");
         r.hang = true;
@@ -610,6 +626,83 @@ void tst_A2w::signsInWithAnEmailedLink()
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QCOMPARE(m_site.hits("/magic/open"), 1); // opened in the run's page, once
     QVERIFY(!QJsonDocument(o).toJson().contains("tok-4417"));
+}
+
+void tst_A2w::asksAPersonBeforeSendingAForm()
+{
+    const int placed = m_site.hits("/order/place");
+    const HttpResponse r =
+        create({{QStringLiteral("url"), m_site.url(QStringLiteral("/order"))},
+                {QStringLiteral("prompt"), QStringLiteral("click \"Place order\"")}},
+               {{"Prefer", "wait=25"}});
+    QJsonObject o = r.json();
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    const QJsonObject input = o.value(QStringLiteral("input")).toObject();
+    QCOMPARE(input.value(QStringLiteral("reason")).toString(),
+             QStringLiteral("action_confirmation_required"));
+    QVERIFY(
+        input.value(QStringLiteral("message")).toString().contains(QLatin1String("Place order")));
+    const QString confirm = input[QStringLiteral("links")][QStringLiteral("confirm")].toString();
+    QVERIFY(confirm.contains(QLatin1String("/v2/a2w/confirm/")));
+    QVERIFY(!o.value(QStringLiteral("links")).toObject().contains(QStringLiteral("confirm")));
+    QCOMPARE(m_site.hits("/order/place"), placed); // nothing sent yet
+    // The caller cannot confirm for the person.
+    const QString run = o.value(QStringLiteral("run")).toString();
+    QCOMPARE(
+        HttpClient()
+            .send("POST", run, json({{"input", "confirm"}}), {{"Content-Type", "application/json"}})
+            .status,
+        409);
+    // The person opens the link: it says what will happen; a forged one says nothing.
+    const HttpResponse shown = HttpClient().get(confirm);
+    QCOMPARE(shown.status, 200);
+    QVERIFY(shown.header("content-type").startsWith("text/html"));
+    QVERIFY(shown.body.contains("Place order"));
+    QCOMPARE(HttpClient().get(confirm.section(QStringLiteral("sig="), 0, 0) + "sig=forged").status,
+             404);
+    const HttpResponse confirmed =
+        HttpClient().send("POST", confirm, "decision=confirm",
+                          {{"Content-Type", "application/x-www-form-urlencoded"}});
+    QCOMPARE(confirmed.status, 200);
+    o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(m_site.hits("/order/place"), placed + 1);
+    // Used: the link confirms nothing more.
+    QCOMPARE(HttpClient()
+                 .send("POST", confirm, "decision=confirm",
+                       {{"Content-Type", "application/x-www-form-urlencoded"}})
+                 .status,
+             404);
+}
+
+void tst_A2w::cancelsWhenThePersonDeclines()
+{
+    const int placed = m_site.hits("/order/place");
+    const HttpResponse r =
+        create({{QStringLiteral("url"), m_site.url(QStringLiteral("/order"))},
+                {QStringLiteral("prompt"), QStringLiteral("click \"Place order\"")}},
+               {{"Prefer", "wait=25"}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    const QString confirm =
+        r.json()[QStringLiteral("input")][QStringLiteral("links")][QStringLiteral("confirm")]
+            .toString();
+    QCOMPARE(HttpClient()
+                 .send("POST", confirm, "decision=decline",
+                       {{"Content-Type", "application/x-www-form-urlencoded"}})
+                 .status,
+             200);
+    const QJsonObject o = HttpClient().get(r.json().value(QStringLiteral("run")).toString()).json();
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+    QCOMPARE(m_site.hits("/order/place"), placed);
+}
+
+void tst_A2w::letsAGetFormThroughWithoutAsking()
+{
+    const HttpResponse r = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/find"))},
+                                   {QStringLiteral("prompt"), QStringLiteral("click \"Search\"")}},
+                                  {{"Prefer", "wait=25"}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(m_site.hits("/found"), 1);
 }
 
 void tst_A2w::refusesAuthInputARunDoesNotWaitFor_data()

@@ -121,6 +121,10 @@ QList<Route> A2wController::routes()
                   &C::workflow),
         Route::to("GET", QStringLiteral("/v2/a2w/open/{receipt}"), AuthPolicy::Anonymous, this,
                   &C::open),
+        Route::to("GET", QStringLiteral("/v2/a2w/confirm/{id}"), AuthPolicy::Anonymous, this,
+                  &C::confirmationPage),
+        Route::to("POST", QStringLiteral("/v2/a2w/confirm/{id}"), AuthPolicy::Anonymous, this,
+                  &C::confirm),
     };
 }
 
@@ -435,6 +439,71 @@ void A2wController::workflow(Exchange &ex)
     if (!runs.isEmpty() && !runs.first().result.isEmpty())
         o.insert(QStringLiteral("result"), runs.first().result);
     ex.respondJson(200, o);
+}
+
+namespace {
+
+QByteArray confirmationHtml(const QString &title, const QString &body)
+{
+    return QStringLiteral("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                          "<meta name=\"viewport\" content=\"width=device-width\">"
+                          "<title>%1</title></head><body style=\"font-family:sans-serif;"
+                          "max-width:40em;margin:3em auto\"><h1>%1</h1>%2</body></html>")
+        .arg(title.toHtmlEscaped(), body)
+        .toUtf8();
+}
+
+const http::HeaderList kPageHeaders{{"X-Robots-Tag", "noindex, nofollow, noarchive"},
+                                    {"Referrer-Policy", "no-referrer"},
+                                    {"Cache-Control", "no-store"},
+                                    {"X-Frame-Options", "DENY"}};
+
+} // namespace
+
+void A2wController::confirmationPage(Exchange &ex)
+{
+    // A person, out of band: what the run is about to do, and the two buttons.
+    const http::Request &r = ex.request();
+    const QString sig = r.queryValue(QStringLiteral("sig"));
+    const Run run = m_service.confirmationFor(r.param(QStringLiteral("id")), sig);
+    QString what;
+    for (const QJsonValue &q : run.input.value(QStringLiteral("questions")).toArray())
+        what += QStringLiteral("<p>%1</p>")
+                    .arg(q.toObject().value(QStringLiteral("question")).toString().toHtmlEscaped());
+    const QString action = QStringLiteral("/v2/a2w/confirm/%1?sig=%2").arg(run.id, sig);
+    const QString body =
+        QStringLiteral("<p>An AI agent working on <b>%1</b> for a visitor asks you to confirm "
+                       "an action before it goes on:</p>%2<p>Task: %3</p>"
+                       "<form method=\"post\" action=\"%4\"><button name=\"decision\" "
+                       "value=\"confirm\">Confirm</button> <button name=\"decision\" "
+                       "value=\"decline\">Decline</button></form>")
+            .arg(run.host.toHtmlEscaped(), what, run.selector.left(300).toHtmlEscaped(),
+                 action.toHtmlEscaped());
+    ex.respond(200, confirmationHtml(QStringLiteral("Confirm an action"), body),
+               "text/html; charset=utf-8", kPageHeaders);
+}
+
+void A2wController::confirm(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QUrlQuery form(QString::fromUtf8(r.body));
+    const QString decision = form.queryItemValue(QStringLiteral("decision"));
+    if (decision != QLatin1String("confirm") && decision != QLatin1String("decline"))
+        throw DomainError::invalidField(QStringLiteral("decision"),
+                                        QStringLiteral("must be confirm or decline"));
+    const Run run =
+        m_service.confirm(r.param(QStringLiteral("id")), r.queryValue(QStringLiteral("sig")),
+                          decision == QLatin1String("confirm"));
+    ex.respond(
+        200,
+        confirmationHtml(decision == QLatin1String("confirm") ? QStringLiteral("Confirmed")
+                                                              : QStringLiteral("Declined"),
+                         QStringLiteral("<p>The run on %1 is %2. You can close this "
+                                        "page.</p>")
+                             .arg(run.host.toHtmlEscaped(), decision == QLatin1String("confirm")
+                                                                ? QStringLiteral("going on")
+                                                                : QStringLiteral("cancelled"))),
+        "text/html; charset=utf-8", kPageHeaders);
 }
 
 void A2wController::open(Exchange &ex)

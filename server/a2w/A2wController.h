@@ -39,6 +39,8 @@ private:
     void artifacts(http::Exchange &ex);
     void workflow(http::Exchange &ex);
     void open(http::Exchange &ex);
+    void confirmationPage(http::Exchange &ex);
+    void confirm(http::Exchange &ex);
 
     void stream(http::Exchange &ex, const Run &run, int framing);
     void holdThenAnswer(http::Exchange &ex, const Run &run, const QString &token, int waitMs,

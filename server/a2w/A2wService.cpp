@@ -407,8 +407,20 @@ void A2wService::start(Run &run, const QString &task)
                    QJsonObject{{QStringLiteral("enableAdditionalTools"),
                                 QJsonArray{QStringLiteral("generate_sheets"),
                                            QStringLiteral("generate_docs")}}});
-    const engine::ExecuteRequest request =
+    engine::ExecuteRequest request =
         cloud::readExecuteRequest(raw, m_policy.grantFor(keyId), m_settings);
+    // Confirmation: the site's aiAccess.confirmation, which a caller may tighten
+    // (policy.confirmation: required) but never loosen.
+    const QString sitePolicy = sites::SiteConfigSchema::effective(m_sites.config(run.siteId).config)
+                                   .value(QStringLiteral("aiAccess"))
+                                   .toObject()
+                                   .value(QStringLiteral("confirmation"))
+                                   .toString();
+    request.confirmSubmits =
+        sitePolicy == QLatin1String("required") || run.request.value(QStringLiteral("policy"))
+                                                           .toObject()
+                                                           .value(QStringLiteral("confirmation"))
+                                                           .toString() == QLatin1String("required");
     engine::AgentRun *agentRun =
         m_runs.start(request, keyId, Ids::make(QStringLiteral("req")), kEndpoint);
     run.trajectoryId = agentRun->trajectoryId();
@@ -490,13 +502,28 @@ void A2wService::sync(Run &run, const QJsonObject &response, const QString &engi
         // A one-time code or an emailed link resumes through auth-input, never in
         // clear through an ordinary answer.
         const bool signIn = onlySignIn && !authKind.isEmpty();
-        run.input = {{QStringLiteral("reason"),
-                      signIn ? QStringLiteral("sign_in_link_required") : kClarification},
+        bool confirmation = false;
+        for (const QJsonValue &v : questions)
+            confirmation |= v.toObject().value(QStringLiteral("key")).toString() ==
+                            QLatin1String("confirm_action");
+        QJsonObject links;
+        if (confirmation) {
+            QString base = m_settings.stringValue(SettingKeys::publicBaseUrl);
+            while (base.endsWith(QLatin1Char('/')))
+                base.chop(1);
+            links.insert(QStringLiteral("confirm"),
+                         QStringLiteral("%1/v2/a2w/confirm/%2?sig=%3")
+                             .arg(base, run.id, confirmSignature(run.id, Clock::isoUtc(expires))));
+        }
+        run.input = {{QStringLiteral("reason"), confirmation
+                                                    ? QStringLiteral("action_confirmation_required")
+                                                : signIn ? QStringLiteral("sign_in_link_required")
+                                                         : kClarification},
                      {QStringLiteral("message"), lines.join(QLatin1Char('\n'))},
                      {QStringLiteral("questions"), questions},
-                     {QStringLiteral("links"), QJsonObject()},
+                     {QStringLiteral("links"), links},
                      {QStringLiteral("expiresAt"), Clock::isoUtc(expires)}};
-        if (signIn) {
+        if (signIn && !confirmation) {
             static const QRegularExpression masked(QStringLiteral("\\S+•••@\\S+[A-Za-z]"));
             run.authInput = {{QStringLiteral("status"), QStringLiteral("awaiting")},
                              {QStringLiteral("kind"), authKind},
@@ -703,6 +730,44 @@ void A2wService::consumeAuthInput(const QString &id)
     } catch (const DomainError &e) {
         settle(run, Status::failed, e.message());
     }
+}
+
+QString A2wService::confirmSignature(const QString &runId, const QString &expiresAt) const
+{
+    const QByteArray mac = QMessageAuthenticationCode::hash(
+        (runId + QLatin1Char(':') + expiresAt).toUtf8(), m_store.secrets().derive("a2w-confirm"),
+        QCryptographicHash::Sha256);
+    return QString::fromLatin1(
+        mac.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+Run A2wService::confirmationFor(const QString &id, const QString &signature) const
+{
+    const std::optional<Run> run = m_repo->find(id);
+    // The link is for one parking of one run: anything else is no such confirmation.
+    if (!run || run->status != Status::inputRequired ||
+        run->input.value(QStringLiteral("reason")).toString() !=
+            QLatin1String("action_confirmation_required") ||
+        !Ids::equalConstantTime(
+            confirmSignature(id, run->input.value(QStringLiteral("expiresAt")).toString())
+                .toLatin1(),
+            signature.toLatin1()))
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CONFIRMATION_NOT_FOUND"),
+                          QStringLiteral("no confirmation waits behind this link (used, expired "
+                                         "or never issued)"));
+    return *run;
+}
+
+Run A2wService::confirm(const QString &id, const QString &signature, bool accept)
+{
+    Run run = confirmationFor(id, signature);
+    if (!accept)
+        return cancel(id, QStringLiteral("the person declined the action"));
+    emitEvent(
+        run, QStringLiteral("message"),
+        {{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("confirmed"), true}});
+    resume(run, {{QStringLiteral("confirm_action"), QStringLiteral("confirm")}}, {});
+    return *m_repo->find(id);
 }
 
 Run A2wService::cancel(const QString &id, const QString &reason)

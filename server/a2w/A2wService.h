@@ -88,6 +88,12 @@ public:
     // this thread (→ consumed). 409 NOT_AWAITING_SIGN_IN otherwise; 400 for a kind that
     // is not the one awaited.
     Run provideAuthInput(const QString &id, const QString &value, const QString &kind);
+    // The out-of-band confirmation of a run waiting with action_confirmation_required:
+    // `signature` is the one in input.links.confirm (404 otherwise, as for no run);
+    // `accept` resumes the run, else it is cancelled.
+    Run confirm(const QString &id, const QString &signature, bool accept);
+    // What the confirmation page shows; throws like confirm() for a bad signature.
+    Run confirmationFor(const QString &id, const QString &signature) const;
     // Cancels a run not yet terminal. 409 RUN_ENDED otherwise.
     Run cancel(const QString &id,
                const QString &reason = QStringLiteral("cancelled by the caller"));
@@ -119,6 +125,7 @@ private:
     void settle(Run &run, const QString &status, const QString &error);
     void resume(Run &run, const QJsonObject &answers, const QString &input);
     void consumeAuthInput(const QString &id);
+    QString confirmSignature(const QString &runId, const QString &expiresAt) const;
     void emitEvent(const Run &run, const QString &type, const QJsonObject &data);
     void setStatus(Run &run, const QString &status);
     void scheduleExpiry();

@@ -243,7 +243,49 @@ void elementAction(const Call &c)
             t.insert(QStringLiteral("role"), c->args.value(QStringLiteral("role")));
         act.insert(QStringLiteral("target"), t);
     }
-    perform(c, act);
+    const bool mightSubmit =
+        c->action == QLatin1String("click") || c->action == QLatin1String("press") ||
+        c->action == QLatin1String("submit") ||
+        (c->action == QLatin1String("type") && c->args.value(QStringLiteral("submit")).toBool());
+    if (!mightSubmit || !c->ctx || !c->ctx->request().confirmSubmits) {
+        perform(c, act);
+        return;
+    }
+    // The confirmation gate: a form sent by POST (an order, a booking, a message) waits
+    // for a person, once per action. The page decides what the form is, never the
+    // planner's arguments: a sign-in form (a password or one-time code field) passes.
+    c->tab->call(QStringLiteral("submitTarget"), act, 10000,
+                 [c, act](bool ok, const QJsonValue &v, const QString &) {
+                     const QJsonObject s = v.toObject();
+                     if (!c->ctx || !ok || !s.value(QStringLiteral("submits")).toBool() ||
+                         s.value(QStringLiteral("signIn")).toBool() ||
+                         s.value(QStringLiteral("method")).toString() == QLatin1String("get")) {
+                         perform(c, act);
+                         return;
+                     }
+                     QJsonObject &answers = c->ctx->answers();
+                     if (answers.value(QStringLiteral("confirm_action")).toString() ==
+                         QLatin1String("confirm")) {
+                         answers.remove(QStringLiteral("confirm_action"));
+                         perform(c, act);
+                         return;
+                     }
+                     Question q;
+                     q.key = QStringLiteral("confirm_action");
+                     q.question = QStringLiteral("Confirm: \"%1\" on %2 sends a form to %3.")
+                                      .arg(s.value(QStringLiteral("label")).toString(),
+                                           s.value(QStringLiteral("title")).toString(),
+                                           s.value(QStringLiteral("action")).toString());
+                     q.options = {QStringLiteral("confirm")};
+                     ToolResult r;
+                     r.output = QJsonObject{{QStringLiteral("confirmationRequired"), true},
+                                            {QStringLiteral("submit"), s}};
+                     r.summary = QStringLiteral("waiting for a person to confirm \"%1\"")
+                                     .arg(s.value(QStringLiteral("label")).toString());
+                     r.pause = true;
+                     r.questions = {q};
+                     c->done(r);
+                 });
 }
 
 // search: type the text into the page's own search box and submit it.

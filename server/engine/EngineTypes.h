@@ -54,6 +54,10 @@ struct ExecuteRequest
     QJsonArray script;
     QString origin;
     QJsonObject originParams;
+    // A2W runs under a confirmation policy (docs/api/a2w.md): an action that would
+    // submit a form other than by GET (and is not a sign-in) waits for a person's
+    // confirmation, asked as the question `confirm_action`.
+    bool confirmSubmits = false;
 };
 
 // How a phase ended (or paused for input), as its callbacks announce it. The engine

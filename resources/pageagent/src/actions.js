@@ -317,6 +317,38 @@ export function loginForm() {
   return { kind: password ? 'password' : 'otp', fields, submit: submit ? idFor(submit) : null, host: location.host };
 }
 
+// Whether `action` ({action, target, key, submit}) would submit a form, and how: the gate
+// that asks a person before a run sends a form that changes something (POST).
+export function submitTarget(action) {
+  const a = action || {};
+  let element = document.activeElement;
+  if (a.target) {
+    const found = resolve(a.target);
+    if (found.error) return { submits: false };
+    element = found.element;
+  }
+  if (!element) return { submits: false };
+  if (element.localName === 'label') element = element.control || element;
+  const form = element.form || element.closest('form');
+  if (!form) return { submits: false };
+  const t = (element.getAttribute('type') || '').toLowerCase();
+  let submits = false;
+  if (a.action === 'click')
+    submits = (element.localName === 'button' && (t === '' || t === 'submit')) ||
+      (element.localName === 'input' && (t === 'submit' || t === 'image'));
+  else if (a.action === 'press')
+    submits = a.key === 'Enter' && element.localName === 'input';
+  else if (a.action === 'type')
+    submits = a.submit === true;
+  else if (a.action === 'submit')
+    submits = true;
+  if (!submits) return { submits: false };
+  const signIn = Array.from(form.querySelectorAll('input')).some((i) => visible(i) &&
+    ((i.getAttribute('type') || '').toLowerCase() === 'password' || isCodeField(i)));
+  return { submits: true, signIn, method: (form.getAttribute('method') || 'get').toLowerCase(), action: form.action,
+    label: (nameOf(element) || element.value || 'submit').trim(), title: document.title };
+}
+
 // The page's search box, if any.
 export function searchBox() {
   const candidates = Array.from(document.querySelectorAll('input, [role=searchbox], [role=combobox]')).filter(visible);

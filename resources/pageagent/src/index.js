@@ -3,7 +3,7 @@
 // JSON strings back.
 import { accessibilityTree, ariaSnapshot, elementById, idFor, links } from './snapshot.js';
 import { markdown } from './markdown.js';
-import { act, loginForm, resolve, searchBox } from './actions.js';
+import { act, loginForm, resolve, searchBox, submitTarget } from './actions.js';
 import { extract, nextPage } from './extract.js';
 
 const VERSION = 1;
@@ -96,6 +96,7 @@ if (!window.__pilothouse) {
       nextPage: () => JSON.stringify(nextPage()),
       loginForm: () => JSON.stringify(loginForm()),
       searchBox: () => JSON.stringify(searchBox()),
+      submitTarget: (action) => JSON.stringify(submitTarget(action)),
       page: () => JSON.stringify({ url: location.href, title: document.title, readyState: document.readyState }),
     }),
     enumerable: false,
