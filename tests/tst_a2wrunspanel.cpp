@@ -32,6 +32,7 @@ private Q_SLOTS:
     void filtersBySiteAndStatus();
     void followsTheSelectedRunsEventsAndCancelsIt();
     void answersAQuestionOfARealRun();
+    void confirmsAnActionOfARealRun();
     void offersTheLiveBrowserViews();
 
 private:
@@ -63,6 +64,9 @@ void tst_A2wRunsPanel::initTestCase()
         resp.headers = {{"Location", "/account"}, {"Set-Cookie", "session=ok; Path=/"}};
         return resp;
     });
+    m_site.page("/order", "<!doctype html><title>Basket</title><form method=post "
+                          "action=/order/place><button type=submit>Place order</button></form>");
+    m_site.page("/order/place", "<!doctype html><title>Thanks</title><h1>Order placed</h1>");
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
     QCOMPARE(
@@ -173,6 +177,24 @@ void tst_A2wRunsPanel::answersAQuestionOfARealRun()
                               30000);
     QTRY_VERIFY(m_dock->eventsView()->toPlainText().contains(QLatin1String("done")));
     QVERIFY(!m_dock->eventsView()->toPlainText().contains(QLatin1String("s3cret!")));
+}
+
+void tst_A2wRunsPanel::confirmsAnActionOfARealRun()
+{
+    const QString id = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/order"))},
+                               {QStringLiteral("prompt"), QStringLiteral("click \"Place order\"")}},
+                              "execution=cloud");
+    QTRY_COMPARE_WITH_TIMEOUT(m_ph->service().a2w().find(id)->status,
+                              QStringLiteral("input_required"), 30000);
+    QVERIFY(m_dock->select(id));
+    QVERIFY(m_dock->confirmButton()->isEnabled());
+    QVERIFY(!m_dock->answerButton()->isEnabled());
+    QCOMPARE(m_site.hits("/order/place"), 0);
+    m_dock->confirmButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(m_ph->service().a2w().find(id)->status, QStringLiteral("completed"),
+                              30000);
+    QCOMPARE(m_site.hits("/order/place"), 1);
+    QVERIFY(!m_dock->confirmButton()->isEnabled());
 }
 
 void tst_A2wRunsPanel::offersTheLiveBrowserViews()

@@ -4,98 +4,103 @@
 <context>
     <name>ph::ui::A2wRunsDock</name>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="118"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="120"/>
         <source>cancelled by the operator</source>
         <translation>vom Operator abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="175"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="212"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="188"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="227"/>
         <source>Select a run to follow its events.</source>
         <translation>Wählen Sie einen Lauf, um seine Ereignisse zu verfolgen.</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="179"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="192"/>
         <source>&lt;b&gt;%1&lt;/b&gt; on %2 — %3, %4 execution</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 — %3, Ausführung %4</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="184"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="198"/>
         <source>The run asks: %1</source>
         <translation>Der Lauf fragt: %1</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="199"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="213"/>
         <source>A2W runs</source>
         <translation>A2W-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="200"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="214"/>
         <source>All sites</source>
         <translation>Alle Sites</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="201"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="215"/>
         <source>All statuses</source>
         <translation>Alle Status</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="201"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="215"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="201"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="215"/>
         <source>Waiting for a browser</source>
         <translation>Wartet auf einen Browser</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="202"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="216"/>
         <source>Running</source>
         <translation>Läuft</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="202"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="216"/>
         <source>Input required</source>
         <translation>Eingabe nötig</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="202"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="216"/>
         <source>Completed</source>
         <translation>Abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="203"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="217"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="203"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="217"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="203"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="217"/>
         <source>Expired</source>
         <translation>Abgelaufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="206"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="220"/>
         <source>Answer for every question</source>
         <translation>Antwort auf jede Frage</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="207"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="221"/>
         <source>Answer</source>
         <translation>Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="208"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="222"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="209"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="223"/>
+        <source>Confirm action</source>
+        <translation>Aktion bestätigen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="224"/>
         <source>Live browser views</source>
         <translation>Live-Browseransichten</translation>
     </message>

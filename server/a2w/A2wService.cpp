@@ -760,14 +760,34 @@ Run A2wService::confirmationFor(const QString &id, const QString &signature) con
 
 Run A2wService::confirm(const QString &id, const QString &signature, bool accept)
 {
-    Run run = confirmationFor(id, signature);
+    return decide(confirmationFor(id, signature), accept, QStringLiteral("person"));
+}
+
+Run A2wService::confirmAsOperator(const QString &id, bool accept)
+{
+    const std::optional<Run> run = m_repo->find(id);
+    if (!run)
+        throw runNotFound();
+    if (run->status != Status::inputRequired ||
+        run->input.value(QStringLiteral("reason")).toString() !=
+            QLatin1String("action_confirmation_required"))
+        throw DomainError(DomainError::Kind::Conflict,
+                          QStringLiteral("NOT_WAITING_FOR_CONFIRMATION"),
+                          QStringLiteral("the run does not wait for a confirmation"), {},
+                          {{QStringLiteral("status"), run->status}});
+    return decide(*run, accept, QStringLiteral("operator"));
+}
+
+Run A2wService::decide(Run run, bool accept, const QString &who)
+{
     if (!accept)
-        return cancel(id, QStringLiteral("the person declined the action"));
-    emitEvent(
-        run, QStringLiteral("message"),
-        {{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("confirmed"), true}});
+        return cancel(run.id, QStringLiteral("the %1 declined the action").arg(who));
+    emitEvent(run, QStringLiteral("message"),
+              {{QStringLiteral("role"), QStringLiteral("user")},
+               {QStringLiteral("confirmed"), true},
+               {QStringLiteral("by"), who}});
     resume(run, {{QStringLiteral("confirm_action"), QStringLiteral("confirm")}}, {});
-    return *m_repo->find(id);
+    return *m_repo->find(run.id);
 }
 
 Run A2wService::cancel(const QString &id, const QString &reason)

@@ -92,6 +92,9 @@ public:
     // `signature` is the one in input.links.confirm (404 otherwise, as for no run);
     // `accept` resumes the run, else it is cancelled.
     Run confirm(const QString &id, const QString &signature, bool accept);
+    // The operator's confirmation from the console (no link needed); 409
+    // NOT_WAITING_FOR_CONFIRMATION unless the run waits for one.
+    Run confirmAsOperator(const QString &id, bool accept);
     // What the confirmation page shows; throws like confirm() for a bad signature.
     Run confirmationFor(const QString &id, const QString &signature) const;
     // Cancels a run not yet terminal. 409 RUN_ENDED otherwise.
@@ -126,6 +129,7 @@ private:
     void resume(Run &run, const QJsonObject &answers, const QString &input);
     void consumeAuthInput(const QString &id);
     QString confirmSignature(const QString &runId, const QString &expiresAt) const;
+    Run decide(Run run, bool accept, const QString &who);
     void emitEvent(const Run &run, const QString &type, const QJsonObject &data);
     void setStatus(Run &run, const QString &status);
     void scheduleExpiry();

@@ -69,9 +69,11 @@ A2wRunsDock::A2wRunsDock(Service &service, QWidget *parent)
     m_answer = new QLineEdit(detail);
     m_send = new QPushButton(icon(Icon::Send), QString(), detail);
     m_cancel = new QPushButton(icon(Icon::Stop), QString(), detail);
+    m_confirm = new QPushButton(icon(Icon::Apply), QString(), detail);
     m_browser = new QPushButton(icon(Icon::Open), QString(), detail);
     actions->addWidget(m_answer, 1);
     actions->addWidget(m_send);
+    actions->addWidget(m_confirm);
     actions->addWidget(m_cancel);
     actions->addWidget(m_browser);
     d->addLayout(actions);
@@ -116,6 +118,14 @@ A2wRunsDock::A2wRunsDock(Service &service, QWidget *parent)
         m_error->clear();
         try {
             m_service.a2w().cancel(m_current, tr("cancelled by the operator"));
+        } catch (const DomainError &e) {
+            m_error->setText(e.message());
+        }
+    });
+    connect(m_confirm, &QPushButton::clicked, this, [this] {
+        m_error->clear();
+        try {
+            m_service.a2w().confirmAsOperator(m_current, true);
         } catch (const DomainError &e) {
             m_error->setText(e.message());
         }
@@ -167,6 +177,9 @@ void A2wRunsDock::showCurrent()
                          run->input.value(QStringLiteral("reason")).toString() ==
                              QLatin1String("clarification_required");
     m_cancel->setEnabled(run && !a2w::Status::isTerminal(run->status));
+    m_confirm->setEnabled(run && run->status == a2w::Status::inputRequired &&
+                          run->input.value(QStringLiteral("reason")).toString() ==
+                              QLatin1String("action_confirmation_required"));
     m_answer->setEnabled(waiting);
     m_send->setEnabled(waiting);
     m_browser->setEnabled(run && run->status == a2w::Status::running);
@@ -181,8 +194,9 @@ void A2wRunsDock::showCurrent()
     QStringList questions;
     for (const QJsonValue &q : run->input.value(QStringLiteral("questions")).toArray())
         questions << q.toObject().value(QStringLiteral("question")).toString();
-    m_question->setText(waiting ? tr("The run asks: %1").arg(questions.join(QStringLiteral("; ")))
-                                : QString());
+    m_question->setText(run->status == a2w::Status::inputRequired
+                            ? tr("The run asks: %1").arg(questions.join(QStringLiteral("; ")))
+                            : QString());
     for (const a2w::Event &e : m_service.a2w().events(run->id, 0))
         appendEvent(e);
 }
@@ -206,6 +220,7 @@ void A2wRunsDock::retranslateUi()
     m_answer->setPlaceholderText(tr("Answer for every question"));
     m_send->setText(tr("Answer"));
     m_cancel->setText(tr("Cancel run"));
+    m_confirm->setText(tr("Confirm action"));
     m_browser->setText(tr("Live browser views"));
     m_model->retranslate();
     if (m_current.isEmpty())

@@ -34,6 +34,7 @@ public:
     QLineEdit *answerEdit() const { return m_answer; }
     QPushButton *answerButton() const { return m_send; }
     QPushButton *cancelButton() const { return m_cancel; }
+    QPushButton *confirmButton() const { return m_confirm; }
     QPushButton *browserButton() const { return m_browser; }
     QComboBox *siteFilter() const { return m_site; }
     QComboBox *statusFilter() const { return m_status; }
@@ -64,6 +65,7 @@ private:
     QLineEdit *m_answer;
     QPushButton *m_send;
     QPushButton *m_cancel;
+    QPushButton *m_confirm;
     QPushButton *m_browser;
     QLabel *m_error;
     QString m_current;
