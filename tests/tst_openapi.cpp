@@ -255,11 +255,12 @@ void tst_OpenApi::realAnswersMatchTheirSchemas()
 
     // Cloud.
     call("POST", QStringLiteral("/scrape"), QStringLiteral("/scrape"),
-         {{QStringLiteral("url"), 42}});
+         {{QStringLiteral("urls"), 42}});
     // A key that may reach the loopback fixture.
-    const HttpResponse scraped = call(
-        "POST", QStringLiteral("/scrape"), QStringLiteral("/scrape"),
-        {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))}}, m_ph->mintKey(100));
+    const HttpResponse scraped =
+        call("POST", QStringLiteral("/scrape"), QStringLiteral("/scrape"),
+             {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/page.html"))}}},
+             m_ph->mintKey(100));
     QCOMPARE(scraped.status, 200);
     call("GET", QStringLiteral("/agent/no-such-run"), QStringLiteral("/agent/{trajectoryId}"));
 
