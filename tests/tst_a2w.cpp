@@ -22,14 +22,6 @@ using namespace ph::test;
 
 namespace {
 
-QByteArray page(const QString &title, const QString &body)
-{
-    return QStringLiteral("<!doctype html><html><head><title>%1</title></head><body>%2</body>"
-                          "</html>")
-        .arg(title, body)
-        .toUtf8();
-}
-
 QByteArray json(const QJsonObject &o)
 {
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
@@ -72,6 +64,7 @@ private Q_SLOTS:
     void recordsTheRunInTheSitesAnalytics();
     void rateLimitsAnAnonymousAddress();
     void neverStoresAnAccessToken();
+    void offersItsTableAsCsvAndJson();
     void runsThePythonVisitingAgentOfTheDocs();
 
 private:
@@ -91,17 +84,18 @@ private:
 void tst_A2w::initTestCase()
 {
     QVERIFY(m_site.start());
-    m_site.page("/shop",
-                page(QStringLiteral("Harbour Shop"),
-                     QStringLiteral("<h1>Products</h1><table><thead><tr><th>Name</th><th>Price"
-                                    "</th></tr></thead><tbody><tr><td>Sextant</td><td>310.00</td>"
-                                    "</tr><tr><td>Chart</td><td>25.00</td></tr></tbody></table>")));
-    const QByteArray login =
-        page(QStringLiteral("Sign in"),
-             QStringLiteral("<h1>Sign in</h1><form method=\"post\" action=\"/session\"><label "
-                            "for=\"e\">Email</label><input id=\"e\" name=\"email\" type=\"text\">"
-                            "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
-                            "type=\"password\"><button type=\"submit\">Sign in</button></form>"));
+    m_site.page(
+        "/shop",
+        htmlPage(QStringLiteral("Harbour Shop"),
+                 QStringLiteral("<h1>Products</h1><table><thead><tr><th>Name</th><th>Price"
+                                "</th></tr></thead><tbody><tr><td>Sextant</td><td>310.00</td>"
+                                "</tr><tr><td>Chart</td><td>25.00</td></tr></tbody></table>")));
+    const QByteArray login = htmlPage(
+        QStringLiteral("Sign in"),
+        QStringLiteral("<h1>Sign in</h1><form method=\"post\" action=\"/session\"><label "
+                       "for=\"e\">Email</label><input id=\"e\" name=\"email\" type=\"text\">"
+                       "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
+                       "type=\"password\"><button type=\"submit\">Sign in</button></form>"));
     m_site.route("/session", [](const FixtureRequest &r) {
         const QUrlQuery form(QString::fromUtf8(r.body));
         FixtureResponse resp;
@@ -110,7 +104,8 @@ void tst_A2w::initTestCase()
             resp.status = 303;
             resp.headers = {{"Location", "/account"}, {"Set-Cookie", "session=ok; Path=/"}};
         } else {
-            resp = FixtureResponse::html(page(QStringLiteral("Sign in"), QStringLiteral("<p>No")));
+            resp =
+                FixtureResponse::html(htmlPage(QStringLiteral("Sign in"), QStringLiteral("<p>No")));
             resp.status = 401;
         }
         return resp;
@@ -118,20 +113,20 @@ void tst_A2w::initTestCase()
     m_site.route("/account", [login](const FixtureRequest &r) {
         if (!r.headers.value("cookie").contains("session=ok"))
             return FixtureResponse::html(login);
-        return FixtureResponse::html(
-            page(QStringLiteral("Orders"),
-                 QStringLiteral("<h1>Your orders</h1><table><thead><tr><th>Name</th><th>Price"
-                                "</th></tr></thead><tbody><tr><td>Sextant</td><td>310.00</td></tr>"
-                                "</tbody></table>")));
+        return FixtureResponse::html(htmlPage(
+            QStringLiteral("Orders"),
+            QStringLiteral("<h1>Your orders</h1><table><thead><tr><th>Name</th><th>Price"
+                           "</th></tr></thead><tbody><tr><td>Sextant</td><td>310.00</td></tr>"
+                           "</tbody></table>")));
     });
     // A sign-in with a password, then a one-time code.
     m_site.page(
         "/otp/login",
-        page(QStringLiteral("Sign in"),
-             QStringLiteral("<form method=\"post\" action=\"/otp/session\"><label for=\"e\">"
-                            "Email</label><input id=\"e\" name=\"email\"><label for=\"p\">"
-                            "Password</label><input id=\"p\" name=\"password\" type=\"password"
-                            "\"><button type=\"submit\">Sign in</button></form>")));
+        htmlPage(QStringLiteral("Sign in"),
+                 QStringLiteral("<form method=\"post\" action=\"/otp/session\"><label for=\"e\">"
+                                "Email</label><input id=\"e\" name=\"email\"><label for=\"p\">"
+                                "Password</label><input id=\"p\" name=\"password\" type=\"password"
+                                "\"><button type=\"submit\">Sign in</button></form>")));
     m_site.route("/otp/session", [](const FixtureRequest &) {
         FixtureResponse resp;
         resp.status = 303;
@@ -139,11 +134,11 @@ void tst_A2w::initTestCase()
         return resp;
     });
     const QByteArray verify =
-        page(QStringLiteral("Verify"),
-             QStringLiteral("<p>We sent a code to a•••@example.org.</p><form method=\"post\" "
-                            "action=\"/otp/check\"><label for=\"c\">Verification code</label>"
-                            "<input id=\"c\" name=\"code\" autocomplete=\"one-time-code\">"
-                            "<button type=\"submit\">Verify</button></form>"));
+        htmlPage(QStringLiteral("Verify"),
+                 QStringLiteral("<p>We sent a code to a•••@example.org.</p><form method=\"post\" "
+                                "action=\"/otp/check\"><label for=\"c\">Verification code</label>"
+                                "<input id=\"c\" name=\"code\" autocomplete=\"one-time-code\">"
+                                "<button type=\"submit\">Verify</button></form>"));
     m_site.page("/otp/verify", verify);
     m_site.route("/otp/check", [verify](const FixtureRequest &r) {
         FixtureResponse resp;
@@ -158,16 +153,17 @@ void tst_A2w::initTestCase()
     });
     // A sign-in by an emailed link.
     m_site.page("/magic/sent",
-                page(QStringLiteral("Check your inbox"),
-                     QStringLiteral("<h1>Check your inbox</h1><p>We emailed a sign-in link to "
-                                    "ada@example.org.</p>")));
+                htmlPage(QStringLiteral("Check your inbox"),
+                         QStringLiteral("<h1>Check your inbox</h1><p>We emailed a sign-in link to "
+                                        "ada@example.org.</p>")));
     m_site.route("/magic/open", [](const FixtureRequest &r) {
         FixtureResponse resp;
         if (r.path.contains("token=tok-4417")) {
             resp.status = 303;
             resp.headers = {{"Location", "/magic/orders"}, {"Set-Cookie", "magic=ok; Path=/"}};
         } else {
-            resp = FixtureResponse::html(page(QStringLiteral("Expired"), QStringLiteral("<p>No")));
+            resp =
+                FixtureResponse::html(htmlPage(QStringLiteral("Expired"), QStringLiteral("<p>No")));
             resp.status = 403;
         }
         return resp;
@@ -177,27 +173,28 @@ void tst_A2w::initTestCase()
         m_site.route(path, [cookie](const FixtureRequest &r) {
             if (!r.headers.value("cookie").contains(cookie))
                 return FixtureResponse::html(
-                    page(QStringLiteral("Denied"), QStringLiteral("<p>x")));
-            return FixtureResponse::html(
-                page(QStringLiteral("Orders"),
-                     QStringLiteral("<h1>Your orders</h1><table><thead><tr><th>Name</th><th>"
-                                    "Price</th></tr></thead><tbody><tr><td>Chart</td><td>25.00</td>"
-                                    "</tr></tbody></table>")));
+                    htmlPage(QStringLiteral("Denied"), QStringLiteral("<p>x")));
+            return FixtureResponse::html(htmlPage(
+                QStringLiteral("Orders"),
+                QStringLiteral("<h1>Your orders</h1><table><thead><tr><th>Name</th><th>"
+                               "Price</th></tr></thead><tbody><tr><td>Chart</td><td>25.00</td>"
+                               "</tr></tbody></table>")));
         });
     }
     // A form that changes something (POST), and one that only asks (GET).
-    m_site.page("/order",
-                page(QStringLiteral("Basket"),
-                     QStringLiteral("<h1>Basket</h1><p>Sextant, 310.00</p><form method=\"post\" "
-                                    "action=\"/order/place\"><button type=\"submit\">Place order"
-                                    "</button></form>")));
+    m_site.page("/order", htmlPage(QStringLiteral("Basket"),
+                                   QStringLiteral(
+                                       "<h1>Basket</h1><p>Sextant, 310.00</p><form method=\"post\" "
+                                       "action=\"/order/place\"><button type=\"submit\">Place order"
+                                       "</button></form>")));
     m_site.page("/order/place",
-                page(QStringLiteral("Thank you"), QStringLiteral("<h1>Order placed</h1>")));
-    m_site.page("/find", page(QStringLiteral("Find"),
-                              QStringLiteral("<form method=\"get\" action=\"/found\"><input "
-                                             "name=\"q\" value=\"sextant\"><button type=\"submit"
-                                             "\">Search</button></form>")));
-    m_site.page("/found", page(QStringLiteral("Results"), QStringLiteral("<p>1 result</p>")));
+                htmlPage(QStringLiteral("Thank you"), QStringLiteral("<h1>Order placed</h1>")));
+    m_site.page("/find",
+                htmlPage(QStringLiteral("Find"),
+                         QStringLiteral("<form method=\"get\" action=\"/found\"><input "
+                                        "name=\"q\" value=\"sextant\"><button type=\"submit"
+                                        "\">Search</button></form>")));
+    m_site.page("/found", htmlPage(QStringLiteral("Results"), QStringLiteral("<p>1 result</p>")));
     m_site.route("/hang", [](const FixtureRequest &) {
         auto r = FixtureResponse::html("<!doctype html><title>never</title><p>partial");
         r.hang = true;
@@ -1068,6 +1065,40 @@ void tst_A2w::neverStoresAnAccessToken()
             for (const QString &token : std::as_const(m_tokens))
                 QVERIFY2(!q.value(0).toString().contains(token), sql);
     }
+}
+
+void tst_A2w::offersItsTableAsCsvAndJson()
+{
+    const HttpResponse r =
+        create({{QStringLiteral("url"), shop()},
+                {QStringLiteral("prompt"), QStringLiteral("List the products")},
+                {QStringLiteral("accept"),
+                 QJsonObject{{QStringLiteral("modes"),
+                              QJsonArray{QStringLiteral("text"), QStringLiteral("artifacts")}}}}},
+               {{"Prefer", "wait=25"}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QVERIFY(r.json()[QStringLiteral("links")].toObject().contains(QStringLiteral("artifacts")));
+    const QString run = r.json().value(QStringLiteral("run")).toString();
+    const QString url =
+        run.section(u'?', 0, 0) + QStringLiteral("/artifacts?") + run.section(u'?', 1);
+    const HttpResponse a = HttpClient().get(url);
+    QCOMPARE(a.status, 200);
+    QCOMPARE(a.json().value(QStringLiteral("runId")), r.json().value(QStringLiteral("id")));
+    QHash<QString, QJsonObject> byName;
+    for (const QJsonValue &v : a.json().value(QStringLiteral("artifacts")).toArray())
+        byName.insert(v.toObject().value(QStringLiteral("name")).toString(), v.toObject());
+    QVERIFY2(byName.contains(QStringLiteral("table.csv")) &&
+                 byName.contains(QStringLiteral("table.json")),
+             a.body.constData());
+    const HttpResponse csv = HttpClient().get(
+        byName[QStringLiteral("table.csv")].value(QStringLiteral("url")).toString());
+    QCOMPARE(csv.status, 200);
+    QVERIFY(csv.header("content-type").startsWith("text/csv"));
+    QVERIFY2(csv.body.contains("Sextant") && csv.body.contains("310"), csv.body.constData());
+    QCOMPARE(csv.body.size(), byName[QStringLiteral("table.csv")]["sizeBytes"].toInt());
+    // A re-GET signs the links afresh (a later expiry, a new signature).
+    const QString first = a.json()[QStringLiteral("expiresAt")].toString();
+    QTRY_VERIFY(HttpClient().get(url).json()[QStringLiteral("expiresAt")].toString() > first);
 }
 
 void tst_A2w::runsThePythonVisitingAgentOfTheDocs()

@@ -32,14 +32,6 @@ QJsonObject productsSchema()
         .object();
 }
 
-QByteArray page(const QString &title, const QString &body)
-{
-    return QStringLiteral("<!doctype html><html><head><meta "
-                          "charset=\"utf-8\"><title>%1</title></head><body>%2</body></html>")
-        .arg(title, body)
-        .toUtf8();
-}
-
 QString cards(const QStringList &names, double base)
 {
     QString out = QStringLiteral("<div class=\"grid\">");
@@ -121,42 +113,44 @@ void tst_Agent::initTestCase()
     QVERIFY(m_site.start());
     m_site.page(
         "/shop",
-        page(QStringLiteral("Shop"),
-             QStringLiteral(
-                 "<h1>Harbour "
-                 "Supplies</h1><table><thead><tr><th>Product</th><th>Price</th><th>Stock</th></"
-                 "tr></thead><tbody>"
-                 "<tr><td>Rope, 10 "
-                 "m</td><td>$12.50</td><td>yes</td></tr><tr><td>Fender</td><td>$24.00</td><td>no</"
-                 "td></tr>"
-                 "<tr><td>Anchor</td><td>$1,299.00</td><td>yes</td></tr></tbody></table>")));
-    m_site.page("/jsonld",
-                page(QStringLiteral("Catalog"),
-                     QStringLiteral("<script "
-                                    "type=\"application/ld+json\">{\"@context\":\"https://"
-                                    "schema.org\",\"@type\":\"ItemList\",\"itemListElement\":["
-                                    "{\"@type\":\"ListItem\",\"position\":1,\"item\":{\"@type\":"
-                                    "\"Product\",\"name\":\"Kayak\",\"offers\":{\"@type\":"
-                                    "\"Offer\",\"price\":\"499.00\",\"priceCurrency\":\"EUR\"}}},"
-                                    "{\"@type\":\"ListItem\",\"position\":2,\"item\":{\"@type\":"
-                                    "\"Product\",\"name\":\"Paddle\",\"offers\":{\"@type\":"
-                                    "\"Offer\",\"price\":\"59.90\",\"priceCurrency\":\"EUR\"}}}]}"
-                                    "</script><h1>Catalog</h1><p>Our boats.</p>")));
-    m_site.page("/cards", page(QStringLiteral("Cards"),
-                               QStringLiteral("<h1>Deals</h1>") +
-                                   cards({QStringLiteral("Compass"), QStringLiteral("Lantern"),
-                                          QStringLiteral("Whistle")},
-                                         10)));
+        htmlPage(
+            QStringLiteral("Shop"),
+            QStringLiteral(
+                "<h1>Harbour "
+                "Supplies</h1><table><thead><tr><th>Product</th><th>Price</th><th>Stock</th></"
+                "tr></thead><tbody>"
+                "<tr><td>Rope, 10 "
+                "m</td><td>$12.50</td><td>yes</td></tr><tr><td>Fender</td><td>$24.00</td><td>no</"
+                "td></tr>"
+                "<tr><td>Anchor</td><td>$1,299.00</td><td>yes</td></tr></tbody></table>")));
+    m_site.page(
+        "/jsonld",
+        htmlPage(QStringLiteral("Catalog"),
+                 QStringLiteral("<script "
+                                "type=\"application/ld+json\">{\"@context\":\"https://"
+                                "schema.org\",\"@type\":\"ItemList\",\"itemListElement\":["
+                                "{\"@type\":\"ListItem\",\"position\":1,\"item\":{\"@type\":"
+                                "\"Product\",\"name\":\"Kayak\",\"offers\":{\"@type\":"
+                                "\"Offer\",\"price\":\"499.00\",\"priceCurrency\":\"EUR\"}}},"
+                                "{\"@type\":\"ListItem\",\"position\":2,\"item\":{\"@type\":"
+                                "\"Product\",\"name\":\"Paddle\",\"offers\":{\"@type\":"
+                                "\"Offer\",\"price\":\"59.90\",\"priceCurrency\":\"EUR\"}}}]}"
+                                "</script><h1>Catalog</h1><p>Our boats.</p>")));
+    m_site.page("/cards", htmlPage(QStringLiteral("Cards"),
+                                   QStringLiteral("<h1>Deals</h1>") +
+                                       cards({QStringLiteral("Compass"), QStringLiteral("Lantern"),
+                                              QStringLiteral("Whistle")},
+                                             10)));
     for (int p = 1; p <= 3; ++p) {
         const QString next =
             p < 3 ? QStringLiteral("<a rel=\"next\" href=\"/list?page=%1\">Next</a>").arg(p + 1)
                   : QString();
-        const QByteArray html =
-            page(QStringLiteral("List %1").arg(p),
-                 QStringLiteral("<h1>Products, page %1</h1>").arg(p) +
-                     cards({QStringLiteral("Item %1A").arg(p), QStringLiteral("Item %1B").arg(p)},
-                           p * 10) +
-                     QStringLiteral("<nav class=\"pager\">%1</nav>").arg(next));
+        const QByteArray html = htmlPage(
+            QStringLiteral("List %1").arg(p),
+            QStringLiteral("<h1>Products, page %1</h1>").arg(p) +
+                cards({QStringLiteral("Item %1A").arg(p), QStringLiteral("Item %1B").arg(p)},
+                      p * 10) +
+                QStringLiteral("<nav class=\"pager\">%1</nav>").arg(next));
         m_site.route("/list", [](const FixtureRequest &r) {
             const int n = QUrlQuery(QUrl(QString::fromUtf8(r.path)).query())
                               .queryItemValue(QStringLiteral("page"))
@@ -167,12 +161,12 @@ void tst_Agent::initTestCase()
                                  .arg(pageNo + 1)
                            : QString();
             return FixtureResponse::html(
-                page(QStringLiteral("List %1").arg(pageNo),
-                     QStringLiteral("<h1>Products, page %1</h1>").arg(pageNo) +
-                         cards({QStringLiteral("Item %1A").arg(pageNo),
-                                QStringLiteral("Item %1B").arg(pageNo)},
-                               pageNo * 10) +
-                         QStringLiteral("<nav class=\"pager\">%1</nav>").arg(nextLink)));
+                htmlPage(QStringLiteral("List %1").arg(pageNo),
+                         QStringLiteral("<h1>Products, page %1</h1>").arg(pageNo) +
+                             cards({QStringLiteral("Item %1A").arg(pageNo),
+                                    QStringLiteral("Item %1B").arg(pageNo)},
+                                   pageNo * 10) +
+                             QStringLiteral("<nav class=\"pager\">%1</nav>").arg(nextLink)));
         });
         Q_UNUSED(html);
     }
@@ -185,14 +179,14 @@ void tst_Agent::initTestCase()
         if (!q.isEmpty())
             body += QStringLiteral("<h1>Results for %1</h1>").arg(q.toHtmlEscaped()) +
                     cards({q + QStringLiteral(" Pro"), q + QStringLiteral(" Lite")}, 5);
-        return FixtureResponse::html(page(QStringLiteral("Search"), body));
+        return FixtureResponse::html(htmlPage(QStringLiteral("Search"), body));
     });
-    const QByteArray loginPage =
-        page(QStringLiteral("Sign in"),
-             QStringLiteral("<h1>Sign in</h1><form method=\"post\" action=\"/session\"><label "
-                            "for=\"e\">Email</label><input id=\"e\" name=\"email\" type=\"email\">"
-                            "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
-                            "type=\"password\"><button type=\"submit\">Sign in</button></form>"));
+    const QByteArray loginPage = htmlPage(
+        QStringLiteral("Sign in"),
+        QStringLiteral("<h1>Sign in</h1><form method=\"post\" action=\"/session\"><label "
+                       "for=\"e\">Email</label><input id=\"e\" name=\"email\" type=\"email\">"
+                       "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
+                       "type=\"password\"><button type=\"submit\">Sign in</button></form>"));
     m_site.page("/login", loginPage);
     m_site.route("/session", [](const FixtureRequest &r) {
         const QUrlQuery form(QString::fromUtf8(r.body));
@@ -205,7 +199,7 @@ void tst_Agent::initTestCase()
             resp.headers = {{"Location", "/account"}, {"Set-Cookie", "session=ok; Path=/"}};
         } else {
             resp = FixtureResponse::html(
-                page(QStringLiteral("Sign in"), QStringLiteral("<p>Wrong password</p>")));
+                htmlPage(QStringLiteral("Sign in"), QStringLiteral("<p>Wrong password</p>")));
             resp.status = 401;
         }
         return resp;
@@ -214,27 +208,27 @@ void tst_Agent::initTestCase()
         ++m_accountHits;
         if (!r.headers.value("cookie").contains("session=ok"))
             return FixtureResponse::html(loginPage);
-        return FixtureResponse::html(
-            page(QStringLiteral("Orders"),
-                 QStringLiteral(
-                     "<h1>Your "
-                     "orders</h1><table><thead><tr><th>Name</th><th>Price</th></tr></thead><tbody>"
-                     "<tr><td>Sextant</td><td>310.00</td></tr><tr><td>Chart</td><td>25.00</td></"
-                     "tr></tbody></table>")));
+        return FixtureResponse::html(htmlPage(
+            QStringLiteral("Orders"),
+            QStringLiteral(
+                "<h1>Your "
+                "orders</h1><table><thead><tr><th>Name</th><th>Price</th></tr></thead><tbody>"
+                "<tr><td>Sextant</td><td>310.00</td></tr><tr><td>Chart</td><td>25.00</td></"
+                "tr></tbody></table>")));
     });
-    m_site.page(
-        "/form",
-        page(QStringLiteral("Form"),
-             QStringLiteral("<button id=\"show\" "
-                            "onclick=\"setTimeout(()=>{document.getElementById('d').textContent='"
-                            "Details shown'},300)\">Show details</button>"
-                            "<p id=\"d\"></p><label for=\"n\">Name</label><input id=\"n\"><label "
-                            "for=\"c\">Color</label>"
-                            "<select id=\"c\"><option>Red</option><option>Blue</option></select>"
-                            "<button onclick=\"document.getElementById('out').textContent='Saved "
-                            "'+document.getElementById('n').value+' "
-                            "'+document.getElementById('c').value\">Save</button>"
-                            "<p id=\"out\"></p>")));
+    m_site.page("/form",
+                htmlPage(QStringLiteral("Form"),
+                         QStringLiteral(
+                             "<button id=\"show\" "
+                             "onclick=\"setTimeout(()=>{document.getElementById('d').textContent='"
+                             "Details shown'},300)\">Show details</button>"
+                             "<p id=\"d\"></p><label for=\"n\">Name</label><input id=\"n\"><label "
+                             "for=\"c\">Color</label>"
+                             "<select id=\"c\"><option>Red</option><option>Blue</option></select>"
+                             "<button onclick=\"document.getElementById('out').textContent='Saved "
+                             "'+document.getElementById('n').value+' "
+                             "'+document.getElementById('c').value\">Save</button>"
+                             "<p id=\"out\"></p>")));
     m_site.route("/hang", [](const FixtureRequest &) {
         auto r = FixtureResponse::html("<!doctype html><title>never</title><p>partial");
         r.hang = true;
@@ -247,20 +241,21 @@ void tst_Agent::initTestCase()
                                    "name</td><td>%2.99</td></tr>")
                         .arg(i)
                         .arg(i);
-        return FixtureResponse::html(
-            page(QStringLiteral("Big"), QStringLiteral("<table><thead><tr><th>Name</th><th>Price</"
-                                                       "th></tr></thead><tbody>%1</tbody></table>")
-                                            .arg(rows)));
+        return FixtureResponse::html(htmlPage(
+            QStringLiteral("Big"), QStringLiteral("<table><thead><tr><th>Name</th><th>Price</"
+                                                  "th></tr></thead><tbody>%1</tbody></table>")
+                                       .arg(rows)));
     });
     m_site.page(
         "/prices",
-        page(QStringLiteral("Prices"),
-             QStringLiteral(
-                 "<h1>Boat shop</h1><button "
-                 "onclick=\"document.getElementById('p').hidden=false\">Show prices</button>"
-                 "<table id=\"p\" "
-                 "hidden><thead><tr><th>Name</th><th>Price</th></tr></thead><tbody><tr><td>Dinghy</"
-                 "td><td>900</td></tr></tbody></table>")));
+        htmlPage(
+            QStringLiteral("Prices"),
+            QStringLiteral(
+                "<h1>Boat shop</h1><button "
+                "onclick=\"document.getElementById('p').hidden=false\">Show prices</button>"
+                "<table id=\"p\" "
+                "hidden><thead><tr><th>Name</th><th>Price</th></tr></thead><tbody><tr><td>Dinghy</"
+                "td><td>900</td></tr></tbody></table>")));
     m_site.route("/image.png", [](const FixtureRequest &) {
         FixtureResponse r;
         r.headers = {{"Content-Type", "image/png"}};

@@ -19,14 +19,6 @@ QJsonObject parse(const char *json)
     return QJsonDocument::fromJson(json).object();
 }
 
-QByteArray page(const QString &title, const QString &body)
-{
-    return QStringLiteral("<!doctype html><html><head><meta charset=\"utf-8\"><title>%1</title>"
-                          "</head><body>%2</body></html>")
-        .arg(title, body)
-        .toUtf8();
-}
-
 QJsonValue resultJson(const QJsonObject &r)
 {
     return r.value(QStringLiteral("result")).toObject().value(QStringLiteral("json"));
@@ -74,29 +66,30 @@ void tst_Bridge::initTestCase()
 {
     QVERIFY(m_site.start());
     m_site.page("/shop",
-                page(QStringLiteral("Shop"),
-                     QStringLiteral("<h1>Harbour Supplies</h1><table><thead><tr><th>Name</th>"
-                                    "<th>Price</th></tr></thead><tbody><tr><td>Rope</td>"
-                                    "<td>12.50</td></tr><tr><td>Fender</td><td>24.00</td></tr>"
-                                    "</tbody></table>")));
+                htmlPage(QStringLiteral("Shop"),
+                         QStringLiteral("<h1>Harbour Supplies</h1><table><thead><tr><th>Name</th>"
+                                        "<th>Price</th></tr></thead><tbody><tr><td>Rope</td>"
+                                        "<td>12.50</td></tr><tr><td>Fender</td><td>24.00</td></tr>"
+                                        "</tbody></table>")));
     for (int p = 1; p <= 2; ++p)
         m_site.page(
             QStringLiteral("/list%1").arg(p).toUtf8(),
-            page(QStringLiteral("List %1").arg(p),
-                 QStringLiteral("<table><thead><tr><th>Name</th><th>Price</th></tr>"
-                                "</thead><tbody><tr><td>Item %1</td><td>%1.00</td></tr>"
-                                "</tbody></table>%2")
-                     .arg(p)
-                     .arg(p == 1 ? QStringLiteral("<a rel=\"next\" href=\"/list2\">Next</a>")
-                                 : QString())));
-    m_site.page("/form",
-                page(QStringLiteral("Form"),
-                     QStringLiteral("<button onclick=\"document.getElementById('d').textContent="
-                                    "'Details shown'\">Show details</button><p id=\"d\"></p>"
-                                    "<label for=\"n\">Name</label><input id=\"n\">"
-                                    "<button onclick=\"document.getElementById('out').textContent="
-                                    "'Saved '+document.getElementById('n').value\">Save</button>"
-                                    "<p id=\"out\"></p>")));
+            htmlPage(QStringLiteral("List %1").arg(p),
+                     QStringLiteral("<table><thead><tr><th>Name</th><th>Price</th></tr>"
+                                    "</thead><tbody><tr><td>Item %1</td><td>%1.00</td></tr>"
+                                    "</tbody></table>%2")
+                         .arg(p)
+                         .arg(p == 1 ? QStringLiteral("<a rel=\"next\" href=\"/list2\">Next</a>")
+                                     : QString())));
+    m_site.page(
+        "/form",
+        htmlPage(QStringLiteral("Form"),
+                 QStringLiteral("<button onclick=\"document.getElementById('d').textContent="
+                                "'Details shown'\">Show details</button><p id=\"d\"></p>"
+                                "<label for=\"n\">Name</label><input id=\"n\">"
+                                "<button onclick=\"document.getElementById('out').textContent="
+                                "'Saved '+document.getElementById('n').value\">Save</button>"
+                                "<p id=\"out\"></p>")));
     m_site.route("/hook", [](const FixtureRequest &) {
         FixtureResponse r;
         r.body = "ok";

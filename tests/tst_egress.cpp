@@ -18,14 +18,6 @@ using namespace ph::test;
 
 namespace {
 
-QByteArray page(const QString &title, const QString &body)
-{
-    return QStringLiteral("<!doctype html><html><head><meta charset=\"utf-8\"><title>%1</title>"
-                          "</head><body>%2</body></html>")
-        .arg(title, body)
-        .toUtf8();
-}
-
 FixtureResponse redirectTo(const QString &location)
 {
     FixtureResponse r;
@@ -118,31 +110,32 @@ void tst_Egress::initTestCase()
     QVERIFY(m_public.start());
     QVERIFY(m_private.start());
     const QString file = m_secretUrl;
-    m_public.page("/p.html", page(QStringLiteral("Page one"),
-                                  QStringLiteral("<h1>Page one</h1><p>first page</p>"
-                                                 "<a rel=\"next\" href=\"%1\">Next</a>")
-                                      .arg(file)));
+    m_public.page("/p.html", htmlPage(QStringLiteral("Page one"),
+                                      QStringLiteral("<h1>Page one</h1><p>first page</p>"
+                                                     "<a rel=\"next\" href=\"%1\">Next</a>")
+                                          .arg(file)));
     m_public.route("/redirect-file", [file](const FixtureRequest &) { return redirectTo(file); });
-    m_public.page("/meta-file", page(QStringLiteral("Meta"),
-                                     QStringLiteral("<meta http-equiv=\"refresh\" content=\"0;url="
-                                                    "%1\"><p>meta page</p>")
-                                         .arg(file)));
+    m_public.page("/meta-file",
+                  htmlPage(QStringLiteral("Meta"),
+                           QStringLiteral("<meta http-equiv=\"refresh\" content=\"0;url="
+                                          "%1\"><p>meta page</p>")
+                               .arg(file)));
     m_public.page(
         "/script-file",
-        page(QStringLiteral("Script"),
-             QStringLiteral("<p>script page</p><script>location = '%1';</script>").arg(file)));
-    m_public.page("/iframe-file", page(QStringLiteral("Frame"),
-                                       QStringLiteral("<p>frame page</p><iframe src=\"%1\">"
-                                                      "</iframe>")
-                                           .arg(file)));
-    m_public.page("/link-file",
-                  page(QStringLiteral("Link"), QStringLiteral("<p>link page</p><a href=\"%1\">Open "
-                                                              "secret</a>")
-                                                   .arg(file)));
-    m_public.page("/form-file",
-                  page(QStringLiteral("Form"), QStringLiteral("<p>form page</p><form action=\"%1\">"
-                                                              "<button>Send it</button></form>")
-                                                   .arg(file)));
+        htmlPage(QStringLiteral("Script"),
+                 QStringLiteral("<p>script page</p><script>location = '%1';</script>").arg(file)));
+    m_public.page("/iframe-file", htmlPage(QStringLiteral("Frame"),
+                                           QStringLiteral("<p>frame page</p><iframe src=\"%1\">"
+                                                          "</iframe>")
+                                               .arg(file)));
+    m_public.page("/link-file", htmlPage(QStringLiteral("Link"),
+                                         QStringLiteral("<p>link page</p><a href=\"%1\">Open "
+                                                        "secret</a>")
+                                             .arg(file)));
+    m_public.page("/form-file", htmlPage(QStringLiteral("Form"),
+                                         QStringLiteral("<p>form page</p><form action=\"%1\">"
+                                                        "<button>Send it</button></form>")
+                                             .arg(file)));
     const quint16 inside = m_private.port();
     m_public.route("/redirect-private-literal", [inside](const FixtureRequest &) {
         return redirectTo(QStringLiteral("http://127.0.0.1:%1/secret").arg(inside));
@@ -168,16 +161,17 @@ void tst_Egress::initTestCase()
                                  "<script>fetch('%1/fetched').catch(function(){});</script>")
                       .arg(base);
     }
-    m_public.page("/embeds-private",
-                  page(QStringLiteral("Embeds"), QStringLiteral("<p>embeds page</p>") + embeds));
-    m_public.page("/next-private", page(QStringLiteral("Listing"),
-                                        QStringLiteral("<p>listing</p><a rel=\"next\" href=\"http:"
-                                                       "//intranet.test:%1/secret\">Next</a>")
-                                            .arg(inside)));
-    m_public.page("/link-private",
-                  page(QStringLiteral("Links"), QStringLiteral("<p>links</p><a href=\"http://"
-                                                               "127.0.0.1:%1/secret\">Inside</a>")
-                                                    .arg(inside)));
+    m_public.page("/embeds-private", htmlPage(QStringLiteral("Embeds"),
+                                              QStringLiteral("<p>embeds page</p>") + embeds));
+    m_public.page("/next-private",
+                  htmlPage(QStringLiteral("Listing"),
+                           QStringLiteral("<p>listing</p><a rel=\"next\" href=\"http:"
+                                          "//intranet.test:%1/secret\">Next</a>")
+                               .arg(inside)));
+    m_public.page("/link-private", htmlPage(QStringLiteral("Links"),
+                                            QStringLiteral("<p>links</p><a href=\"http://"
+                                                           "127.0.0.1:%1/secret\">Inside</a>")
+                                                .arg(inside)));
     m_public.route("/data.csv", [](const FixtureRequest &) {
         FixtureResponse r;
         r.headers.append({QByteArray("Content-Type"), QByteArray("text/csv")});
@@ -191,7 +185,7 @@ void tst_Egress::initTestCase()
         r.body = "cookie\n\"" + req.headers.value("cookie") + "\"\n";
         return r;
     });
-    m_private.page("/secret", page(QStringLiteral("Inside"), QString::fromLatin1(m_marker)));
+    m_private.page("/secret", htmlPage(QStringLiteral("Inside"), QString::fromLatin1(m_marker)));
     for (const char *p :
          {"/secret.png", "/secret.js", "/secret.css", "/frame", "/fetched", "/secret.txt", "/hook"})
         m_private.page(p, m_marker);
@@ -221,10 +215,10 @@ void tst_Egress::crawlNeverReadsALocalFileThroughTheBridge()
 {
     // The reported reproduction: the owner's key on a loopback bind, a loopback page
     // whose next link is a file: URL.
-    m_private.page("/p.html", page(QStringLiteral("Page one"),
-                                   QStringLiteral("<p>first page</p><a rel=\"next\" "
-                                                  "href=\"%1\">Next</a>")
-                                       .arg(m_secretUrl)));
+    m_private.page("/p.html", htmlPage(QStringLiteral("Page one"),
+                                       QStringLiteral("<p>first page</p><a rel=\"next\" "
+                                                      "href=\"%1\">Next</a>")
+                                           .arg(m_secretUrl)));
     const auto r = m_ph->client().post(
         QStringLiteral("/mcp"),
         {{QStringLiteral("tool"), QStringLiteral("crawl")},

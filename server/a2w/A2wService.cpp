@@ -1,5 +1,7 @@
 #include "A2wService.h"
 
+#include "A2wArtifacts.h"
+
 #include "cloud/AgentRequest.h"
 #include "cloud/RunService.h"
 #include "core/ApiKeyService.h"
@@ -7,10 +9,12 @@
 #include "core/DomainError.h"
 #include "core/Ids.h"
 #include "core/JsonText.h"
+#include "core/ObjectStore.h"
 #include "core/SecretBox.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "engine/AgentRun.h"
+#include "engine/ResponseBuilder.h"
 #include "engine/RunManager.h"
 #include "net/NetworkPolicy.h"
 #include "sites/AnalyticsRepository.h"
@@ -97,6 +101,20 @@ QString taskOf(const QJsonObject &entry)
         parts << entry.value(QStringLiteral("label")).toString();
     return parts.join(QLatin1Char('\n'));
 }
+
+// Whether the caller asked for files: accept.modes has artifacts, or artifacts names some.
+bool wantsFiles(const Run &run)
+{
+    bool wanted = !run.request.value(QStringLiteral("artifacts")).toArray().isEmpty();
+    for (const QJsonValue &m : run.request.value(QStringLiteral("accept"))
+                                   .toObject()
+                                   .value(QStringLiteral("modes"))
+                                   .toArray())
+        wanted |= m.toString() == QLatin1String("artifacts");
+    return wanted;
+}
+
+constexpr qint64 kTableFileTtlMs = 7LL * 24 * 3600 * 1000;
 
 } // namespace
 
@@ -394,15 +412,9 @@ void A2wService::start(Run &run, const QString &task)
                     {QStringLiteral("urls"), QJsonArray{run.url}},
                     {QStringLiteral("response"),
                      QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}};
-    // A caller that asks for artifacts (accept.modes or the artifacts field) gets the
-    // extracted table as a spreadsheet and the answer as a document.
-    bool wantsFiles = !run.request.value(QStringLiteral("artifacts")).toArray().isEmpty();
-    for (const QJsonValue &m : run.request.value(QStringLiteral("accept"))
-                                   .toObject()
-                                   .value(QStringLiteral("modes"))
-                                   .toArray())
-        wantsFiles |= m.toString() == QLatin1String("artifacts");
-    if (wantsFiles)
+    // A caller that asks for artifacts gets the extracted table as a spreadsheet and the
+    // answer as a document (and, when it settles, the table as CSV and JSON).
+    if (wantsFiles(run))
         raw.insert(QStringLiteral("tools"),
                    QJsonObject{{QStringLiteral("enableAdditionalTools"),
                                 QJsonArray{QStringLiteral("generate_sheets"),
@@ -546,6 +558,8 @@ void A2wService::sync(Run &run, const QJsonObject &response, const QString &engi
     }
     if (engineStatus == QLatin1String("success")) {
         run.result = shapeResult(run, response);
+        if (wantsFiles(run))
+            addTableFiles(run, response);
         const QString text = response.value(QStringLiteral("result"))
                                  .toObject()
                                  .value(QStringLiteral("text"))
@@ -562,6 +576,31 @@ void A2wService::sync(Run &run, const QJsonObject &response, const QString &engi
     const QString error = response.value(QStringLiteral("error")).toString();
     settle(run, engineStatus == QLatin1String("cancelled") ? Status::cancelled : Status::failed,
            error.isEmpty() ? engineStatus : error);
+}
+
+void A2wService::addTableFiles(Run &run, const QJsonObject &response)
+{
+    const QJsonObject answer = response.value(QStringLiteral("result")).toObject();
+    const QJsonArray rows = TableFiles::rowsOf(answer.value(QStringLiteral("json")),
+                                               answer.value(QStringLiteral("text")).toString());
+    const auto keyId = m_repo->siteAccount(run.siteId);
+    if (rows.isEmpty() || !keyId)
+        return;
+    QJsonArray artifacts = run.result.value(QStringLiteral("artifacts")).toArray();
+    const QList<std::pair<QString, QByteArray>> files{
+        {QStringLiteral("text/csv"), TableFiles::csv(rows)},
+        {QStringLiteral("application/json"), TableFiles::json(rows)}};
+    for (const auto &[type, data] : files) {
+        const QString name = type == QLatin1String("text/csv") ? QStringLiteral("table.csv")
+                                                               : QStringLiteral("table.json");
+        const StoredObject o =
+            m_store.objects().put(*keyId, QStringLiteral("a2w"), name, type, data, kTableFileTtlMs);
+        artifacts.append(QJsonObject{{QStringLiteral("ref"), o.id},
+                                     {QStringLiteral("name"), o.name},
+                                     {QStringLiteral("contentType"), o.contentType},
+                                     {QStringLiteral("sizeBytes"), o.size}});
+    }
+    run.result.insert(QStringLiteral("artifacts"), artifacts);
 }
 
 void A2wService::settle(Run &run, const QString &status, const QString &error)
@@ -839,34 +878,26 @@ void A2wService::scheduleExpiry()
 
 QJsonObject A2wService::artifacts(const Run &run) const
 {
-    QJsonObject response;
-    if (!run.trajectoryId.isEmpty()) {
-        if (engine::AgentRun *live = m_engine.live(run.trajectoryId)) {
-            response = live->response();
-        } else {
-            engine::EngineError error;
-            response = m_engine
-                           .latest(run.trajectoryId,
-                                   m_repo->siteAccount(run.siteId).value_or(QString()), &error)
-                           .value_or(QJsonObject());
-        }
-    }
     QJsonArray list;
     QString earliest;
-    const QJsonArray files = response.value(QStringLiteral("metadata"))
-                                 .toObject()
-                                 .value(QStringLiteral("generatedFiles"))
-                                 .toArray();
-    for (const QJsonValue &v : files) {
-        const QJsonObject f = v.toObject();
-        const QString expires = f.value(QStringLiteral("expiresAt")).toString();
+    // Every file of the result (generated by the run, or its table as CSV and JSON),
+    // signed afresh.
+    for (const QJsonValue &v : run.result.value(QStringLiteral("artifacts")).toArray()) {
+        const QString ref = v.toObject().value(QStringLiteral("ref")).toString();
+        const std::optional<StoredObject> o =
+            ref.isEmpty() ? std::nullopt : m_store.objects().find(ref);
+        if (!o)
+            continue;
+        const QJsonObject signedRef = engine::ResponseBuilder::storageRef(
+            m_store.objects(), m_settings, o->id, o->name, o->contentType, o->size);
+        const QString expires = signedRef.value(QStringLiteral("expiresAt")).toString();
         if (earliest.isEmpty() || expires < earliest)
             earliest = expires;
         list.append(
-            QJsonObject{{QStringLiteral("name"), f.value(QStringLiteral("name"))},
-                        {QStringLiteral("contentType"), f.value(QStringLiteral("contentType"))},
-                        {QStringLiteral("sizeBytes"), f.value(QStringLiteral("sizeBytes"))},
-                        {QStringLiteral("url"), f.value(QStringLiteral("downloadUrl"))},
+            QJsonObject{{QStringLiteral("name"), o->name},
+                        {QStringLiteral("contentType"), o->contentType},
+                        {QStringLiteral("sizeBytes"), o->size},
+                        {QStringLiteral("url"), signedRef.value(QStringLiteral("downloadUrl"))},
                         {QStringLiteral("expiresAt"), expires}});
     }
     if (earliest.isEmpty())

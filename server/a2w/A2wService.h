@@ -126,6 +126,7 @@ private:
     void onEngineChanged(const QString &trajectoryId);
     void sync(Run &run, const QJsonObject &response, const QString &engineStatus);
     void settle(Run &run, const QString &status, const QString &error);
+    void addTableFiles(Run &run, const QJsonObject &response);
     void resume(Run &run, const QJsonObject &answers, const QString &input);
     void consumeAuthInput(const QString &id);
     QString confirmSignature(const QString &runId, const QString &expiresAt) const;

@@ -32,6 +32,15 @@ struct FixtureResponse
 
 // A small web server for tests, on loopback, started by the test itself. Routes map a
 // path to a handler; every hit is counted.
+// A small HTML document (UTF-8) for fixture pages.
+inline QByteArray htmlPage(const QString &title, const QString &body)
+{
+    return QStringLiteral("<!doctype html><html><head><meta charset=\"utf-8\"><title>%1</title>"
+                          "</head><body>%2</body></html>")
+        .arg(title, body)
+        .toUtf8();
+}
+
 class FixtureServer : public QTcpServer
 {
     Q_OBJECT

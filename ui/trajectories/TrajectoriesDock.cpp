@@ -4,7 +4,9 @@
 #include "common/JsonView.h"
 
 #include "Service.h"
+#include "cloud/RunService.h"
 #include "common/Icons.h"
+#include "core/DomainError.h"
 #include "core/Ids.h"
 #include "core/Store.h"
 #include "engine/RunManager.h"
@@ -285,10 +287,16 @@ void TrajectoriesDock::cancelCurrent()
 {
     if (m_current.isEmpty())
         return;
-    engine::EngineError error;
     const QString id = m_current; // cancelling may move the row and the selection
-    if (!m_service.runs().cancel(id, QString(), QStringLiteral("cancelled"), &error))
-        QMessageBox::information(this, tr("Cancel run"), error->message());
+    const auto trajectory = m_service.trajectories().find(id);
+    if (!trajectory)
+        return;
+    // The same service as DELETE /agent/{id}: its callbacks are announced as for the API.
+    try {
+        m_service.runService().cancel(id, trajectory->keyId);
+    } catch (const DomainError &e) {
+        QMessageBox::information(this, tr("Cancel run"), e.message());
+    }
     showCurrent();
 }
 
@@ -311,10 +319,13 @@ void TrajectoriesDock::continueCurrent()
                       {QStringLiteral("history"), QJsonObject{{QStringLiteral("continue"), true},
                                                               {QStringLiteral("answers"), masked}}},
                       {QStringLiteral("source"), QStringLiteral("console")}};
-    engine::EngineError error;
-    if (!m_service.runs().submit(request, trajectory->keyId, Ids::make(QStringLiteral("req")),
-                                 &error)) {
-        QMessageBox::warning(this, tr("Continue run"), error->message());
+    // As POST /agent continues a run: credits, the key's limit, the request log and
+    // the run's callbacks.
+    try {
+        m_service.runService().start(request, trajectory->keyId, Ids::make(QStringLiteral("req")),
+                                     QStringLiteral("console"));
+    } catch (const DomainError &e) {
+        QMessageBox::warning(this, tr("Continue run"), e.message());
         return;
     }
     for (const auto &a : std::as_const(m_answers))
