@@ -65,6 +65,7 @@ private Q_SLOTS:
     void rateLimitsAnAnonymousAddress();
     void neverStoresAnAccessToken();
     void offersItsTableAsCsvAndJson();
+    void keepsWaitingRunsAcrossARestartAndFailsLostOnes();
     void runsThePythonVisitingAgentOfTheDocs();
 
 private:
@@ -1021,6 +1022,14 @@ void tst_A2w::recordsTheRunInTheSitesAnalytics()
                                   {{"Prefer", "wait=25"}});
     QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     const QString id = r.json().value(QStringLiteral("id")).toString();
+    // The owner's AI sees it in the aggregate summary.
+    const QJsonObject summary =
+        m_ph->client()
+            .get(QStringLiteral("/config/v1/sites/%1/analytics/summary").arg(m_siteId))
+            .json();
+    QVERIFY2(summary[QStringLiteral("totals")][QStringLiteral("interactions")].toInt() >= 1,
+             QJsonDocument(summary).toJson().constData());
+    QVERIFY(summary[QStringLiteral("totals")][QStringLiteral("conversions")].toInt() >= 1);
     QSqlQuery q(m_ph->service().store().database());
     QVERIFY(q.exec(QStringLiteral("SELECT data FROM analytics_interactions WHERE site_id = '%1'")
                        .arg(m_siteId)));
@@ -1099,6 +1108,81 @@ void tst_A2w::offersItsTableAsCsvAndJson()
     // A re-GET signs the links afresh (a later expiry, a new signature).
     const QString first = a.json()[QStringLiteral("expiresAt")].toString();
     QTRY_VERIFY(HttpClient().get(url).json()[QStringLiteral("expiresAt")].toString() > first);
+}
+
+void tst_A2w::keepsWaitingRunsAcrossARestartAndFailsLostOnes()
+{
+    QTemporaryDir dir;
+    QString waiting, asking, lost;
+    {
+        TestService first({}, dir.path());
+        QVERIFY(first.ok());
+        QCOMPARE(
+            first.client()
+                .post(QStringLiteral("/generateSiteKey"),
+                      {{QStringLiteral("siteName"), QStringLiteral("Restarted")},
+                       {QStringLiteral("label"), QStringLiteral("embed")},
+                       {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
+                .status,
+            201);
+        waiting = create({{QStringLiteral("url"), shop()},
+                          {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+                         {{"Prefer", "execution=browser"}}, &first)
+                      .json()
+                      .value(QStringLiteral("run"))
+                      .toString();
+        lost = create({{QStringLiteral("url"), shop()},
+                       {QStringLiteral("prompt"), QStringLiteral("List the products")}},
+                      {{"Prefer", "execution=browser"}}, &first)
+                   .json()
+                   .value(QStringLiteral("run"))
+                   .toString();
+        const HttpResponse r =
+            create({{QStringLiteral("url"), m_site.url(QStringLiteral("/account"))},
+                    {QStringLiteral("prompt"), QStringLiteral("Sign in and list my orders")}},
+                   {{"Prefer", "wait=25"}}, &first);
+        QCOMPARE(r.json().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("input_required"));
+        asking = r.json().value(QStringLiteral("run")).toString();
+    }
+    // What a process killed mid-run leaves: a run stored as running.
+    {
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+        db.setDatabaseName(dir.filePath(QStringLiteral("pilothouse.db")));
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("UPDATE a2w_runs SET status = 'running' WHERE id = '%1'")
+                           .arg(lost.section(QStringLiteral("/runs/"), 1).section(u'?', 0, 0))));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+
+    TestService second({}, dir.path());
+    QVERIFY(second.ok());
+    auto at = [&second](const QString &url) {
+        return second.base() + url.mid(url.indexOf(QLatin1String("/v2/")));
+    };
+    const QJsonObject w = HttpClient().get(at(waiting)).json();
+    QCOMPARE(w.value(QStringLiteral("status")).toString(), QStringLiteral("waiting_browser"));
+    const QJsonObject l = HttpClient().get(at(lost)).json();
+    QCOMPARE(l.value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
+    QVERIFY(l.value(QStringLiteral("error")).toString().contains(QLatin1String("restarted")));
+    // The run waiting for input goes on where it stopped.
+    const QJsonObject a = HttpClient().get(at(asking)).json();
+    QCOMPARE(a.value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    QCOMPARE(
+        HttpClient()
+            .send("POST", at(asking),
+                  json({{QStringLiteral("answers"),
+                         QJsonObject{{QStringLiteral("email"), QStringLiteral("ada@example.org")},
+                                     {QStringLiteral("password"), QStringLiteral("s3cret!")}}}}),
+                  {{"Content-Type", "application/json"}})
+            .status,
+        200);
+    const QJsonObject done =
+        waitFor(at(asking), {QStringLiteral("completed"), QStringLiteral("failed")});
+    QCOMPARE(done.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
 }
 
 void tst_A2w::runsThePythonVisitingAgentOfTheDocs()
