@@ -12,6 +12,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
 #include <QProcess>
 #include <QSqlQuery>
@@ -1105,6 +1106,24 @@ void tst_A2w::offersItsTableAsCsvAndJson()
     QVERIFY(csv.header("content-type").startsWith("text/csv"));
     QVERIFY2(csv.body.contains("Sextant") && csv.body.contains("310"), csv.body.constData());
     QCOMPARE(csv.body.size(), byName[QStringLiteral("table.csv")]["sizeBytes"].toInt());
+    // A picture of the page the run ended on.
+    QString picture;
+    for (auto it = byName.begin(); it != byName.end(); ++it)
+        if (it.value().value(QStringLiteral("contentType")).toString() == QLatin1String("image/png"))
+            picture = it.value().value(QStringLiteral("url")).toString();
+    QVERIFY2(!picture.isEmpty(), a.body.constData());
+    const HttpResponse png = HttpClient().get(picture);
+    QCOMPARE(png.status, 200);
+    QVERIFY(png.body.startsWith("\x89PNG\r\n\x1a\n"));
+    QImage image;
+    QVERIFY(image.loadFromData(png.body, "PNG"));
+    QVERIFY(image.width() >= 1000);
+    // Not a blank picture: the page's text left dark pixels.
+    int dark = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            dark += qGray(image.pixel(x, y)) < 100;
+    QVERIFY2(dark > 50, qPrintable(QString::number(dark)));
     // A re-GET signs the links afresh (a later expiry, a new signature).
     const QString first = a.json()[QStringLiteral("expiresAt")].toString();
     QTRY_VERIFY(HttpClient().get(url).json()[QStringLiteral("expiresAt")].toString() > first);

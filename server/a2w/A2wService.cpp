@@ -412,13 +412,15 @@ void A2wService::start(Run &run, const QString &task)
                     {QStringLiteral("urls"), QJsonArray{run.url}},
                     {QStringLiteral("response"),
                      QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}};
-    // A caller that asks for artifacts gets the extracted table as a spreadsheet and the
-    // answer as a document (and, when it settles, the table as CSV and JSON).
+    // A caller that asks for artifacts gets the extracted table as a spreadsheet, the
+    // answer as a document, a picture of the page (and, when it settles, the table as
+    // CSV and JSON).
     if (wantsFiles(run))
         raw.insert(QStringLiteral("tools"),
                    QJsonObject{{QStringLiteral("enableAdditionalTools"),
                                 QJsonArray{QStringLiteral("generate_sheets"),
-                                           QStringLiteral("generate_docs")}}});
+                                           QStringLiteral("generate_docs"),
+                                           QStringLiteral("screenshot")}}});
     engine::ExecuteRequest request =
         cloud::readExecuteRequest(raw, m_policy.grantFor(keyId), m_settings);
     // Confirmation: the site's aiAccess.confirmation, which a caller may tighten
@@ -958,7 +960,8 @@ QJsonObject A2wService::shapeResult(const Run &run, const QJsonObject &response)
                                        .toArray()) {
             const QJsonObject f = v.toObject();
             refs.append(
-                QJsonObject{{QStringLiteral("name"), f.value(QStringLiteral("name"))},
+                QJsonObject{{QStringLiteral("ref"), f.value(QStringLiteral("id"))},
+                            {QStringLiteral("name"), f.value(QStringLiteral("name"))},
                             {QStringLiteral("contentType"), f.value(QStringLiteral("contentType"))},
                             {QStringLiteral("sizeBytes"), f.value(QStringLiteral("sizeBytes"))}});
         }

@@ -1,11 +1,13 @@
 #include "GeneratorTools.h"
 
+#include "BrowserTab.h"
 #include "RunContext.h"
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
 #include "core/ObjectStore.h"
 #include "core/Store.h"
+#include "data/PdfRender.h"
 #include "data/Reader.h"
 #include "data/XlsxWriter.h"
 
@@ -260,6 +262,57 @@ void GeneratePdfsTool::run(RunContext &ctx, const QJsonObject &args,
         });
     if (!queued)
         done(ToolResult::failure(QStringLiteral("the browser pool is full; no page is free")));
+}
+
+// --------------------------------------------------------------------------- screenshot
+
+ScreenshotTool::ScreenshotTool()
+    : Tool({QStringLiteral("screenshot"),
+            QStringLiteral("Take a picture (PNG) of the page in the tab as it is now; it is "
+                           "stored and returned as a download link."),
+            schemaOf(R"json({
+      "type": "object",
+      "properties": {
+        "title": {"type": "string", "description": "names the file"}
+      }
+    })json"),
+            Tool::Uses::Tab})
+{}
+
+void ScreenshotTool::run(RunContext &ctx, const QJsonObject &args,
+                         std::function<void(ToolResult)> done)
+{
+    const QString title = args.value(QStringLiteral("title")).toString(QStringLiteral("page"));
+    QPointer<RunContext> guard(&ctx);
+    ctx.tab([guard, title, done, this](BrowserTab *tab, const QString &error) {
+        if (!guard)
+            return;
+        if (!tab) {
+            done(ToolResult::failure(error));
+            return;
+        }
+        // The screen's width on one tall page, margins off: the print is the page as seen.
+        const QPageLayout layout(
+            QPageSize(QSizeF(1280 * 25.4 / 96, 1600 * 25.4 / 96), QPageSize::Millimeter),
+            QPageLayout::Portrait, QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
+        tab->lease().page()->printToPdf(
+            [guard, title, done, this](const QByteArray &pdf) {
+                if (!guard)
+                    return;
+                QString problem;
+                const QByteArray png =
+                    pdf.isEmpty() ? QByteArray() : data::renderFirstPagePng(pdf, 96, &problem);
+                if (png.isEmpty()) {
+                    done(ToolResult::failure(problem.isEmpty()
+                                                 ? QStringLiteral("the page could not be printed")
+                                                 : problem));
+                    return;
+                }
+                done(fileResult(store(*guard, name(), fileName(title, QStringLiteral("png")),
+                                      QStringLiteral("image/png"), png)));
+            },
+            layout);
+    });
 }
 
 // ---------------------------------------------------------------------- generate_sheets

@@ -33,6 +33,17 @@ public:
              std::function<void(ToolResult)> done) override;
 };
 
+// screenshot: the run's tab as a PNG image (the page printed to PDF by QtWebEngine,
+// which works without a display, and the print's first page rendered by poppler),
+// stored and served by signed URL.
+class ScreenshotTool final : public Tool
+{
+public:
+    ScreenshotTool();
+    void run(RunContext &ctx, const QJsonObject &args,
+             std::function<void(ToolResult)> done) override;
+};
+
 // Markdown to a standalone HTML page (QTextDocument's markdown reader), shared by the
 // document and PDF generators.
 QString markdownToHtml(const QString &title, const QString &markdown);

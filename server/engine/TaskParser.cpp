@@ -326,7 +326,7 @@ void assemble(const QString &text, const QStringList &quoted, const TaskContext 
             {context.hasData ? TaskOp::Kind::ReadSheets : TaskOp::Kind::Ask, {}, {}, 0});
     for (const QString &tool : context.additionalTools) {
         if (tool == QLatin1String("generate_sheets") || tool == QLatin1String("generate_pdfs") ||
-            tool == QLatin1String("generate_docs"))
+            tool == QLatin1String("generate_docs") || tool == QLatin1String("screenshot"))
             plan.ops.append({TaskOp::Kind::Generate, tool, {}, 0});
     }
 }

@@ -63,6 +63,7 @@ std::unique_ptr<ToolRegistry> ToolRegistry::builtIn()
     r->add(std::make_unique<PageScriptTool>());
     r->add(std::make_unique<GenerateDocsTool>());
     r->add(std::make_unique<GeneratePdfsTool>());
+    r->add(std::make_unique<ScreenshotTool>());
     r->add(std::make_unique<GenerateSheetsTool>());
     r->add(std::make_unique<SheetsAccessTool>());
     r->add(std::make_unique<CreateSheetFromDataTool>());
@@ -74,7 +75,8 @@ namespace AdditionalTools {
 
 QStringList all()
 {
-    return {askQuestions, generateDocs, generateWebsites, generatePdfs, pdfFilling, generateSheets};
+    return {askQuestions, generateDocs,   generateWebsites, generatePdfs,
+            pdfFilling,   generateSheets, screenshot};
 }
 
 QStringList unavailable()

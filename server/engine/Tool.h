@@ -84,6 +84,8 @@ inline const QString generateWebsites = QStringLiteral("generate_websites");
 inline const QString generatePdfs = QStringLiteral("generate_pdfs");
 inline const QString pdfFilling = QStringLiteral("pdf_filling");
 inline const QString generateSheets = QStringLiteral("generate_sheets");
+// Ours: a picture of the tab (A2W runs that accept artifacts ask for it).
+inline const QString screenshot = QStringLiteral("screenshot");
 QStringList all();
 QStringList unavailable(); // accepted names without an implementation here
 } // namespace AdditionalTools
