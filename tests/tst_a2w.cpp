@@ -1109,7 +1109,8 @@ void tst_A2w::offersItsTableAsCsvAndJson()
     // A picture of the page the run ended on.
     QString picture;
     for (auto it = byName.begin(); it != byName.end(); ++it)
-        if (it.value().value(QStringLiteral("contentType")).toString() == QLatin1String("image/png"))
+        if (it.value().value(QStringLiteral("contentType")).toString() ==
+            QLatin1String("image/png"))
             picture = it.value().value(QStringLiteral("url")).toString();
     QVERIFY2(!picture.isEmpty(), a.body.constData());
     const HttpResponse png = HttpClient().get(picture);

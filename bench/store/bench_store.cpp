@@ -8,12 +8,12 @@
 // Each path commits BENCH_COMMITS times per round; BENCH_ROUNDS rounds, the median is
 // printed. The directory given on the command line holds the stores (run.sh picks one
 // on the data directory's disk).
-#include "net/NetworkPolicy.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/RequestLog.h"
 #include "core/Store.h"
+#include "net/NetworkPolicy.h"
 #include "webhooks/WebhookQueue.h"
 
 #include <QCoreApplication>
