@@ -67,6 +67,7 @@ private Q_SLOTS:
     void neverStoresAnAccessToken();
     void offersItsTableAsCsvAndJson();
     void keepsWaitingRunsAcrossARestartAndFailsLostOnes();
+    void keepsTheConfirmationGateAcrossARestart();
     void runsThePythonVisitingAgentOfTheDocs();
 
 private:
@@ -1203,6 +1204,51 @@ void tst_A2w::keepsWaitingRunsAcrossARestartAndFailsLostOnes()
     const QJsonObject done =
         waitFor(at(asking), {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(done.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+}
+
+void tst_A2w::keepsTheConfirmationGateAcrossARestart()
+{
+    QTemporaryDir dir;
+    const int placed = m_site.hits("/order/place");
+    QString run, confirm;
+    {
+        TestService first({QStringLiteral("agent.pausedLeaseMs=0")}, dir.path());
+        QVERIFY(first.ok());
+        QCOMPARE(
+            first.client()
+                .post(QStringLiteral("/generateSiteKey"),
+                      {{QStringLiteral("siteName"), QStringLiteral("Gated")},
+                       {QStringLiteral("label"), QStringLiteral("embed")},
+                       {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
+                .status,
+            201);
+        const HttpResponse r =
+            create({{QStringLiteral("url"), m_site.url(QStringLiteral("/order"))},
+                    {QStringLiteral("prompt"), QStringLiteral("click \"Place order\"")}},
+                   {{"Prefer", "wait=25"}}, &first);
+        QCOMPARE(r.json()[QStringLiteral("input")][QStringLiteral("reason")].toString(),
+                 QStringLiteral("action_confirmation_required"));
+        run = r.json().value(QStringLiteral("run")).toString();
+        confirm =
+            r.json()[QStringLiteral("input")][QStringLiteral("links")][QStringLiteral("confirm")]
+                .toString();
+    }
+    TestService second({}, dir.path());
+    QVERIFY(second.ok());
+    auto at = [&second](const QString &url) {
+        return second.base() + url.mid(url.indexOf(QLatin1String("/v2/")));
+    };
+    QCOMPARE(m_site.hits("/order/place"), placed);
+    QCOMPARE(HttpClient()
+                 .send("POST", at(confirm), "decision=confirm",
+                       {{"Content-Type", "application/x-www-form-urlencoded"}})
+                 .status,
+             200);
+    const QJsonObject o = waitFor(at(run), {QStringLiteral("completed"), QStringLiteral("failed"),
+                                            QStringLiteral("input_required")});
+    QVERIFY2(o.value(QStringLiteral("status")).toString() == QLatin1String("completed"),
+             QJsonDocument(o).toJson().constData());
+    QCOMPARE(m_site.hits("/order/place"), placed + 1); // sent once, after the confirmation
 }
 
 void tst_A2w::runsThePythonVisitingAgentOfTheDocs()

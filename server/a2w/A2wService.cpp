@@ -404,14 +404,12 @@ A2wService::Created A2wService::create(const CreateRequest &request, const Calle
     return created;
 }
 
-void A2wService::start(Run &run, const QString &task)
+engine::ExecuteRequest A2wService::engineRequest(const Run &run, QJsonObject raw,
+                                                 const QString &keyId) const
 {
-    const std::optional<sites::Site> site = m_sites.findSite(run.siteId);
-    const QString keyId = accountFor(run.siteId, site ? site->name : run.host);
-    QJsonObject raw{{QStringLiteral("input"), task},
-                    {QStringLiteral("urls"), QJsonArray{run.url}},
-                    {QStringLiteral("response"),
-                     QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}}};
+    raw.insert(QStringLiteral("urls"), QJsonArray{run.url});
+    raw.insert(QStringLiteral("response"),
+               QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}});
     // A caller that asks for artifacts gets the extracted table as a spreadsheet, the
     // answer as a document, a picture of the page (and, when it settles, the table as
     // CSV and JSON).
@@ -424,7 +422,8 @@ void A2wService::start(Run &run, const QString &task)
     engine::ExecuteRequest request =
         cloud::readExecuteRequest(raw, m_policy.grantFor(keyId), m_settings);
     // Confirmation: the site's aiAccess.confirmation, which a caller may tighten
-    // (policy.confirmation: required) but never loosen.
+    // (policy.confirmation: required) but never loosen. Continuations carry it too, so a
+    // run rebuilt from the store after a restart keeps its gate.
     const QString sitePolicy = sites::SiteConfigSchema::effective(m_sites.config(run.siteId).config)
                                    .value(QStringLiteral("aiAccess"))
                                    .toObject()
@@ -435,6 +434,15 @@ void A2wService::start(Run &run, const QString &task)
                                                            .toObject()
                                                            .value(QStringLiteral("confirmation"))
                                                            .toString() == QLatin1String("required");
+    return request;
+}
+
+void A2wService::start(Run &run, const QString &task)
+{
+    const std::optional<sites::Site> site = m_sites.findSite(run.siteId);
+    const QString keyId = accountFor(run.siteId, site ? site->name : run.host);
+    const engine::ExecuteRequest request =
+        engineRequest(run, {{QStringLiteral("input"), task}}, keyId);
     engine::AgentRun *agentRun =
         m_runs.start(request, keyId, Ids::make(QStringLiteral("req")), kEndpoint);
     run.trajectoryId = agentRun->trajectoryId();
@@ -703,23 +711,18 @@ Run A2wService::answer(const QString &id, const ContinueRequest &request)
 
 void A2wService::resume(Run &run, const QJsonObject &answers, const QString &input)
 {
-    const auto keyId = m_repo->siteAccount(run.siteId);
+    const QString keyId = m_repo->siteAccount(run.siteId).value_or(QString());
     QJsonObject raw{{QStringLiteral("trajectoryId"), run.trajectoryId},
-                    {QStringLiteral("urls"), QJsonArray{run.url}},
-                    {QStringLiteral("response"),
-                     QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}}},
                     {QStringLiteral("history"), QJsonObject{{QStringLiteral("continue"), true},
                                                             {QStringLiteral("answers"), answers}}}};
     if (answers.isEmpty())
         raw.insert(QStringLiteral("input"), input);
-    const engine::ExecuteRequest continuation =
-        cloud::readExecuteRequest(raw, m_policy.grantFor(keyId.value_or(QString())), m_settings);
+    const engine::ExecuteRequest continuation = engineRequest(run, raw, keyId);
     run.input = {};
     run.expiresAt.reset();
     setStatus(run, Status::running);
     m_byTrajectory.insert(run.trajectoryId, run.id);
-    m_runs.start(continuation, keyId.value_or(QString()), Ids::make(QStringLiteral("req")),
-                 kEndpoint);
+    m_runs.start(continuation, keyId, Ids::make(QStringLiteral("req")), kEndpoint);
     onEngineChanged(run.trajectoryId);
 }
 

@@ -19,7 +19,8 @@ class RunService;
 }
 namespace engine {
 class RunManager;
-}
+struct ExecuteRequest;
+} // namespace engine
 namespace sites {
 class AnalyticsRepository;
 class SiteRepository;
@@ -122,6 +123,10 @@ private:
     Site enabledSite(const CreateRequest &request, const QString &execution) const;
     QString accountFor(const QString &siteId, const QString &siteName);
     void checkRate(const QString &address);
+    // The engine request of a run or its continuation (`raw` holds the task or the
+    // history): its page, steps verbosity, file tools, confirmation gate.
+    engine::ExecuteRequest engineRequest(const Run &run, QJsonObject raw,
+                                         const QString &keyId) const;
     void start(Run &run, const QString &engineInput);
     void onEngineChanged(const QString &trajectoryId);
     void sync(Run &run, const QJsonObject &response, const QString &engineStatus);

@@ -232,8 +232,10 @@ void AgentRun::replayNext()
     while (!m_replay.isEmpty()) {
         const StepRecord step = m_replay.takeFirst();
         Tool *tool = m_services.tools.find(step.toolName);
+        // A step the confirmation gate stopped did nothing: there is nothing to replay.
         if (!tool || step.status != QLatin1String("success") ||
-            !(tool->usesTab() || (m_sheetsLost && tool->changesSheets())))
+            !(tool->usesTab() || (m_sheetsLost && tool->changesSheets())) ||
+            step.output.toObject().value(QStringLiteral("confirmationRequired")).toBool())
             continue;
         QJsonObject args = step.args;
         // Typed secrets were masked in the store; the answers carry them again.
