@@ -97,6 +97,8 @@ private Q_SLOTS:
     void runsAnOpenEndedTaskThroughTheLlmPlanner();
     void retriesAModelEndpointThatFails();
     void sendsImagesToTheModel();
+    void streamsProgressAsEvents_data();
+    void streamsProgressAsEvents();
 
 private:
     QJsonObject agent(const QJsonObject &body, int expectedStatus = 200,
@@ -279,6 +281,60 @@ QJsonObject tst_Agent::agent(const QJsonObject &body, int expectedStatus, TestSe
     const auto r = c.post(QStringLiteral("/agent"), body);
     r.expectStatus({expectedStatus}, __FILE__, __LINE__);
     return r.json();
+}
+
+void tst_Agent::streamsProgressAsEvents_data()
+{
+    QTest::addColumn<bool>("emitEvents");
+    QTest::addColumn<QByteArray>("accept");
+    QTest::newRow("streams each step when the run asks for events")
+        << true << QByteArray("text/event-stream");
+    QTest::newRow("streams only status and the end otherwise")
+        << false << QByteArray("text/event-stream");
+    QTest::newRow("streams the same events as NDJSON")
+        << true << QByteArray("application/x-ndjson");
+}
+
+void tst_Agent::streamsProgressAsEvents()
+{
+    QFETCH(bool, emitEvents);
+    QFETCH(QByteArray, accept);
+    // A page slow enough that the stream opens while the run works.
+    m_site.route("/slow-shop", [](const FixtureRequest &) {
+        FixtureResponse r = FixtureResponse::html(
+            htmlPage(QStringLiteral("Slow shop"),
+                     QStringLiteral("<table><tr><th>Name</th><th>Price</th></tr><tr><td>Rope</td>"
+                                    "<td>12.5</td></tr></table>")));
+        r.delayMs = 1500;
+        return r;
+    });
+    HttpClient c = m_ph->client();
+    const auto started = c.send(
+        "POST", QStringLiteral("/agent"),
+        QJsonDocument(
+            QJsonObject{
+                {QStringLiteral("input"), QStringLiteral("List the products")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/slow-shop"))}},
+                {QStringLiteral("options"),
+                 QJsonObject{{QStringLiteral("ui"),
+                              QJsonObject{{QStringLiteral("emitEvents"), emitEvents}}}}}})
+            .toJson(QJsonDocument::Compact),
+        {{"Content-Type", "application/json"}, {"Prefer", "wait=0"}});
+    QCOMPARE(started.status, 202);
+    const QString id = started.json().value(QStringLiteral("trajectoryId")).toString();
+    const QByteArray reply =
+        HttpClient::raw(m_ph->port(),
+                        "GET /agent/" + id.toUtf8() + " HTTP/1.1\r\nHost: x\r\nAccept: " + accept +
+                            "\r\nAuthorization: Bearer " + m_ph->ownerKey().toUtf8() + "\r\n\r\n",
+                        30000, accept == "text/event-stream" ? "event: done" : "\"type\":\"done\"");
+    QVERIFY2(reply.contains("Content-Type: " + accept) || reply.contains("content-type: " + accept),
+             reply.left(300).constData());
+    const QByteArray step = accept == "text/event-stream" ? "event: step" : "\"type\":\"step\"";
+    const QByteArray status =
+        accept == "text/event-stream" ? "event: status" : "\"type\":\"status\"";
+    QVERIFY(reply.contains(status));
+    QCOMPARE(reply.contains(step), emitEvents);
+    QVERIFY2(reply.contains("done") && reply.contains("\"success\""), reply.constData());
 }
 
 void tst_Agent::extractsATableShapedLikeTheSchema()

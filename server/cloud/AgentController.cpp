@@ -4,6 +4,7 @@
 #include "RunService.h"
 
 #include "core/ApiKeyRepository.h"
+#include "core/Clock.h"
 #include "core/DomainError.h"
 #include "core/HeaderText.h"
 #include "core/ObjectStore.h"
@@ -12,16 +13,19 @@
 #include "engine/AgentRun.h"
 #include "engine/ResponseBuilder.h"
 #include "http/Authenticator.h"
+#include "http/EventStream.h"
 #include "http/Exchange.h"
 #include "http/LongPoll.h"
 #include "net/NetworkPolicy.h"
 
+#include <QDateTime>
 #include <QPointer>
 
 namespace ph::cloud {
 
 using engine::AgentRun;
 using engine::RunStatus;
+using engine::StepRecord;
 using http::AuthPolicy;
 using http::Exchange;
 using http::Route;
@@ -104,6 +108,11 @@ void AgentController::get(Exchange &exchange)
     const QString id = exchange.request().param(QStringLiteral("trajectoryId"));
     const QString keyId = exchange.request().principal.keyId;
     m_runs.latest(id, keyId); // 404 before any wait
+    http::EventStream::Framing framing;
+    if (http::EventStream::framingFromAccept(exchange.request().header("accept"), &framing)) {
+        stream(exchange, id, keyId, int(framing));
+        return;
+    }
     // Prefer: wait=N holds the answer until the run settles (long-poll).
     const int waitMs = exchange.request().preferWait(kMaxWaitSeconds).value_or(0) * 1000;
     QPointer<AgentRun> run = m_runs.live(id);
@@ -125,6 +134,81 @@ void AgentController::get(Exchange &exchange)
         });
     if (run)
         connect(run, &AgentRun::changed, poll, &http::LongPoll::wake);
+}
+
+void AgentController::stream(Exchange &exchange, const QString &id, const QString &keyId,
+                             int framing)
+{
+    // Progress as events ({id, type, ts, trajectoryId, data}): status changes always, each
+    // step as it ends when the run asked for it (options.ui.emitEvents), then `done` with
+    // the response once the phase settles (or waits for input), and the stream closes.
+    auto *events =
+        new http::EventStream(exchange, http::EventStream::Framing(framing), 15000, &exchange);
+    struct State
+    {
+        qint64 seq = 0;
+        qsizetype stepsSent = 0;
+        QString status;
+        bool done = false;
+    };
+    auto state = std::make_shared<State>();
+    auto send = [events, state, id](const QString &type, const QJsonObject &data) {
+        const qint64 seq = ++state->seq;
+        events->sendEnvelope(
+            {{QStringLiteral("id"), QString::number(seq)},
+             {QStringLiteral("type"), type},
+             {QStringLiteral("ts"), Clock::isoUtc(QDateTime::currentMSecsSinceEpoch())},
+             {QStringLiteral("trajectoryId"), id},
+             {QStringLiteral("data"), data}},
+            seq);
+    };
+    auto finish = [this, events, state, send, id, keyId] {
+        if (std::exchange(state->done, true))
+            return;
+        QJsonObject latest;
+        try {
+            latest = m_runs.latest(id, keyId);
+        } catch (const DomainError &) {
+        }
+        send(QStringLiteral("done"), latest);
+        events->close();
+    };
+    QPointer<AgentRun> run = m_runs.live(id);
+    const QJsonObject latest = m_runs.latest(id, keyId);
+    state->status = latest.value(QStringLiteral("status")).toString();
+    send(QStringLiteral("status"), {{QStringLiteral("status"), state->status}});
+    if (!run || run->status() != RunStatus::Executing) {
+        finish();
+        return;
+    }
+    const bool progress = run->request().emitEvents;
+    state->stepsSent = progress ? 0 : run->steps().size();
+    auto onChange = [run, state, send, finish, progress] {
+        if (!run) {
+            finish();
+            return;
+        }
+        const QList<StepRecord> &steps = run->steps();
+        while (progress && state->stepsSent < steps.size() &&
+               steps.at(state->stepsSent).status != QLatin1String("executing")) {
+            const StepRecord &s = steps.at(state->stepsSent++);
+            send(QStringLiteral("step"), {{QStringLiteral("seq"), s.seq},
+                                          {QStringLiteral("tool"), s.toolName},
+                                          {QStringLiteral("status"), s.status},
+                                          {QStringLiteral("summary"), s.summary},
+                                          {QStringLiteral("durationMs"), s.durationMs}});
+        }
+        const QString status = engine::toString(run->status());
+        if (status != state->status) {
+            state->status = status;
+            send(QStringLiteral("status"), {{QStringLiteral("status"), status}});
+        }
+        if (run->status() != RunStatus::Executing)
+            finish();
+    };
+    connect(run, &AgentRun::changed, events, onChange);
+    connect(run, &QObject::destroyed, events, finish);
+    onChange();
 }
 
 void AgentController::cancel(Exchange &exchange)

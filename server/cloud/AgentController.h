@@ -32,6 +32,8 @@ public:
 private:
     void run(http::Exchange &exchange);
     void get(http::Exchange &exchange);
+    // GET /agent/{id} with Accept: text/event-stream or application/x-ndjson.
+    void stream(http::Exchange &exchange, const QString &id, const QString &keyId, int framing);
     void cancel(http::Exchange &exchange);
     void upload(http::Exchange &exchange);
     void download(http::Exchange &exchange);

@@ -57,6 +57,8 @@ public:
     QString requestId() const { return m_requestId; }
     QString plannerName() const;
     const ExecuteRequest &request() const { return m_request; }
+    // The phase's steps so far (arguments masked as stored).
+    const QList<StepRecord> &steps() const { return m_steps; }
     bool holdsPage() const;
 
     // The ApiExecuteResponse as it stands (docs/api/agent.md).
