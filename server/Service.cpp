@@ -4,6 +4,9 @@
 
 #include "a2w/A2wController.h"
 #include "a2w/A2wService.h"
+#include "a2w/SiteMcpController.h"
+#include "a2w/TaskController.h"
+#include "a2w/WebBotAuth.h"
 #include "browser/BrowserPool.h"
 #include "cloud/AgentController.h"
 #include "cloud/BridgeController.h"
@@ -68,7 +71,10 @@ Service::~Service()
     if (m_webhooks)
         m_webhooks->stop();
     m_bridge.reset();
+    m_siteMcp.reset();
+    m_taskController.reset();
     m_a2wController.reset();
+    m_webBotAuth.reset();
     m_a2w.reset();
     m_demoSite.reset();
     m_libraryController.reset();
@@ -294,8 +300,16 @@ bool Service::start(QString *error)
     m_a2w = std::make_unique<a2w::A2wService>(*m_store, *m_settings, *m_policy, m_sites->sites(),
                                               m_sites->analytics(), *m_keyService, *m_runService,
                                               *m_runs);
-    m_a2wController = std::make_unique<a2w::A2wController>(*m_a2w, *m_settings);
+    // Web Bot Auth trust tiers; the v1 task contract and every site's MCP server on the
+    // same runs.
+    m_webBotAuth = std::make_unique<a2w::WebBotAuth>(*m_store, *m_policy, *m_settings);
+    m_a2wController = std::make_unique<a2w::A2wController>(*m_a2w, *m_webBotAuth, *m_settings);
+    m_a2wController->setAuthenticator(m_auth.get());
+    m_taskController = std::make_unique<a2w::TaskController>(*m_a2w, *m_webBotAuth, *m_settings);
+    m_siteMcp = std::make_unique<a2w::SiteMcpController>(*m_a2w, *m_settings, m_store->clock());
     m_http->addController(*m_a2wController);
+    m_http->addController(*m_taskController);
+    m_http->addController(*m_siteMcp);
     if (m_config.demo) {
         m_demoSite = std::make_unique<DemoSite>();
         m_http->addController(*m_demoSite);

@@ -33,6 +33,9 @@ class SitesArea;
 namespace a2w {
 class A2wController;
 class A2wService;
+class SiteMcpController;
+class TaskController;
+class WebBotAuth;
 } // namespace a2w
 namespace cloud {
 class AgentController;
@@ -163,7 +166,10 @@ private:
     std::unique_ptr<sys::SystemController> m_system;
     std::unique_ptr<http::IdTokenVerifier> m_idTokens;
     std::unique_ptr<a2w::A2wService> m_a2w;
+    std::unique_ptr<a2w::WebBotAuth> m_webBotAuth;
     std::unique_ptr<a2w::A2wController> m_a2wController;
+    std::unique_ptr<a2w::TaskController> m_taskController;
+    std::unique_ptr<a2w::SiteMcpController> m_siteMcp;
     std::unique_ptr<http::OpenApiController> m_openApi;
     std::unique_ptr<sites::SitesArea> m_sites;
     QString m_mintedKey;

@@ -18,6 +18,8 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
+#include <QUrlQuery>
 
 using namespace ph;
 using namespace ph::test;
@@ -34,6 +36,7 @@ private Q_SLOTS:
     void answersAQuestionOfARealRun();
     void confirmsAnActionOfARealRun();
     void offersTheLiveBrowserViews();
+    void listsDelegatedSessionsAndRevokesOne();
 
 private:
     QString create(const QJsonObject &body, const QByteArray &prefer);
@@ -208,6 +211,46 @@ void tst_A2wRunsPanel::offersTheLiveBrowserViews()
     m_dock->browserButton()->click();
     QCOMPARE(spy.count(), 1);
     m_ph->service().a2w().cancel(id);
+}
+
+void tst_A2wRunsPanel::listsDelegatedSessionsAndRevokesOne()
+{
+    // A verified agent asks for a delegated session; the owner approves it (the service
+    // calls the verify page makes); the panel lists it and revokes it.
+    a2w::CreateRequest ask = a2w::CreateRequest::fromJson(
+        {{QStringLiteral("url"), m_site.url(QStringLiteral("/shop"))},
+         {QStringLiteral("prompt"), QStringLiteral("Read the page")},
+         {QStringLiteral("execution"),
+          QJsonObject{{QStringLiteral("mode"), QStringLiteral("browser")}}},
+         {QStringLiteral("auth"),
+          QJsonObject{{QStringLiteral("mode"), QStringLiteral("delegated_session")}}}});
+    a2w::Caller caller;
+    caller.address = QStringLiteral("127.0.0.1");
+    caller.verifiedAgent = QStringLiteral("https://agent.example");
+    const a2w::Run run = m_ph->service().a2w().create(ask, caller, {}, {}, {}).run;
+    QCOMPARE(run.status, a2w::Status::inputRequired);
+    const QString verify = run.input[QStringLiteral("links")][QStringLiteral("verify")].toString();
+    const QString sig = QUrlQuery(QUrl(verify)).queryItemValue(QStringLiteral("sig"));
+    a2w::A2wService::DelegationGrant grant;
+    grant.scope = {QStringLiteral("*")};
+    grant.spendCapMilli = 5000;
+    grant.ttlMs = 3600000;
+    m_ph->service().a2w().approveDelegation(run.id, sig, grant, QStringLiteral("apiKey:owner"));
+
+    QTableWidget *table = m_dock->delegationsView();
+    QTRY_COMPARE(table->rowCount(), 1);
+    QVERIFY(table->item(0, 0)->text().startsWith(QLatin1String("rds_")));
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("127.0.0.1"));
+    QCOMPARE(table->item(0, 2)->text(), QStringLiteral("any task"));
+    QCOMPARE(table->item(0, 3)->text(), QStringLiteral("0.0 of 5.0 credits"));
+    QCOMPARE(table->item(0, 5)->text(), QStringLiteral("Active"));
+    QVERIFY(!m_dock->revokeButton()->isEnabled());
+    table->selectRow(0);
+    QVERIFY(m_dock->revokeButton()->isEnabled());
+    m_dock->revokeButton()->click();
+    QTRY_COMPARE(table->item(0, 5)->text(), QStringLiteral("Revoked"));
+    QVERIFY(m_ph->service().a2w().delegations().first().revokedAt.has_value());
+    QVERIFY(!m_dock->revokeButton()->isEnabled());
 }
 
 PH_WIDGETS_TEST_MAIN(tst_A2wRunsPanel)

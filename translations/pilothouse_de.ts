@@ -4,103 +4,164 @@
 <context>
     <name>ph::ui::A2wRunsDock</name>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="120"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="139"/>
         <source>cancelled by the operator</source>
         <translation>vom Operator abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="188"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="227"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="203"/>
+        <source>any task</source>
+        <translation>jede Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="204"/>
+        <source>%1 of %2 credits</source>
+        <translation>%1 von %2 Credits</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="208"/>
+        <source>Revoked</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="208"/>
+        <source>Active</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="260"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="304"/>
         <source>Select a run to follow its events.</source>
         <translation>Wählen Sie einen Lauf, um seine Ereignisse zu verfolgen.</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="192"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="264"/>
         <source>&lt;b&gt;%1&lt;/b&gt; on %2 — %3, %4 execution</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 — %3, Ausführung %4</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="198"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="270"/>
         <source>The run asks: %1</source>
         <translation>Der Lauf fragt: %1</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="213"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="285"/>
         <source>A2W runs</source>
         <translation>A2W-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="214"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="286"/>
         <source>All sites</source>
         <translation>Alle Sites</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="215"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="287"/>
         <source>All statuses</source>
         <translation>Alle Status</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="215"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="287"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="215"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="287"/>
         <source>Waiting for a browser</source>
         <translation>Wartet auf einen Browser</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="216"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="288"/>
         <source>Running</source>
         <translation>Läuft</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="216"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="288"/>
         <source>Input required</source>
         <translation>Eingabe nötig</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="216"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="288"/>
         <source>Completed</source>
         <translation>Abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="217"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="289"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="217"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="289"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="217"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="297"/>
+        <source>Delegated sessions</source>
+        <translation>Delegierte Sitzungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
+        <source>Site</source>
+        <translation>Website</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
+        <source>Scope</source>
+        <translation>Umfang</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
+        <source>Spent</source>
+        <translation>Verbraucht</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="299"/>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="299"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="300"/>
+        <source>Revoke session</source>
+        <translation>Sitzung widerrufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="208"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="289"/>
         <source>Expired</source>
         <translation>Abgelaufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="220"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="292"/>
         <source>Answer for every question</source>
         <translation>Antwort auf jede Frage</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="221"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="293"/>
         <source>Answer</source>
         <translation>Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="222"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="294"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="223"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="295"/>
         <source>Confirm action</source>
         <translation>Aktion bestätigen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="224"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="296"/>
         <source>Live browser views</source>
         <translation>Live-Browseransichten</translation>
     </message>
@@ -1794,129 +1855,129 @@
 <context>
     <name>ph::ui::TrajectoriesDock</name>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="220"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="376"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="222"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="387"/>
         <source>Select a run to see its steps and result.</source>
         <translation>Wählen Sie einen Lauf aus, um seine Schritte und sein Ergebnis anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="250"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="252"/>
         <source>Error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="252"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="254"/>
         <source>Warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="291"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="367"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="298"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="378"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="317"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="328"/>
         <source>Continue run</source>
         <translation>Lauf fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="336"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="347"/>
         <source>Recording %1</source>
         <translation>Aufzeichnung von %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="340"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="351"/>
         <source>Replay it with recording_id &quot;%1&quot; on /agent, or replay_workflow on the bridge.</source>
         <translation>Spielen Sie sie mit recording_id &quot;%1&quot; über /agent oder mit replay_workflow auf der Bridge erneut ab.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="361"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="372"/>
         <source>Runs</source>
         <translation>Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
         <source>All runs</source>
         <translation>Alle Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
         <source>Executing</source>
         <translation>Wird ausgeführt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="362"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
         <source>Waiting for input</source>
         <translation>Wartet auf Eingabe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="363"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="374"/>
         <source>Succeeded</source>
         <translation>Erfolgreich</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="363"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="374"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="363"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="374"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="366"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="377"/>
         <source>Filter by task or id (Ctrl+F)</source>
         <translation>Nach Aufgabe oder ID filtern (Strg+F)</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="368"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="379"/>
         <source>Copy id</source>
         <translation>ID kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="369"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="380"/>
         <source>Recording…</source>
         <translation>Aufzeichnung…</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="370"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="381"/>
         <source>The run needs answers</source>
         <translation>Der Lauf benötigt Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="371"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="382"/>
         <source>Answer and continue</source>
         <translation>Antworten und fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
         <source>Phase</source>
         <translation>Phase</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
         <source>Step</source>
         <translation>Schritt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
         <source>Tool</source>
         <translation>Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
         <source>Summary</source>
         <translation>Zusammenfassung</translation>
     </message>

@@ -1,11 +1,13 @@
 #include "A2wController.h"
 
 #include "A2wService.h"
+#include "WebBotAuth.h"
 
 #include "core/Clock.h"
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
 #include "core/Settings.h"
+#include "http/Authenticator.h"
 #include "http/EventStream.h"
 #include "http/Exchange.h"
 #include "http/LongPoll.h"
@@ -24,36 +26,6 @@ namespace {
 
 const QByteArray kNoIndex = "noindex, nofollow, noarchive";
 constexpr int kLinkBudget = 1024; // a browserLink longer than this is left out
-
-// The access token: query `access`, else Authorization: Bearer.
-QString tokenOf(const http::Request &r)
-{
-    const QString q = r.queryValue(QStringLiteral("access"));
-    if (!q.isEmpty())
-        return q;
-    const QByteArray auth = r.header("authorization");
-    if (auth.startsWith("Bearer ") || auth.startsWith("bearer "))
-        return QString::fromLatin1(auth.mid(7).trimmed());
-    return {};
-}
-
-// `Prefer: execution=cloud|browser|auto` (among other preferences).
-QString preferredExecution(const http::Request &r)
-{
-    for (const QByteArray &part : r.header("prefer").split(',')) {
-        const QByteArray p = part.trimmed();
-        if (p.startsWith("execution=")) {
-            const QString v = QString::fromLatin1(p.mid(10)).trimmed();
-            if (v != QLatin1String("cloud") && v != QLatin1String("browser") &&
-                v != QLatin1String("auto"))
-                throw DomainError::invalidField(QStringLiteral("Prefer"),
-                                                QStringLiteral("execution must be cloud, browser "
-                                                               "or auto"));
-            return v;
-        }
-    }
-    return {};
-}
 
 QJsonObject link(const QString &href, const QString &method = QStringLiteral("GET"),
                  const QJsonObject &headers = {})
@@ -94,11 +66,70 @@ bool wantsMarkdown(const http::Request &r)
 
 } // namespace
 
-A2wController::A2wController(A2wService &service, Settings &settings, QObject *parent)
+A2wController::A2wController(A2wService &service, WebBotAuth &trust, Settings &settings,
+                             QObject *parent)
     : QObject(parent)
     , m_service(service)
+    , m_trust(trust)
     , m_settings(settings)
 {}
+
+QString A2wController::tokenOf(const http::Request &r)
+{
+    const QString q = r.queryValue(QStringLiteral("access"));
+    if (!q.isEmpty())
+        return q;
+    const QByteArray auth = r.header("authorization");
+    if (auth.startsWith("Bearer ") || auth.startsWith("bearer "))
+        return QString::fromLatin1(auth.mid(7).trimmed());
+    return {};
+}
+
+QString A2wController::preferredExecution(const http::Request &r)
+{
+    for (const QByteArray &part : r.header("prefer").split(',')) {
+        const QByteArray p = part.trimmed();
+        if (p.startsWith("execution=")) {
+            const QString v = QString::fromLatin1(p.mid(10)).trimmed();
+            if (v != QLatin1String("cloud") && v != QLatin1String("browser") &&
+                v != QLatin1String("auto"))
+                throw DomainError::invalidField(QStringLiteral("Prefer"),
+                                                QStringLiteral("execution must be cloud, browser "
+                                                               "or auto"));
+            return v;
+        }
+    }
+    return {};
+}
+
+void A2wController::withCaller(Exchange &ex, WebBotAuth &trust,
+                               const std::function<void(const Caller &)> &then)
+{
+    QPointer<Exchange> guard(&ex);
+    const http::Request &incoming = ex.request();
+    const SignedRequest signedRequest{incoming.method, incoming.path,
+                                      incoming.query.toString(QUrl::FullyEncoded),
+                                      incoming.headers};
+    trust.verify(signedRequest, [guard, then](const WebBotAuth::Verdict &v) {
+        if (!guard || guard->isAnswered())
+            return;
+        const http::Request &r = guard->request();
+        try {
+            if (v.refused())
+                throw DomainError(DomainError::Kind::Unauthenticated, v.errorCode, v.errorMessage,
+                                  QStringLiteral("Signature"));
+            Caller caller{r.remoteAddress.toString(),
+                          QString::fromUtf8(r.header("user-agent")),
+                          QString::fromUtf8(r.header("signature-agent")),
+                          QString::fromUtf8(r.header("x-svc-client-id")),
+                          !r.header("signature").isEmpty(),
+                          v.agentUrl};
+            then(caller);
+        } catch (const DomainError &e) {
+            guard->fail(e);
+        }
+    });
+}
 
 QList<Route> A2wController::routes()
 {
@@ -119,12 +150,20 @@ QList<Route> A2wController::routes()
                   this, &C::artifacts),
         Route::to("GET", QStringLiteral("/v2/a2w/workflows/{id}"), AuthPolicy::AccessToken, this,
                   &C::workflow),
+        Route::to("POST", QStringLiteral("/v2/a2w/runs/{id}/handoffs"), AuthPolicy::AccessToken,
+                  this, &C::handoff),
+        Route::to("GET", QStringLiteral("/v2/a2w/capabilities"), AuthPolicy::Anonymous, this,
+                  &C::capabilities),
         Route::to("GET", QStringLiteral("/v2/a2w/open/{receipt}"), AuthPolicy::Anonymous, this,
                   &C::open),
         Route::to("GET", QStringLiteral("/v2/a2w/confirm/{id}"), AuthPolicy::Anonymous, this,
                   &C::confirmationPage),
         Route::to("POST", QStringLiteral("/v2/a2w/confirm/{id}"), AuthPolicy::Anonymous, this,
                   &C::confirm),
+        Route::to("GET", QStringLiteral("/v2/a2w/verify/{id}"), AuthPolicy::Anonymous, this,
+                  &C::verificationPage),
+        Route::to("POST", QStringLiteral("/v2/a2w/verify/{id}"), AuthPolicy::Anonymous, this,
+                  &C::verify),
     };
 }
 
@@ -195,6 +234,13 @@ QJsonObject A2wController::resource(const Run &run, const QString &token, const 
         o.insert(QStringLiteral("browserLink"), browserLink);
     if (!run.engagementKind.isEmpty())
         o.insert(QStringLiteral("engagementKind"), run.engagementKind);
+    QJsonObject agent = run.agent;
+    agent.insert(QStringLiteral("trust"), run.trust);
+    o.insert(QStringLiteral("agent"), agent);
+    if (!run.parentRunId.isEmpty()) {
+        o.insert(QStringLiteral("parentRunId"), run.parentRunId);
+        o.insert(QStringLiteral("hop"), run.hop);
+    }
     if (!run.input.isEmpty())
         o.insert(QStringLiteral("input"), run.input);
     if (!run.authInput.isEmpty())
@@ -250,16 +296,18 @@ void A2wController::create(Exchange &ex)
     const http::Request &r = ex.request();
     const CreateRequest request = CreateRequest::fromJson(r.jsonObject());
     const QString execution = preferredExecution(r);
-    Caller caller{r.remoteAddress.toString(), QString::fromUtf8(r.header("user-agent")),
-                  QString::fromUtf8(r.header("signature-agent")),
-                  QString::fromUtf8(r.header("x-svc-client-id")),
-                  !r.header("signature").isEmpty() && !r.header("signature-input").isEmpty()};
-    const A2wService::Created created =
-        m_service.create(request, caller, execution, QString::fromUtf8(r.header("idempotency-key")),
-                         QCryptographicHash::hash(r.body, QCryptographicHash::Sha256));
-    const int waitMs = r.preferWait(waitCapSeconds()).value_or(0) * 1000;
-    holdThenAnswer(ex, created.run, created.runToken, waitMs, false, created.replayed ? 200 : 201,
-                   created.workflowToken);
+    withCaller(ex, m_trust, [this, &ex, request, execution](const Caller &caller) {
+        const http::Request &req = ex.request();
+        const A2wService::Created created = m_service.create(
+            request, caller, execution, QString::fromUtf8(req.header("idempotency-key")),
+            QCryptographicHash::hash(req.body, QCryptographicHash::Sha256));
+        // A run that waits for a person from the start has nothing to wait for.
+        const int waitMs = created.run.status == Status::inputRequired
+                               ? 0
+                               : req.preferWait(waitCapSeconds()).value_or(0) * 1000;
+        holdThenAnswer(ex, created.run, created.runToken, waitMs, false,
+                       created.replayed ? 200 : 201, created.workflowToken);
+    });
 }
 
 void A2wController::createFromQuery(Exchange &ex)
@@ -271,12 +319,6 @@ void A2wController::createFromQuery(Exchange &ex)
     CreateRequest request = CreateRequest::fromQuery(r.query);
     if (request.execution.isEmpty())
         request.execution = {{QStringLiteral("mode"), QStringLiteral("cloud")}};
-    Caller caller{r.remoteAddress.toString(), QString::fromUtf8(r.header("user-agent")),
-                  QString::fromUtf8(r.header("signature-agent")),
-                  QString::fromUtf8(r.header("x-svc-client-id")), false};
-    const A2wService::Created created = m_service.create(
-        request, caller, {}, {},
-        QCryptographicHash::hash(r.query.toString().toUtf8(), QCryptographicHash::Sha256));
     int wait = 25;
     if (r.query.hasQueryItem(QStringLiteral("wait"))) {
         bool ok = false;
@@ -285,8 +327,14 @@ void A2wController::createFromQuery(Exchange &ex)
             throw DomainError::invalidField(QStringLiteral("wait"),
                                             QStringLiteral("must be a whole number of seconds"));
     }
-    holdThenAnswer(ex, created.run, created.runToken, std::min(wait, waitCapSeconds()) * 1000,
-                   asMarkdown, 201, created.workflowToken);
+    withCaller(ex, m_trust, [this, &ex, request, wait, asMarkdown](const Caller &caller) {
+        const A2wService::Created created =
+            m_service.create(request, caller, {}, {},
+                             QCryptographicHash::hash(ex.request().query.toString().toUtf8(),
+                                                      QCryptographicHash::Sha256));
+        holdThenAnswer(ex, created.run, created.runToken, std::min(wait, waitCapSeconds()) * 1000,
+                       asMarkdown, 201, created.workflowToken);
+    });
 }
 
 void A2wController::holdThenAnswer(Exchange &ex, const Run &run, const QString &token, int waitMs,
@@ -300,12 +348,17 @@ void A2wController::holdThenAnswer(Exchange &ex, const Run &run, const QString &
     auto answer = [service, runId, token, b, receipt, asMarkdown, status,
                    workflowToken](Exchange &e) {
         const Run now = service->find(runId).value_or(Run());
-        const http::HeaderList headers{{"X-Robots-Tag", kNoIndex}};
-        if (asMarkdown)
+        const http::HeaderList headers{{"X-Robots-Tag", kNoIndex}, {"Cache-Control", "no-store"}};
+        if (asMarkdown) {
             e.respond(status, markdown(now, token, b, receipt).toUtf8(),
                       "text/markdown; charset=utf-8", headers);
-        else
-            e.respondJson(status, resource(now, token, b, receipt, workflowToken), headers);
+            return;
+        }
+        QJsonObject o = resource(now, token, b, receipt, workflowToken);
+        const QJsonObject delegation = service->delegationOf(now, true);
+        if (!delegation.isEmpty())
+            o.insert(QStringLiteral("delegation"), delegation);
+        e.respondJson(status, o, headers);
     };
     if (waitMs <= 0 || Status::isTerminal(initial)) {
         answer(ex);
@@ -353,7 +406,7 @@ void A2wController::stream(Exchange &ex, const Run &run, int framing)
     const QString runId = run.id;
     bool ended = false;
     for (const Event &e : m_service.events(runId, after)) {
-        events->sendEnvelope(e.toJson(runId), e.seq);
+        events->sendEnvelope(e.toJson(), e.seq);
         ended |= e.type == QLatin1String("done");
     }
     if (ended) {
@@ -364,7 +417,7 @@ void A2wController::stream(Exchange &ex, const Run &run, int framing)
             [events, runId](const QString &changed, const Event &e) {
                 if (changed != runId)
                     return;
-                events->sendEnvelope(e.toJson(runId), e.seq);
+                events->sendEnvelope(e.toJson(), e.seq);
                 if (e.type == QLatin1String("done"))
                     events->close();
             });
@@ -377,7 +430,11 @@ void A2wController::answer(Exchange &ex)
     const Run run = m_service.authorize(r.param(QStringLiteral("id")), token);
     const ContinueRequest request = ContinueRequest::fromJson(r.jsonObject());
     const Run now = m_service.answer(run.id, request);
-    ex.respondJson(200, resource(now, token, base(), m_service.receiptFor(now.id)));
+    QJsonObject o = resource(now, token, base(), m_service.receiptFor(now.id));
+    const QJsonObject delegation = m_service.delegationOf(now, false);
+    if (!delegation.isEmpty())
+        o.insert(QStringLiteral("delegation"), delegation);
+    ex.respondJson(200, o);
 }
 
 void A2wController::authInput(Exchange &ex)
@@ -416,29 +473,161 @@ void A2wController::artifacts(Exchange &ex)
     ex.respondJson(200, m_service.artifacts(run), {{"Cache-Control", "no-store"}});
 }
 
+QJsonObject A2wController::workflowSnapshot(const QString &workflowId, const QList<Run> &runs)
+{
+    QJsonArray list;
+    bool active = false;
+    const Run *finalRun = nullptr;
+    QString status;
+    for (const Run &run : runs) {
+        QJsonObject o{{QStringLiteral("runId"), run.id},
+                      {QStringLiteral("status"), run.status},
+                      {QStringLiteral("url"), run.url},
+                      {QStringLiteral("host"), run.host},
+                      {QStringLiteral("hop"), run.hop},
+                      {QStringLiteral("trust"), run.trust},
+                      {QStringLiteral("createdAt"), Clock::isoUtc(run.createdAt)},
+                      {QStringLiteral("updatedAt"), Clock::isoUtc(run.updatedAt)}};
+        if (!run.parentRunId.isEmpty())
+            o.insert(QStringLiteral("parentRunId"), run.parentRunId);
+        const QString summary = run.result.value(QStringLiteral("summary")).toString();
+        if (!summary.isEmpty())
+            o.insert(QStringLiteral("summary"), summary);
+        if (!run.error.isEmpty())
+            o.insert(QStringLiteral("error"), run.error);
+        list.append(o);
+        active |= !Status::isTerminal(run.status);
+        // The final result: the completed run that settled last.
+        if (run.status == Status::completed && (!finalRun || run.updatedAt >= finalRun->updatedAt))
+            finalRun = &run;
+    }
+    // The workflow's status: the most pressing of its active runs, else (all ended)
+    // completed when one completed, else the root's.
+    static const QStringList pressing{Status::inputRequired, Status::running, Status::pending,
+                                      Status::waitingBrowser};
+    for (const QString &st : pressing)
+        for (const Run &run : runs)
+            if (status.isEmpty() && run.status == st)
+                status = st;
+    if (status.isEmpty())
+        status = finalRun ? Status::completed : runs.isEmpty() ? QString() : runs.first().status;
+    QJsonObject o{{QStringLiteral("id"), workflowId},
+                  {QStringLiteral("workflowId"), workflowId},
+                  {QStringLiteral("status"), status},
+                  {QStringLiteral("rootRunId"), runs.isEmpty() ? QString() : runs.first().id},
+                  {QStringLiteral("runs"), list}};
+    if (!active && finalRun) {
+        QJsonObject result = finalRun->result;
+        result.insert(QStringLiteral("runId"), finalRun->id);
+        o.insert(QStringLiteral("result"), result);
+    }
+    return o;
+}
+
 void A2wController::workflow(Exchange &ex)
 {
     const http::Request &r = ex.request();
     const QString id = r.param(QStringLiteral("id"));
     const QList<Run> runs = m_service.workflowRuns(id, tokenOf(r));
-    QJsonArray list;
-    QString status;
-    for (const Run &run : runs) {
-        list.append(QJsonObject{{QStringLiteral("runId"), run.id},
-                                {QStringLiteral("status"), run.status},
-                                {QStringLiteral("url"), run.url},
-                                {QStringLiteral("host"), run.host},
-                                {QStringLiteral("createdAt"), Clock::isoUtc(run.createdAt)}});
-        if (status.isEmpty())
-            status = run.status; // the root run's
+    http::EventStream::Framing framing;
+    if (!http::EventStream::framingFromAccept(r.header("accept"), &framing)) {
+        ex.respondJson(200, workflowSnapshot(id, runs));
+        return;
     }
-    QJsonObject o{{QStringLiteral("id"), id},
-                  {QStringLiteral("workflowId"), id},
-                  {QStringLiteral("status"), status},
-                  {QStringLiteral("runs"), list}};
-    if (!runs.isEmpty() && !runs.first().result.isEmpty())
-        o.insert(QStringLiteral("result"), runs.first().result);
-    ex.respondJson(200, o);
+    // The lineage as it happens: every event of every run (each names its runId), ids
+    // in the store's order, then `workflow` with the snapshot once no run is active.
+    auto *events = new http::EventStream(ex, framing, 15000, &ex);
+    qint64 after = r.header("last-event-id").toLongLong();
+    if (r.query.hasQueryItem(QStringLiteral("lastEventId")))
+        after = r.queryValue(QStringLiteral("lastEventId")).toLongLong();
+    A2wService *service = &m_service;
+    auto finishIfEnded = [service, events, id]() {
+        const QList<Run> now = service->runsOfWorkflow(id);
+        for (const Run &run : now)
+            if (!Status::isTerminal(run.status))
+                return false;
+        const QJsonObject snapshot = workflowSnapshot(id, now);
+        events->sendEnvelope(QJsonObject{{QStringLiteral("type"), QStringLiteral("workflow")},
+                                         {QStringLiteral("workflowId"), id},
+                                         {QStringLiteral("data"), snapshot}},
+                             0);
+        events->close();
+        return true;
+    };
+    for (const Event &e : m_service.workflowEvents(id, after)) {
+        QJsonObject env = e.toJson();
+        env.insert(QStringLiteral("id"), QString::number(e.position));
+        events->sendEnvelope(env, e.position);
+    }
+    if (finishIfEnded())
+        return;
+    connect(&m_service, &A2wService::eventAdded, events,
+            [service, events, id, finishIfEnded](const QString &runId, const Event &e) {
+                const std::optional<Run> run = service->find(runId);
+                if (!run || run->workflowId != id)
+                    return;
+                QJsonObject env = e.toJson();
+                env.insert(QStringLiteral("id"), QString::number(e.position));
+                events->sendEnvelope(env, e.position);
+                if (e.type == QLatin1String("done"))
+                    finishIfEnded();
+            });
+}
+
+void A2wController::handoff(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QString token = tokenOf(r);
+    const Run parent = m_service.authorize(r.param(QStringLiteral("id")), token);
+    if (parent.contract != QLatin1String("a2w")) // a v1 task: POST /v1/tasks/{id}/handoffs
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("RUN_NOT_FOUND"),
+                          QStringLiteral("no such run, or the access token is not its own"));
+    const HandoffRequest request = HandoffRequest::fromJson(r.jsonObject());
+    const QString execution = preferredExecution(r);
+    withCaller(ex, m_trust, [this, &ex, parent, request, execution](const Caller &caller) {
+        const A2wService::Created created = m_service.handoff(
+            parent.id, request.child,
+            {request.contextSummary, request.expectedOutput, request.lastObservation}, caller,
+            execution);
+        ex.respondJson(201, resource(created.run, created.runToken, base(), created.receipt));
+    });
+}
+
+void A2wController::capabilities(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    withCaller(ex, m_trust, [this, &ex](const Caller &caller) {
+        const http::Request &req = ex.request();
+        const A2wService::SiteTools site = m_service.capabilities(
+            req.queryValue(QStringLiteral("url")), req.queryValue(QStringLiteral("host")),
+            req.queryValue(QStringLiteral("siteId")));
+        const QString b = base();
+        const QString trust =
+            caller.verifiedAgent.isEmpty()
+                ? (caller.clientId.isEmpty() ? Trust::anonymous : Trust::identified)
+                : Trust::verified;
+        ex.respondJson(
+            200,
+            {{QStringLiteral("protocol"), QStringLiteral("mcp")},
+             {QStringLiteral("serverInfo"),
+              QJsonObject{{QStringLiteral("name"), QStringLiteral("pilothouse-a2w-") + site.siteId},
+                          {QStringLiteral("title"), site.siteName},
+                          {QStringLiteral("version"), QStringLiteral(PILOTHOUSE_VERSION)}}},
+             {QStringLiteral("site"), QJsonObject{{QStringLiteral("siteId"), site.siteId},
+                                                  {QStringLiteral("name"), site.siteName},
+                                                  {QStringLiteral("url"), site.url}}},
+             {QStringLiteral("executor"),
+              QJsonObject{{QStringLiteral("contract"), QStringLiteral("a2w")},
+                          {QStringLiteral("runEndpoint"), b + QStringLiteral("/v2/a2w/runs")}}},
+             {QStringLiteral("mcp"),
+              QJsonObject{{QStringLiteral("transport"), QStringLiteral("streamable-http")},
+                          {QStringLiteral("url"),
+                           b + QStringLiteral("/v2/a2w/sites/%1/mcp").arg(site.siteId)}}},
+             {QStringLiteral("trust"), trust},
+             {QStringLiteral("tools"), site.tools}},
+            {{"Cache-Control", "public, max-age=60"}});
+    });
+    Q_UNUSED(r);
 }
 
 namespace {
@@ -504,6 +693,115 @@ void A2wController::confirm(Exchange &ex)
                                                                 ? QStringLiteral("going on")
                                                                 : QStringLiteral("cancelled"))),
         "text/html; charset=utf-8", kPageHeaders);
+}
+
+void A2wController::verificationPage(Exchange &ex)
+{
+    // A person who owns or runs the site: what the agent asks for, and the scope to grant.
+    const http::Request &r = ex.request();
+    const QString sig = r.queryValue(QStringLiteral("sig"));
+    const Run run = m_service.verificationFor(r.param(QStringLiteral("id")), sig);
+    const A2wService::SiteTools site = m_service.capabilitiesOfSite(run.siteId);
+    QString choices = QStringLiteral("<label><input type=\"checkbox\" name=\"scope\" "
+                                     "value=\"*\"> Any task on the site</label><br>");
+    for (const QJsonValue &t : site.tools) {
+        const QJsonObject meta =
+            t[QStringLiteral("_meta")][QStringLiteral("pilothouse/a2w")].toObject();
+        const QString id = meta.value(QStringLiteral("id")).toString();
+        if (id.isEmpty())
+            continue;
+        const bool asked = id == run.selector;
+        choices += QStringLiteral("<label><input type=\"checkbox\" name=\"scope\" value=\"%1\"%2>"
+                                  " %3</label><br>")
+                       .arg(id.toHtmlEscaped(), asked ? QStringLiteral(" checked") : QString(),
+                            t[QStringLiteral("title")].toString().toHtmlEscaped());
+    }
+    const QString agent = run.agent.value(QStringLiteral("displayName")).toString();
+    const QString action = QStringLiteral("/v2/a2w/verify/%1?sig=%2").arg(run.id, sig);
+    const QString body =
+        QStringLiteral(
+            "<p>An AI agent%1 (trust: %2) asks for a delegated session on <b>%3</b> to do:</p>"
+            "<blockquote>%4</blockquote><form method=\"post\" action=\"%5\">"
+            "<p><label>Your owner API key or workspace ID token<br><input type=\"password\" "
+            "name=\"credential\" autocomplete=\"off\" size=\"60\"></label></p>"
+            "<fieldset><legend>The agent may</legend>%6</fieldset>"
+            "<p><label>Spend at most <input name=\"spendCap\" value=\"10\" size=\"6\"> "
+            "credits</label></p><p><label>For <input name=\"expiresInMinutes\" "
+            "value=\"60\" size=\"6\"> minutes</label></p>"
+            "<button name=\"decision\" value=\"approve\">Approve</button> <button "
+            "name=\"decision\" value=\"decline\">Decline</button></form>")
+            .arg(agent.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(agent.toHtmlEscaped()),
+                 run.trust, run.host.toHtmlEscaped(), run.selector.left(300).toHtmlEscaped(),
+                 action.toHtmlEscaped(), choices);
+    ex.respond(200, confirmationHtml(QStringLiteral("Approve a delegated session"), body),
+               "text/html; charset=utf-8", kPageHeaders);
+}
+
+void A2wController::verify(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QString id = r.param(QStringLiteral("id"));
+    const QString sig = r.queryValue(QStringLiteral("sig"));
+    const QUrlQuery form(QString::fromUtf8(r.body));
+    const QString decision = form.queryItemValue(QStringLiteral("decision"));
+    if (decision != QLatin1String("approve") && decision != QLatin1String("decline"))
+        throw DomainError::invalidField(QStringLiteral("decision"),
+                                        QStringLiteral("must be approve or decline"));
+    m_service.verificationFor(id, sig); // 404 before any credential is looked at
+    // The person signs in as the workspace's owner: the same check as the workspace calls.
+    http::Request signIn;
+    signIn.method = "POST";
+    signIn.path = r.path;
+    signIn.remoteAddress = r.remoteAddress;
+    signIn.headers.insert(
+        "authorization",
+        "Bearer " + form.queryItemValue(QStringLiteral("credential"), QUrl::FullyDecoded).toUtf8());
+    auto decide = [this, id, sig, decision, form](Exchange &e, const http::Request &as) {
+        try {
+            if (!m_auth)
+                throw DomainError::unavailable(QStringLiteral("NO_AUTHENTICATOR"),
+                                               QStringLiteral("approvals are not set up"));
+            const http::Principal who = m_auth->authenticate(as, AuthPolicy::Workspace);
+            const QString by = who.actor();
+            Run run;
+            if (decision == QLatin1String("decline")) {
+                run = m_service.cancel(id, QStringLiteral("the site declined a delegated session"));
+            } else {
+                A2wService::DelegationGrant grant;
+                grant.scope = form.allQueryItemValues(QStringLiteral("scope"), QUrl::FullyDecoded);
+                bool ok = false;
+                const double cap = form.queryItemValue(QStringLiteral("spendCap")).toDouble(&ok);
+                if (!ok)
+                    throw DomainError::invalidField(QStringLiteral("spendCap"),
+                                                    QStringLiteral("must be a number of credits"));
+                grant.spendCapMilli = qint64(cap * 1000.0);
+                const qint64 minutes =
+                    form.queryItemValue(QStringLiteral("expiresInMinutes")).toLongLong(&ok);
+                if (!ok)
+                    throw DomainError::invalidField(QStringLiteral("expiresInMinutes"),
+                                                    QStringLiteral("must be whole minutes"));
+                grant.ttlMs = minutes * 60000;
+                run = m_service.approveDelegation(id, sig, grant, by);
+            }
+            e.respond(200,
+                      confirmationHtml(decision == QLatin1String("approve")
+                                           ? QStringLiteral("Approved")
+                                           : QStringLiteral("Declined"),
+                                       QStringLiteral("<p>The run on %1 is %2. You can close "
+                                                      "this page.</p>")
+                                           .arg(run.host.toHtmlEscaped(), run.status)),
+                      "text/html; charset=utf-8", kPageHeaders);
+        } catch (const DomainError &err) {
+            e.fail(err);
+        }
+    };
+    // An ID token may need the identity provider's keys first.
+    QPointer<Exchange> guard(&ex);
+    if (!m_auth || m_auth->prepare(signIn, AuthPolicy::Workspace, [guard, decide, signIn] {
+            if (guard)
+                decide(*guard, signIn);
+        }))
+        decide(ex, signIn);
 }
 
 void A2wController::open(Exchange &ex)

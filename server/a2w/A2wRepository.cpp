@@ -5,6 +5,8 @@
 #include "core/JsonText.h"
 #include "core/Store.h"
 
+#include <QJsonArray>
+
 namespace ph::a2w {
 
 namespace {
@@ -12,7 +14,8 @@ namespace {
 const QString kRunColumns = QStringLiteral(
     "id, workflow_id, site_id, url, host, kind, selector, engagement_kind, execution, status,"
     " request, agent, trajectory_id, input, result, error, client_address, created_at,"
-    " updated_at, expires_at, auth_input");
+    " updated_at, expires_at, auth_input, parent_run_id, hop, contract, trust, delegation_id,"
+    " pending_task");
 
 Run runFromRow(const Sql &q)
 {
@@ -38,6 +41,12 @@ Run runFromRow(const Sql &q)
     r.updatedAt = q.value(18).toLongLong();
     r.expiresAt = JsonText::optionalInt(q.value(19));
     r.authInput = JsonText::object(q.value(20));
+    r.parentRunId = q.value(21).toString();
+    r.hop = q.value(22).toInt();
+    r.contract = q.value(23).toString();
+    r.trust = q.value(24).toString();
+    r.delegationId = q.value(25).toString();
+    r.pendingTask = q.value(26).toString();
     return r;
 }
 
@@ -47,6 +56,23 @@ QList<Run> runsOf(Sql &q)
     q.exec();
     while (q.next())
         out.append(runFromRow(q));
+    return out;
+}
+
+QList<Event> eventsOf(Sql &q)
+{
+    q.exec();
+    QList<Event> out;
+    while (q.next()) {
+        Event e;
+        e.seq = q.value(0).toLongLong();
+        e.type = q.value(1).toString();
+        e.at = q.value(2).toLongLong();
+        e.data = JsonText::object(q.value(3));
+        e.position = q.value(4).toLongLong();
+        e.runId = q.value(5).toString();
+        out.append(e);
+    }
     return out;
 }
 
@@ -68,7 +94,7 @@ bool Status::isTerminal(const QString &status)
     return status == completed || status == failed || status == cancelled || status == expired;
 }
 
-QJsonObject Event::toJson(const QString &runId) const
+QJsonObject Event::toJson() const
 {
     return {{QStringLiteral("id"), QString::number(seq)},
             {QStringLiteral("type"), type},
@@ -132,9 +158,11 @@ QList<Run> A2wRepository::runsOfWorkflow(const QString &workflowId) const
 void A2wRepository::insertRun(const Run &r, const QString &tokenHash, const QString &receiptHash)
 {
     Sql(m_store,
-        QStringLiteral("INSERT INTO a2w_runs (%1, token_hash, receipt_hash) VALUES (:id, :w, :s,"
-                       " :url, :host, :kind, :sel, :ek, :ex, :st, :req, :agent, :traj, :input,"
-                       " :result, :error, :addr, :c, :u, :exp, :auth, :th, :rh)")
+        QStringLiteral(
+            "INSERT INTO a2w_runs (%1, token_hash, receipt_hash) VALUES (:id, :w, :s,"
+            " :url, :host, :kind, :sel, :ek, :ex, :st, :req, :agent, :traj, :input,"
+            " :result, :error, :addr, :c, :u, :exp, :auth, :parent, :hop, :contract, :trust,"
+            " :dlg, :pending, :th, :rh)")
             .arg(kRunColumns))
         .bind(QStringLiteral(":id"), r.id)
         .bind(QStringLiteral(":w"), r.workflowId)
@@ -157,6 +185,12 @@ void A2wRepository::insertRun(const Run &r, const QString &tokenHash, const QStr
         .bind(QStringLiteral(":u"), r.updatedAt)
         .bind(QStringLiteral(":exp"), JsonText::nullableInt(r.expiresAt))
         .bind(QStringLiteral(":auth"), objectOrNull(r.authInput))
+        .bind(QStringLiteral(":parent"), JsonText::nullableText(r.parentRunId))
+        .bind(QStringLiteral(":hop"), r.hop)
+        .bind(QStringLiteral(":contract"), r.contract)
+        .bind(QStringLiteral(":trust"), r.trust)
+        .bind(QStringLiteral(":dlg"), JsonText::nullableText(r.delegationId))
+        .bind(QStringLiteral(":pending"), JsonText::nullableText(r.pendingTask))
         .bind(QStringLiteral(":th"), tokenHash)
         .bind(QStringLiteral(":rh"), receiptHash)
         .exec();
@@ -192,8 +226,8 @@ void A2wRepository::update(const Run &r)
 {
     Sql(m_store, QStringLiteral("UPDATE a2w_runs SET status = :st, trajectory_id = :traj,"
                                 " input = :input, result = :result, error = :error,"
-                                " updated_at = :u, expires_at = :exp, auth_input = :auth"
-                                " WHERE id = :id"))
+                                " updated_at = :u, expires_at = :exp, auth_input = :auth,"
+                                " delegation_id = :dlg, pending_task = :pending WHERE id = :id"))
         .bind(QStringLiteral(":st"), r.status)
         .bind(QStringLiteral(":traj"), JsonText::nullableText(r.trajectoryId))
         .bind(QStringLiteral(":input"), objectOrNull(r.input))
@@ -202,8 +236,128 @@ void A2wRepository::update(const Run &r)
         .bind(QStringLiteral(":u"), r.updatedAt)
         .bind(QStringLiteral(":exp"), JsonText::nullableInt(r.expiresAt))
         .bind(QStringLiteral(":auth"), objectOrNull(r.authInput))
+        .bind(QStringLiteral(":dlg"), JsonText::nullableText(r.delegationId))
+        .bind(QStringLiteral(":pending"), JsonText::nullableText(r.pendingTask))
         .bind(QStringLiteral(":id"), r.id)
         .exec();
+}
+
+namespace {
+
+const QString kDelegationColumns =
+    QStringLiteral("id, prefix, site_id, scope, spend_cap_milli, spent_milli, approved_by, run_id,"
+                   " created_at, expires_at, revoked_at");
+
+Delegation delegationFromRow(const Sql &q)
+{
+    Delegation d;
+    d.id = q.value(0).toString();
+    d.prefix = q.value(1).toString();
+    d.siteId = q.value(2).toString();
+    for (const QJsonValue &v : JsonText::array(q.value(3)))
+        d.scope << v.toString();
+    d.spendCapMilli = q.value(4).toLongLong();
+    d.spentMilli = q.value(5).toLongLong();
+    d.approvedBy = q.value(6).toString();
+    d.runId = q.value(7).toString();
+    d.createdAt = q.value(8).toLongLong();
+    d.expiresAt = q.value(9).toLongLong();
+    d.revokedAt = JsonText::optionalInt(q.value(10));
+    return d;
+}
+
+} // namespace
+
+void A2wRepository::insertDelegation(const Delegation &d, const QString &tokenHash)
+{
+    Sql(m_store, QStringLiteral("INSERT INTO a2w_delegations (%1, token_hash) VALUES (:id, :p,"
+                                " :s, :scope, :cap, 0, :by, :run, :c, :e, NULL, :h)")
+                     .arg(kDelegationColumns))
+        .bind(QStringLiteral(":id"), d.id)
+        .bind(QStringLiteral(":p"), d.prefix)
+        .bind(QStringLiteral(":s"), d.siteId)
+        .bind(QStringLiteral(":scope"), JsonText::from(QJsonArray::fromStringList(d.scope)))
+        .bind(QStringLiteral(":cap"), d.spendCapMilli)
+        .bind(QStringLiteral(":by"), d.approvedBy)
+        .bind(QStringLiteral(":run"), JsonText::nullableText(d.runId))
+        .bind(QStringLiteral(":c"), d.createdAt)
+        .bind(QStringLiteral(":e"), d.expiresAt)
+        .bind(QStringLiteral(":h"), tokenHash)
+        .exec();
+}
+
+std::optional<Delegation> A2wRepository::delegationByToken(const QString &tokenHash) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_delegations WHERE token_hash = :h")
+                       .arg(kDelegationColumns));
+    q.bind(QStringLiteral(":h"), tokenHash).exec();
+    if (!q.next())
+        return std::nullopt;
+    return delegationFromRow(q);
+}
+
+std::optional<Delegation> A2wRepository::delegation(const QString &id) const
+{
+    Sql q(m_store,
+          QStringLiteral("SELECT %1 FROM a2w_delegations WHERE id = :id").arg(kDelegationColumns));
+    q.bind(QStringLiteral(":id"), id).exec();
+    if (!q.next())
+        return std::nullopt;
+    return delegationFromRow(q);
+}
+
+QList<Delegation> A2wRepository::delegations(int limit) const
+{
+    Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_delegations ORDER BY created_at DESC, id"
+                                  " DESC LIMIT :n")
+                       .arg(kDelegationColumns));
+    q.bind(QStringLiteral(":n"), limit).exec();
+    QList<Delegation> out;
+    while (q.next())
+        out.append(delegationFromRow(q));
+    return out;
+}
+
+bool A2wRepository::revokeDelegation(const QString &id, qint64 nowMs)
+{
+    Sql q(m_store, QStringLiteral("UPDATE a2w_delegations SET revoked_at = :t WHERE id = :id AND"
+                                  " revoked_at IS NULL"));
+    q.bind(QStringLiteral(":t"), nowMs).bind(QStringLiteral(":id"), id).exec();
+    return q.rowsAffected() == 1;
+}
+
+void A2wRepository::addSpent(const QString &id, qint64 milli)
+{
+    Sql(m_store, QStringLiteral("UPDATE a2w_delegations SET spent_milli = spent_milli + :m WHERE"
+                                " id = :id"))
+        .bind(QStringLiteral(":m"), milli)
+        .bind(QStringLiteral(":id"), id)
+        .exec();
+}
+
+void A2wRepository::setDelegationSealed(const QString &runId, const QString &sealed)
+{
+    Sql(m_store, QStringLiteral("UPDATE a2w_runs SET delegation_sealed = :v WHERE id = :id"))
+        .bind(QStringLiteral(":v"), sealed)
+        .bind(QStringLiteral(":id"), runId)
+        .exec();
+}
+
+QString A2wRepository::takeDelegationSealed(const QString &runId)
+{
+    QString sealed;
+    m_store.transaction([&] {
+        Sql q(m_store, QStringLiteral("SELECT delegation_sealed FROM a2w_runs WHERE id = :id"));
+        q.bind(QStringLiteral(":id"), runId).exec();
+        if (q.next())
+            sealed = q.value(0).toString();
+        if (!sealed.isEmpty())
+            Sql(m_store,
+                QStringLiteral("UPDATE a2w_runs SET delegation_sealed = NULL WHERE id = :id"))
+                .bind(QStringLiteral(":id"), runId)
+                .exec();
+    });
+    return sealed;
 }
 
 void A2wRepository::setAuthSealed(const QString &id, const QString &sealed)
@@ -263,6 +417,7 @@ std::optional<qint64> A2wRepository::nextDeadline() const
 Event A2wRepository::appendEvent(const QString &runId, const QString &type, const QJsonObject &data)
 {
     Event e;
+    e.runId = runId;
     e.type = type;
     e.at = m_store.clock().nowMs();
     e.data = data;
@@ -272,14 +427,16 @@ Event A2wRepository::appendEvent(const QString &runId, const QString &type, cons
                   QStringLiteral("SELECT COALESCE(MAX(seq), 0) FROM a2w_events WHERE run_id = :r"));
             q.bind(QStringLiteral(":r"), runId).exec();
             e.seq = q.next() ? q.value(0).toLongLong() + 1 : 1;
-            Sql(m_store, QStringLiteral("INSERT INTO a2w_events (run_id, seq, type, at, data)"
-                                        " VALUES (:r, :s, :t, :at, :d)"))
-                .bind(QStringLiteral(":r"), runId)
+            Sql insert(m_store,
+                       QStringLiteral("INSERT INTO a2w_events (run_id, seq, type, at, data)"
+                                      " VALUES (:r, :s, :t, :at, :d)"));
+            insert.bind(QStringLiteral(":r"), runId)
                 .bind(QStringLiteral(":s"), e.seq)
                 .bind(QStringLiteral(":t"), type)
                 .bind(QStringLiteral(":at"), e.at)
                 .bind(QStringLiteral(":d"), JsonText::from(data))
                 .exec();
+            e.position = insert.lastInsertId().toLongLong();
         },
         Store::Sync::Normal);
     return e;
@@ -287,19 +444,34 @@ Event A2wRepository::appendEvent(const QString &runId, const QString &type, cons
 
 QList<Event> A2wRepository::events(const QString &runId, qint64 afterSeq) const
 {
-    Sql q(m_store, QStringLiteral("SELECT seq, type, at, data FROM a2w_events WHERE run_id = :r"
-                                  " AND seq > :s ORDER BY seq"));
-    q.bind(QStringLiteral(":r"), runId).bind(QStringLiteral(":s"), afterSeq).exec();
-    QList<Event> out;
-    while (q.next()) {
-        Event e;
-        e.seq = q.value(0).toLongLong();
-        e.type = q.value(1).toString();
-        e.at = q.value(2).toLongLong();
-        e.data = JsonText::object(q.value(3));
-        out.append(e);
-    }
-    return out;
+    Sql q(m_store, QStringLiteral("SELECT seq, type, at, data, rowid, run_id FROM a2w_events"
+                                  " WHERE run_id = :r AND seq > :s ORDER BY seq"));
+    q.bind(QStringLiteral(":r"), runId).bind(QStringLiteral(":s"), afterSeq);
+    return eventsOf(q);
+}
+
+QList<Event> A2wRepository::workflowEvents(const QString &workflowId, qint64 afterPosition) const
+{
+    Sql q(m_store, QStringLiteral("SELECT seq, type, at, data, rowid, run_id FROM a2w_events"
+                                  " WHERE run_id IN (SELECT id FROM a2w_runs WHERE"
+                                  " workflow_id = :w) AND rowid > :p ORDER BY rowid"));
+    q.bind(QStringLiteral(":w"), workflowId).bind(QStringLiteral(":p"), afterPosition);
+    return eventsOf(q);
+}
+
+bool A2wRepository::rememberNonce(const QString &nonceHash, qint64 expiresAtMs)
+{
+    bool fresh = false;
+    m_store.transaction([&] {
+        Sql(m_store, QStringLiteral("DELETE FROM a2w_signature_nonces WHERE expires_at < :now"))
+            .bind(QStringLiteral(":now"), m_store.clock().nowMs())
+            .exec();
+        Sql q(m_store, QStringLiteral("INSERT OR IGNORE INTO a2w_signature_nonces (nonce_hash,"
+                                      " expires_at) VALUES (:h, :e)"));
+        q.bind(QStringLiteral(":h"), nonceHash).bind(QStringLiteral(":e"), expiresAtMs).exec();
+        fresh = q.rowsAffected() == 1;
+    });
+    return fresh;
 }
 
 std::optional<A2wRepository::Idempotent> A2wRepository::idempotent(const QString &keyHash) const

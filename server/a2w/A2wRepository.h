@@ -3,6 +3,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -24,6 +25,13 @@ inline const QString cancelled = QStringLiteral("cancelled");
 inline const QString expired = QStringLiteral("expired");
 bool isTerminal(const QString &status);
 } // namespace Status
+
+// The trust tier of a visiting agent (docs/api/a2w.md, "Trust tiers").
+namespace Trust {
+inline const QString anonymous = QStringLiteral("anonymous");
+inline const QString identified = QStringLiteral("identified");
+inline const QString verified = QStringLiteral("verified");
+} // namespace Trust
 
 struct Run
 {
@@ -47,16 +55,44 @@ struct Run
     QString clientAddress;
     qint64 createdAt = 0;
     qint64 updatedAt = 0;
-    std::optional<qint64> expiresAt; // input or browser claim deadline
+    std::optional<qint64> expiresAt;             // input or browser claim deadline
+    QString parentRunId;                         // a handoff's parent run, else empty
+    int hop = 0;                                 // 0 for a workflow's first run, parent's + 1 after
+    QString contract = QStringLiteral("a2w");    // a2w, or v1 (an earlier-contract task)
+    QString trust = QStringLiteral("anonymous"); // anonymous, identified, verified
+    QString delegationId;                        // the delegated session the run acts under, if any
+    QString pendingTask; // kept while the run waits for a person to approve one
+};
+
+// A delegated session: a person's scoped, spend-capped approval for visiting agents.
+struct Delegation
+{
+    QString id; // dlg_…
+    QString prefix;
+    QString siteId;
+    QStringList scope; // shortcut, playbook or capability ids; "*": any task
+    qint64 spendCapMilli = 0;
+    qint64 spentMilli = 0;
+    QString approvedBy;
+    QString runId;
+    qint64 createdAt = 0;
+    qint64 expiresAt = 0;
+    std::optional<qint64> revokedAt;
+    bool allows(const QString &what) const
+    {
+        return scope.contains(QStringLiteral("*")) || scope.contains(what);
+    }
 };
 
 struct Event
 {
-    qint64 seq = 0; // 1, 2, … per run: the SSE id
+    QString runId;
+    qint64 position = 0; // the store's order of every event: a workflow stream's id
+    qint64 seq = 0;      // 1, 2, … per run: the SSE id
     QString type;
     qint64 at = 0;
     QJsonObject data;
-    QJsonObject toJson(const QString &runId) const;
+    QJsonObject toJson() const;
 };
 
 // A2W runs, their workflows, events, idempotency keys and the sites' A2W accounts.
@@ -88,6 +124,21 @@ public:
 
     Event appendEvent(const QString &runId, const QString &type, const QJsonObject &data);
     QList<Event> events(const QString &runId, qint64 afterSeq) const;
+    // Every event of a workflow's runs after `afterPosition`, in the order stored.
+    QList<Event> workflowEvents(const QString &workflowId, qint64 afterPosition) const;
+
+    void insertDelegation(const Delegation &d, const QString &tokenHash);
+    std::optional<Delegation> delegationByToken(const QString &tokenHash) const;
+    std::optional<Delegation> delegation(const QString &id) const;
+    QList<Delegation> delegations(int limit) const;
+    bool revokeDelegation(const QString &id, qint64 nowMs);
+    void addSpent(const QString &id, qint64 milli);
+    // The run's new token, sealed, until its caller reads it once (then NULL).
+    void setDelegationSealed(const QString &runId, const QString &sealed);
+    QString takeDelegationSealed(const QString &runId);
+
+    // Web Bot Auth: remembers a nonce until `expiresAtMs`; false if it was seen already.
+    bool rememberNonce(const QString &nonceHash, qint64 expiresAtMs);
 
     struct Idempotent
     {

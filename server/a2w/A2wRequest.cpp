@@ -136,6 +136,7 @@ QJsonObject CreateRequest::stored() const
     put("commerce", commerce, !commerce.isEmpty());
     put("confirmationPolicy", confirmationPolicy, !confirmationPolicy.isEmpty());
     put("artifacts", artifacts, !artifacts.isEmpty());
+    put("target", target, !target.isEmpty());
     return o;
 }
 
@@ -268,11 +269,189 @@ CreateRequest CreateRequest::fromQuery(const QUrlQuery &query)
     return fromJson(body);
 }
 
+namespace {
+
+// One field under its name or its alias: both with different values is a contract error.
+std::optional<QString> aliased(const JsonFields &body, const QString &name, const QString &alias)
+{
+    const std::optional<QString> a = body.optionalString(name);
+    const std::optional<QString> b = body.optionalString(alias);
+    if (a && b && *a != *b)
+        throw DomainError(
+            DomainError::Kind::Invalid, QStringLiteral("CONFLICTING_ALIASES"),
+            QStringLiteral("%1 and its alias %2 disagree: send one of them").arg(name, alias),
+            alias, {{QStringLiteral("canonical"), name}});
+    return a ? a : b;
+}
+
+HandoffRequest handoffFields(const QJsonObject &object, QJsonObject *rest)
+{
+    HandoffRequest h;
+    const JsonFields body(object);
+    h.contextSummary = body.optionalString(QStringLiteral("contextSummary")).value_or(QString());
+    h.expectedOutput = body.optionalString(QStringLiteral("expectedOutput")).value_or(QString());
+    if (const auto o = body.optionalObject(QStringLiteral("lastObservation")))
+        h.lastObservation = o->object();
+    if (h.contextSummary.size() > 8000)
+        throw DomainError::invalidField(QStringLiteral("contextSummary"),
+                                        QStringLiteral("is longer than 8000 characters"));
+    if (h.expectedOutput.size() > 2000)
+        throw DomainError::invalidField(QStringLiteral("expectedOutput"),
+                                        QStringLiteral("is longer than 2000 characters"));
+    *rest = object;
+    for (const char *k : {"contextSummary", "expectedOutput", "lastObservation"})
+        rest->remove(QLatin1String(k));
+    return h;
+}
+
+} // namespace
+
+CreateRequest CreateRequest::fromV1Json(const QJsonObject &object, const QStringList &extra)
+{
+    const JsonFields body(object);
+    body.rejectUnknown(QStringList{QStringLiteral("url"), QStringLiteral("targetUrl"),
+                                   QStringLiteral("goal"), QStringLiteral("prompt"),
+                                   QStringLiteral("shortcutId"), QStringLiteral("shortcut"),
+                                   QStringLiteral("capabilityId"), QStringLiteral("args"),
+                                   QStringLiteral("target"), QStringLiteral("identity"),
+                                   QStringLiteral("execution"), QStringLiteral("accept"),
+                                   QStringLiteral("policy"), QStringLiteral("agent")} +
+                       extra);
+    const std::optional<QString> url =
+        aliased(body, QStringLiteral("url"), QStringLiteral("targetUrl"));
+    if (!url)
+        throw DomainError::missingField(QStringLiteral("url"));
+    const std::optional<QString> goal =
+        aliased(body, QStringLiteral("goal"), QStringLiteral("prompt"));
+    const std::optional<QString> shortcut =
+        aliased(body, QStringLiteral("shortcutId"), QStringLiteral("shortcut"));
+    QJsonObject target;
+    if (const auto t = body.optionalObject(QStringLiteral("target"))) {
+        strings(*t,
+                {QStringLiteral("pageId"), QStringLiteral("route"), QStringLiteral("capabilityId"),
+                 QStringLiteral("entityId"), QStringLiteral("formId")});
+        target = t->object();
+    }
+    QString capability = body.optionalString(QStringLiteral("capabilityId")).value_or(QString());
+    if (capability.isEmpty())
+        capability = target.value(QStringLiteral("capabilityId")).toString();
+    if (goal && shortcut)
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("CONFLICTING_SELECTORS"),
+                          QStringLiteral("give goal or shortcutId, not both"),
+                          QStringLiteral("shortcutId"));
+    if (!goal && !shortcut && capability.isEmpty())
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("SELECTOR_REQUIRED"),
+                          QStringLiteral("one of goal (prompt), shortcutId (shortcut) or "
+                                         "capabilityId is required"),
+                          QStringLiteral("goal"));
+
+    // The rest is the A2W shape, checked by the same parser.
+    QJsonObject a2w{{QStringLiteral("url"), *url}};
+    if (shortcut)
+        a2w.insert(QStringLiteral("shortcutId"), *shortcut);
+    else
+        a2w.insert(QStringLiteral("prompt"), goal ? *goal : capability);
+    if (!capability.isEmpty())
+        a2w.insert(QStringLiteral("capabilityId"), capability);
+    for (const char *k : {"args", "accept", "policy"})
+        if (object.contains(QLatin1String(k)))
+            a2w.insert(QLatin1String(k), object.value(QLatin1String(k)));
+    QJsonObject identity;
+    if (const auto o = body.optionalObject(QStringLiteral("identity"))) {
+        o->rejectUnknown({QStringLiteral("userPresent"), QStringLiteral("signature"),
+                          QStringLiteral("signatureInput"), QStringLiteral("verificationMethod")});
+        o->optionalBool(QStringLiteral("userPresent"));
+        for (const char *k : {"signature", "signatureInput", "verificationMethod"})
+            o->optionalString(QLatin1String(k));
+        identity = o->object();
+    }
+    if (const auto o = body.optionalObject(QStringLiteral("execution"))) {
+        o->rejectUnknown({QStringLiteral("mode"), QStringLiteral("userPresent")});
+        const auto mode = o->optionalEnum(
+            QStringLiteral("mode"),
+            {QStringLiteral("auto"), QStringLiteral("browser"), QStringLiteral("cloud")});
+        QJsonObject execution;
+        if (mode)
+            execution.insert(QStringLiteral("preference"), *mode);
+        if (const auto present = o->optionalBool(QStringLiteral("userPresent")))
+            execution.insert(QStringLiteral("userPresent"), *present);
+        a2w.insert(QStringLiteral("execution"), execution);
+    }
+    if (const auto o = body.optionalObject(QStringLiteral("agent"))) {
+        strings(*o,
+                {QStringLiteral("key"), QStringLiteral("name"), QStringLiteral("vendor"),
+                 QStringLiteral("model"), QStringLiteral("version"), QStringLiteral("homepage")});
+        QJsonObject agent = o->object();
+        if (agent.contains(QStringLiteral("name")))
+            agent.insert(QStringLiteral("displayName"), agent.take(QStringLiteral("name")));
+        a2w.insert(QStringLiteral("agent"), agent);
+    }
+    CreateRequest r = fromJson(a2w);
+    if (!goal && !shortcut)
+        r.selector.clear(); // a capability alone
+    r.identity = identity;
+    r.target = target;
+    return r;
+}
+
+HandoffRequest HandoffRequest::fromJson(const QJsonObject &object)
+{
+    // A handoff carries the create fields of a run, never the POST-only secrets.
+    const JsonFields body(object);
+    body.rejectUnknown(
+        {QStringLiteral("url"), QStringLiteral("prompt"), QStringLiteral("shortcutId"),
+         QStringLiteral("playbookId"), QStringLiteral("engagementKind"),
+         QStringLiteral("capabilityId"), QStringLiteral("args"), QStringLiteral("identity"),
+         QStringLiteral("execution"), QStringLiteral("accept"), QStringLiteral("policy"),
+         QStringLiteral("agent"), QStringLiteral("contextSummary"),
+         QStringLiteral("expectedOutput"), QStringLiteral("lastObservation")});
+    QJsonObject rest;
+    HandoffRequest h = handoffFields(object, &rest);
+    h.child = CreateRequest::fromJson(rest);
+    return h;
+}
+
+HandoffRequest HandoffRequest::fromV1Json(const QJsonObject &object)
+{
+    QJsonObject rest;
+    HandoffRequest h = handoffFields(object, &rest);
+    // instruction: one more name for the goal.
+    if (rest.contains(QStringLiteral("instruction"))) {
+        const QJsonValue instruction = rest.take(QStringLiteral("instruction"));
+        if (!instruction.isString())
+            throw DomainError::invalidField(QStringLiteral("instruction"),
+                                            QStringLiteral("must be a string"));
+        if (!rest.contains(QStringLiteral("goal")) && !rest.contains(QStringLiteral("prompt")))
+            rest.insert(QStringLiteral("goal"), instruction);
+        else if (rest.value(QStringLiteral("goal"))
+                     .toString(rest.value(QStringLiteral("prompt")).toString()) !=
+                 instruction.toString())
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("CONFLICTING_ALIASES"),
+                              QStringLiteral("goal and its alias instruction disagree: send one "
+                                             "of them"),
+                              QStringLiteral("instruction"),
+                              {{QStringLiteral("canonical"), QStringLiteral("goal")}});
+    }
+    h.child = CreateRequest::fromV1Json(rest);
+    return h;
+}
+
 ContinueRequest ContinueRequest::fromJson(const QJsonObject &object)
 {
     const JsonFields body(object);
-    body.rejectUnknown({QStringLiteral("input"), QStringLiteral("answers")});
+    body.rejectUnknown(
+        {QStringLiteral("input"), QStringLiteral("answers"), QStringLiteral("auth")});
     ContinueRequest r;
+    if (const auto auth = body.optionalObject(QStringLiteral("auth"))) {
+        strings(*auth, {QStringLiteral("mode"), QStringLiteral("token")});
+        if (auth->requiredString(QStringLiteral("mode")) != QLatin1String("delegated_session"))
+            throw DomainError::invalidField(auth->path(QStringLiteral("mode")),
+                                            QStringLiteral("must be delegated_session"));
+        if (auth->requiredString(QStringLiteral("token")).isEmpty())
+            throw DomainError::invalidField(auth->path(QStringLiteral("token")),
+                                            QStringLiteral("must not be empty"));
+        r.auth = auth->object();
+    }
     r.input = body.optionalString(QStringLiteral("input")).value_or(QString());
     if (const auto answers = body.optionalObject(QStringLiteral("answers"))) {
         for (auto it = answers->object().begin(); it != answers->object().end(); ++it) {
@@ -282,7 +461,7 @@ ContinueRequest ContinueRequest::fromJson(const QJsonObject &object)
         }
         r.answers = answers->object();
     }
-    if (r.input.isEmpty() && r.answers.isEmpty())
+    if (r.input.isEmpty() && r.answers.isEmpty() && r.auth.isEmpty())
         throw DomainError::missingField(QStringLiteral("input"));
     return r;
 }

@@ -35,6 +35,7 @@ struct CreateRequest
     QJsonObject commerce;
     QJsonObject confirmationPolicy;
     QJsonArray artifacts;
+    QJsonObject target; // v1: {pageId, route, capabilityId, entityId, formId}
 
     // The requested mode ("cloud", "browser", "auto") from the body, else empty.
     QString executionPreference() const;
@@ -47,6 +48,24 @@ struct CreateRequest
     // The GET variant: url, one selector, engagementKind, execution (cloud|browser).
     // `wait` and `format` are the controller's.
     static CreateRequest fromQuery(const QUrlQuery &query);
+    // The earlier v1 task shape (docs/api/v1-tasks.md): goal, shortcutId, capabilityId,
+    // args, target, identity, execution, accept, policy, agent, with the aliases
+    // targetUrl (url), prompt (goal) and shortcut (shortcutId). `extra` names further
+    // fields the caller takes out itself (a handoff's).
+    static CreateRequest fromV1Json(const QJsonObject &body, const QStringList &extra = {});
+};
+
+// A handoff (POST /v2/a2w/runs/{id}/handoffs): the child's create request and what the
+// parent passes on. v1 handoffs (POST /v1/tasks/{id}/handoffs) also take `instruction`
+// (an alias of goal).
+struct HandoffRequest
+{
+    CreateRequest child;
+    QString contextSummary;
+    QString expectedOutput;
+    QJsonObject lastObservation;
+    static HandoffRequest fromJson(const QJsonObject &body);
+    static HandoffRequest fromV1Json(const QJsonObject &body);
 };
 
 // The body of POST /v2/a2w/runs/{id}: {input} or {answers}. A bare input binds to
@@ -55,6 +74,7 @@ struct ContinueRequest
 {
     QString input;
     QJsonObject answers;
+    QJsonObject auth; // {mode: delegated_session, token}: a delegated session to act under
     static ContinueRequest fromJson(const QJsonObject &body);
     // Answers keyed by `keys`.
     QJsonObject bind(const QStringList &keys) const;

@@ -244,33 +244,142 @@ QString A2wService::accountFor(const QString &siteId, const QString &siteName)
     return minted.key.id;
 }
 
-void A2wService::checkRate(const QString &address)
+void A2wService::checkRate(const Caller &caller, const QString &trust)
 {
+    // Per tier: anonymous and identified callers by address, verified ones by the key
+    // directory that vouches for them.
     const qint64 now = m_store.clock().nowMs();
-    QList<qint64> &times = m_recent[address];
+    const QString who = trust == Trust::verified
+                            ? QStringLiteral("verified ") + caller.verifiedAgent
+                            : trust + u' ' + caller.address;
+    QList<qint64> &times = m_recent[who];
     while (!times.isEmpty() && times.first() <= now - 60000)
         times.removeFirst();
-    const int limit = m_settings.intValue(SettingKeys::a2wRunsPerMinutePerAddress);
+    const QString setting = trust == Trust::verified     ? SettingKeys::a2wRunsPerMinuteVerified
+                            : trust == Trust::identified ? SettingKeys::a2wRunsPerMinuteIdentified
+                                                         : SettingKeys::a2wRunsPerMinutePerAddress;
+    const int limit = m_settings.intValue(setting);
     if (times.size() >= limit) {
         const int retry = int(std::max<qint64>(1, (times.first() + 60000 - now + 999) / 1000));
         throw DomainError(DomainError::Kind::TooManyRequests, QStringLiteral("RATE_LIMITED"),
-                          QStringLiteral("%1 runs a minute from one address at most "
-                                         "(a2w.runsPerMinutePerAddress)")
-                              .arg(limit),
-                          {}, {{QStringLiteral("limit"), limit}})
+                          QStringLiteral("%1 runs a minute for a%2 %3 caller at most (%4)")
+                              .arg(limit)
+                              .arg(trust == Trust::anonymous ? QStringLiteral("n") : QString())
+                              .arg(trust, setting),
+                          {}, {{QStringLiteral("limit"), limit}, {QStringLiteral("trust"), trust}})
             .withRetryAfter(retry);
     }
     times.append(now);
 }
 
+struct A2wService::Launch
+{
+    QString contract = QStringLiteral("a2w");
+    std::optional<Run> parent;
+    HandoffContext context;
+};
+
+QString A2wService::trustOf(const CreateRequest &request, const Caller &caller)
+{
+    if (!caller.verifiedAgent.isEmpty())
+        return Trust::verified;
+    if (!request.agent.isEmpty() || !caller.clientId.isEmpty())
+        return Trust::identified;
+    return Trust::anonymous;
+}
+
+void A2wService::checkSensitive(const CreateRequest &request, const QString &trust) const
+{
+    if (trust == Trust::verified || !m_settings.boolValue(SettingKeys::a2wSensitiveNeedsVerified))
+        return;
+    QString field;
+    if (request.auth.value(QStringLiteral("mode")).toString() == QLatin1String("delegated_session"))
+        field = QStringLiteral("auth");
+    else if (!request.commerce.isEmpty())
+        field = QStringLiteral("commerce");
+    else if (!request.payment.isEmpty())
+        field = QStringLiteral("payment");
+    if (!field.isEmpty())
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("TRUST_TIER_TOO_LOW"),
+                          QStringLiteral("%1 needs a verified Web Bot Auth signature; this "
+                                         "caller is %2")
+                              .arg(field, trust),
+                          field, {{QStringLiteral("trust"), trust}});
+}
+
+QString A2wService::taskFor(const CreateRequest &request, const Site &site,
+                            QString *engagementKind) const
+{
+    // The selector: a prompt, or a stored shortcut or playbook the owner published.
+    QString task = request.selector;
+    *engagementKind = request.engagementKind;
+    auto takeStored = [&](const QJsonObject &entry, const QString &field) {
+        const QString stored = entry.value(QStringLiteral("engagementKind")).toString();
+        if (!stored.isEmpty() && !engagementKind->isEmpty() && stored != *engagementKind)
+            throw DomainError(
+                DomainError::Kind::Invalid, QStringLiteral("ENGAGEMENT_KIND_MISMATCH"),
+                QStringLiteral("engagementKind %1 does not agree with the stored "
+                               "%2's %3")
+                    .arg(*engagementKind, field, stored),
+                QStringLiteral("engagementKind"), {{QStringLiteral("stored"), stored}});
+        if (!stored.isEmpty())
+            *engagementKind = stored;
+        return taskOf(entry);
+    };
+    if (request.kind != CreateRequest::Kind::Prompt) {
+        const bool playbook = request.kind == CreateRequest::Kind::Playbook;
+        const QString field =
+            playbook ? QStringLiteral("playbookId") : QStringLiteral("shortcutId");
+        const auto entry = storedEntry(site.config, request.selector, playbook);
+        if (!entry)
+            throw DomainError(
+                DomainError::Kind::NotFound,
+                playbook ? QStringLiteral("PLAYBOOK_NOT_FOUND")
+                         : QStringLiteral("SHORTCUT_NOT_FOUND"),
+                QStringLiteral("the site publishes no %1 %2")
+                    .arg(playbook ? QStringLiteral("playbook") : QStringLiteral("shortcut"),
+                         request.selector),
+                field);
+        task = takeStored(*entry, field);
+    }
+    if (!request.capabilityId.isEmpty()) {
+        // A capability the site declares (a shortcut's or journey's capabilityId) runs that
+        // entry with the arguments; any other id is the caller's hint for the planner.
+        std::optional<QJsonObject> declared;
+        for (const QJsonValue &v : site.config.value(QStringLiteral("shortcuts")).toArray()) {
+            const QJsonObject s = v.toObject();
+            if (s.value(QStringLiteral("capabilityId")).toString() == request.capabilityId &&
+                s.value(QStringLiteral("enabled")).toBool(true))
+                declared = s;
+        }
+        QString capability =
+            declared && request.kind == CreateRequest::Kind::Prompt && request.selector.isEmpty()
+                ? takeStored(*declared, QStringLiteral("capabilityId"))
+                : QStringLiteral("Use the capability %1").arg(request.capabilityId);
+        if (!request.args.isEmpty()) {
+            QStringList lines;
+            for (auto it = request.args.begin(); it != request.args.end(); ++it)
+                lines << QStringLiteral("%1: %2").arg(
+                    it.key(), it.value().isString()
+                                  ? it.value().toString()
+                                  : JsonText::from(QJsonArray{it.value()}).mid(1).chopped(1));
+            capability += QStringLiteral("\nWith these values:\n") + lines.join(u'\n');
+        }
+        task = task.isEmpty() ? capability : task + u'\n' + capability;
+    }
+    return task;
+}
+
 A2wService::Created A2wService::create(const CreateRequest &request, const Caller &caller,
                                        const QString &preferExecution,
-                                       const QString &idempotencyKey, const QByteArray &bodyDigest)
+                                       const QString &idempotencyKey, const QByteArray &bodyDigest,
+                                       const QString &contract)
 {
     const qint64 now = m_store.clock().nowMs();
-    const QString keyHash = idempotencyKey.isEmpty()
-                                ? QString()
-                                : Ids::sha256Hex("a2w-idempotency:" + idempotencyKey.toUtf8());
+    const QString keyHash =
+        idempotencyKey.isEmpty()
+            ? QString()
+            : Ids::sha256Hex(contract.toUtf8() + "-idempotency:" + idempotencyKey.toUtf8());
     const QString bodyHash = QString::fromLatin1(bodyDigest.toHex());
     if (!keyHash.isEmpty()) {
         const qint64 ttl = m_settings.int64Value(SettingKeys::a2wIdempotencyHours) * 3600000;
@@ -291,8 +400,44 @@ A2wService::Created A2wService::create(const CreateRequest &request, const Calle
                         tokens.value(QStringLiteral("receipt")).toString(), true};
         }
     }
+    Launch how;
+    how.contract = contract;
+    Created created = launch(request, caller, preferExecution, how);
+    if (!keyHash.isEmpty()) {
+        const QJsonObject tokens{{QStringLiteral("run"), created.runToken},
+                                 {QStringLiteral("workflow"), created.workflowToken},
+                                 {QStringLiteral("receipt"), created.receipt}};
+        m_repo->rememberIdempotent(keyHash, {bodyHash, created.run.id,
+                                             m_store.secrets().seal(JsonText::from(tokens)), now});
+    }
+    return created;
+}
 
-    // Execution: the body's mode or preference, else Prefer, else the site's.
+A2wService::Created A2wService::handoff(const QString &parentId, const CreateRequest &request,
+                                        const HandoffContext &context, const Caller &caller,
+                                        const QString &preferExecution)
+{
+    const std::optional<Run> parent = m_repo->find(parentId);
+    if (!parent)
+        throw runNotFound();
+    if (parent->status == Status::cancelled || parent->status == Status::expired)
+        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("RUN_ENDED"),
+                          QStringLiteral("a %1 run hands nothing off").arg(parent->status), {},
+                          {{QStringLiteral("status"), parent->status}});
+    Launch how;
+    how.contract = parent->contract;
+    how.parent = parent;
+    how.context = context;
+    return launch(request, caller, preferExecution, how);
+}
+
+A2wService::Created A2wService::launch(const CreateRequest &request, const Caller &caller,
+                                       const QString &preferExecution, const Launch &how)
+{
+    const qint64 now = m_store.clock().nowMs();
+    const bool v1 = how.contract == QLatin1String("v1");
+    // Execution: the body's mode or preference, else Prefer, else the site's (v1: a
+    // person present in a browser that may take it, else the cloud).
     QString execution = request.executionPreference();
     if (execution.isEmpty())
         execution = preferExecution;
@@ -300,12 +445,22 @@ A2wService::Created A2wService::create(const CreateRequest &request, const Calle
         enabledSite(request, execution == QLatin1String("browser") ? QStringLiteral("browser")
                                                                    : QStringLiteral("cloud"));
     if (execution.isEmpty() || execution == QLatin1String("auto")) {
-        execution = site.config.value(QStringLiteral("agentDiscovery"))
-                        .toObject()
-                        .value(QStringLiteral("preferExecution"))
-                        .toString();
-        if (execution != QLatin1String("browser"))
-            execution = QStringLiteral("cloud");
+        if (v1) {
+            const bool present = request.execution.value(QStringLiteral("userPresent")).toBool() ||
+                                 request.identity.value(QStringLiteral("userPresent")).toBool();
+            const bool deepLinks = site.config.value(QStringLiteral("aiAccess"))
+                                       .toObject()
+                                       .value(QStringLiteral("browserDeepLinks"))
+                                       .toBool();
+            execution = present && deepLinks ? QStringLiteral("browser") : QStringLiteral("cloud");
+        } else {
+            execution = site.config.value(QStringLiteral("agentDiscovery"))
+                            .toObject()
+                            .value(QStringLiteral("preferExecution"))
+                            .toString();
+            if (execution != QLatin1String("browser"))
+                execution = QStringLiteral("cloud");
+        }
         site = enabledSite(request, execution);
     }
     if (!request.allowedModes().contains(execution))
@@ -314,56 +469,128 @@ A2wService::Created A2wService::create(const CreateRequest &request, const Calle
             QStringLiteral("%1 execution is not among execution.allowedModes").arg(execution),
             QStringLiteral("execution.allowedModes"));
 
-    // The selector: a prompt, or a stored shortcut or playbook the owner published.
-    QString task = request.selector;
-    QString engagementKind = request.engagementKind;
-    if (request.kind != CreateRequest::Kind::Prompt) {
-        const bool playbook = request.kind == CreateRequest::Kind::Playbook;
-        const QString field =
-            playbook ? QStringLiteral("playbookId") : QStringLiteral("shortcutId");
-        const auto entry = storedEntry(site.config, request.selector, playbook);
-        if (!entry)
-            throw DomainError(
-                DomainError::Kind::NotFound,
-                playbook ? QStringLiteral("PLAYBOOK_NOT_FOUND")
-                         : QStringLiteral("SHORTCUT_NOT_FOUND"),
-                QStringLiteral("the site publishes no %1 %2")
-                    .arg(playbook ? QStringLiteral("playbook") : QStringLiteral("shortcut"),
-                         request.selector),
-                field);
-        const QString stored = entry->value(QStringLiteral("engagementKind")).toString();
-        if (!stored.isEmpty() && !engagementKind.isEmpty() && stored != engagementKind)
-            throw DomainError(
-                DomainError::Kind::Invalid, QStringLiteral("ENGAGEMENT_KIND_MISMATCH"),
-                QStringLiteral("engagementKind %1 does not agree with the stored "
-                               "%2's %3")
-                    .arg(engagementKind, field, stored),
-                QStringLiteral("engagementKind"), {{QStringLiteral("stored"), stored}});
-        if (!stored.isEmpty())
-            engagementKind = stored;
-        task = taskOf(*entry);
-    }
-    if (!request.capabilityId.isEmpty())
-        task += QStringLiteral("\nUse the capability %1%2")
-                    .arg(request.capabilityId,
-                         request.args.isEmpty()
-                             ? QString()
-                             : QStringLiteral(" with ") + JsonText::from(request.args));
+    // Who calls: the tier decides the rate limit and the sensitive fields. A handoff
+    // without an agent object speaks for the parent's agent.
+    QJsonObject agent = attributed(request, caller);
+    if (how.parent && request.agent.isEmpty())
+        agent = how.parent->agent;
+    QString trust = trustOf(request, caller);
+    if (how.parent && trust == Trust::anonymous && request.agent.isEmpty())
+        trust = how.parent->trust == Trust::verified ? Trust::identified : how.parent->trust;
+    agent.insert(QStringLiteral("trust"), trust);
+    if (!caller.verifiedAgent.isEmpty())
+        agent.insert(QStringLiteral("signatureAgent"), caller.verifiedAgent);
+    checkSensitive(request, trust);
 
-    checkRate(caller.address);
+    int hop = 0;
+    if (how.parent) {
+        const QJsonObject ai = site.config.value(QStringLiteral("aiAccess")).toObject();
+        if (!ai.value(QStringLiteral("allowDelegatedHandoffs")).toBool())
+            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("HANDOFF_NOT_ALLOWED"),
+                              QStringLiteral("%1 does not accept runs handed off by another run "
+                                             "(aiAccess.allowDelegatedHandoffs is off)")
+                                  .arg(request.host),
+                              QStringLiteral("url"));
+        // maxHops: the smallest of the receiving site's, the parent site's and every
+        // limit the callers set on the way (the root's request, the parent's, this one).
+        const auto hopsOf = [](const QJsonObject &config) {
+            return config.value(QStringLiteral("aiAccess"))
+                .toObject()
+                .value(QStringLiteral("maxHops"))
+                .toInt(2);
+        };
+        int maxHops = std::min(
+            hopsOf(site.config),
+            hopsOf(sites::SiteConfigSchema::effective(m_sites.config(how.parent->siteId).config)));
+        QString limitedBy = QStringLiteral("site");
+        for (const QJsonObject &policy :
+             {how.parent->request.value(QStringLiteral("policy")).toObject(), request.policy}) {
+            const QJsonValue asked = policy.value(QStringLiteral("maxHops"));
+            if (asked.isDouble() && asked.toInt() < maxHops) {
+                maxHops = asked.toInt();
+                limitedBy = QStringLiteral("caller");
+            }
+        }
+        for (const Run &r : m_repo->runsOfWorkflow(how.parent->workflowId)) {
+            const QJsonValue asked = r.request.value(QStringLiteral("policy"))
+                                         .toObject()
+                                         .value(QStringLiteral("maxHops"));
+            if (asked.isDouble() && asked.toInt() < maxHops) {
+                maxHops = asked.toInt();
+                limitedBy = QStringLiteral("caller");
+            }
+        }
+        hop = how.parent->hop + 1;
+        if (hop > maxHops)
+            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("MAX_HOPS_EXCEEDED"),
+                              QStringLiteral("this handoff would be hop %1 of a workflow limited "
+                                             "to %2 (by the %3)")
+                                  .arg(hop)
+                                  .arg(maxHops)
+                                  .arg(limitedBy),
+                              QStringLiteral("policy.maxHops"),
+                              {{QStringLiteral("hop"), hop}, {QStringLiteral("maxHops"), maxHops}});
+    }
+
+    // A delegated session: a token within its scope, or (no token) a person approves
+    // one behind input.links.verify before the run starts.
+    QString delegationId;
+    bool awaitVerification = false;
+    if (request.auth.value(QStringLiteral("mode")).toString() ==
+        QLatin1String("delegated_session")) {
+        const QString token = request.auth.value(QStringLiteral("token")).toString();
+        QString what = request.capabilityId;
+        if (request.kind != CreateRequest::Kind::Prompt)
+            what = request.selector;
+        if (token.isEmpty())
+            awaitVerification = true;
+        else
+            delegationId = checkDelegation(token, site.id, what).id;
+    }
+
+    QString engagementKind;
+    QString task = taskFor(request, site, &engagementKind);
+    if (how.parent) {
+        QStringList context;
+        context
+            << QStringLiteral("This run continues work handed off from %1.").arg(how.parent->host);
+        if (!how.context.contextSummary.isEmpty())
+            context << QStringLiteral("Context: ") + how.context.contextSummary;
+        if (!how.context.expectedOutput.isEmpty())
+            context << QStringLiteral("Expected output: ") + how.context.expectedOutput;
+        if (!how.context.lastObservation.isEmpty())
+            context << QStringLiteral("Last observation: ") +
+                           JsonText::from(how.context.lastObservation).left(4000);
+        task += QStringLiteral("\n\n") + context.join(u'\n');
+    }
+
+    checkRate(caller, trust);
 
     Run run;
-    run.id = Ids::make(QStringLiteral("a2w"));
-    run.workflowId = Ids::make(QStringLiteral("wf"));
+    run.id = Ids::make(v1 ? QStringLiteral("task") : QStringLiteral("a2w"));
+    run.workflowId = how.parent ? how.parent->workflowId : Ids::make(QStringLiteral("wf"));
     run.siteId = site.id;
     run.url = request.url;
     run.host = request.host;
     run.kind = CreateRequest::kindName(request.kind);
-    run.selector = request.selector;
+    run.selector = request.selector.isEmpty() ? request.capabilityId : request.selector;
     run.engagementKind = engagementKind;
     run.execution = execution;
     run.request = request.stored();
-    run.agent = attributed(request, caller);
+    if (how.parent) {
+        QJsonObject handoff{{QStringLiteral("parentRunId"), how.parent->id}};
+        if (!how.context.contextSummary.isEmpty())
+            handoff.insert(QStringLiteral("contextSummary"), how.context.contextSummary);
+        if (!how.context.expectedOutput.isEmpty())
+            handoff.insert(QStringLiteral("expectedOutput"), how.context.expectedOutput);
+        run.request.insert(QStringLiteral("handoff"), handoff);
+    }
+    run.agent = agent;
+    run.trust = trust;
+    run.contract = how.contract;
+    run.parentRunId = how.parent ? how.parent->id : QString();
+    run.delegationId = delegationId;
+    run.hop = hop;
     run.clientAddress = caller.address;
     run.createdAt = run.updatedAt = now;
     run.status = execution == QLatin1String("browser") ? Status::waitingBrowser : Status::pending;
@@ -371,17 +598,26 @@ A2wService::Created A2wService::create(const CreateRequest &request, const Calle
         run.expiresAt = now + m_settings.int64Value(SettingKeys::a2wInputExpirySeconds) * 1000;
 
     Created created;
-    created.runToken = Ids::make(QStringLiteral("a2wr"), 32);
-    created.workflowToken = Ids::make(QStringLiteral("a2ww"), 32);
+    created.runToken = Ids::make(v1 ? QStringLiteral("taskr") : QStringLiteral("a2wr"), 32);
+    if (!how.parent)
+        created.workflowToken = Ids::make(QStringLiteral("a2ww"), 32);
     created.receipt = receiptFor(run.id);
     m_store.transaction([&] {
-        m_repo->insertWorkflow(run.workflowId, hashToken(created.workflowToken), run.id);
+        if (!how.parent)
+            m_repo->insertWorkflow(run.workflowId, hashToken(created.workflowToken), run.id);
         m_repo->insertRun(run, hashToken(created.runToken), hashToken(created.receipt));
     });
     emitEvent(run, QStringLiteral("status"), {{QStringLiteral("status"), run.status}});
+    if (how.parent)
+        emitEvent(*how.parent, QStringLiteral("message"),
+                  {{QStringLiteral("role"), QStringLiteral("system")},
+                   {QStringLiteral("handoff"), run.id},
+                   {QStringLiteral("host"), run.host}});
     Q_EMIT runChanged(run.id);
 
-    if (execution == QLatin1String("cloud")) {
+    if (awaitVerification) {
+        parkForVerification(run, task);
+    } else if (execution == QLatin1String("cloud")) {
         try {
             start(run, task);
         } catch (const DomainError &e) {
@@ -392,13 +628,6 @@ A2wService::Created A2wService::create(const CreateRequest &request, const Calle
         }
     } else {
         scheduleExpiry();
-    }
-    if (!keyHash.isEmpty()) {
-        const QJsonObject tokens{{QStringLiteral("run"), created.runToken},
-                                 {QStringLiteral("workflow"), created.workflowToken},
-                                 {QStringLiteral("receipt"), created.receipt}};
-        m_repo->rememberIdempotent(
-            keyHash, {bodyHash, run.id, m_store.secrets().seal(JsonText::from(tokens)), now});
     }
     created.run = *m_repo->find(run.id);
     return created;
@@ -434,6 +663,26 @@ engine::ExecuteRequest A2wService::engineRequest(const Run &run, QJsonObject raw
                                                            .toObject()
                                                            .value(QStringLiteral("confirmation"))
                                                            .toString() == QLatin1String("required");
+    // A delegated session is a person's approval in advance (scoped and spend-capped):
+    // the run does not stop to ask again.
+    if (!run.delegationId.isEmpty()) {
+        const std::optional<Delegation> d = m_repo->delegation(run.delegationId);
+        if (d && !d->revokedAt && d->expiresAt > m_store.clock().nowMs())
+            request.confirmSubmits = false;
+    }
+    // crossHost: the site's aiAccess.crossHost, which a caller may narrow (same_host)
+    // but never widen; same_host keeps the run on the host it started on.
+    const QString siteCross = sites::SiteConfigSchema::effective(m_sites.config(run.siteId).config)
+                                  .value(QStringLiteral("aiAccess"))
+                                  .toObject()
+                                  .value(QStringLiteral("crossHost"))
+                                  .toString();
+    const QString askedCross = run.request.value(QStringLiteral("policy"))
+                                   .toObject()
+                                   .value(QStringLiteral("crossHost"))
+                                   .toString();
+    if (siteCross != QLatin1String("allow") || askedCross == QLatin1String("same_host"))
+        request.sameHost = run.host;
     return request;
 }
 
@@ -477,6 +726,16 @@ void A2wService::sync(Run &run, const QJsonObject &response, const QString &engi
 {
     // Steps, once each has ended, in order.
     const QJsonArray steps = response.value(QStringLiteral("steps")).toArray();
+    // A tool call as it starts (once per step), then the step once it has ended.
+    int &announced = m_toolsSeen[run.id];
+    while (announced < steps.size()) {
+        const QJsonObject s = steps.at(announced).toObject();
+        emitEvent(run, QStringLiteral("tool"),
+                  {{QStringLiteral("seq"), s.value(QStringLiteral("seq"))},
+                   {QStringLiteral("tool"), s.value(QStringLiteral("toolName"))},
+                   {QStringLiteral("status"), QStringLiteral("started")}});
+        ++announced;
+    }
     int &seen = m_stepsSeen[run.id];
     while (seen < steps.size()) {
         const QJsonObject s = steps.at(seen).toObject();
@@ -621,15 +880,30 @@ void A2wService::settle(Run &run, const QString &status, const QString &error)
     run.expiresAt.reset();
     run.updatedAt = m_store.clock().nowMs();
     m_repo->update(run);
+    const QJsonObject observation = run.result.value(QStringLiteral("observation")).toObject();
+    if (!observation.isEmpty())
+        emitEvent(run, QStringLiteral("observation"), observation);
     if (!run.result.isEmpty())
         emitEvent(run, QStringLiteral("result"), run.result);
     QJsonObject data{{QStringLiteral("status"), status}};
     if (!error.isEmpty())
         data.insert(QStringLiteral("error"), error);
+    if (status == Status::failed)
+        emitEvent(run, QStringLiteral("error"), {{QStringLiteral("message"), error}});
     emitEvent(run, QStringLiteral("status"), data);
     emitEvent(run, QStringLiteral("done"), data);
     m_byTrajectory.remove(run.trajectoryId);
     m_stepsSeen.remove(run.id);
+    m_toolsSeen.remove(run.id);
+    if (!run.delegationId.isEmpty() && !run.trajectoryId.isEmpty()) {
+        // What the run cost counts against its delegated session's cap.
+        Sql q(m_store, QStringLiteral("SELECT credits_milli FROM trajectories WHERE id = :t"));
+        q.bind(QStringLiteral(":t"), run.trajectoryId).exec();
+        if (q.next() && q.value(0).toLongLong() > 0) {
+            m_repo->addSpent(run.delegationId, q.value(0).toLongLong());
+            Q_EMIT delegationsChanged();
+        }
+    }
     Q_EMIT runChanged(run.id);
     recordInteraction(run);
 }
@@ -667,6 +941,11 @@ QList<Run> A2wService::workflowRuns(const QString &workflowId, const QString &to
     return m_repo->runsOfWorkflow(workflowId);
 }
 
+QList<Run> A2wService::runsOfWorkflow(const QString &workflowId) const
+{
+    return m_repo->runsOfWorkflow(workflowId);
+}
+
 std::optional<Run> A2wService::find(const QString &id) const
 {
     return m_repo->find(id);
@@ -682,12 +961,50 @@ QList<Event> A2wService::events(const QString &runId, qint64 afterSeq) const
     return m_repo->events(runId, afterSeq);
 }
 
+QList<Event> A2wService::workflowEvents(const QString &workflowId, qint64 afterPosition) const
+{
+    return m_repo->workflowEvents(workflowId, afterPosition);
+}
+
 Run A2wService::answer(const QString &id, const ContinueRequest &request)
 {
     std::optional<Run> found = m_repo->find(id);
     if (!found)
         throw runNotFound();
     Run run = *found;
+    if (!request.auth.isEmpty()) {
+        // A delegated session given on continue: the run acts under it from now on; a
+        // run waiting for one starts.
+        run.delegationId = checkDelegation(request.auth.value(QStringLiteral("token")).toString(),
+                                           run.siteId, scopeItemOf(run))
+                               .id;
+        m_repo->update(run);
+        if (run.status == Status::inputRequired &&
+            run.input.value(QStringLiteral("reason")).toString() ==
+                QLatin1String("auth_required")) {
+            const QString task = run.pendingTask;
+            run.pendingTask.clear();
+            run.input = {};
+            run.expiresAt.reset();
+            emitEvent(run, QStringLiteral("message"),
+                      {{QStringLiteral("role"), QStringLiteral("user")},
+                       {QStringLiteral("delegation"), run.delegationId}});
+            if (run.execution == QLatin1String("cloud")) {
+                try {
+                    start(run, task);
+                } catch (const DomainError &e) {
+                    settle(run, Status::failed, e.message());
+                    throw;
+                }
+            } else {
+                run.pendingTask = task;
+                setStatus(run, Status::waitingBrowser);
+            }
+            return *m_repo->find(id);
+        }
+        if (request.input.isEmpty() && request.answers.isEmpty())
+            return *m_repo->find(id);
+    }
     if (run.status != Status::inputRequired ||
         run.input.value(QStringLiteral("reason")).toString() != kClarification)
         throw DomainError(
@@ -854,6 +1171,209 @@ Run A2wService::cancel(const QString &id, const QString &reason)
     return run;
 }
 
+QString A2wService::scopeItemOf(const Run &run)
+{
+    if (run.kind == QLatin1String("shortcut") || run.kind == QLatin1String("playbook"))
+        return run.selector;
+    return run.request.value(QStringLiteral("capabilityId")).toString();
+}
+
+Delegation A2wService::checkDelegation(const QString &token, const QString &siteId,
+                                       const QString &what) const
+{
+    const QString field = QStringLiteral("auth.token");
+    const std::optional<Delegation> d = m_repo->delegationByToken(hashToken(token));
+    if (!d)
+        throw DomainError(DomainError::Kind::Unauthenticated, QStringLiteral("DELEGATION_INVALID"),
+                          QStringLiteral("no delegated session has this token"), field);
+    if (d->revokedAt)
+        throw DomainError(DomainError::Kind::Unauthenticated, QStringLiteral("DELEGATION_REVOKED"),
+                          QStringLiteral("the delegated session was revoked"), field);
+    if (d->expiresAt <= m_store.clock().nowMs())
+        throw DomainError(
+            DomainError::Kind::Unauthenticated, QStringLiteral("DELEGATION_EXPIRED"),
+            QStringLiteral("the delegated session expired at %1").arg(Clock::isoUtc(d->expiresAt)),
+            field);
+    if (d->siteId != siteId)
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("DELEGATION_OUT_OF_SCOPE"),
+                          QStringLiteral("the delegated session is for another site"),
+                          QStringLiteral("url"));
+    if (!d->allows(what))
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("DELEGATION_OUT_OF_SCOPE"),
+                          what.isEmpty()
+                              ? QStringLiteral("the delegated session allows only %1, not a "
+                                               "free prompt")
+                                    .arg(d->scope.join(QStringLiteral(", ")))
+                              : QStringLiteral("the delegated session does not cover %1 (it "
+                                               "allows %2)")
+                                    .arg(what, d->scope.join(QStringLiteral(", "))),
+                          field, {{QStringLiteral("scope"), QJsonArray::fromStringList(d->scope)}});
+    if (d->spentMilli >= d->spendCapMilli)
+        throw DomainError(DomainError::Kind::PaymentRequired,
+                          QStringLiteral("DELEGATION_CAP_REACHED"),
+                          QStringLiteral("the delegated session has spent its cap of %1 credits")
+                              .arg(double(d->spendCapMilli) / 1000.0),
+                          field,
+                          {{QStringLiteral("spendCap"), double(d->spendCapMilli) / 1000.0},
+                           {QStringLiteral("spent"), double(d->spentMilli) / 1000.0}});
+    return *d;
+}
+
+QString A2wService::verifySignature(const QString &runId, const QString &expiresAt) const
+{
+    const QByteArray mac = QMessageAuthenticationCode::hash(
+        (runId + QLatin1Char(':') + expiresAt).toUtf8(), m_store.secrets().derive("a2w-verify"),
+        QCryptographicHash::Sha256);
+    return QString::fromLatin1(
+        mac.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+void A2wService::parkForVerification(Run &run, const QString &task)
+{
+    const qint64 expires =
+        m_store.clock().nowMs() + m_settings.int64Value(SettingKeys::a2wInputExpirySeconds) * 1000;
+    QString base = m_settings.stringValue(SettingKeys::publicBaseUrl);
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    run.pendingTask = task;
+    run.expiresAt = expires;
+    run.input = {
+        {QStringLiteral("reason"), QStringLiteral("auth_required")},
+        {QStringLiteral("message"),
+         QStringLiteral("A person who owns or runs %1 must approve a delegated session "
+                        "for this agent: open input.links.verify.")
+             .arg(run.host)},
+        {QStringLiteral("questions"), QJsonArray()},
+        {QStringLiteral("links"),
+         QJsonObject{{QStringLiteral("verify"),
+                      QStringLiteral("%1/v2/a2w/verify/%2?sig=%3")
+                          .arg(base, run.id, verifySignature(run.id, Clock::isoUtc(expires)))}}},
+        {QStringLiteral("expiresAt"), Clock::isoUtc(expires)}};
+    run.status = Status::inputRequired;
+    run.updatedAt = m_store.clock().nowMs();
+    m_repo->update(run);
+    emitEvent(run, QStringLiteral("input"), run.input);
+    emitEvent(run, QStringLiteral("status"), {{QStringLiteral("status"), run.status}});
+    Q_EMIT runChanged(run.id);
+    scheduleExpiry();
+}
+
+Run A2wService::verificationFor(const QString &id, const QString &signature) const
+{
+    const std::optional<Run> run = m_repo->find(id);
+    if (!run || run->status != Status::inputRequired ||
+        run->input.value(QStringLiteral("reason")).toString() != QLatin1String("auth_required") ||
+        !Ids::equalConstantTime(
+            verifySignature(id, run->input.value(QStringLiteral("expiresAt")).toString())
+                .toLatin1(),
+            signature.toLatin1()))
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("VERIFICATION_NOT_FOUND"),
+                          QStringLiteral("no approval waits behind this link (used, expired or "
+                                         "never issued)"));
+    return *run;
+}
+
+Run A2wService::approveDelegation(const QString &id, const QString &signature,
+                                  const DelegationGrant &grant, const QString &approvedBy)
+{
+    Run run = verificationFor(id, signature);
+    if (grant.scope.isEmpty())
+        throw DomainError::invalidField(QStringLiteral("scope"),
+                                        QStringLiteral("choose at least one thing the agent may "
+                                                       "do"));
+    const SiteTools site = capabilitiesOfSite(run.siteId);
+    QStringList known{QStringLiteral("*")};
+    for (const QJsonValue &t : site.tools) {
+        const QJsonObject meta =
+            t[QStringLiteral("_meta")][QStringLiteral("pilothouse/a2w")].toObject();
+        known << meta.value(QStringLiteral("id")).toString()
+              << meta.value(QStringLiteral("capabilityId")).toString();
+    }
+    for (const QString &item : grant.scope)
+        if (item.isEmpty() || !known.contains(item))
+            throw DomainError::invalidField(QStringLiteral("scope"),
+                                            QStringLiteral("%1 is none of the site's shortcuts, "
+                                                           "playbooks or capabilities")
+                                                .arg(item));
+    if (grant.spendCapMilli <= 0 || grant.spendCapMilli > 1'000'000'000)
+        throw DomainError::invalidField(QStringLiteral("spendCap"),
+                                        QStringLiteral("must be more than 0 and at most 1,000,000 "
+                                                       "credits"));
+    if (grant.ttlMs < 60'000 || grant.ttlMs > 30LL * 86'400'000)
+        throw DomainError::invalidField(QStringLiteral("expiresIn"),
+                                        QStringLiteral("must be a minute to 30 days"));
+    const qint64 now = m_store.clock().nowMs();
+    const QString token = Ids::make(QStringLiteral("rds"), 32);
+    Delegation d;
+    d.id = Ids::make(QStringLiteral("dlg"));
+    d.prefix = token.left(12);
+    d.siteId = run.siteId;
+    d.scope = grant.scope;
+    d.spendCapMilli = grant.spendCapMilli;
+    d.approvedBy = approvedBy;
+    d.runId = run.id;
+    d.createdAt = now;
+    d.expiresAt = now + grant.ttlMs;
+    m_store.transaction([&] {
+        m_repo->insertDelegation(d, hashToken(token));
+        m_repo->setDelegationSealed(run.id, m_store.secrets().seal(token));
+    });
+    Q_EMIT delegationsChanged();
+    // The run itself must be in the scope the person approved.
+    if (!d.allows(scopeItemOf(run))) {
+        settle(run, Status::cancelled,
+               QStringLiteral("the approved scope does not cover this run's task"));
+        return *m_repo->find(id);
+    }
+    ContinueRequest go;
+    go.auth = {{QStringLiteral("mode"), QStringLiteral("delegated_session")},
+               {QStringLiteral("token"), token}};
+    emitEvent(run, QStringLiteral("message"),
+              {{QStringLiteral("role"), QStringLiteral("system")},
+               {QStringLiteral("approvedBy"), approvedBy}});
+    return answer(id, go);
+}
+
+QJsonObject A2wService::delegationOf(const Run &run, bool revealNewToken)
+{
+    if (run.delegationId.isEmpty())
+        return {};
+    const std::optional<Delegation> d = m_repo->delegation(run.delegationId);
+    if (!d)
+        return {};
+    QJsonObject o{{QStringLiteral("mode"), QStringLiteral("delegated_session")},
+                  {QStringLiteral("id"), d->id},
+                  {QStringLiteral("scope"), QJsonArray::fromStringList(d->scope)},
+                  {QStringLiteral("spendCap"), double(d->spendCapMilli) / 1000.0},
+                  {QStringLiteral("spent"), double(d->spentMilli) / 1000.0},
+                  {QStringLiteral("expiresAt"), Clock::isoUtc(d->expiresAt)},
+                  {QStringLiteral("revoked"), d->revokedAt.has_value()}};
+    if (revealNewToken && d->runId == run.id) {
+        bool ok = false;
+        const QString token = m_store.secrets().unseal(m_repo->takeDelegationSealed(run.id), &ok);
+        if (ok && !token.isEmpty())
+            o.insert(QStringLiteral("token"), token);
+    }
+    return o;
+}
+
+QList<Delegation> A2wService::delegations(int limit) const
+{
+    return m_repo->delegations(limit);
+}
+
+void A2wService::revokeDelegation(const QString &id)
+{
+    const std::optional<Delegation> d = m_repo->delegation(id);
+    if (!d)
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("DELEGATION_NOT_FOUND"),
+                          QStringLiteral("no delegated session has this id"));
+    if (!m_repo->revokeDelegation(id, m_store.clock().nowMs()))
+        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("DELEGATION_REVOKED"),
+                          QStringLiteral("the delegated session is revoked already"));
+    Q_EMIT delegationsChanged();
+}
+
 void A2wService::expireOverdue()
 {
     for (Run run : m_repo->overdue(m_store.clock().nowMs())) {
@@ -1006,6 +1526,189 @@ void A2wService::recordInteraction(const Run &run)
              {QStringLiteral("trajectory"), trajectory}});
     } catch (const DomainError &) {
     }
+}
+
+} // namespace ph::a2w
+
+namespace ph::a2w {
+
+namespace {
+
+QJsonObject schemaOf(const QJsonObject &properties, const QStringList &required)
+{
+    QJsonObject o{{QStringLiteral("type"), QStringLiteral("object")},
+                  {QStringLiteral("properties"), properties},
+                  {QStringLiteral("additionalProperties"), false}};
+    if (!required.isEmpty())
+        o.insert(QStringLiteral("required"), QJsonArray::fromStringList(required));
+    return o;
+}
+
+const QJsonObject kUrlProperty{
+    {QStringLiteral("type"), QStringLiteral("string")},
+    {QStringLiteral("description"),
+     QStringLiteral("The page on this site to start on (an absolute URL of an allowed host).")}};
+
+} // namespace
+
+A2wService::SiteTools A2wService::capabilities(const QString &url, const QString &host,
+                                               const QString &siteId) const
+{
+    const qint64 now = m_store.clock().nowMs();
+    std::optional<sites::SiteKey> key;
+    QString field = QStringLiteral("url");
+    if (!url.isEmpty()) {
+        key = m_sites.usableKeyFor(url, now);
+    } else if (!host.isEmpty()) {
+        field = QStringLiteral("host");
+        key = m_sites.usableKeyFor(QStringLiteral("https://%1/").arg(host), now);
+    } else if (!siteId.isEmpty()) {
+        field = QStringLiteral("siteId");
+        for (const sites::SiteKey &k : m_sites.listKeys(siteId))
+            if (k.isUsable(now) && !key)
+                key = k;
+    } else {
+        throw DomainError::missingField(QStringLiteral("url"));
+    }
+    if (!key)
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("SITE_NOT_ENABLED"),
+                          QStringLiteral("%1 is not an enabled site (no active site key allows "
+                                         "it)")
+                              .arg(url.isEmpty() ? host.isEmpty() ? siteId : host : url),
+                          field);
+    SiteTools out = capabilitiesOfSite(key->siteId);
+    if (!url.isEmpty())
+        out.url = url;
+    return out;
+}
+
+A2wService::SiteTools A2wService::capabilitiesOfSite(const QString &siteId) const
+{
+    const std::optional<sites::Site> site = m_sites.findSite(siteId);
+    const qint64 now = m_store.clock().nowMs();
+    std::optional<sites::SiteKey> key;
+    if (site)
+        for (const sites::SiteKey &k : m_sites.listKeys(siteId))
+            if (k.isUsable(now) && !key)
+                key = k;
+    if (!site || !key)
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("SITE_NOT_ENABLED"),
+                          QStringLiteral("no enabled site has this id"), QStringLiteral("siteId"));
+    SiteTools out;
+    out.siteId = site->id;
+    out.siteName = site->name;
+    out.config = sites::SiteConfigSchema::effective(m_sites.config(site->id).config);
+    const QJsonObject ai = out.config.value(QStringLiteral("aiAccess")).toObject();
+    const QJsonObject discovery = out.config.value(QStringLiteral("agentDiscovery")).toObject();
+    if (!ai.value(QStringLiteral("enabled")).toBool())
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("AI_ACCESS_DISABLED"),
+                          QStringLiteral("the site does not accept runs of AI agents "
+                                         "(aiAccess.enabled is off)"));
+    if (!discovery.value(QStringLiteral("enabled")).toBool())
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("DISCOVERY_DISABLED"),
+                          QStringLiteral("the site does not publish its capabilities "
+                                         "(agentDiscovery.enabled is off)"));
+    for (const QString &d : key->allowedDomains)
+        if (!d.contains(u'*') && out.url.isEmpty())
+            out.url = QStringLiteral("https://%1/").arg(d);
+
+    const QJsonObject expose = discovery.value(QStringLiteral("expose")).toObject();
+    if (expose.value(QStringLiteral("prompt")).toBool(true))
+        out.tools.append(QJsonObject{
+            {QStringLiteral("name"), QStringLiteral("run_task")},
+            {QStringLiteral("title"), QStringLiteral("Do a task on %1").arg(site->name)},
+            {QStringLiteral("description"),
+             QStringLiteral("Start an A2W run on %1: a browser does the task on the site and "
+                            "returns what it found.")
+                 .arg(site->name)},
+            {QStringLiteral("inputSchema"),
+             schemaOf({{QStringLiteral("url"), kUrlProperty},
+                       {QStringLiteral("prompt"),
+                        QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                    {QStringLiteral("minLength"), 1},
+                                    {QStringLiteral("description"),
+                                     QStringLiteral("What to do, in plain words.")}}}},
+                      {QStringLiteral("url"), QStringLiteral("prompt")})}});
+    for (const QJsonValue &v : out.config.value(QStringLiteral("shortcuts")).toArray()) {
+        const QJsonObject s = v.toObject();
+        const bool journey = s.value(QStringLiteral("kind")).toString() == QLatin1String("journey");
+        if (!s.value(QStringLiteral("enabled")).toBool(true) ||
+            !expose.value(journey ? QStringLiteral("playbooks") : QStringLiteral("shortcuts"))
+                 .toBool(true))
+            continue;
+        QJsonObject properties{{QStringLiteral("url"), kUrlProperty}};
+        const QString capability = s.value(QStringLiteral("capabilityId")).toString();
+        if (!capability.isEmpty())
+            properties.insert(
+                QStringLiteral("args"),
+                QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                            {QStringLiteral("description"),
+                             QStringLiteral("Arguments of the capability %1.").arg(capability)}});
+        const QString description = s.value(QStringLiteral("description")).toString();
+        QJsonObject tool{
+            {QStringLiteral("name"),
+             (journey ? QStringLiteral("playbook_") : QStringLiteral("shortcut_")) +
+                 s.value(QStringLiteral("id")).toString()},
+            {QStringLiteral("title"), s.value(QStringLiteral("label")).toString()},
+            {QStringLiteral("description"),
+             description.isEmpty() ? s.value(QStringLiteral("label")).toString() : description},
+            {QStringLiteral("inputSchema"),
+             schemaOf(properties, s.value(QStringLiteral("url")).toString().isEmpty()
+                                      ? QStringList{QStringLiteral("url")}
+                                      : QStringList())}};
+        QJsonObject meta{{QStringLiteral("kind"),
+                          journey ? QStringLiteral("playbook") : QStringLiteral("shortcut")},
+                         {QStringLiteral("id"), s.value(QStringLiteral("id"))}};
+        if (!capability.isEmpty())
+            meta.insert(QStringLiteral("capabilityId"), capability);
+        if (s.contains(QStringLiteral("engagementKind")))
+            meta.insert(QStringLiteral("engagementKind"),
+                        s.value(QStringLiteral("engagementKind")));
+        tool.insert(QStringLiteral("_meta"), QJsonObject{{QStringLiteral("pilothouse/a2w"), meta}});
+        out.tools.append(tool);
+    }
+    return out;
+}
+
+CreateRequest A2wService::requestForTool(const SiteTools &site, const QString &tool,
+                                         const QJsonObject &arguments) const
+{
+    for (const QJsonValue &v : site.tools) {
+        const QJsonObject t = v.toObject();
+        if (t.value(QStringLiteral("name")).toString() != tool)
+            continue;
+        QJsonObject body;
+        const QJsonObject meta = t.value(QStringLiteral("_meta"))
+                                     .toObject()
+                                     .value(QStringLiteral("pilothouse/a2w"))
+                                     .toObject();
+        QString url = arguments.value(QStringLiteral("url")).toString();
+        if (tool == QLatin1String("run_task")) {
+            body.insert(QStringLiteral("prompt"), arguments.value(QStringLiteral("prompt")));
+        } else {
+            const QString id = meta.value(QStringLiteral("id")).toString();
+            const bool playbook =
+                meta.value(QStringLiteral("kind")).toString() == QLatin1String("playbook");
+            body.insert(playbook ? QStringLiteral("playbookId") : QStringLiteral("shortcutId"), id);
+            if (meta.contains(QStringLiteral("capabilityId")) &&
+                arguments.contains(QStringLiteral("args"))) {
+                body.insert(QStringLiteral("capabilityId"),
+                            meta.value(QStringLiteral("capabilityId")));
+                body.insert(QStringLiteral("args"), arguments.value(QStringLiteral("args")));
+            }
+            if (url.isEmpty())
+                for (const QJsonValue &s : site.config.value(QStringLiteral("shortcuts")).toArray())
+                    if (s.toObject().value(QStringLiteral("id")).toString() == id)
+                        url = s.toObject().value(QStringLiteral("url")).toString();
+        }
+        body.insert(QStringLiteral("url"), url.isEmpty() ? site.url : url);
+        body.insert(QStringLiteral("execution"),
+                    QJsonObject{{QStringLiteral("mode"), QStringLiteral("cloud")}});
+        return CreateRequest::fromJson(body);
+    }
+    throw DomainError(DomainError::Kind::NotFound, QStringLiteral("TOOL_NOT_FOUND"),
+                      QStringLiteral("the site offers no tool %1").arg(tool),
+                      QStringLiteral("name"));
 }
 
 } // namespace ph::a2w

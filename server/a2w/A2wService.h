@@ -38,6 +38,16 @@ struct Caller
     QString signatureAgent;
     QString clientId; // X-Svc-Client-Id
     bool signedRequest = false;
+    // Set once WebBotAuth verified the request's signature: the key directory's origin.
+    QString verifiedAgent;
+};
+
+// A handoff's own fields (besides the child's create request).
+struct HandoffContext
+{
+    QString contextSummary;
+    QString expectedOutput;
+    QJsonObject lastObservation;
 };
 
 // A2W runs (docs/api/a2w.md) on the one run core: a run is an agent trajectory of the
@@ -68,18 +78,49 @@ public:
     };
     // Creates (and for cloud execution starts) a run. `preferExecution` comes from the
     // Prefer header; `idempotencyKey` and `bodyDigest` from the call.
+    // `contract` is a2w or v1 (docs/api/v1-tasks.md): the same run, another resource.
     Created create(const CreateRequest &request, const Caller &caller,
                    const QString &preferExecution, const QString &idempotencyKey,
-                   const QByteArray &bodyDigest);
+                   const QByteArray &bodyDigest, const QString &contract = QStringLiteral("a2w"));
+    // A child run of `parentId` on an enabled site that accepts delegated handoffs, in
+    // the parent's workflow, within maxHops (the smallest of the caller's and both
+    // sites'). The child inherits the parent's agent when the request names none.
+    Created handoff(const QString &parentId, const CreateRequest &request,
+                    const HandoffContext &context, const Caller &caller,
+                    const QString &preferExecution);
+    // The caller's trust tier: verified (a signature held), identified (an agent object
+    // or a client id), else anonymous.
+    static QString trustOf(const CreateRequest &request, const Caller &caller);
+
+    // The capabilities of the enabled site `url`, `host` or `siteId` names (docs/api/
+    // a2w.md, "Capabilities"): the site, its effective configuration and its tools.
+    struct SiteTools
+    {
+        QString siteId;
+        QString siteName;
+        QString url; // the site's first allowed host as an https URL, for tools without one
+        QJsonObject config;
+        QJsonArray tools; // MCP tools: name, title, description, inputSchema
+    };
+    SiteTools capabilities(const QString &url, const QString &host, const QString &siteId) const;
+    // Tools of a site by id (the MCP server's tools/list); 404 when not discoverable.
+    SiteTools capabilitiesOfSite(const QString &siteId) const;
+    // The create request a tools/call of `tool` with `arguments` stands for.
+    CreateRequest requestForTool(const SiteTools &site, const QString &tool,
+                                 const QJsonObject &arguments) const;
 
     // The run `id` if `token` is its access token; 404 RUN_NOT_FOUND otherwise (a wrong
     // token never tells whether the run exists).
     Run authorize(const QString &id, const QString &token) const;
     // The same check for a workflow and its workflow token.
     QList<Run> workflowRuns(const QString &workflowId, const QString &token) const;
+    // The runs of a workflow, parent first (no token check: for streams already
+    // authorized, and the console).
+    QList<Run> runsOfWorkflow(const QString &workflowId) const;
     std::optional<Run> find(const QString &id) const;
     QList<Run> list(const QString &siteId = {}, int limit = 200) const;
     QList<Event> events(const QString &runId, qint64 afterSeq) const;
+    QList<Event> workflowEvents(const QString &workflowId, qint64 afterPosition) const;
 
     // Answers the run's questions and resumes it. 409 NOT_WAITING_FOR_INPUT unless it is
     // input_required for an ordinary question.
@@ -104,6 +145,28 @@ public:
     // The run's generated files with fresh signed URLs (about storage.urlTtlSeconds).
     QJsonObject artifacts(const Run &run) const;
 
+    // Delegated sessions (docs/api/a2w.md, "Delegated sessions").
+    struct DelegationGrant
+    {
+        QStringList scope; // tool ids of the site's capabilities (shortcut_…), or "*"
+        qint64 spendCapMilli = 0;
+        qint64 ttlMs = 0;
+    };
+    // The run waiting for auth_required whose input.links.verify carries `signature`;
+    // 404 VERIFICATION_NOT_FOUND otherwise.
+    Run verificationFor(const QString &id, const QString &signature) const;
+    // A person who owns or runs the site (`approvedBy`) approves a scope: mints the rds_
+    // token (stored hashed; the run's caller reads it once, in `delegation.token`) and
+    // the run goes on under it.
+    Run approveDelegation(const QString &id, const QString &signature, const DelegationGrant &grant,
+                          const QString &approvedBy);
+    // The delegation a run acts under, for its resource: the token only on the first
+    // read after it was minted.
+    QJsonObject delegationOf(const Run &run, bool revealNewToken);
+    QList<Delegation> delegations(int limit = 500) const;
+    // Revokes a delegated session (the console); 404 / 409 when unknown or revoked.
+    void revokeDelegation(const QString &id);
+
     // Where runs expire: checked on a timer and callable (tests, the console).
     void expireOverdue();
 
@@ -117,12 +180,18 @@ Q_SIGNALS:
     // Every event, after it is stored; runChanged after the run's row changed.
     void eventAdded(const QString &runId, const ph::a2w::Event &event);
     void runChanged(const QString &runId);
+    void delegationsChanged();
 
 private:
     struct Site;
+    struct Launch;
     Site enabledSite(const CreateRequest &request, const QString &execution) const;
+    Created launch(const CreateRequest &request, const Caller &caller,
+                   const QString &preferExecution, const Launch &how);
+    QString taskFor(const CreateRequest &request, const Site &site, QString *engagementKind) const;
     QString accountFor(const QString &siteId, const QString &siteName);
-    void checkRate(const QString &address);
+    void checkRate(const Caller &caller, const QString &trust);
+    void checkSensitive(const CreateRequest &request, const QString &trust) const;
     // The engine request of a run or its continuation (`raw` holds the task or the
     // history): its page, steps verbosity, file tools, confirmation gate.
     engine::ExecuteRequest engineRequest(const Run &run, QJsonObject raw,
@@ -135,6 +204,13 @@ private:
     void resume(Run &run, const QJsonObject &answers, const QString &input);
     void consumeAuthInput(const QString &id);
     QString confirmSignature(const QString &runId, const QString &expiresAt) const;
+    QString verifySignature(const QString &runId, const QString &expiresAt) const;
+    // The delegation `token` names, checked for `siteId` and the scope item `what` (a
+    // shortcut, playbook or capability id; empty: a free prompt, which needs "*").
+    Delegation checkDelegation(const QString &token, const QString &siteId,
+                               const QString &what) const;
+    static QString scopeItemOf(const Run &run);
+    void parkForVerification(Run &run, const QString &task);
     Run decide(Run run, bool accept, const QString &who);
     void emitEvent(const Run &run, const QString &type, const QJsonObject &data);
     void setStatus(Run &run, const QString &status);
@@ -153,6 +229,7 @@ private:
     std::unique_ptr<A2wRepository> m_repo;
     QHash<QString, QString> m_byTrajectory; // trajectory id -> run id
     QHash<QString, int> m_stepsSeen;        // run id -> steps already sent as events
+    QHash<QString, int> m_toolsSeen;        // run id -> steps whose tool call was announced
     QHash<QString, QList<qint64>> m_recent; // client address -> creation times (last minute)
     QTimer m_expiry;
 };

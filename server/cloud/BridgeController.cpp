@@ -250,7 +250,8 @@ void BridgeController::registerMcpTools()
         m_mcp->addTool(tool);
     }
     // The caller's saved tools, as user_<name>.
-    m_mcp->setToolProvider([this](const http::Principal &principal) {
+    m_mcp->setToolProvider([this](const http::Request &request) {
+        const http::Principal &principal = request.principal;
         QList<mcp::Tool> out;
         for (const SavedTool &saved : m_library.tools(principal.keyId)) {
             mcp::Tool tool;

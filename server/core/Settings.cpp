@@ -74,6 +74,19 @@ const QList<Settings::Definition> &Settings::definitions()
         {SettingKeys::a2wRunsPerMinutePerAddress, T::Double, 30, 1, 100000,
          QStringLiteral("A2W runs an anonymous client address may create a minute; beyond, "
                         "429 with Retry-After.")},
+        {SettingKeys::a2wRunsPerMinuteIdentified, T::Double, 60, 1, 100000,
+         QStringLiteral("A2W runs a minute for an identified caller (an agent object or a "
+                        "client id), counted per address.")},
+        {SettingKeys::a2wRunsPerMinuteVerified, T::Double, 300, 1, 100000,
+         QStringLiteral("A2W runs a minute for a caller with a verified Web Bot Auth signature, "
+                        "counted per key directory.")},
+        {SettingKeys::a2wSensitiveNeedsVerified, T::Bool, true, 0, 0,
+         QStringLiteral("Delegated sessions and the commerce and payment fields need a verified "
+                        "Web Bot Auth signature; off: any trust tier may use them.")},
+        {SettingKeys::a2wSignatureMaxAgeSeconds, T::Double, 3600, 10, 86400,
+         QStringLiteral("The longest Web Bot Auth signature window (expires - created) accepted.")},
+        {SettingKeys::a2wEventChunkBytes, T::Double, 16384, 256, 1048576,
+         QStringLiteral("v1 task events whose data is larger are sent in chunks of this size.")},
         {SettingKeys::llmBaseUrl, T::String, QString(), 0, 0,
          QStringLiteral("Base URL of an OpenAI-compatible API (…/v1); empty: no LLM planner.")},
         {SettingKeys::llmModel, T::String, QString(), 0, 0,

@@ -26,6 +26,11 @@ constexpr int kObserveMaxChars = 12000;
 
 QString policyRefusal(RunContext &ctx, const QUrl &url)
 {
+    const QString sameHost = ctx.request().sameHost;
+    if (!sameHost.isEmpty() && url.host().compare(sameHost, Qt::CaseInsensitive) != 0)
+        return QStringLiteral("%1 leaves %2: the crossHost policy (same_host) keeps this run "
+                              "on that host")
+            .arg(url.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery), sameHost);
     return NetworkPolicy::refusal(url, ctx.grant());
 }
 
@@ -195,12 +200,24 @@ void loginFormAction(const Call &c)
 // The page agent's act() for an element action, and what it came to.
 void perform(const Call &c, const QJsonObject &act)
 {
-    c->tab->act(act, c->timeout, [c](const ActOutcome &o) {
+    const QUrl before = c->tab->url();
+    c->tab->act(act, c->timeout, [c, before](const ActOutcome &o) {
         if (o.navigated && c->ctx)
             c->ctx->usage().pages += 1;
         if (!o.ok) {
             c->fail(o.error);
             return;
+        }
+        // A link or form that took the run to another host, under same_host: the step
+        // fails and the tab goes back to where it was.
+        if (o.navigated && c->ctx) {
+            const QString refusal = policyRefusal(*c->ctx, c->tab->url());
+            if (!refusal.isEmpty()) {
+                c->tab->navigate(before, c->timeout, [c, refusal](const NavigationResult &) {
+                    c->fail(QStringLiteral("the action's target %1").arg(refusal));
+                });
+                return;
+            }
         }
         QJsonObject out{{QStringLiteral("ok"), true},
                         {QStringLiteral("url"), c->tab->url().toString()},

@@ -58,6 +58,9 @@ struct ExecuteRequest
     // submit a form other than by GET (and is not a sign-in) waits for a person's
     // confirmation, asked as the question `confirm_action`.
     bool confirmSubmits = false;
+    // A2W runs under the crossHost policy `same_host`: the run may open pages of this
+    // host only (empty: any host the network policy allows).
+    QString sameHost;
 };
 
 // How a phase ended (or paused for input), as its callbacks announce it. The engine

@@ -73,6 +73,25 @@ void EventStream::sendEnvelope(const QJsonObject &envelope, qint64 id)
         m_exchange->writeChunk(QJsonDocument(envelope).toJson(QJsonDocument::Compact) + '\n');
 }
 
+void EventStream::sendEnvelope(const QJsonObject &envelope)
+{
+    if (!isOpen())
+        return;
+    const QByteArray json = QJsonDocument(envelope).toJson(QJsonDocument::Compact);
+    if (m_framing == Framing::Ndjson) {
+        m_exchange->writeChunk(json + '\n');
+        return;
+    }
+    QByteArray id = envelope.value(QStringLiteral("id")).toString().toUtf8();
+    id.replace('\n', "").replace('\r', "");
+    QByteArray frame;
+    if (!id.isEmpty())
+        frame += "id: " + id + '\n';
+    frame += "event: " + envelope.value(QStringLiteral("type")).toString().toUtf8() +
+             "\ndata: " + json + "\n\n";
+    m_exchange->writeChunk(frame);
+}
+
 void EventStream::heartbeat()
 {
     if (!isOpen())

@@ -24,6 +24,7 @@ public:
     // asked for neither.
     static bool framingFromAccept(const QByteArray &accept, Framing *framing);
 
+    // heartbeatMs 0: no heartbeat (a stream whose clients accept only its own events).
     EventStream(Exchange &exchange, Framing framing, int heartbeatMs = 15000,
                 QObject *parent = nullptr);
 
@@ -32,6 +33,8 @@ public:
     // An event that is its own envelope ({id, type, ts, data …}): SSE sends it as the
     // data of an event named by its `type`, NDJSON as the line itself.
     void sendEnvelope(const QJsonObject &envelope, qint64 id);
+    // The same with the envelope's own `id` (a string) as the SSE id.
+    void sendEnvelope(const QJsonObject &envelope);
     void close();
     bool isOpen() const;
     Framing framing() const { return m_framing; }

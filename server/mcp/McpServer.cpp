@@ -444,7 +444,7 @@ bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *ses
     QJsonObject early;
     std::optional<Tool> tool;
     try {
-        tool = resolveCall(params, ex.request().principal, &arguments, &early);
+        tool = resolveCall(params, ex.request(), &arguments, &early);
     } catch (const RpcFailure &f) {
         answer(ex, rpcError(id, f.code, f.message));
         return true;
@@ -517,7 +517,7 @@ QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
         if (method == QLatin1String("ping"))
             return rpcResult(id, {});
         if (method == QLatin1String("tools/list"))
-            return rpcResult(id, listTools(request.principal));
+            return rpcResult(id, listTools(request));
         if (method == QLatin1String("tools/call")) {
             const CallContext context{request.principal, request, sessionId,
                                       session ? session->protocolVersion : latestVersion()};
@@ -576,18 +576,18 @@ QJsonObject McpServer::initialize(const QJsonObject &params, const http::Request
     return result;
 }
 
-QList<Tool> McpServer::toolsFor(const http::Principal &principal) const
+QList<Tool> McpServer::toolsFor(const http::Request &request) const
 {
     QList<Tool> tools = m_tools;
     if (m_provider)
-        tools << m_provider(principal);
+        tools << m_provider(request);
     return tools;
 }
 
-QJsonObject McpServer::listTools(const http::Principal &principal) const
+QJsonObject McpServer::listTools(const http::Request &request) const
 {
     QJsonArray tools;
-    for (const Tool &t : toolsFor(principal)) {
+    for (const Tool &t : toolsFor(request)) {
         QJsonObject o{{QStringLiteral("name"), t.name},
                       {QStringLiteral("description"), t.description},
                       {QStringLiteral("inputSchema"), t.inputSchema}};
@@ -598,13 +598,12 @@ QJsonObject McpServer::listTools(const http::Principal &principal) const
     return {{QStringLiteral("tools"), tools}};
 }
 
-std::optional<Tool> McpServer::resolveCall(const QJsonObject &params,
-                                           const http::Principal &principal, QJsonObject *arguments,
-                                           QJsonObject *early) const
+std::optional<Tool> McpServer::resolveCall(const QJsonObject &params, const http::Request &request,
+                                           QJsonObject *arguments, QJsonObject *early) const
 {
     const QString name = params.value(QStringLiteral("name")).toString();
     std::optional<Tool> tool;
-    for (const Tool &t : toolsFor(principal)) {
+    for (const Tool &t : toolsFor(request)) {
         if (t.name == name)
             tool = t;
     }
@@ -628,7 +627,7 @@ QJsonObject McpServer::callTool(const QJsonObject &params, const CallContext &co
 {
     QJsonObject arguments;
     QJsonObject early;
-    const std::optional<Tool> tool = resolveCall(params, context.principal, &arguments, &early);
+    const std::optional<Tool> tool = resolveCall(params, context.request, &arguments, &early);
     if (!tool)
         return early;
     if (!tool->handler) {

@@ -107,12 +107,10 @@ public:
 
     void addTool(Tool tool);
     QStringList toolNames() const;
-    // Tools that depend on the caller (saved tools of an API key), listed after the
-    // fixed ones and callable like them.
-    void setToolProvider(std::function<QList<Tool>(const http::Principal &)> provider)
-    {
-        m_provider = std::move(provider);
-    }
+    // Tools that depend on the caller (saved tools of an API key) or on the request (the
+    // site a per-site path names), listed after the fixed ones and callable like them.
+    using ToolProvider = std::function<QList<Tool>(const http::Request &)>;
+    void setToolProvider(ToolProvider provider) { m_provider = std::move(provider); }
     int sessionCount() const { return int(m_sessions.size()); }
     // Idle sessions expire after this long (default one hour).
     void setSessionIdleTimeoutMs(qint64 ms) { m_limits.idleTimeoutMs = ms; }
@@ -156,12 +154,12 @@ private:
     QJsonObject initialize(const QJsonObject &params, const http::Request &request,
                            QString *newSessionId);
     QJsonObject callTool(const QJsonObject &params, const CallContext &context);
-    QJsonObject listTools(const http::Principal &principal) const;
+    QJsonObject listTools(const http::Request &request) const;
     // The tool `params` names, checked with its arguments: null when the call is
     // answered already (`*early` holds the result: unknown arguments and the like).
-    std::optional<Tool> resolveCall(const QJsonObject &params, const http::Principal &principal,
+    std::optional<Tool> resolveCall(const QJsonObject &params, const http::Request &request,
                                     QJsonObject *arguments, QJsonObject *early) const;
-    QList<Tool> toolsFor(const http::Principal &principal) const;
+    QList<Tool> toolsFor(const http::Request &request) const;
     Session *sessionFor(http::Exchange &ex, QString *sessionId);
     void expireIdle();
     // Evicts least recently used sessions until one more for `actor` fits the limits.
@@ -173,7 +171,7 @@ private:
     Info m_info;
     const Clock &m_clock;
     QList<Tool> m_tools;
-    std::function<QList<Tool>(const http::Principal &)> m_provider;
+    ToolProvider m_provider;
     QHash<QString, Session> m_sessions;
     Limits m_limits;
     qint64 m_evicted = 0;

@@ -1,12 +1,20 @@
-// Follows an A2W run's stream with a real SSE client (the eventsource package):
-//   node stream.mjs RUN_URL_WITH_ACCESS [TIMEOUT_MS]
+// Follows an A2W run's, a workflow's or a v1 task's stream with a real SSE client (the
+// eventsource package):
+//   node stream.mjs URL_WITH_ACCESS [TIMEOUT_MS] [run|workflow|v1]
 // Prints {events: [{id, type, data}], closedAfterDone} when the server ends the stream
-// after the `done` event.
+// after its last event (`done`; `workflow` for a workflow).
 import { EventSource } from "eventsource";
 
-const [url, timeoutArg] = process.argv.slice(2);
+const [url, timeoutArg, kind = "run"] = process.argv.slice(2);
 const events = [];
-const types = ["status", "step", "message", "input", "result", "done"];
+const runTypes = ["status", "step", "tool", "message", "observation", "input", "result", "error",
+  "done"];
+const types = {
+  run: runTypes,
+  workflow: [...runTypes, "workflow"],
+  v1: ["ready", "status", "step", "tool", "message", "observation", "input", "done", "error"],
+}[kind];
+const last = kind === "workflow" ? "workflow" : "done";
 const es = new EventSource(url);
 let done = false;
 
@@ -19,9 +27,9 @@ const finish = (ok, why) => {
 for (const type of types)
   es.addEventListener(type, (e) => {
     events.push({ id: e.lastEventId, type: e.type, data: JSON.parse(e.data) });
-    if (type === "done") done = true;
+    if (type === last) done = true;
   });
-// The server closes the stream after `done`; the client then sees an error (and would
-// reconnect): that is the end.
-es.onerror = () => finish(done, done ? "closed after done" : "error before done");
+// The server closes the stream after the last event; the client then sees an error (and
+// would reconnect): that is the end.
+es.onerror = () => finish(done, done ? "closed after the last event" : "error before the end");
 setTimeout(() => finish(false, "timeout"), Number(timeoutArg || 60000));

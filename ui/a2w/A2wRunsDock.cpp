@@ -12,6 +12,7 @@
 #include <QDateTime>
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -20,6 +21,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace ph::ui {
@@ -80,6 +82,23 @@ A2wRunsDock::A2wRunsDock(Service &service, QWidget *parent)
     m_error = new QLabel(detail);
     m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
     d->addWidget(m_error);
+    auto *sessions = new QWidget(split);
+    auto *s = new QVBoxLayout(sessions);
+    s->setContentsMargins(0, 0, 0, 0);
+    m_delegationsHeading = new QLabel(sessions);
+    s->addWidget(m_delegationsHeading);
+    m_delegations = new QTableWidget(0, 6, sessions);
+    m_delegations->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_delegations->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_delegations->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_delegations->horizontalHeader()->setStretchLastSection(true);
+    m_delegations->verticalHeader()->hide();
+    s->addWidget(m_delegations, 1);
+    auto *sessionActions = new QHBoxLayout;
+    m_revoke = new QPushButton(icon(Icon::Delete), QString(), sessions);
+    sessionActions->addStretch(1);
+    sessionActions->addWidget(m_revoke);
+    s->addLayout(sessionActions);
     layout->addWidget(split, 1);
     setWidget(body);
 
@@ -131,7 +150,25 @@ A2wRunsDock::A2wRunsDock(Service &service, QWidget *parent)
         }
     });
     connect(m_browser, &QPushButton::clicked, this, &A2wRunsDock::browserViewRequested);
+    connect(&service.a2w(), &a2w::A2wService::delegationsChanged, this,
+            &A2wRunsDock::refreshDelegations);
+    connect(m_delegations, &QTableWidget::itemSelectionChanged, this, [this] {
+        const QList<QTableWidgetItem *> chosen = m_delegations->selectedItems();
+        m_revoke->setEnabled(!chosen.isEmpty() && chosen.first()->data(Qt::UserRole + 1).toBool());
+    });
+    connect(m_revoke, &QPushButton::clicked, this, [this] {
+        m_error->clear();
+        const QList<QTableWidgetItem *> chosen = m_delegations->selectedItems();
+        if (chosen.isEmpty())
+            return;
+        try {
+            m_service.a2w().revokeDelegation(chosen.first()->data(Qt::UserRole).toString());
+        } catch (const DomainError &e) {
+            m_error->setText(e.message());
+        }
+    });
     refreshSites();
+    refreshDelegations();
     retranslateUi();
     showCurrent();
 }
@@ -145,6 +182,45 @@ void A2wRunsDock::refreshSites()
     for (const QString &host : m_model->hosts())
         m_site->addItem(host, host);
     m_site->setCurrentIndex(std::max(0, m_site->findData(chosen)));
+}
+
+void A2wRunsDock::refreshDelegations()
+{
+    const QString chosen =
+        m_delegations->selectedItems().isEmpty()
+            ? QString()
+            : m_delegations->selectedItems().first()->data(Qt::UserRole).toString();
+    const QList<a2w::Delegation> list = m_service.a2w().delegations();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_delegations->setRowCount(int(list.size()));
+    for (int row = 0; row < list.size(); ++row) {
+        const a2w::Delegation &d = list.at(row);
+        const bool live = !d.revokedAt && d.expiresAt > now;
+        const QString host = m_service.a2w().find(d.runId).value_or(a2w::Run()).host;
+        const QStringList cells{d.prefix + QStringLiteral("…"),
+                                host.isEmpty() ? d.siteId : host,
+                                d.scope.contains(QStringLiteral("*"))
+                                    ? tr("any task")
+                                    : d.scope.join(QStringLiteral(", ")),
+                                tr("%1 of %2 credits")
+                                    .arg(double(d.spentMilli) / 1000.0, 0, 'f', 1)
+                                    .arg(double(d.spendCapMilli) / 1000.0, 0, 'f', 1),
+                                QDateTime::fromMSecsSinceEpoch(d.expiresAt)
+                                    .toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+                                d.revokedAt ? tr("Revoked")
+                                : live      ? tr("Active")
+                                            : tr("Expired")};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto *item = new QTableWidgetItem(cells.at(col));
+            item->setData(Qt::UserRole, d.id);
+            item->setData(Qt::UserRole + 1, live);
+            m_delegations->setItem(row, col, item);
+        }
+        if (d.id == chosen)
+            m_delegations->selectRow(row);
+    }
+    const QList<QTableWidgetItem *> selected = m_delegations->selectedItems();
+    m_revoke->setEnabled(!selected.isEmpty() && selected.first()->data(Qt::UserRole + 1).toBool());
 }
 
 void A2wRunsDock::applyFilter()
@@ -222,6 +298,11 @@ void A2wRunsDock::retranslateUi()
     m_cancel->setText(tr("Cancel run"));
     m_confirm->setText(tr("Confirm action"));
     m_browser->setText(tr("Live browser views"));
+    m_delegationsHeading->setText(tr("Delegated sessions"));
+    m_delegations->setHorizontalHeaderLabels(
+        {tr("Token"), tr("Site"), tr("Scope"), tr("Spent"), tr("Expires"), tr("State")});
+    m_revoke->setText(tr("Revoke session"));
+    refreshDelegations();
     m_model->retranslate();
     if (m_current.isEmpty())
         m_heading->setText(tr("Select a run to follow its events."));

@@ -8,6 +8,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QTableView;
+class QTableWidget;
 
 namespace ph {
 class Service;
@@ -38,6 +39,10 @@ public:
     QPushButton *browserButton() const { return m_browser; }
     QComboBox *siteFilter() const { return m_site; }
     QComboBox *statusFilter() const { return m_status; }
+    // Delegated sessions visiting agents act under: listed with their scope and spend;
+    // the operator revokes the selected one.
+    QTableWidget *delegationsView() const { return m_delegations; }
+    QPushButton *revokeButton() const { return m_revoke; }
     bool select(const QString &runId);
 
 Q_SIGNALS:
@@ -53,6 +58,7 @@ private:
     void appendEvent(const a2w::Event &event);
     void applyFilter();
     void refreshSites();
+    void refreshDelegations();
 
     Service &m_service;
     A2wRunsModel *m_model;
@@ -68,6 +74,9 @@ private:
     QPushButton *m_confirm;
     QPushButton *m_browser;
     QLabel *m_error;
+    QLabel *m_delegationsHeading;
+    QTableWidget *m_delegations;
+    QPushButton *m_revoke;
     QString m_current;
 };
 
