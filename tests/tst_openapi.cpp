@@ -302,6 +302,31 @@ void tst_OpenApi::realAnswersMatchTheirSchemas()
     call("POST", QStringLiteral("/v2/a2w/runs"), QStringLiteral("/v2/a2w/runs"),
          {{QStringLiteral("url"), QStringLiteral("http://nowhere.invalid/")},
           {QStringLiteral("prompt"), QStringLiteral("x")}});
+    const QString workflowUrl = a2w.json()[QStringLiteral("workflow")].toString();
+    call("GET", workflowUrl.mid(m_ph->base().size()), QStringLiteral("/v2/a2w/workflows/{id}"));
+    const QString id = a2w.json()[QStringLiteral("id")].toString();
+    call("POST",
+         QStringLiteral("/v2/a2w/runs/%1/handoffs?access=%2")
+             .arg(id, runUrl.section(QStringLiteral("access="), 1)),
+         QStringLiteral("/v2/a2w/runs/{id}/handoffs"),
+         {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))},
+          {QStringLiteral("prompt"), QStringLiteral("Read it")}}); // 403: no handoffs taken
+    call("GET", QStringLiteral("/v2/a2w/capabilities?host=127.0.0.1"),
+         QStringLiteral("/v2/a2w/capabilities"));
+    // v1 tasks on the same runs.
+    const HttpResponse task =
+        call("POST", QStringLiteral("/v1/tasks"), QStringLiteral("/v1/tasks"),
+             {{QStringLiteral("targetUrl"), m_site.url(QStringLiteral("/page.html"))},
+              {QStringLiteral("prompt"), QStringLiteral("Read the page")},
+              {QStringLiteral("execution"),
+               QJsonObject{{QStringLiteral("mode"), QStringLiteral("browser")}}}});
+    QCOMPARE(task.status, 201);
+    call("GET", task.json()[QStringLiteral("task")].toString().mid(m_ph->base().size()),
+         QStringLiteral("/v1/tasks/{id}"));
+    call("GET", task.json()[QStringLiteral("workflow")].toString().mid(m_ph->base().size()),
+         QStringLiteral("/v1/workflows/{id}"));
+    call("POST", QStringLiteral("/v1/tasks"), QStringLiteral("/v1/tasks"),
+         {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))}});
 
     // Any route: an unknown path's answer is the same envelope.
     call("DELETE", QStringLiteral("/keys/no-such-key"), QStringLiteral("/keys/{id}"));
