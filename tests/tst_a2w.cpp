@@ -73,7 +73,6 @@ private Q_SLOTS:
 private:
     HttpResponse create(const QJsonObject &body, const HttpClient::Headers &headers = {},
                         TestService *service = nullptr);
-    QJsonObject waitFor(const QString &runUrl, const QStringList &statuses);
     HttpResponse owner(const QString &path, const QJsonObject &body);
     QString shop() const { return m_site.url(QStringLiteral("/shop")); }
 
@@ -241,19 +240,6 @@ HttpResponse tst_A2w::create(const QJsonObject &body, const HttpClient::Headers 
     if (url.contains(QLatin1String("access=")))
         m_tokens << url.section(QStringLiteral("access="), 1);
     return r;
-}
-
-QJsonObject tst_A2w::waitFor(const QString &runUrl, const QStringList &statuses)
-{
-    QJsonObject last;
-    for (int i = 0; i < 12; ++i) {
-        const HttpResponse r = HttpClient().send("GET", runUrl, {}, {{"Prefer", "wait=10"}});
-        r.expectStatus({200}, __FILE__, __LINE__);
-        last = r.json();
-        if (statuses.contains(last.value(QStringLiteral("status")).toString()))
-            return last;
-    }
-    return last;
 }
 
 void tst_A2w::createsARunAndWaitsForItsResult()
@@ -491,7 +477,7 @@ void tst_A2w::asksAQuestionAndResumesOnItsAnswers()
         {{"Content-Type", "application/json"}});
     QCOMPARE(answered.status, 200);
     QVERIFY(!answered.body.contains("s3cret!"));
-    o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    o = HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QVERIFY(o[QStringLiteral("result")][QStringLiteral("text")].toString().contains(
         QLatin1String("Sextant")));
@@ -517,7 +503,8 @@ void tst_A2w::bindsABareInputToEveryQuestion()
         HttpClient().send("POST", run, json({{QStringLiteral("input"), QStringLiteral("s3cret!")}}),
                           {{"Content-Type", "application/json"}});
     QCOMPARE(answered.status, 200);
-    const QJsonObject o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    const QJsonObject o =
+        HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
 }
 
@@ -541,8 +528,9 @@ void tst_A2w::signsInWithAOneTimeCodeGivenOnce()
                   {{"Content-Type", "application/json"}})
             .status,
         200);
-    QJsonObject o = waitFor(run, {QStringLiteral("input_required"), QStringLiteral("failed"),
-                                  QStringLiteral("completed")});
+    QJsonObject o =
+        HttpClient::pollUntil(run, {QStringLiteral("input_required"), QStringLiteral("failed"),
+                                    QStringLiteral("completed")});
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
     QCOMPARE(o[QStringLiteral("input")][QStringLiteral("reason")].toString(),
              QStringLiteral("sign_in_link_required"));
@@ -568,7 +556,7 @@ void tst_A2w::signsInWithAOneTimeCodeGivenOnce()
     QCOMPARE(provided.json()[QStringLiteral("authInput")][QStringLiteral("status")].toString(),
              QStringLiteral("provided"));
     QVERIFY(!provided.body.contains("731904"));
-    o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    o = HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QCOMPARE(o[QStringLiteral("authInput")][QStringLiteral("status")].toString(),
              QStringLiteral("consumed"));
@@ -622,7 +610,7 @@ void tst_A2w::signsInWithAnEmailedLink()
         {{"Content-Type", "application/json"},
          {"Authorization", "Bearer " + run.section(QStringLiteral("access="), 1).toUtf8()}});
     QCOMPARE(provided.status, 200);
-    o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    o = HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QCOMPARE(m_site.hits("/magic/open"), 1); // opened in the run's page, once
     QVERIFY(!QJsonDocument(o).toJson().contains("tok-4417"));
@@ -664,7 +652,7 @@ void tst_A2w::asksAPersonBeforeSendingAForm()
         HttpClient().send("POST", confirm, "decision=confirm",
                           {{"Content-Type", "application/x-www-form-urlencoded"}});
     QCOMPARE(confirmed.status, 200);
-    o = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    o = HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QCOMPARE(m_site.hits("/order/place"), placed + 1);
     // Used: the link confirms nothing more.
@@ -856,7 +844,7 @@ void tst_A2w::expiresARunWhoseInputIsNotGiven()
                {{"Prefer", "wait=25"}}, &ph);
     QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
     const QString run = r.json().value(QStringLiteral("run")).toString();
-    const QJsonObject o = waitFor(run, {QStringLiteral("expired")});
+    const QJsonObject o = HttpClient::pollUntil(run, {QStringLiteral("expired")});
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("expired"));
     QVERIFY(!o.contains(QStringLiteral("input")));
     const HttpResponse late = HttpClient().send("POST", run, json({{"input", "x"}}),
@@ -1202,7 +1190,7 @@ void tst_A2w::keepsWaitingRunsAcrossARestartAndFailsLostOnes()
             .status,
         200);
     const QJsonObject done =
-        waitFor(at(asking), {QStringLiteral("completed"), QStringLiteral("failed")});
+        HttpClient::pollUntil(at(asking), {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(done.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
 }
 
@@ -1244,8 +1232,9 @@ void tst_A2w::keepsTheConfirmationGateAcrossARestart()
                        {{"Content-Type", "application/x-www-form-urlencoded"}})
                  .status,
              200);
-    const QJsonObject o = waitFor(at(run), {QStringLiteral("completed"), QStringLiteral("failed"),
-                                            QStringLiteral("input_required")});
+    const QJsonObject o =
+        HttpClient::pollUntil(at(run), {QStringLiteral("completed"), QStringLiteral("failed"),
+                                        QStringLiteral("input_required")});
     QVERIFY2(o.value(QStringLiteral("status")).toString() == QLatin1String("completed"),
              QJsonDocument(o).toJson().constData());
     QCOMPARE(m_site.hits("/order/place"), placed + 1); // sent once, after the confirmation

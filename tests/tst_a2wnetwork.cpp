@@ -79,7 +79,6 @@ private:
                       const HttpClient::Headers &headers = {});
     HttpResponse owner(const QString &path, const QJsonObject &body);
     void configure(const QString &keyId, const QJsonObject &config);
-    QJsonObject waitFor(const QString &runUrl, const QStringList &statuses);
     QJsonObject sign(const QString &method, const QString &url, const QString &agent,
                      qint64 created, qint64 expires);
     QString shop() const { return m_site.url(QStringLiteral("/shop")); }
@@ -203,19 +202,6 @@ void tst_A2wNetwork::configure(const QString &keyId, const QJsonObject &config)
         owner(QStringLiteral("/upsertSiteConfig"),
               {{QStringLiteral("keyId"), keyId}, {QStringLiteral("siteConfig"), config}});
     QVERIFY2(r.status == 200, r.body.constData());
-}
-
-QJsonObject tst_A2wNetwork::waitFor(const QString &runUrl, const QStringList &statuses)
-{
-    QJsonObject last;
-    for (int i = 0; i < 12; ++i) {
-        const HttpResponse r = HttpClient().send("GET", runUrl, {}, {{"Prefer", "wait=10"}});
-        r.expectStatus({200}, __FILE__, __LINE__);
-        last = r.json();
-        if (statuses.contains(last.value(QStringLiteral("status")).toString()))
-            return last;
-    }
-    return last;
 }
 
 QJsonObject tst_A2wNetwork::sign(const QString &method, const QString &url, const QString &agent,
@@ -389,8 +375,9 @@ void tst_A2wNetwork::handsARunOffToAnotherSite()
              QStringLiteral("Scout"));
     QCOMPARE(c.value(QStringLiteral("workflow")).toString().section(u'?', 0, 0),
              parent.json().value(QStringLiteral("workflow")).toString().section(u'?', 0, 0));
-    const QJsonObject done = waitFor(c.value(QStringLiteral("run")).toString(),
-                                     {QStringLiteral("completed"), QStringLiteral("failed")});
+    const QJsonObject done =
+        HttpClient::pollUntil(c.value(QStringLiteral("run")).toString(),
+                              {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(done.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QCOMPARE(done[QStringLiteral("result")][QStringLiteral("observation")][QStringLiteral("host")]
                  .toString(),
@@ -560,8 +547,9 @@ void tst_A2wNetwork::keepsARunOnItsHostUnderSameHost()
     const int before = m_site.hits("/elsewhere");
     const HttpResponse kept = post(QStringLiteral("/v2/a2w/runs"), body, {{"Prefer", "wait=25"}});
     QCOMPARE(kept.status, 201);
-    const QJsonObject k = waitFor(kept.json().value(QStringLiteral("run")).toString(),
-                                  {QStringLiteral("completed"), QStringLiteral("failed")});
+    const QJsonObject k =
+        HttpClient::pollUntil(kept.json().value(QStringLiteral("run")).toString(),
+                              {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(m_site.hits("/elsewhere"), before);
     QVERIFY2(k.value(QStringLiteral("status")).toString() == QLatin1String("failed") ||
                  !k[QStringLiteral("result")][QStringLiteral("text")].toString().contains(
@@ -581,8 +569,9 @@ void tst_A2wNetwork::keepsARunOnItsHostUnderSameHost()
                                                                        QStringLiteral("allow")}}}});
     const HttpResponse crossed =
         post(QStringLiteral("/v2/a2w/runs"), body, {{"Prefer", "wait=25"}});
-    const QJsonObject c = waitFor(crossed.json().value(QStringLiteral("run")).toString(),
-                                  {QStringLiteral("completed"), QStringLiteral("failed")});
+    const QJsonObject c =
+        HttpClient::pollUntil(crossed.json().value(QStringLiteral("run")).toString(),
+                              {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(c.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QVERIFY(m_site.hits("/elsewhere") > before);
     // …unless the caller narrows it.
@@ -591,8 +580,8 @@ void tst_A2wNetwork::keepsARunOnItsHostUnderSameHost()
                     QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("same_host")}});
     const int after = m_site.hits("/elsewhere");
     const HttpResponse n = post(QStringLiteral("/v2/a2w/runs"), narrowed, {{"Prefer", "wait=25"}});
-    waitFor(n.json().value(QStringLiteral("run")).toString(),
-            {QStringLiteral("completed"), QStringLiteral("failed")});
+    HttpClient::pollUntil(n.json().value(QStringLiteral("run")).toString(),
+                          {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(m_site.hits("/elsewhere"), after);
     configure(m_harbourKey,
               {{QStringLiteral("aiAccess"),
@@ -918,8 +907,9 @@ void tst_A2wNetwork::answersAV1CreateWithItsLinks()
         a.value(QStringLiteral("workflow")).toString().contains(QLatin1String("/v1/workflows/")));
     QVERIFY(a.contains(QStringLiteral("open")));
     QVERIFY(a.contains(QStringLiteral("browserLink")));
-    const QJsonObject done = waitFor(a.value(QStringLiteral("task")).toString(),
-                                     {QStringLiteral("completed"), QStringLiteral("failed")});
+    const QJsonObject done =
+        HttpClient::pollUntil(a.value(QStringLiteral("task")).toString(),
+                              {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(done.value(QStringLiteral("execution")).toString(), QStringLiteral("cloud"));
     QVERIFY(done[QStringLiteral("result")][QStringLiteral("text")].toString().contains(
         QLatin1String("Sextant")));
@@ -1033,7 +1023,7 @@ void tst_A2wNetwork::streamsTheNineV1EventsInChunks()
     QCOMPARE(failing.status, 201);
     const QString failingTask = failing.json().value(QStringLiteral("task")).toString();
     const QJsonObject end =
-        waitFor(failingTask, {QStringLiteral("completed"), QStringLiteral("failed")});
+        HttpClient::pollUntil(failingTask, {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(end.value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
     const QByteArray errors = HttpClient::raw(
         m_ph->port(),
@@ -1169,7 +1159,8 @@ void tst_A2wNetwork::grantsADelegatedSessionBehindTheVerifyLink()
              qPrintable(QString::fromUtf8(json(firstRead))));
     QCOMPARE(delegation.value(QStringLiteral("scope")).toArray(),
              QJsonArray{QStringLiteral("list-products")});
-    const QJsonObject done = waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    const QJsonObject done =
+        HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(done.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     const QJsonObject again = HttpClient().get(run).json();
     QVERIFY(!again[QStringLiteral("delegation")].toObject().contains(QStringLiteral("token")));
@@ -1192,8 +1183,8 @@ void tst_A2wNetwork::grantsADelegatedSessionBehindTheVerifyLink()
                            {QStringLiteral("token"), token}});
     const HttpResponse used = signedCreate(use);
     QVERIFY2(used.status == 201, used.body.constData());
-    QCOMPARE(waitFor(used.json().value(QStringLiteral("run")).toString(),
-                     {QStringLiteral("completed"), QStringLiteral("failed")})
+    QCOMPARE(HttpClient::pollUntil(used.json().value(QStringLiteral("run")).toString(),
+                                   {QStringLiteral("completed"), QStringLiteral("failed")})
                  .value(QStringLiteral("status"))
                  .toString(),
              QStringLiteral("completed"));
@@ -1321,7 +1312,7 @@ void tst_A2wNetwork::startsAWaitingRunWhenContinuedWithAToken()
                            {QStringLiteral("token"), token}}}}),
         {{"Content-Type", "application/json"}});
     QVERIFY2(continued.status == 200, continued.body.constData());
-    QCOMPARE(waitFor(run, {QStringLiteral("completed"), QStringLiteral("failed")})
+    QCOMPARE(HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")})
                  .value(QStringLiteral("status"))
                  .toString(),
              QStringLiteral("completed"));

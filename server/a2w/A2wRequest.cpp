@@ -12,6 +12,12 @@ namespace {
 const QStringList kEngagementKinds{QStringLiteral("demo"), QStringLiteral("onboarding"),
                                    QStringLiteral("support"), QStringLiteral("task")};
 const QStringList kModes{QStringLiteral("cloud"), QStringLiteral("browser")};
+// The fields of a run a create and a handoff share (a create adds the POST-only ones).
+const QStringList kRunFields{
+    QStringLiteral("url"),        QStringLiteral("prompt"),         QStringLiteral("shortcutId"),
+    QStringLiteral("playbookId"), QStringLiteral("engagementKind"), QStringLiteral("capabilityId"),
+    QStringLiteral("args"),       QStringLiteral("identity"),       QStringLiteral("execution"),
+    QStringLiteral("accept"),     QStringLiteral("policy"),         QStringLiteral("agent")};
 const QStringList kResultModes{QStringLiteral("text"), QStringLiteral("markdown"),
                                QStringLiteral("json"), QStringLiteral("observation"),
                                QStringLiteral("artifacts")};
@@ -143,14 +149,11 @@ QJsonObject CreateRequest::stored() const
 CreateRequest CreateRequest::fromJson(const QJsonObject &object)
 {
     const JsonFields body(object);
-    body.rejectUnknown(
-        {QStringLiteral("url"), QStringLiteral("prompt"), QStringLiteral("shortcutId"),
-         QStringLiteral("playbookId"), QStringLiteral("engagementKind"),
-         QStringLiteral("capabilityId"), QStringLiteral("args"), QStringLiteral("identity"),
-         QStringLiteral("execution"), QStringLiteral("accept"), QStringLiteral("policy"),
-         QStringLiteral("agent"), QStringLiteral("subject"), QStringLiteral("auth"),
-         QStringLiteral("payment"), QStringLiteral("commerce"),
-         QStringLiteral("confirmationPolicy"), QStringLiteral("artifacts")});
+    body.rejectUnknown(kRunFields + QStringList{QStringLiteral("subject"), QStringLiteral("auth"),
+                                                QStringLiteral("payment"),
+                                                QStringLiteral("commerce"),
+                                                QStringLiteral("confirmationPolicy"),
+                                                QStringLiteral("artifacts")});
     CreateRequest r;
     r.url = checkedUrl(body.requiredString(QStringLiteral("url")), QStringLiteral("url"));
     r.host = QUrl(r.url).host().toLower();
@@ -398,13 +401,9 @@ HandoffRequest HandoffRequest::fromJson(const QJsonObject &object)
 {
     // A handoff carries the create fields of a run, never the POST-only secrets.
     const JsonFields body(object);
-    body.rejectUnknown(
-        {QStringLiteral("url"), QStringLiteral("prompt"), QStringLiteral("shortcutId"),
-         QStringLiteral("playbookId"), QStringLiteral("engagementKind"),
-         QStringLiteral("capabilityId"), QStringLiteral("args"), QStringLiteral("identity"),
-         QStringLiteral("execution"), QStringLiteral("accept"), QStringLiteral("policy"),
-         QStringLiteral("agent"), QStringLiteral("contextSummary"),
-         QStringLiteral("expectedOutput"), QStringLiteral("lastObservation")});
+    body.rejectUnknown(kRunFields + QStringList{QStringLiteral("contextSummary"),
+                                                QStringLiteral("expectedOutput"),
+                                                QStringLiteral("lastObservation")});
     QJsonObject rest;
     HandoffRequest h = handoffFields(object, &rest);
     h.child = CreateRequest::fromJson(rest);

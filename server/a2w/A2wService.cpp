@@ -794,7 +794,8 @@ void A2wService::sync(Run &run, const QJsonObject &response, const QString &engi
                 base.chop(1);
             links.insert(QStringLiteral("confirm"),
                          QStringLiteral("%1/v2/a2w/confirm/%2?sig=%3")
-                             .arg(base, run.id, confirmSignature(run.id, Clock::isoUtc(expires))));
+                             .arg(base, run.id,
+                                  linkSignature("a2w-confirm", run.id, Clock::isoUtc(expires))));
         }
         run.input = {{QStringLiteral("reason"), confirmation
                                                     ? QStringLiteral("action_confirmation_required")
@@ -1093,30 +1094,38 @@ void A2wService::consumeAuthInput(const QString &id)
     }
 }
 
-QString A2wService::confirmSignature(const QString &runId, const QString &expiresAt) const
+QString A2wService::linkSignature(const QByteArray &purpose, const QString &runId,
+                                  const QString &expiresAt) const
 {
     const QByteArray mac = QMessageAuthenticationCode::hash(
-        (runId + QLatin1Char(':') + expiresAt).toUtf8(), m_store.secrets().derive("a2w-confirm"),
+        (runId + QLatin1Char(':') + expiresAt).toUtf8(), m_store.secrets().derive(purpose),
         QCryptographicHash::Sha256);
     return QString::fromLatin1(
         mac.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
-Run A2wService::confirmationFor(const QString &id, const QString &signature) const
+Run A2wService::parkedBehindLink(const QString &id, const QString &reason, const QString &signature,
+                                 const QByteArray &purpose, const DomainError &notFound) const
 {
     const std::optional<Run> run = m_repo->find(id);
-    // The link is for one parking of one run: anything else is no such confirmation.
+    // A link is for one parking of one run: anything else is no such link.
     if (!run || run->status != Status::inputRequired ||
-        run->input.value(QStringLiteral("reason")).toString() !=
-            QLatin1String("action_confirmation_required") ||
+        run->input.value(QStringLiteral("reason")).toString() != reason ||
         !Ids::equalConstantTime(
-            confirmSignature(id, run->input.value(QStringLiteral("expiresAt")).toString())
+            linkSignature(purpose, id, run->input.value(QStringLiteral("expiresAt")).toString())
                 .toLatin1(),
             signature.toLatin1()))
-        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CONFIRMATION_NOT_FOUND"),
-                          QStringLiteral("no confirmation waits behind this link (used, expired "
-                                         "or never issued)"));
+        throw notFound;
     return *run;
+}
+
+Run A2wService::confirmationFor(const QString &id, const QString &signature) const
+{
+    return parkedBehindLink(
+        id, QStringLiteral("action_confirmation_required"), signature, "a2w-confirm",
+        DomainError(DomainError::Kind::NotFound, QStringLiteral("CONFIRMATION_NOT_FOUND"),
+                    QStringLiteral("no confirmation waits behind this link (used, expired "
+                                   "or never issued)")));
 }
 
 Run A2wService::confirm(const QString &id, const QString &signature, bool accept)
@@ -1219,15 +1228,6 @@ Delegation A2wService::checkDelegation(const QString &token, const QString &site
     return *d;
 }
 
-QString A2wService::verifySignature(const QString &runId, const QString &expiresAt) const
-{
-    const QByteArray mac = QMessageAuthenticationCode::hash(
-        (runId + QLatin1Char(':') + expiresAt).toUtf8(), m_store.secrets().derive("a2w-verify"),
-        QCryptographicHash::Sha256);
-    return QString::fromLatin1(
-        mac.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
-}
-
 void A2wService::parkForVerification(Run &run, const QString &task)
 {
     const qint64 expires =
@@ -1247,7 +1247,8 @@ void A2wService::parkForVerification(Run &run, const QString &task)
         {QStringLiteral("links"),
          QJsonObject{{QStringLiteral("verify"),
                       QStringLiteral("%1/v2/a2w/verify/%2?sig=%3")
-                          .arg(base, run.id, verifySignature(run.id, Clock::isoUtc(expires)))}}},
+                          .arg(base, run.id,
+                               linkSignature("a2w-verify", run.id, Clock::isoUtc(expires)))}}},
         {QStringLiteral("expiresAt"), Clock::isoUtc(expires)}};
     run.status = Status::inputRequired;
     run.updatedAt = m_store.clock().nowMs();
@@ -1260,17 +1261,11 @@ void A2wService::parkForVerification(Run &run, const QString &task)
 
 Run A2wService::verificationFor(const QString &id, const QString &signature) const
 {
-    const std::optional<Run> run = m_repo->find(id);
-    if (!run || run->status != Status::inputRequired ||
-        run->input.value(QStringLiteral("reason")).toString() != QLatin1String("auth_required") ||
-        !Ids::equalConstantTime(
-            verifySignature(id, run->input.value(QStringLiteral("expiresAt")).toString())
-                .toLatin1(),
-            signature.toLatin1()))
-        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("VERIFICATION_NOT_FOUND"),
-                          QStringLiteral("no approval waits behind this link (used, expired or "
-                                         "never issued)"));
-    return *run;
+    return parkedBehindLink(
+        id, QStringLiteral("auth_required"), signature, "a2w-verify",
+        DomainError(DomainError::Kind::NotFound, QStringLiteral("VERIFICATION_NOT_FOUND"),
+                    QStringLiteral("no approval waits behind this link (used, expired or "
+                                   "never issued)")));
 }
 
 Run A2wService::approveDelegation(const QString &id, const QString &signature,

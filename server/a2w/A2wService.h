@@ -11,6 +11,7 @@
 
 namespace ph {
 class ApiKeyService;
+class DomainError;
 class NetworkPolicy;
 class Settings;
 class Store;
@@ -203,8 +204,13 @@ private:
     void addTableFiles(Run &run, const QJsonObject &response);
     void resume(Run &run, const QJsonObject &answers, const QString &input);
     void consumeAuthInput(const QString &id);
-    QString confirmSignature(const QString &runId, const QString &expiresAt) const;
-    QString verifySignature(const QString &runId, const QString &expiresAt) const;
+    // The signature of a link for one parking of a run (confirm, verify): an HMAC of the
+    // run and its deadline under a key of the store's secret box for `purpose`.
+    QString linkSignature(const QByteArray &purpose, const QString &runId,
+                          const QString &expiresAt) const;
+    // The run parked for `reason` whose link carries `signature`; else throws `notFound`.
+    Run parkedBehindLink(const QString &id, const QString &reason, const QString &signature,
+                         const QByteArray &purpose, const DomainError &notFound) const;
     // The delegation `token` names, checked for `siteId` and the scope item `what` (a
     // shortcut, playbook or capability id; empty: a free prompt, which needs "*").
     Delegation checkDelegation(const QString &token, const QString &siteId,

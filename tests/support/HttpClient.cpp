@@ -116,4 +116,17 @@ bool HttpResponse::expectStatus(std::initializer_list<int> expected, const char 
     return false;
 }
 
+QJsonObject HttpClient::pollUntil(const QString &url, const QStringList &statuses, int rounds)
+{
+    QJsonObject last;
+    for (int i = 0; i < rounds; ++i) {
+        const HttpResponse r = HttpClient().send("GET", url, {}, {{"Prefer", "wait=10"}});
+        r.expectStatus({200}, __FILE__, __LINE__);
+        last = r.json();
+        if (statuses.contains(last.value(QStringLiteral("status")).toString()))
+            return last;
+    }
+    return last;
+}
+
 } // namespace ph::test

@@ -49,6 +49,9 @@ public:
     // Raw socket exchange for what QNetworkAccessManager cannot express (oversized
     // declared bodies, streams): sends `request` and reads until the peer closes or
     // `until` appears in the reply or the time is up.
+    // Long-polls `url` (GET with Prefer: wait=10, up to `rounds` times) until its JSON
+    // `status` is one of `statuses`; returns the last answer (A2W runs, v1 tasks).
+    static QJsonObject pollUntil(const QString &url, const QStringList &statuses, int rounds = 12);
     static QByteArray raw(quint16 port, const QByteArray &request, int timeoutMs = 10000,
                           const QByteArray &until = {});
 
