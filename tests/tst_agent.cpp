@@ -72,6 +72,8 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void extractsATableShapedLikeTheSchema();
+    void readsNumbersAsThePageWritesThem_data();
+    void readsNumbersAsThePageWritesThem();
     void extractsFromJsonLd();
     void extractsRepeatedCards();
     void followsThreePagesOfPagination();
@@ -335,6 +337,72 @@ void tst_Agent::streamsProgressAsEvents()
     QVERIFY(reply.contains(status));
     QCOMPARE(reply.contains(step), emitEvents);
     QVERIFY2(reply.contains("done") && reply.contains("\"success\""), reply.constData());
+}
+
+void tst_Agent::readsNumbersAsThePageWritesThem_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::addColumn<QStringList>("written");
+    QTest::newRow("comma thousands on an English page")
+        << QStringLiteral("en")
+        << QStringList{QStringLiteral("8,336,817"), QStringLiteral("1,234,567"),
+                       QStringLiteral("812,000")};
+    QTest::newRow("dot thousands on a German page")
+        << QStringLiteral("de")
+        << QStringList{QStringLiteral("8.336.817"), QStringLiteral("1.234.567"),
+                       QStringLiteral("812.000")};
+    QTest::newRow("spaced thousands on a French page")
+        << QStringLiteral("fr")
+        << QStringList{QStringLiteral("8 336 817"), QStringLiteral("1 234 567"),
+                       QStringLiteral("812 000")};
+    QTest::newRow("apostrophe thousands on a Swiss page")
+        << QStringLiteral("de-CH")
+        << QStringList{QStringLiteral("8'336'817"), QStringLiteral("1'234'567"),
+                       QStringLiteral("812'000")};
+}
+
+void tst_Agent::readsNumbersAsThePageWritesThem()
+{
+    // A population column read into an integer field: the whole number, whatever the
+    // page's way of grouping thousands; a cell that is no number is a typed warning.
+    QFETCH(QString, lang);
+    QFETCH(QStringList, written);
+    QString rows;
+    const QStringList cities{QStringLiteral("Lisbon"), QStringLiteral("Porto"),
+                             QStringLiteral("Braga")};
+    for (int i = 0; i < cities.size(); ++i)
+        rows += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(cities.at(i), written.at(i));
+    rows += QStringLiteral("<tr><td>Faro</td><td>unknown</td></tr>");
+    const QByteArray path = "/cities-" + lang.toLatin1();
+    m_site.page(path,
+                QStringLiteral("<!doctype html><html lang=\"%1\"><head><meta charset=\"utf-8\">"
+                               "<title>Cities</title></head><body><table><thead><tr><th>City"
+                               "</th><th>Population</th></tr></thead><tbody>%2</tbody></table>"
+                               "</body></html>")
+                    .arg(lang, rows)
+                    .toUtf8());
+    const QJsonObject schema = QJsonDocument::fromJson(
+                                   R"({"type":"object","properties":{"cities":{"type":"array",
+        "items":{"type":"object","properties":{"city":{"type":"string"},
+        "population":{"type":"integer"}},"required":["city","population"]}}}})")
+                                   .object();
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("List the cities with their population")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QString::fromLatin1(path))}},
+               {QStringLiteral("schema"), schema}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    const QJsonArray items =
+        r[QStringLiteral("result")][QStringLiteral("json")][QStringLiteral("cities")].toArray();
+    QCOMPARE(items.size(), 4);
+    QCOMPARE(items[0][QStringLiteral("population")].toInteger(), 8336817);
+    QCOMPARE(items[1][QStringLiteral("population")].toInteger(), 1234567);
+    QCOMPARE(items[2][QStringLiteral("population")].toInteger(), 812000);
+    QVERIFY(!items[3].toObject().contains(QStringLiteral("population")));
+    bool warned = false;
+    for (const QJsonValue &w : r.value(QStringLiteral("warnings")).toArray())
+        warned |= w.toString().contains(QLatin1String("\"unknown\" is not a number"));
+    QVERIFY2(warned,
+             QJsonDocument(r.value(QStringLiteral("warnings")).toArray()).toJson().constData());
 }
 
 void tst_Agent::extractsATableShapedLikeTheSchema()

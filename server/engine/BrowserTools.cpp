@@ -456,6 +456,9 @@ private:
                           const QJsonObject r = result.toObject();
                           self->data = mergeData(self->data, r.value(QStringLiteral("data")));
                           self->missing = r.value(QStringLiteral("missing")).toArray();
+                          for (const QJsonValue &w : r.value(QStringLiteral("warnings")).toArray())
+                              if (!self->warnings.contains(w) && self->warnings.size() < 50)
+                                  self->warnings.append(w);
                           self->pages.append(QJsonObject{
                               {QStringLiteral("url"), here},
                               {QStringLiteral("sources"), r.value(QStringLiteral("sources"))}});
@@ -556,6 +559,8 @@ private:
         if (!schema.isEmpty()) {
             out.insert(QStringLiteral("data"), data);
             out.insert(QStringLiteral("missing"), missing);
+            if (!warnings.isEmpty())
+                out.insert(QStringLiteral("warnings"), warnings);
             const int n = data.isArray() ? int(data.toArray().size()) : -1;
             const qsizetype p = pages.size();
             const QString read =
@@ -578,6 +583,7 @@ private:
     QJsonValue data;
     QJsonArray pages;
     QJsonArray missing;
+    QJsonArray warnings; // values that did not fit their field, on any page
     QSet<QString> seen;
     int loaded = 0;
     QString text;

@@ -509,6 +509,9 @@ void RulePlanner::applyExtract(const QJsonObject &out)
     if (!m_schema.isEmpty()) {
         m_data = merge(m_data, data);
         m_missing = out.value(QStringLiteral("missing")).toArray();
+        for (const QJsonValue &w : out.value(QStringLiteral("warnings")).toArray())
+            if (!m_valueWarnings.contains(w))
+                m_valueWarnings.append(w);
     } else {
         const QString md = out.value(QStringLiteral("markdown")).toString();
         m_text += (m_text.isEmpty() ? QString() : QStringLiteral("\n\n")) +
@@ -550,6 +553,9 @@ void RulePlanner::finish(PlanningContext &ctx, std::function<void(Decision)> &de
         }
         for (const auto &m : std::as_const(m_missing))
             ctx.warnings().append(QStringLiteral("schema: %1").arg(m.toString()));
+        // A value that did not fit its field is a typed warning, never a silent guess.
+        for (const auto &w : std::as_const(m_valueWarnings))
+            ctx.warnings().append(QStringLiteral("value: %1").arg(w.toString()));
     } else if (!m_text.isEmpty()) {
         text = m_text;
         if (!m_data.isUndefined() && m_data.isArray() && m_plan.eachRow)
@@ -582,6 +588,7 @@ QJsonObject RulePlanner::saveState() const
             {QStringLiteral("extractIndex"), m_extractIndex},
             {QStringLiteral("lastExtract"), m_lastExtract},
             {QStringLiteral("missing"), m_missing},
+            {QStringLiteral("valueWarnings"), m_valueWarnings},
             {QStringLiteral("pendingLoginCheck"), m_pendingLoginCheck},
             {QStringLiteral("data"), m_data},
             {QStringLiteral("text"), m_text},
@@ -607,6 +614,7 @@ void RulePlanner::restoreState(const QJsonObject &s)
     m_extractIndex = s.value(QStringLiteral("extractIndex")).toInt();
     m_lastExtract = s.value(QStringLiteral("lastExtract")).toObject();
     m_missing = s.value(QStringLiteral("missing")).toArray();
+    m_valueWarnings = s.value(QStringLiteral("valueWarnings")).toArray();
     m_pendingLoginCheck = s.value(QStringLiteral("pendingLoginCheck")).toBool();
     m_data = s.value(QStringLiteral("data"));
     m_text = s.value(QStringLiteral("text")).toString();

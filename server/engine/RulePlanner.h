@@ -74,6 +74,7 @@ private:
     QJsonObject m_lastExtract;
     QJsonValue m_data;
     QJsonArray m_missing;
+    QJsonArray m_valueWarnings; // values read that did not fit their schema field
     QString m_text;
     int m_pages = 0;
     QStringList m_generated;

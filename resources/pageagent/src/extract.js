@@ -2,6 +2,7 @@
 // structure it may carry (JSON-LD, microdata, OpenGraph and meta tags, tables,
 // label/value pairs, repeated item lists), then the schema is filled from the
 // candidate that covers it best, with values coerced to the schema's types.
+import { coerceScalar } from './coerce.js';
 import { idFor } from './snapshot.js';
 
 const MAX_RECORDS = 2000;
@@ -23,54 +24,40 @@ function visible(element) {
 
 const CURRENCY = /(?:[$€£¥₹₩]|usd|eur|gbp|chf|jpy)/i;
 
-export function parseNumber(value) {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value !== 'string') return null;
-  const m = value.replace(/\u00a0/g, ' ').match(/-?\d[\d\s.,']*/);
-  if (!m) return null;
-  let s = m[0].replace(/[\s']/g, '');
-  const lastComma = s.lastIndexOf(',');
-  const lastDot = s.lastIndexOf('.');
-  if (lastComma > -1 && lastDot > -1) {
-    // The later separator is the decimal one: 1,299.00 or 1.299,00.
-    s = lastComma > lastDot ? s.replace(/\./g, '').replace(',', '.') : s.replace(/,/g, '');
-  } else if (lastComma > -1) {
-    // 12,50 is a decimal; 1,299 is thousands.
-    const decimals = s.length - lastComma - 1;
-    s = decimals === 3 && s.indexOf(',') === lastComma ? s.replace(',', '') : s.replace(/,/g, '.');
-    if ((s.match(/\./g) || []).length > 1) s = s.replace(/\.(?=.*\.)/g, '');
-  } else if ((s.match(/\./g) || []).length > 1) {
-    s = s.replace(/\./g, '');
-  }
-  const n = parseFloat(s);
-  return Number.isFinite(n) ? n : null;
+// The page's language decides ambiguous numbers and dates (coerce.js); values that do
+// not fit their field are reported, never guessed (`warnings` of extract()).
+let pageLang = 'en';
+let coercionWarnings = [];
+
+function warn(path, raw, problem) {
+  if (coercionWarnings.length >= 50) return;
+  const shown = String(typeof raw === 'object' ? JSON.stringify(raw) : raw).slice(0, 80);
+  const line = `${path}: "${shown}" is ${problem}`;
+  if (!coercionWarnings.includes(line)) coercionWarnings.push(line);
 }
 
-function coerce(value, schema) {
+function coerce(value, schema, path) {
   if (value === undefined || value === null) return null;
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  if (type === 'number' || type === 'integer') {
+  if (type === 'number' || type === 'integer' || type === 'boolean' ||
+      (type === 'string' && (schema.format === 'date' || schema.format === 'date-time'))) {
     let v = value;
-    if (typeof v === 'object' && !Array.isArray(v)) v = v.price ?? v.value ?? v.amount ?? v.lowPrice ?? v.ratingValue;
-    const n = parseNumber(Array.isArray(v) ? v[0] : v);
-    if (n === null) return null;
-    return type === 'integer' ? Math.round(n) : n;
-  }
-  if (type === 'boolean') {
-    if (typeof value === 'boolean') return value;
-    const s = norm(value);
-    if (/^(true|yes|1|y|on|in stock|available|instock)$/.test(s) || /instock$/.test(s)) return true;
-    if (/^(false|no|0|n|off|out of stock|unavailable|outofstock|soldout|sold out)$/.test(s) || /outofstock$/.test(s)) return false;
-    return null;
+    if ((type === 'number' || type === 'integer') && typeof v === 'object' && !Array.isArray(v))
+      v = v.price ?? v.value ?? v.amount ?? v.lowPrice ?? v.ratingValue;
+    if (Array.isArray(v)) v = v[0];
+    if (v === undefined || v === null || String(v).trim() === '') return null;
+    const r = coerceScalar(v, schema, pageLang);
+    if (r.problem && path) warn(path, v, r.problem);
+    return r.value;
   }
   if (type === 'array') {
     const items = schema.items || {};
     const list = Array.isArray(value) ? value : (typeof value === 'string' ? value.split(/\s*[,;|]\s*/) : [value]);
-    return list.map((v) => coerce(v, items)).filter((v) => v !== null);
+    return list.map((v) => coerce(v, items, path ? `${path}[]` : '')).filter((v) => v !== null);
   }
   if (type === 'object') {
     if (typeof value !== 'object' || Array.isArray(value)) return null;
-    return fillObject(schema, flatten(value));
+    return fillObject(schema, flatten(value), path);
   }
   if (typeof value === 'object') {
     if (Array.isArray(value)) value = value[0];
@@ -130,7 +117,22 @@ function keyScore(property, key) {
 
 function typeFits(value, schema) {
   if (value === null || value === undefined || value === '') return false;
-  return coerce(value, schema) !== null;
+  return coerce(value, schema, '') !== null;
+}
+
+// The key a property was read from when no key of its name held a value of its type:
+// that value is reported as a warning instead of being dropped silently.
+function rejectedKey(record, property, schema) {
+  let best = null;
+  let bestScore = 0;
+  for (const [key, value] of Object.entries(record)) {
+    const s = keyScore(property, key);
+    if (s > bestScore && value !== null && value !== undefined && String(value).trim() !== '') {
+      bestScore = s;
+      best = key;
+    }
+  }
+  return bestScore >= 2 ? best : null;
 }
 
 // A record is a flat {key: value} map; nested objects are flattened with dotted keys
@@ -173,12 +175,19 @@ function objectProps(schema) {
   return schema && schema.properties ? Object.entries(schema.properties) : [];
 }
 
-function fillObject(schema, record) {
+function fillObject(schema, record, path) {
   const out = {};
   for (const [prop, sub] of objectProps(schema)) {
+    // No path: a probe (typeFits) that reports nothing.
+    const at = path ? `${path}.${prop}` : '';
     const key = bestKey(record, prop, sub || {});
-    const value = key ? coerce(record[key], sub || {}) : null;
-    if (value !== null && value !== undefined) out[prop] = value;
+    const value = key ? coerce(record[key], sub || {}, at) : null;
+    if (value !== null && value !== undefined) {
+      out[prop] = value;
+    } else if (!key && path) {
+      const rejected = rejectedKey(record, prop, sub || {});
+      if (rejected) coerce(record[rejected], sub || {}, at);
+    }
   }
   return out;
 }
@@ -470,7 +479,7 @@ function records(itemSchema, found) {
     if (score > 0 && (!best || score > best.score + 1e-9)) best = { ...list, score };
   }
   if (!best) return { items: [], source: null };
-  const items = best.records.map((r) => fillObject(itemSchema, r)).filter((o) => Object.keys(o).length > 0);
+  const items = best.records.map((r) => fillObject(itemSchema, r, '$[]')).filter((o) => Object.keys(o).length > 0);
   return { items, source: best.source };
 }
 
@@ -508,18 +517,22 @@ function fill(schema, found, sources, path) {
         continue;
       }
       entity = entity || mainEntity(found);
+      const at = path ? `${path}.${prop}` : prop;
       const key = bestKey(entity, prop, sub || {});
-      const value = key ? coerce(entity[key], sub || {}) : null;
+      const value = key ? coerce(entity[key], sub || {}, at) : null;
       if (value !== null) {
         out[prop] = value;
-        sources.push({ path: path ? `${path}.${prop}` : prop, source: key });
+        sources.push({ path: at, source: key });
+      } else if (!key) {
+        const rejected = rejectedKey(entity, prop, sub || {});
+        if (rejected) coerce(entity[rejected], sub || {}, at);
       }
     }
     return out;
   }
   if (schema && schema.type === 'array') {
     const list = found.lists[0];
-    return list ? list.records.map((r) => coerce(Object.values(r)[0], schema.items || {})) : [];
+    return list ? list.records.map((r) => coerce(Object.values(r)[0], schema.items || {}, '$[]')) : [];
   }
   return null;
 }
@@ -573,6 +586,8 @@ export function nextPage() {
 
 // schema: JSON Schema of the wanted result (object, array, or absent for a summary).
 export function extract(schema) {
+  pageLang = (document.documentElement.getAttribute('lang') || navigator.language || 'en').trim();
+  coercionWarnings = [];
   const found = collect();
   const sources = [];
   let data;
@@ -585,6 +600,8 @@ export function extract(schema) {
   return {
     data,
     missing: schema ? missing(schema, data, '', []) : [],
+    warnings: coercionWarnings,
+    lang: pageLang,
     sources,
     next: nextPage(),
     url: location.href,
