@@ -79,6 +79,8 @@ private Q_SLOTS:
     void followsThreePagesOfPagination();
     void searchesThroughTheSearchForm();
     void asksForCredentialsThenSignsIn();
+    void signsInWithCredentialsWrittenAsText_data();
+    void signsInWithCredentialsWrittenAsText();
     void resumesByReplayingWhenThePageWasReleased();
     void resumesAfterARestart();
     void runsExplicitSteps();
@@ -564,6 +566,39 @@ void tst_Agent::asksForCredentialsThenSignsIn()
         while (q.next())
             QVERIFY2(!q.value(0).toString().contains(QLatin1String("s3cret!")), sql);
     }
+}
+
+void tst_Agent::signsInWithCredentialsWrittenAsText_data()
+{
+    QTest::addColumn<QString>("input");
+    QTest::newRow("key: value lines, no quotes")
+        << QStringLiteral("email: ada@example.org\npassword: s3cret!");
+    QTest::newRow("pairs in the other order on one line")
+        << QStringLiteral("password: s3cret!, email: ada@example.org");
+    QTest::newRow("a sentence") << QStringLiteral(
+        "My email is ada@example.org and the password is \"s3cret!\"");
+}
+
+void tst_Agent::signsInWithCredentialsWrittenAsText()
+{
+    // After requires_input, the continuation's input alone (no history.answers) answers
+    // the questions however it is written; the run signs in instead of asking again.
+    QFETCH(QString, input);
+    const QJsonObject first =
+        agent({{QStringLiteral("input"), QStringLiteral("Sign in and list my orders")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/account"))}},
+               {QStringLiteral("schema"), productsSchema()}});
+    QCOMPARE(first.value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
+    const auto second = m_ph->client().post(
+        QStringLiteral("/agent"),
+        {{QStringLiteral("input"), input},
+         {QStringLiteral("trajectoryId"), first.value(QStringLiteral("trajectoryId"))},
+         {QStringLiteral("history"), QJsonObject{{QStringLiteral("continue"), true}}}});
+    const QJsonObject r = second.json();
+    QVERIFY2(r.value(QStringLiteral("status")).toString() == QLatin1String("success"),
+             second.body.constData());
+    QCOMPARE(names(products(r)), (QStringList{QStringLiteral("Sextant"), QStringLiteral("Chart")}));
+    QVERIFY(!second.body.contains("s3cret!"));
 }
 
 void tst_Agent::resumesByReplayingWhenThePageWasReleased()

@@ -1,5 +1,7 @@
 #include "AgentRun.h"
 
+#include "AnswerText.h"
+
 #include "InputLoader.h"
 #include "Planner.h"
 #include "ResponseBuilder.h"
@@ -433,13 +435,18 @@ void AgentRun::resume(const ExecuteRequest &continuation, const QString &request
         return;
     m_requestId = requestId;
     addSubscriberRequest(requestId);
-    // Answers by question key; a bare `input` answers every open question.
+    // Answers by question key (history.answers), else as the `input` text writes them
+    // (key: value, "my email is …"), else a bare `input` for the one open question.
     QJsonObject &answers = m_ctx->answers();
+    const QJsonObject written = answersFromText(continuation.input, m_questions);
     for (const Question &q : std::as_const(m_questions)) {
         QString value;
         if (continuation.answers.contains(q.key))
             value = continuation.answers.value(q.key).toString();
-        else if (m_questions.size() == 1 && !continuation.input.trimmed().isEmpty())
+        else if (written.contains(q.key))
+            value = written.value(q.key).toString();
+        else if (m_questions.size() == 1 && written.isEmpty() &&
+                 !continuation.input.trimmed().isEmpty())
             value = continuation.input.trimmed();
         if (!value.isEmpty()) {
             answers.insert(q.key, value);
