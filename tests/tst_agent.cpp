@@ -74,6 +74,9 @@ private Q_SLOTS:
     void extractsATableShapedLikeTheSchema();
     void readsNumbersAsThePageWritesThem_data();
     void readsNumbersAsThePageWritesThem();
+    void fillsAListOfStringsFromTheBestColumn_data();
+    void fillsAListOfStringsFromTheBestColumn();
+    void endsInErrorWhenNoneOfTheDataIsThere();
     void extractsFromJsonLd();
     void extractsRepeatedCards();
     void followsThreePagesOfPagination();
@@ -405,6 +408,74 @@ void tst_Agent::readsNumbersAsThePageWritesThem()
         warned |= w.toString().contains(QLatin1String("\"unknown\" is not a number"));
     QVERIFY2(warned,
              QJsonDocument(r.value(QStringLiteral("warnings")).toArray()).toJson().constData());
+}
+
+void tst_Agent::fillsAListOfStringsFromTheBestColumn_data()
+{
+    QTest::addColumn<QByteArray>("schema");
+    QTest::addColumn<QString>("path");
+    QTest::newRow("a property that is an array of names")
+        << QByteArray(R"({"type":"object","properties":{"names":{"type":"array",
+            "items":{"type":"string"}}},"required":["names"]})")
+        << QStringLiteral("names");
+    QTest::newRow("a property named in the singular's plural: cities")
+        << QByteArray(R"({"type":"object","properties":{"cities":{"type":"array",
+            "items":{"type":"string"}}},"required":["cities"]})")
+        << QStringLiteral("cities");
+    QTest::newRow("a top-level array of strings titled by the column")
+        << QByteArray(R"({"type":"array","title":"city","items":{"type":"string"}})") << QString();
+}
+
+void tst_Agent::fillsAListOfStringsFromTheBestColumn()
+{
+    // A schema asking for one array of names: filled from the column that names them,
+    // not the first column, never rows as objects, never empty with success.
+    QFETCH(QByteArray, schema);
+    QFETCH(QString, path);
+    m_site.page("/harbours",
+                htmlPage(QStringLiteral("Harbours"),
+                         QStringLiteral("<table><thead><tr><th>Rank</th><th>City</th><th>Name"
+                                        "</th></tr></thead><tbody><tr><td>1</td><td>Lisbon</td>"
+                                        "<td>Alcântara</td></tr><tr><td>2</td><td>Porto</td><td>"
+                                        "Leixões</td></tr><tr><td>3</td><td>Sines</td><td>Sines "
+                                        "Terminal</td></tr></tbody></table>")));
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("List the harbours")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/harbours"))}},
+               {QStringLiteral("schema"), QJsonDocument::fromJson(schema).object()}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    const QJsonValue json = r[QStringLiteral("result")][QStringLiteral("json")];
+    const QJsonArray values = path.isEmpty() ? json.toArray() : json[path].toArray();
+    const QStringList expected =
+        path == QLatin1String("names")
+            ? QStringList{QStringLiteral("Alcântara"), QStringLiteral("Leixões"),
+                          QStringLiteral("Sines Terminal")}
+            : QStringList{QStringLiteral("Lisbon"), QStringLiteral("Porto"),
+                          QStringLiteral("Sines")};
+    QStringList got;
+    for (const QJsonValue &v : values)
+        got << v.toString();
+    QCOMPARE(got, expected);
+}
+
+void tst_Agent::endsInErrorWhenNoneOfTheDataIsThere()
+{
+    // Data was asked for and the page has none: error naming what is missing, never a
+    // silent success with an empty answer.
+    m_site.page("/empty", htmlPage(QStringLiteral("Nothing here"),
+                                   QStringLiteral("<h1>Coming soon</h1><p>No listings yet.</p>")));
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("List the city names")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/empty"))}},
+               {QStringLiteral("schema"),
+                QJsonDocument::fromJson(R"({"type":"object","properties":{"names":{"type":"array",
+                    "items":{"type":"string"}}},"required":["names"]})")
+                    .object()}});
+    QVERIFY2(r.value(QStringLiteral("status")).toString() == QLatin1String("error"),
+             QJsonDocument(r).toJson().constData());
+    QCOMPARE(r.value(QStringLiteral("success")).toBool(true), false);
+    QVERIFY2(r.value(QStringLiteral("error")).toString().contains(QLatin1String("names")),
+             qPrintable(r.value(QStringLiteral("error")).toString()));
 }
 
 void tst_Agent::extractsATableShapedLikeTheSchema()

@@ -193,6 +193,59 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("keeps semicolons inside quotes together")
         << "Type \"a; b\" into \"Note\"" << shop << false << false << none
         << "open(https://shop.example/) type(a; b→Note) +steps";
+    // Search phrasings: the words naming the place are never part of the query.
+    QTest::newRow("searches a place for a term without typing the place")
+        << "Search the catalogue for brass sextants" << shop << false << false << none
+        << "open(https://shop.example/) search(brass sextants) extract";
+    QTest::newRow("searches in a place for a term and lists the results")
+        << "search in the shop for rope and list the results" << shop << true << false << none
+        << "open(https://shop.example/) search(rope) extract +direct";
+    QTest::newRow("searches a site for a quoted term")
+        << "Search shop.example for \"nautical charts\"" << shop << false << false << none
+        << "open(https://shop.example/) search(nautical charts) extract";
+    QTest::newRow("looks a term up in a place")
+        << "Look up rope in the catalogue" << shop << false << false << none
+        << "open(https://shop.example/) search(rope) extract";
+    QTest::newRow("searches for a term on a place")
+        << "Search for compasses on the shop, then list the results" << shop << false << false
+        << none << "open(https://shop.example/) search(compasses) extract +direct";
+    QTest::newRow("German: durchsuche den Katalog nach einem Begriff")
+        << "Durchsuche den Katalog nach Sextant" << shop << false << false << none
+        << "open(https://shop.example/) search(Sextant) extract";
+    QTest::newRow("German: suche nach einem Begriff und liste die Ergebnisse")
+        << "Suche nach \"Seil\" und liste die Ergebnisse" << shop << false << false << none
+        << "open(https://shop.example/) search(Seil) extract +direct";
+    QTest::newRow("German: suche einen Begriff auf der Seite")
+        << "suche Kompass auf der Seite" << shop << false << false << none
+        << "open(https://shop.example/) search(Kompass) extract";
+    // Pagination phrasings.
+    QTest::newRow("goes through every page of a listing")
+        << "Go through every page of the listing and collect the names" << shop << true << false
+        << none << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("reads until the last page")
+        << "Read the listing until the last page" << shop << false << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("reads to the end")
+        << "List the products, all the way to the end" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("pages through results")
+        << "Page through the results and list every title" << shop << false << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("loads more until nothing is left")
+        << "Keep loading more and list all products" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("reads the whole catalogue")
+        << "Get the whole catalogue" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("German: alle Seiten")
+        << "Liste alle Produkte auf allen Seiten" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("German: die ersten 2 Seiten")
+        << "Hol die Produkte der ersten 2 Seiten" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=2 +direct";
+    QTest::newRow("German: bis zum Ende")
+        << "Sammle die Namen bis zum Ende der Liste" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
     QTest::newRow("splits steps written on separate lines")
         << "Click \"Menu\"\nClick \"Orders\"" << shop << false << false << none
         << "open(https://shop.example/) click(Menu) click(Orders) +steps";

@@ -529,7 +529,22 @@ void RulePlanner::finish(PlanningContext &ctx, std::function<void(Decision)> &de
         text = m_text;
         json = m_data;
     } else if (!m_schema.isEmpty()) {
-        json = m_data.isUndefined() ? QJsonValue(QJsonValue::Null) : m_data;
+        // Honest outcomes: data was asked for and none came back: the run did not do
+        // what was asked, so it ends error saying what is missing (partial data ends
+        // success with warnings).
+        if (emptyData(m_data)) {
+            QStringList lacking;
+            for (const auto &m : std::as_const(m_missing))
+                lacking << m.toString();
+            decide(Decision::fail(
+                QStringLiteral("the page%1 gave none of the data the schema asks for%2")
+                    .arg(m_pages > 1 ? QStringLiteral("s") : QString(),
+                         lacking.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" (%1)").arg(lacking.join(QStringLiteral("; "))))));
+            return;
+        }
+        json = m_data;
         const int items = m_data.isArray() ? int(m_data.toArray().size()) : -1;
         if (items >= 0)
             text = QStringLiteral("Extracted %1 item%2 from %3 page%4.")

@@ -69,7 +69,8 @@ QString restore(QString text, const QStringList &quoted)
 const QString T = QStringLiteral("(\\x01\\d+\\x01)"); // a quoted token
 const QString VERBS = QStringLiteral(
     "open|go to|navigate|visit|load|click|tap|type|enter|fill|write|select|choose|pick|press|"
-    "wait|scroll|search|check|uncheck|tick|untick|submit|extract|list|get|find|return|collect");
+    "wait|scroll|search|check|uncheck|tick|untick|submit|extract|list|get|find|return|collect|"
+    "look up|liste|zeige|hole|hol|sammle|suche|durchsuche|lies|klicke|öffne|gib");
 
 int toMs(double n, const QString &unit)
 {
@@ -147,6 +148,28 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
                                           ".]+?))(?:\\s+(?:on|in|at|and|then|to)\\s+.*)?$")
                                .arg(T),
                            CI);
+    // "search <where> for <what>", "search in <where> for <what>", "look up <what> in
+    // <where>", "durchsuche <where> nach <what>", "suche (nach) <what> (auf|in) <where>":
+    // the words naming the place are never part of the query.
+    static const RE searchWhereFor(
+        QStringLiteral("\\b(?:search|browse)\\s+(?:in\\s+|on\\s+|through\\s+|within\\s+)?(?!for\\b)"
+                       "(?:the\\s+)?"
+                       "[^,;\\x01]+?\\s+for\\s+(?:%1|([^,;.]+?))(?:\\s+(?:and|then)\\s+.*)?$")
+            .arg(T),
+        CI);
+    static const RE lookUp(
+        QStringLiteral(
+            "\\b(?:look\\s+up|search\\s+up)\\s+(?:%1|([^,;.]+?))(?:\\s+(?:on|in|at|and|then|"
+            "using)\\s+.*)?$")
+            .arg(T),
+        CI);
+    static const RE suche(
+        QStringLiteral("\\b(?:durchsuche|durchsuchen)\\s+[^,;\\x01]+?\\s+nach\\s+(?:%1|([^,;.]+?))"
+                       "(?:\\s+(?:und|dann)\\s+.*)?$|\\b(?:suche|suchen|such)\\s+(?:nach\\s+)?(?:%"
+                       "1|([^,;.]+?))"
+                       "(?:\\s+(?:auf|in|bei|und|dann)\\s+.*)?$")
+            .arg(T),
+        CI);
     static const RE extractVerb(
         QStringLiteral("^(?:please\\s+)?(?:extract|list|get|find|collect|return|scrape|show|give "
                        "me|tell me|read|what|which|how many|summari[sz]e)\\b"),
@@ -206,21 +229,29 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
                                                                        : m.captured(1).toLower(),
              {},
              0});
-    } else if ((m = search.match(clause)).hasMatch()) {
-        const QString query =
-            m.captured(1).isEmpty() ? m.captured(2).trimmed() : restore(m.captured(1), quoted);
+    } else if ((m = searchWhereFor.match(clause)).hasMatch() ||
+               (m = lookUp.match(clause)).hasMatch() || (m = suche.match(clause)).hasMatch() ||
+               (m = search.match(clause)).hasMatch()) {
+        QString query;
+        for (int i = 1; i <= m.lastCapturedIndex() && query.isEmpty(); ++i)
+            if (!m.captured(i).isEmpty())
+                query = m.captured(i).contains(QLatin1Char('\x01')) ? restore(m.captured(i), quoted)
+                                                                    : m.captured(i).trimmed();
         if (!query.isEmpty())
             plan.ops.append({TaskOp::Kind::Search, query, {}, 0});
         if (clause.contains(QRegularExpression(
-                QStringLiteral("\\b(list|extract|return|get|collect|results?)\\b"), CI)))
+                QStringLiteral("\\b(list|extract|return|get|collect|results?|ergebnisse|liste)\\b"),
+                CI)))
             plan.extractIntent = true;
     } else if (extractVerb.match(clause).hasMatch()) {
         plan.extractIntent = true;
     }
     static const RE direct(
         QStringLiteral(
-            "^(?:please\\s+)?(?:list|extract|scrape|collect|get|return|fetch|show|give me|"
-            "download|read|find all|find every|summari[sz]e)\\b"),
+            "^(?:please\\s+|bitte\\s+)?(?:list|extract|scrape|collect|get|return|fetch|show|give "
+            "me|"
+            "download|read|find all|find every|summari[sz]e|liste|zeige|zeig|hole|hol|sammle|"
+            "extrahiere|lies|gib mir|finde alle)\\b"),
         CI);
     if (direct.match(restore(clause, quoted)).hasMatch())
         plan.directExtraction = true;
@@ -230,10 +261,12 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
 // "and <verb>", never inside quotes.
 void readClauses(const QString &text, const QStringList &quoted, TaskPlan &plan)
 {
-    static const RE splitter(QStringLiteral("\\n|;|\\.\\s+(?=[A-Z\\x01])|,?\\s+(?:and\\s+)?then\\s+"
-                                            "|,?\\s*\\band\\s+(?=(?:%1)\\b)|,\\s+(?=(?:%1)\\b)")
-                                 .arg(VERBS),
-                             CI);
+    static const RE splitter(
+        QStringLiteral("\\n|;|\\.\\s+(?=[A-Z\\x01])|,?\\s+(?:and\\s+)?then\\s+"
+                       "|,?\\s+(?:und\\s+)?(?:dann|danach)\\s+"
+                       "|,?\\s*\\b(?:and|und)\\s+(?=(?:%1)\\b)|,\\s+(?=(?:%1)\\b)")
+            .arg(VERBS),
+        CI);
     for (const QString &clause : text.split(splitter, Qt::SkipEmptyParts))
         readClause(clause, quoted, plan);
     for (const TaskOp &op : std::as_const(plan.ops)) {
@@ -249,19 +282,33 @@ void readIntents(const QString &text, const TaskContext &context, TaskPlan &plan
     plan.loginIntent = lower.contains(RE(QStringLiteral(
         "\\b(sign(?:ed)?[ -]?in|log(?:ged)?[ -]?in|login|my account|authenticate)\\b")));
     if (lower.contains(RE(QStringLiteral("\\b(list|extract|scrape|collect|get|find|return|what|"
-                                         "which|how many|show|read|summari[sz]e|all|every)\\b"))))
+                                         "which|how many|show|read|summari[sz]e|all|every|liste|"
+                                         "zeige|hole|sammle|finde|extrahiere|lies|welche|wie viele|"
+                                         "alle|jede)\\b"))))
         plan.extractIntent = true;
     static const RE pages(
-        QStringLiteral("\\b(?:all|every|each)\\s+(?:the\\s+)?(?:result\\s+)?pages?\\b|\\bacross\\s+"
-                       "(?:all\\s+)?(?:the\\s+)?pages\\b|"
-                       "\\bpaginat|\\bfollow(?:ing)?\\s+(?:the\\s+)?\\S*next|\\bnext\\s+pages?\\b|"
-                       "\\b(?:up to|first|over)\\s+(\\d+)\\s+pages\\b|"
-                       "\\b(\\d+)\\s+pages\\b"),
+        QStringLiteral(
+            "\\b(?:all|every|each)\\s+(?:the\\s+)?(?:result\\s+|listing\\s+)?pages?\\b|"
+            "\\bacross\\s+"
+            "(?:all\\s+)?(?:the\\s+)?pages\\b|"
+            "\\bpaginat|\\bfollow(?:ing)?\\s+(?:the\\s+)?\\S*next|\\bnext\\s+pages?\\b|"
+            "\\b(?:up to|first|over)\\s+(\\d+)\\s+pages\\b|"
+            "\\b(\\d+)\\s+pages\\b|"
+            "\\b(?:until|till|to|through)\\s+(?:the\\s+)?(?:last\\s+page|end|very\\s+end|"
+            "final\\s+page)\\b|\\bpage\\s+(?:by\\s+page|through)\\b|\\bgo(?:ing)?\\s+through\\s+"
+            "(?:all\\s+)?(?:the\\s+)?pages\\b|\\bload(?:ing)?\\s+more\\b|\\bwhole\\s+(?:list|"
+            "listing|catalog(?:ue)?)\\b|"
+            "\\b(?:alle|allen|jede|jeder|jeden)\\s+(?:der\\s+)?(?:ergebnis)?seiten?\\b|"
+            "\\bersten\\s+(\\d+)\\s+seiten\\b|"
+            "\\bbis\\s+zum\\s+ende\\b|\\bbis\\s+zur\\s+letzten\\s+seite\\b|\\bmehr\\s+laden\\b|"
+            "\\bweitere\\s+laden\\b|\\bseitenweise\\b"),
         CI);
     const auto pm = pages.match(text);
     if (pm.hasMatch()) {
         plan.paginate = true;
-        const QString n = pm.captured(1).isEmpty() ? pm.captured(2) : pm.captured(1);
+        QString n;
+        for (int i = 1; i <= pm.lastCapturedIndex() && n.isEmpty(); ++i)
+            n = pm.captured(i);
         if (!n.isEmpty())
             plan.maxPages = n.toInt();
     }

@@ -467,6 +467,34 @@ function collect() {
   };
 }
 
+function arrayOfScalars(schema) {
+  const items = schema && schema.type === 'array' && schema.items;
+  return !!items && !(items.type === 'object' || items.properties || items.type === 'array');
+}
+
+// A list of scalars (names, links, prices …) from the page's lists: the column whose key
+// best matches `name` (the property, or the schema's title), else the first column that
+// holds values of the item type.
+function scalarList(name, schema, found, path) {
+  const items = schema.items || {};
+  const singular = String(name || '').replace(/(ies)$/i, 'y').replace(/(ses|xes)$/i, (m) => m.slice(0, -2))
+    .replace(/s$/i, '');
+  let best = null;
+  for (const list of found.lists) {
+    if (!list.records.length) continue;
+    const keys = Object.keys(list.records[0]);
+    for (const key of keys) {
+      const score = name ? Math.max(keyScore(singular, key), keyScore(name, key)) : 0;
+      const fits = list.records.slice(0, 10).filter((r) => typeFits(r[key], items)).length;
+      if (!fits) continue;
+      const rank = score * 1000 + fits * 10 + list.records.length / 1000;
+      if (!best || rank > best.rank) best = { list, key, rank };
+    }
+  }
+  if (!best) return [];
+  return best.list.records.map((r) => coerce(r[best.key], items, path)).filter((v) => v !== null && v !== undefined);
+}
+
 function arrayOfObjects(schema) {
   return schema && schema.type === 'array' && schema.items && (schema.items.type === 'object' || schema.items.properties);
 }
@@ -516,6 +544,21 @@ function fill(schema, found, sources, path) {
         out[prop] = fill(sub, found, sources, path ? `${path}.${prop}` : prop);
         continue;
       }
+      if (arrayOfScalars(sub)) {
+        const at = path ? `${path}.${prop}` : prop;
+        const values = scalarList(prop, sub, found, `${at}[]`);
+        if (values.length) {
+          out[prop] = values;
+          sources.push({ path: at, source: 'list' });
+          continue;
+        }
+        // No list holds them: only a value of the page's main entity that is a list
+        // itself (JSON-LD keywords, several images …) may stand in, never a heading.
+        entity = entity || mainEntity(found);
+        const key = bestKey(entity, prop, sub || {});
+        const v = key ? entity[key] : null;
+        if (!(Array.isArray(v) || (typeof v === 'string' && /[,;|]/.test(v)))) continue;
+      }
       entity = entity || mainEntity(found);
       const at = path ? `${path}.${prop}` : prop;
       const key = bestKey(entity, prop, sub || {});
@@ -531,14 +574,17 @@ function fill(schema, found, sources, path) {
     return out;
   }
   if (schema && schema.type === 'array') {
-    const list = found.lists[0];
-    return list ? list.records.map((r) => coerce(Object.values(r)[0], schema.items || {}, '$[]')) : [];
+    return scalarList(schema.title || '', schema, found, '$[]');
   }
   return null;
 }
 
 function missing(schema, value, path, out) {
   if (!schema) return out;
+  if (arrayOfScalars(schema)) {
+    if (!Array.isArray(value) || value.length === 0) out.push(`${path || '$'}: no items found`);
+    return out;
+  }
   if (arrayOfObjects(schema)) {
     if (!Array.isArray(value) || value.length === 0) {
       out.push(`${path || '$'}: no items found`);
