@@ -70,6 +70,8 @@ private Q_SLOTS:
     void readsEveryFormat_data();
     void readsEveryFormat();
     void readsAStorageUpload();
+    void shapesASheetIntoTheSchema_data();
+    void shapesASheetIntoTheSchema();
     void readsFileUrls();
     void visitsOneUrlPerRow();
     void reportsRowsThatFail();
@@ -225,6 +227,51 @@ void tst_AgentData::readsEveryFormat()
                 .value(QStringLiteral("toolsUsed"))
                 .toArray()
                 .contains(QStringLiteral("sheets_access")));
+}
+
+void tst_AgentData::shapesASheetIntoTheSchema_data()
+{
+    QTest::addColumn<QByteArray>("schema");
+    QTest::addColumn<QByteArray>("expected");
+    QTest::newRow("one array of names is the column that names them, not the rows")
+        << QByteArray(R"({"type":"object","properties":{"names":{"type":"array",
+            "items":{"type":"string"}}},"required":["names"]})")
+        << QByteArray(R"({"names":["Ada","Grace"]})");
+    QTest::newRow("a top-level array of strings is the column its title names")
+        << QByteArray(R"({"type":"array","title":"city","items":{"type":"string"}})")
+        << QByteArray(R"(["Lisbon","Porto"])");
+    QTest::newRow("rows keep the schema's properties, matched to the headers, numbers read")
+        << QByteArray(R"({"type":"object","properties":{"customers":{"type":"array","items":{
+            "type":"object","properties":{"name":{"type":"string"},"revenue":{"type":"integer"}},
+            "required":["name","revenue"]}}}})")
+        << QByteArray(
+               R"({"customers":[{"name":"Ada","revenue":1200},{"name":"Grace","revenue":800}]})");
+    QTest::newRow("an array of objects by synonym: town for city")
+        << QByteArray(R"({"type":"array","items":{"type":"object","properties":{
+            "town":{"type":"string"}}}})")
+        << QByteArray(R"([{"town":"Lisbon"},{"town":"Porto"}])");
+}
+
+void tst_AgentData::shapesASheetIntoTheSchema()
+{
+    QFETCH(QByteArray, schema);
+    QFETCH(QByteArray, expected);
+    const QByteArray csv = "Customer Name,City,Revenue\nAda,Lisbon,\"1,200\"\nGrace,Porto,800\n";
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("Read the customers")},
+               {QStringLiteral("dataInputs"),
+                QJsonArray{QJsonObject{{QStringLiteral("format"), QStringLiteral("csv")},
+                                       {QStringLiteral("name"), QStringLiteral("customers")},
+                                       {QStringLiteral("inline"), QString::fromUtf8(csv)}}}},
+               {QStringLiteral("schema"), QJsonDocument::fromJson(schema).object()}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    const QJsonValue json = result(r).value(QStringLiteral("json"));
+    const QJsonDocument want = QJsonDocument::fromJson(expected);
+    const QJsonValue wanted = want.isArray() ? QJsonValue(want.array()) : QJsonValue(want.object());
+    QVERIFY2(json == wanted,
+             qPrintable(QString::fromUtf8(
+                 (json.isArray() ? QJsonDocument(json.toArray()) : QJsonDocument(json.toObject()))
+                     .toJson(QJsonDocument::Compact))));
 }
 
 void tst_AgentData::readsAStorageUpload()

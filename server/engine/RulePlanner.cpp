@@ -221,9 +221,12 @@ bool RulePlanner::takeResult(PlanningContext &ctx, const ToolResult &last,
         m_text = parts.join(QStringLiteral("\n\n"));
         // With a schema, the first sheet's rows are the JSON answer.
         if (!m_schema.isEmpty() && !ctx.sheets().isEmpty()) {
-            const QString wrap = workflowShape(m_schema).wrapKey;
-            const QJsonArray rows = ctx.sheets().first().toObjects();
-            m_data = wrap.isEmpty() ? QJsonValue(rows) : QJsonValue(QJsonObject{{wrap, rows}});
+            // The rows shaped into the schema: its properties matched to the headers,
+            // a list of names from the column that names them.
+            QStringList gaps;
+            m_data = shapeRows(m_schema, ctx.sheets().first().toObjects(), &gaps);
+            for (const QString &g : std::as_const(gaps))
+                ctx.warnings().append(QStringLiteral("schema: %1").arg(g));
             m_workflowDone = true;
         }
         ++m_index;
