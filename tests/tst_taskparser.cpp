@@ -178,7 +178,7 @@ void tst_TaskParser::readsTasks_data()
         << "open(https://shop.example/) login extract +login +direct";
     QTest::newRow("works a sheet row by row")
         << "For each row, open the url and read the title" << none << false << true << none
-        << "workflow +eachRow";
+        << "workflow +eachRow +direct";
     QTest::newRow("reads the sheets when there is no page")
         << "Summarise the data" << none << false << true << none << "readSheets +direct";
     QTest::newRow("asks for a page when there is none")
@@ -246,6 +246,123 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("German: bis zum Ende")
         << "Sammle die Namen bis zum Ende der Liste" << shop << true << false << none
         << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("asks politely: please list")
+        << "Please list the products" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("asks as a question: could you list")
+        << "Could you list the products?" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("asks politely twice: can you please get me")
+        << "Can you please get me the prices" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("asks kindly to extract")
+        << "Kindly extract the product table" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("says what it needs") << "I need all the product names" << shop << true << false
+                                        << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("says what it would like")
+        << "I'd like the opening hours" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gives me every price")
+        << "Give me every price on the page" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("shows me the headlines")
+        << "Show me the headlines" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("scrapes the product list")
+        << "Scrape the product list" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("fetches every title") << "Fetch every title" << shop << true << false << none
+                                         << "open(https://shop.example/) extract +direct";
+    QTest::newRow("returns the contact email")
+        << "Return the contact email" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("summarizes the page without a schema")
+        << "Summarize this page" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("collects email addresses")
+        << "Collect the email addresses" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("finds all products under a price")
+        << "Find all the products under 20 euros" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("a how-many question extracts")
+        << "How many products are there?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("a which question extracts")
+        << "Which items are on sale?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("a what-does-it-cost question extracts")
+        << "What does the sextant cost?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("a yes-no question extracts") << "Is the rope in stock?" << shop << true << false
+                                                << none << "open(https://shop.example/) extract";
+    QTest::newRow("German: liste die Produkte")
+        << "Liste die Produkte auf" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: zeige mir die Preise")
+        << "Zeige mir die Preise" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: bitte hole alle Überschriften")
+        << "Bitte hole alle Überschriften" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: sammle die Adressen")
+        << "Sammle die E-Mail-Adressen" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: gib mir die Öffnungszeiten")
+        << "Gib mir die Öffnungszeiten" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: welche Produkte gibt es")
+        << "Welche Produkte gibt es?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("German: klicke auf einen Knopf")
+        << "Klicke auf \"Anmelden\"" << shop << false << false << none
+        << "open(https://shop.example/) click(Anmelden) +steps";
+    QTest::newRow("clicks then lists")
+        << "Click \"Sale\" and then list the products" << shop << true << false << none
+        << "open(https://shop.example/) click(Sale) extract +direct +steps";
+    QTest::newRow("types, presses Enter, then lists")
+        << "Type \"rope\" into \"Search\", press Enter, then list the results" << shop << false
+        << false << none
+        << "open(https://shop.example/) type(rope→Search) press(enter) extract +direct +steps";
+    QTest::newRow("selects a size and adds to the cart")
+        << "Select \"Size M\" from \"Size\" and click \"Add to cart\"" << shop << false << false
+        << none << "open(https://shop.example/) select(Size M→Size) click(Add to cart) +steps";
+    QTest::newRow("signs in to download invoices")
+        << "Log into my account and download my invoices" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("signs in with written credentials then lists")
+        << "Sign in with email \"a@b.example\" and password \"pw\", then list my orders" << shop
+        << true << false << none << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("German: melde mich an und zeige")
+        << "Melde mich an und zeige meine Bestellungen" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("German: einloggen und Rechnungen")
+        << "Einloggen und alle Rechnungen holen" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login";
+    QTest::newRow("lists on all pages")
+        << "List all products on all pages" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("caps at the first five pages")
+        << "Get the first 5 pages of results" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=5 +direct";
+    QTest::newRow("looks a quoted term up and lists")
+        << "Look up \"brass compass\" and list the results" << shop << false << false << none
+        << "open(https://shop.example/) search(brass compass) extract +direct";
+    QTest::newRow("searches a term with no schema")
+        << "Search for sextants" << shop << false << false << none
+        << "open(https://shop.example/) search(sextants) extract";
+    QTest::newRow("for every URL in the sheet, gets the title")
+        << "For every URL in the sheet, get the title" << none << false << true << none
+        << "workflow +eachRow +direct";
+    QTest::newRow("opens each link and reads the title")
+        << "Open each link and read the page title" << none << false << true << none
+        << "workflow +eachRow +direct";
+    QTest::newRow("German: für jede Zeile") << "Für jede Zeile die URL öffnen und den Titel lesen"
+                                            << none << false << true << none << "workflow +eachRow";
+    QTest::newRow("German: öffnet eine Adresse und liste")
+        << "Öffne https://news.example und liste die Schlagzeilen" << none << false << false << none
+        << "open(https://news.example) extract +direct";
     QTest::newRow("splits steps written on separate lines")
         << "Click \"Menu\"\nClick \"Orders\"" << shop << false << false << none
         << "open(https://shop.example/) click(Menu) click(Orders) +steps";

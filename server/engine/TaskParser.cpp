@@ -70,7 +70,8 @@ const QString T = QStringLiteral("(\\x01\\d+\\x01)"); // a quoted token
 const QString VERBS = QStringLiteral(
     "open|go to|navigate|visit|load|click|tap|type|enter|fill|write|select|choose|pick|press|"
     "wait|scroll|search|check|uncheck|tick|untick|submit|extract|list|get|find|return|collect|"
-    "look up|liste|zeige|hole|hol|sammle|suche|durchsuche|lies|klicke|öffne|gib");
+    "look up|download|fetch|show|read|scrape|summari[sz]e|give|liste|zeige|hole|hol|sammle|suche|"
+    "durchsuche|lies|klicke|öffne|gib");
 
 int toMs(double n, const QString &unit)
 {
@@ -114,7 +115,8 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
                        "to)\\s+(?:the\\s+(?:page|url|site)\\s+)?(\\S+)"),
         CI);
     static const RE click(
-        QStringLiteral("^(?:please\\s+)?(?:click|tap|hit|press|push)\\s+(?:on\\s+)?(?:the\\s+)?%1")
+        QStringLiteral("^(?:please\\s+|bitte\\s+)?(?:click|tap|hit|press|push|klicke|klick)\\s+"
+                       "(?:on\\s+|auf\\s+)?(?:the\\s+|den\\s+|die\\s+|das\\s+)?%1")
             .arg(T),
         CI);
     static const RE typeInto(QStringLiteral("^(?:please\\s+)?(?:type|enter|write|input|put)\\s+%"
@@ -248,10 +250,11 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
     }
     static const RE direct(
         QStringLiteral(
-            "^(?:please\\s+|bitte\\s+)?(?:list|extract|scrape|collect|get|return|fetch|show|give "
-            "me|"
-            "download|read|find all|find every|summari[sz]e|liste|zeige|zeig|hole|hol|sammle|"
-            "extrahiere|lies|gib mir|finde alle)\\b"),
+            "^(?:(?:please|pls|kindly|could you|can you|would you|will you|bitte|kannst du|"
+            "könntest du|können sie)\\s+)*(?:please\\s+)?(?:list|extract|scrape|collect|get|return|"
+            "fetch|show|give me|download|read|find all|find every|summari[sz]e|i need|i want|"
+            "i'd like|i would like|liste|zeige|zeig|hole|hol|sammle|extrahiere|lies|gib mir|"
+            "finde alle|ich brauche|ich möchte)\\b"),
         CI);
     if (direct.match(restore(clause, quoted)).hasMatch())
         plan.directExtraction = true;
@@ -280,7 +283,8 @@ void readIntents(const QString &text, const TaskContext &context, TaskPlan &plan
 {
     const QString lower = text.toLower();
     plan.loginIntent = lower.contains(RE(QStringLiteral(
-        "\\b(sign(?:ed)?[ -]?in|log(?:ged)?[ -]?in|login|my account|authenticate)\\b")));
+        "\\b(sign(?:ed)?[ -]?in|log(?:ged)?[ -]?in|login|my account|authenticate|anmelden|"
+        "einloggen|melde\\s+(?:mich|dich)\\s+an|mein(?:em)?\\s+konto|mein\\s+profil)\\b")));
     if (lower.contains(RE(QStringLiteral("\\b(list|extract|scrape|collect|get|find|return|what|"
                                          "which|how many|show|read|summari[sz]e|all|every|liste|"
                                          "zeige|hole|sammle|finde|extrahiere|lies|welche|wie viele|"
@@ -316,7 +320,8 @@ void readIntents(const QString &text, const TaskContext &context, TaskPlan &plan
                    lower.contains(RE(QStringLiteral(
                        "\\b(for each|for every|each row|every row|per row|each url|every url|"
                        "each link|every link|each of the|each item|every item|each entry|"
-                       "every entry|for all rows|each line|every line)\\b")));
+                       "every entry|for all rows|each line|every line|für jede|für jeden|"
+                       "jede zeile|jeder zeile|jede url|jeden link|pro zeile)\\b")));
 }
 
 // Credentials written in the task: email "…", password "…", user: "…".
