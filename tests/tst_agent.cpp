@@ -80,6 +80,8 @@ private Q_SLOTS:
     void extractsFromJsonLd();
     void extractsRepeatedCards();
     void followsThreePagesOfPagination();
+    void paginatesByWhatThePageOffers_data();
+    void paginatesByWhatThePageOffers();
     void searchesThroughTheSearchForm();
     void asksForCredentialsThenSignsIn();
     void signsInWithCredentialsWrittenAsText_data();
@@ -476,6 +478,87 @@ void tst_Agent::endsInErrorWhenNoneOfTheDataIsThere()
     QCOMPARE(r.value(QStringLiteral("success")).toBool(true), false);
     QVERIFY2(r.value(QStringLiteral("error")).toString().contains(QLatin1String("names")),
              qPrintable(r.value(QStringLiteral("error")).toString()));
+}
+
+void tst_Agent::paginatesByWhatThePageOffers_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("a numbered pager, the current page marked") << QStringLiteral("numbered");
+    QTest::newRow("a › link with no words") << QStringLiteral("arrow");
+    QTest::newRow("a Load more button that appends rows") << QStringLiteral("more");
+    QTest::newRow("infinite scroll that appends rows") << QStringLiteral("scroll");
+}
+
+void tst_Agent::paginatesByWhatThePageOffers()
+{
+    // Three pages of three products, offered as the page's kind of pagination; every
+    // product once, however the page offers the next ones.
+    QFETCH(QString, kind);
+    const auto rowsOf = [](int page) {
+        QString rows;
+        for (int i = 1; i <= 3; ++i)
+            rows += QStringLiteral("<tr><td>Item %1-%2</td><td>%3.00</td></tr>")
+                        .arg(page)
+                        .arg(i)
+                        .arg(page * 10 + i);
+        return rows;
+    };
+    const QString table = QStringLiteral("<table><thead><tr><th>Name</th><th>Price</th></tr>"
+                                         "</thead><tbody id=\"rows\">%1</tbody></table>");
+    const QByteArray path = "/paged-" + kind.toLatin1();
+    if (kind == QLatin1String("numbered") || kind == QLatin1String("arrow")) {
+        m_site.route(path, [=](const FixtureRequest &r) {
+            const int page = qMax(1, QUrlQuery(QUrl(QString::fromUtf8(r.path)).query())
+                                         .queryItemValue(QStringLiteral("page"))
+                                         .toInt());
+            QString nav;
+            if (kind == QLatin1String("numbered")) {
+                nav = QStringLiteral("<nav class=\"pagination\"><ul>");
+                for (int p = 1; p <= 3; ++p)
+                    nav += p == page
+                               ? QStringLiteral("<li><span aria-current=\"page\">%1</span>"
+                                                "</li>")
+                                     .arg(p)
+                               : QStringLiteral("<li><a href=\"?page=%1\">%1</a></li>").arg(p);
+                nav += QStringLiteral("</ul></nav>");
+            } else if (page < 3) {
+                nav = QStringLiteral("<a href=\"?page=%1\">›</a>").arg(page + 1);
+            }
+            return FixtureResponse::html(
+                htmlPage(QStringLiteral("Page %1").arg(page), table.arg(rowsOf(page)) + nav));
+        });
+    } else {
+        // One page: more rows arrive by a button or when scrolled to the bottom.
+        const QString more =
+            kind == QLatin1String("more")
+                ? QStringLiteral("<button id=\"more\" type=\"button\">Load more</button>")
+                : QStringLiteral("<div style=\"height:3000px\"></div>");
+        const QString script =
+            QStringLiteral(
+                "<script>var next=2;var rows=%1;function add(){if(next>3)return;"
+                "document.getElementById('rows').insertAdjacentHTML('beforeend',rows[next]);next++;"
+                "if(next>3&&document.getElementById('more'))document.getElementById('more')."
+                "remove();}%2</script>")
+                .arg(QStringLiteral("{2:'%1',3:'%2'}").arg(rowsOf(2), rowsOf(3)),
+                     kind == QLatin1String("more")
+                         ? QStringLiteral("document.getElementById('more')."
+                                          "onclick=add;")
+                         : QStringLiteral("window.addEventListener('scroll',"
+                                          "function(){setTimeout(add,50);});"));
+        m_site.page(path,
+                    htmlPage(QStringLiteral("Catalogue"), table.arg(rowsOf(1)) + more + script));
+    }
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("List all products on every page")},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QString::fromLatin1(path))}},
+               {QStringLiteral("schema"), productsSchema()}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QStringList got = names(products(r));
+    QStringList expected;
+    for (int p = 1; p <= 3; ++p)
+        for (int i = 1; i <= 3; ++i)
+            expected << QStringLiteral("Item %1-%2").arg(p).arg(i);
+    QCOMPARE(got, expected);
 }
 
 void tst_Agent::extractsATableShapedLikeTheSchema()

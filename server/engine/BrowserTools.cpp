@@ -381,24 +381,35 @@ namespace {
 
 // Merges one page's extraction into the accumulated result: arrays concatenate, and in
 // objects array properties concatenate while scalars keep their first value.
-QJsonValue mergeData(const QJsonValue &into, const QJsonValue &page)
+// A page's data added to what the crawl has: items already collected (a page read
+// again, a "load more" that repeats, an infinite scroll) are not added twice. `added`
+// counts the items that were new.
+QJsonValue mergeData(const QJsonValue &into, const QJsonValue &page, int *added)
 {
-    if (into.isUndefined() || into.isNull())
+    if (into.isUndefined() || into.isNull()) {
+        *added += page.isArray() ? int(page.toArray().size()) : (page.isNull() ? 0 : 1);
         return page;
+    }
     if (into.isArray() && page.isArray()) {
         QJsonArray a = into.toArray();
-        for (const auto &v : page.toArray())
+        for (const auto &v : page.toArray()) {
+            if (a.contains(v))
+                continue;
             a.append(v);
+            ++*added;
+        }
         return a;
     }
     if (into.isObject() && page.isObject()) {
         QJsonObject o = into.toObject();
         const QJsonObject p = page.toObject();
         for (auto it = p.begin(); it != p.end(); ++it) {
-            if (!o.contains(it.key()))
+            if (!o.contains(it.key())) {
                 o.insert(it.key(), it.value());
-            else if (o.value(it.key()).isArray() && it.value().isArray())
-                o.insert(it.key(), mergeData(o.value(it.key()), it.value()));
+                ++*added;
+            } else if (o.value(it.key()).isArray() && it.value().isArray()) {
+                o.insert(it.key(), mergeData(o.value(it.key()), it.value(), added));
+            }
         }
         return o;
     }
@@ -454,7 +465,10 @@ private:
                               return;
                           }
                           const QJsonObject r = result.toObject();
-                          self->data = mergeData(self->data, r.value(QStringLiteral("data")));
+                          int added = 0;
+                          const bool first = self->pages.isEmpty();
+                          self->data =
+                              mergeData(self->data, r.value(QStringLiteral("data")), &added);
                           self->missing = r.value(QStringLiteral("missing")).toArray();
                           for (const QJsonValue &w : r.value(QStringLiteral("warnings")).toArray())
                               if (!self->warnings.contains(w) && self->warnings.size() < 50)
@@ -462,6 +476,12 @@ private:
                           self->pages.append(QJsonObject{
                               {QStringLiteral("url"), here},
                               {QStringLiteral("sources"), r.value(QStringLiteral("sources"))}});
+                          // A page that brought nothing new ends the pagination.
+                          if (!first && added == 0) {
+                              self->pages.removeLast(); // not counted as a page read
+                              self->finish();
+                              return;
+                          }
                           self->followNext(r.value(QStringLiteral("next")));
                       });
             return;
@@ -483,9 +503,17 @@ private:
                     self->followNext(QJsonValue());
                     return;
                 }
-                self->tab->call(
-                    QStringLiteral("nextPage"), QJsonValue(), 10000,
-                    [self](bool, const QJsonValue &n, const QString &) { self->followNext(n); });
+                // Text pages follow links and next buttons only: a "load more" or a scroll
+                // would read the same text again.
+                self->tab->call(QStringLiteral("nextPage"), QJsonValue(), 10000,
+                                [self](bool, const QJsonValue &n, const QString &) {
+                                    const QString kind =
+                                        n.toObject().value(QStringLiteral("kind")).toString();
+                                    self->followNext(kind == QLatin1String("more") ||
+                                                             kind == QLatin1String("scroll")
+                                                         ? QJsonValue()
+                                                         : n);
+                                });
             });
     }
 
@@ -498,6 +526,15 @@ private:
         const QJsonObject control = nextControl.toObject();
         const QString href = control.value(QStringLiteral("href")).toString();
         auto self = shared_from_this();
+        if (control.value(QStringLiteral("scroll")).toBool()) {
+            // Infinite scroll: to the bottom, a moment for the page to load more, read.
+            tab->act({{QStringLiteral("action"), QStringLiteral("scroll")},
+                      {QStringLiteral("direction"), QStringLiteral("bottom")}},
+                     timeout, [self](const ActOutcome &) {
+                         QTimer::singleShot(700, [self] { self->readPage(); });
+                     });
+            return;
+        }
         if (!href.isEmpty()) {
             if (seen.contains(href)) {
                 finish();

@@ -207,6 +207,10 @@ function scroll(element, direction) {
   else if (dir.includes('top')) box.scrollTop = 0;
   else if (dir.includes('up')) box.scrollTop -= page * 0.9;
   else box.scrollTop += page * 0.9;
+  // The scroll event at once, as a person's scrolling gives it: a page that loads more
+  // when scrolled (infinite scroll) hears it even where no frame is being drawn.
+  (element || window).dispatchEvent(new Event('scroll'));
+  if (!element) document.dispatchEvent(new Event('scroll'));
   return { scrollTop: box.scrollTop, scrollHeight: box.scrollHeight };
 }
 

@@ -609,24 +609,49 @@ function missing(schema, value, path, out) {
   return out;
 }
 
-// The "next page" control of a paginated list, if the page has one.
+// The "next" control of a paginated list, if the page has one, by what the page offers:
+// rel=next; a "Next" / "›" / "»" / "Weiter" link or button; the page after the current
+// one in a numbered pager; a "Load more" button; else, on a page taller than the window,
+// scrolling down (infinite scroll). The crawl stops when a page brings nothing new.
 export function nextPage() {
   const isDisabled = (e) => e.hasAttribute('disabled') || e.getAttribute('aria-disabled') === 'true' ||
     /\bdisabled\b/.test(e.className || '');
+  const linkOf = (e) => (e.localName === 'a' && e.getAttribute('href') && !e.getAttribute('href').startsWith('#') &&
+    !e.getAttribute('href').startsWith('javascript:') ? e.href : null);
   const rel = document.querySelector('a[rel~=next][href], link[rel~=next][href]');
-  if (rel && !isDisabled(rel)) return { href: rel.href, id: rel.localName === 'a' ? idFor(rel) : null };
+  if (rel && !isDisabled(rel)) return { href: rel.href, id: rel.localName === 'a' ? idFor(rel) : null, kind: 'rel' };
   const candidates = Array.from(document.querySelectorAll('a, button, [role=button], [role=link]')).filter(visible);
   for (const e of candidates) {
-    const label = norm(e.getAttribute('aria-label') || e.getAttribute('title') || text(e));
+    const raw = (e.getAttribute('aria-label') || e.getAttribute('title') || text(e)).trim();
+    const label = norm(raw);
     const cls = norm(e.className && e.className.baseVal === undefined ? e.className : '');
     if (isDisabled(e)) continue;
-    if (/^(next|next page|more|older|weiter|suivant|siguiente|›|»|→|>|>>)$/.test(label) || /^next\b/.test(label) ||
-        (/\bnext\b/.test(cls) && label.length < 20)) {
-      const href = e.localName === 'a' && e.getAttribute('href') && !e.getAttribute('href').startsWith('#') &&
-        !e.getAttribute('href').startsWith('javascript:') ? e.href : null;
-      return { href, id: idFor(e) };
+    if (/^(next|next page|more|older|weiter|nächste|nächste seite|suivant|siguiente)$/.test(label) ||
+        /^(›|»|→|>|>>|›|▶)$/.test(raw) || /^next\b/.test(label) || (/\bnext\b/.test(cls) && label.length < 20)) {
+      return { href: linkOf(e), id: idFor(e), kind: 'next' };
     }
   }
+  // A numbered pager: the number after the current page's.
+  const current = document.querySelector(
+    '[aria-current=page], .pagination .active, .pagination .current, .pager .active, .pager .current, ' +
+    '.pages .active, .page-numbers.current');
+  if (current) {
+    const n = parseInt(text(current), 10);
+    const pager = current.closest('nav, ul, ol, .pagination, .pager, .pages') || current.parentElement;
+    if (Number.isFinite(n) && pager) {
+      const after = Array.from(pager.querySelectorAll('a, button')).filter(visible)
+        .find((e) => text(e) === String(n + 1) && !isDisabled(e));
+      if (after) return { href: linkOf(after), id: idFor(after), kind: 'number' };
+    }
+  }
+  for (const e of candidates) {
+    const label = norm(e.getAttribute('aria-label') || text(e));
+    if (isDisabled(e)) continue;
+    if (/^(load more|show more|more results|see more|view more|load more results|show more results|mehr laden|mehr anzeigen|weitere laden|weitere anzeigen|plus de résultats|voir plus|cargar más|ver más)$/.test(label))
+      return { href: null, id: idFor(e), kind: 'more' };
+  }
+  const scroller = document.scrollingElement || document.documentElement;
+  if (scroller.scrollHeight > window.innerHeight + window.scrollY + 50) return { scroll: true, kind: 'scroll' };
   return null;
 }
 
