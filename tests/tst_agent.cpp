@@ -83,6 +83,8 @@ private Q_SLOTS:
     void paginatesByWhatThePageOffers_data();
     void paginatesByWhatThePageOffers();
     void searchesThroughTheSearchForm();
+    void searchesForTheTermAloneHoweverItIsPhrased_data();
+    void searchesForTheTermAloneHoweverItIsPhrased();
     void asksForCredentialsThenSignsIn();
     void signsInWithCredentialsWrittenAsText_data();
     void signsInWithCredentialsWrittenAsText();
@@ -669,6 +671,32 @@ void tst_Agent::searchesThroughTheSearchForm()
     QCOMPARE(names(products(r)),
              (QStringList{QStringLiteral("kayak Pro"), QStringLiteral("kayak Lite")}));
     QVERIFY(m_site.requests("/search").last().path.contains("q=kayak"));
+}
+
+void tst_Agent::searchesForTheTermAloneHoweverItIsPhrased_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::newRow("search <where> for <what>") << QStringLiteral("Search the catalogue for kayak");
+    QTest::newRow("search in <where> for <what>, then list")
+        << QStringLiteral("search in the shop for kayak and list the results");
+    QTest::newRow("look up <what> in <where>") << QStringLiteral("Look up kayak in the catalogue");
+    QTest::newRow("German: durchsuche <Ort> nach <Begriff>")
+        << QStringLiteral("Durchsuche den Katalog nach kayak");
+}
+
+void tst_Agent::searchesForTheTermAloneHoweverItIsPhrased()
+{
+    // The words naming the place are never typed into the search box.
+    QFETCH(QString, task);
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), task},
+               {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/search"))}},
+               {QStringLiteral("schema"), productsSchema()}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(names(products(r)),
+             (QStringList{QStringLiteral("kayak Pro"), QStringLiteral("kayak Lite")}));
+    QVERIFY2(m_site.requests("/search").last().path.endsWith("q=kayak"),
+             m_site.requests("/search").last().path.constData());
 }
 
 void tst_Agent::asksForCredentialsThenSignsIn()
