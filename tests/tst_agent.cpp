@@ -106,6 +106,8 @@ private Q_SLOTS:
     void storesALargeResponseOnceHoweverOftenItIsRead();
     void countsAWaitingRunsPageAndGivesItUpWhenAnotherKeyWaits();
     void runsAnOpenEndedTaskThroughTheLlmPlanner();
+    void runsTheCorpusClassesThroughTheLlmPlanner_data();
+    void runsTheCorpusClassesThroughTheLlmPlanner();
     void retriesAModelEndpointThatFails();
     void sendsImagesToTheModel();
     void streamsProgressAsEvents_data();
@@ -1366,6 +1368,99 @@ void tst_Agent::countsAWaitingRunsPageAndGivesItUpWhenAnotherKeyWaits()
         200, &fair);
     QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
     QCOMPARE(products(r).size(), 2);
+}
+
+void tst_Agent::runsTheCorpusClassesThroughTheLlmPlanner_data()
+{
+    QTest::addColumn<QString>("cls");
+    QTest::newRow("numbers: a German population column through the extraction tool")
+        << QStringLiteral("numbers");
+    QTest::newRow("pagination: a numbered pager through the extraction tool")
+        << QStringLiteral("pagination");
+    QTest::newRow("search: the page's search box, then the extraction tool")
+        << QStringLiteral("search");
+}
+
+void tst_Agent::runsTheCorpusClassesThroughTheLlmPlanner()
+{
+    // The same classes of task through the LLM planner and a scripted model: the model's
+    // tool calls run in the real browser, and what they read (coerced numbers, every
+    // page, the searched results) is what the model is shown next.
+    QFETCH(QString, cls);
+    TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
+                     QStringLiteral("llm.model=stub-model")});
+    QVERIFY(llm.ok());
+    m_model.reset();
+    QString url;
+    QJsonObject schema = productsSchema();
+    QJsonArray calls;
+    QString seen; // what the model must be shown after the calls
+    if (cls == QLatin1String("numbers")) {
+        m_site.page("/llm-cities",
+                    "<!doctype html><html lang=\"de\"><head><meta charset=\"utf-8\"><title>Städte"
+                    "</title></head><body><table><thead><tr><th>City</th><th>Population</th></tr>"
+                    "</thead><tbody><tr><td>Lisbon</td><td>1.234.567</td></tr></tbody></table>"
+                    "</body></html>");
+        url = m_site.url(QStringLiteral("/llm-cities"));
+        schema = QJsonDocument::fromJson(
+                     R"({"type":"array","items":{"type":"object","properties":{
+                         "city":{"type":"string"},"population":{"type":"integer"}}}})")
+                     .object();
+        calls << toolCall(QStringLiteral("c1"), QStringLiteral("crawl_and_extract_from_tab"),
+                          {{QStringLiteral("schema"), schema}});
+        seen = QStringLiteral("1234567");
+    } else if (cls == QLatin1String("pagination")) {
+        m_site.route("/llm-paged", [](const FixtureRequest &r) {
+            const int page = qMax(1, QUrlQuery(QUrl(QString::fromUtf8(r.path)).query())
+                                         .queryItemValue(QStringLiteral("page"))
+                                         .toInt());
+            QString nav = QStringLiteral("<nav class=\"pagination\">");
+            for (int p = 1; p <= 3; ++p)
+                nav += p == page ? QStringLiteral("<span aria-current=\"page\">%1</span>").arg(p)
+                                 : QStringLiteral("<a href=\"?page=%1\">%1</a>").arg(p);
+            return FixtureResponse::html(htmlPage(
+                QStringLiteral("Page %1").arg(page),
+                QStringLiteral("<table><thead><tr><th>Name</th><th>Price</th></tr></thead><tbody>"
+                               "<tr><td>Boat %1</td><td>%1.00</td></tr></tbody></table>%2")
+                    .arg(page)
+                    .arg(nav + QStringLiteral("</nav>"))));
+        });
+        url = m_site.url(QStringLiteral("/llm-paged"));
+        calls << toolCall(QStringLiteral("c1"), QStringLiteral("crawl_and_extract_from_tab"),
+                          {{QStringLiteral("schema"), schema},
+                           {QStringLiteral("paginate"), true},
+                           {QStringLiteral("maxPages"), 5}});
+        seen = QStringLiteral("Boat 3");
+    } else {
+        url = m_site.url(QStringLiteral("/search"));
+        calls << toolCall(QStringLiteral("c1"), QStringLiteral("act_on_tab"),
+                          {{QStringLiteral("action"), QStringLiteral("search")},
+                           {QStringLiteral("text"), QStringLiteral("kayak")}});
+        calls << toolCall(QStringLiteral("c2"), QStringLiteral("crawl_and_extract_from_tab"),
+                          {{QStringLiteral("schema"), schema}});
+        seen = QStringLiteral("kayak Lite");
+    }
+    for (const QJsonValue &call : std::as_const(calls))
+        m_model.answers << assistantCalls({call}, 1000);
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("done"), QStringLiteral("finish"),
+                  {{QStringLiteral("text"), QStringLiteral("Read it.")}})},
+        500);
+    const QJsonObject r =
+        agent({{QStringLiteral("input"), QStringLiteral("Figure out the data on this site")},
+               {QStringLiteral("urls"), QJsonArray{url}},
+               {QStringLiteral("schema"), schema},
+               {QStringLiteral("settings"),
+                QJsonObject{{QStringLiteral("planner"), QStringLiteral("llm")}}}},
+              200, &llm);
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(r[QStringLiteral("metadata")][QStringLiteral("planner")].toString(),
+             QStringLiteral("llm"));
+    QCOMPARE(m_model.requests.size(), int(calls.size()) + 1);
+    // The last request to the model carries the tool results it asked for.
+    const QString last =
+        QString::fromUtf8(QJsonDocument(m_model.requests.last()).toJson(QJsonDocument::Compact));
+    QVERIFY2(last.contains(seen), qPrintable(last.right(1500)));
 }
 
 void tst_Agent::runsAnOpenEndedTaskThroughTheLlmPlanner()

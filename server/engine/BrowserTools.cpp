@@ -379,8 +379,6 @@ CrawlAndExtractTool::CrawlAndExtractTool()
 
 namespace {
 
-// Merges one page's extraction into the accumulated result: arrays concatenate, and in
-// objects array properties concatenate while scalars keep their first value.
 // A page's data added to what the crawl has: items already collected (a page read
 // again, a "load more" that repeats, an infinite scroll) are not added twice. `added`
 // counts the items that were new.
