@@ -363,6 +363,193 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("German: öffnet eine Adresse und liste")
         << "Öffne https://news.example und liste die Schlagzeilen" << none << false << false << none
         << "open(https://news.example) extract +direct";
+    QTest::newRow("pulls names and prices")
+        << "Pull all product names and prices from this page" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("grabs article titles")
+        << "Grab the titles of every article" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("exports a table") << "Export the table to JSON" << shop << true << false << none
+                                     << "open(https://shop.example/) extract +direct";
+    QTest::newRow("copies contact details")
+        << "Copy the contact details" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("captures job listings")
+        << "Capture the job listings with salary and location" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gathers reviews")
+        << "Gather all the reviews and their star ratings" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("retrieves events")
+        << "Retrieve the list of upcoming events" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("saves headlines") << "Save every headline" << shop << true << false << none
+                                     << "open(https://shop.example/) extract +direct";
+    QTest::newRow("compiles vendors") << "Compile a list of all vendors" << shop << true << false
+                                      << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("crawls for email addresses")
+        << "Crawl the page for email addresses" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets me the cheapest price")
+        << "Get me the price of the cheapest item" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("extracts fields for each product without data")
+        << "Extract name, price and rating for each product" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists the top stories") << "List the top 10 stories" << shop << true << false
+                                           << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("scrapes postings")
+        << "Scrape the job title, company and location of each posting" << shop << true << false
+        << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("returns the footer links")
+        << "Return a JSON array of all links in the footer" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets an exchange rate")
+        << "Get the current exchange rate" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("reads and summarises an article")
+        << "Read the article and summarise it in three sentences" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("fetches a forecast")
+        << "Fetch the weather forecast for tomorrow" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("shows comments") << "Show all comments under the post" << shop << true << false
+                                    << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("downloads PDF links") << "Download the PDF links" << shop << true << false
+                                         << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("a phone number question")
+        << "What is the phone number of the store?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("an opening hours question")
+        << "When does the shop open on Sunday?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("an author question") << "Who wrote this article?" << shop << true << false
+                                        << none << "open(https://shop.example/) extract";
+    QTest::newRow("a where question") << "Where is the nearest branch?" << shop << true << false
+                                      << none << "open(https://shop.example/) extract";
+    QTest::newRow("a shipping question") << "Does this product ship to Germany?" << shop << true
+                                         << false << none << "open(https://shop.example/) extract";
+    QTest::newRow("a discounts question") << "Are there any discounts right now?" << shop << true
+                                          << false << none << "open(https://shop.example/) extract";
+    QTest::newRow("a how-much question") << "How much is the shipping?" << shop << true << false
+                                         << none << "open(https://shop.example/) extract";
+    QTest::newRow("German: extrahiere") << "Extrahiere alle Produktnamen" << shop << true << false
+                                        << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: hole mir") << "Hole mir die aktuellen Preise" << shop << true << false
+                                      << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: lies und fasse zusammen")
+        << "Lies den Artikel und fasse ihn zusammen" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: zeig mir") << "Zeig mir alle Bewertungen" << shop << true << false
+                                      << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: sammle von der Seite")
+        << "Sammle alle E-Mail-Adressen von der Seite" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: was kostet") << "Was kostet der Sextant?" << shop << true << false
+                                        << none << "open(https://shop.example/) extract";
+    QTest::newRow("German: wie viele") << "Wie viele Produkte gibt es?" << shop << true << false
+                                       << none << "open(https://shop.example/) extract";
+    QTest::newRow("logs in and exports")
+        << "Log in and export my order history" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("signs into a dashboard")
+        << "Sign into the dashboard and get the monthly revenue" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("logs in with written credentials")
+        << "Login with user \"ada\" and password \"pw\" then show my balance" << shop << true
+        << false << none << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("authenticates and lists")
+        << "Authenticate and list the invoices" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("German: melde dich an")
+        << "Melde dich an und lade die Rechnungen herunter" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login";
+    QTest::newRow("my account page means signing in")
+        << "Go to my account page and list the subscriptions" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("accepts cookies then lists")
+        << "Click \"Accept cookies\" then list the products" << shop << true << false << none
+        << "open(https://shop.example/) click(Accept cookies) extract +direct +steps";
+    QTest::newRow("taps twice") << "Tap \"Menu\" and then tap \"Prices\"" << shop << false << false
+                                << none
+                                << "open(https://shop.example/) click(Menu) click(Prices) +steps";
+    QTest::newRow("presses a quoted button")
+        << "Press the \"Load\" button" << shop << false << false << none
+        << "open(https://shop.example/) click(Load) +steps";
+    QTest::newRow("fills and sends")
+        << "Fill \"Name\" with \"Ada\" and click \"Send\"" << shop << false << false << none
+        << "open(https://shop.example/) type(Ada→Name) click(Send) +steps";
+    QTest::newRow("enters a postcode and presses Enter")
+        << "Enter \"10115\" in \"Postcode\" and press Enter" << shop << false << false << none
+        << "open(https://shop.example/) type(10115→Postcode) press(enter) +steps";
+    QTest::newRow("chooses a currency then lists")
+        << "Choose \"EUR\" from \"Currency\" then list the prices" << shop << true << false << none
+        << "open(https://shop.example/) select(EUR→Currency) extract +direct +steps";
+    QTest::newRow("agrees and continues")
+        << "Check \"I agree\" and click \"Continue\"" << shop << false << false << none
+        << "open(https://shop.example/) check(I agree) click(Continue) +steps";
+    QTest::newRow("scrolls then lists")
+        << "Scroll down and list the products" << shop << true << false << none
+        << "open(https://shop.example/) scroll(down) extract +direct +steps";
+    QTest::newRow("waits then reads")
+        << "Wait 3 seconds, then read the page" << shop << false << false << none
+        << "open(https://shop.example/) wait(3000ms) extract +direct +steps";
+    QTest::newRow("waits for a text then lists")
+        << "Wait for \"Results\" and list them" << shop << false << false << none
+        << "open(https://shop.example/) wait(Results) extract +direct +steps";
+    QTest::newRow("scrapes all pages of an archive")
+        << "Scrape all pages of the blog archive" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("collects listings across all pages")
+        << "Collect every listing across all pages" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("caps at ten pages")
+        << "Get results from the first 10 pages" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=10 +direct";
+    QTest::newRow("reads up to four pages")
+        << "Read up to 4 pages of comments" << shop << false << false << none
+        << "open(https://shop.example/) extract +paginate +max=4 +direct";
+    QTest::newRow("follows the next page links")
+        << "List products, following the next page links" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("extracts page by page")
+        << "Extract everything, page by page" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("German: die ersten 3 Seiten")
+        << "Die ersten 3 Seiten auslesen" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=3";
+    QTest::newRow("German: alle Ergebnisseiten")
+        << "Alle Ergebnisseiten durchgehen und die Titel sammeln" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate";
+    QTest::newRow("searches a quoted phrase and extracts")
+        << "Search for \"life jackets\" and extract the results" << shop << false << false << none
+        << "open(https://shop.example/) search(life jackets) extract +direct";
+    QTest::newRow("searches the site then collects")
+        << "Search the site for rope, then collect names and prices" << shop << true << false
+        << none << "open(https://shop.example/) search(rope) extract +direct";
+    QTest::newRow("looks a quoted phrase up")
+        << "Look up \"tide tables\"" << shop << false << false << none
+        << "open(https://shop.example/) search(tide tables) extract";
+    QTest::newRow("a bare search") << "Search anchors" << shop << false << false << none
+                                   << "open(https://shop.example/) search(anchors) extract";
+    QTest::newRow("German: such nach") << "Such nach Ankern" << shop << false << false << none
+                                       << "open(https://shop.example/) search(Ankern) extract";
+    QTest::newRow("visits each row's URL and gets the price")
+        << "For each row, visit the URL and get the price" << none << false << true << none
+        << "workflow +eachRow +direct";
+    QTest::newRow("goes through every URL in the list")
+        << "Go through every URL in the list and extract the title" << none << false << true << none
+        << "workflow +eachRow +direct";
+    QTest::newRow("German: für jeden Link")
+        << "Für jeden Link den Titel holen" << none << false << true << none << "workflow +eachRow";
+    QTest::newRow("summarises a spreadsheet with no page")
+        << "Summarise the spreadsheet" << none << false << true << none << "readSheets +direct";
+    QTest::newRow("a question about a spreadsheet with no page")
+        << "What is the total of the revenue column?" << none << false << true << none
+        << "readSheets";
+    QTest::newRow("visits a bare host and summarises it")
+        << "Visit example.org and summarize it" << none << false << false << none
+        << "open(https://example.org) extract +direct";
     QTest::newRow("splits steps written on separate lines")
         << "Click \"Menu\"\nClick \"Orders\"" << shop << false << false << none
         << "open(https://shop.example/) click(Menu) click(Orders) +steps";

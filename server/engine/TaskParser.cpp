@@ -70,7 +70,8 @@ const QString T = QStringLiteral("(\\x01\\d+\\x01)"); // a quoted token
 const QString VERBS = QStringLiteral(
     "open|go to|navigate|visit|load|click|tap|type|enter|fill|write|select|choose|pick|press|"
     "wait|scroll|search|check|uncheck|tick|untick|submit|extract|list|get|find|return|collect|"
-    "look up|download|fetch|show|read|scrape|summari[sz]e|give|liste|zeige|hole|hol|sammle|suche|"
+    "look up|download|fetch|show|read|scrape|summari[sz]e|give|pull|grab|export|copy|capture|"
+    "gather|retrieve|save|compile|liste|zeige|hole|hol|sammle|suche|"
     "durchsuche|lies|klicke|öffne|gib");
 
 int toMs(double n, const QString &unit)
@@ -253,6 +254,7 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
             "^(?:(?:please|pls|kindly|could you|can you|would you|will you|bitte|kannst du|"
             "könntest du|können sie)\\s+)*(?:please\\s+)?(?:list|extract|scrape|collect|get|return|"
             "fetch|show|give me|download|read|find all|find every|summari[sz]e|i need|i want|"
+            "pull|grab|export|copy|capture|gather|retrieve|save|compile|crawl|harvest|"
             "i'd like|i would like|liste|zeige|zeig|hole|hol|sammle|extrahiere|lies|gib mir|"
             "finde alle|ich brauche|ich möchte)\\b"),
         CI);
@@ -283,10 +285,12 @@ void readIntents(const QString &text, const TaskContext &context, TaskPlan &plan
 {
     const QString lower = text.toLower();
     plan.loginIntent = lower.contains(RE(QStringLiteral(
-        "\\b(sign(?:ed)?[ -]?in|log(?:ged)?[ -]?in|login|my account|authenticate|anmelden|"
+        "\\b(sign(?:ed)?[ -]?in(?:to)?|log(?:ged)?[ -]?in(?:to)?|login|my "
+        "account|authenticate|anmelden|"
         "einloggen|melde\\s+(?:mich|dich)\\s+an|mein(?:em)?\\s+konto|mein\\s+profil)\\b")));
     if (lower.contains(RE(QStringLiteral("\\b(list|extract|scrape|collect|get|find|return|what|"
                                          "which|how many|show|read|summari[sz]e|all|every|liste|"
+                                         "pull|grab|export|copy|capture|gather|retrieve|"
                                          "zeige|hole|sammle|finde|extrahiere|lies|welche|wie viele|"
                                          "alle|jede)\\b"))))
         plan.extractIntent = true;
