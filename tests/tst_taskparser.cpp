@@ -550,6 +550,175 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("visits a bare host and summarises it")
         << "Visit example.org and summarize it" << none << false << false << none
         << "open(https://example.org) extract +direct";
+    QTest::newRow("lists laptops under a price")
+        << "List every laptop under 1000 euros" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets a phone's specs") << "Get the specs of this phone" << shop << true << false
+                                          << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("extracts description and SKU")
+        << "Extract the product description and SKU" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("finds all out-of-stock items")
+        << "Find all items that are out of stock" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("collects prices for all sizes")
+        << "Collect prices for all sizes" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("shows reviews sorted by date")
+        << "Show the reviews sorted by date" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("returns shipping options")
+        << "Return the shipping options and their costs" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets variants and availability")
+        << "Get the variants and their availability" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists menu categories")
+        << "List the categories in the menu" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("scrapes the bestsellers")
+        << "Scrape the bestsellers" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists open positions")
+        << "List all open positions with their location" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets salary ranges")
+        << "Get the salary range for each job" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("collects job titles on all pages")
+        << "Collect the job titles on all pages" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("extracts company names")
+        << "Extract company names from the results" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("asks which jobs are remote") << "Which jobs are remote?" << shop << true << false
+                                                << none << "open(https://shop.example/) extract";
+    QTest::newRow("lists apartments")
+        << "List the apartments with rent and size" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets listings across result pages")
+        << "Get the listings across all result pages" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("asks how many rooms") << "How many rooms does the flat have?" << shop << true
+                                         << false << none << "open(https://shop.example/) extract";
+    QTest::newRow("gets today's headlines")
+        << "Get today's headlines" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("reads the first article")
+        << "Read the first article" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("summarizes the top story")
+        << "Summarize the top story" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists authors of posts")
+        << "List the authors of the latest posts" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists concerts")
+        << "List upcoming concerts with dates and venues" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets ticket prices") << "Get the ticket prices" << shop << true << false << none
+                                        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("finds cheap flights")
+        << "Find all flights under 200 euros" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("shows hotel rates")
+        << "Show the hotel rates for next weekend" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("extracts team contacts")
+        << "Extract the names and emails of the team members" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("collects branch phone numbers")
+        << "Collect the phone numbers of all branches" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists partners with websites")
+        << "List every partner company with its website" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets an abstract and citations")
+        << "Get the abstract and citation count" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists references") << "List the references" << shop << true << false << none
+                                      << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gathers thread replies")
+        << "Gather all replies in the thread" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets the top comments") << "Get the top 5 comments" << shop << true << false
+                                           << none << "open(https://shop.example/) extract +direct";
+    QTest::newRow("scrapes products from all 3 pages")
+        << "Scrape products from all 3 pages" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=3 +direct";
+    QTest::newRow("continues to the next page")
+        << "Continue to the next page and list more items" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("keeps clicking next")
+        << "Keep clicking next until there are no more pages" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate";
+    QTest::newRow("goes through pages 1 to 5")
+        << "Go through pages 1 to 5" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=5";
+    QTest::newRow("a result count is not pagination")
+        << "Get 50 results" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("types into the search box")
+        << "Type \"rope\" into the search box and press Enter" << shop << true << false << none
+        << "open(https://shop.example/) search(rope) press(enter) extract +steps";
+    QTest::newRow("uses the search to find a term")
+        << "Use the search to find \"anchor chain\"" << shop << false << false << none
+        << "open(https://shop.example/) search(anchor chain) extract";
+    QTest::newRow("finds a term using the search box")
+        << "Find \"anchor chain\" using the search box" << shop << false << false << none
+        << "open(https://shop.example/) search(anchor chain) extract";
+    QTest::newRow("searches, then a semicolon and a list")
+        << "search for fenders; list names and prices" << shop << true << false << none
+        << "open(https://shop.example/) search(fenders) extract +direct";
+    QTest::newRow("searches a quoted term on a site and returns")
+        << "Search \"rope\" on shop.example and return the first result" << shop << true << false
+        << none << "open(https://shop.example/) search(rope) extract +direct";
+    QTest::newRow("uses written credentials")
+        << "Use my credentials: email \"a@b.example\", password \"pw\", and list my orders" << shop
+        << true << false << none << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("signs in as a user")
+        << "Sign in as \"ada\" with \"s3cret\" and show my orders" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("logs me in") << "Log me in and get my points balance" << shop << true << false
+                                << none
+                                << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("opens my profile")
+        << "Open my profile and read my address" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("tracks my orders") << "Track my orders" << shop << true << false << none
+                                      << "open(https://shop.example/) login extract +login";
+    QTest::newRow("German: öffne und klicke")
+        << "Öffne die Seite und klicke auf \"Preise\"" << shop << false << false << none
+        << "open(https://shop.example/) click(Preise) +steps";
+    QTest::newRow("German: warte") << "Warte 2 Sekunden" << shop << false << false << none
+                                   << "open(https://shop.example/) wait(2000ms) +steps";
+    QTest::newRow("German: scrolle nach unten und liste")
+        << "Scrolle nach unten und liste die Produkte" << shop << true << false << none
+        << "open(https://shop.example/) scroll(down) extract +direct +steps";
+    QTest::newRow("German: ganz nach unten")
+        << "Scrolle ganz nach unten" << shop << false << false << none
+        << "open(https://shop.example/) scroll(bottom) +steps";
+    QTest::newRow("German: Zugangsdaten")
+        << "Mit meinen Zugangsdaten anmelden und Rechnungen zeigen" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login";
+    QTest::newRow("German: Preise vergleichen")
+        << "Vergleiche die Preise aller Produkte" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("a task with a trailing please")
+        << "List the products, please" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("shouting in capitals") << "LIST ALL PRODUCTS" << shop << true << false << none
+                                          << "open(https://shop.example/) extract +direct";
+    QTest::newRow("a task with no verb") << "products and prices" << shop << true << false << none
+                                         << "open(https://shop.example/) extract";
+    QTest::newRow("a one-word task")
+        << "prices" << shop << true << false << none << "open(https://shop.example/) extract";
+    QTest::newRow("an emoji does not confuse it")
+        << "List the products 🙏" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("extra spaces do not confuse it")
+        << "  list   the   products  " << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
     QTest::newRow("splits steps written on separate lines")
         << "Click \"Menu\"\nClick \"Orders\"" << shop << false << false << none
         << "open(https://shop.example/) click(Menu) click(Orders) +steps";

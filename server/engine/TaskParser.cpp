@@ -141,12 +141,14 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
                              CI);
     static const RE waitText(
         QStringLiteral("^wait\\s+(?:for\\s+|until\\s+)?(?:the\\s+text\\s+)?%1").arg(T), CI);
-    static const RE waitTime(
-        QStringLiteral(
-            "^wait\\s+(?:for\\s+)?(\\d+(?:\\.\\d+)?)\\s*(ms|milliseconds?|s|secs?|seconds?)\\b"),
-        CI);
+    static const RE waitTime(QStringLiteral("^(?:wait|warte)\\s+(?:for\\s+)?(\\d+(?:\\.\\d+)?)\\s*("
+                                            "ms|milliseconds?|millisekunden|s|secs?|"
+                                            "seconds?|sekunden?)\\b"),
+                             CI);
     static const RE scroll(
-        QStringLiteral("^scroll\\s+(down|up|to the bottom|to the top|to bottom|to top)"), CI);
+        QStringLiteral("^(?:scroll|scrolle)\\s+(down|up|to the bottom|to the top|to bottom|to top|"
+                       "ganz nach unten|ganz nach oben|nach unten|nach oben)"),
+        CI);
     static const RE search(QStringLiteral("\\bsearch\\s+(?:the\\s+site\\s+)?(?:for\\s+)?(?:%1|([^,;"
                                           ".]+?))(?:\\s+(?:on|in|at|and|then|to)\\s+.*)?$")
                                .arg(T),
@@ -158,6 +160,19 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
         QStringLiteral("\\b(?:search|browse)\\s+(?:in\\s+|on\\s+|through\\s+|within\\s+)?(?!for\\b)"
                        "(?:the\\s+)?"
                        "[^,;\\x01]+?\\s+for\\s+(?:%1|([^,;.]+?))(?:\\s+(?:and|then)\\s+.*)?$")
+            .arg(T),
+        CI);
+    // "type <term> into the search box", "use the search to find <term>", "find <term>
+    // using the search".
+    static const RE searchBox(
+        QStringLiteral(
+            "^(?:please\\s+)?(?:type|enter|write|put)\\s+(?:%1|([^,;.]+?))\\s+(?:into|in)\\s+"
+            "(?:the\\s+)?search(?:\\s+(?:box|field|bar|form))?\\b|\\b(?:use|using)\\s+the\\s+"
+            "search(?:\\s+(?:box|field|bar|form|function))?\\s+(?:to\\s+)?(?:find|look\\s+for|"
+            "search"
+            "\\s+for)\\s+(?:%1|([^,;.]+?))(?:\\s+(?:and|then)\\s+.*)?$|\\bfind\\s+(?:%1|([^,;.]+?))"
+            "\\s+"
+            "(?:using|with|via|through)\\s+the\\s+search")
             .arg(T),
         CI);
     static const RE lookUp(
@@ -227,12 +242,19 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
     } else if ((m = scroll.match(clause)).hasMatch()) {
         plan.ops.append(
             {TaskOp::Kind::Scroll,
-             m.captured(1).toLower().contains(QLatin1String("bottom")) ? QStringLiteral("bottom")
-             : m.captured(1).toLower().contains(QLatin1String("top"))  ? QStringLiteral("top")
-                                                                       : m.captured(1).toLower(),
+             m.captured(1).toLower().contains(QLatin1String("bottom")) ||
+                     m.captured(1).toLower().startsWith(QLatin1String("ganz nach unten"))
+                 ? QStringLiteral("bottom")
+             : m.captured(1).toLower().contains(QLatin1String("top")) ||
+                     m.captured(1).toLower().startsWith(QLatin1String("ganz nach oben"))
+                 ? QStringLiteral("top")
+             : m.captured(1).toLower() == QLatin1String("nach unten") ? QStringLiteral("down")
+             : m.captured(1).toLower() == QLatin1String("nach oben")  ? QStringLiteral("up")
+                                                                      : m.captured(1).toLower(),
              {},
              0});
-    } else if ((m = searchWhereFor.match(clause)).hasMatch() ||
+    } else if ((m = searchBox.match(clause)).hasMatch() ||
+               (m = searchWhereFor.match(clause)).hasMatch() ||
                (m = lookUp.match(clause)).hasMatch() || (m = suche.match(clause)).hasMatch() ||
                (m = search.match(clause)).hasMatch()) {
         QString query;
@@ -287,7 +309,9 @@ void readIntents(const QString &text, const TaskContext &context, TaskPlan &plan
     plan.loginIntent = lower.contains(RE(QStringLiteral(
         "\\b(sign(?:ed)?[ -]?in(?:to)?|log(?:ged)?[ -]?in(?:to)?|login|my "
         "account|authenticate|anmelden|"
-        "einloggen|melde\\s+(?:mich|dich)\\s+an|mein(?:em)?\\s+konto|mein\\s+profil)\\b")));
+        "einloggen|melde\\s+(?:mich|dich)\\s+an|mein(?:em)?\\s+konto|mein\\s+profil|"
+        "(?:log|sign)\\s+me\\s+in|credentials|zugangsdaten|my\\s+profile|my\\s+dashboard|"
+        "my\\s+orders|my\\s+bookings|my\\s+invoices)\\b")));
     if (lower.contains(RE(QStringLiteral("\\b(list|extract|scrape|collect|get|find|return|what|"
                                          "which|how many|show|read|summari[sz]e|all|every|liste|"
                                          "pull|grab|export|copy|capture|gather|retrieve|"
@@ -309,14 +333,24 @@ void readIntents(const QString &text, const TaskContext &context, TaskPlan &plan
             "\\b(?:alle|allen|jede|jeder|jeden)\\s+(?:der\\s+)?(?:ergebnis)?seiten?\\b|"
             "\\bersten\\s+(\\d+)\\s+seiten\\b|"
             "\\bbis\\s+zum\\s+ende\\b|\\bbis\\s+zur\\s+letzten\\s+seite\\b|\\bmehr\\s+laden\\b|"
-            "\\bweitere\\s+laden\\b|\\bseitenweise\\b"),
+            "\\bweitere\\s+laden\\b|\\bseitenweise\\b|"
+            "\\b(?:click(?:ing)?|press(?:ing)?|hit(?:ting)?)\\s+(?:on\\s+)?(?:the\\s+)?[\"'\\x01]?"
+            "next\\b|"
+            "\\bno\\s+more\\s+pages\\b|\\bpages?\\s+1\\s*(?:-|to|through|bis)\\s*(\\d+)\\b"),
         CI);
     const auto pm = pages.match(text);
     if (pm.hasMatch()) {
         plan.paginate = true;
+        // The page cap, wherever the task writes it (not only in the phrase that matched).
+        static const RE count(
+            QStringLiteral(
+                "\\b(?:up to|first|over)\\s+(\\d+)\\s+pages\\b|\\b(\\d+)\\s+pages\\b|\\bersten\\s+"
+                "(\\d+)\\s+seiten\\b|\\bpages?\\s+1\\s*(?:-|to|through|bis)\\s*(\\d+)\\b"),
+            CI);
+        const auto cm = count.match(text);
         QString n;
-        for (int i = 1; i <= pm.lastCapturedIndex() && n.isEmpty(); ++i)
-            n = pm.captured(i);
+        for (int i = 1; cm.hasMatch() && i <= cm.lastCapturedIndex() && n.isEmpty(); ++i)
+            n = cm.captured(i);
         if (!n.isEmpty())
             plan.maxPages = n.toInt();
     }
