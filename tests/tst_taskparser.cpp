@@ -719,6 +719,257 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("extra spaces do not confuse it")
         << "  list   the   products  " << shop << true << false << none
         << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists the product names")
+        << "List the product names" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("extracts the prices in the table")
+        << "Extract the prices in the table" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets every blog post title")
+        << "Get every blog post title" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("scrapes the store locations")
+        << "Scrape the store locations" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("collects the FAQ questions and answers")
+        << "Collect the FAQ questions and answers" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists the team members' roles")
+        << "List the team members' roles" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("extracts the opening hours for each day")
+        << "Extract the opening hours for each day" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets the menu items with prices")
+        << "Get the menu items with prices" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("scrapes the course titles and durations")
+        << "Scrape the course titles and durations" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("collects the release notes")
+        << "Collect the release notes" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("lists the podcast episodes")
+        << "List the podcast episodes" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("extracts the speakers and their talks")
+        << "Extract the speakers and their talks" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("gets the property listings")
+        << "Get the property listings" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("scrapes the car models with their mileage")
+        << "Scrape the car models with their mileage" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("collects the recipes with cooking times")
+        << "Collect the recipes with cooking times" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("polite: please could you list the products")
+        << "Please could you list the products" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("polite: can you extract the prices please")
+        << "Can you extract the prices please" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("polite: would you get me every title")
+        << "Would you get me every title" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("polite: kindly scrape the table")
+        << "Kindly scrape the table" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("polite: pls list the items")
+        << "Pls list the items" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("polite: could you please return the contact details")
+        << "Could you please return the contact details" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("polite: i would like a list of all events")
+        << "I would like a list of all events" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("polite: i want the product names")
+        << "I want the product names" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("polite: i need every link on this page")
+        << "I need every link on this page" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("question: which products cost less than 20 euros")
+        << "Which products cost less than 20 euros?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("question: what are the opening hours")
+        << "What are the opening hours?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("question: how many reviews does it have")
+        << "How many reviews does it have?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("question: who is the author") << "Who is the author?" << shop << true << false
+                                                 << none << "open(https://shop.example/) extract";
+    QTest::newRow("question: when is the next event")
+        << "When is the next event?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("question: is there free shipping")
+        << "Is there free shipping?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("question: what's the cheapest option")
+        << "What's the cheapest option?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("question: which plan includes support")
+        << "Which plan includes support?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("question: how long is the warranty")
+        << "How long is the warranty?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("question: where can i pick it up")
+        << "Where can I pick it up?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("German: liste alle termine auf")
+        << "Liste alle Termine auf" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: zeige alle angebote")
+        << "Zeige alle Angebote" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: hole die kontaktdaten")
+        << "Hole die Kontaktdaten" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: sammle die produktbewertungen")
+        << "Sammle die Produktbewertungen" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: extrahiere die tabelle")
+        << "Extrahiere die Tabelle" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: gib mir die preise")
+        << "Gib mir die Preise" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("German: welche kurse gibt es")
+        << "Welche Kurse gibt es?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("German: wie teuer ist der versand")
+        << "Wie teuer ist der Versand?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("German: was steht im impressum")
+        << "Was steht im Impressum?" << shop << true << false << none
+        << "open(https://shop.example/) extract";
+    QTest::newRow("pagination: list all products on every page")
+        << "List all products on every page" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("pagination: scrape the first 2 pages")
+        << "Scrape the first 2 pages" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=2 +direct";
+    QTest::newRow("pagination: get every result page")
+        << "Get every result page" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("pagination: collect items over 6 pages")
+        << "Collect items over 6 pages" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=6 +direct";
+    QTest::newRow("pagination: extract the list until the end")
+        << "Extract the list until the end" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("pagination: read pages 1 to 3")
+        << "Read pages 1 to 3" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=3 +direct";
+    QTest::newRow("pagination: alle seiten durchgehen")
+        << "Alle Seiten durchgehen" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate";
+    QTest::newRow("pagination: die ersten 4 seiten lesen")
+        << "Die ersten 4 Seiten lesen" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +max=4";
+    QTest::newRow("pagination: load more until everything is shown and list it")
+        << "Load more until everything is shown and list it" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate +direct";
+    QTest::newRow("pagination: paginate through the results")
+        << "Paginate through the results" << shop << true << false << none
+        << "open(https://shop.example/) extract +paginate";
+    QTest::newRow("search: search for 'kayak' and list the results")
+        << "Search for \"kayak\" and list the results" << shop << true << false << none
+        << "open(https://shop.example/) search(kayak) extract +direct";
+    QTest::newRow("search: search the store for paddles")
+        << "search the store for paddles" << shop << false << false << none
+        << "open(https://shop.example/) search(paddles) extract";
+    QTest::newRow("search: look up life vests")
+        << "Look up life vests" << shop << false << false << none
+        << "open(https://shop.example/) search(life vests) extract";
+    QTest::newRow("search: search for wetsuits, then extract the prices")
+        << "Search for wetsuits, then extract the prices" << shop << true << false << none
+        << "open(https://shop.example/) search(wetsuits) extract +direct";
+    QTest::newRow("search: suche nach paddeln")
+        << "Suche nach Paddeln" << shop << false << false << none
+        << "open(https://shop.example/) search(Paddeln) extract";
+    QTest::newRow("search: durchsuche die seite nach neopren")
+        << "Durchsuche die Seite nach Neopren" << shop << false << false << none
+        << "open(https://shop.example/) search(Neopren) extract";
+    QTest::newRow("search: use the search box to find buoys")
+        << "Use the search box to find buoys" << shop << false << false << none
+        << "open(https://shop.example/) search(buoys) extract";
+    QTest::newRow("steps: click 'next'") << "Click \"Next\"" << shop << false << false << none
+                                         << "open(https://shop.example/) click(Next) +steps";
+    QTest::newRow("steps: click on 'pricing' and list the plans")
+        << "Click on \"Pricing\" and list the plans" << shop << false << false << none
+        << "open(https://shop.example/) click(Pricing) extract +direct +steps";
+    QTest::newRow("steps: type 'ada' into 'name'")
+        << "Type \"ada\" into \"Name\"" << shop << false << false << none
+        << "open(https://shop.example/) type(ada→Name) +steps";
+    QTest::newRow("steps: select 'germany' from 'country'")
+        << "Select \"Germany\" from \"Country\"" << shop << false << false << none
+        << "open(https://shop.example/) select(Germany→Country) +steps";
+    QTest::newRow("steps: press escape") << "Press Escape" << shop << false << false << none
+                                         << "open(https://shop.example/) press(escape) +steps";
+    QTest::newRow("steps: scroll up") << "Scroll up" << shop << false << false << none
+                                      << "open(https://shop.example/) scroll(up) +steps";
+    QTest::newRow("steps: wait 500 ms") << "Wait 500 ms" << shop << false << false << none
+                                        << "open(https://shop.example/) wait(500ms) +steps";
+    QTest::newRow("steps: untick 'newsletter'")
+        << "Untick \"Newsletter\"" << shop << false << false << none
+        << "open(https://shop.example/) uncheck(Newsletter) +steps";
+    QTest::newRow("steps: click 'tab 2', then wait for 'loaded'")
+        << "Click \"Tab 2\", then wait for \"Loaded\"" << shop << false << false << none
+        << "open(https://shop.example/) click(Tab 2) wait(Loaded) +steps";
+    QTest::newRow("steps: klicke auf 'weiter' und warte 1 sekunde")
+        << "Klicke auf \"Weiter\" und warte 1 Sekunde" << shop << false << false << none
+        << "open(https://shop.example/) click(Weiter) wait(1000ms) +steps";
+    QTest::newRow("sign-in: sign in and list my bookings")
+        << "Sign in and list my bookings" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("sign-in: log in, then get my invoices")
+        << "Log in, then get my invoices" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("sign-in: login and show the dashboard")
+        << "Login and show the dashboard" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login +direct";
+    QTest::newRow("sign-in: sign in to see my orders")
+        << "Sign in to see my orders" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login";
+    QTest::newRow("sign-in: anmelden und bestellungen zeigen")
+        << "Anmelden und Bestellungen zeigen" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login";
+    QTest::newRow("sign-in: einloggen, dann die rechnungen holen")
+        << "Einloggen, dann die Rechnungen holen" << shop << true << false << none
+        << "open(https://shop.example/) login extract +login";
+    QTest::newRow("a trailing full stop") << "List the products." << shop << true << false << none
+                                          << "open(https://shop.example/) extract +direct";
+    QTest::newRow("exclamation marks") << "list the products!!!" << shop << true << false << none
+                                       << "open(https://shop.example/) extract +direct";
+    QTest::newRow("two direct lines")
+        << "Get the prices\nthen list the sizes" << shop << true << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("opens a docs URL and extracts")
+        << "Open https://docs.example/api and extract the endpoints" << none << false << false
+        << none << "open(https://docs.example/api) extract +direct";
+    QTest::newRow("goes to a URL and collects")
+        << "Go to https://blog.example/archive and collect all post titles" << none << false
+        << false << none << "open(https://blog.example/archive) extract +direct";
+    QTest::newRow("visits a host with a path")
+        << "Visit shop.example/sale and list the discounted items" << none << false << false << none
+        << "open(https://shop.example/sale) extract +direct";
+    QTest::newRow("navigates then summarises")
+        << "Navigate to https://news.example then summarise the top story" << none << false << false
+        << none << "open(https://news.example) extract +direct";
+    QTest::newRow("reads a URL written in the task")
+        << "Read https://a.example/x" << none << false << false << none
+        << "open(https://a.example/x) extract +direct";
+    QTest::newRow("extracts from a URL written at the end")
+        << "Extract the title from https://b.example/post" << none << false << false << none
+        << "open(https://b.example/post) extract +direct";
+    QTest::newRow("browses to a URL")
+        << "Browse to https://c.example and list the links" << none << false << false << none
+        << "open(https://c.example) extract +direct";
     QTest::newRow("splits steps written on separate lines")
         << "Click \"Menu\"\nClick \"Orders\"" << shop << false << false << none
         << "open(https://shop.example/) click(Menu) click(Orders) +steps";

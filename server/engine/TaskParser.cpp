@@ -72,7 +72,7 @@ const QString VERBS = QStringLiteral(
     "wait|scroll|search|check|uncheck|tick|untick|submit|extract|list|get|find|return|collect|"
     "look up|download|fetch|show|read|scrape|summari[sz]e|give|pull|grab|export|copy|capture|"
     "gather|retrieve|save|compile|liste|zeige|hole|hol|sammle|suche|"
-    "durchsuche|lies|klicke|öffne|gib");
+    "durchsuche|lies|klicke|öffne|gib|warte|scrolle");
 
 int toMs(double n, const QString &unit)
 {
