@@ -618,14 +618,7 @@ A2wService::Created A2wService::launch(const CreateRequest &request, const Calle
     if (awaitVerification) {
         parkForVerification(run, task);
     } else if (execution == QLatin1String("cloud")) {
-        try {
-            start(run, task);
-        } catch (const DomainError &e) {
-            // Refused by the run core (credits, limits, a target it may not reach): the
-            // run is kept as failed for the operator, and the caller gets the error.
-            settle(run, Status::failed, e.message());
-            throw;
-        }
+        start(run, task);
     } else {
         scheduleExpiry();
     }
@@ -688,12 +681,19 @@ engine::ExecuteRequest A2wService::engineRequest(const Run &run, QJsonObject raw
 
 void A2wService::start(Run &run, const QString &task)
 {
-    const std::optional<sites::Site> site = m_sites.findSite(run.siteId);
-    const QString keyId = accountFor(run.siteId, site ? site->name : run.host);
-    const engine::ExecuteRequest request =
-        engineRequest(run, {{QStringLiteral("input"), task}}, keyId);
-    engine::AgentRun *agentRun =
-        m_runs.start(request, keyId, Ids::make(QStringLiteral("req")), kEndpoint);
+    engine::AgentRun *agentRun = nullptr;
+    try {
+        const std::optional<sites::Site> site = m_sites.findSite(run.siteId);
+        const QString keyId = accountFor(run.siteId, site ? site->name : run.host);
+        const engine::ExecuteRequest request =
+            engineRequest(run, {{QStringLiteral("input"), task}}, keyId);
+        agentRun = m_runs.start(request, keyId, Ids::make(QStringLiteral("req")), kEndpoint);
+    } catch (const DomainError &e) {
+        // Refused by the run core (credits, limits, a target it may not reach): the run
+        // is kept as failed for the operator, and the caller gets the error.
+        settle(run, Status::failed, e.message());
+        throw;
+    }
     run.trajectoryId = agentRun->trajectoryId();
     run.updatedAt = m_store.clock().nowMs();
     m_repo->update(run);
@@ -991,12 +991,7 @@ Run A2wService::answer(const QString &id, const ContinueRequest &request)
                       {{QStringLiteral("role"), QStringLiteral("user")},
                        {QStringLiteral("delegation"), run.delegationId}});
             if (run.execution == QLatin1String("cloud")) {
-                try {
-                    start(run, task);
-                } catch (const DomainError &e) {
-                    settle(run, Status::failed, e.message());
-                    throw;
-                }
+                start(run, task);
             } else {
                 run.pendingTask = task;
                 setStatus(run, Status::waitingBrowser);

@@ -197,6 +197,7 @@ private:
     // history): its page, steps verbosity, file tools, confirmation gate.
     engine::ExecuteRequest engineRequest(const Run &run, QJsonObject raw,
                                          const QString &keyId) const;
+    // Starts the run on the run core; a refusal settles it failed, then rethrows.
     void start(Run &run, const QString &engineInput);
     void onEngineChanged(const QString &trajectoryId);
     void sync(Run &run, const QJsonObject &response, const QString &engineStatus);
