@@ -1249,10 +1249,14 @@ void tst_A2wNetwork::refusesADelegationTokenOutsideItsScope()
         r.json()[QStringLiteral("input")][QStringLiteral("links")][QStringLiteral("verify")]
             .toString();
     QCOMPARE(approve(verify, m_ph->ownerKey(), {QStringLiteral("list-products")}, 5), 200);
-    const QString token = HttpClient()
-                              .get(r.json().value(QStringLiteral("run")).toString())
-                              .json()[QStringLiteral("delegation")][QStringLiteral("token")]
-                              .toString();
+    const QJsonObject approved =
+        HttpClient().get(r.json().value(QStringLiteral("run")).toString()).json();
+    // The browser run waits for a browser again, with a deadline.
+    QCOMPARE(approved.value(QStringLiteral("status")).toString(),
+             QStringLiteral("waiting_browser"));
+    QVERIFY(approved.contains(QStringLiteral("expiresAt")));
+    const QString token =
+        approved[QStringLiteral("delegation")][QStringLiteral("token")].toString();
     QVERIFY(token.startsWith(QLatin1String("rds_")));
     // Time and spending, moved on in the store (every session so far: each row has its own).
     QSqlQuery q(m_ph->service().store().database());

@@ -993,8 +993,13 @@ Run A2wService::answer(const QString &id, const ContinueRequest &request)
             if (run.execution == QLatin1String("cloud")) {
                 start(run, task);
             } else {
+                // A browser run waits for a browser again, with the same deadline as at
+                // creation.
                 run.pendingTask = task;
+                run.expiresAt = m_store.clock().nowMs() +
+                                m_settings.int64Value(SettingKeys::a2wInputExpirySeconds) * 1000;
                 setStatus(run, Status::waitingBrowser);
+                scheduleExpiry();
             }
             return *m_repo->find(id);
         }
