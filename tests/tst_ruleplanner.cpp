@@ -139,6 +139,14 @@ private Q_SLOTS:
     void refusesAPagelessTaskWithoutAskQuestions();
     void readsTheSheetsWhenThereIsNoPage();
     void resumesFromSavedState();
+    void signsInStepByStep_data();
+    void signsInStepByStep();
+    void endsErrorWhenNoDataCameBack();
+    void keepsPartialDataWithTypedWarnings();
+    void doesEveryActionKindInOrder();
+    void worksThroughEachRowOfTheSheet();
+    void writesTheResultIntoAGeneratedFile();
+    void reportsAMissingSearchBox();
 };
 
 void tst_RulePlanner::readsThePageAsText()
@@ -329,6 +337,156 @@ void tst_RulePlanner::resumesFromSavedState()
     QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
     QVERIFY(second.tab.signedIn);
     QVERIFY2(out.text.contains(QStringLiteral("Order 17")), qPrintable(out.text));
+}
+
+void tst_RulePlanner::signsInStepByStep_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QJsonObject>("answers");
+    QTest::addColumn<bool>("signedIn");
+    QTest::addColumn<QStringList>("asked");
+    QTest::newRow("a password, then a one-time code asked for on its own")
+        << "otp"
+        << QJsonObject{{"email", "ann@example.org"}, {"password", "s3cret"}, {"code", "123456"}}
+        << true << QStringList{"email,password", "code"};
+    QTest::newRow("a wrong one-time code is reported, not retried")
+        << "otp"
+        << QJsonObject{{"email", "ann@example.org"}, {"password", "s3cret"}, {"code", "000000"}}
+        << false << QStringList{"email,password", "code"};
+    QTest::newRow("an emailed sign-in link is asked for as a secret and opened")
+        << "magic_link"
+        << QJsonObject{{"email", "ann@example.org"},
+                       {"password", "s3cret"},
+                       {"magic_link", "https://shop.example/orders"}}
+        << true << QStringList{"email,password", "magic_link"};
+}
+
+void tst_RulePlanner::signsInStepByStep()
+{
+    QFETCH(QString, kind);
+    QFETCH(QJsonObject, answers);
+    QFETCH(bool, signedIn);
+    QFETCH(QStringList, asked);
+    Run run(QStringLiteral("Sign in and read my orders"), {kLogin});
+    // After the password, the site asks for its second step.
+    const QString second = QStringLiteral("https://shop.example/login/second");
+    run.tab.pages[kLogin].afterLogin = second;
+    FakePage step;
+    step.loginKind = kind;
+    if (kind == QLatin1String("otp")) {
+        step.fields = {QJsonObject{{"key", "code"}, {"label", "Code"}, {"id", "e7"}}};
+        step.submit = QStringLiteral("Verify");
+        step.credentials = {{"code", "123456"}};
+        step.afterLogin = kOrders;
+    }
+    run.tab.pages.insert(second, step);
+    const PlannerOutcome out = run.go(answers);
+    QStringList askedKeys;
+    for (const QJsonObject &q : out.asked)
+        askedKeys << q.keys().join(QLatin1Char(','));
+    QCOMPARE(askedKeys, asked);
+    QCOMPARE(run.tab.url == kOrders, signedIn);
+    if (signedIn) {
+        QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+        QVERIFY2(out.text.contains(QStringLiteral("Order 17")), qPrintable(out.text));
+    } else {
+        QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
+        QVERIFY2(out.error.contains(QStringLiteral("signing in did not succeed")),
+                 qPrintable(out.error));
+    }
+    // The emailed link is a secret: it signs in.
+    if (kind == QLatin1String("magic_link"))
+        QVERIFY(out.asked.last()
+                    .value(QStringLiteral("magic_link"))
+                    .toObject()
+                    .value(QStringLiteral("secret"))
+                    .toBool());
+}
+
+void tst_RulePlanner::endsErrorWhenNoDataCameBack()
+{
+    // The schema asks for products; the page has none (and no sign-in form to try): the
+    // run did not do what was asked, so it fails saying so, never a plain success.
+    Run run(QStringLiteral("List the products"), {kHome}, jsonSchema(kProducts));
+    run.tab.pages[kHome].missing = {QStringLiteral("name: no element matched")};
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
+    QVERIFY2(out.error.contains(QStringLiteral("none of the data the schema asks for")),
+             qPrintable(out.error));
+    QVERIFY2(out.error.contains(QStringLiteral("name: no element matched")), qPrintable(out.error));
+    QVERIFY(out.calls.contains(QStringLiteral("act_on_tab:login_form")));
+}
+
+void tst_RulePlanner::keepsPartialDataWithTypedWarnings()
+{
+    // Some data, some of it lacking: success with the data, and each gap and each value
+    // that did not fit its field as a typed warning.
+    Run run(QStringLiteral("List the products"), {kList}, jsonSchema(kProducts));
+    run.tab.pages[kList].missing = {QStringLiteral("price: required, missing in item 2")};
+    run.tab.pages[kList].warnings = {QStringLiteral("price: \"call us\" is not a number")};
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(names(out.json), (QStringList{"Rope", "Fender"}));
+    QCOMPARE(run.ctx.m_warnings, (QStringList{"schema: price: required, missing in item 2",
+                                              "value: price: \"call us\" is not a number"}));
+}
+
+void tst_RulePlanner::doesEveryActionKindInOrder()
+{
+    Run run(QStringLiteral("Select \"Large\" in \"Size\", check \"Gift wrap\", press Enter, wait "
+                           "2 seconds, scroll down, then click \"Products\""),
+            {kHome});
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(run.tab.log.mid(0, 7),
+             (QStringList{"navigate https://shop.example/", "select Size", "check Gift wrap",
+                          "press enter", "wait ", "scroll ", "click Products"}));
+}
+
+void tst_RulePlanner::worksThroughEachRowOfTheSheet()
+{
+    FakeContext ctx;
+    ctx.m_request.input = QStringLiteral("For each row, open the url and read the title");
+    ctx.m_sheets.append(
+        data::Sheet::fromStrings(QStringLiteral("Sites"), {"url", "title"},
+                                 {{"https://a.example/", "A"}, {"https://b.example/", "B"}}));
+    TaskContext tc;
+    tc.hasData = true;
+    const QJsonObject schema = jsonSchema(R"({"type":"object","properties":{"sites":{"type":"array",
+        "items":{"type":"object","properties":{"url":{"type":"string"},"title":{"type":"string"}}}}}})");
+    tc.hasSchema = true;
+    RulePlanner planner(ctx.m_request.input, tc, schema);
+    FakeTab tab;
+    const PlannerOutcome out = drive(planner, ctx, tab);
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(out.calls, QStringList{"sheets_workflow"});
+    // The rows under the schema's one array property.
+    const QJsonArray sites = out.json->toObject().value(QStringLiteral("sites")).toArray();
+    QCOMPARE(sites.size(), 2);
+    QCOMPARE(sites.at(1).toObject().value(QStringLiteral("title")).toString(), QStringLiteral("B"));
+    QVERIFY2(out.text.contains(QStringLiteral("Worked through Sites")), qPrintable(out.text));
+}
+
+void tst_RulePlanner::writesTheResultIntoAGeneratedFile()
+{
+    Run run(QStringLiteral("List the products"), {kList}, jsonSchema(kProducts),
+            {QStringLiteral("generate_sheets")});
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(out.calls.last(), QStringLiteral("generate_sheets"));
+    // The file is written from the data extracted, and the answer says so.
+    QCOMPARE(run.tab.log.last(), QStringLiteral("generate_sheets data"));
+    QVERIFY2(out.text.contains(QStringLiteral("Wrote result with generate_sheets")),
+             qPrintable(out.text));
+}
+
+void tst_RulePlanner::reportsAMissingSearchBox()
+{
+    Run run(QStringLiteral("Search for \"rope\" and list the results"), {kList},
+            jsonSchema(kProducts));
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
+    QVERIFY2(out.error.contains(QStringLiteral("no search box")), qPrintable(out.error));
 }
 
 QTEST_GUILESS_MAIN(tst_RulePlanner)

@@ -141,42 +141,8 @@ bool RulePlanner::takeResult(PlanningContext &ctx, const ToolResult &last,
     }
     const QJsonObject out = last.output.toObject();
     switch (expected) {
-    case Expect::LoginForm: {
-        const QJsonValue form = out.value(QStringLiteral("loginForm"));
-        if (form.isObject()) {
-            const QJsonObject step = form.toObject();
-            const QString kind = step.value(QStringLiteral("kind")).toString();
-            // After a submit, the same form again is a failed sign-in; another kind (a
-            // one-time code after the password, an emailed link) is its next step.
-            if (m_loginSubmitted && (kind == m_loginKind || m_loginSteps >= 3)) {
-                decide(Decision::fail(
-                    QStringLiteral("signing in did not succeed: the login form is still shown")));
-                return false;
-            }
-            m_loginSubmitted = false;
-            m_login = step;
-            m_loginKind = kind;
-            m_loginField = 0;
-            ++m_loginSteps;
-            break;
-        }
-        // No login form (any more).
-        const bool justSignedIn = std::exchange(m_loginSubmitted, false);
-        if (justSignedIn)
-            m_loggedIn = true;
-        if (m_retryExtract) {
-            m_retryExtract = false;
-            if (justSignedIn) {
-                m_index = m_extractIndex; // extract again, now signed in
-            } else {
-                applyExtract(m_lastExtract);
-                m_index = m_extractIndex + 1;
-            }
-        } else {
-            ++m_index; // past the Login op
-        }
-        break;
-    }
+    case Expect::LoginForm:
+        return takeLoginForm(out, decide);
     case Expect::LoginSubmit:
         // Look again: the form should be gone.
         m_pendingLoginCheck = true;
@@ -184,54 +150,15 @@ bool RulePlanner::takeResult(PlanningContext &ctx, const ToolResult &last,
     case Expect::LoginStep:
         ++m_loginField;
         break;
-    case Expect::Extract: {
-        const QJsonValue data = out.value(QStringLiteral("data"));
-        if (!m_schema.isEmpty() && emptyData(data) && !m_loggedIn && !m_triedLoginForData) {
-            // Nothing found: maybe the content is behind a login form.
-            m_triedLoginForData = true;
-            m_retryExtract = true;
-            m_extractIndex = m_index;
-            m_lastExtract = out;
-            m_pendingLoginCheck = true;
-            break;
-        }
-        applyExtract(out);
-        ++m_index;
+    case Expect::Extract:
+        takeExtract(out);
         break;
-    }
-    case Expect::Workflow: {
-        // The rows, shaped as the schema asks (SheetTools.h: workflowShape).
-        const QString wrap = workflowShape(m_schema).wrapKey;
-        const QJsonValue rows = out.value(QStringLiteral("rows"));
-        m_data = wrap.isEmpty() ? rows : QJsonValue(QJsonObject{{wrap, rows}});
-        m_text = QStringLiteral("Worked through %1: %2.")
-                     .arg(out.value(QStringLiteral("source")).toString(), last.summary);
-        m_workflowDone = true;
-        ++m_index;
+    case Expect::Workflow:
+        takeWorkflow(out, last.summary);
         break;
-    }
-    case Expect::ReadSheets: {
-        // The answer is what the inputs hold: the text of each file, then the sheets.
-        QStringList parts;
-        for (const auto &doc : std::as_const(ctx.documents()))
-            parts << QStringLiteral("## %1\n\n%2").arg(doc.first, doc.second.trimmed());
-        if (const QString sheets = out.value(QStringLiteral("markdown")).toString();
-            !sheets.isEmpty())
-            parts << sheets;
-        m_text = parts.join(QStringLiteral("\n\n"));
-        // With a schema, the first sheet's rows are the JSON answer.
-        if (!m_schema.isEmpty() && !ctx.sheets().isEmpty()) {
-            // The rows shaped into the schema: its properties matched to the headers,
-            // a list of names from the column that names them.
-            QStringList gaps;
-            m_data = shapeRows(m_schema, ctx.sheets().first().toObjects(), &gaps);
-            for (const QString &g : std::as_const(gaps))
-                ctx.warnings().append(QStringLiteral("schema: %1").arg(g));
-            m_workflowDone = true;
-        }
-        ++m_index;
+    case Expect::ReadSheets:
+        takeSheets(ctx, out);
         break;
-    }
     case Expect::Generate:
         m_generated << last.summary;
         ++m_index;
@@ -247,6 +174,98 @@ bool RulePlanner::takeResult(PlanningContext &ctx, const ToolResult &last,
         break;
     }
     return true;
+}
+
+// The login form read: a form to fill (or the same form again after a submit: a failed
+// sign-in), or none any more (signed in, or no sign-in needed).
+bool RulePlanner::takeLoginForm(const QJsonObject &out, std::function<void(Decision)> &decide)
+{
+    const QJsonValue form = out.value(QStringLiteral("loginForm"));
+    if (form.isObject()) {
+        const QJsonObject step = form.toObject();
+        const QString kind = step.value(QStringLiteral("kind")).toString();
+        // After a submit, the same form again is a failed sign-in; another kind (a
+        // one-time code after the password, an emailed link) is its next step.
+        if (m_loginSubmitted && (kind == m_loginKind || m_loginSteps >= 3)) {
+            decide(Decision::fail(
+                QStringLiteral("signing in did not succeed: the login form is still shown")));
+            return false;
+        }
+        m_loginSubmitted = false;
+        m_login = step;
+        m_loginKind = kind;
+        m_loginField = 0;
+        ++m_loginSteps;
+        return true;
+    }
+    // No login form (any more).
+    const bool justSignedIn = std::exchange(m_loginSubmitted, false);
+    if (justSignedIn)
+        m_loggedIn = true;
+    if (m_retryExtract) {
+        m_retryExtract = false;
+        if (justSignedIn) {
+            m_index = m_extractIndex; // extract again, now signed in
+        } else {
+            applyExtract(m_lastExtract);
+            m_index = m_extractIndex + 1;
+        }
+    } else {
+        ++m_index; // past the Login op
+    }
+    return true;
+}
+
+// An extraction's result. Nothing found where data was asked for: maybe the content is
+// behind a login form, so look for one once before accepting the empty result.
+void RulePlanner::takeExtract(const QJsonObject &out)
+{
+    const QJsonValue data = out.value(QStringLiteral("data"));
+    if (!m_schema.isEmpty() && emptyData(data) && !m_loggedIn && !m_triedLoginForData) {
+        m_triedLoginForData = true;
+        m_retryExtract = true;
+        m_extractIndex = m_index;
+        m_lastExtract = out;
+        m_pendingLoginCheck = true;
+        return;
+    }
+    applyExtract(out);
+    ++m_index;
+}
+
+// A sheet workflow's rows, shaped as the schema asks (SheetTools.h: workflowShape).
+void RulePlanner::takeWorkflow(const QJsonObject &out, const QString &summary)
+{
+    const QString wrap = workflowShape(m_schema).wrapKey;
+    const QJsonValue rows = out.value(QStringLiteral("rows"));
+    m_data = wrap.isEmpty() ? rows : QJsonValue(QJsonObject{{wrap, rows}});
+    m_text = QStringLiteral("Worked through %1: %2.")
+                 .arg(out.value(QStringLiteral("source")).toString(), summary);
+    m_workflowDone = true;
+    ++m_index;
+}
+
+// The inputs read: the text of each file, then the sheets; with a schema, the first
+// sheet's rows shaped into it.
+void RulePlanner::takeSheets(PlanningContext &ctx, const QJsonObject &out)
+{
+    QStringList parts;
+    for (const auto &doc : std::as_const(ctx.documents()))
+        parts << QStringLiteral("## %1\n\n%2").arg(doc.first, doc.second.trimmed());
+    if (const QString sheets = out.value(QStringLiteral("markdown")).toString(); !sheets.isEmpty())
+        parts << sheets;
+    m_text = parts.join(QStringLiteral("\n\n"));
+    // With a schema, the first sheet's rows are the JSON answer.
+    if (!m_schema.isEmpty() && !ctx.sheets().isEmpty()) {
+        // The rows shaped into the schema: its properties matched to the headers,
+        // a list of names from the column that names them.
+        QStringList gaps;
+        m_data = shapeRows(m_schema, ctx.sheets().first().toObjects(), &gaps);
+        for (const QString &g : std::as_const(gaps))
+            ctx.warnings().append(QStringLiteral("schema: %1").arg(g));
+        m_workflowDone = true;
+    }
+    ++m_index;
 }
 
 // After a sign-in, or when an extraction found nothing: is there a login form?
@@ -355,9 +374,38 @@ void RulePlanner::followSignInLink(PlanningContext &ctx, std::function<void(Deci
                           QStringLiteral("Opening the sign-in link.")));
 }
 
-// The next operation of the plan.
+// The next operation of the plan, by kind.
 void RulePlanner::startOp(PlanningContext &ctx, const TaskOp &op,
                           std::function<void(Decision)> &decide)
+{
+    switch (op.kind) {
+    case TaskOp::Kind::Login:
+        startLogin(decide);
+        return;
+    case TaskOp::Kind::Extract:
+        startExtract(op, decide);
+        return;
+    case TaskOp::Kind::ReadSheets:
+        startReadSheets(decide);
+        return;
+    case TaskOp::Kind::SheetsWorkflow:
+        startWorkflow(ctx, decide);
+        return;
+    case TaskOp::Kind::Generate:
+        startGenerate(ctx, op, decide);
+        return;
+    case TaskOp::Kind::Ask:
+        askForPage(ctx, decide);
+        return;
+    default:
+        actOnPage(op, decide);
+        return;
+    }
+}
+
+// One action on the page (open, click, type, select, check, press, wait, scroll,
+// search): a step whose result only moves the plan on.
+void RulePlanner::actOnPage(const TaskOp &op, std::function<void(Decision)> &decide)
 {
     auto step = [this, &decide](const QJsonObject &args, const QString &thought) {
         m_expect = Expect::Step;
@@ -416,94 +464,111 @@ void RulePlanner::startOp(PlanningContext &ctx, const TaskOp &op,
         step({{QStringLiteral("action"), QStringLiteral("search")}, {QStringLiteral("text"), op.a}},
              QStringLiteral("Searching for \"%1\".").arg(op.a));
         return;
-    case TaskOp::Kind::Login:
-        m_expect = Expect::LoginForm;
-        m_lastTool = QStringLiteral("act_on_tab");
-        decide(
-            Decision::call(m_lastTool, {{QStringLiteral("action"), QStringLiteral("login_form")}},
-                           QStringLiteral("The task needs signing in; reading the login form.")));
-        return;
-    case TaskOp::Kind::Extract: {
-        QJsonObject args;
-        if (!op.a.isEmpty())
-            args.insert(QStringLiteral("url"), op.a);
-        if (!m_schema.isEmpty())
-            args.insert(QStringLiteral("schema"), m_schema);
-        else
-            args.insert(QStringLiteral("formats"), QJsonArray{QStringLiteral("markdown")});
-        if (m_plan.paginate) {
-            args.insert(QStringLiteral("paginate"), true);
-            if (m_plan.maxPages > 0)
-                args.insert(QStringLiteral("maxPages"), m_plan.maxPages);
-        }
-        m_expect = Expect::Extract;
-        m_lastTool = QStringLiteral("crawl_and_extract_from_tab");
-        decide(Decision::call(m_lastTool, args,
-                              m_schema.isEmpty()
-                                  ? QStringLiteral("Reading the page.")
-                                  : QStringLiteral("Extracting data shaped like the schema%1.")
-                                        .arg(m_plan.paginate
-                                                 ? QStringLiteral(", following the next pages")
-                                                 : QString())));
+    default:
+        decide(Decision::fail(QStringLiteral("the rule planner has no step for this operation")));
         return;
     }
-    case TaskOp::Kind::ReadSheets:
-        m_expect = Expect::ReadSheets;
-        m_lastTool = QStringLiteral("sheets_access");
-        decide(Decision::call(m_lastTool, {{QStringLiteral("action"), QStringLiteral("list")}},
-                              QStringLiteral("The task gives data and no page: reading it.")));
-        return;
-    case TaskOp::Kind::SheetsWorkflow: {
-        QJsonObject args{{QStringLiteral("instruction"), ctx.request().input}};
-        const QJsonObject rowSchema = workflowShape(m_schema).rowSchema;
-        if (!rowSchema.isEmpty())
-            args.insert(QStringLiteral("schema"), rowSchema);
-        m_expect = Expect::Workflow;
-        m_lastTool = QStringLiteral("sheets_workflow");
-        decide(Decision::call(m_lastTool, args,
-                              QStringLiteral("Working through the sheet row by row.")));
+}
+
+// A sign-in the task asks for: read the page's login form first.
+void RulePlanner::startLogin(std::function<void(Decision)> &decide)
+{
+    m_expect = Expect::LoginForm;
+    m_lastTool = QStringLiteral("act_on_tab");
+    decide(Decision::call(m_lastTool, {{QStringLiteral("action"), QStringLiteral("login_form")}},
+                          QStringLiteral("The task needs signing in; reading the login form.")));
+}
+
+// Read the page: shaped by the schema if there is one, following the next pages when
+// the task asks for them.
+void RulePlanner::startExtract(const TaskOp &op, std::function<void(Decision)> &decide)
+{
+    QJsonObject args;
+    if (!op.a.isEmpty())
+        args.insert(QStringLiteral("url"), op.a);
+    if (!m_schema.isEmpty())
+        args.insert(QStringLiteral("schema"), m_schema);
+    else
+        args.insert(QStringLiteral("formats"), QJsonArray{QStringLiteral("markdown")});
+    if (m_plan.paginate) {
+        args.insert(QStringLiteral("paginate"), true);
+        if (m_plan.maxPages > 0)
+            args.insert(QStringLiteral("maxPages"), m_plan.maxPages);
+    }
+    m_expect = Expect::Extract;
+    m_lastTool = QStringLiteral("crawl_and_extract_from_tab");
+    decide(Decision::call(
+        m_lastTool, args,
+        m_schema.isEmpty() ? QStringLiteral("Reading the page.")
+                           : QStringLiteral("Extracting data shaped like the schema%1.")
+                                 .arg(m_plan.paginate ? QStringLiteral(", following the next pages")
+                                                      : QString())));
+}
+
+// No page and data given: read the inputs.
+void RulePlanner::startReadSheets(std::function<void(Decision)> &decide)
+{
+    m_expect = Expect::ReadSheets;
+    m_lastTool = QStringLiteral("sheets_access");
+    decide(Decision::call(m_lastTool, {{QStringLiteral("action"), QStringLiteral("list")}},
+                          QStringLiteral("The task gives data and no page: reading it.")));
+}
+
+// "For each row …": the sheet workflow, row by row.
+void RulePlanner::startWorkflow(PlanningContext &ctx, std::function<void(Decision)> &decide)
+{
+    QJsonObject args{{QStringLiteral("instruction"), ctx.request().input}};
+    const QJsonObject rowSchema = workflowShape(m_schema).rowSchema;
+    if (!rowSchema.isEmpty())
+        args.insert(QStringLiteral("schema"), rowSchema);
+    m_expect = Expect::Workflow;
+    m_lastTool = QStringLiteral("sheets_workflow");
+    decide(
+        Decision::call(m_lastTool, args, QStringLiteral("Working through the sheet row by row.")));
+}
+
+// A file to write (a document, a sheet, a PDF …) from the data or the text so far.
+void RulePlanner::startGenerate(PlanningContext &ctx, const TaskOp &op,
+                                std::function<void(Decision)> &decide)
+{
+    const QString title = ctx.request().input.left(60);
+    QJsonObject args{{QStringLiteral("title"), title.isEmpty() ? QStringLiteral("Result") : title}};
+    if (!m_data.isUndefined() && !m_data.isNull())
+        args.insert(QStringLiteral("data"), m_data);
+    else
+        args.insert(QStringLiteral("markdown"), m_text);
+    m_expect = Expect::Generate;
+    m_lastTool = op.a;
+    decide(Decision::call(op.a, args, QStringLiteral("Writing the result with %1.").arg(op.a)));
+}
+
+// The task names no page: ask for one (with ask_questions), then open and read it.
+void RulePlanner::askForPage(PlanningContext &ctx, std::function<void(Decision)> &decide)
+{
+    if (!ctx.request().additionalTools.contains(QStringLiteral("ask_questions"))) {
+        decide(Decision::fail(
+            QStringLiteral("the task names no page to work on: give urls, or enable the "
+                           "ask_questions tool so the planner can ask")));
         return;
     }
-    case TaskOp::Kind::Generate: {
-        const QString title = ctx.request().input.left(60);
-        QJsonObject args{
-            {QStringLiteral("title"), title.isEmpty() ? QStringLiteral("Result") : title}};
-        if (!m_data.isUndefined() && !m_data.isNull())
-            args.insert(QStringLiteral("data"), m_data);
-        else
-            args.insert(QStringLiteral("markdown"), m_text);
-        m_expect = Expect::Generate;
-        m_lastTool = op.a;
-        decide(Decision::call(op.a, args, QStringLiteral("Writing the result with %1.").arg(op.a)));
+    if (ctx.answers().contains(QStringLiteral("url"))) {
+        QString url = ctx.answers().value(QStringLiteral("url")).toString().trimmed();
+        if (!url.contains(QLatin1String("://")))
+            url.prepend(QStringLiteral("https://"));
+        m_plan.ops.replace(m_index, {TaskOp::Kind::Open, url, {}, 0});
+        m_plan.ops.append({TaskOp::Kind::Extract, {}, {}, 0});
+        next(ctx, nullptr, decide);
         return;
     }
-    case TaskOp::Kind::Ask:
-        if (!ctx.request().additionalTools.contains(QStringLiteral("ask_questions"))) {
-            decide(Decision::fail(
-                QStringLiteral("the task names no page to work on: give urls, or enable the "
-                               "ask_questions tool so the planner can ask")));
-            return;
-        }
-        if (ctx.answers().contains(QStringLiteral("url"))) {
-            QString url = ctx.answers().value(QStringLiteral("url")).toString().trimmed();
-            if (!url.contains(QLatin1String("://")))
-                url.prepend(QStringLiteral("https://"));
-            m_plan.ops.replace(m_index, {TaskOp::Kind::Open, url, {}, 0});
-            m_plan.ops.append({TaskOp::Kind::Extract, {}, {}, 0});
-            next(ctx, nullptr, decide);
-            return;
-        }
-        m_expect = Expect::Answers;
-        m_lastTool = QStringLiteral("ask_user");
-        decide(Decision::call(
-            m_lastTool,
-            {{QStringLiteral("questions"),
-              QJsonArray{QJsonObject{{QStringLiteral("key"), QStringLiteral("url")},
-                                     {QStringLiteral("question"),
-                                      QStringLiteral("Which web page should I work on?")}}}}},
-            QStringLiteral("The task names no page.")));
-        return;
-    }
+    m_expect = Expect::Answers;
+    m_lastTool = QStringLiteral("ask_user");
+    decide(Decision::call(
+        m_lastTool,
+        {{QStringLiteral("questions"),
+          QJsonArray{QJsonObject{
+              {QStringLiteral("key"), QStringLiteral("url")},
+              {QStringLiteral("question"), QStringLiteral("Which web page should I work on?")}}}}},
+        QStringLiteral("The task names no page.")));
 }
 
 void RulePlanner::applyExtract(const QJsonObject &out)

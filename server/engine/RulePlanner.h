@@ -50,7 +50,20 @@ private:
     void lookForLoginForm(std::function<void(Decision)> &decide);
     void fillLoginForm(PlanningContext &ctx, std::function<void(Decision)> &decide);
     void followSignInLink(PlanningContext &ctx, std::function<void(Decision)> &decide);
+    // next() in named steps: what the last call came to (take*), then the next call.
+    bool takeLoginForm(const QJsonObject &out, std::function<void(Decision)> &decide);
+    void takeExtract(const QJsonObject &out);
+    void takeWorkflow(const QJsonObject &out, const QString &summary);
+    void takeSheets(PlanningContext &ctx, const QJsonObject &out);
     void startOp(PlanningContext &ctx, const TaskOp &op, std::function<void(Decision)> &decide);
+    void actOnPage(const TaskOp &op, std::function<void(Decision)> &decide);
+    void startLogin(std::function<void(Decision)> &decide);
+    void startExtract(const TaskOp &op, std::function<void(Decision)> &decide);
+    void startReadSheets(std::function<void(Decision)> &decide);
+    void startWorkflow(PlanningContext &ctx, std::function<void(Decision)> &decide);
+    void startGenerate(PlanningContext &ctx, const TaskOp &op,
+                       std::function<void(Decision)> &decide);
+    void askForPage(PlanningContext &ctx, std::function<void(Decision)> &decide);
     QString valueFor(PlanningContext &ctx, const QString &key) const;
     void applyExtract(const QJsonObject &out);
     void finish(PlanningContext &ctx, std::function<void(Decision)> &decide);

@@ -22,10 +22,13 @@ struct FakePage
 {
     QString title;
     QString markdown;
-    QJsonArray items;  // what an extraction finds here (objects shaped like the schema's items)
-    QString next;      // the "next" page's URL, if any
-    QJsonArray fields; // a login form's fields [{key, label, id, secret}]: empty, no form
-    QString submit;    // the login form's submit button
+    QJsonArray items;    // what an extraction finds here (objects shaped like the schema's items)
+    QString next;        // the "next" page's URL, if any
+    QJsonArray fields;   // a login form's fields [{key, label, id, secret}]: empty, no form
+    QString loginKind;   // the sign-in step the form is: password (default), otp, magic_link
+    QJsonArray missing;  // what an extraction reports missing (required fields not found)
+    QJsonArray warnings; // values an extraction could not fit to their field
+    QString submit;      // the login form's submit button
     QJsonObject credentials;       // what the form accepts, by field key
     QString afterLogin;            // where a correct sign-in leads
     QString search;                // where the site's search box leads ("?q=<query>" appended)
@@ -76,6 +79,15 @@ public:
             return act(args);
         if (tool == QLatin1String("crawl_and_extract_from_tab"))
             return crawl(args);
+        if (tool.startsWith(QLatin1String("generate_")) ||
+            tool == QLatin1String("create_sheet_from_data")) {
+            // A file written from the data (or the text) the planner passes.
+            log << QStringLiteral("%1 %2").arg(tool, args.contains(QStringLiteral("data"))
+                                                         ? QStringLiteral("data")
+                                                         : QStringLiteral("markdown"));
+            return ok({{QStringLiteral("file"), QStringLiteral("result")}},
+                      QStringLiteral("Wrote result with %1.").arg(tool));
+        }
         return engine::ToolResult::failure(QStringLiteral("the fake tab has no tool %1").arg(tool));
     }
 
@@ -127,9 +139,12 @@ private:
             return engine::ToolResult::failure(QStringLiteral("no page is open"));
         if (action == QLatin1String("login_form")) {
             QJsonValue form = QJsonValue::Null;
-            if (!p->fields.isEmpty())
+            if (!p->fields.isEmpty() || !p->loginKind.isEmpty())
                 form = QJsonObject{{QStringLiteral("fields"), p->fields},
                                    {QStringLiteral("submit"), p->submit},
+                                   {QStringLiteral("kind"), p->loginKind.isEmpty()
+                                                                ? QStringLiteral("password")
+                                                                : p->loginKind},
                                    {QStringLiteral("host"), QUrl(url).host()}};
             return ok({{QStringLiteral("loginForm"), form}, {QStringLiteral("url"), url}},
                       form.isNull() ? QStringLiteral("no login form on the page")
@@ -177,6 +192,8 @@ private:
         const int maxPages = args.value(QStringLiteral("maxPages")).toInt(50);
         QJsonArray pagesRead;
         QJsonArray items;
+        QJsonArray missing;
+        QJsonArray warnings;
         QString markdown;
         for (;;) {
             const FakePage *p = page();
@@ -185,6 +202,10 @@ private:
             pagesRead.append(QJsonObject{{QStringLiteral("url"), url}});
             for (const QJsonValue &item : p->items)
                 items.append(item);
+            for (const QJsonValue &m : p->missing)
+                missing.append(m);
+            for (const QJsonValue &w : p->warnings)
+                warnings.append(w);
             markdown += (markdown.isEmpty() ? QString() : QStringLiteral("\n\n")) + p->markdown;
             if (!paginate || p->next.isEmpty() || pagesRead.size() >= maxPages)
                 break;
@@ -196,7 +217,8 @@ private:
             out.insert(QStringLiteral("markdown"), markdown);
         } else if (schema.value(QStringLiteral("type")).toString() == QLatin1String("array")) {
             out.insert(QStringLiteral("data"), items);
-            out.insert(QStringLiteral("missing"), QJsonArray());
+            out.insert(QStringLiteral("missing"), missing);
+            out.insert(QStringLiteral("warnings"), warnings);
         } else {
             // An object schema: its first array property holds the items.
             QJsonObject data;
@@ -209,7 +231,8 @@ private:
                 }
             }
             out.insert(QStringLiteral("data"), data);
-            out.insert(QStringLiteral("missing"), QJsonArray());
+            out.insert(QStringLiteral("missing"), missing);
+            out.insert(QStringLiteral("warnings"), warnings);
         }
         return ok(out, QStringLiteral("read %1 pages").arg(pagesRead.size()));
     }
@@ -279,6 +302,17 @@ inline PlannerOutcome drive(engine::Planner &planner, FakeContext &ctx, FakeTab 
             r.output =
                 QJsonObject{{QStringLiteral("markdown"), tables.join(QStringLiteral("\n\n"))}};
             r.summary = QStringLiteral("listed %1 sheets").arg(ctx.sheets().size());
+            last = r;
+            continue;
+        }
+        if (decided->tool == QLatin1String("sheets_workflow")) {
+            // Each row of the first sheet, as the real tool returns them once worked.
+            engine::ToolResult r;
+            const data::Sheet sheet = ctx.sheets().value(0);
+            const QJsonArray rows = sheet.toObjects();
+            r.output = QJsonObject{{QStringLiteral("rows"), rows},
+                                   {QStringLiteral("source"), sheet.title}};
+            r.summary = QStringLiteral("%1 rows").arg(rows.size());
             last = r;
             continue;
         }
