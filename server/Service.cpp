@@ -33,6 +33,8 @@
 #include "mcp/McpServer.h"
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
+#include "runtime/RuntimeController.h"
+#include "runtime/RuntimeService.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
 #include "system/SystemController.h"
@@ -139,6 +141,11 @@ cloud::ToolLibrary &Service::toolLibrary()
 a2w::A2wService &Service::a2w()
 {
     return *m_a2w;
+}
+
+runtime::RuntimeService &Service::runtime()
+{
+    return *m_runtime;
 }
 
 cloud::RunService &Service::runService()
@@ -310,6 +317,12 @@ bool Service::start(QString *error)
     m_http->addController(*m_a2wController);
     m_http->addController(*m_taskController);
     m_http->addController(*m_siteMcp);
+    // The browser runtime of embedded sites, called from the sites' own pages.
+    m_runtime = std::make_unique<runtime::RuntimeService>(*m_store, *m_settings, m_sites->sites(),
+                                                          m_sites->analytics());
+    m_runtimeController = std::make_unique<runtime::RuntimeController>(*m_runtime, *m_settings);
+    m_http->addController(*m_runtimeController);
+    m_http->allowCrossOrigin(QStringLiteral("/v2/runtime/"));
     if (m_config.demo) {
         m_demoSite = std::make_unique<DemoSite>();
         m_http->addController(*m_demoSite);

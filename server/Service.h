@@ -30,6 +30,10 @@ class OpenApiController;
 namespace sites {
 class SitesArea;
 }
+namespace runtime {
+class RuntimeController;
+class RuntimeService;
+} // namespace runtime
 namespace a2w {
 class A2wController;
 class A2wService;
@@ -123,6 +127,7 @@ public:
     cloud::RunService &runService();
     // A2W runs of visiting agents (the console's A2W runs panel).
     a2w::A2wService &a2w();
+    runtime::RuntimeService &runtime();
 
     // Mints an owner key on demand (console "new key" button).
     QString mintOwnerKey(const QString &label);
@@ -170,6 +175,8 @@ private:
     std::unique_ptr<a2w::A2wController> m_a2wController;
     std::unique_ptr<a2w::TaskController> m_taskController;
     std::unique_ptr<a2w::SiteMcpController> m_siteMcp;
+    std::unique_ptr<runtime::RuntimeService> m_runtime;
+    std::unique_ptr<runtime::RuntimeController> m_runtimeController;
     std::unique_ptr<http::OpenApiController> m_openApi;
     std::unique_ptr<sites::SitesArea> m_sites;
     QString m_mintedKey;

@@ -63,12 +63,13 @@ const QHash<QString, QSet<QString>> &allowed()
          {"cloud", "engine", "browser", "data", "webhooks", "mcp", "net", "core"}},
         {QStringLiteral("a2w"),
          {"a2w", "cloud", "engine", "browser", "data", "webhooks", "sites", "mcp", "net", "core"}},
+        {QStringLiteral("runtime"), {"runtime", "sites", "http", "mcp", "net", "core"}},
         {QStringLiteral("server"),
          {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "webhooks", "system",
-          "sites", "cloud", "a2w"}},
+          "sites", "cloud", "a2w", "runtime"}},
         {QStringLiteral("ui"),
          {"ui", "server", "core", "net", "data", "browser", "engine", "webhooks", "system", "sites",
-          "cloud", "a2w"}},
+          "cloud", "a2w", "runtime"}},
     };
     return rules;
 }
@@ -157,7 +158,7 @@ void tst_Layering::serverLibrariesNeverLinkWidgets_data()
 {
     QTest::addColumn<QString>("library");
     for (const char *lib : {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud",
-                            "sites", "system", "data", "a2w", "server"})
+                            "sites", "system", "data", "a2w", "runtime", "server"})
         QTest::newRow(lib)
             << QStringLiteral(PILOTHOUSE_LIB_DIR "/libpilothouse_%1.so").arg(QLatin1String(lib));
 }

@@ -94,6 +94,14 @@ inline const QString a2wRunsPerMinuteVerified = QStringLiteral("a2w.runsPerMinut
 inline const QString a2wSensitiveNeedsVerified = QStringLiteral("a2w.sensitiveNeedsVerified");
 inline const QString a2wSignatureMaxAgeSeconds = QStringLiteral("a2w.signatureMaxAgeSeconds");
 inline const QString a2wEventChunkBytes = QStringLiteral("a2w.eventChunkBytes");
+// The browser runtime of embedded sites (docs/api/runtime.md).
+inline const QString runtimeSessionTokenSeconds = QStringLiteral("runtime.sessionTokenSeconds");
+inline const QString runtimeSnapshotInlineBytes = QStringLiteral("runtime.snapshotInlineBytes");
+inline const QString runtimeTelemetryMaxEvents = QStringLiteral("runtime.telemetryMaxEvents");
+inline const QString runtimeTelemetryMaxEventBytes =
+    QStringLiteral("runtime.telemetryMaxEventBytes");
+inline const QString runtimeExternalBlockPercent = QStringLiteral("runtime.externalBlockPercent");
+inline const QString runtimeStreamPingMs = QStringLiteral("runtime.streamPingMs");
 inline const QString llmBaseUrl = QStringLiteral("llm.baseUrl");
 inline const QString llmModel = QStringLiteral("llm.model");
 inline const QString llmApiKey = QStringLiteral("llm.apiKey");

@@ -121,6 +121,8 @@ QByteArray Exchange::head(int status, const HeaderList &headers) const
     out += "X-Request-Id: " + m_request.id.toLatin1() + "\r\n";
     for (const auto &h : headers)
         out += h.first + ": " + h.second + "\r\n";
+    for (const auto &h : m_extraHeaders)
+        out += h.first + ": " + h.second + "\r\n";
     if (m_closeAfter)
         out += "Connection: close\r\n";
     return out;

@@ -46,6 +46,11 @@ public:
     void respondJson(int status, const QJsonObject &body, const HeaderList &headers = {});
     void fail(const DomainError &error);
     void setErrorEnvelope(ErrorEnvelope envelope) { m_envelope = envelope; }
+    // A header every response of this exchange carries (CORS on cross-origin areas).
+    void addResponseHeader(const QByteArray &name, const QByteArray &value)
+    {
+        m_extraHeaders.append({name, value});
+    }
 
     // Streaming: status line and headers now, chunks as they come, then the end.
     void beginStream(int status, const QByteArray &contentType, const HeaderList &headers = {});
@@ -73,6 +78,7 @@ private:
     ErrorEnvelope m_envelope;
     State m_state = State::Pending;
     bool m_closeAfter = false;
+    HeaderList m_extraHeaders;
 };
 
 } // namespace ph::http

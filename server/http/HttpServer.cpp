@@ -237,6 +237,21 @@ bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket
             Q_EMIT idle();
     });
 
+    const bool crossOrigin =
+        std::any_of(m_crossOrigin.cbegin(), m_crossOrigin.cend(), [exchange](const QString &p) {
+            return exchange->request().path.startsWith(p);
+        });
+    if (crossOrigin) {
+        exchange->addResponseHeader("Access-Control-Allow-Origin", "*");
+        exchange->addResponseHeader("Access-Control-Expose-Headers", "X-Request-Id");
+        if (exchange->request().method == "OPTIONS") {
+            exchange->respond(204, {}, {},
+                              {{"Access-Control-Allow-Methods", "GET, POST, OPTIONS"},
+                               {"Access-Control-Allow-Headers", "authorization, content-type"},
+                               {"Access-Control-Max-Age", "600"}});
+            return true;
+        }
+    }
     try {
         if (exchange->request().body.size() > m_limits.maxBodyBytes)
             throw DomainError::payloadTooLarge(m_limits.maxBodyBytes);

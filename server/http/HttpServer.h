@@ -35,6 +35,10 @@ public:
 
     void addController(Controller &controller);
     void addRoute(const Route &route);
+    // Paths under `prefix` are called from other origins (the embed SDK on a site):
+    // every answer allows any origin (no cookies: these routes take bearer tokens), and
+    // OPTIONS preflights are answered.
+    void allowCrossOrigin(const QString &prefix) { m_crossOrigin.append(prefix); }
     // Routes refused while the table was built (a duplicate): the service does not start.
     QStringList routeProblems() const { return m_routeProblems; }
     QList<Route> routes() const { return m_router.routes(); }
@@ -77,6 +81,7 @@ private:
     const Clock &m_clock;
     Router m_router;
     QStringList m_routeProblems;
+    QStringList m_crossOrigin;
     QPointer<TcpGuard> m_guard;
     ConnectionLimits m_limits;
     QHostAddress m_address;

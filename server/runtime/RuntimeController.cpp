@@ -1,0 +1,250 @@
+#include "RuntimeController.h"
+
+#include "RuntimeService.h"
+
+#include "core/Clock.h"
+#include "core/DomainError.h"
+#include "core/Settings.h"
+#include "http/EventStream.h"
+#include "http/Exchange.h"
+
+#include <QDateTime>
+#include <QPointer>
+#include <QTimer>
+
+namespace ph::runtime {
+
+using http::AuthPolicy;
+using http::Exchange;
+using http::Route;
+
+namespace {
+
+QString bearerOf(const http::Request &r)
+{
+    const QByteArray auth = r.header("authorization");
+    if (auth.size() > 7 && auth.left(7).compare("bearer ", Qt::CaseInsensitive) == 0)
+        return QString::fromLatin1(auth.mid(7).trimmed());
+    return {};
+}
+
+void ok(Exchange &ex, const QJsonObject &data, int status = 200)
+{
+    ex.respondJson(status, {{QStringLiteral("success"), true}, {QStringLiteral("data"), data}});
+}
+
+// The session a call is made in: its token (Authorization: Bearer, or sessionToken in
+// the body), and the sessionId the body names (required).
+Session sessionOf(RuntimeService &service, const http::Request &r, const QJsonObject &body)
+{
+    QString token = bearerOf(r);
+    if (token.isEmpty())
+        token = body.value(QStringLiteral("sessionToken")).toString();
+    const Session session =
+        service.authenticate(token, body.value(QStringLiteral("sessionId")).toString());
+    if (!body.value(QStringLiteral("sessionId")).isString())
+        throw DomainError::missingField(QStringLiteral("sessionId"));
+    return session;
+}
+
+} // namespace
+
+RuntimeController::RuntimeController(RuntimeService &service, Settings &settings, QObject *parent)
+    : QObject(parent)
+    , m_service(service)
+    , m_settings(settings)
+{}
+
+QJsonObject RuntimeController::errorEnvelope(const DomainError &error, const QString &requestId)
+{
+    QJsonObject data = error.details();
+    data.insert(QStringLiteral("code"), error.code());
+    data.insert(QStringLiteral("message"), error.message());
+    if (!error.field().isEmpty())
+        data.insert(QStringLiteral("field"), error.field());
+    if (!data.contains(QStringLiteral("retryable")))
+        data.insert(QStringLiteral("retryable"),
+                    error.kind() == DomainError::Kind::TooManyRequests ||
+                        error.kind() == DomainError::Kind::Unavailable);
+    QJsonObject o{{QStringLiteral("success"), false},
+                  {QStringLiteral("error"), error.message()},
+                  {QStringLiteral("code"), error.code()},
+                  {QStringLiteral("requestId"), requestId},
+                  {QStringLiteral("data"), data}};
+    if (!error.field().isEmpty())
+        o.insert(QStringLiteral("field"), error.field());
+    if (error.retryAfterSeconds() > 0)
+        o.insert(QStringLiteral("retryAfter"), error.retryAfterSeconds());
+    return o;
+}
+
+QList<Route> RuntimeController::routes()
+{
+    using C = RuntimeController;
+    QList<Route> table = {
+        Route::to("POST", QStringLiteral("/v2/runtime/session/open"), AuthPolicy::Anonymous, this,
+                  &C::open),
+        Route::to("POST", QStringLiteral("/v2/runtime/session/context"), AuthPolicy::Anonymous,
+                  this, &C::context),
+        Route::to("POST", QStringLiteral("/v2/runtime/command"), AuthPolicy::Anonymous, this,
+                  &C::command),
+        Route::to("GET", QStringLiteral("/v2/runtime/stream"), AuthPolicy::Anonymous, this,
+                  &C::stream),
+        Route::to("POST", QStringLiteral("/v2/runtime/state"), AuthPolicy::Anonymous, this,
+                  &C::state),
+        Route::to("POST", QStringLiteral("/v2/runtime/snapshot"), AuthPolicy::Anonymous, this,
+                  &C::snapshot),
+        Route::to("POST", QStringLiteral("/v2/runtime/context/external"), AuthPolicy::Anonymous,
+                  this, &C::external),
+        Route::to("POST", QStringLiteral("/v2/runtime/telemetry/ingest"), AuthPolicy::Anonymous,
+                  this, &C::telemetry),
+        Route::to("GET", QStringLiteral("/v2/runtime/collect"), AuthPolicy::Anonymous, this,
+                  &C::collect),
+        Route::to("POST", QStringLiteral("/v2/runtime/collect"), AuthPolicy::Anonymous, this,
+                  &C::collect),
+    };
+    for (Route &route : table)
+        route.envelope = &RuntimeController::errorEnvelope;
+    return table;
+}
+
+QString RuntimeController::base(const Exchange &ex) const
+{
+    QString b = m_settings.stringValue(SettingKeys::publicBaseUrl);
+    if (b.isEmpty())
+        b = ex.request().origin();
+    while (b.endsWith(u'/'))
+        b.chop(1);
+    return b;
+}
+
+void RuntimeController::open(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QJsonObject body = r.jsonObject();
+    const RuntimeService::Opened o = m_service.open(body, bearerOf(r), r.remoteAddress.toString());
+    ok(ex, {{QStringLiteral("sessionId"), o.session.id},
+            {QStringLiteral("sessionToken"), o.sessionToken},
+            {QStringLiteral("sessionTokenExpiresAt"), o.sessionTokenExpiresAt},
+            {QStringLiteral("streamToken"), o.streamToken},
+            {QStringLiteral("epoch"), o.session.epoch},
+            {QStringLiteral("seq"), o.session.seq},
+            {QStringLiteral("refreshed"), o.refreshed},
+            {QStringLiteral("capabilities"), o.capabilities},
+            {QStringLiteral("policy"), o.policy},
+            {QStringLiteral("projection"), m_service.projection(o.session, 0, true)},
+            {QStringLiteral("siteConfig"), o.siteConfig},
+            {QStringLiteral("analytics"), o.analytics},
+            {QStringLiteral("sseUrl"),
+             base(ex) + QStringLiteral("/v2/runtime/stream?streamTicket=") + o.streamToken}});
+}
+
+void RuntimeController::context(Exchange &ex)
+{
+    const QJsonObject body = ex.request().jsonObject();
+    const Session session = sessionOf(m_service, ex.request(), body);
+    ok(ex, m_service.updateContext(session, body));
+}
+
+void RuntimeController::command(Exchange &ex)
+{
+    const QJsonObject body = ex.request().jsonObject();
+    const Session session = sessionOf(m_service, ex.request(), body);
+    const RuntimeService::Answer answer = m_service.command(session, body);
+    ok(ex, answer.data, answer.status);
+}
+
+void RuntimeController::state(Exchange &ex)
+{
+    const QJsonObject body = ex.request().jsonObject();
+    const Session session = sessionOf(m_service, ex.request(), body);
+    const qint64 after = qint64(body.value(QStringLiteral("seqAfter")).toDouble(0));
+    if (body.contains(QStringLiteral("seqAfter")) &&
+        !body.value(QStringLiteral("seqAfter")).isDouble())
+        throw DomainError::invalidField(QStringLiteral("seqAfter"),
+                                        QStringLiteral("must be a number"));
+    // Without seqAfter (a resync) the checkpoint comes along.
+    ok(ex, m_service.projection(session, after, !body.contains(QStringLiteral("seqAfter"))));
+}
+
+void RuntimeController::snapshot(Exchange &ex)
+{
+    const QJsonObject body = ex.request().jsonObject();
+    const Session session = sessionOf(m_service, ex.request(), body);
+    ok(ex, m_service.saveSnapshot(session, body));
+}
+
+void RuntimeController::external(Exchange &ex)
+{
+    const QJsonObject body = ex.request().jsonObject();
+    const Session session = sessionOf(m_service, ex.request(), body);
+    ok(ex, m_service.externalDecision(session, body));
+}
+
+void RuntimeController::telemetry(Exchange &ex)
+{
+    const QJsonObject body = ex.request().jsonObject();
+    const Session session = sessionOf(m_service, ex.request(), body);
+    ok(ex, m_service.ingestTelemetry(session, body), 202);
+}
+
+void RuntimeController::collect(Exchange &ex)
+{
+    QHash<QString, QString> query;
+    for (const auto &item : ex.request().query.queryItems(QUrl::FullyDecoded))
+        query.insert(item.first, item.second);
+    const QString id = m_service.collect(query);
+    ok(ex, {{QStringLiteral("id"), id}}, 202);
+}
+
+void RuntimeController::stream(Exchange &ex)
+{
+    const http::Request &r = ex.request();
+    const QString ticket = r.queryValue(QStringLiteral("streamTicket"));
+    if (ticket.isEmpty())
+        throw DomainError::missingField(QStringLiteral("streamTicket"));
+    const Session session = m_service.authenticateStream(ticket);
+    bool numeric = true;
+    qint64 after = 0;
+    if (r.query.hasQueryItem(QStringLiteral("seqAfter"))) {
+        after = r.queryValue(QStringLiteral("seqAfter")).toLongLong(&numeric);
+        if (!numeric || after < 0)
+            throw DomainError::invalidField(QStringLiteral("seqAfter"),
+                                            QStringLiteral("must be a whole number ≥ 0"));
+    } else if (const QByteArray last = r.header("last-event-id"); !last.isEmpty()) {
+        after = last.toLongLong();
+    }
+    auto *events = new http::EventStream(ex, http::EventStream::Framing::Sse, 0, &ex);
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+    events->send(QStringLiteral("ready"), {{QStringLiteral("sessionId"), session.id},
+                                           {QStringLiteral("ts"), nowMs},
+                                           {QStringLiteral("seq"), session.seq}});
+    // What happened after seqAfter, then a projection whenever the session moves.
+    auto last = std::make_shared<qint64>(after);
+    const QString sessionId = session.id;
+    RuntimeService *service = &m_service;
+    auto push = [events, last, sessionId, service] {
+        const QJsonObject p = service->projection(sessionId, *last);
+        const QJsonArray list = p.value(QStringLiteral("events")).toArray();
+        if (p.isEmpty())
+            return;
+        const qint64 seq = p.value(QStringLiteral("seq")).toInteger();
+        if (!list.isEmpty())
+            *last = list.last().toObject().value(QStringLiteral("seq")).toInteger();
+        events->send(QStringLiteral("projection"), p, seq);
+    };
+    push();
+    connect(&m_service, &RuntimeService::sessionAdvanced, events,
+            [sessionId, push](const QString &changed, qint64) {
+                if (changed == sessionId)
+                    push();
+            });
+    auto *ping = new QTimer(events);
+    connect(ping, &QTimer::timeout, events, [events] {
+        events->send(QStringLiteral("ping"),
+                     {{QStringLiteral("ts"), QDateTime::currentMSecsSinceEpoch()}});
+    });
+    ping->start(m_settings.intValue(SettingKeys::runtimeStreamPingMs));
+}
+
+} // namespace ph::runtime

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "http/Route.h"
+
+#include <QObject>
+
+namespace ph {
+class Settings;
+}
+
+namespace ph::runtime {
+
+class RuntimeService;
+
+// The browser runtime at /v2/runtime (docs/api/runtime.md): parse, call RuntimeService,
+// answer in the runtime's envelope ({success, data} / {success:false, error, data}).
+// Called from sites' pages: the HTTP server answers these paths cross-origin.
+class RuntimeController : public QObject, public http::Controller
+{
+    Q_OBJECT
+public:
+    RuntimeController(RuntimeService &service, Settings &settings, QObject *parent = nullptr);
+    QList<http::Route> routes() override;
+
+    // {success:false, error, code, field?, requestId, data:{code, message, …details}}.
+    static QJsonObject errorEnvelope(const DomainError &error, const QString &requestId);
+
+private:
+    void open(http::Exchange &ex);
+    void context(http::Exchange &ex);
+    void command(http::Exchange &ex);
+    void stream(http::Exchange &ex);
+    void state(http::Exchange &ex);
+    void snapshot(http::Exchange &ex);
+    void external(http::Exchange &ex);
+    void telemetry(http::Exchange &ex);
+    void collect(http::Exchange &ex);
+
+    QString base(const http::Exchange &ex) const;
+
+    RuntimeService &m_service;
+    Settings &m_settings;
+};
+
+} // namespace ph::runtime

@@ -1,0 +1,1126 @@
+// The browser runtime /v2/runtime (docs/api/runtime.md) through the real service, over
+// HTTP on loopback, with an injected clock for token lifetimes: bootstrap and refresh,
+// the auth errors, strict epoch/seq, idempotent retries, one active run per session,
+// run control, tab decisions, the stream and its polling fallback, checkpoints,
+// telemetry, the visitor's context, external context, the analytics beacon and CORS.
+#include "HttpClient.h"
+#include "TestMain.h"
+#include "TestService.h"
+
+#include "core/Clock.h"
+#include "runtime/RuntimeService.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace ph;
+using namespace ph::test;
+
+namespace {
+
+// Reads a text/event-stream as it arrives.
+class SseReader : public QObject
+{
+public:
+    struct Item
+    {
+        QString type;
+        QString id;
+        QJsonObject data;
+    };
+    explicit SseReader(const QString &url)
+    {
+        QNetworkRequest req{QUrl(url)};
+        req.setRawHeader("Accept", "text/event-stream");
+        m_reply = m_nam.get(req);
+        connect(m_reply, &QNetworkReply::readyRead, this, [this] {
+            m_buffer += m_reply->readAll();
+            int end;
+            while ((end = int(m_buffer.indexOf("\n\n"))) >= 0) {
+                const QByteArray block = m_buffer.left(end);
+                m_buffer.remove(0, end + 2);
+                Item item;
+                for (const QByteArray &line : block.split('\n')) {
+                    if (line.startsWith("event: "))
+                        item.type = QString::fromUtf8(line.mid(7));
+                    else if (line.startsWith("id: "))
+                        item.id = QString::fromUtf8(line.mid(4));
+                    else if (line.startsWith("data: "))
+                        item.data = QJsonDocument::fromJson(line.mid(6)).object();
+                }
+                if (!item.type.isEmpty())
+                    items.append(item);
+            }
+        });
+    }
+    ~SseReader() override
+    {
+        if (m_reply) {
+            m_reply->abort();
+            m_reply->deleteLater();
+        }
+    }
+    int status() const
+    {
+        return m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    }
+    // Waits until an item satisfies `match`.
+    bool waitFor(const std::function<bool(const Item &)> &match, int timeoutMs = 5000)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < timeoutMs) {
+            for (const Item &i : std::as_const(items))
+                if (match(i))
+                    return true;
+            QTest::qWait(20);
+        }
+        return false;
+    }
+    // Every event seq carried in projections so far.
+    QList<qint64> seqs() const
+    {
+        QList<qint64> out;
+        for (const Item &i : items)
+            if (i.type == QLatin1String("projection"))
+                for (const QJsonValue &e : i.data.value(QStringLiteral("events")).toArray())
+                    out << e.toObject().value(QStringLiteral("seq")).toInteger();
+        return out;
+    }
+    QList<Item> items;
+
+private:
+    QNetworkAccessManager m_nam;
+    QNetworkReply *m_reply = nullptr;
+    QByteArray m_buffer;
+};
+
+QJsonObject dataOf(const HttpResponse &r)
+{
+    return r.json().value(QStringLiteral("data")).toObject();
+}
+
+QString codeOf(const HttpResponse &r)
+{
+    return dataOf(r).value(QStringLiteral("code")).toString();
+}
+
+} // namespace
+
+class tst_Runtime : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void opensASessionWithThePublicKey();
+    void refusesABootstrap_data();
+    void refusesABootstrap();
+    void startsANewSessionOnEveryBootstrap();
+    void refreshesWithTheSessionToken();
+    void answersAuthErrors_data();
+    void answersAuthErrors();
+    void keepsTokensHashedAtRest();
+    void rejectsStaleOrMissingEpochAndSeq_data();
+    void rejectsStaleOrMissingEpochAndSeq();
+    void answersARetryWithTheSameAnswer();
+    void keepsOneActiveRunPerSession();
+    void routesAutoRunsByTheTask_data();
+    void routesAutoRunsByTheTask();
+    void controlsTheActiveRun_data();
+    void controlsTheActiveRun();
+    void continuesARunAwaitingTheVisitor();
+    void decidesTabEvents_data();
+    void decidesTabEvents();
+    void answersAStaleRunTabEvent();
+    void streamsProjectionsAsTheSessionMoves();
+    void resumesTheStreamAfterSeqAfter();
+    void refusesAStreamWithoutAValidTicket();
+    void pollsTheStateAsAFallback();
+    void keepsCheckpoints();
+    void truncatesTelemetry();
+    void sanitizesTheVisitorContext();
+    void exchangesAContextTokenOnce();
+    void decidesExternalContext_data();
+    void decidesExternalContext();
+    void recordsGoalsThroughTheSignedBeacon();
+    void answersCrossOriginPreflights();
+
+private:
+    struct Opened
+    {
+        QString sessionId;
+        QString token;
+        QString stream;
+        QJsonObject data;
+    };
+    Opened openSession(const QString &url = QStringLiteral("https://shop.example/cart"));
+    HttpResponse call(const QString &path, const Opened &s, QJsonObject body);
+    // A command with the session's current epoch and seq (read from /state).
+    HttpResponse command(const Opened &s, QJsonObject body);
+    QJsonObject state(const Opened &s);
+    QString nextEventId() { return QStringLiteral("evt-%1").arg(++m_events); }
+
+    std::unique_ptr<ManualClock> m_clock;
+    std::unique_ptr<TestService> m_ph;
+    QString m_siteId;
+    QString m_publicKey;
+    QString m_otherSiteId;
+    int m_events = 0;
+};
+
+void tst_Runtime::initTestCase()
+{
+    m_clock = std::make_unique<ManualClock>(QDateTime::currentMSecsSinceEpoch());
+    m_ph = std::make_unique<TestService>(
+        QStringList{QStringLiteral("runtime.snapshotInlineBytes=1024"),
+                    QStringLiteral("runtime.telemetryMaxEvents=5"),
+                    QStringLiteral("runtime.telemetryMaxEventBytes=200"),
+                    QStringLiteral("runtime.streamPingMs=200")},
+        QString(), m_clock.get());
+    QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
+    HttpClient owner = m_ph->client();
+    HttpResponse r =
+        owner.post(QStringLiteral("/generateSiteKey"),
+                   {{QStringLiteral("siteName"), QStringLiteral("Shop")},
+                    {QStringLiteral("label"), QStringLiteral("embed")},
+                    {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("shop.example")}},
+                    {QStringLiteral("capabilities"),
+                     QJsonObject{{QStringLiteral("externalWebContextScrape"), true}}},
+                    {QStringLiteral("sitePolicy"),
+                     QJsonObject{{QStringLiteral("externalDenyDomains"),
+                                  QJsonArray{QStringLiteral("evil.test")}},
+                                 {QStringLiteral("externalAllowDomains"),
+                                  QJsonArray{QStringLiteral("partner.test")}}}}});
+    QCOMPARE(r.status, 201);
+    m_siteId = r.json().value(QStringLiteral("siteId")).toString();
+    m_publicKey = r.json()[QStringLiteral("key")][QStringLiteral("publicKey")].toString();
+    QVERIFY(m_publicKey.startsWith(QLatin1String("pk_site_")));
+    r = owner.post(
+        QStringLiteral("/generateSiteKey"),
+        {{QStringLiteral("siteName"), QStringLiteral("Other")},
+         {QStringLiteral("label"), QStringLiteral("embed")},
+         {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("other.example")}}});
+    QCOMPARE(r.status, 201);
+    m_otherSiteId = r.json().value(QStringLiteral("siteId")).toString();
+}
+
+void tst_Runtime::cleanupTestCase()
+{
+    m_ph.reset();
+}
+
+tst_Runtime::Opened tst_Runtime::openSession(const QString &url)
+{
+    HttpClient c(m_ph->base());
+    const HttpResponse r = c.post(QStringLiteral("/v2/runtime/session/open"),
+                                  {{QStringLiteral("siteId"), m_siteId},
+                                   {QStringLiteral("url"), url},
+                                   {QStringLiteral("publicKey"), m_publicKey}});
+    r.expectStatus({200}, __FILE__, __LINE__);
+    Opened o;
+    o.data = dataOf(r);
+    o.sessionId = o.data.value(QStringLiteral("sessionId")).toString();
+    o.token = o.data.value(QStringLiteral("sessionToken")).toString();
+    o.stream = o.data.value(QStringLiteral("streamToken")).toString();
+    return o;
+}
+
+HttpResponse tst_Runtime::call(const QString &path, const Opened &s, QJsonObject body)
+{
+    HttpClient c(m_ph->base());
+    c.setBearer(s.token);
+    if (!body.contains(QStringLiteral("sessionId")))
+        body.insert(QStringLiteral("sessionId"), s.sessionId);
+    return c.post(path, body);
+}
+
+QJsonObject tst_Runtime::state(const Opened &s)
+{
+    return dataOf(call(QStringLiteral("/v2/runtime/state"), s, {}));
+}
+
+HttpResponse tst_Runtime::command(const Opened &s, QJsonObject body)
+{
+    const QJsonObject st = state(s);
+    if (!body.contains(QStringLiteral("expectedEpoch")))
+        body.insert(QStringLiteral("expectedEpoch"), st.value(QStringLiteral("epoch")));
+    if (!body.contains(QStringLiteral("expectedSeq")))
+        body.insert(QStringLiteral("expectedSeq"), st.value(QStringLiteral("seq")));
+    if (!body.contains(QStringLiteral("clientEventId")))
+        body.insert(QStringLiteral("clientEventId"), nextEventId());
+    return call(QStringLiteral("/v2/runtime/command"), s, body);
+}
+
+void tst_Runtime::opensASessionWithThePublicKey()
+{
+    const Opened s = openSession();
+    const QJsonObject d = s.data;
+    QVERIFY2(s.sessionId.startsWith(QLatin1String("rts_")), qPrintable(s.sessionId));
+    QVERIFY(s.token.startsWith(QLatin1String("sess_")));
+    QVERIFY(s.stream.startsWith(QLatin1String("stream_")));
+    // About ten minutes.
+    QCOMPARE(d.value(QStringLiteral("sessionTokenExpiresAt")).toInteger(),
+             m_clock->nowMs() + 600 * 1000);
+    QCOMPARE(d.value(QStringLiteral("epoch")).toInt(), 1);
+    for (const char *field : {"capabilities", "policy", "projection", "siteConfig", "sseUrl"})
+        QVERIFY2(d.contains(QLatin1String(field)), field);
+    const QJsonObject policy = d.value(QStringLiteral("policy")).toObject();
+    QCOMPARE(policy.value(QStringLiteral("domainScopeMode")).toString(),
+             QStringLiteral("registrable_domain"));
+    QCOMPARE(policy.value(QStringLiteral("externalDenyDomains")).toArray().first().toString(),
+             QStringLiteral("evil.test"));
+    QVERIFY(policy.contains(QStringLiteral("cloudSandboxEnabled")));
+    QVERIFY(
+        d.value(QStringLiteral("capabilities")).toObject().value(QStringLiteral("embed")).toBool());
+    QVERIFY(d.value(QStringLiteral("sseUrl"))
+                .toString()
+                .contains(QStringLiteral("/v2/runtime/stream?streamTicket=") + s.stream));
+    QVERIFY(
+        d.value(QStringLiteral("siteConfig")).toObject().contains(QStringLiteral("pageConfig")));
+    const QJsonObject p = d.value(QStringLiteral("projection")).toObject();
+    QCOMPARE(p.value(QStringLiteral("sessionId")).toString(), s.sessionId);
+    QCOMPARE(p.value(QStringLiteral("events")).toArray().first()[QStringLiteral("type")].toString(),
+             QStringLiteral("session.opened"));
+    const QJsonObject ts =
+        p.value(QStringLiteral("events")).toArray().first()[QStringLiteral("ts")].toObject();
+    QVERIFY(ts.contains(QStringLiteral("_seconds")) && ts.contains(QStringLiteral("_nanoseconds")));
+}
+
+void tst_Runtime::refusesABootstrap_data()
+{
+    QTest::addColumn<QJsonObject>("body");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("field");
+    const QString site = QStringLiteral("{site}");
+    const QString key = QStringLiteral("{key}");
+    QTest::newRow("no public key and no session token needs a bootstrap")
+        << QJsonObject{{"siteId", site}, {"host", "shop.example"}} << 401 << "BOOTSTRAP_REQUIRED"
+        << "";
+    QTest::newRow("an unknown public key needs a bootstrap")
+        << QJsonObject{{"siteId", site}, {"host", "shop.example"}, {"publicKey", "pk_site_nope"}}
+        << 401 << "BOOTSTRAP_REQUIRED"
+        << "";
+    QTest::newRow("a secret site key is refused and never used")
+        << QJsonObject{{"siteId", site}, {"host", "shop.example"}, {"publicKey", "sk_site_x"}}
+        << 400 << "INVALID_FIELD"
+        << "publicKey";
+    QTest::newRow("a host outside the key's allowed domains is refused")
+        << QJsonObject{{"siteId", site}, {"host", "elsewhere.test"}, {"publicKey", key}} << 403
+        << "DOMAIN_NOT_ALLOWED"
+        << "host";
+    QTest::newRow("a url outside the key's allowed domains is refused")
+        << QJsonObject{{"siteId", site},
+                       {"url", "https://shop.example.evil.test/"},
+                       {"publicKey", key}}
+        << 403 << "DOMAIN_NOT_ALLOWED"
+        << "url";
+    QTest::newRow("the key of another site is refused")
+        << QJsonObject{{"siteId", "{other}"}, {"host", "shop.example"}, {"publicKey", key}} << 403
+        << "SITE_KEY_MISMATCH"
+        << "siteId";
+    QTest::newRow("a bootstrap without host or url names host")
+        << QJsonObject{{"siteId", site}, {"publicKey", key}} << 400 << "MISSING_FIELD"
+        << "host";
+    QTest::newRow("a bootstrap without siteId names it")
+        << QJsonObject{{"host", "shop.example"}, {"publicKey", key}} << 400 << "MISSING_FIELD"
+        << "siteId";
+    QTest::newRow("a file url is refused")
+        << QJsonObject{{"siteId", site}, {"url", "file:///etc/passwd"}, {"publicKey", key}} << 400
+        << "INVALID_FIELD"
+        << "url";
+    QTest::newRow("a bootstrap token this server never issued is refused by name")
+        << QJsonObject{{"siteId", site}, {"host", "shop.example"}, {"bootstrapToken", "bt_1"}}
+        << 400 << "INVALID_FIELD"
+        << "bootstrapToken";
+}
+
+void tst_Runtime::refusesABootstrap()
+{
+    QFETCH(QJsonObject, body);
+    QFETCH(int, status);
+    QFETCH(QString, code);
+    QFETCH(QString, field);
+    for (auto it = body.begin(); it != body.end(); ++it) {
+        if (it.value() == QLatin1String("{site}"))
+            it.value() = m_siteId;
+        else if (it.value() == QLatin1String("{other}"))
+            it.value() = m_otherSiteId;
+        else if (it.value() == QLatin1String("{key}"))
+            it.value() = m_publicKey;
+    }
+    HttpClient c(m_ph->base());
+    const HttpResponse r = c.post(QStringLiteral("/v2/runtime/session/open"), body);
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.json().value(QStringLiteral("success")).toBool(true), false);
+    QCOMPARE(codeOf(r), code);
+    QVERIFY(!r.json().value(QStringLiteral("error")).toString().isEmpty());
+    if (!field.isEmpty())
+        QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), field);
+    if (code == QLatin1String("BOOTSTRAP_REQUIRED")) {
+        QCOMPARE(dataOf(r).value(QStringLiteral("retryable")).toBool(true), false);
+        QVERIFY(dataOf(r)
+                    .value(QStringLiteral("next_action"))
+                    .toString()
+                    .contains(QStringLiteral("pk_site_")));
+    }
+    // A secret key is never echoed back.
+    QVERIFY(!r.body.contains("sk_site_x"));
+}
+
+void tst_Runtime::startsANewSessionOnEveryBootstrap()
+{
+    HttpClient c(m_ph->base());
+    QStringList ids;
+    for (int i = 0; i < 2; ++i) {
+        const HttpResponse r = c.post(QStringLiteral("/v2/runtime/session/open"),
+                                      {{QStringLiteral("siteId"), m_siteId},
+                                       {QStringLiteral("host"), QStringLiteral("shop.example")},
+                                       {QStringLiteral("sessionId"), QStringLiteral("rts_chosen")},
+                                       {QStringLiteral("publicKey"), m_publicKey}});
+        QCOMPARE(r.status, 200);
+        ids << dataOf(r).value(QStringLiteral("sessionId")).toString();
+    }
+    QVERIFY(!ids.contains(QStringLiteral("rts_chosen")));
+    QVERIFY(ids.at(0) != ids.at(1));
+}
+
+void tst_Runtime::refreshesWithTheSessionToken()
+{
+    const Opened s = openSession();
+    m_clock->advance(500 * 1000);
+    HttpClient c(m_ph->base());
+    HttpResponse r = c.post(QStringLiteral("/v2/runtime/session/open"),
+                            {{QStringLiteral("sessionToken"), s.token}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(dataOf(r).value(QStringLiteral("sessionId")).toString(), s.sessionId);
+    QVERIFY(dataOf(r).value(QStringLiteral("refreshed")).toBool());
+    const QString fresh = dataOf(r).value(QStringLiteral("sessionToken")).toString();
+    QVERIFY(fresh != s.token);
+    // The old token runs out at its own time; the new one lives on.
+    m_clock->advance(200 * 1000);
+    Opened renewed = s;
+    renewed.token = fresh;
+    QCOMPARE(call(QStringLiteral("/v2/runtime/state"), renewed, {}).status, 200);
+    QCOMPARE(codeOf(call(QStringLiteral("/v2/runtime/state"), s, {})),
+             QStringLiteral("SESSION_TOKEN_EXPIRED"));
+    // An expired token with the public key falls back to a bootstrap: a new session.
+    r = c.post(QStringLiteral("/v2/runtime/session/open"),
+               {{QStringLiteral("sessionToken"), s.token},
+                {QStringLiteral("siteId"), m_siteId},
+                {QStringLiteral("host"), QStringLiteral("shop.example")},
+                {QStringLiteral("publicKey"), m_publicKey}});
+    QCOMPARE(r.status, 200);
+    QVERIFY(dataOf(r).value(QStringLiteral("sessionId")).toString() != s.sessionId);
+    // An expired token alone: expired, retryable, re-bootstrap.
+    r = c.post(QStringLiteral("/v2/runtime/session/open"),
+               {{QStringLiteral("sessionToken"), s.token}});
+    QCOMPARE(r.status, 401);
+    QCOMPARE(codeOf(r), QStringLiteral("SESSION_TOKEN_EXPIRED"));
+}
+
+void tst_Runtime::answersAuthErrors_data()
+{
+    QTest::addColumn<QString>("which");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<bool>("retryable");
+    QTest::newRow("a call without a session token is invalid") << "none"
+                                                               << "SESSION_TOKEN_INVALID" << false;
+    QTest::newRow("a made-up token is invalid") << "garbage"
+                                                << "SESSION_TOKEN_INVALID" << false;
+    QTest::newRow("an expired token is expired and retryable") << "expired"
+                                                               << "SESSION_TOKEN_EXPIRED" << true;
+    QTest::newRow("a stream ticket is not a session token") << "stream"
+                                                            << "SESSION_TOKEN_INVALID" << false;
+    QTest::newRow("a token of another session is invalid for this one")
+        << "other"
+        << "SESSION_TOKEN_INVALID" << false;
+}
+
+void tst_Runtime::answersAuthErrors()
+{
+    QFETCH(QString, which);
+    QFETCH(QString, code);
+    QFETCH(bool, retryable);
+    Opened s = openSession();
+    const Opened other = openSession();
+    if (which == QLatin1String("none"))
+        s.token.clear();
+    else if (which == QLatin1String("garbage"))
+        s.token = QStringLiteral("sess_madeup");
+    else if (which == QLatin1String("stream"))
+        s.token = s.stream;
+    else if (which == QLatin1String("other"))
+        s.token = other.token;
+    else if (which == QLatin1String("expired"))
+        m_clock->advance(601 * 1000);
+    const HttpResponse r = call(QStringLiteral("/v2/runtime/state"), s, {});
+    QCOMPARE(r.status, 401);
+    QCOMPARE(codeOf(r), code);
+    QCOMPARE(dataOf(r).value(QStringLiteral("retryable")).toBool(), retryable);
+    if (retryable)
+        QVERIFY(dataOf(r)
+                    .value(QStringLiteral("next_action"))
+                    .toString()
+                    .contains(QStringLiteral("bootstrap")));
+}
+
+void tst_Runtime::keepsTokensHashedAtRest()
+{
+    const Opened s = openSession();
+    QFile db(m_ph->dataDir() + QStringLiteral("/pilothouse.db"));
+    QVERIFY2(db.open(QIODevice::ReadOnly), qPrintable(db.fileName()));
+    QByteArray bytes = db.readAll();
+    QFile wal(db.fileName() + QStringLiteral("-wal"));
+    if (wal.open(QIODevice::ReadOnly))
+        bytes += wal.readAll();
+    QVERIFY(!bytes.contains(s.token.toUtf8()));
+    QVERIFY(!bytes.contains(s.stream.toUtf8()));
+}
+
+void tst_Runtime::rejectsStaleOrMissingEpochAndSeq_data()
+{
+    QTest::addColumn<QString>("change");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("a missing expectedEpoch is a stale epoch") << "noEpoch"
+                                                              << "stale_epoch";
+    QTest::newRow("an old expectedEpoch is a stale epoch") << "oldEpoch"
+                                                           << "stale_epoch";
+    QTest::newRow("a missing expectedSeq while a run is active is a stale seq") << "noSeq"
+                                                                                << "stale_seq";
+    QTest::newRow("an old expectedSeq is a stale seq") << "oldSeq"
+                                                       << "stale_seq";
+}
+
+void tst_Runtime::rejectsStaleOrMissingEpochAndSeq()
+{
+    QFETCH(QString, change);
+    QFETCH(QString, code);
+    const Opened s = openSession();
+    QCOMPARE(command(s, {{QStringLiteral("message"), QStringLiteral("click Checkout")}}).status,
+             200);
+    const QJsonObject before = state(s);
+    QJsonObject body{{QStringLiteral("type"), QStringLiteral("RUN_CONTROL")},
+                     {QStringLiteral("action"), QStringLiteral("cancel")},
+                     {QStringLiteral("clientEventId"), nextEventId()},
+                     {QStringLiteral("expectedEpoch"), before.value(QStringLiteral("epoch"))},
+                     {QStringLiteral("expectedSeq"), before.value(QStringLiteral("seq"))}};
+    if (change == QLatin1String("noEpoch"))
+        body.remove(QStringLiteral("expectedEpoch"));
+    else if (change == QLatin1String("oldEpoch"))
+        body.insert(QStringLiteral("expectedEpoch"), 0);
+    else if (change == QLatin1String("noSeq"))
+        body.remove(QStringLiteral("expectedSeq"));
+    else
+        body.insert(QStringLiteral("expectedSeq"), before.value(QStringLiteral("seq")).toInt() - 1);
+    const HttpResponse r = call(QStringLiteral("/v2/runtime/command"), s, body);
+    QCOMPARE(r.status, 409);
+    QCOMPARE(codeOf(r), code);
+    const QJsonObject d = dataOf(r);
+    const QJsonObject conflict = d.value(QStringLiteral("conflict")).toObject();
+    QCOMPARE(conflict.value(QStringLiteral("type")).toString(), code);
+    QVERIFY(conflict.value(QStringLiteral("retryable")).toBool());
+    QCOMPARE(d.value(QStringLiteral("currentEpoch")).toInt(), 1);
+    if (code == QLatin1String("stale_seq")) {
+        QCOMPARE(d.value(QStringLiteral("decisionReason")).toString(),
+                 QStringLiteral("stale_seq_retryable"));
+        QCOMPARE(d.value(QStringLiteral("currentSeq")), before.value(QStringLiteral("seq")));
+        QCOMPARE(d.value(QStringLiteral("clientEventId")),
+                 body.value(QStringLiteral("clientEventId")));
+    } else {
+        QCOMPARE(d.value(QStringLiteral("decisionReason")).toString(),
+                 QStringLiteral("stale_epoch_retryable"));
+    }
+    // Rejected before any state change: the run is still active, the seq unchanged.
+    const QJsonObject after = state(s);
+    QCOMPARE(after.value(QStringLiteral("seq")), before.value(QStringLiteral("seq")));
+    QCOMPARE(after.value(QStringLiteral("runStatus")).toString(), QStringLiteral("running"));
+    // The client's one silent retry with the same clientEventId and fresh values works.
+    body.insert(QStringLiteral("expectedEpoch"), after.value(QStringLiteral("epoch")));
+    body.insert(QStringLiteral("expectedSeq"), after.value(QStringLiteral("seq")));
+    QCOMPARE(call(QStringLiteral("/v2/runtime/command"), s, body).status, 200);
+}
+
+void tst_Runtime::answersARetryWithTheSameAnswer()
+{
+    const Opened s = openSession();
+    const QJsonObject body{{QStringLiteral("message"), QStringLiteral("open the cart")},
+                           {QStringLiteral("clientEventId"), QStringLiteral("same-1")},
+                           {QStringLiteral("expectedEpoch"), 1},
+                           {QStringLiteral("expectedSeq"), state(s).value(QStringLiteral("seq"))}};
+    const HttpResponse first = call(QStringLiteral("/v2/runtime/command"), s, body);
+    QCOMPARE(first.status, 200);
+    const qint64 seq = state(s).value(QStringLiteral("seq")).toInteger();
+    const HttpResponse again = call(QStringLiteral("/v2/runtime/command"), s, body);
+    QCOMPARE(again.status, 200);
+    QCOMPARE(dataOf(again), dataOf(first));
+    QCOMPARE(state(s).value(QStringLiteral("seq")).toInteger(), seq);
+}
+
+void tst_Runtime::keepsOneActiveRunPerSession()
+{
+    const Opened s = openSession();
+    const HttpResponse first =
+        command(s, {{QStringLiteral("message"), QStringLiteral("open cart")}});
+    QCOMPARE(first.status, 200);
+    const QString firstRun = dataOf(first).value(QStringLiteral("runId")).toString();
+    QVERIFY(firstRun.startsWith(QLatin1String("rtr_")));
+    QCOMPARE(dataOf(first).value(QStringLiteral("state")).toString(), QStringLiteral("running"));
+    HttpResponse r = command(s, {{QStringLiteral("message"), QStringLiteral("open wishlist")}});
+    QCOMPARE(r.status, 409);
+    QCOMPARE(codeOf(r), QStringLiteral("active_run_exists"));
+    QVERIFY(dataOf(r).value(QStringLiteral("continuePrompt")).toBool());
+    QCOMPARE(dataOf(r).value(QStringLiteral("runId")).toString(), firstRun);
+    QCOMPARE(dataOf(r)[QStringLiteral("conflict")][QStringLiteral("retryable")].toBool(true),
+             false);
+    r = command(s, {{QStringLiteral("message"), QStringLiteral("open wishlist")},
+                    {QStringLiteral("forceNewRun"), true}});
+    QCOMPARE(r.status, 200);
+    const QString second = dataOf(r).value(QStringLiteral("runId")).toString();
+    QVERIFY(second != firstRun);
+    QCOMPARE(state(s).value(QStringLiteral("activeRunId")).toString(), second);
+    const auto old = m_ph->service().runtime().repository().findRun(firstRun);
+    QVERIFY(old);
+    QCOMPARE(old->status, QStringLiteral("cancelled"));
+}
+
+void tst_Runtime::routesAutoRunsByTheTask_data()
+{
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("requested");
+    QTest::addColumn<QString>("mode");
+    QTest::newRow("a single click acts at once") << "click Add to cart"
+                                                 << "auto"
+                                                 << "act";
+    QTest::newRow("several steps go to the planner") << "open the cart, then apply the code SAVE10"
+                                                     << "auto"
+                                                     << "planner";
+    QTest::newRow("reading data goes to the planner") << "list all the products under 20 euros"
+                                                      << "auto"
+                                                      << "planner";
+    QTest::newRow("an explicit mode is kept") << "click Add to cart"
+                                              << "planner"
+                                              << "planner";
+}
+
+void tst_Runtime::routesAutoRunsByTheTask()
+{
+    QFETCH(QString, message);
+    QFETCH(QString, requested);
+    QFETCH(QString, mode);
+    const Opened s = openSession();
+    const HttpResponse r = command(
+        s, {{QStringLiteral("message"), message}, {QStringLiteral("requestedMode"), requested}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(dataOf(r).value(QStringLiteral("acceptedMode")).toString(), mode);
+    QCOMPARE(dataOf(r).value(QStringLiteral("requestedMode")).toString(), requested);
+    const QJsonObject routing = dataOf(r).value(QStringLiteral("routing")).toObject();
+    QVERIFY(routing.contains(QStringLiteral("score")));
+    QVERIFY(!routing.value(QStringLiteral("reason")).toString().isEmpty());
+    QCOMPARE(state(s).value(QStringLiteral("runMode")).toString(), mode);
+}
+
+void tst_Runtime::controlsTheActiveRun_data()
+{
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("runStatus");
+    QTest::addColumn<int>("epoch");
+    QTest::newRow("cancel ends the run, the projection has no active run")
+        << "cancel"
+        << "" << 200 << "cancelled" << 1;
+    QTest::newRow("end_task completes the run and starts a new task epoch")
+        << "end_task"
+        << "" << 200 << "completed" << 2;
+    QTest::newRow("new_task cancels the run and starts a new task epoch")
+        << "new_task"
+        << "" << 200 << "cancelled" << 2;
+    QTest::newRow("continue after a page load carries the run on")
+        << "continue"
+        << "same_tab_navigation_handoff" << 200 << "running" << 1;
+    QTest::newRow("continue with an unknown reason names the field")
+        << "continue"
+        << "because" << 400 << "running" << 1;
+}
+
+void tst_Runtime::controlsTheActiveRun()
+{
+    QFETCH(QString, action);
+    QFETCH(QString, reason);
+    QFETCH(int, status);
+    QFETCH(QString, runStatus);
+    QFETCH(int, epoch);
+    const Opened s = openSession();
+    const HttpResponse started =
+        command(s, {{QStringLiteral("message"), QStringLiteral("click Buy")}});
+    const QString runId = dataOf(started).value(QStringLiteral("runId")).toString();
+    QJsonObject body{{QStringLiteral("action"), action}};
+    if (!reason.isEmpty())
+        body.insert(QStringLiteral("reason"), reason);
+    const HttpResponse r = command(s, body);
+    QCOMPARE(r.status, status);
+    const auto run = m_ph->service().runtime().repository().findRun(runId);
+    QCOMPARE(run->status, runStatus);
+    if (status != 200) {
+        QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("reason"));
+        return;
+    }
+    const QJsonObject d = dataOf(r);
+    QCOMPARE(d.value(QStringLiteral("action")).toString(), action);
+    QCOMPARE(d.value(QStringLiteral("runId")).toString(), runId);
+    QVERIFY(d.contains(QStringLiteral("currentSeq")));
+    const QJsonObject projection = d.value(QStringLiteral("projection")).toObject();
+    QCOMPARE(projection.contains(QStringLiteral("activeRunId")),
+             runStatus == QLatin1String("running"));
+    QCOMPARE(state(s).value(QStringLiteral("epoch")).toInt(), epoch);
+    if (action == QLatin1String("continue"))
+        QCOMPARE(run->continuationReason, reason);
+}
+
+void tst_Runtime::continuesARunAwaitingTheVisitor()
+{
+    const Opened s = openSession();
+    const HttpResponse started =
+        command(s, {{QStringLiteral("message"), QStringLiteral("sign me in")}});
+    const QString runId = dataOf(started).value(QStringLiteral("runId")).toString();
+    // The run asks the visitor (the planner parks it awaiting_user).
+    auto &repo = m_ph->service().runtime().repository();
+    auto run = repo.findRun(runId);
+    run->status = QStringLiteral("awaiting_user");
+    repo.updateRun(*run);
+    const HttpResponse r =
+        command(s, {{QStringLiteral("message"), QStringLiteral("ann@example.org")},
+                    {QStringLiteral("continueRun"), true}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(dataOf(r).value(QStringLiteral("runId")).toString(), runId);
+    QCOMPARE(dataOf(r).value(QStringLiteral("state")).toString(), QStringLiteral("running"));
+    QCOMPARE(repo.findRun(runId)->continuationReason, QStringLiteral("awaiting_user"));
+    const QJsonArray events = state(s).value(QStringLiteral("events")).toArray();
+    QCOMPARE(events.last()[QStringLiteral("data")][QStringLiteral("continuationReason")].toString(),
+             QStringLiteral("awaiting_user"));
+}
+
+void tst_Runtime::decidesTabEvents_data()
+{
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<double>("clientScore");
+    QTest::addColumn<QString>("decision");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("navigationClass");
+    QTest::newRow("a page of the same host stays in the tab")
+        << "https://shop.example/checkout" << -1.0 << "allow_same_tab"
+        << "allow_same_tab"
+        << "same_host_in_scope";
+    QTest::newRow("another host of the allowed domain stays in the tab")
+        << "https://help.shop.example/faq" << -1.0 << "allow_same_tab"
+        << "allow_same_tab"
+        << "cross_host_in_scope";
+    QTest::newRow("an external site opens in a new tab")
+        << "https://news.test/story" << -1.0 << "open_new_tab"
+        << "open_new_tab"
+        << "cross_registrable_external";
+    QTest::newRow("an allow-listed external site opens in a new tab")
+        << "https://www.partner.test/" << -1.0 << "open_new_tab"
+        << "open_new_tab"
+        << "cross_registrable_external";
+    QTest::newRow("a deny-listed external site is blocked by policy")
+        << "https://login.evil.test/" << -1.0 << "block"
+        << "policy_blocked"
+        << "cross_registrable_external";
+    QTest::newRow("a javascript link is blocked") << "javascript:alert(1)" << -1.0 << "block"
+                                                  << "policy_blocked"
+                                                  << "cross_registrable_external";
+    QTest::newRow("the site's name inside another domain with credentials is blocked")
+        << "https://user:pw@shop.example.attacker.test/" << -1.0 << "block"
+        << "policy_blocked"
+        << "cross_registrable_external";
+    QTest::newRow("a high client score is merged and blocks")
+        << "https://news.test/story" << 0.9 << "block"
+        << "policy_blocked"
+        << "cross_registrable_external";
+    QTest::newRow("a low client score does not lower the server's")
+        << "https://shop.example/checkout" << 0.1 << "allow_same_tab"
+        << "allow_same_tab"
+        << "same_host_in_scope";
+}
+
+void tst_Runtime::decidesTabEvents()
+{
+    QFETCH(QString, target);
+    QFETCH(double, clientScore);
+    QFETCH(QString, decision);
+    QFETCH(QString, reason);
+    QFETCH(QString, navigationClass);
+    const Opened s = openSession();
+    QJsonObject body{{QStringLiteral("type"), QStringLiteral("TAB_EVENT")},
+                     {QStringLiteral("targetUrl"), target},
+                     // A client's own class is a hint only: the server computes its own.
+                     {QStringLiteral("navigationClass"), QStringLiteral("same_host_in_scope")}};
+    if (clientScore >= 0)
+        body.insert(QStringLiteral("adversarialScore"), clientScore);
+    const HttpResponse r = command(s, body);
+    QCOMPARE(r.status, 200);
+    const QJsonObject d = dataOf(r);
+    QCOMPARE(d.value(QStringLiteral("decision")).toString(), decision);
+    QCOMPARE(d.value(QStringLiteral("decisionReason")).toString(), reason);
+    QCOMPARE(d.value(QStringLiteral("navigationClass")).toString(), navigationClass);
+    QCOMPARE(d.value(QStringLiteral("staleRun")).toBool(true), false);
+    QCOMPARE(d.value(QStringLiteral("sessionId")).toString(), s.sessionId);
+    QCOMPARE(d.value(QStringLiteral("sessionEpoch")).toInt(), 1);
+    QVERIFY(d.contains(QStringLiteral("decisionHint")));
+    QVERIFY(d.value(QStringLiteral("adversarial")).toObject().contains(QStringLiteral("reasons")));
+    if (clientScore > 0.5)
+        QVERIFY(d[QStringLiteral("adversarial")][QStringLiteral("score")].toDouble() >=
+                clientScore);
+    // The tab shows in the projection with its status.
+    const QJsonArray tabs = state(s).value(QStringLiteral("tabs")).toArray();
+    QVERIFY(!tabs.isEmpty());
+    const QJsonObject tab = tabs.last().toObject();
+    QCOMPARE(tab.value(QStringLiteral("status")).toString(), decision == QLatin1String("block")
+                                                                 ? QStringLiteral("blocked")
+                                                                 : QStringLiteral("open"));
+    if (decision == QLatin1String("open_new_tab"))
+        QCOMPARE(tab.value(QStringLiteral("parentLogicalTabId")).toString(),
+                 QStringLiteral("main"));
+}
+
+void tst_Runtime::answersAStaleRunTabEvent()
+{
+    const Opened s = openSession();
+    const HttpResponse r =
+        command(s, {{QStringLiteral("type"), QStringLiteral("TAB_EVENT")},
+                    {QStringLiteral("targetUrl"), QStringLiteral("https://shop.example/a")},
+                    {QStringLiteral("runId"), QStringLiteral("rtr_gone")}});
+    QCOMPARE(r.status, 200);
+    const QJsonObject d = dataOf(r);
+    QCOMPARE(d.value(QStringLiteral("decision")).toString(), QStringLiteral("stale_run"));
+    QVERIFY(d.value(QStringLiteral("staleRun")).toBool());
+    QCOMPARE(d.value(QStringLiteral("staleRunReason")).toString(), QStringLiteral("no_active_run"));
+    QCOMPARE(d.value(QStringLiteral("decisionHint")).toString(),
+             QStringLiteral("sync_projection_and_ignore"));
+}
+
+void tst_Runtime::streamsProjectionsAsTheSessionMoves()
+{
+    const Opened s = openSession();
+    SseReader sse(s.data.value(QStringLiteral("sseUrl")).toString());
+    QVERIFY(sse.waitFor([](const SseReader::Item &i) { return i.type == QLatin1String("ready"); }));
+    QCOMPARE(sse.status(), 200);
+    const HttpResponse r = command(s, {{QStringLiteral("message"), QStringLiteral("click Buy")}});
+    const QString runId = dataOf(r).value(QStringLiteral("runId")).toString();
+    QVERIFY(sse.waitFor([&](const SseReader::Item &i) {
+        return i.type == QLatin1String("projection") &&
+               i.data.value(QStringLiteral("activeRunId")).toString() == runId;
+    }));
+    // Pings keep the stream alive.
+    QVERIFY(sse.waitFor([](const SseReader::Item &i) { return i.type == QLatin1String("ping"); }));
+    // Every event once, in order.
+    const QList<qint64> seqs = sse.seqs();
+    for (int i = 1; i < seqs.size(); ++i)
+        QVERIFY(seqs.at(i) > seqs.at(i - 1));
+}
+
+void tst_Runtime::resumesTheStreamAfterSeqAfter()
+{
+    const Opened s = openSession();
+    command(s, {{QStringLiteral("message"), QStringLiteral("click Buy")}});
+    command(s, {{QStringLiteral("action"), QStringLiteral("cancel")}});
+    const qint64 seq = state(s).value(QStringLiteral("seq")).toInteger();
+    QVERIFY(seq >= 3);
+    SseReader sse(m_ph->base() + QStringLiteral("/v2/runtime/stream?streamTicket=") + s.stream +
+                  QStringLiteral("&seqAfter=%1").arg(seq - 1));
+    QVERIFY(sse.waitFor(
+        [](const SseReader::Item &i) { return i.type == QLatin1String("projection"); }));
+    QCOMPARE(sse.seqs(), QList<qint64>{seq});
+}
+
+void tst_Runtime::refusesAStreamWithoutAValidTicket()
+{
+    const Opened s = openSession();
+    HttpClient c(m_ph->base());
+    HttpResponse r = c.get(QStringLiteral("/v2/runtime/stream?streamTicket=") + s.token);
+    QCOMPARE(r.status, 401);
+    QCOMPARE(codeOf(r), QStringLiteral("SESSION_TOKEN_INVALID"));
+    r = c.get(QStringLiteral("/v2/runtime/stream"));
+    QCOMPARE(r.status, 400);
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("streamTicket"));
+    m_clock->advance(601 * 1000);
+    r = c.get(QStringLiteral("/v2/runtime/stream?streamTicket=") + s.stream);
+    QCOMPARE(r.status, 401);
+    QCOMPARE(codeOf(r), QStringLiteral("SESSION_TOKEN_EXPIRED"));
+}
+
+void tst_Runtime::pollsTheStateAsAFallback()
+{
+    const Opened s = openSession();
+    const qint64 start = state(s).value(QStringLiteral("seq")).toInteger();
+    command(s, {{QStringLiteral("message"), QStringLiteral("click Buy")}});
+    // The token may travel in the body, as the spec's /state lists it.
+    HttpClient c(m_ph->base());
+    const HttpResponse r =
+        c.post(QStringLiteral("/v2/runtime/state"), {{QStringLiteral("sessionId"), s.sessionId},
+                                                     {QStringLiteral("sessionToken"), s.token},
+                                                     {QStringLiteral("seqAfter"), start}});
+    QCOMPARE(r.status, 200);
+    const QJsonArray events = dataOf(r).value(QStringLiteral("events")).toArray();
+    QCOMPARE(events.size(), 1);
+    QCOMPARE(events.first()[QStringLiteral("type")].toString(), QStringLiteral("run.started"));
+    QVERIFY(!dataOf(r).contains(QStringLiteral("snapshot")));
+}
+
+void tst_Runtime::keepsCheckpoints()
+{
+    const Opened s = openSession();
+    HttpResponse r = call(QStringLiteral("/v2/runtime/snapshot"), s,
+                          {{QStringLiteral("checkpoint"), QJsonObject{{QStringLiteral("step"), 3}}},
+                           {QStringLiteral("version"), 2},
+                           {QStringLiteral("seq"), 5},
+                           {QStringLiteral("chatSummary"), QStringLiteral("asked for the cart")},
+                           {QStringLiteral("ttlHours"), 2}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(dataOf(r).value(QStringLiteral("offloaded")).toBool(true), false);
+    // A resync (no seqAfter) brings the checkpoint back.
+    QJsonObject st = state(s);
+    QCOMPARE(
+        st[QStringLiteral("snapshot")][QStringLiteral("payload")][QStringLiteral("step")].toInt(),
+        3);
+    QCOMPARE(
+        st[QStringLiteral("snapshot")][QStringLiteral("payload")][QStringLiteral("chatSummary")]
+            .toString(),
+        QStringLiteral("asked for the cart"));
+    // An older checkpoint does not overwrite a newer one.
+    r = call(QStringLiteral("/v2/runtime/snapshot"), s,
+             {{QStringLiteral("checkpoint"), QJsonObject{{QStringLiteral("step"), 1}}},
+              {QStringLiteral("version"), 2},
+              {QStringLiteral("seq"), 4}});
+    QCOMPARE(r.status, 409);
+    QCOMPARE(codeOf(r), QStringLiteral("stale_seq"));
+    // An oversized one goes to storage and still comes back whole.
+    const QString big(3000, QLatin1Char('x'));
+    r = call(QStringLiteral("/v2/runtime/snapshot"), s,
+             {{QStringLiteral("payload"), QJsonObject{{QStringLiteral("dom"), big}}},
+              {QStringLiteral("version"), 2},
+              {QStringLiteral("seq"), 6}});
+    QCOMPARE(r.status, 200);
+    QVERIFY(dataOf(r).value(QStringLiteral("offloaded")).toBool());
+    st = state(s);
+    QCOMPARE(
+        st[QStringLiteral("snapshot")][QStringLiteral("payload")][QStringLiteral("dom")].toString(),
+        big);
+    // Neither checkpoint nor payload: the field is named.
+    r = call(QStringLiteral("/v2/runtime/snapshot"), s, {{QStringLiteral("version"), 3}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("checkpoint"));
+    // Expired after its TTL.
+    m_clock->advance(3 * 3600 * 1000);
+    const Opened fresh = openSession();
+    QVERIFY(!state(fresh).contains(QStringLiteral("snapshot")));
+}
+
+void tst_Runtime::truncatesTelemetry()
+{
+    const Opened s = openSession();
+    QJsonArray events;
+    for (int i = 0; i < 7; ++i)
+        events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("click")},
+                                  {QStringLiteral("n"), i}});
+    events.replace(1, QJsonObject{{QStringLiteral("type"), QStringLiteral("huge")},
+                                  {QStringLiteral("blob"), QString(500, QLatin1Char('y'))}});
+    HttpResponse r = call(QStringLiteral("/v2/runtime/telemetry/ingest"), s,
+                          {{QStringLiteral("events"), events},
+                           {QStringLiteral("flushReason"), QStringLiteral("pagehide")},
+                           {QStringLiteral("sdkVersion"), QStringLiteral("1.0.0")}});
+    QCOMPARE(r.status, 202);
+    QCOMPARE(dataOf(r).value(QStringLiteral("accepted")).toInt(), 5);
+    QCOMPARE(dataOf(r).value(QStringLiteral("dropped")).toInt(), 2);
+    QCOMPARE(dataOf(r).value(QStringLiteral("truncated")).toInt(), 1);
+    QCOMPARE(m_ph->service().runtime().repository().telemetryCount(s.sessionId), 1);
+    r = call(QStringLiteral("/v2/runtime/telemetry/ingest"), s, {});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("events"));
+}
+
+void tst_Runtime::sanitizesTheVisitorContext()
+{
+    const Opened s = openSession();
+    QJsonArray recent;
+    for (int i = 1; i <= 5; ++i)
+        recent.append(QStringLiteral("/page/%1").arg(i));
+    HttpResponse r =
+        call(QStringLiteral("/v2/runtime/session/context"), s,
+             {{QStringLiteral("visitor"),
+               QJsonObject{
+                   {QStringLiteral("context"),
+                    QJsonObject{{QStringLiteral("plan"), QStringLiteral("pro")},
+                                {QStringLiteral("password"), QStringLiteral("hunter2")},
+                                {QStringLiteral("authToken"), QStringLiteral("abc")},
+                                {QStringLiteral("recentRequests"), recent},
+                                {QStringLiteral("padding"), QString(3000, QLatin1Char('p'))}}}}}});
+    QCOMPARE(r.status, 200);
+    const QJsonObject context = dataOf(r).value(QStringLiteral("context")).toObject();
+    QCOMPARE(context.value(QStringLiteral("plan")).toString(), QStringLiteral("pro"));
+    QVERIFY(!context.contains(QStringLiteral("password")));
+    QVERIFY(!context.contains(QStringLiteral("authToken")));
+    QCOMPARE(context.value(QStringLiteral("recentRequests")).toArray(),
+             (QJsonArray{QStringLiteral("/page/3"), QStringLiteral("/page/4"),
+                         QStringLiteral("/page/5")}));
+    QVERIFY(QJsonDocument(context).toJson(QJsonDocument::Compact).size() <= 2048);
+    QVERIFY(!r.body.contains("hunter2"));
+    // visitor: null clears it (logout).
+    r = call(QStringLiteral("/v2/runtime/session/context"), s,
+             {{QStringLiteral("visitor"), QJsonValue::Null}});
+    QCOMPARE(r.status, 200);
+    QVERIFY(dataOf(r).value(QStringLiteral("context")).toObject().isEmpty());
+    r = call(QStringLiteral("/v2/runtime/session/context"), s,
+             {{QStringLiteral("visitor"), QStringLiteral("nope")}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("visitor"));
+}
+
+void tst_Runtime::exchangesAContextTokenOnce()
+{
+    const Opened s = openSession();
+    const QString token = QStringLiteral("ctx_") + QString(40, QLatin1Char('z'));
+    HttpResponse r =
+        call(QStringLiteral("/v2/runtime/session/context"), s,
+             {{QStringLiteral("visitor"), QJsonObject{{QStringLiteral("contextToken"), token}}}});
+    QCOMPARE(r.status, 200);
+    // The resolver fails open: the session goes on.
+    QCOMPARE(dataOf(r)[QStringLiteral("contextToken")][QStringLiteral("resolver")].toString(),
+             QStringLiteral("fail_open"));
+    QCOMPARE(dataOf(r)[QStringLiteral("contextToken")][QStringLiteral("status")].toString(),
+             QStringLiteral("unresolved"));
+    r = call(QStringLiteral("/v2/runtime/session/context"), s,
+             {{QStringLiteral("visitor"), QJsonObject{{QStringLiteral("contextToken"), token}}}});
+    QCOMPARE(dataOf(r)[QStringLiteral("contextToken")][QStringLiteral("status")].toString(),
+             QStringLiteral("already_exchanged"));
+    r = call(QStringLiteral("/v2/runtime/session/context"), s,
+             {{QStringLiteral("visitor"),
+               QJsonObject{{QStringLiteral("contextToken"), QString(2049, QLatin1Char('a'))}}}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(),
+             QStringLiteral("visitor.contextToken"));
+    // Never stored raw.
+    QFile db(m_ph->dataDir() + QStringLiteral("/pilothouse.db"));
+    QVERIFY(db.open(QIODevice::ReadOnly));
+    QByteArray bytes = db.readAll();
+    QFile wal(db.fileName() + QStringLiteral("-wal"));
+    if (wal.open(QIODevice::ReadOnly))
+        bytes += wal.readAll();
+    QVERIFY(!bytes.contains(token.toUtf8()));
+}
+
+void tst_Runtime::decidesExternalContext_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("intent");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("decision");
+    QTest::newRow("opening an external page is allowed") << "https://news.test/"
+                                                         << "open_only" << 200 << "allow";
+    QTest::newRow("reading an external page is allowed with the capability")
+        << "https://news.test/"
+        << "read_context" << 200 << "allow";
+    QTest::newRow("acting needs the cloud sandbox the policy keeps off") << "https://news.test/"
+                                                                         << "act" << 403 << "";
+    QTest::newRow("a deny-listed page is blocked") << "https://www.evil.test/"
+                                                   << "read_context" << 200 << "block";
+    QTest::newRow("a high adversarial score blocks")
+        << "https://user:pw@shop.example.attacker.test/"
+        << "open_only" << 200 << "block";
+    QTest::newRow("a non-web URL names the field") << "ftp://news.test/"
+                                                   << "open_only" << 400 << "";
+}
+
+void tst_Runtime::decidesExternalContext()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, intent);
+    QFETCH(int, status);
+    QFETCH(QString, decision);
+    const Opened s = openSession();
+    const QString runId =
+        dataOf(command(s, {{QStringLiteral("message"), QStringLiteral("read the news")}}))
+            .value(QStringLiteral("runId"))
+            .toString();
+    const QJsonObject st = state(s);
+    const HttpResponse r =
+        call(QStringLiteral("/v2/runtime/context/external"), s,
+             {{QStringLiteral("runId"), runId},
+              {QStringLiteral("url"), url},
+              {QStringLiteral("intent"), intent},
+              {QStringLiteral("expectedEpoch"), st.value(QStringLiteral("epoch"))},
+              {QStringLiteral("expectedSeq"), st.value(QStringLiteral("seq"))}});
+    QCOMPARE(r.status, status);
+    if (status == 200)
+        QCOMPARE(dataOf(r).value(QStringLiteral("decision")).toString(), decision);
+    else if (status == 403)
+        QCOMPARE(codeOf(r), QStringLiteral("CAPABILITY_DISABLED"));
+    else
+        QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("url"));
+    // Strict: a stale seq is refused before any check.
+    const HttpResponse stale = call(QStringLiteral("/v2/runtime/context/external"), s,
+                                    {{QStringLiteral("runId"), runId},
+                                     {QStringLiteral("url"), url},
+                                     {QStringLiteral("intent"), intent},
+                                     {QStringLiteral("expectedEpoch"), 1},
+                                     {QStringLiteral("expectedSeq"), 0}});
+    QCOMPARE(stale.status, 409);
+    QCOMPARE(codeOf(stale), QStringLiteral("stale_seq"));
+}
+
+void tst_Runtime::recordsGoalsThroughTheSignedBeacon()
+{
+    const Opened s = openSession();
+    const QJsonObject beacon = s.data.value(QStringLiteral("analytics")).toObject();
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("sid"), beacon.value(QStringLiteral("sid")).toString());
+    q.addQueryItem(QStringLiteral("exp"),
+                   QString::number(beacon.value(QStringLiteral("exp")).toInteger()));
+    q.addQueryItem(QStringLiteral("sig"), beacon.value(QStringLiteral("sig")).toString());
+    q.addQueryItem(QStringLiteral("kind"), QStringLiteral("goal"));
+    q.addQueryItem(QStringLiteral("name"), QStringLiteral("newsletter"));
+    HttpClient c(m_ph->base());
+    HttpResponse r = c.get(QStringLiteral("/v2/runtime/collect?") + q.toString(QUrl::FullyEncoded));
+    QCOMPARE(r.status, 202);
+    // The owner's analytics count it.
+    const HttpResponse summary = m_ph->client().get(
+        QStringLiteral("/config/v1/sites/%1/analytics/summary?range=7d").arg(m_siteId));
+    QCOMPARE(summary.status, 200);
+    QVERIFY2(summary.body.contains("\"goals\":1"), summary.body.constData());
+    // A forged signature is refused.
+    q.removeAllQueryItems(QStringLiteral("sig"));
+    q.addQueryItem(QStringLiteral("sig"), QString(64, QLatin1Char('0')));
+    r = c.get(QStringLiteral("/v2/runtime/collect?") + q.toString(QUrl::FullyEncoded));
+    QCOMPARE(r.status, 401);
+    QCOMPARE(codeOf(r), QStringLiteral("SIGNATURE_INVALID"));
+}
+
+void tst_Runtime::answersCrossOriginPreflights()
+{
+    const QByteArray reply = HttpClient::raw(
+        m_ph->port(), "OPTIONS /v2/runtime/command HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      "Origin: https://shop.example\r\nAccess-Control-Request-Method: POST\r\n"
+                      "Access-Control-Request-Headers: authorization, content-type\r\n\r\n");
+    QVERIFY2(reply.startsWith("HTTP/1.1 204"), reply.constData());
+    QVERIFY(reply.contains("Access-Control-Allow-Origin: *"));
+    QVERIFY(reply.contains("Access-Control-Allow-Headers: authorization, content-type"));
+    // Answers (errors too) carry the header.
+    HttpClient c(m_ph->base());
+    const HttpResponse r = c.post(QStringLiteral("/v2/runtime/state"), {});
+    QCOMPARE(r.status, 401);
+    QCOMPARE(r.header("access-control-allow-origin"), QByteArray("*"));
+    // Other areas do not.
+    QVERIFY(m_ph->client()
+                .get(QStringLiteral("/health"))
+                .header("access-control-allow-origin")
+                .isEmpty());
+}
+
+PH_WEBENGINE_TEST_MAIN(tst_Runtime)
+#include "tst_runtime.moc"
