@@ -34,6 +34,7 @@
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
 #include "runtime/RuntimeController.h"
+#include "runtime/RuntimeRunner.h"
 #include "runtime/RuntimeService.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
@@ -321,8 +322,11 @@ bool Service::start(QString *error)
     m_runtime = std::make_unique<runtime::RuntimeService>(*m_store, *m_settings, m_sites->sites(),
                                                           m_sites->analytics());
     m_runtimeController = std::make_unique<runtime::RuntimeController>(*m_runtime, *m_settings);
+    m_runtimeRunner = std::make_unique<runtime::RuntimeRunner>(
+        *m_runtime, *m_runService, *m_runs, *m_a2w, m_sites->sites(), *m_policy, *m_settings);
     m_http->addController(*m_runtimeController);
     m_http->allowCrossOrigin(QStringLiteral("/v2/runtime/"));
+    m_http->allowCrossOrigin(QStringLiteral("/embed.js"));
     if (m_config.demo) {
         m_demoSite = std::make_unique<DemoSite>();
         m_http->addController(*m_demoSite);

@@ -32,6 +32,7 @@ class SitesArea;
 }
 namespace runtime {
 class RuntimeController;
+class RuntimeRunner;
 class RuntimeService;
 } // namespace runtime
 namespace a2w {
@@ -177,6 +178,7 @@ private:
     std::unique_ptr<a2w::SiteMcpController> m_siteMcp;
     std::unique_ptr<runtime::RuntimeService> m_runtime;
     std::unique_ptr<runtime::RuntimeController> m_runtimeController;
+    std::unique_ptr<runtime::RuntimeRunner> m_runtimeRunner;
     std::unique_ptr<http::OpenApiController> m_openApi;
     std::unique_ptr<sites::SitesArea> m_sites;
     QString m_mintedKey;

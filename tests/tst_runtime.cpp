@@ -179,7 +179,9 @@ void tst_Runtime::initTestCase()
         QStringList{QStringLiteral("runtime.snapshotInlineBytes=1024"),
                     QStringLiteral("runtime.telemetryMaxEvents=5"),
                     QStringLiteral("runtime.telemetryMaxEventBytes=200"),
-                    QStringLiteral("runtime.streamPingMs=200")},
+                    QStringLiteral("runtime.streamPingMs=200"),
+                    // The protocol alone: no engine moves the runs (tst_embed runs them).
+                    QStringLiteral("runtime.executeRuns=false")},
         QString(), m_clock.get());
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
     HttpClient owner = m_ph->client();

@@ -270,6 +270,17 @@ void tst_SitesPanel::mintsASiteKeyTheApiLists()
     m_dock->secretBox()->doneButton()->click();
     QVERIFY(!m_dock->secretBox()->isVisible());
     QVERIFY(!panelShows(m_publicKey));
+
+    // The install snippet: the key shortened on screen, the whole line copied.
+    QVERIFY(m_dock->snippetEdit()->text().contains(QStringLiteral("/embed.js")));
+    QVERIFY(m_dock->snippetEdit()->text().contains(m_lighthouse));
+    QVERIFY(!m_dock->snippetEdit()->text().contains(m_publicKey));
+    QVERIFY(m_dock->copySnippetButton()->isEnabled());
+    m_dock->copySnippetButton()->click();
+    const QString copied = QGuiApplication::clipboard()->text();
+    QCOMPARE(copied, QStringLiteral("<script src=\"%1/embed.js\" data-site-key=\"%2\" "
+                                    "data-site-id=\"%3\" defer></script>")
+                         .arg(m_ph->service().apiAddress(), m_publicKey, m_lighthouse));
 }
 
 void tst_SitesPanel::mintsAKeyForAnExistingSite()

@@ -14,154 +14,154 @@
         <translation>jede Aufgabe</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="204"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="205"/>
         <source>%1 of %2 credits</source>
         <translation>%1 von %2 Credits</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="208"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="210"/>
         <source>Revoked</source>
         <translation>Widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="208"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="211"/>
         <source>Active</source>
         <translation>Aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="260"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="304"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="264"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="308"/>
         <source>Select a run to follow its events.</source>
         <translation>Wählen Sie einen Lauf, um seine Ereignisse zu verfolgen.</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="264"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="268"/>
         <source>&lt;b&gt;%1&lt;/b&gt; on %2 — %3, %4 execution</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 — %3, Ausführung %4</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="270"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="274"/>
         <source>The run asks: %1</source>
         <translation>Der Lauf fragt: %1</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="285"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="289"/>
         <source>A2W runs</source>
         <translation>A2W-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="286"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="290"/>
         <source>All sites</source>
         <translation>Alle Sites</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="287"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="291"/>
         <source>All statuses</source>
         <translation>Alle Status</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="287"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="291"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="287"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="291"/>
         <source>Waiting for a browser</source>
         <translation>Wartet auf einen Browser</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="288"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="292"/>
         <source>Running</source>
         <translation>Läuft</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="288"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="292"/>
         <source>Input required</source>
         <translation>Eingabe nötig</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="288"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="292"/>
         <source>Completed</source>
         <translation>Abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="289"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="293"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="289"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="293"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="297"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="301"/>
         <source>Delegated sessions</source>
         <translation>Delegierte Sitzungen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
         <source>Site</source>
         <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
         <source>Scope</source>
         <translation>Umfang</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
         <source>Spent</source>
         <translation>Verbraucht</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="299"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
         <source>Expires</source>
         <translation>Läuft ab</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="299"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="300"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="304"/>
         <source>Revoke session</source>
         <translation>Sitzung widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="208"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="289"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="212"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="293"/>
         <source>Expired</source>
         <translation>Abgelaufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="292"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="296"/>
         <source>Answer for every question</source>
         <translation>Antwort auf jede Frage</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="293"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="297"/>
         <source>Answer</source>
         <translation>Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="294"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="295"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="299"/>
         <source>Confirm action</source>
         <translation>Aktion bestätigen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="296"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="300"/>
         <source>Live browser views</source>
         <translation>Live-Browseransichten</translation>
     </message>
@@ -1463,110 +1463,135 @@
 <context>
     <name>ph::ui::SitesDock</name>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="233"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="108"/>
+        <source>Copied the install snippet: paste it into the site&apos;s pages.</source>
+        <translation>Einbau-Code kopiert: fügen Sie ihn in die Seiten der Website ein.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="252"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="247"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="266"/>
         <source>Created the site %1 with the site key %2.</source>
         <translation>Website %1 mit dem Website-Schlüssel %2 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="248"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="267"/>
         <source>Minted the site key %2 for %1.</source>
         <translation>Website-Schlüssel %2 für %1 erzeugt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="264"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="283"/>
         <source>Saved the allowed domains, capabilities and policy of %1.</source>
         <translation>Erlaubte Domains, Fähigkeiten und Richtlinie von %1 gespeichert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="281"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="300"/>
         <source>Rotated %1: its new public key is shown; the previous one no longer works.</source>
         <translation>%1 erneuert: Der neue öffentliche Schlüssel wird angezeigt; der bisherige funktioniert nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="298"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="317"/>
         <source>Activated %1.</source>
         <translation>%1 aktiviert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="299"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="318"/>
         <source>Deactivated %1; pages that use it stop working.</source>
         <translation>%1 deaktiviert; Seiten, die ihn verwenden, funktionieren nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="319"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="329"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="338"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="348"/>
         <source>Delete site</source>
         <translation>Website löschen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="320"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="339"/>
         <source>Delete the site %1? Its site keys (%2), Connect AI keys (%3), configuration and proposals are removed, and pages that use its keys stop working. Its analytics history is kept. This cannot be undone.</source>
         <translation>Die Website %1 löschen? Ihre Website-Schlüssel (%2), Connect-AI-Schlüssel (%3), Konfiguration und Vorschläge werden entfernt, und Seiten, die ihre Schlüssel verwenden, funktionieren nicht mehr. Ihr Analyseverlauf bleibt erhalten. Dies kann nicht rückgängig gemacht werden.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="339"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="358"/>
         <source>Deleted the site %1.</source>
         <translation>Website %1 gelöscht.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="360"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="379"/>
         <source>Created the Connect AI key %1.</source>
         <translation>Connect-AI-Schlüssel %1 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="378"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="397"/>
         <source>Revoked %1; it now answers 401.</source>
         <translation>%1 widerrufen; Anfragen damit erhalten jetzt 401.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="402"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="421"/>
         <source>Select a site to see its site keys and Connect AI keys.</source>
         <translation>Wählen Sie eine Website aus, um ihre Website-Schlüssel und Connect-AI-Schlüssel anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="422"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="451"/>
         <source>The new Connect AI key</source>
         <translation>Der neue Connect-AI-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="423"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="452"/>
         <source>Copy the key now and give it to your AI as a bearer key. It is shown only this once; Pilothouse keeps only its hash.</source>
         <translation>Kopieren Sie den Schlüssel jetzt und geben Sie ihn Ihrer KI als Bearer-Schlüssel. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="426"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="455"/>
         <source>The new public site key</source>
         <translation>Der neue öffentliche Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="427"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="456"/>
         <source>Place this key in your pages&apos; embed code. It is public; the list shows it shortened.</source>
         <translation>Fügen Sie diesen Schlüssel in den Einbettungscode Ihrer Seiten ein. Er ist öffentlich; die Liste zeigt ihn gekürzt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="441"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="470"/>
         <source>Sites</source>
         <translation>Websites</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="442"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="471"/>
         <source>Delete site… (Del)</source>
         <translation>Website löschen… (Entf)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="443"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="472"/>
         <source>Site keys</source>
         <translation>Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="444"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="473"/>
         <source>Connect AI</source>
         <translation>Connect AI</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="477"/>
+        <source>&amp;Install snippet (one line for the site&apos;s pages):</source>
+        <translation>&amp;Einbau-Code (eine Zeile für die Seiten der Website):</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="478"/>
+        <source>Install snippet</source>
+        <translation>Einbau-Code</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="479"/>
+        <source>Select a site key to see its install snippet.</source>
+        <translation>Wählen Sie einen Website-Schlüssel, um seinen Einbau-Code zu sehen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="480"/>
+        <source>Copy snippet</source>
+        <translation>Code kopieren</translation>
     </message>
 </context>
 <context>

@@ -177,6 +177,11 @@ public:
     QString receiptFor(const QString &runId) const;
     std::optional<Run> findByReceipt(const QString &receipt) const;
 
+    // The site's A2W account: the API key (never shown) its visiting agents' runs, and
+    // its visitors' runtime runs, are charged to; minted on first use. 403
+    // A2W_ACCOUNT_REVOKED when the owner revoked it.
+    QString accountFor(const QString &siteId, const QString &siteName);
+
 Q_SIGNALS:
     // Every event, after it is stored; runChanged after the run's row changed.
     void eventAdded(const QString &runId, const ph::a2w::Event &event);
@@ -190,7 +195,6 @@ private:
     Created launch(const CreateRequest &request, const Caller &caller,
                    const QString &preferExecution, const Launch &how);
     QString taskFor(const CreateRequest &request, const Site &site, QString *engagementKind) const;
-    QString accountFor(const QString &siteId, const QString &siteName);
     void checkRate(const Caller &caller, const QString &trust);
     void checkSensitive(const CreateRequest &request, const QString &trust) const;
     // The engine request of a run or its continuation (`raw` holds the task or the

@@ -100,6 +100,9 @@ const QList<Settings::Definition> &Settings::definitions()
                         "%) reaches this is blocked.")},
         {SettingKeys::runtimeStreamPingMs, T::Double, 15000, 100, 600000,
          QStringLiteral("Interval of ping events on runtime streams.")},
+        {SettingKeys::runtimeExecuteRuns, T::Bool, true, 0, 0,
+         QStringLiteral("The engine executes the runs visitors start, on their page; off: runs "
+                        "are accepted and streamed but wait for an executor of the site's own.")},
         {SettingKeys::llmBaseUrl, T::String, QString(), 0, 0,
          QStringLiteral("Base URL of an OpenAI-compatible API (…/v1); empty: no LLM planner.")},
         {SettingKeys::llmModel, T::String, QString(), 0, 0,

@@ -102,6 +102,7 @@ inline const QString runtimeTelemetryMaxEventBytes =
     QStringLiteral("runtime.telemetryMaxEventBytes");
 inline const QString runtimeExternalBlockPercent = QStringLiteral("runtime.externalBlockPercent");
 inline const QString runtimeStreamPingMs = QStringLiteral("runtime.streamPingMs");
+inline const QString runtimeExecuteRuns = QStringLiteral("runtime.executeRuns");
 inline const QString llmBaseUrl = QStringLiteral("llm.baseUrl");
 inline const QString llmModel = QStringLiteral("llm.model");
 inline const QString llmApiKey = QStringLiteral("llm.apiKey");

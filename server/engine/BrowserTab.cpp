@@ -37,20 +37,20 @@ void readActAnswer(const QJsonValue &answer, ActOutcome *outcome)
     outcome->detail = r;
 }
 
-BrowserTab::BrowserTab(std::unique_ptr<BrowserLease> lease, QObject *parent)
-    : QObject(parent)
+LeasedTab::LeasedTab(std::unique_ptr<BrowserLease> lease, QObject *parent)
+    : BrowserTab(parent)
     , m_lease(std::move(lease))
 {}
 
-BrowserTab::~BrowserTab() = default;
+LeasedTab::~LeasedTab() = default;
 
-QUrl BrowserTab::url() const
+QUrl LeasedTab::url() const
 {
     return m_lease->page() ? m_lease->page()->url() : QUrl();
 }
 
-void BrowserTab::navigate(const QUrl &url, int timeoutMs,
-                          std::function<void(const NavigationResult &)> done)
+void LeasedTab::navigate(const QUrl &url, int timeoutMs,
+                         std::function<void(const NavigationResult &)> done)
 {
     NavigateOptions o;
     o.timeoutMs = timeoutMs;
@@ -58,12 +58,12 @@ void BrowserTab::navigate(const QUrl &url, int timeoutMs,
     m_lease->navigate(url, o, std::move(done));
 }
 
-void BrowserTab::call(const QString &function, const QJsonValue &argument, int timeoutMs,
-                      std::function<void(bool, const QJsonValue &, const QString &)> done)
+void LeasedTab::call(const QString &function, const QJsonValue &argument, int timeoutMs,
+                     std::function<void(bool, const QJsonValue &, const QString &)> done)
 {
     const QString script = QStringLiteral("window.__pilothouse ? window.__pilothouse.%1(%2) : null")
                                .arg(function, jsonArgument(argument));
-    QPointer<BrowserTab> self(this);
+    QPointer<LeasedTab> self(this);
     m_lease->evaluate(script, timeoutMs, [self, done](bool ok, const QVariant &value) {
         if (!self) {
             done(false, {}, QStringLiteral("the page was released"));
@@ -88,8 +88,8 @@ void BrowserTab::call(const QString &function, const QJsonValue &argument, int t
     });
 }
 
-void BrowserTab::act(const QJsonObject &action, int timeoutMs,
-                     std::function<void(const ActOutcome &)> done)
+void LeasedTab::act(const QJsonObject &action, int timeoutMs,
+                    std::function<void(const ActOutcome &)> done)
 {
     QWebEnginePage *page = m_lease->page();
     if (!page) {
@@ -112,7 +112,7 @@ void BrowserTab::act(const QJsonObject &action, int timeoutMs,
     // A navigation the action started that the network policy refused (a link to a
     // private host, a form posting to file:) is a BLOCKED error, never a page.
     const quint64 mark = m_lease->refusalMark();
-    QPointer<BrowserTab> guard(this);
+    QPointer<LeasedTab> guard(this);
     auto settle = [w, done, guard, mark] {
         QObject::disconnect(w->connection);
         if (guard) {
@@ -153,7 +153,7 @@ void BrowserTab::act(const QJsonObject &action, int timeoutMs,
                     if (w->acted)
                         settle();
                 });
-    QPointer<BrowserTab> self(this);
+    QPointer<LeasedTab> self(this);
     call(QStringLiteral("act"), action, 10000,
          [self, w, settle, timeoutMs](bool ok, const QJsonValue &result, const QString &error) {
              w->acted = true;
@@ -199,13 +199,13 @@ void BrowserTab::act(const QJsonObject &action, int timeoutMs,
          });
 }
 
-void BrowserTab::waitFor(const QJsonObject &condition, int timeoutMs,
-                         std::function<void(bool, const QString &)> done)
+void LeasedTab::waitFor(const QJsonObject &condition, int timeoutMs,
+                        std::function<void(bool, const QString &)> done)
 {
     auto deadline = std::make_shared<QElapsedTimer>();
     deadline->start();
     auto poll = std::make_shared<std::function<void()>>();
-    QPointer<BrowserTab> self(this);
+    QPointer<LeasedTab> self(this);
     *poll = [self, condition, timeoutMs, done, deadline, poll] {
         if (!self)
             return;
@@ -239,8 +239,8 @@ void BrowserTab::waitFor(const QJsonObject &condition, int timeoutMs,
     (*poll)();
 }
 
-void BrowserTab::snapshot(const QJsonObject &options,
-                          std::function<void(const SnapshotResult &)> done)
+void LeasedTab::snapshot(const QJsonObject &options,
+                         std::function<void(const SnapshotResult &)> done)
 {
     m_lease->snapshot(options, kSnapshotTimeoutMs, std::move(done));
 }

@@ -703,7 +703,12 @@ void PageScriptTool::run(RunContext &ctx, const QJsonObject &args,
             done(ToolResult::failure(error));
             return;
         }
-        tab->lease().evaluate(script, timeoutMs, [done](bool ok, const QVariant &value) {
+        if (!tab->lease()) {
+            done(ToolResult::failure(
+                QStringLiteral("scripts do not run on a visitor's page (embedded runtime)")));
+            return;
+        }
+        tab->lease()->evaluate(script, timeoutMs, [done](bool ok, const QVariant &value) {
             if (!ok) {
                 done(ToolResult::failure(QStringLiteral("the script did not finish in time")));
                 return;

@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace ph::engine {
@@ -25,6 +26,8 @@ inline bool isTerminal(RunStatus s)
 }
 
 // The body of POST /agent and /execute, validated (cloud/AgentRequest.cpp reads it).
+class BrowserTab;
+
 struct ExecuteRequest
 {
     QString input;
@@ -61,6 +64,9 @@ struct ExecuteRequest
     // A2W runs under the crossHost policy `same_host`: the run may open pages of this
     // host only (empty: any host the network policy allows).
     QString sameHost;
+    // A run of the embedded runtime acts on the visitor's own page: this makes its tab
+    // (runtime/RemoteTab) instead of leasing a page of the pool. Not stored.
+    std::function<std::unique_ptr<BrowserTab>()> remoteTab;
 };
 
 // How a phase ended (or paused for input), as its callbacks announce it. The engine

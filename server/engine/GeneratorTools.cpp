@@ -291,11 +291,16 @@ void ScreenshotTool::run(RunContext &ctx, const QJsonObject &args,
             done(ToolResult::failure(error));
             return;
         }
+        if (!tab->lease()) {
+            done(ToolResult::failure(QStringLiteral(
+                "screenshots are not taken of a visitor's page (embedded runtime)")));
+            return;
+        }
         // The screen's width on one tall page, margins off: the print is the page as seen.
         const QPageLayout layout(
             QPageSize(QSizeF(1280 * 25.4 / 96, 1600 * 25.4 / 96), QPageSize::Millimeter),
             QPageLayout::Portrait, QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
-        tab->lease().page()->printToPdf(
+        tab->lease()->page()->printToPdf(
             [guard, title, done, this](const QByteArray &pdf) {
                 if (!guard)
                     return;

@@ -87,6 +87,14 @@ void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
         QTimer::singleShot(0, this, [this, ready] { ready(m_tab.get(), QString()); });
         return;
     }
+    if (m_request.remoteTab) {
+        // A run on a visitor's own page (the embedded runtime): its tab is that page.
+        m_tab = m_request.remoteTab();
+        m_tabClock.start();
+        m_clockRunning = true;
+        QTimer::singleShot(0, this, [this, ready] { ready(m_tab.get(), QString()); });
+        return;
+    }
     m_waiting.append(std::move(ready));
     if (m_leasing)
         return;
@@ -94,7 +102,7 @@ void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
     const bool queued = m_services.pool.acquire(
         m_trajectoryId, m_grant, this, [this](std::unique_ptr<BrowserLease> lease) {
             m_leasing = false;
-            m_tab = std::make_unique<BrowserTab>(std::move(lease));
+            m_tab = std::make_unique<LeasedTab>(std::move(lease));
             m_tabClock.start();
             m_clockRunning = true;
             const auto waiting = std::exchange(m_waiting, {});

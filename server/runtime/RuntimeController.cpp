@@ -8,7 +8,9 @@
 #include "http/EventStream.h"
 #include "http/Exchange.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
+#include <QFile>
 #include <QPointer>
 #include <QTimer>
 
@@ -105,6 +107,8 @@ QList<Route> RuntimeController::routes()
     };
     for (Route &route : table)
         route.envelope = &RuntimeController::errorEnvelope;
+    table.append(
+        Route::to("GET", QStringLiteral("/embed.js"), AuthPolicy::Public, this, &C::embedScript));
     return table;
 }
 
@@ -195,6 +199,26 @@ void RuntimeController::collect(Exchange &ex)
         query.insert(item.first, item.second);
     const QString id = m_service.collect(query);
     ok(ex, {{QStringLiteral("id"), id}}, 202);
+}
+
+void RuntimeController::embedScript(Exchange &ex)
+{
+    static const QByteArray script = [] {
+        QFile f(QStringLiteral(":/pilothouse/embed/embed.js"));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }();
+    if (script.isEmpty())
+        throw DomainError::internal(QStringLiteral("the embed SDK is not built into this binary"));
+    static const QByteArray etag =
+        '"' + QCryptographicHash::hash(script, QCryptographicHash::Sha256).toHex().left(16) + '"';
+    if (ex.request().header("if-none-match") == etag) {
+        ex.respond(304, {}, {}, {{"ETag", etag}});
+        return;
+    }
+    ex.respond(200, script, "text/javascript; charset=utf-8",
+               {{"Cache-Control", "public, max-age=300"},
+                {"ETag", etag},
+                {"X-Content-Type-Options", "nosniff"}});
 }
 
 void RuntimeController::stream(Exchange &ex)

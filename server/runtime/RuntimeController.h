@@ -35,6 +35,7 @@ private:
     void external(http::Exchange &ex);
     void telemetry(http::Exchange &ex);
     void collect(http::Exchange &ex);
+    void embedScript(http::Exchange &ex);
 
     QString base(const http::Exchange &ex) const;
 

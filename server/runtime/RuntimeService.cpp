@@ -16,6 +16,7 @@
 #include <QHostAddress>
 #include <QJsonDocument>
 #include <QMessageAuthenticationCode>
+#include <QTimer>
 #include <QUrl>
 
 namespace ph::runtime {
@@ -296,8 +297,7 @@ RuntimeService::Opened RuntimeService::open(const QJsonObject &body, const QStri
                     {{QStringLiteral("host"), host}});
         m_repo->updateSession(session);
     });
-    for (const auto &[id, seq] : std::exchange(m_advanced, {}))
-        Q_EMIT sessionAdvanced(id, seq);
+    flush();
     return finishOpen(session, *key, false);
 }
 
@@ -481,8 +481,7 @@ QJsonObject RuntimeService::updateContext(const Session &s, const QJsonObject &b
                      {QStringLiteral("cleared"), visitor.isNull()}});
         m_repo->updateSession(session);
     });
-    for (const auto &[id, seq] : std::exchange(m_advanced, {}))
-        Q_EMIT sessionAdvanced(id, seq);
+    flush();
     QJsonObject out{{QStringLiteral("sessionId"), session.id},
                     {QStringLiteral("context"), session.context},
                     {QStringLiteral("dropped"), QJsonArray::fromStringList(dropped)}};
@@ -555,6 +554,14 @@ QJsonObject RuntimeService::projection(const QString &sessionId, qint64 seqAfter
 {
     const std::optional<Session> session = m_repo->findSession(sessionId);
     return session ? projection(*session, seqAfter, false) : QJsonObject();
+}
+
+void RuntimeService::flush()
+{
+    for (const auto &[id, seq] : std::exchange(m_advanced, {}))
+        Q_EMIT sessionAdvanced(id, seq);
+    for (const auto &then : std::exchange(m_afterCommit, {}))
+        then();
 }
 
 void RuntimeService::appendEvent(Session &session, const QString &type, const QString &runId,
@@ -663,8 +670,7 @@ RuntimeService::Answer RuntimeService::command(const Session &s, const QJsonObje
         m_repo->updateSession(session);
         m_repo->storeCommand(session.id, clientEventId, answer.status, answer.data, now());
     });
-    for (const auto &[id, seq] : std::exchange(m_advanced, {}))
-        Q_EMIT sessionAdvanced(id, seq);
+    flush();
     return answer;
 }
 
@@ -685,7 +691,7 @@ QJsonObject RuntimeService::runInputData(const Session &session, const Run &run)
 }
 
 void RuntimeService::settleRun(Session &session, Run &run, const QString &status,
-                               const QString &why)
+                               const QString &why, bool stopEngine)
 {
     run.status = status;
     run.updatedAt = now();
@@ -698,6 +704,14 @@ void RuntimeService::settleRun(Session &session, Run &run, const QString &status
     if (!why.isEmpty())
         data.insert(QStringLiteral("reason"), why);
     appendEvent(session, QStringLiteral("run.transition"), run.id, data);
+    if (!run.isActive()) {
+        const QString id = run.id;
+        m_afterCommit.append([this, id, why, stopEngine] {
+            failSteps(id, why.isEmpty() ? QStringLiteral("the run was stopped") : why);
+            if (stopEngine)
+                Q_EMIT runStopped(id);
+        });
+    }
 }
 
 RuntimeService::Answer RuntimeService::runInput(Session &session, const QJsonObject &body)
@@ -732,6 +746,11 @@ RuntimeService::Answer RuntimeService::runInput(Session &session, const QJsonObj
                          {QStringLiteral("status"), active->status},
                          {QStringLiteral("continuationReason"), QStringLiteral("awaiting_user")},
                          {QStringLiteral("message"), message}});
+            const QString sessionId = session.id;
+            const QString runId = active->id;
+            m_afterCommit.append([this, sessionId, runId, message] {
+                Q_EMIT runAnswered(sessionId, runId, message);
+            });
             return {200, runInputData(session, *active)};
         }
         if (!forceNewRun) {
@@ -777,6 +796,9 @@ RuntimeService::Answer RuntimeService::runInput(Session &session, const QJsonObj
                  {QStringLiteral("status"), run.status},
                  {QStringLiteral("mode"), run.mode},
                  {QStringLiteral("message"), message}});
+    const QString sessionId = session.id;
+    const QString runId = run.id;
+    m_afterCommit.append([this, sessionId, runId] { Q_EMIT runStarted(sessionId, runId); });
     return {200, runInputData(session, run)};
 }
 
@@ -826,6 +848,8 @@ RuntimeService::Answer RuntimeService::runControl(Session &session, const QJsonO
                                             QStringLiteral("same_tab_navigation_handoff"),
                                             QStringLiteral("awaiting_user")};
         const QString why = reason.isEmpty() ? QStringLiteral("loop_continue") : reason;
+        if (body.contains(QStringLiteral("stepId")))
+            return deliverStep(session, body);
         if (!reasons.contains(why))
             throw invalid(
                 QStringLiteral("reason"),
@@ -1024,6 +1048,162 @@ RuntimeService::Answer RuntimeService::tabEvent(Session &session, const QJsonObj
     return {200, d};
 }
 
+// --- steps on the visitor's page ------------------------------------------------------
+
+void RuntimeService::requestStep(const QString &sessionId, const QString &runId, QJsonObject step,
+                                 int timeoutMs, StepDone done)
+{
+    const QString stepId = QStringLiteral("step_%1_%2").arg(++m_stepCounter).arg(Ids::base62(6));
+    try {
+        m_store.transaction([&] {
+            std::optional<Session> session = m_repo->findSession(sessionId);
+            if (!session || session->activeRunId != runId)
+                throw DomainError(DomainError::Kind::Conflict, QStringLiteral("stale_run"),
+                                  QStringLiteral("the run is no longer the session's active run"));
+            step.insert(QStringLiteral("stepId"), stepId);
+            step.insert(QStringLiteral("runId"), runId);
+            step.insert(QStringLiteral("timeoutMs"), timeoutMs);
+            appendEvent(*session, QStringLiteral("page.request"), runId, step);
+            m_repo->updateSession(*session);
+        });
+    } catch (const DomainError &e) {
+        QTimer::singleShot(0, this, [done, message = e.message()] { done(false, {}, message); });
+        return;
+    }
+    PendingStep pending{sessionId, runId, std::move(done), new QTimer(this)};
+    pending.timer->setSingleShot(true);
+    connect(pending.timer, &QTimer::timeout, this, [this, stepId, timeoutMs] {
+        const auto it = m_steps.find(stepId);
+        if (it == m_steps.end())
+            return;
+        PendingStep p = *it;
+        m_steps.erase(it);
+        p.timer->deleteLater();
+        p.done(false, {},
+               QStringLiteral("the visitor's page did not answer in %1 ms").arg(timeoutMs));
+    });
+    // The visitor's page may be loading the next document: the step waits a little
+    // longer than the page operation itself.
+    pending.timer->start(timeoutMs + 15000);
+    m_steps.insert(stepId, pending);
+    flush();
+}
+
+RuntimeService::Answer RuntimeService::deliverStep(Session &session, const QJsonObject &body)
+{
+    const QString stepId = body.value(QStringLiteral("stepId")).toString();
+    const auto it = m_steps.constFind(stepId);
+    if (it == m_steps.cend() || it->sessionId != session.id)
+        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("stale_run"),
+                          QStringLiteral("no step %1 is waiting for this session").arg(stepId),
+                          QStringLiteral("stepId"),
+                          {{QStringLiteral("decisionReason"), QStringLiteral("stale_run")},
+                           {QStringLiteral("currentRunId"), session.activeRunId},
+                           {QStringLiteral("retryable"), false}});
+    if (!body.value(QStringLiteral("result")).isObject())
+        throw invalid(QStringLiteral("result"), QStringLiteral("must be an object"));
+    const QJsonObject result = body.value(QStringLiteral("result")).toObject();
+    const QString reason =
+        body.value(QStringLiteral("reason")).toString(QStringLiteral("loop_continue"));
+    std::optional<Run> run = m_repo->findRun(it->runId);
+    if (run) {
+        run->continuationReason = reason;
+        run->updatedAt = now();
+        m_repo->updateRun(*run);
+    }
+    if (const QString url = result.value(QStringLiteral("url")).toString(); !url.isEmpty())
+        session.url = url;
+    appendEvent(session, QStringLiteral("page.result"), it->runId,
+                {{QStringLiteral("stepId"), stepId},
+                 {QStringLiteral("ok"), result.value(QStringLiteral("ok")).toBool()},
+                 {QStringLiteral("continuationReason"), reason}});
+    m_afterCommit.append([this, stepId, result] {
+        const auto found = m_steps.find(stepId);
+        if (found == m_steps.end())
+            return;
+        PendingStep p = *found;
+        m_steps.erase(found);
+        p.timer->stop();
+        p.timer->deleteLater();
+        p.done(true, result, QString());
+    });
+    return {200,
+            {{QStringLiteral("action"), QStringLiteral("continue")},
+             {QStringLiteral("runId"), it->runId},
+             {QStringLiteral("stepId"), stepId},
+             {QStringLiteral("currentSeq"), session.seq},
+             {QStringLiteral("projection"), projection(session, session.seq, false)}}};
+}
+
+void RuntimeService::failSteps(const QString &runId, const QString &why)
+{
+    QStringList ids;
+    for (auto it = m_steps.cbegin(); it != m_steps.cend(); ++it)
+        if (it->runId == runId)
+            ids << it.key();
+    for (const QString &id : std::as_const(ids)) {
+        PendingStep p = m_steps.take(id);
+        p.timer->stop();
+        p.timer->deleteLater();
+        p.done(false, {}, why);
+    }
+}
+
+void RuntimeService::runProgress(const QString &runId, const QString &status,
+                                 const QJsonObject &data)
+{
+    m_store.transaction([&] {
+        std::optional<Run> run = m_repo->findRun(runId);
+        if (!run || !run->isActive())
+            return;
+        std::optional<Session> session = m_repo->findSession(run->sessionId);
+        if (!session)
+            return;
+        if (status == QLatin1String("running")) {
+            if (run->status != QLatin1String("running")) {
+                run->status = QStringLiteral("running");
+                run->updatedAt = now();
+                m_repo->updateRun(*run);
+                appendEvent(
+                    *session, QStringLiteral("run.transition"), runId,
+                    {{QStringLiteral("runId"), runId}, {QStringLiteral("status"), run->status}});
+            }
+            if (data.contains(QStringLiteral("step")))
+                appendEvent(*session, QStringLiteral("run.step"), runId,
+                            data.value(QStringLiteral("step")).toObject());
+        } else if (status == QLatin1String("awaiting_user")) {
+            run->status = QStringLiteral("awaiting_user");
+            run->updatedAt = now();
+            m_repo->updateRun(*run);
+            appendEvent(*session, QStringLiteral("run.transition"), runId,
+                        {{QStringLiteral("runId"), runId},
+                         {QStringLiteral("status"), run->status},
+                         {QStringLiteral("questions"), data.value(QStringLiteral("questions"))}});
+            appendEvent(*session, QStringLiteral("run.message"), runId,
+                        {{QStringLiteral("role"), QStringLiteral("assistant")},
+                         {QStringLiteral("text"), data.value(QStringLiteral("text"))}});
+        } else {
+            // completed or failed: the run's answer, then its end.
+            run->result = data;
+            appendEvent(
+                *session, QStringLiteral("run.message"), runId,
+                {{QStringLiteral("role"), QStringLiteral("assistant")},
+                 {QStringLiteral("text"),
+                  status == QLatin1String("completed")
+                      ? data.value(QStringLiteral("text"))
+                      : QJsonValue(QStringLiteral("I could not finish that: %1")
+                                       .arg(data.value(QStringLiteral("error")).toString()))},
+                 {QStringLiteral("status"), status}});
+            settleRun(*session, *run,
+                      status == QLatin1String("completed") ? QStringLiteral("completed")
+                                                           : QStringLiteral("failed"),
+                      data.value(QStringLiteral("error")).toString(), false);
+        }
+        m_repo->updateSession(*session);
+    });
+    flush();
+}
+
 // --- checkpoints, telemetry, external context ----------------------------------------
 
 QJsonObject RuntimeService::saveSnapshot(const Session &s, const QJsonObject &body)
@@ -1219,8 +1399,7 @@ QJsonObject RuntimeService::externalDecision(const Session &s, const QJsonObject
         if (!reason.isEmpty())
             out.insert(QStringLiteral("decisionReason"), reason);
     });
-    for (const auto &[id, seq] : std::exchange(m_advanced, {}))
-        Q_EMIT sessionAdvanced(id, seq);
+    flush();
     return out;
 }
 
@@ -1303,8 +1482,7 @@ void RuntimeService::endActiveRun(const QString &sessionId, const QString &reaso
         settleRun(*session, *run, QStringLiteral("cancelled"), reason);
         m_repo->updateSession(*session);
     });
-    for (const auto &[id, seq] : std::exchange(m_advanced, {}))
-        Q_EMIT sessionAdvanced(id, seq);
+    flush();
 }
 
 } // namespace ph::runtime

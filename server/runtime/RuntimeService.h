@@ -2,9 +2,13 @@
 
 #include "RuntimeRepository.h"
 
+#include <QHash>
 #include <QObject>
 
+#include <functional>
 #include <memory>
+
+class QTimer;
 
 namespace ph {
 class DomainError;
@@ -105,9 +109,27 @@ public:
     // cut to three, at most 2 KB of JSON.
     static QJsonObject sanitizeContext(const QJsonObject &context, QStringList *dropped = nullptr);
 
+    // Runs on the visitor's page (RuntimeRunner drives them with the engine). A step
+    // is one page operation the SDK performs (call, act, navigate, wait, snapshot): it
+    // goes out as a `page.request` event and comes back as RUN_CONTROL `continue` with
+    // its `stepId` and `result`. `done` is called once: with the result, or with an
+    // error when the page does not answer in `timeoutMs` or the run stops.
+    using StepDone = std::function<void(bool ok, const QJsonObject &result, const QString &error)>;
+    void requestStep(const QString &sessionId, const QString &runId, QJsonObject step,
+                     int timeoutMs, StepDone done);
+    // What the engine's run came to: `running` (with a step's summary), `awaiting_user`
+    // (questions), `completed` (text, json) or `failed` (error).
+    void runProgress(const QString &runId, const QString &status, const QJsonObject &data);
+    std::optional<Session> session(const QString &id) const { return m_repo->findSession(id); }
+
 Q_SIGNALS:
     // New events of a session (its seq is now `seq`): streams send a projection.
     void sessionAdvanced(const QString &sessionId, qint64 seq);
+    // A run was accepted (start it), answered by the visitor (resume it with `message`),
+    // or stopped by the visitor or an operator (cancel it).
+    void runStarted(const QString &sessionId, const QString &runId);
+    void runAnswered(const QString &sessionId, const QString &runId, const QString &message);
+    void runStopped(const QString &runId);
 
 private:
     Opened finishOpen(Session session, const sites::SiteKey &key, bool refreshed);
@@ -119,9 +141,27 @@ private:
     Answer runInput(Session &session, const QJsonObject &body);
     Answer runControl(Session &session, const QJsonObject &body);
     Answer tabEvent(Session &session, const QJsonObject &body);
-    void settleRun(Session &session, Run &run, const QString &status, const QString &why);
+    // Ends (or moves) a run; an end the visitor or an operator caused stops the engine's
+    // run too (`stopEngine`), one the engine reported does not.
+    void settleRun(Session &session, Run &run, const QString &status, const QString &why,
+                   bool stopEngine = true);
     QJsonObject runInputData(const Session &session, const Run &run) const;
     qint64 now() const;
+    // After a transaction: the streams and the run signals it owes.
+    void flush();
+    void failSteps(const QString &runId, const QString &why);
+    Answer deliverStep(Session &session, const QJsonObject &body);
+
+    struct PendingStep
+    {
+        QString sessionId;
+        QString runId;
+        StepDone done;
+        QTimer *timer = nullptr;
+    };
+    QHash<QString, PendingStep> m_steps;
+    QList<std::function<void()>> m_afterCommit;
+    int m_stepCounter = 0;
 
     Store &m_store;
     Settings &m_settings;

@@ -20,7 +20,9 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QEvent>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QJsonObject>
 #include <QLabel>
@@ -89,6 +91,23 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     keyScroll->setFrameShape(QFrame::NoFrame);
     keyScroll->setWidget(m_keyForm);
     k->addWidget(keyScroll, 1);
+    // The install snippet of the selected key: one script tag for the site's pages.
+    m_snippetLabel = new QLabel(m_keysTab);
+    k->addWidget(m_snippetLabel);
+    auto *snippetRow = new QHBoxLayout;
+    m_snippet = new QLineEdit(m_keysTab);
+    m_snippet->setReadOnly(true);
+    m_snippetLabel->setBuddy(m_snippet);
+    m_copySnippet = new QPushButton(m_keysTab);
+    snippetRow->addWidget(m_snippet, 1);
+    snippetRow->addWidget(m_copySnippet);
+    k->addLayout(snippetRow);
+    connect(m_copySnippet, &QPushButton::clicked, this, [this] {
+        if (!m_snippetText.isEmpty()) {
+            QGuiApplication::clipboard()->setText(m_snippetText);
+            showMessage(tr("Copied the install snippet: paste it into the site's pages."), false);
+        }
+    });
     m_tabs->addTab(m_keysTab, QString());
     m_connectPane = new ConnectKeysPane(m_connect, m_tabs);
     m_tabs->addTab(m_connectPane, QString());
@@ -409,6 +428,16 @@ void SitesDock::showCurrent()
     if (key && key->siteId != m_siteId)
         key.reset();
     m_keyForm->showKey(key ? &*key : nullptr, site.has_value(), m_service.store().clock().nowMs());
+    // Shown with the key shortened, as everywhere in the panel; Copy gives the whole line.
+    const QString snippet = QStringLiteral("<script src=\"%1/embed.js\" data-site-key=\"%2\" "
+                                           "data-site-id=\"%3\" defer></script>");
+    m_snippetText =
+        key ? snippet.arg(m_service.apiAddress(), key->publicKey, key->siteId) : QString();
+    m_snippet->setText(key ? snippet.arg(m_service.apiAddress(),
+                                         SiteKeysModel::maskedPublicKey(key->publicKey),
+                                         key->siteId)
+                           : QString());
+    m_copySnippet->setEnabled(key.has_value());
 
     const auto connectKey =
         m_connectId.isEmpty() ? std::nullopt : area.connectKeys().find(m_connectId);
@@ -445,6 +474,10 @@ void SitesDock::retranslateUi()
     m_mintForm->retranslateUi();
     m_keyForm->retranslateUi();
     m_connectPane->retranslateUi();
+    m_snippetLabel->setText(tr("&Install snippet (one line for the site's pages):"));
+    m_snippet->setAccessibleName(tr("Install snippet"));
+    m_snippet->setPlaceholderText(tr("Select a site key to see its install snippet."));
+    m_copySnippet->setText(tr("Copy snippet"));
     retranslateSecret();
     m_sites->retranslate();
     m_keys->retranslate();

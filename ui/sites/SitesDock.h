@@ -51,6 +51,9 @@ public:
     // (shown this once). Empty again after Done.
     SecretReveal *secretBox() const { return m_secret; }
     QLabel *messageLabel() const { return m_message; }
+    // The one-line install snippet of the selected site key (docs/embed.md).
+    QLineEdit *snippetEdit() const { return m_snippet; }
+    QPushButton *copySnippetButton() const { return m_copySnippet; }
 
     bool select(const QString &siteId);
     bool selectSiteKey(const QString &keyId);
@@ -95,6 +98,10 @@ private:
     ConnectKeysPane *m_connectPane;
     SecretReveal *m_secret;
     QLabel *m_message;
+    QLabel *m_snippetLabel;
+    QLineEdit *m_snippet;
+    QPushButton *m_copySnippet;
+    QString m_snippetText; // the whole line, with the full public key
     QString m_siteId;
     QString m_keyId;
     QString m_connectId;

@@ -1,0 +1,98 @@
+// The page agent's functions: installed as `window.__pilothouse` in the pool's pages
+// (index.js) and bundled into the embed SDK, which calls them on a visitor's page.
+import { accessibilityTree, ariaSnapshot, elementById, idFor, links } from './snapshot.js';
+import { markdown } from './markdown.js';
+import { act, loginForm, resolve, searchBox, submitTarget } from './actions.js';
+import { extract, nextPage } from './extract.js';
+
+const VERSION = 1;
+
+function text(maxChars) {
+  const root = document.body || document.documentElement;
+  const all = root ? root.innerText || '' : '';
+  if (maxChars > 0 && all.length > maxChars) {
+    return { text: all.slice(0, maxChars), truncated: true, length: all.length };
+  }
+  return { text: all, truncated: false, length: all.length };
+}
+
+// options: { formats: [...], maxNodes, scope, maxTextChars }
+function snapshot(options = {}) {
+  const formats = new Set(options.formats || ['text', 'accessibilityTree', 'elementLinkRecord', 'links']);
+  const started = performance.now();
+  const out = {
+    url: location.href,
+    title: document.title || '',
+    contentType: document.contentType,
+    charset: document.characterSet,
+    lang: document.documentElement ? document.documentElement.lang || '' : '',
+    readyState: document.readyState,
+  };
+  const html = document.contentType === 'text/html' || document.contentType === 'application/xhtml+xml';
+  if (!html) return JSON.stringify(out);
+  if (formats.has('text')) {
+    const t = text(options.maxTextChars || 0);
+    out.text = t.text;
+    if (t.truncated) {
+      out.textTruncated = true;
+      out.textLength = t.length;
+    }
+  }
+  if (formats.has('markdown')) {
+    const m = markdown();
+    out.markdown = m.markdown;
+    out.markdownSource = m.source;
+  }
+  if (formats.has('html')) out.html = document.documentElement.outerHTML;
+  if (formats.has('accessibilityTree') || formats.has('elementLinkRecord') ||
+      formats.has('ariaSnapshot')) {
+    const a = accessibilityTree({ maxNodes: options.maxNodes || 2000, scope: options.scope || '' });
+    out.accessibility = { nodeCount: a.nodeCount, truncated: a.truncated, maxNodes: options.maxNodes || 2000 };
+    if (options.scope) {
+      out.accessibility.scope = options.scope;
+      out.accessibility.scopeMatches = a.scopeMatches;
+    }
+    if (formats.has('accessibilityTree')) out.accessibilityTree = a.tree;
+    if (formats.has('ariaSnapshot')) out.ariaSnapshot = ariaSnapshot(a.tree);
+    if (formats.has('elementLinkRecord')) out.elementLinkRecord = a.record;
+  }
+  if (formats.has('links')) out.links = links();
+  out.extractMs = Math.round(performance.now() - started);
+  return JSON.stringify(out);
+}
+
+// Selector check for wait conditions: {selector} or {text}.
+function probe(condition) {
+  if (condition.selector) {
+    try {
+      return !!document.querySelector(condition.selector);
+    } catch (e) {
+      return 'invalid-selector';
+    }
+  }
+  if (condition.text) {
+    const root = document.body || document.documentElement;
+    return !!root && (root.innerText || '').includes(condition.text);
+  }
+  return document.readyState !== 'loading';
+}
+
+export const agentApi = Object.freeze({
+      version: VERSION,
+      snapshot,
+      probe,
+      elementById,
+      idFor,
+      // Each returns a JSON string, so one IPC round trip carries the whole answer.
+      act: (action) => JSON.stringify(act(action)),
+      find: (target) => {
+        const found = resolve(target);
+        return JSON.stringify(found.error ? { error: found.error } : { id: idFor(found.element) });
+      },
+      extract: (schema) => JSON.stringify(extract(schema)),
+      nextPage: () => JSON.stringify(nextPage()),
+      loginForm: () => JSON.stringify(loginForm()),
+      searchBox: () => JSON.stringify(searchBox()),
+      submitTarget: (action) => JSON.stringify(submitTarget(action)),
+      page: () => JSON.stringify({ url: location.href, title: document.title, readyState: document.readyState }),
+    });

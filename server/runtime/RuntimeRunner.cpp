@@ -1,0 +1,171 @@
+#include "RuntimeRunner.h"
+
+#include "RemoteTab.h"
+#include "RuntimeService.h"
+
+#include "a2w/A2wService.h"
+#include "cloud/AgentRequest.h"
+#include "cloud/RunService.h"
+#include "core/DomainError.h"
+#include "core/Ids.h"
+#include "core/Settings.h"
+#include "engine/AgentRun.h"
+#include "engine/RunManager.h"
+#include "net/NetworkPolicy.h"
+#include "sites/SiteRepository.h"
+
+#include <QJsonArray>
+
+namespace ph::runtime {
+
+namespace {
+const QString kEndpoint = QStringLiteral("/v2/runtime/command");
+}
+
+RuntimeRunner::RuntimeRunner(RuntimeService &runtime, cloud::RunService &runs,
+                             engine::RunManager &engine, a2w::A2wService &a2w,
+                             sites::SiteRepository &sites, NetworkPolicy &policy,
+                             Settings &settings, QObject *parent)
+    : QObject(parent)
+    , m_runtime(runtime)
+    , m_runs(runs)
+    , m_engine(engine)
+    , m_a2w(a2w)
+    , m_sites(sites)
+    , m_policy(policy)
+    , m_settings(settings)
+{
+    connect(&m_runtime, &RuntimeService::runStarted, this, &RuntimeRunner::start);
+    connect(&m_runtime, &RuntimeService::runAnswered, this, &RuntimeRunner::answer);
+    connect(&m_runtime, &RuntimeService::runStopped, this, &RuntimeRunner::stop);
+    connect(&m_engine, &engine::RunManager::runChanged, this, &RuntimeRunner::engineChanged);
+    connect(&m_engine, &engine::RunManager::runSettled, this, &RuntimeRunner::engineChanged);
+}
+
+void RuntimeRunner::start(const QString &sessionId, const QString &runId)
+{
+    if (!m_settings.boolValue(SettingKeys::runtimeExecuteRuns))
+        return;
+    const std::optional<Run> run = m_runtime.repository().findRun(runId);
+    if (!run)
+        return;
+    launch(sessionId, runId, {{QStringLiteral("input"), run->message}});
+}
+
+void RuntimeRunner::answer(const QString &sessionId, const QString &runId, const QString &message)
+{
+    const Link link = m_links.value(runId);
+    if (link.trajectoryId.isEmpty())
+        return;
+    // The visitor's reply in any form ("my email is …", key: value, a bare value):
+    // the engine reads it against the questions it asked.
+    launch(sessionId, runId,
+           {{QStringLiteral("trajectoryId"), link.trajectoryId},
+            {QStringLiteral("input"), message},
+            {QStringLiteral("history"), QJsonObject{{QStringLiteral("continue"), true}}}});
+}
+
+void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJsonObject raw)
+{
+    const std::optional<Session> session = m_runtime.session(sessionId);
+    if (!session)
+        return;
+    try {
+        const std::optional<sites::Site> site = m_sites.findSite(session->siteId);
+        if (!site)
+            throw DomainError::notFound(QStringLiteral("the session's site is gone"));
+        const QString keyId = m_a2w.accountFor(site->id, site->name);
+        raw.insert(QStringLiteral("urls"), QJsonArray{session->url});
+        raw.insert(QStringLiteral("response"),
+                   QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}});
+        engine::ExecuteRequest request =
+            cloud::readExecuteRequest(raw, m_policy.grantFor(keyId), m_settings);
+        // The run acts on the visitor's page, on its host only.
+        RuntimeService *runtime = &m_runtime;
+        const QString url = session->url;
+        request.remoteTab = [runtime, sessionId, runId, url] {
+            return std::make_unique<RemoteTab>(*runtime, sessionId, runId, QUrl(url));
+        };
+        engine::AgentRun *agentRun =
+            m_runs.start(request, keyId, Ids::make(QStringLiteral("req")), kEndpoint);
+        Link &link = m_links[runId];
+        link.trajectoryId = agentRun->trajectoryId();
+        link.keyId = keyId;
+        m_byTrajectory.insert(link.trajectoryId, runId);
+        engineChanged(link.trajectoryId);
+    } catch (const DomainError &e) {
+        m_runtime.runProgress(
+            runId, QStringLiteral("failed"),
+            {{QStringLiteral("error"), e.message()}, {QStringLiteral("code"), e.code()}});
+    }
+}
+
+void RuntimeRunner::stop(const QString &runId)
+{
+    const Link link = m_links.value(runId);
+    if (link.trajectoryId.isEmpty())
+        return;
+    engine::EngineError error;
+    m_engine.cancel(link.trajectoryId, link.keyId, QStringLiteral("stopped by the visitor"),
+                    &error);
+}
+
+void RuntimeRunner::engineChanged(const QString &trajectoryId)
+{
+    const QString runId = m_byTrajectory.value(trajectoryId);
+    if (runId.isEmpty())
+        return;
+    Link &link = m_links[runId];
+    QJsonObject response;
+    if (engine::AgentRun *live = m_engine.live(trajectoryId)) {
+        response = live->response();
+    } else {
+        engine::EngineError error;
+        response = m_engine.latest(trajectoryId, link.keyId, &error).value_or(QJsonObject());
+    }
+    if (response.isEmpty())
+        return;
+    // Each step once it has ended, for the visitor's chat.
+    const QJsonArray steps = response.value(QStringLiteral("steps")).toArray();
+    while (link.stepsSeen < steps.size()) {
+        const QJsonObject s = steps.at(link.stepsSeen).toObject();
+        if (s.value(QStringLiteral("status")).toString() == QLatin1String("executing"))
+            break;
+        m_runtime.runProgress(
+            runId, QStringLiteral("running"),
+            {{QStringLiteral("step"),
+              QJsonObject{{QStringLiteral("tool"), s.value(QStringLiteral("toolName"))},
+                          {QStringLiteral("status"), s.value(QStringLiteral("status"))},
+                          {QStringLiteral("summary"), s.value(QStringLiteral("summary"))}}}});
+        ++link.stepsSeen;
+    }
+    const QString status = response.value(QStringLiteral("status")).toString();
+    if (status == QLatin1String("requires_input")) {
+        const QJsonArray questions = response.value(QStringLiteral("questions")).toArray();
+        QStringList lines;
+        for (const QJsonValue &q : questions)
+            lines << q.toObject().value(QStringLiteral("question")).toString();
+        m_runtime.runProgress(runId, QStringLiteral("awaiting_user"),
+                              {{QStringLiteral("questions"), questions},
+                               {QStringLiteral("text"), lines.join(QLatin1Char('\n'))}});
+    } else if (status == QLatin1String("success")) {
+        const QJsonObject result = response.value(QStringLiteral("result")).toObject();
+        QJsonObject data{{QStringLiteral("text"), result.value(QStringLiteral("text"))}};
+        if (result.contains(QStringLiteral("json")))
+            data.insert(QStringLiteral("json"), result.value(QStringLiteral("json")));
+        // Honest results: warnings come along.
+        const QJsonArray warnings = response.value(QStringLiteral("metadata"))
+                                        .toObject()
+                                        .value(QStringLiteral("warnings"))
+                                        .toArray();
+        if (!warnings.isEmpty())
+            data.insert(QStringLiteral("warnings"), warnings);
+        m_runtime.runProgress(runId, QStringLiteral("completed"), data);
+    } else if (status == QLatin1String("error") || status == QLatin1String("cancelled")) {
+        const QString error = response.value(QStringLiteral("error")).toString();
+        m_runtime.runProgress(runId, QStringLiteral("failed"),
+                              {{QStringLiteral("error"), error.isEmpty() ? status : error}});
+    }
+}
+
+} // namespace ph::runtime

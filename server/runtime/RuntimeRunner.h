@@ -1,0 +1,64 @@
+#pragma once
+
+#include <QHash>
+#include <QObject>
+
+namespace ph {
+class NetworkPolicy;
+class Settings;
+namespace a2w {
+class A2wService;
+}
+namespace cloud {
+class RunService;
+}
+namespace engine {
+class RunManager;
+}
+namespace sites {
+class SiteRepository;
+}
+} // namespace ph
+
+namespace ph::runtime {
+
+class RuntimeService;
+
+// Runs of the embedded runtime on the one run core: a run the visitor starts is an agent
+// run of the site's account (the same engine and planners as /agent and A2W) whose tab
+// is the visitor's page (RemoteTab). It answers the visitor's replies, stops with the
+// visitor's cancel, and reports the engine's progress back to the session.
+class RuntimeRunner : public QObject
+{
+    Q_OBJECT
+public:
+    RuntimeRunner(RuntimeService &runtime, cloud::RunService &runs, engine::RunManager &engine,
+                  a2w::A2wService &a2w, sites::SiteRepository &sites, NetworkPolicy &policy,
+                  Settings &settings, QObject *parent = nullptr);
+
+private:
+    void start(const QString &sessionId, const QString &runId);
+    void answer(const QString &sessionId, const QString &runId, const QString &message);
+    void stop(const QString &runId);
+    void engineChanged(const QString &trajectoryId);
+    // Starts (or continues) the engine's run with `raw`; reports a refusal as a failure.
+    void launch(const QString &sessionId, const QString &runId, QJsonObject raw);
+
+    struct Link
+    {
+        QString trajectoryId;
+        QString keyId;
+        int stepsSeen = 0;
+    };
+    RuntimeService &m_runtime;
+    cloud::RunService &m_runs;
+    engine::RunManager &m_engine;
+    a2w::A2wService &m_a2w;
+    sites::SiteRepository &m_sites;
+    NetworkPolicy &m_policy;
+    Settings &m_settings;
+    QHash<QString, Link> m_links;           // runtime run id -> engine run
+    QHash<QString, QString> m_byTrajectory; // trajectory id -> runtime run id
+};
+
+} // namespace ph::runtime

@@ -1,0 +1,81 @@
+// Drives a fixture site page that carries the embed SDK's one-line snippet in Debian's
+// chromium (playwright-core), as a visitor would, and prints what happened as JSON.
+// argv[2]: {url, scenario, fixture, chromium}
+import { chromium } from 'playwright-core';
+
+const cfg = JSON.parse(process.argv[2]);
+const out = { scenario: cfg.scenario, console: [] };
+const browser = await chromium.launch({
+  executablePath: cfg.chromium || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+try {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('console', (m) => out.console.push(m.type() + ': ' + m.text()));
+  page.on('pageerror', (e) => out.console.push('pageerror: ' + e.message));
+  const ready = () =>
+    page.waitForFunction(() => window.Pilothouse && window.Pilothouse.state() && window.Pilothouse.state().sessionId,
+      null, { timeout: 20000 });
+  const messages = () =>
+    page.evaluate(() => {
+      const host = document.querySelector('[data-pilothouse]');
+      return host ? [...host.shadowRoot.querySelectorAll('.msg')].map((m) => m.className.split(' ')[1] + ': ' + m.textContent) : [];
+    });
+  const waitForAssistant = (pattern) =>
+    page.waitForFunction((p) => {
+      const host = document.querySelector('[data-pilothouse]');
+      return host && [...host.shadowRoot.querySelectorAll('.msg.assistant')].some((m) => new RegExp(p).test(m.textContent));
+    }, pattern, { timeout: 45000 });
+
+  await page.goto(cfg.url);
+  await ready();
+  out.sessionId = await page.evaluate(() => window.Pilothouse.state().sessionId);
+  out.greeting = await messages();
+  // The chat opens from the keyboard: the launcher is a button with a name.
+  out.launcher = await page.evaluate(() => {
+    const b = document.querySelector('[data-pilothouse]').shadowRoot.querySelector('.launcher');
+    return b ? b.getAttribute('aria-label') : null;
+  });
+
+  if (cfg.scenario === 'form') {
+    await page.evaluate((t) => window.Pilothouse.send(t), 'Type "Ann" into "Name" and click "Send"');
+    await page.waitForURL(/thanks/, { timeout: 45000 });
+    await ready();
+    await waitForAssistant('^Done');
+    out.url = page.url();
+    out.messages = await messages();
+    out.state = await page.evaluate(() => window.Pilothouse.state());
+  } else if (cfg.scenario === 'external') {
+    await page.evaluate((t) => window.Pilothouse.send(t), 'Open https://www.blocked.test/page');
+    await waitForAssistant('could not finish');
+    out.url = page.url();
+    out.messages = await messages();
+  } else if (cfg.scenario === 'expired') {
+    await page.evaluate(() => {
+      window.__refreshes = 0;
+      window.Pilothouse.on('refresh', () => window.__refreshes++);
+    });
+    await fetch(cfg.fixture + '/advance-clock');
+    const sent = await page.evaluate((t) => window.Pilothouse.send(t), 'Scroll down');
+    out.runId = sent.runId;
+    out.refreshes = await page.evaluate(() => window.__refreshes);
+    out.sessionAfter = await page.evaluate(() => window.Pilothouse.state().sessionId);
+  } else if (cfg.scenario === 'stale') {
+    await page.evaluate(() => {
+      window.__retries = [];
+      window.Pilothouse.on('retry', (r) => window.__retries.push(r.code));
+    });
+    await fetch(cfg.fixture + '/bump-epoch?session=' + out.sessionId);
+    const sent = await page.evaluate((t) => window.Pilothouse.send(t), 'Scroll down');
+    out.runId = sent.runId;
+    out.epoch = sent.epoch;
+    out.retries = await page.evaluate(() => window.__retries);
+  } else if (cfg.scenario === 'goal') {
+    out.tracked = await page.evaluate(() => window.Pilothouse.trackGoal('signup', 5));
+    await page.waitForTimeout(1000);
+  }
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(out));

@@ -1,0 +1,223 @@
+// The embed SDK on a real site page in Debian's chromium (playwright-core): the page
+// carries the one-line snippet; the SDK opens a runtime session with the site's public
+// key (cross-origin), shows the configured greeting, and runs a visitor's task on the
+// live page through the real service (the rule planner's steps performed by the SDK
+// with the page agent). Policy, token refresh, the stale-epoch retry and trackGoal too.
+#include "FixtureServer.h"
+#include "HttpClient.h"
+#include "NodeScript.h"
+#include "TestMain.h"
+#include "TestService.h"
+
+#include "core/Clock.h"
+#include "runtime/RuntimeService.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QtTest>
+
+using namespace ph;
+using namespace ph::test;
+
+class tst_Embed : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void servesTheSdkWithinItsBudget();
+    void runsAVisitorsTaskOnTheLivePage();
+    void blocksAnExternalLinkByPolicy();
+    void refreshesAnExpiredSessionTokenTransparently();
+    void retriesAStaleEpochOnce();
+    void recordsTrackGoalInTheOwnersAnalytics();
+
+private:
+    QJsonObject visit(const QString &path, const QString &scenario);
+
+    std::unique_ptr<ManualClock> m_clock;
+    std::unique_ptr<TestService> m_ph;
+    FixtureServer m_site;
+    QString m_siteId;
+    QString m_publicKey;
+};
+
+void tst_Embed::initTestCase()
+{
+    if (!QFileInfo::exists(QStringLiteral("/usr/bin/chromium")))
+        QSKIP("Debian's chromium is not installed (packaging/dev/deps.sh --bench installs it)");
+    m_clock = std::make_unique<ManualClock>(QDateTime::currentMSecsSinceEpoch());
+    m_ph = std::make_unique<TestService>(QStringList{}, QString(), m_clock.get());
+    QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
+    QVERIFY(m_site.start());
+    HttpClient owner = m_ph->client();
+    HttpResponse r =
+        owner.post(QStringLiteral("/generateSiteKey"),
+                   {{QStringLiteral("siteName"), QStringLiteral("Harbour shop")},
+                    {QStringLiteral("label"), QStringLiteral("embed")},
+                    {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}},
+                    {QStringLiteral("sitePolicy"),
+                     QJsonObject{{QStringLiteral("externalDenyDomains"),
+                                  QJsonArray{QStringLiteral("blocked.test")}}}}});
+    QCOMPARE(r.status, 201);
+    m_siteId = r.json().value(QStringLiteral("siteId")).toString();
+    m_publicKey = r.json()[QStringLiteral("key")][QStringLiteral("publicKey")].toString();
+    const QString keyId = r.json()[QStringLiteral("key")][QStringLiteral("keyId")].toString();
+    r = owner.post(QStringLiteral("/upsertSiteConfig"),
+                   {{QStringLiteral("keyId"), keyId},
+                    {QStringLiteral("siteConfig"),
+                     QJsonObject{{QStringLiteral("greeting"),
+                                  QJsonObject{{QStringLiteral("text"),
+                                               QStringLiteral("Ahoy! How can I help?")}}}}}});
+    QCOMPARE(r.status, 200);
+
+    // The site: the snippet is the only thing it adds for Pilothouse.
+    const QString snippet =
+        QStringLiteral("<script src=\"%1/embed.js\" data-site-key=\"%2\" data-site-id=\"%3\" "
+                       "defer></script>")
+            .arg(m_ph->base(), m_publicKey, m_siteId);
+    m_site.page("/form", htmlPage(QStringLiteral("Contact"),
+                                  QStringLiteral("<h1>Contact us</h1><form action=\"/thanks\">"
+                                                 "<label>Name <input name=\"name\"></label>"
+                                                 "<button type=\"submit\">Send</button></form>") +
+                                      snippet));
+    m_site.route("/thanks", [snippet](const FixtureRequest &req) {
+        const QString name = QUrlQuery(QUrl(QString::fromUtf8(req.path)).query())
+                                 .queryItemValue(QStringLiteral("name"));
+        return FixtureResponse::html(
+            htmlPage(QStringLiteral("Thanks"),
+                     QStringLiteral("<h1>Thanks, %1</h1>").arg(name.toHtmlEscaped()) + snippet));
+    });
+    m_site.page(
+        "/links",
+        htmlPage(QStringLiteral("Links"),
+                 QStringLiteral("<a href=\"https://www.blocked.test/page\">out</a>") + snippet));
+    // Hooks the browser script calls to move the service's clock and a session's epoch.
+    m_site.route("/advance-clock", [this](const FixtureRequest &) {
+        m_clock->advance(11 * 60 * 1000);
+        return FixtureResponse::html("ok");
+    });
+    m_site.route("/bump-epoch", [this](const FixtureRequest &req) {
+        const QString id = QUrlQuery(QUrl(QString::fromUtf8(req.path)).query())
+                               .queryItemValue(QStringLiteral("session"));
+        auto &repo = m_ph->service().runtime().repository();
+        if (auto s = repo.findSession(id)) {
+            s->epoch += 1;
+            repo.updateSession(*s);
+        }
+        return FixtureResponse::html("ok");
+    });
+}
+
+void tst_Embed::cleanupTestCase()
+{
+    m_ph.reset();
+}
+
+QJsonObject tst_Embed::visit(const QString &path, const QString &scenario)
+{
+    const QJsonObject cfg{{QStringLiteral("url"), m_site.url(path)},
+                          {QStringLiteral("scenario"), scenario},
+                          {QStringLiteral("fixture"), m_site.url(QString()).chopped(0)}};
+    const NodeResult r =
+        runNodeScript(QStringLiteral(PILOTHOUSE_EMBED_TEST_DIR),
+                      {QStringLiteral("embed.mjs"),
+                       QString::fromUtf8(QJsonDocument(cfg).toJson(QJsonDocument::Compact))},
+                      120000);
+    if (!r.ok())
+        qWarning().noquote() << r.diagnostics();
+    return r.result();
+}
+
+void tst_Embed::servesTheSdkWithinItsBudget()
+{
+    HttpClient c(m_ph->base());
+    const HttpResponse r = c.get(QStringLiteral("/embed.js"));
+    QCOMPARE(r.status, 200);
+    QVERIFY(r.header("content-type").startsWith("text/javascript"));
+    QVERIFY(!r.header("etag").isEmpty());
+    QVERIFY(r.body.contains("Pilothouse"));
+    // No eval and no Function constructor: it runs under a strict CSP.
+    QVERIFY(!r.body.contains("eval("));
+    QVERIFY(!r.body.contains("new Function"));
+    QVERIFY2(qCompress(r.body, 9).size() < 60 * 1024, "over the 60 KB budget");
+    const HttpResponse again =
+        c.send("GET", QStringLiteral("/embed.js"), {}, {{"If-None-Match", r.header("etag")}});
+    QCOMPARE(again.status, 304);
+}
+
+void tst_Embed::runsAVisitorsTaskOnTheLivePage()
+{
+    const QJsonObject out = visit(QStringLiteral("/form"), QStringLiteral("form"));
+    QVERIFY2(out.value(QStringLiteral("url")).toString().contains(QStringLiteral("/thanks")),
+             QJsonDocument(out).toJson().constData());
+    // The greeting from the site configuration, and a keyboard-reachable launcher.
+    QVERIFY(out.value(QStringLiteral("greeting"))
+                .toArray()
+                .contains(QStringLiteral("assistant: Ahoy! How can I help?")));
+    QVERIFY(!out.value(QStringLiteral("launcher")).toString().isEmpty());
+    // The form was filled and submitted on the visitor's page.
+    const QList<FixtureRequest> hits = m_site.requests("/thanks");
+    QVERIFY(!hits.isEmpty());
+    QVERIFY2(hits.last().path.contains("name=Ann"), hits.last().path.constData());
+    // The run completed, across the page load.
+    const QString sessionId = out.value(QStringLiteral("sessionId")).toString();
+    const auto runs = m_ph->service().runtime().repository().runsOf(sessionId);
+    QVERIFY(!runs.isEmpty());
+    QCOMPARE(runs.last().status, QStringLiteral("completed"));
+    QCOMPARE(runs.last().continuationReason, QStringLiteral("same_tab_navigation_handoff"));
+}
+
+void tst_Embed::blocksAnExternalLinkByPolicy()
+{
+    const QJsonObject out = visit(QStringLiteral("/links"), QStringLiteral("external"));
+    QVERIFY2(out.value(QStringLiteral("url")).toString().endsWith(QStringLiteral("/links")),
+             QJsonDocument(out).toJson().constData());
+    const auto runs = m_ph->service().runtime().repository().runsOf(
+        out.value(QStringLiteral("sessionId")).toString());
+    QVERIFY(!runs.isEmpty());
+    QCOMPARE(runs.last().status, QStringLiteral("failed"));
+    const auto tabs = m_ph->service().runtime().repository().tabsOf(
+        out.value(QStringLiteral("sessionId")).toString());
+    QVERIFY(std::any_of(tabs.begin(), tabs.end(),
+                        [](const auto &t) { return t.status == QLatin1String("blocked"); }));
+}
+
+void tst_Embed::refreshesAnExpiredSessionTokenTransparently()
+{
+    const QJsonObject out = visit(QStringLiteral("/form"), QStringLiteral("expired"));
+    QVERIFY2(out.value(QStringLiteral("runId")).toString().startsWith(QLatin1String("rtr_")),
+             QJsonDocument(out).toJson().constData());
+    QCOMPARE(out.value(QStringLiteral("refreshes")).toInt(), 1);
+    // An expired token cannot be refreshed (the spec's next action is a bootstrap with
+    // the public key): the SDK opened a new session and sent the message there.
+    const QString after = out.value(QStringLiteral("sessionAfter")).toString();
+    QVERIFY(after != out.value(QStringLiteral("sessionId")).toString());
+    const auto runs = m_ph->service().runtime().repository().runsOf(after);
+    QCOMPARE(runs.size(), 1);
+    QCOMPARE(runs.first().id, out.value(QStringLiteral("runId")).toString());
+}
+
+void tst_Embed::retriesAStaleEpochOnce()
+{
+    const QJsonObject out = visit(QStringLiteral("/form"), QStringLiteral("stale"));
+    QVERIFY2(out.value(QStringLiteral("runId")).toString().startsWith(QLatin1String("rtr_")),
+             QJsonDocument(out).toJson().constData());
+    QCOMPARE(out.value(QStringLiteral("retries")).toArray(),
+             QJsonArray{QStringLiteral("stale_epoch")});
+    QCOMPARE(out.value(QStringLiteral("epoch")).toInt(), 2);
+}
+
+void tst_Embed::recordsTrackGoalInTheOwnersAnalytics()
+{
+    const QJsonObject out = visit(QStringLiteral("/form"), QStringLiteral("goal"));
+    QVERIFY2(out.value(QStringLiteral("tracked")).toBool(),
+             QJsonDocument(out).toJson().constData());
+    const HttpResponse summary = m_ph->client().get(
+        QStringLiteral("/config/v1/sites/%1/analytics/summary?range=7d").arg(m_siteId));
+    QCOMPARE(summary.status, 200);
+    QVERIFY2(summary.body.contains("\"goals\":1"), summary.body.constData());
+}
+
+PH_WEBENGINE_TEST_MAIN(tst_Embed)
+#include "tst_embed.moc"
