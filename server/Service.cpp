@@ -322,6 +322,10 @@ bool Service::start(QString *error)
     m_runtime = std::make_unique<runtime::RuntimeService>(*m_store, *m_settings, m_sites->sites(),
                                                           m_sites->analytics());
     m_runtimeController = std::make_unique<runtime::RuntimeController>(*m_runtime, *m_settings);
+    m_runtime->setA2wClaimer([a2w = m_a2w.get()](const QString &receipt, const QString &siteId) {
+        const a2w::A2wService::Claimed c = a2w->claimBrowserRun(receipt, siteId);
+        return std::make_pair(c.runId, c.task);
+    });
     m_runtimeRunner = std::make_unique<runtime::RuntimeRunner>(
         *m_runtime, *m_runService, *m_runs, *m_a2w, m_sites->sites(), *m_policy, *m_settings);
     m_http->addController(*m_runtimeController);

@@ -31,6 +31,7 @@ private Q_SLOTS:
     void refreshesAnExpiredSessionTokenTransparently();
     void retriesAStaleEpochOnce();
     void recordsTrackGoalInTheOwnersAnalytics();
+    void claimsAnA2wBrowserRunThroughItsOpenLink();
 
 private:
     QJsonObject visit(const QString &path, const QString &scenario);
@@ -116,9 +117,10 @@ void tst_Embed::cleanupTestCase()
 
 QJsonObject tst_Embed::visit(const QString &path, const QString &scenario)
 {
-    const QJsonObject cfg{{QStringLiteral("url"), m_site.url(path)},
-                          {QStringLiteral("scenario"), scenario},
-                          {QStringLiteral("fixture"), m_site.url(QString()).chopped(0)}};
+    const QJsonObject cfg{
+        {QStringLiteral("url"), path.startsWith(QLatin1String("http")) ? path : m_site.url(path)},
+        {QStringLiteral("scenario"), scenario},
+        {QStringLiteral("fixture"), m_site.url(QString()).chopped(0)}};
     const NodeResult r =
         runNodeScript(QStringLiteral(PILOTHOUSE_EMBED_TEST_DIR),
                       {QStringLiteral("embed.mjs"),
@@ -217,6 +219,45 @@ void tst_Embed::recordsTrackGoalInTheOwnersAnalytics()
         QStringLiteral("/config/v1/sites/%1/analytics/summary?range=7d").arg(m_siteId));
     QCOMPARE(summary.status, 200);
     QVERIFY2(summary.body.contains("\"goals\":1"), summary.body.constData());
+}
+
+void tst_Embed::claimsAnA2wBrowserRunThroughItsOpenLink()
+{
+    // A visiting agent asks for a run in a person's browser: it waits for one.
+    HttpClient agent(m_ph->base());
+    const HttpResponse created = agent.send(
+        "POST", QStringLiteral("/v2/a2w/runs"),
+        QJsonDocument(
+            QJsonObject{{QStringLiteral("url"), m_site.url(QStringLiteral("/form"))},
+                        {QStringLiteral("prompt"),
+                         QStringLiteral("Type \"Ann\" into \"Name\" and click \"Send\"")}})
+            .toJson(),
+        {{"Content-Type", "application/json"}, {"Prefer", "execution=browser"}});
+    QCOMPARE(created.status, 201);
+    QCOMPARE(created.json().value(QStringLiteral("status")).toString(),
+             QStringLiteral("waiting_browser"));
+    const QString run = created.json().value(QStringLiteral("run")).toString();
+    const int before = int(m_site.requests("/thanks").size());
+    // A visitor opens the link: the site's page, the SDK claims the run and does it there.
+    const QJsonObject out =
+        visit(created.json().value(QStringLiteral("open")).toString(), QStringLiteral("claim"));
+    QVERIFY2(out.value(QStringLiteral("url")).toString().contains(QStringLiteral("/thanks")),
+             QJsonDocument(out).toJson().constData());
+    QVERIFY(out.value(QStringLiteral("landed")).toString().contains(QStringLiteral("/form")));
+    QCOMPARE(int(m_site.requests("/thanks").size()), before + 1);
+    QVERIFY(m_site.requests("/thanks").last().path.contains("name=Ann"));
+    // The A2W caller sees it run and finish.
+    const QJsonObject o =
+        HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QVERIFY2(o[QStringLiteral("result")][QStringLiteral("text")].toString().startsWith(
+                 QStringLiteral("Done")),
+             QJsonDocument(o).toJson().constData());
+    // The same receipt cannot be claimed twice.
+    const auto runs = m_ph->service().runtime().repository().runsOf(
+        out.value(QStringLiteral("sessionId")).toString());
+    QVERIFY(!runs.isEmpty());
+    QVERIFY(!runs.first().a2wRunId.isEmpty());
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Embed)

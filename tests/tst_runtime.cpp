@@ -148,6 +148,7 @@ private Q_SLOTS:
     void decidesExternalContext();
     void recordsGoalsThroughTheSignedBeacon();
     void answersCrossOriginPreflights();
+    void refusesAnUnknownA2wReceipt();
 
 private:
     struct Opened
@@ -1122,6 +1123,21 @@ void tst_Runtime::answersCrossOriginPreflights()
                 .get(QStringLiteral("/health"))
                 .header("access-control-allow-origin")
                 .isEmpty());
+}
+
+void tst_Runtime::refusesAnUnknownA2wReceipt()
+{
+    const Opened s = openSession();
+    const qint64 seq = state(s).value(QStringLiteral("seq")).toInteger();
+    const HttpResponse r =
+        command(s, {{QStringLiteral("type"), QStringLiteral("RUN_INPUT")},
+                    {QStringLiteral("a2wReceipt"), QStringLiteral("rcpt_forged")}});
+    QCOMPARE(r.status, 404);
+    QCOMPARE(codeOf(r), QStringLiteral("RUN_NOT_FOUND"));
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("a2wReceipt"));
+    // Nothing changed.
+    QCOMPARE(state(s).value(QStringLiteral("seq")).toInteger(), seq);
+    QVERIFY(!state(s).contains(QStringLiteral("activeRunId")));
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Runtime)

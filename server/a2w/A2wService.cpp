@@ -594,8 +594,11 @@ A2wService::Created A2wService::launch(const CreateRequest &request, const Calle
     run.clientAddress = caller.address;
     run.createdAt = run.updatedAt = now;
     run.status = execution == QLatin1String("browser") ? Status::waitingBrowser : Status::pending;
-    if (run.status == Status::waitingBrowser)
+    if (run.status == Status::waitingBrowser) {
         run.expiresAt = now + m_settings.int64Value(SettingKeys::a2wInputExpirySeconds) * 1000;
+        // The visitor's browser that claims the run (the embed SDK) runs this task.
+        run.pendingTask = task;
+    }
 
     Created created;
     created.runToken = Ids::make(v1 ? QStringLiteral("taskr") : QStringLiteral("a2wr"), 32);
@@ -871,6 +874,53 @@ void A2wService::addTableFiles(Run &run, const QJsonObject &response)
                                      {QStringLiteral("sizeBytes"), o.size}});
     }
     run.result.insert(QStringLiteral("artifacts"), artifacts);
+}
+
+A2wService::Claimed A2wService::claimBrowserRun(const QString &receipt, const QString &siteId)
+{
+    std::optional<Run> run = findByReceipt(receipt);
+    if (!run)
+        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("RUN_NOT_FOUND"),
+                          QStringLiteral("no run has this receipt"), QStringLiteral("a2wReceipt"));
+    if (run->siteId != siteId)
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("SITE_MISMATCH"),
+                          QStringLiteral("the run belongs to another site"),
+                          QStringLiteral("a2wReceipt"));
+    if (run->status != Status::waitingBrowser)
+        throw DomainError(
+            DomainError::Kind::Conflict, QStringLiteral("NOT_WAITING_FOR_BROWSER"),
+            QStringLiteral("the run is %1, not waiting for a browser").arg(run->status),
+            QStringLiteral("a2wReceipt"), {{QStringLiteral("status"), run->status}});
+    run->expiresAt.reset();
+    const QString task = run->pendingTask;
+    run->pendingTask.clear();
+    emitEvent(*run, QStringLiteral("message"),
+              {{QStringLiteral("role"), QStringLiteral("system")},
+               {QStringLiteral("browser"), QStringLiteral("claimed by a visitor's browser")}});
+    setStatus(*run, Status::running);
+    return {run->id, task};
+}
+
+void A2wService::browserRunStep(const QString &runId, const QJsonObject &step)
+{
+    const std::optional<Run> run = m_repo->find(runId);
+    if (!run || Status::isTerminal(run->status))
+        return;
+    emitEvent(*run, QStringLiteral("step"), step);
+}
+
+void A2wService::finishBrowserRun(const QString &runId, bool ok, const QJsonObject &result,
+                                  const QString &error)
+{
+    std::optional<Run> run = m_repo->find(runId);
+    if (!run || Status::isTerminal(run->status))
+        return;
+    run->result = result;
+    if (ok && !result.value(QStringLiteral("text")).toString().isEmpty())
+        emitEvent(*run, QStringLiteral("message"),
+                  {{QStringLiteral("role"), QStringLiteral("assistant")},
+                   {QStringLiteral("text"), result.value(QStringLiteral("text"))}});
+    settle(*run, ok ? Status::completed : Status::failed, ok ? QString() : error);
 }
 
 void A2wService::settle(Run &run, const QString &status, const QString &error)

@@ -182,6 +182,22 @@ public:
     // A2W_ACCOUNT_REVOKED when the owner revoked it.
     QString accountFor(const QString &siteId, const QString &siteName);
 
+    // A browser run claimed through its `open` receipt by the embed SDK on a page of the
+    // run's site (docs/api/runtime.md, "A2W runs in the visitor's browser"): it moves
+    // waiting_browser -> running. 404 RUN_NOT_FOUND for an unknown receipt, 403
+    // SITE_MISMATCH for a page of another site, 409 NOT_WAITING_FOR_BROWSER otherwise.
+    struct Claimed
+    {
+        QString runId;
+        QString task;
+    };
+    Claimed claimBrowserRun(const QString &receipt, const QString &siteId);
+    // What the visitor's browser did with a claimed run: a step's summary, then its end
+    // (completed with the answer, or failed with the reason).
+    void browserRunStep(const QString &runId, const QJsonObject &step);
+    void finishBrowserRun(const QString &runId, bool ok, const QJsonObject &result,
+                          const QString &error);
+
 Q_SIGNALS:
     // Every event, after it is stored; runChanged after the run's row changed.
     void eventAdded(const QString &runId, const ph::a2w::Event &event);

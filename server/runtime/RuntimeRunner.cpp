@@ -91,6 +91,8 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
         Link &link = m_links[runId];
         link.trajectoryId = agentRun->trajectoryId();
         link.keyId = keyId;
+        if (const std::optional<Run> run = m_runtime.repository().findRun(runId))
+            link.a2wRunId = run->a2wRunId;
         m_byTrajectory.insert(link.trajectoryId, runId);
         engineChanged(link.trajectoryId);
     } catch (const DomainError &e) {
@@ -131,12 +133,12 @@ void RuntimeRunner::engineChanged(const QString &trajectoryId)
         const QJsonObject s = steps.at(link.stepsSeen).toObject();
         if (s.value(QStringLiteral("status")).toString() == QLatin1String("executing"))
             break;
-        m_runtime.runProgress(
-            runId, QStringLiteral("running"),
-            {{QStringLiteral("step"),
-              QJsonObject{{QStringLiteral("tool"), s.value(QStringLiteral("toolName"))},
-                          {QStringLiteral("status"), s.value(QStringLiteral("status"))},
-                          {QStringLiteral("summary"), s.value(QStringLiteral("summary"))}}}});
+        const QJsonObject step{{QStringLiteral("tool"), s.value(QStringLiteral("toolName"))},
+                               {QStringLiteral("status"), s.value(QStringLiteral("status"))},
+                               {QStringLiteral("summary"), s.value(QStringLiteral("summary"))}};
+        m_runtime.runProgress(runId, QStringLiteral("running"), {{QStringLiteral("step"), step}});
+        if (!link.a2wRunId.isEmpty())
+            m_a2w.browserRunStep(link.a2wRunId, step);
         ++link.stepsSeen;
     }
     const QString status = response.value(QStringLiteral("status")).toString();
@@ -161,10 +163,14 @@ void RuntimeRunner::engineChanged(const QString &trajectoryId)
         if (!warnings.isEmpty())
             data.insert(QStringLiteral("warnings"), warnings);
         m_runtime.runProgress(runId, QStringLiteral("completed"), data);
+        if (!link.a2wRunId.isEmpty())
+            m_a2w.finishBrowserRun(link.a2wRunId, true, data, QString());
     } else if (status == QLatin1String("error") || status == QLatin1String("cancelled")) {
         const QString error = response.value(QStringLiteral("error")).toString();
         m_runtime.runProgress(runId, QStringLiteral("failed"),
                               {{QStringLiteral("error"), error.isEmpty() ? status : error}});
+        if (!link.a2wRunId.isEmpty())
+            m_a2w.finishBrowserRun(link.a2wRunId, false, {}, error.isEmpty() ? status : error);
     }
 }
 

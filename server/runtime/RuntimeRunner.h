@@ -49,6 +49,7 @@ private:
         QString trajectoryId;
         QString keyId;
         int stepsSeen = 0;
+        QString a2wRunId; // the A2W browser run this run carries out, if any
     };
     RuntimeService &m_runtime;
     cloud::RunService &m_runs;

@@ -687,6 +687,8 @@ QJsonObject RuntimeService::runInputData(const Session &session, const Run &run)
         d.insert(QStringLiteral("routing"), run.routing);
     if (!run.taskBoundaryId.isEmpty())
         d.insert(QStringLiteral("taskBoundaryId"), run.taskBoundaryId);
+    if (!run.a2wRunId.isEmpty())
+        d.insert(QStringLiteral("a2wRunId"), run.a2wRunId);
     return d;
 }
 
@@ -717,7 +719,26 @@ void RuntimeService::settleRun(Session &session, Run &run, const QString &status
 RuntimeService::Answer RuntimeService::runInput(Session &session, const QJsonObject &body)
 {
     const JsonFields f(body);
-    const QString message = f.requiredString(QStringLiteral("message")).trimmed();
+    // An A2W browser run opened on this page (its `open` receipt): the run's task is
+    // the message, and the A2W caller follows the run as it goes.
+    const QString receipt = f.optionalString(QStringLiteral("a2wReceipt")).value_or(QString());
+    QString a2wRunId;
+    QString claimedTask;
+    if (!receipt.isEmpty()) {
+        if (!m_claimer)
+            throw invalid(QStringLiteral("a2wReceipt"),
+                          QStringLiteral("A2W runs cannot be claimed here"));
+        std::optional<Run> active =
+            session.activeRunId.isEmpty() ? std::nullopt : m_repo->findRun(session.activeRunId);
+        if (active && active->isActive())
+            checkSeq(session, body);
+        std::tie(a2wRunId, claimedTask) = m_claimer(receipt, session.siteId);
+        if (active && active->isActive())
+            settleRun(session, *active, QStringLiteral("cancelled"),
+                      QStringLiteral("replaced by an A2W run"));
+    }
+    const QString message =
+        receipt.isEmpty() ? f.requiredString(QStringLiteral("message")).trimmed() : claimedTask;
     if (message.isEmpty())
         throw invalid(QStringLiteral("message"), QStringLiteral("must not be empty"));
     if (message.size() > kMaxMessageChars)
@@ -733,7 +754,7 @@ RuntimeService::Answer RuntimeService::runInput(Session &session, const QJsonObj
 
     std::optional<Run> active =
         session.activeRunId.isEmpty() ? std::nullopt : m_repo->findRun(session.activeRunId);
-    if (active && active->isActive()) {
+    if (active && active->isActive() && receipt.isEmpty()) {
         checkSeq(session, body);
         if (continueRun && active->status == QLatin1String("awaiting_user")) {
             // The visitor answers the run's question: it continues.
@@ -786,6 +807,7 @@ RuntimeService::Answer RuntimeService::runInput(Session &session, const QJsonObj
                        {QStringLiteral("reason"), QStringLiteral("requested")}};
     }
     run.message = message;
+    run.a2wRunId = a2wRunId;
     run.taskBoundaryId = boundary;
     run.status = QStringLiteral("running");
     run.createdAt = run.updatedAt = now();

@@ -121,6 +121,11 @@ public:
     // (questions), `completed` (text, json) or `failed` (error).
     void runProgress(const QString &runId, const QString &status, const QJsonObject &data);
     std::optional<Session> session(const QString &id) const { return m_repo->findSession(id); }
+    // Claims an A2W browser run by its receipt for a session's site: {a2w run id, task};
+    // throws the A2W area's DomainError (Service wires A2wService::claimBrowserRun).
+    using A2wClaimer =
+        std::function<std::pair<QString, QString>(const QString &receipt, const QString &siteId)>;
+    void setA2wClaimer(A2wClaimer claimer) { m_claimer = std::move(claimer); }
 
 Q_SIGNALS:
     // New events of a session (its seq is now `seq`): streams send a projection.
@@ -160,6 +165,7 @@ private:
         QTimer *timer = nullptr;
     };
     QHash<QString, PendingStep> m_steps;
+    A2wClaimer m_claimer;
     QList<std::function<void()>> m_afterCommit;
     int m_stepCounter = 0;
 

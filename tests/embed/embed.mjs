@@ -29,6 +29,7 @@ try {
     }, pattern, { timeout: 45000 });
 
   await page.goto(cfg.url);
+  out.landed = page.url();
   await ready();
   out.sessionId = await page.evaluate(() => window.Pilothouse.state().sessionId);
   out.greeting = await messages();
@@ -71,6 +72,13 @@ try {
     out.runId = sent.runId;
     out.epoch = sent.epoch;
     out.retries = await page.evaluate(() => window.__retries);
+  } else if (cfg.scenario === 'claim') {
+    // Opened through an A2W run's `open` link: the SDK claims the run and carries it out.
+    await page.waitForURL(/thanks/, { timeout: 45000 });
+    await ready();
+    await waitForAssistant('^Done');
+    out.url = page.url();
+    out.messages = await messages();
   } else if (cfg.scenario === 'goal') {
     out.tracked = await page.evaluate(() => window.Pilothouse.trackGoal('signup', 5));
     await page.waitForTimeout(1000);

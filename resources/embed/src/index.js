@@ -327,6 +327,18 @@ class Runtime {
     await this.answer(p, result, 'same_tab_navigation_handoff');
   }
 
+  // An A2W run handed to this browser: its `open` link lands here with the receipt in
+  // the fragment (which never reaches the site's server). The SDK claims it and runs it.
+  async claimFromLink() {
+    const match = /(?:^#|&)pilothouse-a2w=([^&]+)/.exec(location.hash);
+    if (!match) return null;
+    const receipt = decodeURIComponent(match[1]);
+    history.replaceState(null, '', location.pathname + location.search);
+    const r = await this.command({ type: 'RUN_INPUT', a2wReceipt: receipt, forceNewRun: true, requestedMode: 'planner' });
+    this.emit('claim', { ok: r.status === 200, data: r.json && r.json.data });
+    return r;
+  }
+
   // --- the public calls ------------------------------------------------------------
 
   async send(text) {
@@ -378,6 +390,7 @@ async function init(options = {}) {
       chat = createChat(runtime, runtime.config || {}, { send: (t) => api.send(t) });
     }
     await runtime.resumePending();
+    await runtime.claimFromLink();
     return api;
   })();
   return ready;
