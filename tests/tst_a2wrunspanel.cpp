@@ -6,6 +6,8 @@
 #include "TestMain.h"
 #include "TestService.h"
 
+#include "runtime/RuntimeService.h"
+
 #include "a2w/A2wRunsDock.h"
 #include "a2w/A2wRunsModel.h"
 #include "a2w/A2wService.h"
@@ -37,6 +39,7 @@ private Q_SLOTS:
     void confirmsAnActionOfARealRun();
     void offersTheLiveBrowserViews();
     void listsDelegatedSessionsAndRevokesOne();
+    void listsVisitorSessionsAndEndsARun();
 
 private:
     QString create(const QJsonObject &body, const QByteArray &prefer);
@@ -251,6 +254,68 @@ void tst_A2wRunsPanel::listsDelegatedSessionsAndRevokesOne()
     QTRY_COMPARE(table->item(0, 5)->text(), QStringLiteral("Revoked"));
     QVERIFY(m_ph->service().a2w().delegations().first().revokedAt.has_value());
     QVERIFY(!m_dock->revokeButton()->isEnabled());
+}
+
+void tst_A2wRunsPanel::listsVisitorSessionsAndEndsARun()
+{
+    // A visitor's page opens a runtime session and starts a run.
+    HttpResponse r = m_ph->client().post(
+        QStringLiteral("/generateSiteKey"),
+        {{QStringLiteral("siteName"), QStringLiteral("Visitor shop")},
+         {QStringLiteral("label"), QStringLiteral("embed")},
+         {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("visitors.example")}}});
+    QCOMPARE(r.status, 201);
+    HttpClient page(m_ph->base());
+    r = page.post(QStringLiteral("/v2/runtime/session/open"),
+                  {{QStringLiteral("siteId"), r.json().value(QStringLiteral("siteId"))},
+                   {QStringLiteral("url"), QStringLiteral("https://visitors.example/cart")},
+                   {QStringLiteral("publicKey"),
+                    r.json()[QStringLiteral("key")][QStringLiteral("publicKey")]}});
+    QCOMPARE(r.status, 200);
+    const QJsonObject opened = r.json().value(QStringLiteral("data")).toObject();
+    const QString sessionId = opened.value(QStringLiteral("sessionId")).toString();
+    page.setBearer(opened.value(QStringLiteral("sessionToken")).toString());
+    r = page.post(QStringLiteral("/v2/runtime/command"),
+                  {{QStringLiteral("sessionId"), sessionId},
+                   {QStringLiteral("message"), QStringLiteral("click Checkout")},
+                   {QStringLiteral("clientEventId"), QStringLiteral("c1")},
+                   {QStringLiteral("expectedEpoch"), 1},
+                   {QStringLiteral("expectedSeq"), opened.value(QStringLiteral("seq"))}});
+    QCOMPARE(r.status, 200);
+    const QString runId = r.json()[QStringLiteral("data")][QStringLiteral("runId")].toString();
+
+    // The panel lists it live, with its active run.
+    QTableWidget *view = m_dock->visitorSessionsView();
+    auto rowOfSession = [view, sessionId] {
+        for (int row = 0; row < view->rowCount(); ++row)
+            if (view->item(row, 0) && view->item(row, 0)->text() == sessionId)
+                return row;
+        return -1;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(rowOfSession() >= 0, 5000);
+    const int row = rowOfSession();
+    QCOMPARE(view->item(row, 1)->text(), QStringLiteral("visitors.example"));
+    QVERIFY(view->item(row, 2)->text().contains(runId));
+    QVERIFY(!view->accessibleName().isEmpty());
+    view->selectRow(row);
+    QVERIFY(m_dock->endRunButton()->isEnabled());
+    QVERIFY(m_dock->eventsView()->toPlainText().contains(QStringLiteral("run.started")));
+
+    // The operator ends it: the run is cancelled, the visitor's page hears it.
+    m_dock->endRunButton()->click();
+    const auto run = m_ph->service().runtime().repository().findRun(runId);
+    QCOMPARE(run->status, QStringLiteral("cancelled"));
+    QTRY_VERIFY_WITH_TIMEOUT(view->item(rowOfSession(), 2)->text() == tr("none") ||
+                                 !view->item(rowOfSession(), 2)->text().contains(runId),
+                             5000);
+    QVERIFY(!m_dock->endRunButton()->isEnabled());
+    r = page.post(QStringLiteral("/v2/runtime/state"), {{QStringLiteral("sessionId"), sessionId}});
+    const QJsonArray events = r.json()[QStringLiteral("data")][QStringLiteral("events")].toArray();
+    QVERIFY(std::any_of(events.begin(), events.end(), [](const QJsonValue &e) {
+        return e[QStringLiteral("type")].toString() == QLatin1String("run.transition") &&
+               e[QStringLiteral("data")][QStringLiteral("reason")].toString() ==
+                   QLatin1String("ended by the operator");
+    }));
 }
 
 PH_WIDGETS_TEST_MAIN(tst_A2wRunsPanel)

@@ -4,164 +4,230 @@
 <context>
     <name>ph::ui::A2wRunsDock</name>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="139"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="157"/>
         <source>cancelled by the operator</source>
         <translation>vom Operator abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="203"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="211"/>
+        <source>ended by the operator</source>
+        <translation>vom Operator beendet</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="250"/>
         <source>any task</source>
         <translation>jede Aufgabe</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="205"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="252"/>
         <source>%1 of %2 credits</source>
         <translation>%1 von %2 Credits</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="210"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="257"/>
         <source>Revoked</source>
         <translation>Widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="211"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="258"/>
         <source>Active</source>
         <translation>Aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="264"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="308"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="294"/>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="295"/>
+        <source>%1 open, %2 blocked</source>
+        <translation>%1 offen, %2 blockiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="319"/>
+        <source>Visitor session %1 on %2</source>
+        <translation>Besuchersitzung %1 auf %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="364"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="415"/>
         <source>Select a run to follow its events.</source>
         <translation>Wählen Sie einen Lauf, um seine Ereignisse zu verfolgen.</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="268"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="368"/>
         <source>&lt;b&gt;%1&lt;/b&gt; on %2 — %3, %4 execution</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 — %3, Ausführung %4</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="274"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="374"/>
         <source>The run asks: %1</source>
         <translation>Der Lauf fragt: %1</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="289"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="389"/>
         <source>A2W runs</source>
         <translation>A2W-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="290"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="390"/>
         <source>All sites</source>
         <translation>Alle Sites</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="291"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="391"/>
         <source>All statuses</source>
         <translation>Alle Status</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="291"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="391"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="291"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="391"/>
         <source>Waiting for a browser</source>
         <translation>Wartet auf einen Browser</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="292"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="392"/>
         <source>Running</source>
         <translation>Läuft</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="292"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="392"/>
         <source>Input required</source>
         <translation>Eingabe nötig</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="292"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="392"/>
         <source>Completed</source>
         <translation>Abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="293"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="393"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="293"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="393"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="301"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="401"/>
         <source>Delegated sessions</source>
         <translation>Delegierte Sitzungen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
         <source>Site</source>
         <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
         <source>Scope</source>
         <translation>Umfang</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
         <source>Spent</source>
         <translation>Verbraucht</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
         <source>Expires</source>
         <translation>Läuft ab</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="303"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="304"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="404"/>
         <source>Revoke session</source>
         <translation>Sitzung widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="212"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="293"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="405"/>
+        <source>Visitor sessions (embedded runtime)</source>
+        <translation>Besuchersitzungen (eingebettete Laufzeit)</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <source>Session</source>
+        <translation>Sitzung</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <source>Active run</source>
+        <translation>Aktiver Lauf</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <source>Tabs</source>
+        <translation>Tabs</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
+        <source>Last event</source>
+        <translation>Letztes Ereignis</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
+        <source>Updated</source>
+        <translation>Aktualisiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
+        <source>End the session&apos;s run</source>
+        <translation>Lauf der Sitzung beenden</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
+        <source>End the selected visitor session&apos;s run</source>
+        <translation>Lauf der gewählten Besuchersitzung beenden</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="410"/>
+        <source>Visitor sessions</source>
+        <translation>Besuchersitzungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="259"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="393"/>
         <source>Expired</source>
         <translation>Abgelaufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="296"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="396"/>
         <source>Answer for every question</source>
         <translation>Antwort auf jede Frage</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="297"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="397"/>
         <source>Answer</source>
         <translation>Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="398"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="299"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="399"/>
         <source>Confirm action</source>
         <translation>Aktion bestätigen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="300"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="400"/>
         <source>Live browser views</source>
         <translation>Live-Browseransichten</translation>
     </message>

@@ -7,6 +7,8 @@
 #include "common/Icons.h"
 #include "common/TableViews.h"
 #include "core/DomainError.h"
+#include "core/Store.h"
+#include "runtime/RuntimeService.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -17,11 +19,13 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace ph::ui {
@@ -99,6 +103,20 @@ A2wRunsDock::A2wRunsDock(Service &service, QWidget *parent)
     sessionActions->addStretch(1);
     sessionActions->addWidget(m_revoke);
     s->addLayout(sessionActions);
+    m_visitorsHeading = new QLabel(sessions);
+    s->addWidget(m_visitorsHeading);
+    m_visitors = new QTableWidget(0, 6, sessions);
+    m_visitors->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_visitors->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_visitors->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_visitors->horizontalHeader()->setStretchLastSection(true);
+    m_visitors->verticalHeader()->hide();
+    s->addWidget(m_visitors, 1);
+    auto *visitorActions = new QHBoxLayout;
+    m_endRun = new QPushButton(icon(Icon::Stop), QString(), sessions);
+    visitorActions->addStretch(1);
+    visitorActions->addWidget(m_endRun);
+    s->addLayout(visitorActions);
     layout->addWidget(split, 1);
     setWidget(body);
 
@@ -167,6 +185,35 @@ A2wRunsDock::A2wRunsDock(Service &service, QWidget *parent)
             m_error->setText(e.message());
         }
     });
+    // Visitor sessions: re-read (at most five times a second) when the store says the
+    // runtime's rows changed.
+    m_visitorsTimer = new QTimer(this);
+    m_visitorsTimer->setSingleShot(true);
+    m_visitorsTimer->setInterval(200);
+    connect(m_visitorsTimer, &QTimer::timeout, this, &A2wRunsDock::refreshVisitors);
+    connect(&service.store(), &Store::changed, this, [this](const QString &table) {
+        if (table.startsWith(QLatin1String("runtime_")) && !m_visitorsTimer->isActive())
+            m_visitorsTimer->start();
+    });
+    connect(m_visitors, &QTableWidget::itemSelectionChanged, this, [this] {
+        const QList<QTableWidgetItem *> chosen = m_visitors->selectedItems();
+        m_endRun->setEnabled(!chosen.isEmpty() && chosen.first()->data(Qt::UserRole + 1).toBool());
+        if (!chosen.isEmpty())
+            showVisitor(chosen.first()->data(Qt::UserRole).toString());
+    });
+    connect(m_endRun, &QPushButton::clicked, this, [this] {
+        m_error->clear();
+        const QList<QTableWidgetItem *> chosen = m_visitors->selectedItems();
+        if (chosen.isEmpty())
+            return;
+        try {
+            m_service.runtime().endActiveRun(chosen.first()->data(Qt::UserRole).toString(),
+                                             tr("ended by the operator"));
+            refreshVisitors();
+        } catch (const DomainError &e) {
+            m_error->setText(e.message());
+        }
+    });
     refreshSites();
     refreshDelegations();
     retranslateUi();
@@ -221,6 +268,64 @@ void A2wRunsDock::refreshDelegations()
     }
     const QList<QTableWidgetItem *> selected = m_delegations->selectedItems();
     m_revoke->setEnabled(!selected.isEmpty() && selected.first()->data(Qt::UserRole + 1).toBool());
+}
+
+void A2wRunsDock::refreshVisitors()
+{
+    const QString chosen = m_visitors->selectedItems().isEmpty()
+                               ? QString()
+                               : m_visitors->selectedItems().first()->data(Qt::UserRole).toString();
+    runtime::RuntimeService &rt = m_service.runtime();
+    const QList<runtime::Session> list = rt.liveSessions(200);
+    m_visitors->setRowCount(int(list.size()));
+    for (int row = 0; row < list.size(); ++row) {
+        const runtime::Session &s = list.at(row);
+        const auto run =
+            s.activeRunId.isEmpty() ? std::nullopt : rt.repository().findRun(s.activeRunId);
+        int open = 0;
+        int blocked = 0;
+        for (const runtime::Tab &t : rt.repository().tabsOf(s.id)) {
+            open += t.status == QLatin1String("open");
+            blocked += t.status == QLatin1String("blocked");
+        }
+        const QList<runtime::Event> last = rt.repository().eventsAfter(s.id, s.seq - 1, 1);
+        const QDateTime updated = QDateTime::fromMSecsSinceEpoch(s.updatedAt);
+        const QStringList cells{s.id,
+                                s.host,
+                                run ? QStringLiteral("%1 (%2)").arg(run->id, run->status)
+                                    : tr("none"),
+                                tr("%1 open, %2 blocked").arg(open).arg(blocked),
+                                last.isEmpty() ? QString() : last.first().type,
+                                QLocale().toString(updated, QLocale::ShortFormat)};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto *item = new QTableWidgetItem(cells.at(col));
+            item->setData(Qt::UserRole, s.id);
+            item->setData(Qt::UserRole + 1, run.has_value() && run->isActive());
+            if (col == 5)
+                item->setToolTip(QLocale().toString(updated, QLocale::LongFormat));
+            m_visitors->setItem(row, col, item);
+        }
+        if (s.id == chosen)
+            m_visitors->selectRow(row);
+    }
+    const QList<QTableWidgetItem *> selected = m_visitors->selectedItems();
+    m_endRun->setEnabled(!selected.isEmpty() && selected.first()->data(Qt::UserRole + 1).toBool());
+}
+
+void A2wRunsDock::showVisitor(const QString &sessionId)
+{
+    runtime::RuntimeService &rt = m_service.runtime();
+    const auto session = rt.session(sessionId);
+    if (!session)
+        return;
+    m_heading->setText(tr("Visitor session %1 on %2").arg(session->id, session->host));
+    m_events->clear();
+    for (const runtime::Event &e :
+         rt.repository().eventsAfter(sessionId, qMax<qint64>(0, session->seq - 100), 100))
+        m_events->appendPlainText(QStringLiteral("%1  %2  %3")
+                                      .arg(e.seq)
+                                      .arg(e.type, QString::fromUtf8(QJsonDocument(e.data).toJson(
+                                                       QJsonDocument::Compact))));
 }
 
 void A2wRunsDock::applyFilter()
@@ -302,6 +407,13 @@ void A2wRunsDock::retranslateUi()
     m_delegations->setHorizontalHeaderLabels(
         {tr("Token"), tr("Site"), tr("Scope"), tr("Spent"), tr("Expires"), tr("State")});
     m_revoke->setText(tr("Revoke session"));
+    m_visitorsHeading->setText(tr("Visitor sessions (embedded runtime)"));
+    m_visitors->setHorizontalHeaderLabels(
+        {tr("Session"), tr("Site"), tr("Active run"), tr("Tabs"), tr("Last event"), tr("Updated")});
+    m_endRun->setText(tr("End the session's run"));
+    m_endRun->setAccessibleName(tr("End the selected visitor session's run"));
+    m_visitors->setAccessibleName(tr("Visitor sessions"));
+    refreshVisitors();
     refreshDelegations();
     m_model->retranslate();
     if (m_current.isEmpty())

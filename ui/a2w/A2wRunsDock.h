@@ -9,6 +9,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QTableView;
 class QTableWidget;
+class QTimer;
 
 namespace ph {
 class Service;
@@ -43,6 +44,10 @@ public:
     // the operator revokes the selected one.
     QTableWidget *delegationsView() const { return m_delegations; }
     QPushButton *revokeButton() const { return m_revoke; }
+    // Live visitor sessions of the embedded runtime: their tabs, active run and last
+    // event; the operator ends the selected session's run.
+    QTableWidget *visitorSessionsView() const { return m_visitors; }
+    QPushButton *endRunButton() const { return m_endRun; }
     bool select(const QString &runId);
 
 Q_SIGNALS:
@@ -59,6 +64,8 @@ private:
     void applyFilter();
     void refreshSites();
     void refreshDelegations();
+    void refreshVisitors();
+    void showVisitor(const QString &sessionId);
 
     Service &m_service;
     A2wRunsModel *m_model;
@@ -77,6 +84,10 @@ private:
     QLabel *m_delegationsHeading;
     QTableWidget *m_delegations;
     QPushButton *m_revoke;
+    QLabel *m_visitorsHeading;
+    QTableWidget *m_visitors;
+    QPushButton *m_endRun;
+    QTimer *m_visitorsTimer;
     QString m_current;
 };
 
