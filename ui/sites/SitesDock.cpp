@@ -98,7 +98,7 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     m_snippet = new QLineEdit(m_keysTab);
     m_snippet->setReadOnly(true);
     m_snippetLabel->setBuddy(m_snippet);
-    m_copySnippet = new QPushButton(m_keysTab);
+    m_copySnippet = new QPushButton(icon(Icon::Copy), QString(), m_keysTab);
     snippetRow->addWidget(m_snippet, 1);
     snippetRow->addWidget(m_copySnippet);
     k->addLayout(snippetRow);
