@@ -2,6 +2,7 @@
 
 #include "Demo.h"
 
+#include "AnalyticsNotifications.h"
 #include "a2w/A2wController.h"
 #include "a2w/A2wService.h"
 #include "a2w/SiteMcpController.h"
@@ -330,6 +331,14 @@ bool Service::start(QString *error)
         *m_runtime, *m_runService, *m_runs, *m_a2w, m_sites->sites(), *m_policy, *m_settings);
     m_http->addController(*m_runtimeController);
     m_http->allowCrossOrigin(QStringLiteral("/v2/runtime/"));
+    // The owner's analytics notification webhooks, on the webhook queue, for the owner.
+    m_analyticsNotifications = std::make_unique<AnalyticsNotifications>(
+        *m_store, m_sites->analytics(), *m_webhooks, [store = m_store.get()] {
+            for (const ApiKey &k : store->apiKeys().list())
+                if (k.isOwner() && k.isActive())
+                    return k.id;
+            return QString();
+        });
     m_http->allowCrossOrigin(QStringLiteral("/embed.js"));
     if (m_config.demo) {
         m_demoSite = std::make_unique<DemoSite>();

@@ -11,6 +11,7 @@
 class QNetworkAccessManager;
 
 namespace ph {
+class AnalyticsNotifications;
 
 class ApiKeyService;
 class BrowserPool;
@@ -179,6 +180,7 @@ private:
     std::unique_ptr<runtime::RuntimeService> m_runtime;
     std::unique_ptr<runtime::RuntimeController> m_runtimeController;
     std::unique_ptr<runtime::RuntimeRunner> m_runtimeRunner;
+    std::unique_ptr<AnalyticsNotifications> m_analyticsNotifications;
     std::unique_ptr<http::OpenApiController> m_openApi;
     std::unique_ptr<sites::SitesArea> m_sites;
     QString m_mintedKey;

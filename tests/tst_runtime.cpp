@@ -3,6 +3,7 @@
 // the auth errors, strict epoch/seq, idempotent retries, one active run per session,
 // run control, tab decisions, the stream and its polling fallback, checkpoints,
 // telemetry, the visitor's context, external context, the analytics beacon and CORS.
+#include "FixtureServer.h"
 #include "HttpClient.h"
 #include "TestMain.h"
 #include "TestService.h"
@@ -12,6 +13,7 @@
 
 #include <QDateTime>
 #include <QFile>
+#include <QMessageAuthenticationCode>
 #include <QNetworkReply>
 #include <QSignalSpy>
 #include <QtTest>
@@ -149,6 +151,7 @@ private Q_SLOTS:
     void recordsGoalsThroughTheSignedBeacon();
     void answersCrossOriginPreflights();
     void refusesAnUnknownA2wReceipt();
+    void sendsTheOwnersAnalyticsNotifications();
 
 private:
     struct Opened
@@ -1138,6 +1141,56 @@ void tst_Runtime::refusesAnUnknownA2wReceipt()
     // Nothing changed.
     QCOMPARE(state(s).value(QStringLiteral("seq")).toInteger(), seq);
     QVERIFY(!state(s).contains(QStringLiteral("activeRunId")));
+}
+
+void tst_Runtime::sendsTheOwnersAnalyticsNotifications()
+{
+    FixtureServer receiver;
+    QVERIFY(receiver.start());
+    receiver.route("/hook", [](const FixtureRequest &) { return FixtureResponse::html("ok"); });
+    const QString secret = QStringLiteral("hook-secret-1");
+    HttpResponse r = m_ph->client().post(
+        QStringLiteral("/upsertAnalyticsNotificationSettings"),
+        {{QStringLiteral("siteId"), m_siteId},
+         {QStringLiteral("enabled"), true},
+         {QStringLiteral("webhooks"),
+          QJsonArray{
+              QJsonObject{{QStringLiteral("url"), receiver.url(QStringLiteral("/hook"))},
+                          {QStringLiteral("events"), QJsonArray{QStringLiteral("goal.reached")}},
+                          {QStringLiteral("secret"), secret}}}}});
+    QCOMPARE(r.status, 200);
+    const Opened s = openSession();
+    const QJsonObject beacon = s.data.value(QStringLiteral("analytics")).toObject();
+    auto track = [&](const QString &kind, const QString &name) {
+        QUrlQuery q;
+        q.addQueryItem(QStringLiteral("sid"), beacon.value(QStringLiteral("sid")).toString());
+        q.addQueryItem(QStringLiteral("exp"),
+                       QString::number(beacon.value(QStringLiteral("exp")).toInteger()));
+        q.addQueryItem(QStringLiteral("sig"), beacon.value(QStringLiteral("sig")).toString());
+        q.addQueryItem(QStringLiteral("kind"), kind);
+        q.addQueryItem(QStringLiteral("name"), name);
+        return HttpClient(m_ph->base())
+            .get(QStringLiteral("/v2/runtime/collect?") + q.toString(QUrl::FullyEncoded))
+            .status;
+    };
+    // An event the owner did not select is not sent; the goal is.
+    QCOMPARE(track(QStringLiteral("event"), QStringLiteral("scrolled")), 202);
+    QCOMPARE(track(QStringLiteral("goal"), QStringLiteral("newsletter")), 202);
+    QTRY_COMPARE_WITH_TIMEOUT(receiver.hits("/hook"), 1, 10000);
+    QTest::qWait(300);
+    QCOMPARE(receiver.hits("/hook"), 1);
+    const FixtureRequest hook = receiver.requests("/hook").first();
+    const QJsonObject body = QJsonDocument::fromJson(hook.body).object();
+    QCOMPARE(body.value(QStringLiteral("event")).toString(), QStringLiteral("goal.reached"));
+    QCOMPARE(body.value(QStringLiteral("siteId")).toString(), m_siteId);
+    QCOMPARE(body[QStringLiteral("data")][QStringLiteral("name")].toString(),
+             QStringLiteral("newsletter"));
+    // Signed with the subscription's secret, as every callback (docs/api/webhooks.md).
+    const QByteArray expected =
+        QMessageAuthenticationCode::hash(hook.headers.value("x-svc-timestamp") + '.' + hook.body,
+                                         secret.toUtf8(), QCryptographicHash::Sha256)
+            .toHex();
+    QCOMPARE(hook.headers.value("x-svc-signature"), expected);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Runtime)

@@ -105,8 +105,9 @@ const QStringList &AnalyticsRepository::webhookEvents()
 {
     static const QStringList names = {
         QStringLiteral("interaction.completed"), QStringLiteral("review.created"),
-        QStringLiteral("interview.completed"), QStringLiteral("score.changed"),
-        QStringLiteral("daily.digest")};
+        QStringLiteral("interview.completed"),   QStringLiteral("score.changed"),
+        QStringLiteral("daily.digest"),          QStringLiteral("goal.reached"),
+        QStringLiteral("conversion.recorded")};
     return names;
 }
 
@@ -276,6 +277,8 @@ QString AnalyticsRepository::record(const QString &siteId, Collection collection
             .bind(QStringLiteral(":t"), m_store.clock().nowMs())
             .bind(QStringLiteral(":p"), JsonText::from(raw))
             .exec();
+        if (m_recorded)
+            m_recorded(siteId, collection, id, doc);
     });
     m_store.notifyChanged(info.table, id);
     return id;

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace ph {
@@ -30,6 +31,12 @@ public:
     static const QStringList &webhookEvents();
 
     AnalyticsRepository(Store &store, SiteRepository &sites);
+
+    // Called inside the transaction that records a document (so what it queues commits
+    // with it): the owner's notification webhooks are sent from here.
+    using RecordedHook = std::function<void(const QString &siteId, Collection collection,
+                                            const QString &id, const QJsonObject &document)>;
+    void setRecordedHook(RecordedHook hook) { m_recorded = std::move(hook); }
 
     // Ingestion. `document` may carry `userId` and `accountId`: they are stored as
     // hashed join keys (`userKey`, `accountKey`: HMAC-SHA256 with the site's salt), and
@@ -81,6 +88,7 @@ private:
 
     Store &m_store;
     SiteRepository &m_sites;
+    RecordedHook m_recorded;
 };
 
 } // namespace ph::sites
