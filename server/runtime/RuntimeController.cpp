@@ -55,7 +55,14 @@ RuntimeController::RuntimeController(RuntimeService &service, Settings &settings
     : QObject(parent)
     , m_service(service)
     , m_settings(settings)
-{}
+{
+    connect(&m_service, &RuntimeService::sessionAdvanced, this,
+            [this](const QString &sessionId, qint64) {
+                const auto listeners = m_listeners.values(sessionId);
+                for (const auto &l : listeners)
+                    l.second();
+            });
+}
 
 QJsonObject RuntimeController::errorEnvelope(const DomainError &error, const QString &requestId)
 {
@@ -258,11 +265,19 @@ void RuntimeController::stream(Exchange &ex)
         events->send(QStringLiteral("projection"), p, seq);
     };
     push();
-    connect(&m_service, &RuntimeService::sessionAdvanced, events,
-            [sessionId, push](const QString &changed, qint64) {
-                if (changed == sessionId)
-                    push();
-            });
+    // Told by the hub when its session moves (one lookup per event, not one call per
+    // open stream).
+    auto *listener = new QObject(events);
+    m_listeners.insert(sessionId, {listener, push});
+    connect(listener, &QObject::destroyed, this, [this, sessionId, listener] {
+        for (auto it = m_listeners.find(sessionId);
+             it != m_listeners.end() && it.key() == sessionId;) {
+            if (it->first == listener)
+                it = m_listeners.erase(it);
+            else
+                ++it;
+        }
+    });
     auto *ping = new QTimer(events);
     connect(ping, &QTimer::timeout, events, [events] {
         events->send(QStringLiteral("ping"),

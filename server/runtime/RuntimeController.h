@@ -2,7 +2,10 @@
 
 #include "http/Route.h"
 
+#include <QMultiHash>
 #include <QObject>
+
+#include <functional>
 
 namespace ph {
 class Settings;
@@ -41,6 +44,9 @@ private:
 
     RuntimeService &m_service;
     Settings &m_settings;
+    // The open streams by session: each one's push, keyed by an object that lives as long
+    // as its stream.
+    QMultiHash<QString, std::pair<QObject *, std::function<void()>>> m_listeners;
 };
 
 } // namespace ph::runtime

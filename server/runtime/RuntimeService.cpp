@@ -175,6 +175,15 @@ RuntimeService::RuntimeService(Store &store, Settings &settings, sites::SiteRepo
 
 RuntimeService::~RuntimeService() = default;
 
+// The runtime's writes commit with synchronous=NORMAL (docs/decisions.md, "Runtime
+// writes"): a visitor's session is short-lived, and a power cut that undoes its last
+// commands is met by the strict-mode protocol (the client resyncs), never by a wrong
+// state; a process kill loses nothing.
+void RuntimeService::write(const std::function<void()> &work)
+{
+    m_store.transaction(work, Store::Sync::Normal);
+}
+
 qint64 RuntimeService::now() const
 {
     return m_store.clock().nowMs();
@@ -291,7 +300,7 @@ RuntimeService::Opened RuntimeService::open(const QJsonObject &body, const QStri
     if (const auto visitor = body.value(QStringLiteral("visitor")); visitor.isObject())
         session.context =
             sanitizeContext(visitor.toObject().value(QStringLiteral("context")).toObject());
-    m_store.transaction([&] {
+    write([&] {
         m_repo->insertSession(session);
         appendEvent(session, QStringLiteral("session.opened"), QString(),
                     {{QStringLiteral("host"), host}});
@@ -342,7 +351,7 @@ void RuntimeService::mintTokens(Opened &o)
     o.sessionToken = Ids::make(QStringLiteral("sess"), 32);
     o.streamToken = Ids::make(QStringLiteral("stream"), 32);
     o.sessionTokenExpiresAt = now() + ttl;
-    m_store.transaction([&] {
+    write([&] {
         m_repo->purgeTokens(now() - ttl);
         m_repo->insertToken(hashOf(o.sessionToken), o.session.id,
                             RuntimeRepository::TokenKind::Session, o.sessionTokenExpiresAt);
@@ -466,8 +475,7 @@ QJsonObject RuntimeService::updateContext(const Session &s, const QJsonObject &b
             // it is (docs/api/runtime.md, "Visitor context").
             const QString hash = hashOf(token);
             bool fresh = false;
-            m_store.transaction(
-                [&] { fresh = m_repo->exchangeContextToken(hash, session.id, now()); });
+            write([&] { fresh = m_repo->exchangeContextToken(hash, session.id, now()); });
             tokenState = {{QStringLiteral("status"), fresh ? QStringLiteral("unresolved")
                                                            : QStringLiteral("already_exchanged")},
                           {QStringLiteral("resolver"), QStringLiteral("fail_open")}};
@@ -475,7 +483,7 @@ QJsonObject RuntimeService::updateContext(const Session &s, const QJsonObject &b
     } else if (!visitor.isUndefined()) {
         throw invalid(QStringLiteral("visitor"), QStringLiteral("must be an object or null"));
     }
-    m_store.transaction([&] {
+    write([&] {
         appendEvent(session, QStringLiteral("context.updated"), QString(),
                     {{QStringLiteral("keys"), QJsonArray::fromStringList(session.context.keys())},
                      {QStringLiteral("cleared"), visitor.isNull()}});
@@ -657,7 +665,7 @@ RuntimeService::Answer RuntimeService::command(const Session &s, const QJsonObje
                       QStringLiteral("must be one of %1").arg(types.join(QStringLiteral(", "))));
 
     Answer answer;
-    m_store.transaction([&] {
+    write([&] {
         // Strict mode, before any state change, against the state inside the transaction.
         Session session = m_repo->findSession(s.id).value_or(s);
         checkEpoch(session, body);
@@ -1077,7 +1085,7 @@ void RuntimeService::requestStep(const QString &sessionId, const QString &runId,
 {
     const QString stepId = QStringLiteral("step_%1_%2").arg(++m_stepCounter).arg(Ids::base62(6));
     try {
-        m_store.transaction([&] {
+        write([&] {
             std::optional<Session> session = m_repo->findSession(sessionId);
             if (!session || session->activeRunId != runId)
                 throw DomainError(DomainError::Kind::Conflict, QStringLiteral("stale_run"),
@@ -1174,7 +1182,7 @@ void RuntimeService::failSteps(const QString &runId, const QString &why)
 void RuntimeService::runProgress(const QString &runId, const QString &status,
                                  const QJsonObject &data)
 {
-    m_store.transaction([&] {
+    write([&] {
         std::optional<Run> run = m_repo->findRun(runId);
         if (!run || !run->isActive())
             return;
@@ -1343,7 +1351,7 @@ QJsonObject RuntimeService::externalDecision(const Session &s, const QJsonObject
     if (intent.isEmpty())
         throw DomainError::missingField(QStringLiteral("intent"));
     QJsonObject out;
-    m_store.transaction([&] {
+    write([&] {
         Session session = m_repo->findSession(s.id).value_or(s);
         checkEpoch(session, body);
         checkSeq(session, body);
@@ -1492,7 +1500,7 @@ QList<Session> RuntimeService::liveSessions(int limit) const
 
 void RuntimeService::endActiveRun(const QString &sessionId, const QString &reason)
 {
-    m_store.transaction([&] {
+    write([&] {
         std::optional<Session> session = m_repo->findSession(sessionId);
         if (!session)
             throw DomainError::notFound(QStringLiteral("no such runtime session"));

@@ -152,6 +152,7 @@ private:
                    bool stopEngine = true);
     QJsonObject runInputData(const Session &session, const Run &run) const;
     qint64 now() const;
+    void write(const std::function<void()> &work);
     // After a transaction: the streams and the run signals it owes.
     void flush();
     void failSteps(const QString &runId, const QString &why);
