@@ -152,6 +152,8 @@ private Q_SLOTS:
     void answersCrossOriginPreflights();
     void refusesAnUnknownA2wReceipt();
     void sendsTheOwnersAnalyticsNotifications();
+    void opensEachRouteWithItsOwnCredentialOnly_data();
+    void opensEachRouteWithItsOwnCredentialOnly();
 
 private:
     struct Opened
@@ -1191,6 +1193,79 @@ void tst_Runtime::sendsTheOwnersAnalyticsNotifications()
                                          secret.toUtf8(), QCryptographicHash::Sha256)
             .toHex();
     QCOMPARE(hook.headers.value("x-svc-signature"), expected);
+}
+
+void tst_Runtime::opensEachRouteWithItsOwnCredentialOnly_data()
+{
+    // The auth matrix of the runtime's credentials: every session-scoped route against
+    // every kind of credential; only the session's own token opens it (the stream: only
+    // its own ticket). What "opens" means: anything but 401.
+    const Opened mine = openSession();
+    const Opened other = openSession();
+    const QStringList credentials{QString(),
+                                  mine.token,
+                                  other.token,
+                                  mine.stream,
+                                  m_publicKey,
+                                  m_ph->ownerKey(),
+                                  QStringLiteral("rds_thisIsNoDelegatedSessionOfThisService00"),
+                                  QStringLiteral("sk_site_thisIsNoSecretKeyOfThisService000")};
+    const QStringList names{
+        QStringLiteral("no credential"),           QStringLiteral("the session's token"),
+        QStringLiteral("another session's token"), QStringLiteral("the session's stream ticket"),
+        QStringLiteral("the site's public key"),   QStringLiteral("the owner's API key"),
+        QStringLiteral("a delegation token"),      QStringLiteral("a secret site key")};
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("sessionId");
+    QTest::addColumn<QString>("credential");
+    QTest::addColumn<bool>("opens");
+    for (const QString &path :
+         {QStringLiteral("/v2/runtime/state"), QStringLiteral("/v2/runtime/command"),
+          QStringLiteral("/v2/runtime/session/context"), QStringLiteral("/v2/runtime/snapshot"),
+          QStringLiteral("/v2/runtime/context/external"),
+          QStringLiteral("/v2/runtime/telemetry/ingest"), QStringLiteral("/v2/runtime/stream")}) {
+        const bool stream = path.endsWith(QLatin1String("/stream"));
+        for (qsizetype c = 0; c < credentials.size(); ++c) {
+            const bool opens = stream ? c == 3 : c == 1;
+            QTest::newRow(qPrintable(QStringLiteral("%1 with %2 %3")
+                                         .arg(path, names.at(c),
+                                              opens              ? QStringLiteral("opens")
+                                              : stream && c == 0 ? QStringLiteral("is 400")
+                                                                 : QStringLiteral("is 401"))))
+                << path << mine.sessionId << credentials.at(c) << opens;
+        }
+    }
+}
+
+void tst_Runtime::opensEachRouteWithItsOwnCredentialOnly()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, sessionId);
+    QFETCH(QString, credential);
+    QFETCH(bool, opens);
+    HttpClient c(m_ph->base());
+    HttpResponse r;
+    if (path.endsWith(QLatin1String("/stream"))) {
+        // A stream that opens stays open: read only its head.
+        const QByteArray head =
+            HttpClient::raw(m_ph->port(),
+                            "GET " + path.toUtf8() + "?streamTicket=" + credential.toUtf8() +
+                                " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n",
+                            3000, "\r\n\r\n");
+        r.status = head.mid(9, 3).toInt();
+    } else {
+        c.setBearer(credential);
+        r = c.post(path, {{QStringLiteral("sessionId"), sessionId}});
+    }
+    if (opens)
+        QVERIFY2(r.status != 401 && r.status != 0, r.body.constData());
+    else if (credential.isEmpty() && path.endsWith(QLatin1String("/stream")))
+        QCOMPARE(r.status, 400); // no ticket at all: the missing field is named
+    else
+        QCOMPARE(r.status, 401);
+    // No credential is ever echoed back.
+    if (!credential.isEmpty())
+        QVERIFY(!r.body.contains(credential.toUtf8()));
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Runtime)
