@@ -152,6 +152,7 @@ private Q_SLOTS:
     void answersCrossOriginPreflights();
     void refusesAnUnknownA2wReceipt();
     void sendsTheOwnersAnalyticsNotifications();
+    void letsTheSitesServerMintBootstrapAndContextTokens();
     void opensEachRouteWithItsOwnCredentialOnly_data();
     void opensEachRouteWithItsOwnCredentialOnly();
 
@@ -174,6 +175,7 @@ private:
     std::unique_ptr<TestService> m_ph;
     QString m_siteId;
     QString m_publicKey;
+    QString m_keyId;
     QString m_otherSiteId;
     int m_events = 0;
 };
@@ -206,6 +208,7 @@ void tst_Runtime::initTestCase()
     QCOMPARE(r.status, 201);
     m_siteId = r.json().value(QStringLiteral("siteId")).toString();
     m_publicKey = r.json()[QStringLiteral("key")][QStringLiteral("publicKey")].toString();
+    m_keyId = r.json()[QStringLiteral("key")][QStringLiteral("keyId")].toString();
     QVERIFY(m_publicKey.startsWith(QLatin1String("pk_site_")));
     r = owner.post(
         QStringLiteral("/generateSiteKey"),
@@ -341,10 +344,10 @@ void tst_Runtime::refusesABootstrap_data()
         << QJsonObject{{"siteId", site}, {"url", "file:///etc/passwd"}, {"publicKey", key}} << 400
         << "INVALID_FIELD"
         << "url";
-    QTest::newRow("a bootstrap token this server never issued is refused by name")
+    QTest::newRow("a bootstrap token this server never issued needs a bootstrap")
         << QJsonObject{{"siteId", site}, {"host", "shop.example"}, {"bootstrapToken", "bt_1"}}
-        << 400 << "INVALID_FIELD"
-        << "bootstrapToken";
+        << 401 << "BOOTSTRAP_REQUIRED"
+        << "";
 }
 
 void tst_Runtime::refusesABootstrap()
@@ -1193,6 +1196,102 @@ void tst_Runtime::sendsTheOwnersAnalyticsNotifications()
                                          secret.toUtf8(), QCryptographicHash::Sha256)
             .toHex();
     QCOMPARE(hook.headers.value("x-svc-signature"), expected);
+}
+
+void tst_Runtime::letsTheSitesServerMintBootstrapAndContextTokens()
+{
+    // The owner mints the key's secret (shown once, kept as a hash).
+    const QString keyId = m_keyId;
+    QVERIFY(!keyId.isEmpty());
+    HttpResponse r = m_ph->client().post(QStringLiteral("/generateSiteSecret"),
+                                         {{QStringLiteral("keyId"), keyId}});
+    QCOMPARE(r.status, 201);
+    const QString secret = r.json().value(QStringLiteral("secretKey")).toString();
+    QVERIFY(secret.startsWith(QLatin1String("sk_site_")));
+    // The site's server exchanges it for a bootstrap token for one host …
+    HttpClient server(m_ph->base());
+    server.setBearer(secret);
+    r = server.post(QStringLiteral("/v2/runtime/site-tokens"),
+                    {{QStringLiteral("kind"), QStringLiteral("bootstrap")},
+                     {QStringLiteral("host"), QStringLiteral("shop.example")}});
+    QCOMPARE(r.status, 201);
+    const QString bootstrap = dataOf(r).value(QStringLiteral("bootstrapToken")).toString();
+    QVERIFY(bootstrap.startsWith(QLatin1String("bt_")));
+    // … which opens one session, once, without the public key.
+    HttpClient page(m_ph->base());
+    const QJsonObject open{{QStringLiteral("siteId"), m_siteId},
+                           {QStringLiteral("host"), QStringLiteral("shop.example")},
+                           {QStringLiteral("bootstrapToken"), bootstrap}};
+    r = page.post(QStringLiteral("/v2/runtime/session/open"), open);
+    QCOMPARE(r.status, 200);
+    Opened s;
+    s.sessionId = dataOf(r).value(QStringLiteral("sessionId")).toString();
+    s.token = dataOf(r).value(QStringLiteral("sessionToken")).toString();
+    r = page.post(QStringLiteral("/v2/runtime/session/open"), open);
+    QCOMPARE(r.status, 401);
+    QCOMPARE(codeOf(r), QStringLiteral("BOOTSTRAP_REQUIRED"));
+    // A context token carries what the site's server knows about its visitor.
+    r = server.post(QStringLiteral("/v2/runtime/site-tokens"),
+                    {{QStringLiteral("kind"), QStringLiteral("context")},
+                     {QStringLiteral("subject"), QStringLiteral("customer-42")},
+                     {QStringLiteral("context"),
+                      QJsonObject{{QStringLiteral("plan"), QStringLiteral("gold")},
+                                  {QStringLiteral("password"), QStringLiteral("never")}}}});
+    QCOMPARE(r.status, 201);
+    const QString context = dataOf(r).value(QStringLiteral("contextToken")).toString();
+    r = call(QStringLiteral("/v2/runtime/session/context"), s,
+             {{QStringLiteral("visitor"), QJsonObject{{QStringLiteral("contextToken"), context}}}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(dataOf(r)[QStringLiteral("contextToken")][QStringLiteral("status")].toString(),
+             QStringLiteral("resolved"));
+    QCOMPARE(dataOf(r)[QStringLiteral("context")][QStringLiteral("plan")].toString(),
+             QStringLiteral("gold"));
+    QCOMPARE(dataOf(r)[QStringLiteral("context")][QStringLiteral("subject")].toString(),
+             QStringLiteral("customer-42"));
+    QVERIFY(!r.body.contains("never"));
+    // Refusals: no secret, a public key, a session token, a made-up secret.
+    for (const QString &bad : {QString(), m_publicKey, s.token,
+                               QStringLiteral("sk_site_thisIsNoSecretKeyOfThisService000")}) {
+        HttpClient other(m_ph->base());
+        other.setBearer(bad);
+        r = other.post(QStringLiteral("/v2/runtime/site-tokens"),
+                       {{QStringLiteral("kind"), QStringLiteral("bootstrap")}});
+        QCOMPARE(r.status, 401);
+        QCOMPARE(codeOf(r), QStringLiteral("SITE_SECRET_INVALID"));
+    }
+    r = server.post(QStringLiteral("/v2/runtime/site-tokens"),
+                    {{QStringLiteral("kind"), QStringLiteral("x")}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("kind"));
+    r = server.post(QStringLiteral("/v2/runtime/site-tokens"),
+                    {{QStringLiteral("kind"), QStringLiteral("bootstrap")},
+                     {QStringLiteral("host"), QStringLiteral("elsewhere.test")}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("host"));
+    r = server.post(QStringLiteral("/v2/runtime/site-tokens"),
+                    {{QStringLiteral("kind"), QStringLiteral("context")},
+                     {QStringLiteral("subject"), QStringLiteral("customer-77")},
+                     {QStringLiteral("context"), QJsonObject{{QStringLiteral("plan"), 1}}}});
+    QCOMPARE(r.status, 201);
+    // A new secret retires the old one; no secret or token is stored in clear.
+    QCOMPARE(m_ph->client()
+                 .post(QStringLiteral("/generateSiteSecret"), {{QStringLiteral("keyId"), keyId}})
+                 .status,
+             201);
+    r = server.post(QStringLiteral("/v2/runtime/site-tokens"),
+                    {{QStringLiteral("kind"), QStringLiteral("bootstrap")}});
+    QCOMPARE(r.status, 401);
+    QFile db(m_ph->dataDir() + QStringLiteral("/pilothouse.db"));
+    QVERIFY(db.open(QIODevice::ReadOnly));
+    QByteArray bytes = db.readAll();
+    QFile wal(db.fileName() + QStringLiteral("-wal"));
+    if (wal.open(QIODevice::ReadOnly))
+        bytes += wal.readAll();
+    for (const QString &v : {secret, bootstrap, context})
+        QVERIFY2(!bytes.contains(v.toUtf8()), qPrintable(v.left(8)));
+    // A context token's payload is sealed until it is exchanged (then the session keeps
+    // the sanitized context, as it keeps visitor.context).
+    QVERIFY(!bytes.contains("customer-77"));
 }
 
 void tst_Runtime::opensEachRouteWithItsOwnCredentialOnly_data()

@@ -241,6 +241,9 @@ void tst_SiteAuthMatrix::initTestCase()
          workspace(S)},
         {QStringLiteral("POST /rotateSiteKey"),
          post(QStringLiteral("/rotateSiteKey"), {{QStringLiteral("keyId"), m_keyA}}), workspace(S)},
+        {QStringLiteral("POST /generateSiteSecret"),
+         post(QStringLiteral("/generateSiteSecret"), {{QStringLiteral("keyId"), m_keyA}}),
+         workspace(201)},
         {QStringLiteral("POST /deleteSite"),
          [this] {
              return Call{

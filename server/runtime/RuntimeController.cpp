@@ -109,6 +109,8 @@ QList<Route> RuntimeController::routes()
                   this, &C::telemetry),
         Route::to("GET", QStringLiteral("/v2/runtime/collect"), AuthPolicy::Anonymous, this,
                   &C::collect),
+        Route::to("POST", QStringLiteral("/v2/runtime/site-tokens"), AuthPolicy::Anonymous, this,
+                  &C::siteTokens),
         Route::to("POST", QStringLiteral("/v2/runtime/collect"), AuthPolicy::Anonymous, this,
                   &C::collect),
     };
@@ -206,6 +208,20 @@ void RuntimeController::collect(Exchange &ex)
         query.insert(item.first, item.second);
     const QString id = m_service.collect(query);
     ok(ex, {{QStringLiteral("id"), id}}, 202);
+}
+
+void RuntimeController::siteTokens(Exchange &ex)
+{
+    // Server to server: the site's secret key, never a browser's credential.
+    const RuntimeService::SiteToken t =
+        m_service.mintSiteToken(bearerOf(ex.request()), ex.request().jsonObject());
+    ok(ex,
+       {{QStringLiteral("kind"), t.kind},
+        {t.kind == QLatin1String("bootstrap") ? QStringLiteral("bootstrapToken")
+                                              : QStringLiteral("contextToken"),
+         t.token},
+        {QStringLiteral("expiresAt"), t.expiresAt}},
+       201);
 }
 
 void RuntimeController::embedScript(Exchange &ex)

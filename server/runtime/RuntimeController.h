@@ -39,6 +39,7 @@ private:
     void telemetry(http::Exchange &ex);
     void collect(http::Exchange &ex);
     void embedScript(http::Exchange &ex);
+    void siteTokens(http::Exchange &ex);
 
     QString base(const http::Exchange &ex) const;
 

@@ -374,6 +374,50 @@ std::optional<Snapshot> RuntimeRepository::snapshotOf(const QString &sessionId, 
     return s;
 }
 
+void RuntimeRepository::insertSiteToken(const QString &hash, const SiteToken &t, qint64 at)
+{
+    Sql(m_store,
+        QStringLiteral("INSERT INTO runtime_site_tokens (token_hash, kind, site_id, key_id,"
+                       " host, sealed_payload, created_at, expires_at) VALUES (:h, :k, :s,"
+                       " :key, :host, :p, :at, :e)"))
+        .bind(QStringLiteral(":h"), hash)
+        .bind(QStringLiteral(":k"), t.kind)
+        .bind(QStringLiteral(":s"), t.siteId)
+        .bind(QStringLiteral(":key"), t.keyId)
+        .bind(QStringLiteral(":host"), nullableText(t.host))
+        .bind(QStringLiteral(":p"), nullableText(t.sealedPayload))
+        .bind(QStringLiteral(":at"), at)
+        .bind(QStringLiteral(":e"), t.expiresAt)
+        .exec();
+}
+
+std::optional<RuntimeRepository::SiteToken>
+RuntimeRepository::takeSiteToken(const QString &hash, const QString &kind, qint64 now)
+{
+    Sql q(m_store, QStringLiteral("SELECT site_id, key_id, host, sealed_payload, expires_at FROM"
+                                  " runtime_site_tokens WHERE token_hash = :h AND kind = :k AND"
+                                  " used_at IS NULL AND expires_at > :now"));
+    q.bind(QStringLiteral(":h"), hash)
+        .bind(QStringLiteral(":k"), kind)
+        .bind(QStringLiteral(":now"), now)
+        .exec();
+    if (!q.next())
+        return std::nullopt;
+    SiteToken t;
+    t.kind = kind;
+    t.siteId = q.value(0).toString();
+    t.keyId = q.value(1).toString();
+    t.host = q.value(2).toString();
+    t.sealedPayload = q.value(3).toString();
+    t.expiresAt = q.value(4).toLongLong();
+    Sql(m_store,
+        QStringLiteral("UPDATE runtime_site_tokens SET used_at = :now WHERE token_hash = :h"))
+        .bind(QStringLiteral(":now"), now)
+        .bind(QStringLiteral(":h"), hash)
+        .exec();
+    return t;
+}
+
 bool RuntimeRepository::exchangeContextToken(const QString &hash, const QString &sessionId,
                                              qint64 at)
 {

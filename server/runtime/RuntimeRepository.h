@@ -136,6 +136,20 @@ public:
     // Records a context token's hash as exchanged; false when it was exchanged before.
     bool exchangeContextToken(const QString &hash, const QString &sessionId, qint64 at);
 
+    // Tokens a site's server minted with its secret key: single use, short-lived.
+    struct SiteToken
+    {
+        QString kind; // bootstrap | context
+        QString siteId;
+        QString keyId;
+        QString host;
+        QString sealedPayload;
+        qint64 expiresAt = 0;
+    };
+    void insertSiteToken(const QString &hash, const SiteToken &token, qint64 at);
+    // The unused, unexpired token of `kind` with this hash, marked used; nullopt otherwise.
+    std::optional<SiteToken> takeSiteToken(const QString &hash, const QString &kind, qint64 now);
+
     void insertTelemetry(const QString &sessionId, const QJsonObject &batch, int dropped,
                          qint64 at);
     int telemetryCount(const QString &sessionId) const;

@@ -238,10 +238,6 @@ RuntimeService::Opened RuntimeService::open(const QJsonObject &body, const QStri
                                        "bootstrapToken to open a session with"),
                         false, QStringLiteral("supply a valid pk_site_* publicKey"));
     }
-    if (publicKey.isEmpty())
-        throw invalid(QStringLiteral("bootstrapToken"),
-                      QStringLiteral("bootstrap tokens are not issued by this server; open the "
-                                     "session with the site's publicKey (pk_site_…)"));
     if (publicKey.startsWith(QLatin1String("sk_site_")))
         throw invalid(QStringLiteral("publicKey"),
                       QStringLiteral("a secret site key (sk_site_…) must never reach a browser; "
@@ -262,14 +258,36 @@ RuntimeService::Opened RuntimeService::open(const QJsonObject &body, const QStri
     if (host.isEmpty())
         throw invalid(pageField, QStringLiteral("names no host"));
 
-    const std::optional<sites::SiteKey> key = m_sites.findUsableKeyByPublicKey(publicKey);
-    if (!key)
-        throw authError(QStringLiteral("BOOTSTRAP_REQUIRED"),
-                        QStringLiteral("publicKey is not an active site key"), false,
-                        QStringLiteral("supply a valid pk_site_* publicKey"));
+    std::optional<sites::SiteKey> key;
+    if (!publicKey.isEmpty()) {
+        key = m_sites.findUsableKeyByPublicKey(publicKey);
+        if (!key)
+            throw authError(QStringLiteral("BOOTSTRAP_REQUIRED"),
+                            QStringLiteral("publicKey is not an active site key"), false,
+                            QStringLiteral("supply a valid pk_site_* publicKey"));
+    } else {
+        // A bootstrap token the site's server minted with its secret key: single use.
+        std::optional<RuntimeRepository::SiteToken> token;
+        write([&] {
+            token =
+                m_repo->takeSiteToken(hashOf(bootstrapToken), QStringLiteral("bootstrap"), now());
+        });
+        if (token)
+            key = m_sites.findKey(token->keyId);
+        if (!token || !key || !key->isUsable(now()))
+            throw authError(QStringLiteral("BOOTSTRAP_REQUIRED"),
+                            QStringLiteral("bootstrapToken is not valid: unknown, used or expired"),
+                            false,
+                            QStringLiteral("supply a valid pk_site_* publicKey or a fresh "
+                                           "bootstrapToken"));
+        if (!token->host.isEmpty() && token->host != host)
+            throw forbidden(QStringLiteral("DOMAIN_NOT_ALLOWED"),
+                            QStringLiteral("the bootstrap token was minted for another host"),
+                            pageField);
+    }
     if (key->siteId != siteId)
         throw forbidden(QStringLiteral("SITE_KEY_MISMATCH"),
-                        QStringLiteral("publicKey belongs to another site"),
+                        QStringLiteral("the site key belongs to another site"),
                         QStringLiteral("siteId"));
     if (!key->allowsUrl(url, now()))
         throw forbidden(QStringLiteral("DOMAIN_NOT_ALLOWED"),
@@ -475,9 +493,28 @@ QJsonObject RuntimeService::updateContext(const Session &s, const QJsonObject &b
             // it is (docs/api/runtime.md, "Visitor context").
             const QString hash = hashOf(token);
             bool fresh = false;
-            write([&] { fresh = m_repo->exchangeContextToken(hash, session.id, now()); });
-            tokenState = {{QStringLiteral("status"), fresh ? QStringLiteral("unresolved")
-                                                           : QStringLiteral("already_exchanged")},
+            std::optional<RuntimeRepository::SiteToken> minted;
+            write([&] {
+                fresh = m_repo->exchangeContextToken(hash, session.id, now());
+                if (fresh)
+                    minted = m_repo->takeSiteToken(hash, QStringLiteral("context"), now());
+            });
+            QString status =
+                fresh ? QStringLiteral("unresolved") : QStringLiteral("already_exchanged");
+            if (minted && minted->siteId == session.siteId) {
+                // What the site's server vouched for, sanitized like visitor.context.
+                const QJsonObject vouched =
+                    sanitizeContext(QJsonDocument::fromJson(
+                                        m_store.secrets().unseal(minted->sealedPayload).toUtf8())
+                                        .object(),
+                                    &dropped);
+                for (auto it = vouched.begin(); it != vouched.end(); ++it)
+                    session.context.insert(it.key(), it.value());
+                session.context = sanitizeContext(session.context, &dropped);
+                status = QStringLiteral("resolved");
+            }
+            // The resolver fails open: an unresolved token leaves the session as it is.
+            tokenState = {{QStringLiteral("status"), status},
                           {QStringLiteral("resolver"), QStringLiteral("fail_open")}};
         }
     } else if (!visitor.isUndefined()) {
@@ -495,6 +532,54 @@ QJsonObject RuntimeService::updateContext(const Session &s, const QJsonObject &b
                     {QStringLiteral("dropped"), QJsonArray::fromStringList(dropped)}};
     if (!tokenState.isEmpty())
         out.insert(QStringLiteral("contextToken"), tokenState);
+    return out;
+}
+
+RuntimeService::SiteToken RuntimeService::mintSiteToken(const QString &secret,
+                                                        const QJsonObject &body)
+{
+    const std::optional<sites::SiteKey> key = m_sites.findUsableKeyBySecret(secret);
+    if (!key)
+        throw DomainError::unauthorized(QStringLiteral("SITE_SECRET_INVALID"),
+                                        QStringLiteral("Authorization must carry the site key's "
+                                                       "current secret (Bearer sk_site_…)"));
+    const JsonFields f(body);
+    f.rejectUnknown({QStringLiteral("kind"), QStringLiteral("host"), QStringLiteral("context"),
+                     QStringLiteral("subject")});
+    const QString kind = f.optionalEnum(QStringLiteral("kind"),
+                                        {QStringLiteral("bootstrap"), QStringLiteral("context")})
+                             .value_or(QString());
+    if (kind.isEmpty())
+        throw DomainError::missingField(QStringLiteral("kind"));
+    RuntimeRepository::SiteToken t;
+    t.kind = kind;
+    t.siteId = key->siteId;
+    t.keyId = key->id;
+    t.expiresAt = now() + 5 * 60 * 1000;
+    if (kind == QLatin1String("bootstrap")) {
+        if (const auto host = f.optionalString(QStringLiteral("host"))) {
+            t.host = sites::AllowedDomains::normalizeHost(*host);
+            if (t.host.isEmpty() || !sites::AllowedDomains::allows(
+                                        key->allowedDomains, key->domainScope(),
+                                        QStringLiteral("https://") + t.host + QLatin1Char('/')))
+                throw invalid(QStringLiteral("host"),
+                              QStringLiteral("is not among the key's allowed domains"));
+        }
+    } else {
+        const std::optional<JsonFields> context = f.optionalObject(QStringLiteral("context"));
+        if (!context)
+            throw DomainError::missingField(QStringLiteral("context"));
+        QJsonObject payload = sanitizeContext(context->object());
+        if (const auto subject = f.optionalString(QStringLiteral("subject")))
+            payload.insert(QStringLiteral("subject"), subject->left(128));
+        t.sealedPayload = m_store.secrets().seal(JsonText::from(payload));
+    }
+    SiteToken out;
+    out.kind = kind;
+    out.token = Ids::make(
+        kind == QLatin1String("bootstrap") ? QStringLiteral("bt") : QStringLiteral("ctx"), 32);
+    out.expiresAt = t.expiresAt;
+    write([&] { m_repo->insertSiteToken(hashOf(out.token), t, now()); });
     return out;
 }
 

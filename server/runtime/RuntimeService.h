@@ -56,6 +56,18 @@ public:
     // siteId, host or url, and publicKey. `bearer` is the Authorization token, if any.
     Opened open(const QJsonObject &body, const QString &bearer, const QString &clientAddress);
 
+    // POST /site-tokens: a site's server (Authorization: Bearer sk_site_…) mints a
+    // single-use token for its page: `bootstrap` (opens a session instead of the public
+    // key, optionally for one `host`) or `context` (carries `context` for
+    // visitor.contextToken). 401 SITE_SECRET_INVALID for a wrong or revoked secret.
+    struct SiteToken
+    {
+        QString token;
+        QString kind;
+        qint64 expiresAt = 0;
+    };
+    SiteToken mintSiteToken(const QString &secret, const QJsonObject &body);
+
     // The session a runtime call's token opens: SESSION_TOKEN_EXPIRED (401, retryable,
     // next action: bootstrap), SESSION_TOKEN_INVALID (401), or a body sessionId that is
     // not the token's (SESSION_TOKEN_INVALID).

@@ -271,6 +271,34 @@ SiteKey SiteRepository::rotateKey(const QString &id)
     return *findKey(id);
 }
 
+QString SiteRepository::mintSecret(const QString &keyId)
+{
+    const QString secret = Ids::make(QStringLiteral("sk_site"), 40);
+    const qint64 now = m_store.clock().nowMs();
+    Sql(m_store, QStringLiteral("UPDATE site_keys SET secret_hash = :h, secret_created_at = :t,"
+                                " updated_at = :t WHERE id = :id"))
+        .bind(QStringLiteral(":h"), Ids::sha256Hex(secret.toUtf8()))
+        .bind(QStringLiteral(":t"), now)
+        .bind(QStringLiteral(":id"), keyId)
+        .exec();
+    m_store.notifyChanged(QStringLiteral("site_keys"), keyId);
+    return secret;
+}
+
+std::optional<SiteKey> SiteRepository::findUsableKeyBySecret(const QString &secret) const
+{
+    if (!secret.startsWith(QLatin1String("sk_site_")))
+        return std::nullopt;
+    Sql q(m_store, QStringLiteral("SELECT id FROM site_keys WHERE secret_hash = :h"));
+    q.bind(QStringLiteral(":h"), Ids::sha256Hex(secret.toUtf8())).exec();
+    if (!q.next())
+        return std::nullopt;
+    const std::optional<SiteKey> key = findKey(q.value(0).toString());
+    if (!key || !key->isUsable(m_store.clock().nowMs()))
+        return std::nullopt;
+    return key;
+}
+
 SiteConfigRecord SiteRepository::config(const QString &siteId) const
 {
     SiteConfigRecord r;

@@ -111,6 +111,11 @@ public:
     void updateKey(const SiteKey &key);
     // A new pk_site_ value for the key; the old one stops resolving at once.
     SiteKey rotateKey(const QString &id);
+    // A new secret site key (sk_site_…) for the key, replacing any earlier one; only its
+    // SHA-256 is kept. Returns the secret (shown once).
+    QString mintSecret(const QString &keyId);
+    // The usable key whose secret this is.
+    std::optional<SiteKey> findUsableKeyBySecret(const QString &secret) const;
     int keyCount(const QString &siteId) const;
 
     SiteConfigRecord config(const QString &siteId) const;

@@ -156,6 +156,16 @@ SiteKey rotateSiteKey(Store &store, SiteRepository &sites, const QJsonObject &ra
     return rotated;
 }
 
+GeneratedSecret generateSiteSecret(SiteRepository &sites, const QJsonObject &raw)
+{
+    const JsonFields body(raw);
+    body.rejectUnknown({QStringLiteral("keyId"), QStringLiteral("siteId")});
+    const SiteKey key =
+        ownedSiteKey(sites, body.requiredString(QStringLiteral("keyId")),
+                     body.optionalString(QStringLiteral("siteId")).value_or(QString()));
+    return {key, sites.mintSecret(key.id)};
+}
+
 DeletedSite deleteSite(SiteRepository &sites, const ConnectKeyRepository &connectKeys,
                        const QJsonObject &raw)
 {

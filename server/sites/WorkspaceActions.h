@@ -40,6 +40,16 @@ SiteKey updateSiteKeyPolicy(SiteRepository &sites, const QJsonObject &body);
 // POST /rotateSiteKey: the same key with a new public key (the old one stops resolving).
 SiteKey rotateSiteKey(Store &store, SiteRepository &sites, const QJsonObject &body);
 
+// POST /generateSiteSecret: a new secret site key (sk_site_…) for a site key, for the
+// site's server only (docs/api/runtime.md, "A site's server"); any earlier one stops
+// working. Returns the key and the secret, shown once.
+struct GeneratedSecret
+{
+    SiteKey key;
+    QString secret;
+};
+GeneratedSecret generateSiteSecret(SiteRepository &sites, const QJsonObject &body);
+
 struct DeletedSite
 {
     Site site;

@@ -118,6 +118,7 @@ QList<Route> WorkspaceController::routes()
         Route::to("POST", QStringLiteral("/listSiteKeys"), W, this, &C::listSiteKeys),
         Route::to("POST", QStringLiteral("/updateSiteKeyPolicy"), W, this, &C::updateSiteKeyPolicy),
         Route::to("POST", QStringLiteral("/rotateSiteKey"), W, this, &C::rotateSiteKey),
+        Route::to("POST", QStringLiteral("/generateSiteSecret"), W, this, &C::generateSiteSecret),
         Route::to("POST", QStringLiteral("/deleteSite"), W, this, &C::deleteSite),
         Route::to("POST", QStringLiteral("/getSiteConfig"), W, this, &C::getSiteConfig),
         Route::to("POST", QStringLiteral("/upsertSiteConfig"), W, this, &C::upsertSiteConfig),
@@ -198,6 +199,15 @@ void WorkspaceController::rotateSiteKey(Exchange &ex)
     const SiteKey rotated = sites::rotateSiteKey(m_store, m_sites, ex.request().jsonObject());
     ex.respondJson(200, {{QStringLiteral("key"), keyJson(rotated, m_store.clock().nowMs())},
                          {QStringLiteral("previousKeyInvalidated"), true}});
+}
+
+void WorkspaceController::generateSiteSecret(Exchange &ex)
+{
+    const GeneratedSecret g = sites::generateSiteSecret(m_sites, ex.request().jsonObject());
+    ex.respondJson(201, {{QStringLiteral("keyId"), g.key.id},
+                         {QStringLiteral("siteId"), g.key.siteId},
+                         {QStringLiteral("secretKey"), g.secret},
+                         {QStringLiteral("shownOnce"), true}});
 }
 
 void WorkspaceController::deleteSite(Exchange &ex)

@@ -42,6 +42,7 @@ private:
     void listSiteKeys(http::Exchange &ex);
     void updateSiteKeyPolicy(http::Exchange &ex);
     void rotateSiteKey(http::Exchange &ex);
+    void generateSiteSecret(http::Exchange &ex);
     void deleteSite(http::Exchange &ex);
     void getSiteConfig(http::Exchange &ex);
     void upsertSiteConfig(http::Exchange &ex);
