@@ -329,6 +329,12 @@ bool Service::start(QString *error)
     });
     m_runtimeRunner = std::make_unique<runtime::RuntimeRunner>(
         *m_runtime, *m_runService, *m_runs, *m_a2w, m_sites->sites(), *m_policy, *m_settings);
+    m_runtimeController->setCloudBrowser(
+        m_pool.get(), m_policy.get(),
+        [a2w = m_a2w.get(), sites = &m_sites->sites()](const QString &siteId) {
+            const std::optional<sites::Site> site = sites->findSite(siteId);
+            return site ? a2w->accountFor(site->id, site->name) : QString();
+        });
     m_http->addController(*m_runtimeController);
     m_http->allowCrossOrigin(QStringLiteral("/v2/runtime/"));
     // The owner's analytics notification webhooks, on the webhook queue, for the owner.

@@ -1034,8 +1034,8 @@ void tst_Runtime::decidesExternalContext_data()
     QTest::addColumn<QString>("decision");
     QTest::newRow("opening an external page is allowed") << "https://news.test/"
                                                          << "open_only" << 200 << "allow";
-    QTest::newRow("reading an external page is allowed with the capability")
-        << "https://news.test/"
+    QTest::newRow("reading an external page reads it through the cloud browser")
+        << "{fixture}/article"
         << "read_context" << 200 << "allow";
     QTest::newRow("acting needs the cloud sandbox the policy keeps off") << "https://news.test/"
                                                                          << "act" << 403 << "";
@@ -1054,6 +1054,12 @@ void tst_Runtime::decidesExternalContext()
     QFETCH(QString, intent);
     QFETCH(int, status);
     QFETCH(QString, decision);
+    FixtureServer news;
+    QVERIFY(news.start());
+    news.page("/article",
+              htmlPage(QStringLiteral("Tides"),
+                       QStringLiteral("<h1>Tide tables</h1><p>High water at 6:12.</p>")));
+    url.replace(QStringLiteral("{fixture}"), news.url(QString()));
     const Opened s = openSession();
     const QString runId =
         dataOf(command(s, {{QStringLiteral("message"), QStringLiteral("read the news")}}))
@@ -1074,6 +1080,16 @@ void tst_Runtime::decidesExternalContext()
         QCOMPARE(codeOf(r), QStringLiteral("CAPABILITY_DISABLED"));
     else
         QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("url"));
+    if (intent == QLatin1String("read_context") && decision == QLatin1String("allow")) {
+        // Read in the cloud browser: the page's markdown comes back, the tab is scraped.
+        const QJsonObject context = dataOf(r).value(QStringLiteral("context")).toObject();
+        QVERIFY2(context.value(QStringLiteral("markdown"))
+                     .toString()
+                     .contains(QStringLiteral("High water at 6:12")),
+                 QJsonDocument(context).toJson().constData());
+        const QJsonArray tabs = state(s).value(QStringLiteral("tabs")).toArray();
+        QCOMPARE(tabs.last()[QStringLiteral("status")].toString(), QStringLiteral("scraped"));
+    }
     // Strict: a stale seq is refused before any check.
     const HttpResponse stale = call(QStringLiteral("/v2/runtime/context/external"), s,
                                     {{QStringLiteral("runId"), runId},

@@ -2,6 +2,7 @@
 
 #include "RuntimeService.h"
 
+#include "cloud/ScrapeJob.h"
 #include "core/Clock.h"
 #include "core/DomainError.h"
 #include "core/Settings.h"
@@ -191,7 +192,51 @@ void RuntimeController::external(Exchange &ex)
 {
     const QJsonObject body = ex.request().jsonObject();
     const Session session = sessionOf(m_service, ex.request(), body);
-    ok(ex, m_service.externalDecision(session, body));
+    QJsonObject decision = m_service.externalDecision(session, body);
+    if (decision.value(QStringLiteral("decision")).toString() != QLatin1String("allow") ||
+        decision.value(QStringLiteral("intent")).toString() != QLatin1String("read_context") ||
+        !m_pool || !m_policy) {
+        ok(ex, decision);
+        return;
+    }
+    // read_context: the page read through the cloud browser (the network policy on every
+    // hop), its text and markdown handed back as context.
+    cloud::ScrapeOptions options;
+    options.formats = {QStringLiteral("markdown")};
+    options.timeoutMs =
+        std::clamp(body.value(QStringLiteral("timeoutMs")).toInt(20000), 1000, 60000);
+    options.maxTextChars = 20000;
+    const QString keyId = m_accountFor ? m_accountFor(session.siteId) : QString();
+    auto *job = new cloud::ScrapeJob(*m_pool, *m_policy, m_policy->grantFor(keyId),
+                                     {QUrl(decision.value(QStringLiteral("url")).toString())},
+                                     options, QStringLiteral("runtime external"), 1, &ex);
+    QPointer<Exchange> guard(&ex);
+    RuntimeService *service = &m_service;
+    const QString sessionId = session.id;
+    connect(job, &cloud::ScrapeJob::finished, &ex,
+            [guard, job, decision, service, sessionId]() mutable {
+                if (!guard)
+                    return;
+                const QJsonArray results = job->results();
+                const QJsonObject result =
+                    results.isEmpty() ? QJsonObject() : results.first().toObject();
+                QJsonObject context{
+                    {QStringLiteral("url"), result.value(QStringLiteral("url"))},
+                    {QStringLiteral("status"), result.value(QStringLiteral("status"))}};
+                if (result.value(QStringLiteral("status")).toString() == QLatin1String("success")) {
+                    context.insert(QStringLiteral("title"), result.value(QStringLiteral("title")));
+                    context.insert(QStringLiteral("markdown"),
+                                   result.value(QStringLiteral("markdown")).toString().left(20000));
+                    service->markTab(sessionId,
+                                     decision.value(QStringLiteral("logicalTabId")).toString(),
+                                     QStringLiteral("scraped"));
+                } else {
+                    context.insert(QStringLiteral("error"), result.value(QStringLiteral("error")));
+                }
+                decision.insert(QStringLiteral("context"), context);
+                ok(*guard, decision);
+            });
+    job->start();
 }
 
 void RuntimeController::telemetry(Exchange &ex)

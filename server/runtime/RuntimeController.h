@@ -8,8 +8,10 @@
 #include <functional>
 
 namespace ph {
+class BrowserPool;
+class NetworkPolicy;
 class Settings;
-}
+} // namespace ph
 
 namespace ph::runtime {
 
@@ -23,6 +25,17 @@ class RuntimeController : public QObject, public http::Controller
     Q_OBJECT
 public:
     RuntimeController(RuntimeService &service, Settings &settings, QObject *parent = nullptr);
+    // What /context/external's read_context reads with: the cloud browser's pool, the
+    // network policy, and the key (by site) whose grant the read gets (the site's A2W
+    // account, like its visitors' runs). Without them read_context answers the policy
+    // decision alone.
+    void setCloudBrowser(BrowserPool *pool, NetworkPolicy *policy,
+                         std::function<QString(const QString &siteId)> accountFor)
+    {
+        m_pool = pool;
+        m_policy = policy;
+        m_accountFor = std::move(accountFor);
+    }
     QList<http::Route> routes() override;
 
     // {success:false, error, code, field?, requestId, data:{code, message, …details}}.
@@ -45,6 +58,9 @@ private:
 
     RuntimeService &m_service;
     Settings &m_settings;
+    BrowserPool *m_pool = nullptr;
+    NetworkPolicy *m_policy = nullptr;
+    std::function<QString(const QString &siteId)> m_accountFor;
     // The open streams by session: each one's push, keyed by an object that lives as long
     // as its stream.
     QMultiHash<QString, std::pair<QObject *, std::function<void()>>> m_listeners;

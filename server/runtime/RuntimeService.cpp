@@ -1576,6 +1576,28 @@ QString RuntimeService::collect(const QHash<QString, QString> &q)
                               doc);
 }
 
+void RuntimeService::markTab(const QString &sessionId, const QString &logicalTabId,
+                             const QString &status)
+{
+    write([&] {
+        std::optional<Session> session = m_repo->findSession(sessionId);
+        if (!session)
+            return;
+        for (Tab t : m_repo->tabsOf(sessionId)) {
+            if (t.logicalTabId != logicalTabId)
+                continue;
+            t.status = status;
+            t.updatedAt = now();
+            m_repo->upsertTab(sessionId, t);
+            appendEvent(*session, QStringLiteral("tab.status"), session->activeRunId,
+                        {{QStringLiteral("logicalTabId"), logicalTabId},
+                         {QStringLiteral("status"), status}});
+            m_repo->updateSession(*session);
+        }
+    });
+    flush();
+}
+
 // --- console -------------------------------------------------------------------------
 
 QList<Session> RuntimeService::liveSessions(int limit) const

@@ -103,6 +103,9 @@ public:
     // event or conversion for the session's site.
     QString collect(const QHash<QString, QString> &query);
 
+    // A tab's new status (scraped, acted …), as an event of its session.
+    void markTab(const QString &sessionId, const QString &logicalTabId, const QString &status);
+
     // For the console: live sessions, and ending a session's active run.
     QList<Session> liveSessions(int limit = 200) const;
     void endActiveRun(const QString &sessionId, const QString &reason);
