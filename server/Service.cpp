@@ -329,6 +329,12 @@ bool Service::start(QString *error)
     });
     m_runtimeRunner = std::make_unique<runtime::RuntimeRunner>(
         *m_runtime, *m_runService, *m_runs, *m_a2w, m_sites->sites(), *m_policy, *m_settings);
+    m_runtimeController->setExternalActor(
+        [runner = m_runtimeRunner.get()](const QString &siteId, const QString &url,
+                                         const QString &task, int timeoutMs, QObject *context,
+                                         std::function<void(QJsonObject)> done) {
+            runner->actExternally(siteId, url, task, timeoutMs, context, std::move(done));
+        });
     m_runtimeController->setCloudBrowser(
         m_pool.get(), m_policy.get(),
         [a2w = m_a2w.get(), sites = &m_sites->sites()](const QString &siteId) {

@@ -153,6 +153,7 @@ private Q_SLOTS:
     void refusesAnUnknownA2wReceipt();
     void sendsTheOwnersAnalyticsNotifications();
     void letsTheSitesServerMintBootstrapAndContextTokens();
+    void actsOnAnExternalPageInTheCloudBrowser();
     void opensEachRouteWithItsOwnCredentialOnly_data();
     void opensEachRouteWithItsOwnCredentialOnly();
 
@@ -1308,6 +1309,57 @@ void tst_Runtime::letsTheSitesServerMintBootstrapAndContextTokens()
     // A context token's payload is sealed until it is exchanged (then the session keeps
     // the sanitized context, as it keeps visitor.context).
     QVERIFY(!bytes.contains("customer-77"));
+}
+
+void tst_Runtime::actsOnAnExternalPageInTheCloudBrowser()
+{
+    FixtureServer ferries;
+    QVERIFY(ferries.start());
+    ferries.page("/search", htmlPage(QStringLiteral("Ferries"),
+                                     QStringLiteral("<form action=\"/times\"><label>Port <input "
+                                                    "name=\"port\"></label><button>Go</button>"
+                                                    "</form>")));
+    ferries.page("/times", htmlPage(QStringLiteral("Times"), QStringLiteral("<p>Departures</p>")));
+    // The owner allows the cloud sandbox for this key.
+    QCOMPARE(m_ph->client()
+                 .post(QStringLiteral("/updateSiteKeyPolicy"),
+                       {{QStringLiteral("keyId"), m_keyId},
+                        {QStringLiteral("sitePolicy"),
+                         QJsonObject{{QStringLiteral("cloudSandboxEnabled"), true}}}})
+                 .status,
+             200);
+    const Opened s = openSession();
+    const QString runId =
+        dataOf(command(s, {{QStringLiteral("message"), QStringLiteral("find a ferry")}}))
+            .value(QStringLiteral("runId"))
+            .toString();
+    QJsonObject body{{QStringLiteral("runId"), runId},
+                     {QStringLiteral("url"), ferries.url(QStringLiteral("/search"))},
+                     {QStringLiteral("intent"), QStringLiteral("act")}};
+    // act needs a task.
+    QJsonObject st = state(s);
+    body.insert(QStringLiteral("expectedEpoch"), st.value(QStringLiteral("epoch")));
+    body.insert(QStringLiteral("expectedSeq"), st.value(QStringLiteral("seq")));
+    HttpResponse r = call(QStringLiteral("/v2/runtime/context/external"), s, body);
+    QCOMPARE(r.status, 400);
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("message"));
+    body.insert(QStringLiteral("message"),
+                QStringLiteral("Type \"Brest\" into \"Port\" and click \"Go\""));
+    r = call(QStringLiteral("/v2/runtime/context/external"), s, body);
+    QCOMPARE(r.status, 200);
+    const QJsonObject outcome = dataOf(r).value(QStringLiteral("outcome")).toObject();
+    QCOMPARE(outcome.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QVERIFY(ferries.requests("/times").size() == 1);
+    QVERIFY(ferries.requests("/times").first().path.contains("port=Brest"));
+    const QJsonArray tabs = state(s).value(QStringLiteral("tabs")).toArray();
+    QCOMPARE(tabs.last()[QStringLiteral("status")].toString(), QStringLiteral("acted"));
+    QCOMPARE(m_ph->client()
+                 .post(QStringLiteral("/updateSiteKeyPolicy"),
+                       {{QStringLiteral("keyId"), m_keyId},
+                        {QStringLiteral("sitePolicy"),
+                         QJsonObject{{QStringLiteral("cloudSandboxEnabled"), false}}}})
+                 .status,
+             200);
 }
 
 void tst_Runtime::opensEachRouteWithItsOwnCredentialOnly_data()

@@ -192,7 +192,32 @@ void RuntimeController::external(Exchange &ex)
 {
     const QJsonObject body = ex.request().jsonObject();
     const Session session = sessionOf(m_service, ex.request(), body);
+    // `act` carries a task: the visitor's message.
+    const QString task = body.value(QStringLiteral("message"))
+                             .toString(body.value(QStringLiteral("userInput")).toString())
+                             .trimmed();
     QJsonObject decision = m_service.externalDecision(session, body);
+    if (decision.value(QStringLiteral("decision")).toString() == QLatin1String("allow") &&
+        decision.value(QStringLiteral("intent")).toString() == QLatin1String("act") && m_actor) {
+        // act: the task carried out on the external page in the cloud browser.
+        QPointer<Exchange> guard(&ex);
+        RuntimeService *service = &m_service;
+        const QString sessionId = session.id;
+        m_actor(session.siteId, decision.value(QStringLiteral("url")).toString(), task,
+                std::clamp(body.value(QStringLiteral("timeoutMs")).toInt(30000), 1000, 120000), &ex,
+                [guard, decision, service, sessionId](const QJsonObject &outcome) mutable {
+                    if (!guard)
+                        return;
+                    if (outcome.value(QStringLiteral("status")).toString() ==
+                        QLatin1String("success"))
+                        service->markTab(sessionId,
+                                         decision.value(QStringLiteral("logicalTabId")).toString(),
+                                         QStringLiteral("acted"));
+                    decision.insert(QStringLiteral("outcome"), outcome);
+                    ok(*guard, decision);
+                });
+        return;
+    }
     if (decision.value(QStringLiteral("decision")).toString() != QLatin1String("allow") ||
         decision.value(QStringLiteral("intent")).toString() != QLatin1String("read_context") ||
         !m_pool || !m_policy) {

@@ -29,6 +29,11 @@ public:
     // network policy, and the key (by site) whose grant the read gets (the site's A2W
     // account, like its visitors' runs). Without them read_context answers the policy
     // decision alone.
+    // What /context/external's `act` runs with (RuntimeRunner::actExternally).
+    using ExternalActor =
+        std::function<void(const QString &siteId, const QString &url, const QString &task,
+                           int timeoutMs, QObject *context, std::function<void(QJsonObject)> done)>;
+    void setExternalActor(ExternalActor actor) { m_actor = std::move(actor); }
     void setCloudBrowser(BrowserPool *pool, NetworkPolicy *policy,
                          std::function<QString(const QString &siteId)> accountFor)
     {
@@ -61,6 +66,7 @@ private:
     BrowserPool *m_pool = nullptr;
     NetworkPolicy *m_policy = nullptr;
     std::function<QString(const QString &siteId)> m_accountFor;
+    ExternalActor m_actor;
     // The open streams by session: each one's push, keyed by an object that lives as long
     // as its stream.
     QMultiHash<QString, std::pair<QObject *, std::function<void()>>> m_listeners;

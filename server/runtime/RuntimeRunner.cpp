@@ -102,6 +102,43 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
     }
 }
 
+void RuntimeRunner::actExternally(const QString &siteId, const QString &url, const QString &task,
+                                  int timeoutMs, QObject *context,
+                                  std::function<void(QJsonObject)> done)
+{
+    const std::optional<sites::Site> site = m_sites.findSite(siteId);
+    if (!site)
+        throw DomainError::notFound(QStringLiteral("the session's site is gone"));
+    const QString keyId = m_a2w.accountFor(site->id, site->name);
+    const engine::ExecuteRequest request = cloud::readExecuteRequest(
+        {{QStringLiteral("input"), task}, {QStringLiteral("urls"), QJsonArray{url}}},
+        m_policy.grantFor(keyId), m_settings);
+    engine::AgentRun *run =
+        m_runs.start(request, keyId, Ids::make(QStringLiteral("req")), kEndpoint);
+    const QString trajectoryId = run->trajectoryId();
+    engine::RunManager *engine = &m_engine;
+    cloud::RunService::awaitRun(run, timeoutMs, context, [engine, trajectoryId, keyId, done] {
+        QJsonObject response;
+        if (engine::AgentRun *live = engine->live(trajectoryId)) {
+            response = live->response();
+        } else {
+            engine::EngineError error;
+            response = engine->latest(trajectoryId, keyId, &error).value_or(QJsonObject());
+        }
+        QJsonObject out{{QStringLiteral("trajectoryId"), trajectoryId},
+                        {QStringLiteral("status"), response.value(QStringLiteral("status"))}};
+        const QString text = response.value(QStringLiteral("result"))
+                                 .toObject()
+                                 .value(QStringLiteral("text"))
+                                 .toString();
+        if (!text.isEmpty())
+            out.insert(QStringLiteral("text"), text.left(20000));
+        if (response.contains(QStringLiteral("error")))
+            out.insert(QStringLiteral("error"), response.value(QStringLiteral("error")));
+        done(out);
+    });
+}
+
 void RuntimeRunner::stop(const QString &runId)
 {
     const Link link = m_links.value(runId);

@@ -1,7 +1,10 @@
 #pragma once
 
 #include <QHash>
+#include <QJsonObject>
 #include <QObject>
+
+#include <functional>
 
 namespace ph {
 class NetworkPolicy;
@@ -35,6 +38,12 @@ public:
     RuntimeRunner(RuntimeService &runtime, cloud::RunService &runs, engine::RunManager &engine,
                   a2w::A2wService &a2w, sites::SiteRepository &sites, NetworkPolicy &policy,
                   Settings &settings, QObject *parent = nullptr);
+
+    // /context/external `act`: `task` carried out on `url` in the cloud browser as a run of
+    // the site's account; `done` gets {trajectoryId, status, text?, error?} when it ends or
+    // after `timeoutMs` (then status is the run's state so far). `context` ends the wait.
+    void actExternally(const QString &siteId, const QString &url, const QString &task,
+                       int timeoutMs, QObject *context, std::function<void(QJsonObject)> done);
 
 private:
     void start(const QString &sessionId, const QString &runId);

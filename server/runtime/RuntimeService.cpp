@@ -1474,6 +1474,13 @@ QJsonObject RuntimeService::externalDecision(const Session &s, const QJsonObject
                             QStringLiteral("acting on external pages needs the site policy's "
                                            "cloudSandboxEnabled"),
                             QStringLiteral("intent"));
+        // act carries the visitor's task (message, or userInput).
+        if (intent == QLatin1String("act") &&
+            body.value(QStringLiteral("message"))
+                .toString(body.value(QStringLiteral("userInput")).toString())
+                .trimmed()
+                .isEmpty())
+            throw DomainError::missingField(QStringLiteral("message"));
         QStringList deny;
         for (const QJsonValue &v : policy.value(QStringLiteral("externalDenyDomains")).toArray())
             deny << v.toString();
