@@ -32,6 +32,7 @@ private Q_SLOTS:
     void retriesAStaleEpochOnce();
     void recordsTrackGoalInTheOwnersAnalytics();
     void claimsAnA2wBrowserRunThroughItsOpenLink();
+    void keepsThePageWhereTheVisitorLeftIt();
 
 private:
     QJsonObject visit(const QString &path, const QString &scenario);
@@ -89,6 +90,10 @@ void tst_Embed::initTestCase()
             htmlPage(QStringLiteral("Thanks"),
                      QStringLiteral("<h1>Thanks, %1</h1>").arg(name.toHtmlEscaped()) + snippet));
     });
+    m_site.page("/tall", htmlPage(QStringLiteral("Tall"),
+                                  QStringLiteral("<h1>Top</h1><div style=\"height:4000px\"></div>"
+                                                 "<label>Far field <input name=\"far\"></label>") +
+                                      snippet));
     m_site.page(
         "/links",
         htmlPage(QStringLiteral("Links"),
@@ -258,6 +263,13 @@ void tst_Embed::claimsAnA2wBrowserRunThroughItsOpenLink()
         out.value(QStringLiteral("sessionId")).toString());
     QVERIFY(!runs.isEmpty());
     QVERIFY(!runs.first().a2wRunId.isEmpty());
+}
+
+void tst_Embed::keepsThePageWhereTheVisitorLeftIt()
+{
+    const QJsonObject out = visit(QStringLiteral("/tall"), QStringLiteral("noscroll"));
+    QCOMPARE(out.value(QStringLiteral("typed")).toString(), QStringLiteral("far away"));
+    QCOMPARE(out.value(QStringLiteral("scrollY")).toInt(-1), 0);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Embed)

@@ -140,6 +140,7 @@ private Q_SLOTS:
     void answersAStaleRunTabEvent();
     void streamsProjectionsAsTheSessionMoves();
     void resumesTheStreamAfterSeqAfter();
+    void tellsAStreamThatIsAheadOfItsSession();
     void refusesAStreamWithoutAValidTicket();
     void pollsTheStateAsAFallback();
     void keepsCheckpoints();
@@ -849,6 +850,22 @@ void tst_Runtime::resumesTheStreamAfterSeqAfter()
     QVERIFY(sse.waitFor(
         [](const SseReader::Item &i) { return i.type == QLatin1String("projection"); }));
     QCOMPARE(sse.seqs(), QList<qint64>{seq});
+}
+
+void tst_Runtime::tellsAStreamThatIsAheadOfItsSession()
+{
+    const Opened s = openSession();
+    SseReader sse(m_ph->base() + QStringLiteral("/v2/runtime/stream?streamTicket=") + s.stream +
+                  QStringLiteral("&seqAfter=999"));
+    QVERIFY(sse.waitFor([](const SseReader::Item &i) { return i.type == QLatin1String("error"); }));
+    const auto error = std::find_if(sse.items.begin(), sse.items.end(),
+                                    [](const auto &i) { return i.type == QLatin1String("error"); });
+    QVERIFY(
+        error->data.value(QStringLiteral("message")).toString().contains(QStringLiteral("999")));
+    // Then the whole projection again, from the start.
+    QVERIFY(sse.waitFor(
+        [](const SseReader::Item &i) { return i.type == QLatin1String("projection"); }));
+    QCOMPARE(sse.seqs().value(0), 1);
 }
 
 void tst_Runtime::refusesAStreamWithoutAValidTicket()

@@ -336,6 +336,19 @@ void RuntimeController::stream(Exchange &ex)
     events->send(QStringLiteral("ready"), {{QStringLiteral("sessionId"), session.id},
                                            {QStringLiteral("ts"), nowMs},
                                            {QStringLiteral("seq"), session.seq}});
+    // A client ahead of the session (seqAfter past its seq) holds events that were never
+    // sent (a restored checkpoint of another session, a rolled-back write): it is told,
+    // and gets the whole projection again.
+    if (after > session.seq) {
+        events->send(QStringLiteral("error"),
+                     {{QStringLiteral("message"),
+                       QStringLiteral("seqAfter %1 is ahead of the session (seq %2): resync "
+                                      "from this projection")
+                           .arg(after)
+                           .arg(session.seq)},
+                      {QStringLiteral("code"), QStringLiteral("stale_seq")}});
+        after = 0;
+    }
     // What happened after seqAfter, then a projection whenever the session moves.
     auto last = std::make_shared<qint64>(after);
     const QString sessionId = session.id;

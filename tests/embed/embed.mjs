@@ -79,6 +79,12 @@ try {
     await waitForAssistant('^Done');
     out.url = page.url();
     out.messages = await messages();
+  } else if (cfg.scenario === 'noscroll') {
+    // pageConfig.disableAutoScroll (on by default): acting does not scroll the page.
+    await page.evaluate((t) => window.Pilothouse.send(t), 'Type "far away" into "Far field"');
+    await waitForAssistant('^Done');
+    out.typed = await page.evaluate(() => document.querySelector('input[name=far]').value);
+    out.scrollY = await page.evaluate(() => window.scrollY);
   } else if (cfg.scenario === 'goal') {
     out.tracked = await page.evaluate(() => window.Pilothouse.trackGoal('signup', 5));
     await page.waitForTimeout(1000);

@@ -97,6 +97,11 @@ class Runtime {
     };
     this.config = data.siteConfig || {};
     this.policy = data.policy || {};
+    // The site's page configuration: no scrolling while acting when it says so (the
+    // default on new installs), and how long to wait for the page to settle after a step.
+    const pageConfig = this.config.pageConfig || {};
+    agentApi.setAutoScroll(pageConfig.disableAutoScroll === false);
+    this.settleMs = Math.min(Math.max(Number(pageConfig.adaptiveSettleMaxWaitMs) || 400, 100), 5000);
     this.save();
     // Refreshed a minute before it expires, so a visitor who stays never meets the expiry.
     clearTimeout(this.refreshTimer);
@@ -290,7 +295,7 @@ class Runtime {
         this.s.pendingStep = { stepId: step.stepId, runId: step.runId, op: 'act' };
         this.save();
         const answer = this.parse(agentApi.act(step.action || {}));
-        await new Promise((r) => setTimeout(r, 400));
+        await new Promise((r) => setTimeout(r, this.settleMs || 400));
         if (this.leaving) return;
         return this.answer(step, { ok: true, answer, navigated: false, url: location.href });
       }

@@ -104,8 +104,18 @@ function fire(element, type, init = {}) {
   element.dispatchEvent(new Ctor(type, { bubbles: true, cancelable: true, composed: true, view: window, ...init }));
 }
 
+// Whether acting scrolls the element into view first. The embed SDK turns it off on a
+// visitor's page when the site's pageConfig.disableAutoScroll says so.
+let autoScroll = true;
+export function setAutoScroll(on) {
+  autoScroll = !!on;
+}
+function reveal(element, options) {
+  if (autoScroll) element.scrollIntoView(options);
+}
+
 function click(element) {
-  element.scrollIntoView({ block: 'center', inline: 'center' });
+  reveal(element, { block: 'center', inline: 'center' });
   const rect = element.getBoundingClientRect();
   const at = { clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2, button: 0 };
   fire(element, 'pointerdown', at);
@@ -127,8 +137,8 @@ function setValue(element, value) {
 }
 
 function type(element, text, clear) {
-  element.scrollIntoView({ block: 'center' });
-  element.focus();
+  reveal(element, { block: 'center' });
+  element.focus({ preventScroll: !autoScroll });
   if (element.isContentEditable) {
     if (clear) element.textContent = '';
     element.textContent += text;

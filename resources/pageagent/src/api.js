@@ -2,7 +2,7 @@
 // (index.js) and bundled into the embed SDK, which calls them on a visitor's page.
 import { accessibilityTree, ariaSnapshot, elementById, idFor, links } from './snapshot.js';
 import { markdown } from './markdown.js';
-import { act, loginForm, resolve, searchBox, submitTarget } from './actions.js';
+import { act, loginForm, resolve, searchBox, setAutoScroll, submitTarget } from './actions.js';
 import { extract, nextPage } from './extract.js';
 
 const VERSION = 1;
@@ -79,6 +79,7 @@ function probe(condition) {
 
 export const agentApi = Object.freeze({
       version: VERSION,
+      setAutoScroll,
       snapshot,
       probe,
       elementById,
