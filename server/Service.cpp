@@ -345,7 +345,7 @@ bool Service::start(QString *error)
     m_http->allowCrossOrigin(QStringLiteral("/v2/runtime/"));
     // The owner's analytics notification webhooks, on the webhook queue, for the owner.
     m_analyticsNotifications = std::make_unique<AnalyticsNotifications>(
-        *m_store, m_sites->analytics(), *m_webhooks, [store = m_store.get()] {
+        *m_store, m_sites->sites(), m_sites->analytics(), *m_webhooks, [store = m_store.get()] {
             for (const ApiKey &k : store->apiKeys().list())
                 if (k.isOwner() && k.isActive())
                     return k.id;

@@ -130,6 +130,7 @@ public:
     // A2W runs of visiting agents (the console's A2W runs panel).
     a2w::A2wService &a2w();
     runtime::RuntimeService &runtime();
+    AnalyticsNotifications &analyticsNotifications() { return *m_analyticsNotifications; }
 
     // Mints an owner key on demand (console "new key" button).
     QString mintOwnerKey(const QString &label);

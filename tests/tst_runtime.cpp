@@ -8,6 +8,7 @@
 #include "TestMain.h"
 #include "TestService.h"
 
+#include "AnalyticsNotifications.h"
 #include "core/Clock.h"
 #include "runtime/RuntimeService.h"
 
@@ -1230,6 +1231,27 @@ void tst_Runtime::sendsTheOwnersAnalyticsNotifications()
                                          secret.toUtf8(), QCryptographicHash::Sha256)
             .toHex();
     QCOMPARE(hook.headers.value("x-svc-signature"), expected);
+
+    // The daily digest: the day's counts, once the owner selects it.
+    r = m_ph->client().post(
+        QStringLiteral("/upsertAnalyticsNotificationSettings"),
+        {{QStringLiteral("siteId"), m_siteId},
+         {QStringLiteral("webhooks"),
+          QJsonArray{
+              QJsonObject{{QStringLiteral("url"), receiver.url(QStringLiteral("/digest"))},
+                          {QStringLiteral("events"), QJsonArray{QStringLiteral("daily.digest")}},
+                          {QStringLiteral("secret"), secret}}}}});
+    QCOMPARE(r.status, 200);
+    receiver.route("/digest", [](const FixtureRequest &) { return FixtureResponse::html("ok"); });
+    const QString today =
+        QDateTime::fromMSecsSinceEpoch(m_clock->nowMs(), Qt::UTC).date().toString(Qt::ISODate);
+    QCOMPARE(m_ph->service().analyticsNotifications().sendDailyDigests(today), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(receiver.hits("/digest"), 1, 10000);
+    const QJsonObject digest =
+        QJsonDocument::fromJson(receiver.requests("/digest").first().body).object();
+    QCOMPARE(digest.value(QStringLiteral("event")).toString(), QStringLiteral("daily.digest"));
+    QCOMPARE(digest[QStringLiteral("data")][QStringLiteral("day")].toString(), today);
+    QVERIFY(digest[QStringLiteral("data")][QStringLiteral("goals")].toInt() >= 1);
 }
 
 void tst_Runtime::letsTheSitesServerMintBootstrapAndContextTokens()
