@@ -15,8 +15,10 @@ try {
   page.on('console', (m) => out.console.push(m.type() + ': ' + m.text()));
   page.on('pageerror', (e) => out.console.push('pageerror: ' + e.message));
   const ready = () =>
-    page.waitForFunction(() => window.Pilothouse && window.Pilothouse.state() && window.Pilothouse.state().sessionId,
-      null, { timeout: 20000 });
+    // The session is open and the chat surface is on the page (it is built after the
+    // session opens).
+    page.waitForFunction(() => window.Pilothouse && window.Pilothouse.state() && window.Pilothouse.state().sessionId &&
+      document.querySelector('[data-pilothouse]'), null, { timeout: 20000 });
   const messages = () =>
     page.evaluate(() => {
       const host = document.querySelector('[data-pilothouse]');
