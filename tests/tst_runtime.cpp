@@ -173,6 +173,18 @@ private:
     HttpResponse command(const Opened &s, QJsonObject body);
     QJsonObject state(const Opened &s);
     QString nextEventId() { return QStringLiteral("evt-%1").arg(++m_events); }
+    // The store's database file and its write-ahead log, as bytes on disk (empty when the
+    // file cannot be read): what a secret must never appear in.
+    QByteArray storedBytes() const
+    {
+        QByteArray bytes;
+        for (const QString &suffix : {QString(), QStringLiteral("-wal")}) {
+            QFile f(m_ph->dataDir() + QStringLiteral("/pilothouse.db") + suffix);
+            if (f.open(QIODevice::ReadOnly))
+                bytes += f.readAll();
+        }
+        return bytes;
+    }
 
     std::unique_ptr<ManualClock> m_clock;
     std::unique_ptr<TestService> m_ph;
@@ -486,12 +498,8 @@ void tst_Runtime::answersAuthErrors()
 void tst_Runtime::keepsTokensHashedAtRest()
 {
     const Opened s = openSession();
-    QFile db(m_ph->dataDir() + QStringLiteral("/pilothouse.db"));
-    QVERIFY2(db.open(QIODevice::ReadOnly), qPrintable(db.fileName()));
-    QByteArray bytes = db.readAll();
-    QFile wal(db.fileName() + QStringLiteral("-wal"));
-    if (wal.open(QIODevice::ReadOnly))
-        bytes += wal.readAll();
+    const QByteArray bytes = storedBytes();
+    QVERIFY(!bytes.isEmpty());
     QVERIFY(!bytes.contains(s.token.toUtf8()));
     QVERIFY(!bytes.contains(s.stream.toUtf8()));
 }
@@ -1036,12 +1044,8 @@ void tst_Runtime::exchangesAContextTokenOnce()
     QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(),
              QStringLiteral("visitor.contextToken"));
     // Never stored raw.
-    QFile db(m_ph->dataDir() + QStringLiteral("/pilothouse.db"));
-    QVERIFY(db.open(QIODevice::ReadOnly));
-    QByteArray bytes = db.readAll();
-    QFile wal(db.fileName() + QStringLiteral("-wal"));
-    if (wal.open(QIODevice::ReadOnly))
-        bytes += wal.readAll();
+    const QByteArray bytes = storedBytes();
+    QVERIFY(!bytes.isEmpty());
     QVERIFY(!bytes.contains(token.toUtf8()));
 }
 
@@ -1337,12 +1341,8 @@ void tst_Runtime::letsTheSitesServerMintBootstrapAndContextTokens()
     r = server.post(QStringLiteral("/v2/runtime/site-tokens"),
                     {{QStringLiteral("kind"), QStringLiteral("bootstrap")}});
     QCOMPARE(r.status, 401);
-    QFile db(m_ph->dataDir() + QStringLiteral("/pilothouse.db"));
-    QVERIFY(db.open(QIODevice::ReadOnly));
-    QByteArray bytes = db.readAll();
-    QFile wal(db.fileName() + QStringLiteral("-wal"));
-    if (wal.open(QIODevice::ReadOnly))
-        bytes += wal.readAll();
+    const QByteArray bytes = storedBytes();
+    QVERIFY(!bytes.isEmpty());
     for (const QString &v : {secret, bootstrap, context})
         QVERIFY2(!bytes.contains(v.toUtf8()), qPrintable(v.left(8)));
     // A context token's payload is sealed until it is exchanged (then the session keeps

@@ -4,8 +4,7 @@
 // event's server timestamp) to its arrival is recorded. Memory: the service's RSS before
 // and after the streams open. No peer is named for this figure: the target is p99 < 50 ms.
 import http from 'node:http';
-import fs from 'node:fs';
-import { percentile, startPilothouse } from '../lib.mjs';
+import { percentile, rssKb, startPilothouse } from '../lib.mjs';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS || 1000);
 const RUNS = Number(process.env.BENCH_RUNS || 100);
@@ -23,11 +22,6 @@ function request(base, method, path, body, headers = {}) {
     req.on('error', fail);
     req.end(data);
   });
-}
-
-function rssKb(pid) {
-  const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) : 0;
 }
 
 async function createRuns(ph, count) {

@@ -8,8 +8,7 @@
 // off (runtime.executeRuns=false) so the figures are the protocol's, not page work.
 // No peer is named for these figures: the target is p99 < 50 ms.
 import http from 'node:http';
-import fs from 'node:fs';
-import { percentile, startPilothouse } from '../lib.mjs';
+import { percentile, rssKb, startPilothouse } from '../lib.mjs';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS || 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
@@ -30,11 +29,6 @@ function request(base, method, path, body, headers = {}) {
     req.on('error', fail);
     req.end(data);
   });
-}
-
-function rssKb(pid) {
-  const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) : 0;
 }
 
 async function pool(items, concurrency, task) {

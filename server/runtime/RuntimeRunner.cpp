@@ -20,7 +20,18 @@ namespace ph::runtime {
 
 namespace {
 const QString kEndpoint = QStringLiteral("/v2/runtime/command");
+
+// The engine run's latest ApiExecuteResponse: the live run's without a store read, else
+// the stored one; empty when there is none.
+QJsonObject responseOf(const engine::RunManager &engine, const QString &trajectoryId,
+                       const QString &keyId)
+{
+    if (engine::AgentRun *live = engine.live(trajectoryId))
+        return live->response();
+    engine::EngineError error;
+    return engine.latest(trajectoryId, keyId, &error).value_or(QJsonObject());
 }
+} // namespace
 
 RuntimeRunner::RuntimeRunner(RuntimeService &runtime, cloud::RunService &runs,
                              engine::RunManager &engine, a2w::A2wService &a2w,
@@ -118,13 +129,7 @@ void RuntimeRunner::actExternally(const QString &siteId, const QString &url, con
     const QString trajectoryId = run->trajectoryId();
     engine::RunManager *engine = &m_engine;
     cloud::RunService::awaitRun(run, timeoutMs, context, [engine, trajectoryId, keyId, done] {
-        QJsonObject response;
-        if (engine::AgentRun *live = engine->live(trajectoryId)) {
-            response = live->response();
-        } else {
-            engine::EngineError error;
-            response = engine->latest(trajectoryId, keyId, &error).value_or(QJsonObject());
-        }
+        const QJsonObject response = responseOf(*engine, trajectoryId, keyId);
         QJsonObject out{{QStringLiteral("trajectoryId"), trajectoryId},
                         {QStringLiteral("status"), response.value(QStringLiteral("status"))}};
         const QString text = response.value(QStringLiteral("result"))
@@ -155,13 +160,7 @@ void RuntimeRunner::engineChanged(const QString &trajectoryId)
     if (runId.isEmpty())
         return;
     Link &link = m_links[runId];
-    QJsonObject response;
-    if (engine::AgentRun *live = m_engine.live(trajectoryId)) {
-        response = live->response();
-    } else {
-        engine::EngineError error;
-        response = m_engine.latest(trajectoryId, link.keyId, &error).value_or(QJsonObject());
-    }
+    const QJsonObject response = responseOf(m_engine, trajectoryId, link.keyId);
     if (response.isEmpty())
         return;
     // Each step once it has ended, for the visitor's chat.

@@ -65,6 +65,34 @@ DomainError forbidden(const QString &code, const QString &message, const QString
     return DomainError(DomainError::Kind::Forbidden, code, message, field);
 }
 
+// 409 stale_run: the run a call names is not (any more) the session's active run.
+DomainError staleRun(const QString &message, const QString &field, const QString &currentRunId)
+{
+    return DomainError(DomainError::Kind::Conflict, QStringLiteral("stale_run"), message, field,
+                       {{QStringLiteral("decisionReason"), QStringLiteral("stale_run")},
+                        {QStringLiteral("currentRunId"), currentRunId},
+                        {QStringLiteral("retryable"), false}});
+}
+
+// A key's capabilities and site policy over their defaults (what the runtime enforces).
+QJsonObject overDefaults(QJsonObject defaults, const QJsonObject &set)
+{
+    for (auto it = set.begin(); it != set.end(); ++it)
+        defaults.insert(it.key(), it.value());
+    return defaults;
+}
+
+QJsonObject capabilitiesOf(const sites::SiteKey &key)
+{
+    return overDefaults(sites::SiteConfigSchema::capabilityDefaults(), key.capabilities);
+}
+
+QJsonObject policyOf(const std::optional<sites::SiteKey> &key)
+{
+    return overDefaults(sites::SiteConfigSchema::sitePolicyDefaults(),
+                        key ? key->sitePolicy : QJsonObject());
+}
+
 std::optional<qint64> intField(const QJsonObject &body, const QString &key)
 {
     const QJsonValue v = body.value(key);
@@ -293,10 +321,7 @@ RuntimeService::Opened RuntimeService::open(const QJsonObject &body, const QStri
         throw forbidden(QStringLiteral("DOMAIN_NOT_ALLOWED"),
                         QStringLiteral("%1 is not among the key's allowed domains").arg(host),
                         pageField);
-    QJsonObject caps = sites::SiteConfigSchema::capabilityDefaults();
-    for (auto it = key->capabilities.begin(); it != key->capabilities.end(); ++it)
-        caps.insert(it.key(), it.value());
-    if (!caps.value(QStringLiteral("embed")).toBool())
+    if (!capabilitiesOf(*key).value(QStringLiteral("embed")).toBool())
         throw forbidden(QStringLiteral("CAPABILITY_DISABLED"),
                         QStringLiteral("the key's embed capability is off"),
                         QStringLiteral("publicKey"));
@@ -334,13 +359,9 @@ RuntimeService::Opened RuntimeService::finishOpen(Session session, const sites::
     Opened o;
     o.session = session;
     o.refreshed = refreshed;
-    QJsonObject caps = sites::SiteConfigSchema::capabilityDefaults();
-    for (auto it = key.capabilities.begin(); it != key.capabilities.end(); ++it)
-        caps.insert(it.key(), it.value());
+    const QJsonObject caps = capabilitiesOf(key);
     o.capabilities = caps;
-    QJsonObject policy = sites::SiteConfigSchema::sitePolicyDefaults();
-    for (auto it = key.sitePolicy.begin(); it != key.sitePolicy.end(); ++it)
-        policy.insert(it.key(), it.value());
+    const QJsonObject policy = policyOf(key);
     o.policy = {
         {QStringLiteral("domainScopeMode"), policy.value(QStringLiteral("domainScopeMode"))},
         {QStringLiteral("cloudSandboxEnabled"),
@@ -380,14 +401,21 @@ void RuntimeService::mintTokens(Opened &o)
     // (GET /v2/runtime/collect). It lets the SDK report goals with sendBeacon or an
     // image, with no bearer token in a URL.
     const qint64 exp = now() + 24 * 3600 * 1000;
-    const QByteArray key = m_store.secrets().derive("pilothouse runtime collect v1");
-    const QByteArray sig = QMessageAuthenticationCode::hash(
-                               (o.session.id + QLatin1Char('.') + QString::number(exp)).toUtf8(),
-                               key, QCryptographicHash::Sha256)
-                               .toHex();
+    const QByteArray sig = beaconSignature(o.session.id, exp);
     o.analytics = {{QStringLiteral("sid"), o.session.id},
                    {QStringLiteral("exp"), exp},
                    {QStringLiteral("sig"), QString::fromLatin1(sig)}};
+}
+
+// The analytics beacon's signature: HMAC-SHA256 of "sid.exp" with a key derived from the
+// store's secret.
+QByteArray RuntimeService::beaconSignature(const QString &sessionId, qint64 expiresAt) const
+{
+    return QMessageAuthenticationCode::hash(
+               (sessionId + QLatin1Char('.') + QString::number(expiresAt)).toUtf8(),
+               m_store.secrets().derive("pilothouse runtime collect v1"),
+               QCryptographicHash::Sha256)
+        .toHex();
 }
 
 Session RuntimeService::authenticate(const QString &sessionToken, const QString &sessionId) const
@@ -936,13 +964,9 @@ RuntimeService::Answer RuntimeService::runControl(Session &session, const QJsonO
     if ((action == QLatin1String("cancel") || action == QLatin1String("end_task") ||
          action == QLatin1String("continue")) &&
         (!run || !run->isActive()))
-        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("stale_run"),
-                          runId.isEmpty() ? QStringLiteral("the session has no active run")
-                                          : QStringLiteral("run %1 is not active").arg(runId),
-                          QStringLiteral("runId"),
-                          {{QStringLiteral("decisionReason"), QStringLiteral("stale_run")},
-                           {QStringLiteral("currentRunId"), session.activeRunId},
-                           {QStringLiteral("retryable"), false}});
+        throw staleRun(runId.isEmpty() ? QStringLiteral("the session has no active run")
+                                       : QStringLiteral("run %1 is not active").arg(runId),
+                       QStringLiteral("runId"), session.activeRunId);
     if (action == QLatin1String("cancel")) {
         settleRun(session, *run, QStringLiteral("cancelled"), reason);
     } else if (action == QLatin1String("end_task")) {
@@ -1057,10 +1081,7 @@ RuntimeService::Answer RuntimeService::tabEvent(Session &session, const QJsonObj
         checkSeq(session, body);
 
     const std::optional<sites::SiteKey> key = m_sites.findKey(session.keyId);
-    QJsonObject policy = sites::SiteConfigSchema::sitePolicyDefaults();
-    if (key)
-        for (auto it = key->sitePolicy.begin(); it != key->sitePolicy.end(); ++it)
-            policy.insert(it.key(), it.value());
+    const QJsonObject policy = policyOf(key);
     const QString currentHost = hostOf(currentUrl).isEmpty() ? session.host : hostOf(currentUrl);
     const QString targetHost = hostOf(target);
     const bool webScheme =
@@ -1209,12 +1230,8 @@ RuntimeService::Answer RuntimeService::deliverStep(Session &session, const QJson
     const QString stepId = body.value(QStringLiteral("stepId")).toString();
     const auto it = m_steps.constFind(stepId);
     if (it == m_steps.cend() || it->sessionId != session.id)
-        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("stale_run"),
-                          QStringLiteral("no step %1 is waiting for this session").arg(stepId),
-                          QStringLiteral("stepId"),
-                          {{QStringLiteral("decisionReason"), QStringLiteral("stale_run")},
-                           {QStringLiteral("currentRunId"), session.activeRunId},
-                           {QStringLiteral("retryable"), false}});
+        throw staleRun(QStringLiteral("no step %1 is waiting for this session").arg(stepId),
+                       QStringLiteral("stepId"), session.activeRunId);
     if (!body.value(QStringLiteral("result")).isObject())
         throw invalid(QStringLiteral("result"), QStringLiteral("must be an object"));
     const QJsonObject result = body.value(QStringLiteral("result")).toObject();
@@ -1441,26 +1458,17 @@ QJsonObject RuntimeService::externalDecision(const Session &s, const QJsonObject
         checkEpoch(session, body);
         checkSeq(session, body);
         if (runId != session.activeRunId)
-            throw DomainError(DomainError::Kind::Conflict, QStringLiteral("stale_run"),
-                              QStringLiteral("run %1 is not the session's active run").arg(runId),
-                              QStringLiteral("runId"),
-                              {{QStringLiteral("decisionReason"), QStringLiteral("stale_run")},
-                               {QStringLiteral("currentRunId"), session.activeRunId},
-                               {QStringLiteral("retryable"), false}});
+            throw staleRun(QStringLiteral("run %1 is not the session's active run").arg(runId),
+                           QStringLiteral("runId"), session.activeRunId);
         const QUrl u(url);
         if (!u.isValid() ||
             (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")) ||
             u.host().isEmpty())
             throw invalid(QStringLiteral("url"), QStringLiteral("must be an http(s) URL"));
         const std::optional<sites::SiteKey> key = m_sites.findKey(session.keyId);
-        QJsonObject caps = sites::SiteConfigSchema::capabilityDefaults();
-        QJsonObject policy = sites::SiteConfigSchema::sitePolicyDefaults();
-        if (key) {
-            for (auto it = key->capabilities.begin(); it != key->capabilities.end(); ++it)
-                caps.insert(it.key(), it.value());
-            for (auto it = key->sitePolicy.begin(); it != key->sitePolicy.end(); ++it)
-                policy.insert(it.key(), it.value());
-        }
+        const QJsonObject caps =
+            key ? capabilitiesOf(*key) : sites::SiteConfigSchema::capabilityDefaults();
+        const QJsonObject policy = policyOf(key);
         // Capability checks on every call.
         if (intent != QLatin1String("open_only") &&
             !caps.value(QStringLiteral("externalWebContextScrape")).toBool())
@@ -1531,11 +1539,7 @@ QString RuntimeService::collect(const QHash<QString, QString> &q)
 {
     const QString sid = q.value(QStringLiteral("sid"));
     const qint64 exp = q.value(QStringLiteral("exp")).toLongLong();
-    const QByteArray key = m_store.secrets().derive("pilothouse runtime collect v1");
-    const QByteArray expected =
-        QMessageAuthenticationCode::hash((sid + QLatin1Char('.') + QString::number(exp)).toUtf8(),
-                                         key, QCryptographicHash::Sha256)
-            .toHex();
+    const QByteArray expected = beaconSignature(sid, exp);
     if (sid.isEmpty() ||
         !Ids::equalConstantTime(expected, q.value(QStringLiteral("sig")).toLatin1()))
         throw DomainError::unauthorized(QStringLiteral("SIGNATURE_INVALID"),

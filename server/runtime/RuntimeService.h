@@ -154,6 +154,7 @@ Q_SIGNALS:
 private:
     Opened finishOpen(Session session, const sites::SiteKey &key, bool refreshed);
     void mintTokens(Opened &opened);
+    QByteArray beaconSignature(const QString &sessionId, qint64 expiresAt) const;
     void appendEvent(Session &session, const QString &type, const QString &runId,
                      const QJsonObject &data);
     void checkEpoch(const Session &session, const QJsonObject &body) const;

@@ -90,7 +90,7 @@ class Runtime {
       streamToken: data.streamToken,
       sseUrl: data.sseUrl,
       epoch: data.epoch,
-      seq: previous.sessionId === data.sessionId ? Math.max(previous.seq || 0, 0) : 0,
+      seq: previous.sessionId === data.sessionId ? previous.seq || 0 : 0,
       activeRunId: previous.sessionId === data.sessionId ? previous.activeRunId : undefined,
       beacon: data.analytics,
       pendingStep: previous.sessionId === data.sessionId ? previous.pendingStep : undefined,
