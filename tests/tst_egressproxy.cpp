@@ -1,4 +1,5 @@
 #include "FixtureServer.h"
+#include "ForwardProxy.h"
 #include "TestResolver.h"
 
 #include "net/EgressProxy.h"
@@ -70,8 +71,32 @@ private Q_SLOTS:
     void tunnelsConnectToAnAllowedHost();
     void refusesATunnelToAPrivateName();
     void keepsTenantsApart();
+    void reachesTheTargetThroughTheRunsProxy_data();
+    void reachesTheTargetThroughTheRunsProxy();
+    void failsWhenTheRunsProxyRefusesItsCredentials_data();
+    void failsWhenTheRunsProxyRefusesItsCredentials();
+    void refusesAProxyAtAPrivateAddressWithoutTheGrant();
 
 private:
+    // A grant whose traffic goes through `proxy` (loopback: it needs privateTargets).
+    static EgressGrant viaProxy(const ForwardProxy &proxy, ForwardProxy::Kind kind,
+                                const QString &user, const QString &password)
+    {
+        auto upstream = std::make_shared<UpstreamProxy>();
+        upstream->kind = kind == ForwardProxy::Kind::Http ? UpstreamProxy::Kind::Http
+                                                          : UpstreamProxy::Kind::Socks5;
+        upstream->host = QStringLiteral("127.0.0.1");
+        upstream->port = proxy.port();
+        upstream->user = user;
+        upstream->password = password;
+        EgressGrant grant{true, QStringLiteral("key_p")};
+        grant.upstream = upstream;
+        return grant;
+    }
+    // Sends a CONNECT for 127.0.0.1:<inside> through the egress proxy as `id`, then a GET
+    // through the tunnel; answers everything the client read.
+    QByteArray tunnel(const EgressProxy::Identity &id);
+
     FixtureServer m_site;   // "public": shop.example -> 203.0.113.7 -> here
     FixtureServer m_inside; // on loopback, reached as 127.0.0.1 or intranet.test
     std::shared_ptr<TestResolver> m_resolver = std::make_shared<TestResolver>();
@@ -261,6 +286,116 @@ void tst_EgressProxy::keepsTenantsApart()
     QVERIFY(a->cookieJar() != b->cookieJar());
     delete a;
     delete b;
+}
+
+QByteArray tst_EgressProxy::tunnel(const EgressProxy::Identity &id)
+{
+    QTcpSocket socket;
+    socket.setProxy(QNetworkProxy::NoProxy);
+    socket.connectToHost(QHostAddress::LocalHost, m_proxy->port());
+    if (!socket.waitForConnected(5000))
+        return {};
+    QByteArray answer;
+    connect(&socket, &QTcpSocket::readyRead, this, [&] { answer += socket.readAll(); });
+    const QByteArray auth = (id.user + QLatin1Char(':') + id.password).toLatin1().toBase64();
+    socket.write("CONNECT 127.0.0.1:" + QByteArray::number(m_inside.port()) +
+                 " HTTP/1.1\r\nProxy-Authorization: Basic " + auth + "\r\n\r\n");
+    if (!QTest::qWaitFor([&] { return answer.contains("\r\n\r\n"); }, 5000) ||
+        !answer.startsWith("HTTP/1.1 200"))
+        return answer;
+    socket.write("GET /secret HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    if (!QTest::qWaitFor([&] { return answer.contains("the secret"); }, 5000))
+        qWarning("no answer through the tunnel");
+    return answer;
+}
+
+void tst_EgressProxy::reachesTheTargetThroughTheRunsProxy_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<bool>("viaTunnel");
+    QTest::addColumn<QString>("expectedTarget");
+    QTest::newRow("a tunnel goes through an HTTP proxy as CONNECT")
+        << int(ForwardProxy::Kind::Http) << true << QStringLiteral("CONNECT 127.0.0.1:");
+    QTest::newRow("a plain request goes to an HTTP proxy in absolute form")
+        << int(ForwardProxy::Kind::Http) << false << QStringLiteral("GET http://127.0.0.1:");
+    QTest::newRow("a tunnel goes through a SOCKS5 proxy")
+        << int(ForwardProxy::Kind::Socks5) << true << QStringLiteral("SOCKS 127.0.0.1:");
+    QTest::newRow("a plain request goes through a SOCKS5 proxy")
+        << int(ForwardProxy::Kind::Socks5) << false << QStringLiteral("SOCKS 127.0.0.1:");
+}
+
+void tst_EgressProxy::reachesTheTargetThroughTheRunsProxy()
+{
+    QFETCH(int, kind);
+    QFETCH(bool, viaTunnel);
+    QFETCH(QString, expectedTarget);
+    ForwardProxy upstream(ForwardProxy::Kind(kind), "ada", "s3cret");
+    QVERIFY(upstream.start());
+    const EgressGrant grant = viaProxy(upstream, ForwardProxy::Kind(kind), QStringLiteral("ada"),
+                                       QStringLiteral("s3cret"));
+    const int before = m_inside.hits("/secret");
+    if (viaTunnel) {
+        const EgressProxy::Identity id = m_proxy->open(grant, m_resolver);
+        const QByteArray answer = tunnel(id);
+        QVERIFY2(answer.contains("the secret"), answer.constData());
+        m_proxy->close(id);
+    } else {
+        QNetworkAccessManager *nam = m_proxy->createFetcher(grant, m_resolver, this);
+        QNetworkRequest request{
+            QUrl(QStringLiteral("http://127.0.0.1:%1/secret").arg(m_inside.port()))};
+        QNetworkReply *reply = nam->get(request);
+        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+        QVERIFY(reply->readAll().contains("the secret"));
+        delete nam;
+    }
+    QCOMPARE(m_inside.hits("/secret"), before + 1);
+    QCOMPARE(upstream.targets.size(), 1);
+    QVERIFY2(upstream.targets.first().startsWith(expectedTarget),
+             qPrintable(upstream.targets.first()));
+    QCOMPARE(upstream.refusedCredentials, 0);
+}
+
+void tst_EgressProxy::failsWhenTheRunsProxyRefusesItsCredentials_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::newRow("an HTTP proxy answering 407 is a bad gateway") << int(ForwardProxy::Kind::Http);
+    QTest::newRow("a SOCKS5 proxy refusing the password is a bad gateway")
+        << int(ForwardProxy::Kind::Socks5);
+}
+
+void tst_EgressProxy::failsWhenTheRunsProxyRefusesItsCredentials()
+{
+    QFETCH(int, kind);
+    ForwardProxy upstream(ForwardProxy::Kind(kind), "ada", "s3cret");
+    QVERIFY(upstream.start());
+    const EgressProxy::Identity id =
+        m_proxy->open(viaProxy(upstream, ForwardProxy::Kind(kind), QStringLiteral("ada"),
+                               QStringLiteral("wrong")),
+                      m_resolver);
+    const int before = m_inside.hits("/secret");
+    const QByteArray answer = tunnel(id);
+    QVERIFY2(answer.startsWith("HTTP/1.1 502"), answer.constData());
+    QVERIFY2(answer.contains("the proxy 127.0.0.1"), answer.constData());
+    QCOMPARE(upstream.refusedCredentials, 1);
+    QCOMPARE(m_inside.hits("/secret"), before);
+    m_proxy->close(id);
+}
+
+void tst_EgressProxy::refusesAProxyAtAPrivateAddressWithoutTheGrant()
+{
+    // The target is public (shop.example), the proxy is on loopback: a key without the
+    // privateTargets grant may not use it.
+    ForwardProxy upstream(ForwardProxy::Kind::Http);
+    QVERIFY(upstream.start());
+    EgressGrant grant = viaProxy(upstream, ForwardProxy::Kind::Http, {}, {});
+    grant.privateTargets = false;
+    QNetworkAccessManager *nam = m_proxy->createFetcher(grant, m_resolver, this);
+    const Fetched f = fetch(nam, QStringLiteral("http://shop.example:%1/").arg(m_site.port()));
+    QCOMPARE(f.status, 403);
+    QVERIFY2(f.body.contains("the proxy"), f.body.constData());
+    QVERIFY(upstream.targets.isEmpty());
+    delete nam;
 }
 
 QTEST_GUILESS_MAIN(tst_EgressProxy)

@@ -191,11 +191,17 @@ bool explainByRefusal(NavigationResult &r, const QList<Refusal> &refusals)
     if (!match)
         return false;
     r.ok = false;
+    r.httpStatus = 0;
+    if (match->proxyFailure) {
+        r.errorCode = QStringLiteral("PROXY_FAILED");
+        r.errorMessage =
+            QStringLiteral("%1 could not be reached: %2").arg(match->target, match->reason);
+        return true;
+    }
     r.errorCode = match->unresolved ? QStringLiteral("DNS_FAILURE") : QStringLiteral("BLOCKED");
     r.errorMessage = match->unresolved ? match->reason
                                        : QStringLiteral("the network policy refused %1: it %2")
                                              .arg(match->target, match->reason);
-    r.httpStatus = 0;
     return true;
 }
 

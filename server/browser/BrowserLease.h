@@ -29,7 +29,8 @@ struct NavigateOptions
 
 // What a navigation came to. `errorCode` is one of: TIMEOUT, DNS_FAILURE,
 // CONNECTION_REFUSED, CONNECTION_FAILED, TLS_ERROR, NETWORK_ERROR, HTTP_STATUS,
-// NON_HTML, BLOCKED, ABORTED, RENDERER_CRASHED, INVALID_SELECTOR (docs/api/scrape.md).
+// NON_HTML, BLOCKED, PROXY_FAILED, ABORTED, RENDERER_CRASHED, INVALID_SELECTOR
+// (docs/api/scrape.md).
 struct NavigationResult
 {
     bool ok = false;
@@ -53,9 +54,10 @@ struct Refusal
     QString host;
     QString target; // the URL, or host:port for a tunnel
     QString reason;
-    bool unresolved = false; // the host did not resolve (a DNS failure, not a policy block)
-    bool mainFrame = false;  // the interceptor saw a main-frame navigation
-    bool fromPage = false;   // the renderer refused a page's own load of a local file
+    bool unresolved = false;   // the host did not resolve (a DNS failure, not a policy block)
+    bool proxyFailure = false; // the run's own proxy failed the connection (settings.proxy)
+    bool mainFrame = false;    // the interceptor saw a main-frame navigation
+    bool fromPage = false;     // the renderer refused a page's own load of a local file
 };
 
 struct SnapshotResult

@@ -43,6 +43,22 @@ BrowserPool::BrowserPool(const Options &options, const NetworkPolicy &policy, QO
             r.unresolved = unresolved;
             slot->noteRefusal(r);
         });
+    connect(m_egress.get(), &EgressProxy::proxyFailed, this,
+            [this](const QString &user, const QString &target, const QString &reason) {
+                PageSlot *slot = slotOfEgressUser(user);
+                if (!slot)
+                    return;
+                Refusal r;
+                r.target = target;
+                r.host = target.contains(QLatin1String("://"))
+                             ? QUrl(target).host()
+                             : target.left(target.lastIndexOf(QLatin1Char(':')))
+                                   .remove(QLatin1Char('['))
+                                   .remove(QLatin1Char(']'));
+                r.reason = reason;
+                r.proxyFailure = true;
+                slot->noteRefusal(r);
+            });
     QTimer::singleShot(0, this, &BrowserPool::replenish);
 }
 

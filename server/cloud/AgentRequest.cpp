@@ -161,9 +161,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
                               SettingKeys::agentMaxImageUrls);
     r.recordingId = body.optionalString(QStringLiteral("recording_id")).value_or(QString());
     if (const auto runSettings = body.optionalObject(QStringLiteral("settings"))) {
-        runSettings->optionalString(QStringLiteral("model"));
-        runSettings->optionalEnum(QStringLiteral("planner"),
-                                  {QStringLiteral("rule"), QStringLiteral("llm")});
+        r.runSettings = engine::RunSettings::read(runSettings->object(), grant);
         r.settings = runSettings->object();
     }
     if (const auto tools = body.optionalObject(QStringLiteral("tools"))) {
@@ -209,6 +207,9 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
             history.insert(QStringLiteral("answers"), masked);
         stored.insert(QStringLiteral("history"), history);
     }
+    // The run's proxy: its password never stored in clear (RunManager seals it).
+    if (stored.contains(QStringLiteral("settings")))
+        stored.insert(QStringLiteral("settings"), engine::RunSettings::redacted(r.settings));
     r.stored = stored;
     return r;
 }

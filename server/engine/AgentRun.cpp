@@ -321,8 +321,15 @@ void AgentRun::decided(const Decision &d)
     case Decision::Kind::Finish:
         m_text = d.text;
         m_json = d.json;
-        if (m_json && !m_request.schema.isEmpty())
-            schemaWarnings(m_request.schema, *m_json, {}, m_ctx->warnings());
+        m_jsonBlocks = d.jsonBlocks;
+        if (!m_request.schema.isEmpty()) {
+            // The schema describes each answer: several are checked one by one.
+            for (qsizetype i = 0; i < m_jsonBlocks.size(); ++i)
+                schemaWarnings(m_request.schema, m_jsonBlocks.at(i), QStringLiteral("$[%1]").arg(i),
+                               m_ctx->warnings());
+            if (m_json && m_jsonBlocks.isEmpty())
+                schemaWarnings(m_request.schema, *m_json, {}, m_ctx->warnings());
+        }
         finalize(RunStatus::Success);
         return;
     case Decision::Kind::Call:
@@ -519,6 +526,7 @@ void AgentRun::chargeSoFar()
     const Charge c =
         m_services.store.credits().charge(m_keyId, m_requestId, QStringLiteral("/agent"), delta);
     m_chargedMilli += c.usedMilli;
+    m_used += delta;
     m_unrecordedMilli += c.usedMilli;
     m_creditsLeft = c.leftMilli;
 }
@@ -631,6 +639,7 @@ QJsonObject AgentRun::response() const
     s.requestId = m_requestId;
     s.text = m_text;
     s.json = m_json;
+    s.jsonBlocks = m_jsonBlocks;
     s.steps = m_steps;
     s.questions = m_questions;
     s.warnings = m_ctx->warnings();
@@ -638,6 +647,7 @@ QJsonObject AgentRun::response() const
     s.toolsUsed = m_toolsUsed;
     s.files = m_ctx->files();
     s.creditsMilli = m_chargedMilli;
+    s.usage = m_used;
     s.creditsLeftMilli = m_creditsLeft;
     s.expiryReason = m_expiryReason;
     s.planner = plannerName();

@@ -128,6 +128,8 @@ private:
     QList<Question> m_questions;
     QString m_text;
     std::optional<QJsonValue> m_json;
+    QList<QJsonValue> m_jsonBlocks;
+    Usage m_used; // what the phase used in this process (pages, browser time, tokens)
     QString m_error;
     QString m_expiryReason;
     QStringList m_toolsUsed;

@@ -37,9 +37,10 @@ void readActAnswer(const QJsonValue &answer, ActOutcome *outcome)
     outcome->detail = r;
 }
 
-LeasedTab::LeasedTab(std::unique_ptr<BrowserLease> lease, QObject *parent)
+LeasedTab::LeasedTab(std::unique_ptr<BrowserLease> lease, NavigateOptions defaults, QObject *parent)
     : BrowserTab(parent)
     , m_lease(std::move(lease))
+    , m_defaults(std::move(defaults))
 {}
 
 LeasedTab::~LeasedTab() = default;
@@ -52,7 +53,7 @@ QUrl LeasedTab::url() const
 void LeasedTab::navigate(const QUrl &url, int timeoutMs,
                          std::function<void(const NavigationResult &)> done)
 {
-    NavigateOptions o;
+    NavigateOptions o = m_defaults;
     o.timeoutMs = timeoutMs;
     ++m_pagesLoaded;
     m_lease->navigate(url, o, std::move(done));

@@ -67,7 +67,9 @@ class LeasedTab final : public BrowserTab
 {
     Q_OBJECT
 public:
-    explicit LeasedTab(std::unique_ptr<BrowserLease> lease, QObject *parent = nullptr);
+    // `defaults`: how every navigation waits (the run's settings.extraction).
+    explicit LeasedTab(std::unique_ptr<BrowserLease> lease, NavigateOptions defaults = {},
+                       QObject *parent = nullptr);
     ~LeasedTab() override;
 
     BrowserLease *lease() override { return m_lease.get(); }
@@ -86,6 +88,7 @@ public:
 
 private:
     std::unique_ptr<BrowserLease> m_lease;
+    NavigateOptions m_defaults;
 };
 
 } // namespace ph::engine

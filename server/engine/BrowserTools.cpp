@@ -35,21 +35,25 @@ QString policyRefusal(RunContext &ctx, const QUrl &url)
 }
 
 // Adds the page's aria snapshot to a tool result, for planners that read the page.
-void observe(BrowserTab *tab, QJsonObject output, std::function<void(QJsonObject)> done)
+// The tree's caps and scope come from the run's settings.extraction.accessibilityTree.
+void observe(BrowserTab *tab, const ExtractionConfig &extraction, QJsonObject output,
+             std::function<void(QJsonObject)> done)
 {
-    tab->snapshot({{QStringLiteral("formats"), QJsonArray{QStringLiteral("ariaSnapshot")}},
-                   {QStringLiteral("maxNodes"), kObserveMaxNodes}},
-                  [output, done](const SnapshotResult &snap) mutable {
-                      if (snap.ok) {
-                          QString aria = snap.data.value(QStringLiteral("ariaSnapshot")).toString();
-                          if (aria.size() > kObserveMaxChars)
-                              aria = aria.left(kObserveMaxChars) + QStringLiteral("\n… (cut)");
-                          output.insert(QStringLiteral("title"),
-                                        snap.data.value(QStringLiteral("title")));
-                          output.insert(QStringLiteral("ariaSnapshot"), aria);
-                      }
-                      done(output);
-                  });
+    QJsonObject options{{QStringLiteral("formats"), QJsonArray{QStringLiteral("ariaSnapshot")}},
+                        {QStringLiteral("maxNodes"),
+                         extraction.treeMaxNodes > 0 ? extraction.treeMaxNodes : kObserveMaxNodes}};
+    if (!extraction.treeScope.isEmpty())
+        options.insert(QStringLiteral("scope"), extraction.treeScope);
+    tab->snapshot(options, [output, done](const SnapshotResult &snap) mutable {
+        if (snap.ok) {
+            QString aria = snap.data.value(QStringLiteral("ariaSnapshot")).toString();
+            if (aria.size() > kObserveMaxChars)
+                aria = aria.left(kObserveMaxChars) + QStringLiteral("\n… (cut)");
+            output.insert(QStringLiteral("title"), snap.data.value(QStringLiteral("title")));
+            output.insert(QStringLiteral("ariaSnapshot"), aria);
+        }
+        done(output);
+    });
 }
 
 QJsonObject navigationJson(const NavigationResult &nav)
@@ -120,8 +124,8 @@ struct TabCall
             r.usage.pages = pages;
             done(r);
         };
-        if (wantsObservation)
-            observe(tab, output, deliver);
+        if (wantsObservation && ctx)
+            observe(tab, ctx->request().runSettings.extraction, output, deliver);
         else
             deliver(output);
     }
@@ -425,6 +429,7 @@ public:
     bool paginate = false;
     int maxPages = 1;
     QStringList formats;
+    int maxTextChars = 0; // settings.extraction.maxTextChars: the text and markdown cut here
     QPointer<RunContext> ctx;
     BrowserTab *tab = nullptr;
     int timeout = 0;
@@ -603,6 +608,13 @@ private:
             r.summary = n >= 0 ? QStringLiteral("extracted %1 items from %2").arg(n).arg(read)
                                : QStringLiteral("extracted data from %1").arg(read);
         } else {
+            if (maxTextChars > 0 &&
+                (text.size() > maxTextChars || markdown.size() > maxTextChars)) {
+                out.insert(QStringLiteral("textTruncated"), true);
+                out.insert(QStringLiteral("textLength"), qMax(text.size(), markdown.size()));
+                text.truncate(maxTextChars);
+                markdown.truncate(maxTextChars);
+            }
             if (!text.isEmpty())
                 out.insert(QStringLiteral("text"), text);
             if (!markdown.isEmpty())
@@ -640,8 +652,13 @@ void CrawlAndExtractTool::run(RunContext &ctx, const QJsonObject &args,
                           : 1;
     for (const auto &f : args.value(QStringLiteral("formats")).toArray())
         crawl->formats << f.toString();
+    const ExtractionConfig &extraction = ctx.request().runSettings.extraction;
     if (crawl->formats.isEmpty())
         crawl->formats = {QStringLiteral("text"), QStringLiteral("markdown")};
+    // The whole page, as the request's settings ask: its visible text, not the article.
+    if (!extraction.mainContentOnly)
+        crawl->formats = {QStringLiteral("text")};
+    crawl->maxTextChars = extraction.maxTextChars;
     crawl->done = std::move(done);
     const QUrl start(args.value(QStringLiteral("url")).toString());
     if (!start.isEmpty()) {

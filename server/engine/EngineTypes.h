@@ -2,6 +2,7 @@
 
 #include "core/CreditLedger.h"
 #include "core/RequestLog.h"
+#include "engine/RunSettings.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -39,7 +40,8 @@ struct ExecuteRequest
     QStringList fileUrls;
     QStringList imageUrls;
     QString recordingId;
-    QJsonObject settings;
+    QJsonObject settings;    // as given (settings.proxy's password in clear: never stored)
+    RunSettings runSettings; // the same, validated (RunSettings::read)
     bool historyContinue = false;
     QJsonArray previousSteps;
     QJsonObject lastToolPreviousSteps;
@@ -156,8 +158,11 @@ struct Decision
     QString thought;
     QString text;                   // Finish: the text answer
     std::optional<QJsonValue> json; // Finish: the JSON answer
-    QString error;                  // Fail
-    Usage usage;                    // model tokens spent on this decision
+    // Finish: several JSON answers (one per record the run read), each its own output
+    // block; result.json is then the array of them.
+    QList<QJsonValue> jsonBlocks;
+    QString error; // Fail
+    Usage usage;   // model tokens spent on this decision
 
     static Decision call(const QString &tool, const QJsonObject &args, const QString &thought = {})
     {
@@ -174,6 +179,18 @@ struct Decision
         d.kind = Kind::Finish;
         d.text = text;
         d.json = std::move(json);
+        return d;
+    }
+    static Decision finish(const QString &text, const QList<QJsonValue> &blocks)
+    {
+        if (blocks.size() <= 1)
+            return finish(text, blocks.isEmpty() ? std::nullopt
+                                                 : std::optional<QJsonValue>(blocks.first()));
+        QJsonArray all;
+        for (const QJsonValue &b : blocks)
+            all.append(b);
+        Decision d = finish(text, std::optional<QJsonValue>(all));
+        d.jsonBlocks = blocks;
         return d;
     }
     static Decision fail(const QString &error)

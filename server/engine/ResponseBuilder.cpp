@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMap>
 
 namespace ph::engine {
 
@@ -107,9 +108,13 @@ QJsonArray outputBlocks(const RunSnapshot &run, const QString &text, bool debug)
     if (!text.isEmpty())
         output.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                                   {QStringLiteral("text"), text}});
-    if (run.json)
+    // One block per JSON answer; result.json holds the one, or the array of several.
+    const QList<QJsonValue> blocks =
+        !run.jsonBlocks.isEmpty() ? run.jsonBlocks
+                                  : (run.json ? QList<QJsonValue>{*run.json} : QList<QJsonValue>{});
+    for (const QJsonValue &block : blocks)
         output.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("json")},
-                                  {QStringLiteral("data"), *run.json}});
+                                  {QStringLiteral("data"), block}});
     if (!debug)
         return output;
     for (const StepRecord &s : run.steps) {
@@ -140,6 +145,24 @@ QJsonObject usageJson(const RunSnapshot &run)
                                             : QJsonValue()}};
     if (!run.expiryReason.isEmpty())
         usage.insert(QStringLiteral("expiryReason"), run.expiryReason);
+    // The usage behind the price (docs/api/credits.md), and each tool's share.
+    usage.insert(QStringLiteral("pages"), run.usage.pages);
+    usage.insert(QStringLiteral("browserMs"), double(run.usage.browserMs));
+    if (run.usage.tokens > 0)
+        usage.insert(QStringLiteral("tokens"), double(run.usage.tokens));
+    QMap<QString, QPair<int, qint64>> byTool;
+    for (const StepRecord &s : run.steps) {
+        auto &t = byTool[s.toolName];
+        ++t.first;
+        t.second += s.creditsMilli;
+    }
+    QJsonObject tools;
+    for (auto it = byTool.cbegin(); it != byTool.cend(); ++it)
+        tools.insert(it.key(), QJsonObject{{QStringLiteral("steps"), it.value().first},
+                                           {QStringLiteral("creditsUsed"),
+                                            creditsFromMilli(it.value().second)}});
+    if (!tools.isEmpty())
+        usage.insert(QStringLiteral("byTool"), tools);
     return usage;
 }
 

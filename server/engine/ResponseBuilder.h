@@ -22,7 +22,8 @@ struct RunSnapshot
     int phase = 1;
     QString requestId;
     QString text;
-    std::optional<QJsonValue> json;
+    std::optional<QJsonValue> json; // result.json
+    QList<QJsonValue> jsonBlocks;   // several JSON blocks (json is their array), or none
     QList<StepRecord> steps;
     QList<Question> questions;
     QStringList warnings;
@@ -30,6 +31,7 @@ struct RunSnapshot
     QStringList toolsUsed;
     QList<GeneratedFile> files;
     qint64 creditsMilli = 0;           // this phase
+    Usage usage;                       // what stands behind it (pages, browser ms, tokens)
     qint64 trajectoryCreditsMilli = 0; // every phase of the trajectory
     std::optional<qint64> creditsLeftMilli;
     QString expiryReason;

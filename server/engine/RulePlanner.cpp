@@ -66,6 +66,22 @@ QJsonValue merge(const QJsonValue &into, const QJsonValue &more)
     return into;
 }
 
+// An object schema with a scalar property describes one record (a product, a person):
+// each page read on its own is its own record, not merged into the first page's.
+bool recordSchema(const QJsonObject &schema)
+{
+    if (schema.value(QStringLiteral("type")).toString() != QLatin1String("object") &&
+        !schema.contains(QStringLiteral("properties")))
+        return false;
+    const QJsonObject props = schema.value(QStringLiteral("properties")).toObject();
+    for (auto it = props.begin(); it != props.end(); ++it) {
+        const QString t = it.value().toObject().value(QStringLiteral("type")).toString();
+        if (t != QLatin1String("array") && t != QLatin1String("object"))
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 RulePlanner::RulePlanner(const QString &input, const TaskContext &context,
@@ -533,10 +549,15 @@ void RulePlanner::startGenerate(PlanningContext &ctx, const TaskOp &op,
 {
     const QString title = ctx.request().input.left(60);
     QJsonObject args{{QStringLiteral("title"), title.isEmpty() ? QStringLiteral("Result") : title}};
-    if (!m_data.isUndefined() && !m_data.isNull())
+    if (!m_records.isEmpty()) {
+        QJsonArray records = m_records;
+        records.append(m_data);
+        args.insert(QStringLiteral("data"), records);
+    } else if (!m_data.isUndefined() && !m_data.isNull()) {
         args.insert(QStringLiteral("data"), m_data);
-    else
+    } else {
         args.insert(QStringLiteral("markdown"), m_text);
+    }
     m_expect = Expect::Generate;
     m_lastTool = op.a;
     decide(Decision::call(op.a, args, QStringLiteral("Writing the result with %1.").arg(op.a)));
@@ -575,7 +596,12 @@ void RulePlanner::applyExtract(const QJsonObject &out)
 {
     const QJsonValue data = out.value(QStringLiteral("data"));
     if (!m_schema.isEmpty()) {
-        m_data = merge(m_data, data);
+        if (recordSchema(m_schema) && !emptyData(m_data) && !emptyData(data)) {
+            m_records.append(m_data);
+            m_data = data;
+        } else {
+            m_data = merge(m_data, data);
+        }
         m_missing = out.value(QStringLiteral("missing")).toArray();
         for (const QJsonValue &w : out.value(QStringLiteral("warnings")).toArray())
             if (!m_valueWarnings.contains(w))
@@ -614,6 +640,22 @@ void RulePlanner::finish(PlanningContext &ctx, std::function<void(Decision)> &de
         }
         json = m_data;
         const int items = m_data.isArray() ? int(m_data.toArray().size()) : -1;
+        if (!m_records.isEmpty()) {
+            // Several records: one JSON answer each (result.json is their array).
+            QList<QJsonValue> blocks(m_records.begin(), m_records.end());
+            blocks.append(m_data);
+            text = QStringLiteral("Extracted %1 records from %2 pages.")
+                       .arg(blocks.size())
+                       .arg(qMax(int(blocks.size()), m_pages));
+            for (const auto &m : std::as_const(m_missing))
+                ctx.warnings().append(QStringLiteral("schema: %1").arg(m.toString()));
+            for (const auto &w : std::as_const(m_valueWarnings))
+                ctx.warnings().append(QStringLiteral("value: %1").arg(w.toString()));
+            for (const QString &g : std::as_const(m_generated))
+                text += QStringLiteral("\n%1").arg(g);
+            decide(Decision::finish(text, blocks));
+            return;
+        }
         if (items >= 0)
             text = QStringLiteral("Extracted %1 item%2 from %3 page%4.")
                        .arg(items)
@@ -674,6 +716,7 @@ QJsonObject RulePlanner::saveState() const
             {QStringLiteral("valueWarnings"), m_valueWarnings},
             {QStringLiteral("pendingLoginCheck"), m_pendingLoginCheck},
             {QStringLiteral("data"), m_data},
+            {QStringLiteral("records"), m_records},
             {QStringLiteral("text"), m_text},
             {QStringLiteral("pages"), m_pages},
             {QStringLiteral("workflowDone"), m_workflowDone}};
@@ -700,6 +743,7 @@ void RulePlanner::restoreState(const QJsonObject &s)
     m_valueWarnings = s.value(QStringLiteral("valueWarnings")).toArray();
     m_pendingLoginCheck = s.value(QStringLiteral("pendingLoginCheck")).toBool();
     m_data = s.value(QStringLiteral("data"));
+    m_records = s.value(QStringLiteral("records")).toArray();
     m_text = s.value(QStringLiteral("text")).toString();
     m_pages = s.value(QStringLiteral("pages")).toInt();
     m_workflowDone = s.value(QStringLiteral("workflowDone")).toBool();

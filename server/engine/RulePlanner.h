@@ -86,6 +86,9 @@ private:
     int m_extractIndex = 0;
     QJsonObject m_lastExtract;
     QJsonValue m_data;
+    // Records of earlier pages, each its own JSON answer (a record schema read on
+    // several pages); m_data is the last.
+    QJsonArray m_records;
     QJsonArray m_missing;
     QJsonArray m_valueWarnings; // values read that did not fit their schema field
     QString m_text;

@@ -25,7 +25,10 @@ RunContext::RunContext(EngineServices &services, const ExecuteRequest &request,
     , m_keyId(std::move(keyId))
     , m_requestId(std::move(requestId))
     , m_grant(services.policy.grantFor(m_keyId))
-{}
+{
+    // The run's own proxy (settings.proxy) carries its pages and its fetches.
+    m_grant.upstream = request.runSettings.proxy;
+}
 
 QNetworkAccessManager &RunContext::fetcher()
 {
@@ -78,7 +81,20 @@ int RunContext::findSheet(const QJsonValue &ref) const
 
 int RunContext::navigationTimeoutMs() const
 {
-    return m_services.settings.intValue(SettingKeys::navigationTimeoutMs);
+    const int asked = m_request.runSettings.extraction.timeoutMs;
+    return asked > 0 ? asked : m_services.settings.intValue(SettingKeys::navigationTimeoutMs);
+}
+
+NavigateOptions RunContext::navigateOptions() const
+{
+    const ExtractionConfig &e = m_request.runSettings.extraction;
+    NavigateOptions o;
+    o.timeoutMs = navigationTimeoutMs();
+    if (e.waitUntil == QLatin1String("domcontentloaded"))
+        o.waitUntil = NavigateOptions::WaitUntil::DomContentLoaded;
+    o.waitForSelector = e.waitForSelector;
+    o.waitForText = e.waitForText;
+    return o;
 }
 
 void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
@@ -102,7 +118,7 @@ void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
     const bool queued = m_services.pool.acquire(
         m_trajectoryId, m_grant, this, [this](std::unique_ptr<BrowserLease> lease) {
             m_leasing = false;
-            m_tab = std::make_unique<LeasedTab>(std::move(lease));
+            m_tab = std::make_unique<LeasedTab>(std::move(lease), navigateOptions());
             m_tabClock.start();
             m_clockRunning = true;
             const auto waiting = std::exchange(m_waiting, {});

@@ -25,6 +25,10 @@ class Settings;
 class Store;
 } // namespace ph
 
+namespace ph {
+struct NavigateOptions;
+}
+
 namespace ph::engine {
 
 class BrowserTab;
@@ -100,6 +104,8 @@ public:
     void cancel() { m_cancelled = true; }
 
     int navigationTimeoutMs() const;
+    // How the run's navigations wait (settings.extraction).
+    NavigateOptions navigateOptions() const;
 
 private:
     EngineServices &m_services;

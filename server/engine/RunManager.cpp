@@ -10,6 +10,7 @@
 #include "browser/BrowserPool.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
+#include "core/SecretBox.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 
@@ -38,6 +39,17 @@ TaskContext taskContext(const ExecuteRequest &r)
     c.additionalTools = r.additionalTools;
     c.pageOpen = !r.recordingId.isEmpty();
     return c;
+}
+
+// The request as the store keeps it: a proxy password in settings sealed (the rest as
+// the request parser left it), so a run rebuilt after a restart reaches its proxy.
+QJsonObject storedRequest(const ExecuteRequest &r, const SecretBox &box)
+{
+    if (!r.runSettings.proxy)
+        return r.stored;
+    QJsonObject stored = r.stored;
+    stored.insert(QStringLiteral("settings"), r.runSettings.sealed(r.settings, box));
+    return stored;
 }
 } // namespace
 
@@ -222,7 +234,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         m_services.store.transaction([&] {
             m_services.trajectories.create(id, keyId, request.input, planner->name());
             m_services.trajectories.beginPhase(
-                id, phase, requestId, request.stored,
+                id, phase, requestId, storedRequest(request, m_services.store.secrets()),
                 QJsonObject{{QStringLiteral("__callback"),
                              AgentRun::callbackState(request, requestId, {requestId},
                                                      m_services.store.clock().nowMs())}});
@@ -273,6 +285,17 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         for (const auto &u : stored.value(QStringLiteral("urls")).toArray())
             original.urls << u.toString();
         original.settings = stored.value(QStringLiteral("settings")).toObject();
+        // The proxy's password comes back from its sealed form.
+        try {
+            original.runSettings = RunSettings::read(
+                original.settings, m_services.policy.grantFor(keyId), &m_services.store.secrets());
+        } catch (const DomainError &e) {
+            *err = error(DomainError::Kind::Conflict, QStringLiteral("SETTINGS_UNREADABLE"),
+                         QStringLiteral("the stored settings of this run no longer read: %1")
+                             .arg(e.message()),
+                         QStringLiteral("settings"));
+            return nullptr;
+        }
         auto planner = plannerNamed(trajectory->planner, original, m_services);
         auto *run = adopt(new AgentRun(m_services, original, request.trajectoryId, last, keyId,
                                        requestId, std::move(planner), this));
@@ -296,7 +319,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
     if (!planner)
         return nullptr;
     m_services.trajectories.beginPhase(
-        request.trajectoryId, phase, requestId, request.stored,
+        request.trajectoryId, phase, requestId, storedRequest(request, m_services.store.secrets()),
         QJsonObject{{QStringLiteral("__callback"),
                      AgentRun::callbackState(request, requestId, {requestId},
                                              m_services.store.clock().nowMs())}});

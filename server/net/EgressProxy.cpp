@@ -10,6 +10,7 @@
 #include <QNetworkProxy>
 #include <QPointer>
 #include <QRandomGenerator>
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QThread>
@@ -102,6 +103,8 @@ public:
     std::atomic<int> connections{0};
     // Called on the proxy thread; posts to the owner's thread.
     std::function<void(QString, QString, QString, bool)> refused;
+    // The run's own proxy failed a connection (refused it, its credentials, or closed).
+    std::function<void(QString, QString, QString)> proxyFailed;
 
 private:
     mutable QMutex m_mutex;
@@ -134,7 +137,7 @@ public:
     ~Connection() override { --m_registry->connections; }
 
 private:
-    enum class State { Head, Resolving, Dialing, Open, Done };
+    enum class State { Head, Resolving, Dialing, Handshake, Open, Done };
 
     void onClientData()
     {
@@ -286,7 +289,42 @@ private:
             refuse(problem, false);
             return;
         }
-        m_candidates = answer.addresses;
+        if (const auto &proxy = m_entry.grant.upstream) {
+            // The run's own proxy: its address is judged by the same policy, then the
+            // connection goes through it.
+            QPointer<Connection> self(this);
+            m_entry.resolver->lookup(proxy->host, this,
+                                     [self](const HostResolver::Answer &proxyAnswer) {
+                                         if (self)
+                                             self->onProxyResolved(proxyAnswer);
+                                     });
+            return;
+        }
+        dial(answer.addresses, m_port);
+    }
+
+    void onProxyResolved(const HostResolver::Answer &answer)
+    {
+        if (m_state != State::Resolving)
+            return;
+        const UpstreamProxy &proxy = *m_entry.grant.upstream;
+        if (!answer.error.isEmpty()) {
+            answer502(QStringLiteral("the proxy %1: %2").arg(proxy.host, answer.error));
+            return;
+        }
+        const QString problem =
+            NetworkPolicy::addressRefusal(proxy.host, answer.addresses, m_entry.grant);
+        if (!problem.isEmpty()) {
+            refuse(QStringLiteral("the proxy %1").arg(problem), false);
+            return;
+        }
+        dial(answer.addresses, proxy.port);
+    }
+
+    void dial(const QList<QHostAddress> &addresses, quint16 port)
+    {
+        m_candidates = addresses;
+        m_dialPort = port;
         m_state = State::Dialing;
         m_timer.start(kDialTimeoutMs);
         dialNext();
@@ -299,18 +337,28 @@ private:
             return;
         }
         const QHostAddress address = m_candidates.takeFirst();
-        const HostResolver::Endpoint endpoint = m_entry.resolver->dialTarget(address, m_port);
+        const HostResolver::Endpoint endpoint = m_entry.resolver->dialTarget(address, m_dialPort);
         if (m_upstream)
             m_upstream->deleteLater();
-        m_upstream = new QTcpSocket(this);
+        const auto &proxy = m_entry.grant.upstream;
+        const bool tls = proxy && proxy->kind == UpstreamProxy::Kind::Https;
+        m_upstream = tls ? new QSslSocket(this) : new QTcpSocket(this);
         // The application proxy is this proxy: the upstream connection must not use it.
         m_upstream->setProxy(QNetworkProxy::NoProxy);
         m_upstream->setReadBufferSize(kReadBufferBytes);
         QTcpSocket *socket = m_upstream;
-        connect(socket, &QTcpSocket::connected, this, [this, socket] {
-            if (socket == m_upstream)
-                onUpstreamConnected();
-        });
+        if (tls) {
+            auto *ssl = static_cast<QSslSocket *>(socket);
+            connect(ssl, &QSslSocket::encrypted, this, [this, socket] {
+                if (socket == m_upstream)
+                    onUpstreamConnected();
+            });
+        } else {
+            connect(socket, &QTcpSocket::connected, this, [this, socket] {
+                if (socket == m_upstream)
+                    onUpstreamConnected();
+            });
+        }
         connect(socket, &QTcpSocket::errorOccurred, this, [this, socket] {
             if (socket != m_upstream)
                 return;
@@ -319,21 +367,186 @@ private:
             else if (socket->state() != QAbstractSocket::ConnectedState)
                 onClosed(socket);
         });
-        socket->connectToHost(endpoint.address, endpoint.port);
+        if (tls)
+            static_cast<QSslSocket *>(socket)->connectToHostEncrypted(endpoint.address.toString(),
+                                                                      endpoint.port, proxy->host);
+        else
+            socket->connectToHost(endpoint.address, endpoint.port);
     }
 
     void onUpstreamConnected()
     {
-        m_state = State::Open;
-        m_timer.start(kIdleTimeoutMs);
-        connect(m_upstream, &QTcpSocket::readyRead, this, [this] { pump(m_upstream, m_client); });
+        connect(m_upstream, &QTcpSocket::readyRead, this, [this] {
+            if (m_state == State::Handshake)
+                onHandshakeData();
+            else
+                pump(m_upstream, m_client);
+        });
         connect(m_upstream, &QTcpSocket::bytesWritten, this,
                 [this] { pump(m_client, m_upstream); });
-        connect(m_upstream, &QTcpSocket::disconnected, this, [this] { onClosed(m_upstream); });
+        connect(m_upstream, &QTcpSocket::disconnected, this, [this] {
+            if (m_state == State::Handshake)
+                proxyFailed(QStringLiteral("closed the connection"));
+            else
+                onClosed(m_upstream);
+        });
+        const auto &proxy = m_entry.grant.upstream;
+        if (!proxy) {
+            openRelay(m_originForm, {});
+            return;
+        }
+        m_state = State::Handshake;
+        if (proxy->kind == UpstreamProxy::Kind::Socks5) {
+            m_socksStep = SocksStep::Greeting;
+            m_upstream->write(proxy->user.isEmpty() ? QByteArray("\x05\x01\x00", 3)
+                                                    : QByteArray("\x05\x02\x00\x02", 4));
+            return;
+        }
+        if (!m_tunnel) {
+            // A plain http request goes to an HTTP proxy in absolute form.
+            const QString host =
+                m_host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(m_host) : m_host;
+            const QByteArray absolute =
+                "http://" + host.toUtf8() +
+                (m_port == 80 ? QByteArray() : ':' + QByteArray::number(m_port)) + m_originForm;
+            openRelay(absolute, proxyAuthorization(*proxy));
+            return;
+        }
+        m_upstream->write("CONNECT " + authority() + " HTTP/1.1\r\nHost: " + authority() + "\r\n" +
+                          proxyAuthorization(*proxy) + "\r\n");
+    }
+
+    QByteArray authority() const
+    {
+        const QString host =
+            m_host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(m_host) : m_host;
+        return host.toUtf8() + ':' + QByteArray::number(m_port);
+    }
+
+    static QByteArray proxyAuthorization(const UpstreamProxy &proxy)
+    {
+        if (proxy.user.isEmpty())
+            return {};
+        return "Proxy-Authorization: Basic " +
+               (proxy.user + QLatin1Char(':') + proxy.password).toUtf8().toBase64() + "\r\n";
+    }
+
+    // The run's proxy answered the handshake (HTTP CONNECT or SOCKS5) so far.
+    void onHandshakeData()
+    {
+        m_proxyReply.append(m_upstream->readAll());
+        const UpstreamProxy &proxy = *m_entry.grant.upstream;
+        if (proxy.kind != UpstreamProxy::Kind::Socks5) {
+            const qsizetype end = m_proxyReply.indexOf("\r\n\r\n");
+            if (end < 0) {
+                if (m_proxyReply.size() > kMaxHeadBytes)
+                    proxyFailed(QStringLiteral("answered with an over-long head"));
+                return;
+            }
+            const QByteArray statusLine = m_proxyReply.left(m_proxyReply.indexOf("\r\n"));
+            const int status = statusLine.mid(9, 3).toInt();
+            if (status < 200 || status > 299) {
+                proxyFailed(QStringLiteral("answered %1")
+                                .arg(QString::fromLatin1(statusLine.mid(9)).trimmed()));
+                return;
+            }
+            m_proxyReply.remove(0, end + 4);
+            openRelay({}, {});
+            return;
+        }
+        socksStep(proxy);
+    }
+
+    void socksStep(const UpstreamProxy &proxy)
+    {
+        const auto byte = [this](qsizetype i) { return quint8(m_proxyReply.at(i)); };
+        switch (m_socksStep) {
+        case SocksStep::Greeting: {
+            if (m_proxyReply.size() < 2)
+                return;
+            const quint8 method = byte(1);
+            m_proxyReply.remove(0, 2);
+            if (method == 0x02 && !proxy.user.isEmpty()) {
+                const QByteArray user = proxy.user.toUtf8().left(255);
+                const QByteArray password = proxy.password.toUtf8().left(255);
+                m_upstream->write(QByteArray("\x01", 1) + char(user.size()) + user +
+                                  char(password.size()) + password);
+                m_socksStep = SocksStep::Auth;
+                return;
+            }
+            if (method != 0x00) {
+                proxyFailed(QStringLiteral("(SOCKS5) accepts none of our authentication methods"));
+                return;
+            }
+            sendSocksConnect();
+            return;
+        }
+        case SocksStep::Auth:
+            if (m_proxyReply.size() < 2)
+                return;
+            if (byte(1) != 0x00) {
+                proxyFailed(QStringLiteral("(SOCKS5) refused the credentials"));
+                return;
+            }
+            m_proxyReply.remove(0, 2);
+            sendSocksConnect();
+            return;
+        case SocksStep::Connect: {
+            if (m_proxyReply.size() < 5)
+                return;
+            if (byte(1) != 0x00) {
+                proxyFailed(QStringLiteral("(SOCKS5) could not connect to %1 (reply %2)")
+                                .arg(m_target)
+                                .arg(byte(1)));
+                return;
+            }
+            const quint8 type = byte(3);
+            const qsizetype length = type == 0x01   ? 4 + 4 + 2
+                                     : type == 0x04 ? 4 + 16 + 2
+                                                    : 4 + 1 + byte(4) + 2;
+            if (m_proxyReply.size() < length)
+                return;
+            m_proxyReply.remove(0, length);
+            openRelay(m_originForm, {});
+            return;
+        }
+        }
+    }
+
+    void sendSocksConnect()
+    {
+        // The name goes to the proxy (it resolves it where it is); the name was judged
+        // here first.
+        const QByteArray host = m_host.toUtf8().left(255);
+        m_upstream->write(QByteArray("\x05\x01\x00\x03", 4) + char(host.size()) + host +
+                          char(m_port >> 8) + char(m_port & 0xff));
+        m_socksStep = SocksStep::Connect;
+    }
+
+    void proxyFailed(const QString &what)
+    {
+        const UpstreamProxy &proxy = *m_entry.grant.upstream;
+        const QString reason =
+            QStringLiteral("the proxy %1:%2 %3").arg(proxy.host).arg(proxy.port).arg(what);
+        qCInfo(lcEgress) << "proxy failed" << m_target << reason;
+        if (m_registry->proxyFailed)
+            m_registry->proxyFailed(m_user, m_target, reason);
+        answer502(reason);
+    }
+
+    // The upstream (the target, or the run's proxy once through) carries the client's
+    // bytes from here on: a tunnel is confirmed, a plain request's head is sent with
+    // `requestTarget` (origin form, or absolute form for an HTTP proxy).
+    void openRelay(const QByteArray &requestTarget, const QByteArray &extraHeaders)
+    {
+        m_state = State::Open;
+        m_timer.start(kIdleTimeoutMs);
         if (m_tunnel) {
             write("HTTP/1.1 200 Connection Established\r\n\r\n");
+            if (!m_proxyReply.isEmpty())
+                write(std::exchange(m_proxyReply, {}));
         } else {
-            QByteArray head = m_method + ' ' + m_originForm + " HTTP/1.1\r\n";
+            QByteArray head = m_method + ' ' + requestTarget + " HTTP/1.1\r\n";
             for (const auto &[name, value] : std::as_const(m_headers)) {
                 static const QList<QByteArray> hopByHop = {"proxy-authorization",
                                                            "proxy-connection",
@@ -346,7 +559,7 @@ private:
                     continue;
                 head += name + ": " + value + "\r\n";
             }
-            head += "Connection: close\r\n\r\n";
+            head += extraHeaders + "Connection: close\r\n\r\n";
             m_upstream->write(head);
         }
         if (!m_pending.isEmpty())
@@ -364,6 +577,8 @@ private:
             QByteArray chunk = from->read(64 * 1024);
             if (from == m_upstream && !m_tunnel && !m_responseHeadDone) {
                 chunk = rewriteResponseHead(chunk);
+                if (m_state != State::Open)
+                    return;
                 if (chunk.isEmpty())
                     continue;
             }
@@ -390,6 +605,14 @@ private:
             const QList<QByteArray> lines = m_responseHead.left(end).split('\n');
             const QByteArray statusLine = lines.value(0).trimmed();
             const bool interim = statusLine.mid(9, 1) == "1";
+            // The run's proxy refusing its credentials is no challenge for the browser
+            // (the browser's credentials are for this proxy): the load fails.
+            if (m_entry.grant.upstream && statusLine.mid(9, 3) == "407") {
+                m_responseHeadDone = true;
+                m_responseHead.clear();
+                proxyFailed(QStringLiteral("refused the credentials (407)"));
+                return {};
+            }
             out += statusLine + "\r\n";
             for (qsizetype i = 1; i < lines.size(); ++i) {
                 const QByteArray line = lines.at(i).trimmed();
@@ -510,6 +733,10 @@ private:
     QString m_target;
     QByteArray m_originForm;
     QList<QHostAddress> m_candidates;
+    quint16 m_dialPort = 0;
+    enum class SocksStep { Greeting, Auth, Connect };
+    SocksStep m_socksStep = SocksStep::Greeting;
+    QByteArray m_proxyReply;
     QByteArray m_responseHead;
     bool m_responseHeadDone = false;
 };
@@ -585,6 +812,17 @@ EgressProxy::EgressProxy()
             },
             Qt::QueuedConnection);
     };
+    m_registry->proxyFailed = [self](QString user, QString target, QString reason) {
+        if (!self)
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, user, target, reason] {
+                if (self)
+                    Q_EMIT self->proxyFailed(user, target, reason);
+            },
+            Qt::QueuedConnection);
+    };
 }
 
 EgressProxy::~EgressProxy()
@@ -597,6 +835,7 @@ EgressProxy::~EgressProxy()
         delete m_thread;
     }
     m_registry->refused = nullptr;
+    m_registry->proxyFailed = nullptr;
 }
 
 bool EgressProxy::start()

@@ -85,6 +85,9 @@ public:
 Q_SIGNALS:
     // A connection of `user` to `target` (a URL or host:port) was refused for `reason`
     // (or the host did not resolve: `unresolved`). Emitted on this object's thread.
+    // A connection of `user` to `target` failed at the run's own proxy (settings.proxy):
+    // it refused the connection or the credentials, or could not be reached.
+    void proxyFailed(const QString &user, const QString &target, const QString &reason);
     void refused(const QString &user, const QString &target, const QString &reason,
                  bool unresolved);
 

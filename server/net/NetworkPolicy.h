@@ -17,6 +17,20 @@ namespace ph {
 class EgressProxy;
 class HostResolver;
 
+// A proxy a caller named for its run (`settings.proxy`): the egress proxy checks each
+// connection as always, then reaches the target through this proxy (HTTP CONNECT or an
+// absolute-form request, the same over TLS for `https`, or SOCKS5) instead of directly.
+// The proxy's own address passes the same policy. docs/api/agent.md#settings.
+struct UpstreamProxy
+{
+    enum class Kind { Http, Https, Socks5 };
+    Kind kind = Kind::Http;
+    QString host;
+    quint16 port = 0;
+    QString user; // empty: no credentials
+    QString password;
+};
+
 // What one caller may reach over the network: every browser page, input fetch and
 // callback acts for one API key, and carries that key's grant. docs/security.md.
 struct EgressGrant
@@ -26,6 +40,8 @@ struct EgressGrant
     // The key the traffic is for; fetches of different tenants share no cookie jar,
     // no HTTP auth cache and no proxy identity. Empty: nobody's (internal).
     QString tenant;
+    // The run's own proxy, when its request named one; null: connect directly.
+    std::shared_ptr<const UpstreamProxy> upstream = nullptr;
 };
 
 // The one rule for every URL a caller controls.
