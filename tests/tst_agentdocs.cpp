@@ -183,6 +183,18 @@ void tst_AgentDocs::writesTheFileTheTaskAsksFor()
                  .contains(QLatin1String("generated ")),
              QJsonDocument(r).toJson().constData());
 
+    // The file is named by the task, without the page's address.
+    const QString name = metadata.value(QStringLiteral("generatedFiles"))
+                             .toArray()
+                             .first()
+                             .toObject()
+                             .value(QStringLiteral("name"))
+                             .toString();
+    QVERIFY2(name.startsWith(QLatin1String("read-the-products-and-make-")) ||
+                 name.startsWith(QLatin1String("list-the-products-as-")) ||
+                 name.startsWith(QLatin1String("list-the-products-and-write-")),
+             qPrintable(name));
+    QVERIFY2(!name.contains(QLatin1String("127")), qPrintable(name));
     QString contentType;
     const QByteArray file = download(r, tool, &contentType);
     QVERIFY2(!file.isEmpty(), QJsonDocument(metadata).toJson().constData());

@@ -532,8 +532,8 @@ void tst_RulePlanner::writesTheFilesTheTaskAsksFor()
 
 void tst_RulePlanner::endsErrorWhenTheFileCouldNotBeWritten()
 {
-    // Explicit steps give no text or data to write: the document tool refuses, and the run
-    // does not end as if the document were there.
+    // The document tool refuses (as it does content it cannot write), and the run does not
+    // end as if the document were there.
     FakeContext ctx;
     ctx.m_request.input = QStringLiteral("Click \"Products\" and make a Word document of it");
     ctx.m_request.urls = {kHome};

@@ -232,6 +232,9 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("never reads a file to make inside quotes")
         << "Type \"make a pdf\" into \"Note\"" << shop << false << false << none
         << "open(https://shop.example/) type(make a pdf→Note) +steps";
+    QTest::newRow("reads the page after explicit steps to write the file from it")
+        << "Click \"Products\" and make a Word document of it" << shop << false << false << none
+        << "open(https://shop.example/) click(Products) extract generate(docs_access docx) +steps";
     QTest::newRow("writes the file after the page it asks for")
         << "Make slides about the shop" << none << false << false << none
         << "ask generate(slides_access pptx)";

@@ -536,9 +536,12 @@ void RulePlanner::startGenerate(PlanningContext &ctx, const TaskOp &op,
                        op.a == QLatin1String("slides_access") ||
                        op.a == QLatin1String("pdf_generator");
     QString title = ctx.request().input;
-    // The spec's document tools are titled by the task without its addresses.
+    // The spec's document tools are titled by the task without its addresses ("Read the
+    // products on https://… and make slides" → "Read the products and make slides").
+    static const QRegularExpression address(
+        QStringLiteral("(?:\\s+(?:on|at|from|of|in|auf|von))?\\s*\\bhttps?://\\S+"));
     if (named)
-        title = title.remove(QRegularExpression(QStringLiteral("\\bhttps?://\\S+"))).simplified();
+        title = title.remove(address).simplified();
     title = title.left(60);
     QJsonObject args{{QStringLiteral("title"), title.isEmpty() ? QStringLiteral("Result") : title}};
     if (op.a == QLatin1String("docs_access") || op.a == QLatin1String("slides_access"))

@@ -449,7 +449,9 @@ void assemble(const QString &text, const QStringList &quoted, const TaskContext 
         plan.ops.insert(1, {TaskOp::Kind::Login, {}, {}, 0});
     if (plan.eachRow) {
         plan.ops.append({TaskOp::Kind::SheetsWorkflow, {}, {}, 0});
-    } else if (context.hasSchema || plan.extractIntent || !plan.explicitSteps) {
+    } else if (context.hasSchema || plan.extractIntent || !plan.explicitSteps ||
+               !plan.deliverables.isEmpty()) {
+        // (A file asked for is written from what the page shows after the steps.)
         if (!plan.ops.isEmpty() || context.pageOpen) {
             plan.ops.append({TaskOp::Kind::Extract, {}, {}, 0});
             // The first URL loads in the tab; the others are read after it.

@@ -132,20 +132,15 @@ QString levelStyle(int level, int marL, int size, bool bullet)
 
 QByteArray theme(const QString &name)
 {
-    QString colors;
-    const QList<QPair<QString, QString>> scheme{
-        {QStringLiteral("dk2"), QStringLiteral("44546A")},
-        {QStringLiteral("lt2"), QStringLiteral("E7E6E6")},
-        {QStringLiteral("accent1"), QStringLiteral("4472C4")},
-        {QStringLiteral("accent2"), QStringLiteral("ED7D31")},
-        {QStringLiteral("accent3"), QStringLiteral("A5A5A5")},
-        {QStringLiteral("accent4"), QStringLiteral("FFC000")},
-        {QStringLiteral("accent5"), QStringLiteral("5B9BD5")},
-        {QStringLiteral("accent6"), QStringLiteral("70AD47")},
-        {QStringLiteral("hlink"), QStringLiteral("0563C1")},
-        {QStringLiteral("folHlink"), QStringLiteral("954F72")}};
-    for (const auto &[slot, rgb] : scheme)
-        colors += QStringLiteral("<a:%1><a:srgbClr val=\"%2\"/></a:%1>").arg(slot, rgb);
+    // Office's colours (the scheme must name all twelve).
+    const QString colors = QStringLiteral(
+        "<a:dk2><a:srgbClr val=\"44546A\"/></a:dk2><a:lt2><a:srgbClr val=\"E7E6E6\"/></a:lt2>"
+        "<a:accent1><a:srgbClr val=\"4472C4\"/></a:accent1><a:accent2><a:srgbClr "
+        "val=\"ED7D31\"/></a:accent2><a:accent3><a:srgbClr val=\"A5A5A5\"/></a:accent3>"
+        "<a:accent4><a:srgbClr val=\"FFC000\"/></a:accent4><a:accent5><a:srgbClr "
+        "val=\"5B9BD5\"/></a:accent5><a:accent6><a:srgbClr val=\"70AD47\"/></a:accent6>"
+        "<a:hlink><a:srgbClr val=\"0563C1\"/></a:hlink><a:folHlink><a:srgbClr "
+        "val=\"954F72\"/></a:folHlink>");
     const QString fill = QStringLiteral("<a:solidFill><a:schemeClr val=\"phClr\"/></a:solidFill>");
     const QString line = QStringLiteral("<a:ln w=\"9525\">%1</a:ln>").arg(fill);
     const QString effect = QStringLiteral("<a:effectStyle><a:effectLst/></a:effectStyle>");
