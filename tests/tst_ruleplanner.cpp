@@ -146,6 +146,10 @@ private Q_SLOTS:
     void doesEveryActionKindInOrder();
     void worksThroughEachRowOfTheSheet();
     void writesTheResultIntoAGeneratedFile();
+    void writesTheFilesTheTaskAsksFor_data();
+    void writesTheFilesTheTaskAsksFor();
+    void endsErrorWhenTheFileCouldNotBeWritten();
+    void writesTheFileAfterAskingForThePage();
     void reportsAMissingSearchBox();
 };
 
@@ -478,6 +482,106 @@ void tst_RulePlanner::writesTheResultIntoAGeneratedFile()
     QCOMPARE(run.tab.log.last(), QStringLiteral("generate_sheets data"));
     QVERIFY2(out.text.contains(QStringLiteral("Wrote result with generate_sheets")),
              qPrintable(out.text));
+}
+
+void tst_RulePlanner::writesTheFilesTheTaskAsksFor_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<bool>("schema");
+    QTest::addColumn<QStringList>("calls");
+    QTest::addColumn<QStringList>("written");
+    QTest::newRow("writes a Word document of the page's text")
+        << "Read the products and make a Word document of it" << false
+        << QStringList{"act_on_tab:navigate", "crawl_and_extract_from_tab", "docs_access:create"}
+        << QStringList{"docs_access markdown docx"};
+    QTest::newRow("writes slides of the products extracted")
+        << "Read the products and make slides of them" << true
+        << QStringList{"act_on_tab:navigate", "crawl_and_extract_from_tab", "slides_access:create"}
+        << QStringList{"slides_access data pptx"};
+    QTest::newRow("writes an OpenDocument presentation when it is named")
+        << "List the products as an odp presentation" << true
+        << QStringList{"act_on_tab:navigate", "crawl_and_extract_from_tab", "slides_access:create"}
+        << QStringList{"slides_access data odp"};
+    QTest::newRow("prints a PDF when asked as a PDF")
+        << "List the products as a PDF" << true
+        << QStringList{"act_on_tab:navigate", "crawl_and_extract_from_tab", "pdf_generator"}
+        << QStringList{"pdf_generator data"};
+    QTest::newRow("writes every file asked for, in order")
+        << "List the products, write a .docx report, make slides and export them as a PDF" << true
+        << QStringList{"act_on_tab:navigate", "crawl_and_extract_from_tab", "docs_access:create",
+                       "slides_access:create", "pdf_generator"}
+        << QStringList{"docs_access data docx", "slides_access data pptx", "pdf_generator data"};
+}
+
+void tst_RulePlanner::writesTheFilesTheTaskAsksFor()
+{
+    QFETCH(QString, task);
+    QFETCH(bool, schema);
+    QFETCH(QStringList, calls);
+    QFETCH(QStringList, written);
+    Run run(task, {kList}, schema ? jsonSchema(kProducts) : QJsonObject());
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(out.calls, calls);
+    QCOMPARE(run.tab.log.mid(run.tab.log.size() - written.size()), written);
+    // The answer says what was written.
+    QVERIFY2(out.text.contains(
+                 QStringLiteral("Wrote result with %1").arg(written.last().section(u' ', 0, 0))),
+             qPrintable(out.text));
+}
+
+void tst_RulePlanner::endsErrorWhenTheFileCouldNotBeWritten()
+{
+    // The document tool refuses (as it does content it cannot write), and the run does not
+    // end as if the document were there.
+    FakeContext ctx;
+    ctx.m_request.input = QStringLiteral("Click \"Products\" and make a Word document of it");
+    ctx.m_request.urls = {kHome};
+    TaskContext tc;
+    tc.urls = ctx.m_request.urls;
+    RulePlanner planner(ctx.m_request.input, tc, {});
+    FakeTab tab = shop();
+    // This fake writes nothing: the tool's answer is a failure naming the argument.
+    struct Refusing
+    {
+        static engine::ToolResult run(FakeTab &t, const QString &tool, const QJsonObject &args)
+        {
+            if (tool == QLatin1String("docs_access"))
+                return ToolResult::failure(
+                    QStringLiteral("docs_access: create needs content: markdown, text, sections or "
+                                   "data (all were empty)"));
+            return t.run(tool, args);
+        }
+    };
+    std::optional<ToolResult> last;
+    QStringList calls;
+    for (int step = 0; step < 20; ++step) {
+        std::optional<Decision> d;
+        planner.next(ctx, last ? &*last : nullptr, [&d](Decision x) { d = std::move(x); });
+        QVERIFY(d);
+        if (d->kind != Decision::Kind::Call) {
+            QCOMPARE(int(d->kind), int(Decision::Kind::Fail));
+            QVERIFY2(d->error.startsWith(
+                         QStringLiteral("docs_access failed: docs_access: create needs content")),
+                     qPrintable(d->error));
+            QCOMPARE(calls.last(), QStringLiteral("docs_access"));
+            return;
+        }
+        calls << d->tool;
+        last = Refusing::run(tab, d->tool, d->args);
+    }
+    QFAIL("the planner did not end");
+}
+
+void tst_RulePlanner::writesTheFileAfterAskingForThePage()
+{
+    Run run(QStringLiteral("Make slides about the shop"), {}, {},
+            {QStringLiteral("ask_questions")});
+    const PlannerOutcome out = run.go({{QStringLiteral("url"), kList}});
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    // The page asked for is opened and read before the deck is written from it.
+    QCOMPARE(out.calls, (QStringList{"ask_user", "act_on_tab:navigate",
+                                     "crawl_and_extract_from_tab", "slides_access:create"}));
 }
 
 void tst_RulePlanner::reportsAMissingSearchBox()

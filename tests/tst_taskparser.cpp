@@ -59,7 +59,8 @@ QString describe(const TaskPlan &plan)
             parts << QStringLiteral("workflow");
             break;
         case TaskOp::Kind::Generate:
-            parts << QStringLiteral("generate(%1)").arg(op.a);
+            parts << (op.b.isEmpty() ? QStringLiteral("generate(%1)").arg(op.a)
+                                     : QStringLiteral("generate(%1 %2)").arg(op.a, op.b));
             break;
         case TaskOp::Kind::Ask:
             parts << QStringLiteral("ask");
@@ -190,6 +191,53 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("adds a generated sheet when the tool is on")
         << "List the products" << shop << true << false << QStringList{"generate_sheets"}
         << "open(https://shop.example/) extract generate(generate_sheets) +direct";
+    // Files asked for in plain words: the spec's document tools, after the reading.
+    QTest::newRow("makes a Word document when asked for one")
+        << "Read the products and make a Word document of it" << shop << false << false << none
+        << "open(https://shop.example/) extract generate(docs_access docx) +direct";
+    QTest::newRow("writes a .docx report")
+        << "Write a .docx report of the prices" << shop << false << false << none
+        << "open(https://shop.example/) extract generate(docs_access docx)";
+    QTest::newRow("writes an OpenDocument text when it is named")
+        << "List the products as an OpenDocument text" << shop << false << false << none
+        << "open(https://shop.example/) extract generate(docs_access odt) +direct";
+    QTest::newRow("makes slides of what it read")
+        << "Read the products and make slides of them" << shop << false << false << none
+        << "open(https://shop.example/) extract generate(slides_access pptx) +direct";
+    QTest::newRow("turns the page into a presentation")
+        << "Turn the price list into a presentation" << shop << false << false << none
+        << "open(https://shop.example/) extract generate(slides_access pptx)";
+    QTest::newRow("makes a deck as .pptx")
+        << "List the products as a .pptx" << shop << true << false << none
+        << "open(https://shop.example/) extract generate(slides_access pptx) +direct";
+    QTest::newRow("makes an OpenDocument deck when it is named")
+        << "Make an ODP deck of the products" << shop << false << false << none
+        << "open(https://shop.example/) extract generate(slides_access odp)";
+    QTest::newRow("does not take slides on the page for a deck")
+        << "List the water slides and their prices" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("makes a PDF when asked as a PDF")
+        << "Export the products as a PDF" << shop << false << false << none
+        << "open(https://shop.example/) extract generate(pdf_generator) +direct";
+    QTest::newRow("makes a PDF when asked to make one")
+        << "Collect the prices and make a PDF" << shop << false << false << none
+        << "open(https://shop.example/) extract generate(pdf_generator) +direct";
+    QTest::newRow("does not take a PDF to read for one to make")
+        << "Summarise the PDF" << none << false << true << none << "readSheets +direct";
+    QTest::newRow("makes each file asked for, in order")
+        << "Make a Word document of the products, then turn it into slides and save it as a PDF"
+        << shop << false << false << none
+        << "open(https://shop.example/) extract generate(docs_access docx) "
+           "generate(slides_access pptx) generate(pdf_generator) +direct";
+    QTest::newRow("never reads a file to make inside quotes")
+        << "Type \"make a pdf\" into \"Note\"" << shop << false << false << none
+        << "open(https://shop.example/) type(make a pdf→Note) +steps";
+    QTest::newRow("reads the page after explicit steps to write the file from it")
+        << "Click \"Products\" and make a Word document of it" << shop << false << false << none
+        << "open(https://shop.example/) click(Products) extract generate(docs_access docx) +steps";
+    QTest::newRow("writes the file after the page it asks for")
+        << "Make slides about the shop" << none << false << false << none
+        << "ask generate(slides_access pptx)";
     QTest::newRow("keeps semicolons inside quotes together")
         << "Type \"a; b\" into \"Note\"" << shop << false << false << none
         << "open(https://shop.example/) type(a; b→Note) +steps";

@@ -18,6 +18,7 @@
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QMap>
 
 Q_LOGGING_CATEGORY(lcRun, "pilothouse.engine")
 
@@ -99,6 +100,33 @@ void schemaWarnings(const QJsonObject &schema, const QJsonValue &value, const QS
                                path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key(), out);
         }
     }
+}
+
+// A document, deck or PDF the planner set out to write whose last attempt failed (a bad
+// argument, a write error): the run did not do what was asked, whatever its answer says.
+QString undelivered(const QList<StepRecord> &steps)
+{
+    QMap<QString, QString> failed; // tool -> why
+    for (const StepRecord &s : steps) {
+        const QString action = s.args.value(QStringLiteral("action")).toString();
+        const bool writes =
+            s.toolName == QLatin1String("pdf_generator") ||
+            ((s.toolName == QLatin1String("docs_access") ||
+              s.toolName == QLatin1String("slides_access")) &&
+             (action == QLatin1String("create") || action == QLatin1String("append")));
+        if (!writes)
+            continue;
+        if (s.status == QLatin1String("error"))
+            failed.insert(s.toolName, s.summary);
+        else if (s.status == QLatin1String("success"))
+            failed.remove(s.toolName);
+    }
+    QStringList why;
+    for (auto it = failed.cbegin(); it != failed.cend(); ++it)
+        why << QStringLiteral("%1 failed: %2").arg(it.key(), it.value());
+    return why.isEmpty() ? QString()
+                         : QStringLiteral("the file the run was to write was not written (%1)")
+                               .arg(why.join(QStringLiteral("; ")));
 }
 
 } // namespace
@@ -329,6 +357,10 @@ void AgentRun::decided(const Decision &d)
                                m_ctx->warnings());
             if (m_json && m_jsonBlocks.isEmpty())
                 schemaWarnings(m_request.schema, *m_json, {}, m_ctx->warnings());
+        }
+        if (const QString missing = undelivered(m_steps); !missing.isEmpty()) {
+            finalize(RunStatus::Error, missing);
+            return;
         }
         finalize(RunStatus::Success);
         return;

@@ -26,45 +26,6 @@ namespace ph::engine {
 
 namespace {
 
-QString fileName(const QString &title, const QString &extension)
-{
-    QString base = title.trimmed().toLower();
-    base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-    base = base.left(60);
-    while (base.endsWith(QLatin1Char('-')))
-        base.chop(1);
-    while (base.startsWith(QLatin1Char('-')))
-        base.remove(0, 1);
-    return (base.isEmpty() ? QStringLiteral("document") : base) + QLatin1Char('.') + extension;
-}
-
-GeneratedFile store(RunContext &ctx, const QString &tool, const QString &name,
-                    const QString &contentType, const QByteArray &data)
-{
-    const StoredObject o = ctx.services().store.objects().put(
-        ctx.keyId(), QStringLiteral("artifact"), name, contentType, data);
-    GeneratedFile f;
-    f.tool = tool;
-    f.objectId = o.id;
-    f.name = name;
-    f.contentType = contentType;
-    f.sizeBytes = o.size;
-    ctx.files().append(f);
-    return f;
-}
-
-ToolResult fileResult(const GeneratedFile &f)
-{
-    ToolResult r;
-    r.generatedContent = true;
-    r.output = QJsonObject{{QStringLiteral("file"), f.name},
-                           {QStringLiteral("contentType"), f.contentType},
-                           {QStringLiteral("sizeBytes"), double(f.sizeBytes)},
-                           {QStringLiteral("objectId"), f.objectId}};
-    r.summary = QStringLiteral("generated %1 (%2 bytes)").arg(f.name).arg(f.sizeBytes);
-    return r;
-}
-
 QString cellText(const QJsonValue &v)
 {
     QString s = v.isString()   ? v.toString()
@@ -102,7 +63,47 @@ QString table(const QJsonArray &rows)
     return md;
 }
 
-// Content as markdown: given markdown, or JSON data written as tables and lists.
+} // namespace
+
+QString generatedFileName(const QString &title, const QString &extension)
+{
+    QString base = title.trimmed().toLower();
+    base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    base = base.left(60);
+    while (base.endsWith(QLatin1Char('-')))
+        base.chop(1);
+    while (base.startsWith(QLatin1Char('-')))
+        base.remove(0, 1);
+    return (base.isEmpty() ? QStringLiteral("document") : base) + QLatin1Char('.') + extension;
+}
+
+GeneratedFile storeGeneratedFile(RunContext &ctx, const QString &tool, const QString &name,
+                                 const QString &contentType, const QByteArray &data)
+{
+    const StoredObject o = ctx.services().store.objects().put(
+        ctx.keyId(), QStringLiteral("artifact"), name, contentType, data);
+    GeneratedFile f;
+    f.tool = tool;
+    f.objectId = o.id;
+    f.name = name;
+    f.contentType = contentType;
+    f.sizeBytes = o.size;
+    ctx.files().append(f);
+    return f;
+}
+
+ToolResult generatedFileResult(const GeneratedFile &f)
+{
+    ToolResult r;
+    r.generatedContent = true;
+    r.output = QJsonObject{{QStringLiteral("file"), f.name},
+                           {QStringLiteral("contentType"), f.contentType},
+                           {QStringLiteral("sizeBytes"), double(f.sizeBytes)},
+                           {QStringLiteral("objectId"), f.objectId}};
+    r.summary = QStringLiteral("generated %1 (%2 bytes)").arg(f.name).arg(f.sizeBytes);
+    return r;
+}
+
 QString contentMarkdown(const QJsonObject &args)
 {
     if (args.contains(QStringLiteral("markdown")))
@@ -126,8 +127,6 @@ QString contentMarkdown(const QJsonObject &args)
             .arg(QString::fromUtf8(QJsonDocument(data.toArray()).toJson()));
     return args.value(QStringLiteral("text")).toString();
 }
-
-} // namespace
 
 QString markdownToHtml(const QString &title, const QString &markdown)
 {
@@ -182,12 +181,12 @@ void GenerateDocsTool::run(RunContext &ctx, const QJsonObject &args,
                              ? markdown
                              : QStringLiteral("# %1\n\n%2").arg(title, markdown);
     const GeneratedFile f =
-        html ? store(ctx, name(), fileName(title, QStringLiteral("html")),
-                     QStringLiteral("text/html; charset=utf-8"),
-                     markdownToHtml(title, full).toUtf8())
-             : store(ctx, name(), fileName(title, QStringLiteral("md")),
-                     QStringLiteral("text/markdown; charset=utf-8"), full.toUtf8());
-    done(fileResult(f));
+        html ? storeGeneratedFile(ctx, name(), generatedFileName(title, QStringLiteral("html")),
+                                  QStringLiteral("text/html; charset=utf-8"),
+                                  markdownToHtml(title, full).toUtf8())
+             : storeGeneratedFile(ctx, name(), generatedFileName(title, QStringLiteral("md")),
+                                  QStringLiteral("text/markdown; charset=utf-8"), full.toUtf8());
+    done(generatedFileResult(f));
 }
 
 // ------------------------------------------------------------------------ generate_pdfs
@@ -224,44 +223,59 @@ void GeneratePdfsTool::run(RunContext &ctx, const QJsonObject &args,
                                          ? markdown
                                          : QStringLiteral("# %1\n\n%2").arg(title, markdown));
     }
+    QPointer<RunContext> guard(&ctx);
+    printHtmlToPdf(
+        ctx, html, [guard, title, done, this](const QByteArray &pdf, const QString &error) {
+            if (!guard)
+                return;
+            if (pdf.isEmpty()) {
+                done(ToolResult::failure(error));
+                return;
+            }
+            done(generatedFileResult(
+                storeGeneratedFile(*guard, name(), generatedFileName(title, QStringLiteral("pdf")),
+                                   QStringLiteral("application/pdf"), pdf)));
+        });
+}
+
+void printHtmlToPdf(RunContext &ctx, const QString &html,
+                    std::function<void(const QByteArray &pdf, const QString &error)> done)
+{
     // A page of its own (a fresh isolated one from the pool), so the run's tab is untouched.
     QPointer<RunContext> guard(&ctx);
     // It shows the run's own HTML, so it acts with the run's grant.
     const bool queued = ctx.services().pool.acquire(
         ctx.trajectoryId(), ctx.grant(), &ctx,
-        [guard, html, title, done, this](std::unique_ptr<BrowserLease> lease) {
+        [guard, html, done](std::unique_ptr<BrowserLease> lease) {
             if (!guard)
                 return;
             auto held = std::make_shared<std::unique_ptr<BrowserLease>>(std::move(lease));
-            (*held)->loadHtml(html, 30000, [guard, held, title, done, this](bool ok) {
+            (*held)->loadHtml(html, 30000, [guard, held, done](bool ok) {
                 if (!ok || !guard) {
                     held->reset();
                     if (guard)
-                        done(ToolResult::failure(QStringLiteral("the PDF's page did not render")));
+                        done({}, QStringLiteral("the PDF's page did not render"));
                     return;
                 }
                 const QPageLayout layout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
                                          QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
                 (*held)->page()->printToPdf(
-                    [guard, held, title, done, this](const QByteArray &pdf) {
+                    [guard, held, done](const QByteArray &pdf) {
                         // The lease is released from the event loop, not inside the page's
                         // callback.
                         QTimer::singleShot(0, [held] { held->reset(); });
                         if (!guard)
                             return;
-                        if (pdf.isEmpty()) {
-                            done(ToolResult::failure(QStringLiteral("printing to PDF failed")));
-                            return;
-                        }
-                        done(
-                            fileResult(store(*guard, name(), fileName(title, QStringLiteral("pdf")),
-                                             QStringLiteral("application/pdf"), pdf)));
+                        done(pdf,
+                             pdf.isEmpty() ? QStringLiteral("printing to PDF failed") : QString());
                     },
                     layout);
             });
         });
     if (!queued)
-        done(ToolResult::failure(QStringLiteral("the browser pool is full; no page is free")));
+        QTimer::singleShot(0, &ctx, [done] {
+            done({}, QStringLiteral("the browser pool is full; no page is free"));
+        });
 }
 
 // --------------------------------------------------------------------------- screenshot
@@ -313,8 +327,9 @@ void ScreenshotTool::run(RunContext &ctx, const QJsonObject &args,
                                                  : problem));
                     return;
                 }
-                done(fileResult(store(*guard, name(), fileName(title, QStringLiteral("png")),
-                                      QStringLiteral("image/png"), png)));
+                done(generatedFileResult(storeGeneratedFile(
+                    *guard, name(), generatedFileName(title, QStringLiteral("png")),
+                    QStringLiteral("image/png"), png)));
             },
             layout);
     });
@@ -387,10 +402,10 @@ void GenerateSheetsTool::run(RunContext &ctx, const QJsonObject &args,
         done(ToolResult::failure(QStringLiteral("generate_sheets: %1").arg(xlsx.error().message)));
         return;
     }
-    done(fileResult(
-        store(ctx, name(), fileName(title, QStringLiteral("xlsx")),
-              QStringLiteral("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-              xlsx.value())));
+    done(generatedFileResult(storeGeneratedFile(
+        ctx, name(), generatedFileName(title, QStringLiteral("xlsx")),
+        QStringLiteral("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+        xlsx.value())));
 }
 
 } // namespace ph::engine

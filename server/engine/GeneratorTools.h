@@ -48,4 +48,20 @@ public:
 // document and PDF generators.
 QString markdownToHtml(const QString &title, const QString &markdown);
 
+// What the generators share (here and in DocumentTools.cpp):
+// The tool's content as markdown: `markdown`, else `data` written as tables and lists,
+// else `text`.
+QString contentMarkdown(const QJsonObject &args);
+// A file name from a title: lower case, words joined by '-', at most 60 characters.
+QString generatedFileName(const QString &title, const QString &extension);
+// Stores a generated file in the object store and lists it in the run's files.
+GeneratedFile storeGeneratedFile(RunContext &ctx, const QString &tool, const QString &name,
+                                 const QString &contentType, const QByteArray &data);
+// The result of a call that generated `file`: generatedContent, and the file as output.
+ToolResult generatedFileResult(const GeneratedFile &file);
+// HTML printed to an A4 PDF by a page of its own from the pool (the run's tab is left
+// alone); `done` gets the PDF, or an empty one and why.
+void printHtmlToPdf(RunContext &ctx, const QString &html,
+                    std::function<void(const QByteArray &pdf, const QString &error)> done);
+
 } // namespace ph::engine

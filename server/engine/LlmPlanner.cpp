@@ -66,8 +66,10 @@ QStringList LlmPlanner::toolNames(PlanningContext &ctx) const
 {
     QStringList names{QStringLiteral("act_on_tab"), QStringLiteral("crawl_and_extract_from_tab"),
                       QStringLiteral("ask_user")};
-    for (const QString &t : {QStringLiteral("sheets_access"), QStringLiteral("sheets_workflow"),
-                             QStringLiteral("create_sheet_from_data")}) {
+    for (const QString &t :
+         {QStringLiteral("sheets_access"), QStringLiteral("sheets_workflow"),
+          QStringLiteral("create_sheet_from_data"), QStringLiteral("docs_access"),
+          QStringLiteral("slides_access"), QStringLiteral("pdf_generator")}) {
         if (ctx.tools().find(t))
             names << t;
     }

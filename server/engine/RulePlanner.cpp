@@ -6,6 +6,7 @@
 #include "core/Settings.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QUrl>
 
 namespace ph::engine {
@@ -547,8 +548,22 @@ void RulePlanner::startWorkflow(PlanningContext &ctx, std::function<void(Decisio
 void RulePlanner::startGenerate(PlanningContext &ctx, const TaskOp &op,
                                 std::function<void(Decision)> &decide)
 {
-    const QString title = ctx.request().input.left(60);
+    const bool named = op.a == QLatin1String("docs_access") ||
+                       op.a == QLatin1String("slides_access") ||
+                       op.a == QLatin1String("pdf_generator");
+    QString title = ctx.request().input;
+    // The spec's document tools are titled by the task without its addresses ("Read the
+    // products on https://… and make slides" → "Read the products and make slides").
+    static const QRegularExpression address(
+        QStringLiteral("(?:\\s+(?:on|at|from|of|in|auf|von))?\\s*\\bhttps?://\\S+"));
+    if (named)
+        title = title.remove(address).simplified();
+    title = title.left(60);
     QJsonObject args{{QStringLiteral("title"), title.isEmpty() ? QStringLiteral("Result") : title}};
+    if (op.a == QLatin1String("docs_access") || op.a == QLatin1String("slides_access"))
+        args.insert(QStringLiteral("action"), QStringLiteral("create"));
+    if (!op.b.isEmpty())
+        args.insert(QStringLiteral("format"), op.b);
     if (!m_records.isEmpty()) {
         QJsonArray records = m_records;
         records.append(m_data);
@@ -577,7 +592,8 @@ void RulePlanner::askForPage(PlanningContext &ctx, std::function<void(Decision)>
         if (!url.contains(QLatin1String("://")))
             url.prepend(QStringLiteral("https://"));
         m_plan.ops.replace(m_index, {TaskOp::Kind::Open, url, {}, 0});
-        m_plan.ops.append({TaskOp::Kind::Extract, {}, {}, 0});
+        // Read it next: before the files the task asked to write from what it reads.
+        m_plan.ops.insert(m_index + 1, {TaskOp::Kind::Extract, {}, {}, 0});
         next(ctx, nullptr, decide);
         return;
     }

@@ -362,6 +362,52 @@ void readIntents(const QString &text, const TaskContext &context, TaskPlan &plan
                        "jede zeile|jeder zeile|jede url|jeden link|pro zeile)\\b")));
 }
 
+// Files the task asks for in plain words: a Word document, slides, a PDF.
+void readDeliverables(const QString &text, TaskPlan &plan)
+{
+    static const RE word(
+        QStringLiteral(
+            "\\bword[ -](?:document|doc|file|report|dokument|datei)\\b|\\bms[ -]word\\b|"
+            "\\bdocx\\b|\\b(?:as|in|into|to)\\s+word\\b|\\bodt\\b|\\bopendocument[ -]text\\b|"
+            "\\blibreoffice\\s+writer\\b"),
+        CI);
+    static const RE odt(
+        QStringLiteral("\\bodt\\b|\\bopendocument[ -]text\\b|\\blibreoffice\\s+writer\\b"), CI);
+    // Slides only as something to make ("make slides of them", "a deck", "as a
+    // presentation", ".pptx"), never a word of the page ("list the water slides").
+    static const RE slides(
+        QStringLiteral(
+            "\\b(?:make|create|build|produce|prepare|generate|write|put\\s+together|draft|"
+            "erstelle|mach|mache)\\s+(?:(?:me|us|a|an|some|the|few|short|small|simple|quick|"
+            "nice|brief|\\d+|eine?n?)\\s+)*(?:slides?|slide\\s*deck|deck|presentation|"
+            "powerpoint|folien|präsentation)\\b|"
+            "\\b(?:as|into|in|to)\\s+(?:a\\s+|an\\s+|some\\s+)?(?:slides|slide\\s*deck|deck|"
+            "presentation|powerpoint|pptx|folien|präsentation)\\b|"
+            "\\bpptx\\b|\\bodp\\b|\\bopendocument[ -]presentation\\b|\\blibreoffice\\s+impress\\b"),
+        CI);
+    static const RE odp(
+        QStringLiteral("\\bodp\\b|\\bopendocument[ -]presentation\\b|\\blibreoffice\\s+impress\\b"),
+        CI);
+    static const RE pdf(
+        QStringLiteral(
+            "\\b(?:as|into|to|in)\\s+(?:a\\s+|an\\s+|one\\s+)?pdf\\b|"
+            "\\b(?:make|create|build|produce|prepare|generate|write|export|render|print|"
+            "erstelle|mach|mache)\\s+(?:(?:me|us|a|an|one|the|it|them|this|that|short|small|"
+            "simple|nice|brief|eine?n?)\\s+)*pdf\\b|"
+            "\\bpdf[ -](?:report|document|file|version|summary|export|datei|dokument)\\b"),
+        CI);
+    if (word.match(text).hasMatch())
+        plan.deliverables.append({QStringLiteral("docs_access"), odt.match(text).hasMatch()
+                                                                     ? QStringLiteral("odt")
+                                                                     : QStringLiteral("docx")});
+    if (slides.match(text).hasMatch())
+        plan.deliverables.append({QStringLiteral("slides_access"), odp.match(text).hasMatch()
+                                                                       ? QStringLiteral("odp")
+                                                                       : QStringLiteral("pptx")});
+    if (pdf.match(text).hasMatch())
+        plan.deliverables.append({QStringLiteral("pdf_generator"), QString()});
+}
+
 // Credentials written in the task: email "…", password "…", user: "…".
 void readCredentials(const QString &text, const QStringList &quoted, TaskPlan &plan)
 {
@@ -403,7 +449,9 @@ void assemble(const QString &text, const QStringList &quoted, const TaskContext 
         plan.ops.insert(1, {TaskOp::Kind::Login, {}, {}, 0});
     if (plan.eachRow) {
         plan.ops.append({TaskOp::Kind::SheetsWorkflow, {}, {}, 0});
-    } else if (context.hasSchema || plan.extractIntent || !plan.explicitSteps) {
+    } else if (context.hasSchema || plan.extractIntent || !plan.explicitSteps ||
+               !plan.deliverables.isEmpty()) {
+        // (A file asked for is written from what the page shows after the steps.)
         if (!plan.ops.isEmpty() || context.pageOpen) {
             plan.ops.append({TaskOp::Kind::Extract, {}, {}, 0});
             // The first URL loads in the tab; the others are read after it.
@@ -414,6 +462,9 @@ void assemble(const QString &text, const QStringList &quoted, const TaskContext 
     if (plan.ops.isEmpty())
         plan.ops.append(
             {context.hasData ? TaskOp::Kind::ReadSheets : TaskOp::Kind::Ask, {}, {}, 0});
+    // The files the task asks for in words, then those of tools.enableAdditionalTools.
+    for (const auto &[tool, format] : std::as_const(plan.deliverables))
+        plan.ops.append({TaskOp::Kind::Generate, tool, format, 0});
     for (const QString &tool : context.additionalTools) {
         if (tool == QLatin1String("generate_sheets") || tool == QLatin1String("generate_pdfs") ||
             tool == QLatin1String("generate_docs") || tool == QLatin1String("screenshot"))
@@ -431,6 +482,7 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
     readClauses(text, quoted, plan);
     readIntents(text, context, plan);
     readCredentials(text, quoted, plan);
+    readDeliverables(text, plan);
     assemble(text, quoted, context, plan);
     return plan;
 }

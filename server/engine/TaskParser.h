@@ -2,6 +2,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 
@@ -26,7 +27,7 @@ struct TaskOp
         Login,
         Extract, // a: URL (optional: open it first)
         SheetsWorkflow,
-        Generate,   // a: tool name
+        Generate,   // a: tool name, b: file format (docs_access, slides_access: empty = default)
         Ask,        // the task names nothing to work on: ask for a page
         ReadSheets, // data and no page: read the sheets (as the answer, or shaped by the schema)
     };
@@ -50,6 +51,9 @@ struct TaskPlan
     bool explicitSteps = false;    // the task spelled out actions
     bool directExtraction = false; // "list/extract/collect … " rather than a question
     QJsonObject credentials;       // email/username/password written in the task
+    // Files the task asks for in words ("make a Word document of it", "as slides", "as a
+    // PDF"): the tool that writes each and its format, in the order docs, slides, PDF.
+    QList<QPair<QString, QString>> deliverables;
 };
 
 struct TaskContext

@@ -1,6 +1,7 @@
 #include "Tool.h"
 
 #include "BrowserTools.h"
+#include "DocumentTools.h"
 #include "GeneratorTools.h"
 #include "SheetTools.h"
 
@@ -68,6 +69,9 @@ std::unique_ptr<ToolRegistry> ToolRegistry::builtIn()
     r->add(std::make_unique<SheetsAccessTool>());
     r->add(std::make_unique<CreateSheetFromDataTool>());
     r->add(std::make_unique<SheetsWorkflowTool>());
+    r->add(std::make_unique<DocsAccessTool>());
+    r->add(std::make_unique<SlidesAccessTool>());
+    r->add(std::make_unique<PdfGeneratorTool>());
     return r;
 }
 

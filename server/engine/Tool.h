@@ -69,7 +69,8 @@ public:
     QJsonArray functionSchemas(const QStringList &names) const;
 
     // The built-in set: act_on_tab, crawl_and_extract_from_tab, ask_user, sheets_access,
-    // sheets_workflow, create_sheet_from_data, and the additional tools.
+    // sheets_workflow, create_sheet_from_data, docs_access, slides_access, pdf_generator,
+    // and the additional tools.
     static std::unique_ptr<ToolRegistry> builtIn();
 
 private:

@@ -80,11 +80,18 @@ public:
         if (tool == QLatin1String("crawl_and_extract_from_tab"))
             return crawl(args);
         if (tool.startsWith(QLatin1String("generate_")) ||
-            tool == QLatin1String("create_sheet_from_data")) {
-            // A file written from the data (or the text) the planner passes.
-            log << QStringLiteral("%1 %2").arg(tool, args.contains(QStringLiteral("data"))
-                                                         ? QStringLiteral("data")
-                                                         : QStringLiteral("markdown"));
+            tool == QLatin1String("create_sheet_from_data") ||
+            tool == QLatin1String("docs_access") || tool == QLatin1String("slides_access") ||
+            tool == QLatin1String("pdf_generator")) {
+            // A file written from the data (or the text) the planner passes, in the format
+            // it names ("docs_access data odt").
+            log << QStringLiteral("%1 %2%3").arg(
+                tool,
+                args.contains(QStringLiteral("data")) ? QStringLiteral("data")
+                                                      : QStringLiteral("markdown"),
+                args.contains(QStringLiteral("format"))
+                    ? QLatin1Char(' ') + args.value(QStringLiteral("format")).toString()
+                    : QString());
             return ok({{QStringLiteral("file"), QStringLiteral("result")}},
                       QStringLiteral("Wrote result with %1.").arg(tool));
         }
