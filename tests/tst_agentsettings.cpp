@@ -5,6 +5,7 @@
 #include "FixtureServer.h"
 #include "ForwardProxy.h"
 #include "HttpClient.h"
+#include "ModelStub.h"
 #include "TestMain.h"
 #include "TestService.h"
 
@@ -53,12 +54,15 @@ private Q_SLOTS:
     void readsPagesAsTheExtractionConfigSays_data();
     void readsPagesAsTheExtractionConfigSays();
     void answersOneJsonBlockPerRecordRead();
+    void showsThePlannerTheTreeAsTheSettingsCapIt_data();
+    void showsThePlannerTheTreeAsTheSettingsCapIt();
 
 private:
     QJsonObject agent(const QJsonObject &body);
 
     FixtureServer m_site;
     std::unique_ptr<TestService> m_ph;
+    ModelScript m_model;
 };
 
 void tst_AgentSettings::initTestCase()
@@ -95,6 +99,15 @@ void tst_AgentSettings::initTestCase()
                                        QStringLiteral("<h1>Kayak</h1><p>Price: €499.00</p>")));
     m_site.page("/product/2", htmlPage(QStringLiteral("Paddle"),
                                        QStringLiteral("<h1>Paddle</h1><p>Price: €59.90</p>")));
+    QString items;
+    for (int i = 1; i <= 20; ++i)
+        items += QStringLiteral("<li><a href=\"/n%1\">Entry %1</a></li>").arg(i);
+    m_site.page("/menu", htmlPage(QStringLiteral("Menu"),
+                                  QStringLiteral("<nav id=\"top\"><a href=\"/\">Home</a> <a "
+                                                 "href=\"/help\">Help</a></nav><button>Show "
+                                                 "more</button><ul>%1</ul>")
+                                      .arg(items)));
+    m_model.serveOn(m_site);
     m_ph = std::make_unique<TestService>(QStringList{QStringLiteral("agent.syncWindowMs=60000")});
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
 }
@@ -340,6 +353,58 @@ void tst_AgentSettings::answersOneJsonBlockPerRecordRead()
     }
     QCOMPARE(blocks, 2);
     QVERIFY(!r.contains(QStringLiteral("warnings")));
+}
+
+void tst_AgentSettings::showsThePlannerTheTreeAsTheSettingsCapIt_data()
+{
+    QTest::addColumn<QByteArray>("extraction");
+    QTest::addColumn<QStringList>("present");
+    QTest::addColumn<QStringList>("absent");
+    QTest::newRow("the whole tree by default")
+        << QByteArray("{}") << QStringList{QStringLiteral("Help"), QStringLiteral("Entry 20")}
+        << QStringList{};
+    QTest::newRow("only what the scope matches")
+        << QByteArray(R"({"accessibilityTree":{"scope":"#top"}})")
+        << QStringList{QStringLiteral("Help")}
+        << QStringList{QStringLiteral("Entry 1"), QStringLiteral("Show more")};
+    QTest::newRow("no more nodes than maxNodes")
+        << QByteArray(R"({"accessibilityTree":{"maxNodes":12}})")
+        << QStringList{QStringLiteral("Home")} << QStringList{QStringLiteral("Entry 20")};
+}
+
+void tst_AgentSettings::showsThePlannerTheTreeAsTheSettingsCapIt()
+{
+    QFETCH(QByteArray, extraction);
+    QFETCH(QStringList, present);
+    QFETCH(QStringList, absent);
+    // The LLM planner (a stub served by the test) is shown the opened page's tree: what
+    // the model's first request holds is what the settings let through.
+    TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
+                     QStringLiteral("llm.model=stub-model"),
+                     QStringLiteral("agent.syncWindowMs=60000")});
+    QVERIFY(llm.ok());
+    m_model.reset();
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c1"), QStringLiteral("finish"),
+                  {{QStringLiteral("text"), QStringLiteral("Read.")}})},
+        100);
+    HttpClient c = llm.client();
+    const auto r =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Look at the menu")},
+                {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/menu"))}},
+                {QStringLiteral("settings"),
+                 QJsonObject{{QStringLiteral("planner"), QStringLiteral("llm")},
+                             {QStringLiteral("extraction"),
+                              QJsonDocument::fromJson(extraction).object()}}}});
+    r.expectStatus({200}, __FILE__, __LINE__);
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QVERIFY(!m_model.requests.isEmpty());
+    const QString tree = QString::fromUtf8(QJsonDocument(m_model.requests.first()).toJson());
+    for (const QString &p : present)
+        QVERIFY2(tree.contains(p), qPrintable(QStringLiteral("%1 missing").arg(p)));
+    for (const QString &a : absent)
+        QVERIFY2(!tree.contains(a), qPrintable(QStringLiteral("%1 present").arg(a)));
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_AgentSettings)
