@@ -15,6 +15,8 @@
 
 #ifdef PILOTHOUSE_WITH_UI
 #include "MainWindow.h"
+#include "browserviews/ViewFrameSource.h"
+#include "engine/LiveViews.h"
 #include <QApplication>
 #include <QDockWidget>
 #include <QTableView>
@@ -113,8 +115,9 @@ int main(int argc, char **argv)
 
     std::unique_ptr<QGuiApplication> app;
 #ifdef PILOTHOUSE_WITH_UI
-    if (withWindow)
-        app = std::make_unique<QApplication>(appArgc, appArgv.data());
+    // A QApplication with or without the console: live views show pages in offscreen
+    // widgets (ui/browserviews/ViewFrameSource). The headless-only build prints them.
+    app = std::make_unique<QApplication>(appArgc, appArgv.data());
 #endif
     if (!app)
         app = std::make_unique<QGuiApplication>(appArgc, appArgv.data());
@@ -154,6 +157,9 @@ int main(int argc, char **argv)
         out.flush();
     }
 
+#ifdef PILOTHOUSE_WITH_UI
+    service.liveViews().setFrameSourceFactory(ph::ui::ViewFrameSource::factory());
+#endif
     QObject::connect(&watcher, &ph::SignalWatcher::terminationRequested, &service,
                      &ph::Service::shutdown);
     QObject::connect(&service, &ph::Service::stopped, app.get(), &QCoreApplication::quit);

@@ -13,6 +13,7 @@
 #include "cloud/BridgeController.h"
 #include "cloud/LibraryController.h"
 #include "cloud/LibraryRepository.h"
+#include "cloud/LiveViewController.h"
 #include "cloud/RunService.h"
 #include "cloud/ScrapeController.h"
 #include "cloud/ToolLibrary.h"
@@ -23,6 +24,7 @@
 #include "core/Settings.h"
 #include "core/SettingsService.h"
 #include "core/Store.h"
+#include "engine/LiveViews.h"
 #include "engine/RunContext.h"
 #include "engine/RunManager.h"
 #include "engine/Tool.h"
@@ -67,6 +69,9 @@ Service::Service(ServiceConfig config, QObject *parent)
 
 Service::~Service()
 {
+    // Live views let go of the pages they show before runs and pages go.
+    if (m_liveViews)
+        m_liveViews->shutdown();
     if (m_runs)
         m_runs->shutdown();
     if (m_pool)
@@ -83,6 +88,8 @@ Service::~Service()
     m_demoSite.reset();
     m_libraryController.reset();
     m_agent.reset();
+    m_liveViewController.reset();
+    m_liveViews.reset();
     m_runService.reset();
     m_toolLibrary.reset();
     m_library.reset();
@@ -172,6 +179,11 @@ engine::RunManager &Service::runs()
 engine::TrajectoryRepository &Service::trajectories()
 {
     return *m_trajectories;
+}
+
+engine::LiveViews &Service::liveViews()
+{
+    return *m_liveViews;
 }
 
 webhooks::WebhookQueue &Service::webhooks()
@@ -271,11 +283,15 @@ bool Service::start(QString *error)
     m_toolLibrary = std::make_unique<cloud::ToolLibrary>(*m_library, *m_runs, *m_trajectories);
     m_runService = std::make_unique<cloud::RunService>(*m_store, *m_settings, *m_pool, *m_runs,
                                                        *m_webhooks, *m_toolLibrary);
-    m_agent =
-        std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy, *m_runService);
+    m_liveViews = std::make_unique<engine::LiveViews>(*m_store, *m_settings, *m_pool, *m_runs,
+                                                      *m_trajectories);
+    m_liveViewController = std::make_unique<cloud::LiveViewController>(*m_liveViews);
+    m_agent = std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy,
+                                                       *m_runService, *m_liveViews);
     m_system = std::make_unique<sys::SystemController>(*m_keyService, *m_settingsService, *m_pool);
     m_http->addController(*m_scrape);
     m_http->addController(*m_agent);
+    m_http->addController(*m_liveViewController);
     m_http->addController(*m_system);
     m_http->addController(*m_webhooksController);
 
@@ -482,6 +498,7 @@ void Service::shutdown()
         m_http->drain(2000, [this] {
             qCInfo(lcService) << "answers sent; closing the browser pool and the store";
             m_purger.reset();
+            m_liveViews->shutdown();
             m_pool->shutdown();
             m_store->close();
             qCInfo(lcService) << "stopped";

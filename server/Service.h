@@ -47,12 +47,14 @@ namespace cloud {
 class AgentController;
 class BridgeController;
 class LibraryController;
+class LiveViewController;
 class LibraryRepository;
 class RunService;
 class ScrapeController;
 class ToolLibrary;
 } // namespace cloud
 namespace engine {
+class LiveViews;
 class RunManager;
 class ToolRegistry;
 class TrajectoryRepository;
@@ -114,6 +116,8 @@ public:
     NetworkPolicy &policy();
     engine::RunManager &runs();
     engine::TrajectoryRepository &trajectories();
+    // Live views of agent runs (options.liveView); app/ registers how frames are taken.
+    engine::LiveViews &liveViews();
     webhooks::WebhookQueue &webhooks();
     const Clock &clock() const { return *m_clock; }
     sites::SitesArea &sites();
@@ -167,6 +171,8 @@ private:
     std::unique_ptr<cloud::LibraryRepository> m_library;
     std::unique_ptr<cloud::ToolLibrary> m_toolLibrary;
     std::unique_ptr<cloud::RunService> m_runService;
+    std::unique_ptr<engine::LiveViews> m_liveViews;
+    std::unique_ptr<cloud::LiveViewController> m_liveViewController;
     std::unique_ptr<cloud::AgentController> m_agent;
     std::unique_ptr<cloud::LibraryController> m_libraryController;
     std::unique_ptr<cloud::BridgeController> m_bridge;

@@ -263,6 +263,12 @@ void tst_OpenApi::realAnswersMatchTheirSchemas()
              m_ph->mintKey(100));
     QCOMPARE(scraped.status, 200);
     call("GET", QStringLiteral("/agent/no-such-run"), QStringLiteral("/agent/{trajectoryId}"));
+    // Live views: a token that is not valid is the one 403 envelope.
+    call("GET", QStringLiteral("/live/no-such-run?token=1.2.3"),
+         QStringLiteral("/live/{trajectoryId}"));
+    call("POST", QStringLiteral("/live/no-such-run/input?token=1.2.3"),
+         QStringLiteral("/live/{trajectoryId}/input"),
+         {{QStringLiteral("type"), QStringLiteral("key")}});
 
     // Browser bridge library and webhooks.
     call("GET", QStringLiteral("/tools"), QStringLiteral("/tools"));

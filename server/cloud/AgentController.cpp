@@ -11,6 +11,7 @@
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "engine/AgentRun.h"
+#include "engine/LiveViews.h"
 #include "engine/ResponseBuilder.h"
 #include "http/Authenticator.h"
 #include "http/EventStream.h"
@@ -42,13 +43,24 @@ int statusFor(RunStatus s)
 } // namespace
 
 AgentController::AgentController(Store &store, Settings &settings, NetworkPolicy &policy,
-                                 RunService &runs, QObject *parent)
+                                 RunService &runs, engine::LiveViews &liveViews, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_settings(settings)
     , m_policy(policy)
     , m_runs(runs)
+    , m_liveViews(liveViews)
 {}
+
+QJsonObject AgentController::withLiveView(QJsonObject response, const AgentRun *run, bool asked)
+{
+    // Not part of the run's stored response: the link is a credential, minted for the
+    // answer that carries it.
+    if (asked && run && response.value(QStringLiteral("phase")).toInt() == run->phase())
+        response.insert(QStringLiteral("liveView"),
+                        m_liveViews.link(run->trajectoryId(), run->phase()));
+    return response;
+}
 
 QList<Route> AgentController::routes()
 {
@@ -89,7 +101,7 @@ void AgentController::run(Exchange &exchange)
     });
     auto *poll = http::LongPoll::hold(
         exchange, windowMs, [guard] { return !guard || guard->status() != RunStatus::Executing; },
-        [guard](Exchange &ex) {
+        [this, guard, liveView = request.liveView](Exchange &ex) {
             if (!guard) {
                 ex.fail(DomainError::internal(QStringLiteral("the run is gone")));
                 return;
@@ -98,7 +110,10 @@ void AgentController::run(Exchange &exchange)
                 ex.fail(*bad);
                 return;
             }
-            ex.respondJson(statusFor(guard->status()), guard->response());
+            // The first answer carries the live view link when asked for, whatever the
+            // status: a link to an ended run shows how it ended.
+            ex.respondJson(statusFor(guard->status()),
+                           withLiveView(guard->response(), guard, liveView));
         });
     connect(run, &AgentRun::changed, poll, &http::LongPoll::wake);
 }
@@ -118,7 +133,7 @@ void AgentController::get(Exchange &exchange)
     QPointer<AgentRun> run = m_runs.live(id);
     auto *poll = http::LongPoll::hold(
         exchange, waitMs, [run] { return !run || run->status() != RunStatus::Executing; },
-        [this, id, keyId](Exchange &ex) {
+        [this, id, keyId, run](Exchange &ex) {
             QJsonObject latest;
             try {
                 latest = m_runs.latest(id, keyId);
@@ -126,6 +141,9 @@ void AgentController::get(Exchange &exchange)
                 ex.fail(e);
                 return;
             }
+            // While the phase lives (executing or waiting for input), its link again.
+            if (run && !engine::isTerminal(run->status()))
+                latest = withLiveView(latest, run, run->request().liveView);
             ex.respondJson(latest.value(QStringLiteral("status")).toString() ==
                                    QLatin1String("executing")
                                ? 202

@@ -2,12 +2,17 @@
 
 #include "http/Route.h"
 
+#include <QJsonObject>
 #include <QObject>
 
 namespace ph {
 class NetworkPolicy;
 class Settings;
 class Store;
+namespace engine {
+class AgentRun;
+class LiveViews;
+} // namespace engine
 } // namespace ph
 
 namespace ph::cloud {
@@ -26,7 +31,7 @@ class AgentController : public QObject, public http::Controller
 public:
     // A thin adapter: runs start, answer and cancel in RunService.
     AgentController(Store &store, Settings &settings, NetworkPolicy &policy, RunService &runs,
-                    QObject *parent = nullptr);
+                    engine::LiveViews &liveViews, QObject *parent = nullptr);
     QList<http::Route> routes() override;
 
 private:
@@ -37,11 +42,14 @@ private:
     void cancel(http::Exchange &exchange);
     void upload(http::Exchange &exchange);
     void download(http::Exchange &exchange);
+    // The response with its live view link (options.liveView) while `run` lives.
+    QJsonObject withLiveView(QJsonObject response, const engine::AgentRun *run, bool asked);
 
     Store &m_store;
     Settings &m_settings;
     NetworkPolicy &m_policy;
     RunService &m_runs;
+    engine::LiveViews &m_liveViews;
 };
 
 } // namespace ph::cloud

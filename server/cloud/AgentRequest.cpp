@@ -192,6 +192,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
             options->optionalBool(QStringLiteral("skipToolsStorageLoad")).value_or(false);
         if (const auto ui = options->optionalObject(QStringLiteral("ui")))
             r.emitEvents = ui->optionalBool(QStringLiteral("emitEvents")).value_or(false);
+        r.liveView = options->optionalBool(QStringLiteral("liveView")).value_or(false);
     }
     r.webhooks = readWebhooks(body, grant);
 

@@ -58,6 +58,9 @@ const QList<Settings::Definition> &Settings::definitions()
                         "against agent.maxConcurrentRunsPerKey.")},
         {SettingKeys::agentInlineOutputMaxBytes, T::Double, 1048576, 1024, 1073741824,
          QStringLiteral("Default cap of an inline agent response; larger ones are stored.")},
+        {SettingKeys::agentLiveViewTokenSeconds, T::Double, 1800, 30, 86400,
+         QStringLiteral("Lifetime of a live view link (options.liveView) in seconds; GET "
+                        "/agent/{id} gives a fresh one while the run lives.")},
         {SettingKeys::bridgeSyncWindowMs, T::Double, 25000, 0, 3600000,
          QStringLiteral("How long the browser bridge (/mcp, trigger URLs) waits for a run "
                         "before answering 202 with its trajectoryId.")},

@@ -82,6 +82,7 @@ inline const QString agentMaxPages = QStringLiteral("agent.maxPages");
 inline const QString agentMaxWorkflowRows = QStringLiteral("agent.maxWorkflowRows");
 inline const QString agentPausedLeaseMs = QStringLiteral("agent.pausedLeaseMs");
 inline const QString agentInlineOutputMaxBytes = QStringLiteral("agent.inlineOutputMaxBytes");
+inline const QString agentLiveViewTokenSeconds = QStringLiteral("agent.liveViewTokenSeconds");
 inline const QString bridgeSyncWindowMs = QStringLiteral("bridge.syncWindowMs");
 inline const QString storageUrlTtlSeconds = QStringLiteral("storage.urlTtlSeconds");
 // A2W runs of visiting agents (docs/api/a2w.md).

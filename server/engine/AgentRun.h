@@ -60,6 +60,10 @@ public:
     // The phase's steps so far (arguments masked as stored).
     const QList<StepRecord> &steps() const { return m_steps; }
     bool holdsPage() const;
+    // What the run asks while it waits for input (empty otherwise).
+    const QList<Question> &questions() const { return m_questions; }
+    // Why it ended, on error and cancelled.
+    QString error() const { return m_error; }
 
     // The ApiExecuteResponse as it stands (docs/api/agent.md).
     QJsonObject response() const;

@@ -51,6 +51,8 @@ struct ExecuteRequest
     std::optional<qint64> inlineOutputMaxBytes;
     bool skipToolsStorageLoad = false;
     bool emitEvents = false;
+    // options.liveView (docs/api/agent.md#live-view): the answers carry a live view link.
+    bool liveView = false;
     QList<WebhookSubscription> webhooks;
     QJsonObject stored; // the request as kept in the store: secrets removed
     // Bridge runs (docs/api/bridge.md): steps {tool, args} the script planner runs in

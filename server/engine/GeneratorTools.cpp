@@ -5,6 +5,7 @@
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
+#include "browser/PagePrint.h"
 #include "core/ObjectStore.h"
 #include "core/Store.h"
 #include "data/PdfRender.h"
@@ -314,24 +315,22 @@ void ScreenshotTool::run(RunContext &ctx, const QJsonObject &args,
         const QPageLayout layout(
             QPageSize(QSizeF(1280 * 25.4 / 96, 1600 * 25.4 / 96), QPageSize::Millimeter),
             QPageLayout::Portrait, QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
-        tab->lease()->page()->printToPdf(
-            [guard, title, done, this](const QByteArray &pdf) {
-                if (!guard)
-                    return;
-                QString problem;
-                const QByteArray png =
-                    pdf.isEmpty() ? QByteArray() : data::renderFirstPagePng(pdf, 96, &problem);
-                if (png.isEmpty()) {
-                    done(ToolResult::failure(problem.isEmpty()
-                                                 ? QStringLiteral("the page could not be printed")
-                                                 : problem));
-                    return;
-                }
-                done(generatedFileResult(storeGeneratedFile(
-                    *guard, name(), generatedFileName(title, QStringLiteral("png")),
-                    QStringLiteral("image/png"), png)));
-            },
-            layout);
+        // Queued behind any other print of the page (a live view's print frames).
+        printPage(tab->lease()->page(), layout, [guard, title, done, this](const QByteArray &pdf) {
+            if (!guard)
+                return;
+            QString problem;
+            const QByteArray png =
+                pdf.isEmpty() ? QByteArray() : data::renderFirstPagePng(pdf, 96, &problem);
+            if (png.isEmpty()) {
+                done(ToolResult::failure(
+                    problem.isEmpty() ? QStringLiteral("the page could not be printed") : problem));
+                return;
+            }
+            done(generatedFileResult(storeGeneratedFile(
+                *guard, name(), generatedFileName(title, QStringLiteral("png")),
+                QStringLiteral("image/png"), png)));
+        });
     });
 }
 

@@ -44,6 +44,11 @@ bool EventStream::isOpen() const
     return m_exchange && m_exchange->isStreaming() && m_exchange->isOpen();
 }
 
+qint64 EventStream::unsentBytes() const
+{
+    return m_exchange ? m_exchange->unsentBytes() : 0;
+}
+
 void EventStream::send(const QString &type, const QJsonObject &data, qint64 id)
 {
     if (!isOpen())

@@ -37,6 +37,8 @@ public:
     void sendEnvelope(const QJsonObject &envelope);
     void close();
     bool isOpen() const;
+    // What the client has not received yet, in bytes (to skip work for slow clients).
+    qint64 unsentBytes() const;
     Framing framing() const { return m_framing; }
 
 Q_SIGNALS:

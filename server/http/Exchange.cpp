@@ -53,6 +53,11 @@ bool Exchange::isOpen() const
     return m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
 }
 
+qint64 Exchange::unsentBytes() const
+{
+    return m_socket ? m_socket->bytesToWrite() : 0;
+}
+
 QByteArray Exchange::reasonPhrase(int status)
 {
     switch (status) {

@@ -57,6 +57,8 @@ public:
     void writeChunk(const QByteArray &data);
     void endStream();
     bool isStreaming() const { return m_state == State::Streaming; }
+    // Bytes written and not yet sent to the client (a stream's backlog).
+    qint64 unsentBytes() const;
 
     static QByteArray reasonPhrase(int status);
 
