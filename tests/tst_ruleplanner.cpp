@@ -146,6 +146,7 @@ private Q_SLOTS:
     void doesEveryActionKindInOrder();
     void worksThroughEachRowOfTheSheet();
     void writesTheResultIntoAGeneratedFile();
+    void fillsAFormWithoutOpeningAPage();
     void reportsAMissingSearchBox();
 };
 
@@ -478,6 +479,26 @@ void tst_RulePlanner::writesTheResultIntoAGeneratedFile()
     QCOMPARE(run.tab.log.last(), QStringLiteral("generate_sheets data"));
     QVERIFY2(out.text.contains(QStringLiteral("Wrote result with generate_sheets")),
              qPrintable(out.text));
+}
+
+void tst_RulePlanner::fillsAFormWithoutOpeningAPage()
+{
+    // The form and its values go to pdf_filling alone: no page, no other generator.
+    Run run(QStringLiteral("Fill the form at https://forms.example/a.pdf with city \"London\" "
+                           "and check \"Subscribe\""),
+            {}, {}, {QStringLiteral("pdf_filling"), QStringLiteral("generate_sheets")});
+    QVERIFY(RulePlanner::understood(
+        run.ctx.m_request.input,
+        TaskContext{{}, false, false, {QStringLiteral("pdf_filling")}, false}, false));
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(out.calls, QStringList{QStringLiteral("pdf_filling")});
+    QCOMPARE(run.tab.log,
+             QStringList{QStringLiteral(
+                 "pdf_filling {\"url\":\"https://forms.example/a.pdf\",\"values\":{\"Subscribe\":"
+                 "true,\"city\":\"London\"}}")});
+    QCOMPARE(out.text, QStringLiteral("filled the form: a-filled.pdf"));
+    QVERIFY(!out.json);
 }
 
 void tst_RulePlanner::reportsAMissingSearchBox()

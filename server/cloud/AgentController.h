@@ -20,6 +20,7 @@ class RunService;
 //   DELETE /agent/{trajectoryId}   cancel
 //   POST   /storage                upload a file → storageRef (for dataInputs)
 //   GET    /storage/{id}           download by signed URL (or the owning key)
+//   GET    /storage/sites/{siteId}/{token}/{path}   a generated site's file (generate_websites)
 class AgentController : public QObject, public http::Controller
 {
     Q_OBJECT
@@ -37,6 +38,11 @@ private:
     void cancel(http::Exchange &exchange);
     void upload(http::Exchange &exchange);
     void download(http::Exchange &exchange);
+    // A generated site's root (index.html; without its trailing slash, a redirect to it,
+    // so relative links resolve under the token) and its other files.
+    void siteRoot(http::Exchange &exchange);
+    void siteFile(http::Exchange &exchange);
+    void serveSiteFile(http::Exchange &exchange, const QString &path);
 
     Store &m_store;
     Settings &m_settings;

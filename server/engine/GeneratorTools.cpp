@@ -24,9 +24,7 @@
 
 namespace ph::engine {
 
-namespace {
-
-QString fileName(const QString &title, const QString &extension)
+QString generatedFileName(const QString &title, const QString &extension)
 {
     QString base = title.trimmed().toLower();
     base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
@@ -38,8 +36,8 @@ QString fileName(const QString &title, const QString &extension)
     return (base.isEmpty() ? QStringLiteral("document") : base) + QLatin1Char('.') + extension;
 }
 
-GeneratedFile store(RunContext &ctx, const QString &tool, const QString &name,
-                    const QString &contentType, const QByteArray &data)
+GeneratedFile storeGeneratedFile(RunContext &ctx, const QString &tool, const QString &name,
+                                 const QString &contentType, const QByteArray &data)
 {
     const StoredObject o = ctx.services().store.objects().put(
         ctx.keyId(), QStringLiteral("artifact"), name, contentType, data);
@@ -53,7 +51,7 @@ GeneratedFile store(RunContext &ctx, const QString &tool, const QString &name,
     return f;
 }
 
-ToolResult fileResult(const GeneratedFile &f)
+ToolResult generatedFileResult(const GeneratedFile &f)
 {
     ToolResult r;
     r.generatedContent = true;
@@ -64,6 +62,8 @@ ToolResult fileResult(const GeneratedFile &f)
     r.summary = QStringLiteral("generated %1 (%2 bytes)").arg(f.name).arg(f.sizeBytes);
     return r;
 }
+
+namespace {
 
 QString cellText(const QJsonValue &v)
 {
@@ -129,24 +129,33 @@ QString contentMarkdown(const QJsonObject &args)
 
 } // namespace
 
-QString markdownToHtml(const QString &title, const QString &markdown)
+QString markdownToHtmlBody(const QString &markdown, bool rawHtml)
 {
     QTextDocument doc;
-    doc.setMarkdown(markdown);
+    doc.setMarkdown(markdown,
+                    rawHtml ? QTextDocument::MarkdownDialectGitHub
+                            : QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub |
+                                                              QTextDocument::MarkdownNoHTML));
     QString body = doc.toHtml();
-    // QTextDocument writes a whole page; keep its body and give it our own head.
+    // QTextDocument writes a whole page; keep its body.
     const qsizetype start = body.indexOf(QLatin1String("<body"));
     const qsizetype open = start >= 0 ? body.indexOf(QLatin1Char('>'), start) : -1;
     const qsizetype end = body.lastIndexOf(QLatin1String("</body>"));
     if (open >= 0 && end > open)
         body = body.mid(open + 1, end - open - 1);
+    return body;
+}
+
+QString markdownToHtml(const QString &title, const QString &markdown)
+{
+    // Our own head around QTextDocument's body.
     return QStringLiteral(
                "<!doctype html><html><head><meta "
                "charset=\"utf-8\"><title>%1</"
                "title><style>body{font-family:sans-serif;max-width:50em;margin:2em "
                "auto;line-height:1.45}table{border-collapse:collapse}td,th{border:1px solid "
                "#999;padding:.25em .5em}</style></head><body>%2</body></html>")
-        .arg(title.toHtmlEscaped(), body);
+        .arg(title.toHtmlEscaped(), markdownToHtmlBody(markdown));
 }
 
 // ------------------------------------------------------------------------ generate_docs
@@ -182,12 +191,12 @@ void GenerateDocsTool::run(RunContext &ctx, const QJsonObject &args,
                              ? markdown
                              : QStringLiteral("# %1\n\n%2").arg(title, markdown);
     const GeneratedFile f =
-        html ? store(ctx, name(), fileName(title, QStringLiteral("html")),
-                     QStringLiteral("text/html; charset=utf-8"),
-                     markdownToHtml(title, full).toUtf8())
-             : store(ctx, name(), fileName(title, QStringLiteral("md")),
-                     QStringLiteral("text/markdown; charset=utf-8"), full.toUtf8());
-    done(fileResult(f));
+        html ? storeGeneratedFile(ctx, name(), generatedFileName(title, QStringLiteral("html")),
+                                  QStringLiteral("text/html; charset=utf-8"),
+                                  markdownToHtml(title, full).toUtf8())
+             : storeGeneratedFile(ctx, name(), generatedFileName(title, QStringLiteral("md")),
+                                  QStringLiteral("text/markdown; charset=utf-8"), full.toUtf8());
+    done(generatedFileResult(f));
 }
 
 // ------------------------------------------------------------------------ generate_pdfs
@@ -253,9 +262,9 @@ void GeneratePdfsTool::run(RunContext &ctx, const QJsonObject &args,
                             done(ToolResult::failure(QStringLiteral("printing to PDF failed")));
                             return;
                         }
-                        done(
-                            fileResult(store(*guard, name(), fileName(title, QStringLiteral("pdf")),
-                                             QStringLiteral("application/pdf"), pdf)));
+                        done(generatedFileResult(storeGeneratedFile(
+                            *guard, name(), generatedFileName(title, QStringLiteral("pdf")),
+                            QStringLiteral("application/pdf"), pdf)));
                     },
                     layout);
             });
@@ -313,8 +322,9 @@ void ScreenshotTool::run(RunContext &ctx, const QJsonObject &args,
                                                  : problem));
                     return;
                 }
-                done(fileResult(store(*guard, name(), fileName(title, QStringLiteral("png")),
-                                      QStringLiteral("image/png"), png)));
+                done(generatedFileResult(storeGeneratedFile(
+                    *guard, name(), generatedFileName(title, QStringLiteral("png")),
+                    QStringLiteral("image/png"), png)));
             },
             layout);
     });
@@ -387,10 +397,10 @@ void GenerateSheetsTool::run(RunContext &ctx, const QJsonObject &args,
         done(ToolResult::failure(QStringLiteral("generate_sheets: %1").arg(xlsx.error().message)));
         return;
     }
-    done(fileResult(
-        store(ctx, name(), fileName(title, QStringLiteral("xlsx")),
-              QStringLiteral("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-              xlsx.value())));
+    done(generatedFileResult(storeGeneratedFile(
+        ctx, name(), generatedFileName(title, QStringLiteral("xlsx")),
+        QStringLiteral("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+        xlsx.value())));
 }
 
 } // namespace ph::engine

@@ -45,7 +45,17 @@ public:
 };
 
 // Markdown to a standalone HTML page (QTextDocument's markdown reader), shared by the
-// document and PDF generators.
+// document and PDF generators; markdownToHtmlBody: the page's body alone, with the HTML
+// written in the markdown kept or (rawHtml false) left out.
 QString markdownToHtml(const QString &title, const QString &markdown);
+QString markdownToHtmlBody(const QString &markdown, bool rawHtml = true);
+
+// Shared by the tools that make files: a file name of a title ("list-every-product.xlsx",
+// "document.<extension>" for an empty one); a file stored for the run (object store and
+// the run's generated files); the result of a tool that made one file.
+QString generatedFileName(const QString &title, const QString &extension);
+GeneratedFile storeGeneratedFile(RunContext &ctx, const QString &tool, const QString &name,
+                                 const QString &contentType, const QByteArray &data);
+ToolResult generatedFileResult(const GeneratedFile &f);
 
 } // namespace ph::engine

@@ -26,14 +26,24 @@ struct TaskOp
         Login,
         Extract, // a: URL (optional: open it first)
         SheetsWorkflow,
-        Generate,   // a: tool name
+        Generate,   // a: tool name; args: what the task spelled out for it (pdf_filling)
         Ask,        // the task names nothing to work on: ask for a page
         ReadSheets, // data and no page: read the sheets (as the answer, or shaped by the schema)
     };
+    TaskOp(Kind k, QString first = {}, QString second = {}, int number = 0,
+           QJsonObject toolArgs = {})
+        : kind(k)
+        , a(std::move(first))
+        , b(std::move(second))
+        , n(number)
+        , args(std::move(toolArgs))
+    {}
+
     Kind kind;
     QString a;
     QString b;
     int n = 0;
+    QJsonObject args;
 
     QJsonObject toJson() const;
     static TaskOp fromJson(const QJsonObject &o);
@@ -49,6 +59,7 @@ struct TaskPlan
     bool eachRow = false;
     bool explicitSteps = false;    // the task spelled out actions
     bool directExtraction = false; // "list/extract/collect … " rather than a question
+    bool fillForm = false;         // "fill the form at … with …" and pdf_filling is enabled
     QJsonObject credentials;       // email/username/password written in the task
 };
 

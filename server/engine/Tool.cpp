@@ -2,7 +2,9 @@
 
 #include "BrowserTools.h"
 #include "GeneratorTools.h"
+#include "PdfFillingTool.h"
 #include "SheetTools.h"
+#include "WebsiteTool.h"
 
 #include <QJsonDocument>
 
@@ -65,6 +67,8 @@ std::unique_ptr<ToolRegistry> ToolRegistry::builtIn()
     r->add(std::make_unique<GeneratePdfsTool>());
     r->add(std::make_unique<ScreenshotTool>());
     r->add(std::make_unique<GenerateSheetsTool>());
+    r->add(std::make_unique<GenerateWebsitesTool>());
+    r->add(std::make_unique<PdfFillingTool>());
     r->add(std::make_unique<SheetsAccessTool>());
     r->add(std::make_unique<CreateSheetFromDataTool>());
     r->add(std::make_unique<SheetsWorkflowTool>());
@@ -81,7 +85,7 @@ QStringList all()
 
 QStringList unavailable()
 {
-    return {generateWebsites, pdfFilling};
+    return {};
 }
 
 } // namespace AdditionalTools
