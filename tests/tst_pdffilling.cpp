@@ -13,6 +13,7 @@
 
 #include "data/Sheet.h"
 
+#include <QFile>
 #include <QJsonArray>
 
 #include <poppler-form.h>
@@ -87,6 +88,7 @@ private Q_SLOTS:
     void fillsAFormAskedForInTheTask();
     void fillsAFormPerCsvRowThroughTheRulePlanner();
     void fillsAFormThroughTheLlmPlanner();
+    void shipsTheFixtureAsTheReadmesExample();
 
 private:
     QString formUrl() const { return m_site.url(QStringLiteral("/forms/application.pdf")); }
@@ -561,6 +563,13 @@ void tst_PdfFilling::fillsAFormThroughTheLlmPlanner()
     QCOMPARE(values.value(QStringLiteral("city")), QStringLiteral("London"));
     // Model tokens are the run's only usage: 800 tokens, 0.8 credits.
     QCOMPARE(r[QStringLiteral("usage")][QStringLiteral("creditsUsed")].toDouble(), 0.8);
+}
+
+void tst_PdfFilling::shipsTheFixtureAsTheReadmesExample()
+{
+    QFile example(QStringLiteral(SOURCE_DIR "/docs/examples/application.pdf"));
+    QVERIFY(example.open(QIODevice::ReadOnly));
+    QCOMPARE(example.readAll(), applicationFormPdf());
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_PdfFilling)

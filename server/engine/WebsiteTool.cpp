@@ -420,7 +420,15 @@ void GenerateWebsitesTool::run(RunContext &ctx, const QJsonObject &args,
             << QStringLiteral("<li><a href=\"%1\">%2</a></li>").arg(file, esc(sectionTitle));
     }
 
-    if (hasData && isRows(data)) {
+    // One list of rows under one name ({"products": [...]}, as a schema often shapes it):
+    // the rows are the home page's table, under that name.
+    const QJsonObject only =
+        data.isObject() && data.toObject().size() == 1 ? data.toObject() : QJsonObject();
+    if (!only.isEmpty() && isRows(only.begin().value())) {
+        home += QStringLiteral("<h2>%1</h2>").arg(esc(only.begin().key()));
+        home += site.table(only.begin().value().toArray(), {}, QStringLiteral("index.html"), title,
+                           itemStem);
+    } else if (hasData && isRows(data)) {
         home += site.table(data.toArray(), {}, QStringLiteral("index.html"), title, itemStem);
     } else if (hasData && data.isObject()) {
         const QJsonObject o = data.toObject();
@@ -501,9 +509,10 @@ void GenerateWebsitesTool::run(RunContext &ctx, const QJsonObject &args,
                            {QStringLiteral("files"), paths},
                            {QStringLiteral("contentType"), f.contentType},
                            {QStringLiteral("sizeBytes"), double(stored.size)}};
-    r.summary = QStringLiteral("generated the site %1 (%2 pages, %3 bytes)")
+    r.summary = QStringLiteral("generated the site %1 (%2 page%3, %4 bytes)")
                     .arg(name)
                     .arg(files.size() - 1)
+                    .arg(files.size() == 2 ? QString() : QStringLiteral("s"))
                     .arg(stored.size);
     done(r);
 }
