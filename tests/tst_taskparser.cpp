@@ -4,6 +4,7 @@
 // plan's flags (+paginate, +max=N, +eachRow, +login, +direct, +steps).
 #include "engine/TaskParser.h"
 
+#include <QJsonDocument>
 #include <QtTest>
 
 using namespace ph::engine;
@@ -59,8 +60,13 @@ QString describe(const TaskPlan &plan)
             parts << QStringLiteral("workflow");
             break;
         case TaskOp::Kind::Generate:
-            parts << (op.b.isEmpty() ? QStringLiteral("generate(%1)").arg(op.a)
-                                     : QStringLiteral("generate(%1 %2)").arg(op.a, op.b));
+            if (!op.args.isEmpty())
+                parts << QStringLiteral("generate(%1 %2)")
+                             .arg(op.a, QString::fromUtf8(
+                                            QJsonDocument(op.args).toJson(QJsonDocument::Compact)));
+            else
+                parts << (op.b.isEmpty() ? QStringLiteral("generate(%1)").arg(op.a)
+                                         : QStringLiteral("generate(%1 %2)").arg(op.a, op.b));
             break;
         case TaskOp::Kind::Ask:
             parts << QStringLiteral("ask");
@@ -238,6 +244,46 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("writes the file after the page it asks for")
         << "Make slides about the shop" << none << false << false << none
         << "ask generate(slides_access pptx)";
+    QTest::newRow("adds a website when the tool is on")
+        << "List the products" << shop << true << false << QStringList{"generate_websites"}
+        << "open(https://shop.example/) extract generate(generate_websites) +direct";
+    const QStringList pdf{QStringLiteral("pdf_filling")};
+    QTest::newRow("fills a PDF form with the values written in the task")
+        << "Fill the form at https://forms.example/apply.pdf with full name \"Ada Lovelace\" and "
+           "email \"ada@example.org\""
+        << none << false << false << pdf
+        << "generate(pdf_filling {\"url\":\"https://forms.example/apply.pdf\",\"values\":{"
+           "\"email\":\"ada@example.org\",\"full name\":\"Ada Lovelace\"}})";
+    QTest::newRow("takes the steps a task names as the form's values")
+        << "Fill out the PDF at https://forms.example/apply.pdf: type \"Ada\" into \"First "
+           "name\", select \"Germany\" from \"Country\", check \"Subscribe\" and uncheck "
+           "\"Marketing\""
+        << none << false << false << pdf
+        << "generate(pdf_filling {\"url\":\"https://forms.example/apply.pdf\",\"values\":{"
+           "\"Country\":\"Germany\",\"First name\":\"Ada\",\"Marketing\":false,\"Subscribe\":"
+           "true}})";
+    QTest::newRow("fills the form given in urls with bare values")
+        << "Complete the form with city: London, zip = SW1A 1AA"
+        << QStringList{"https://forms.example/a.pdf"} << false << false << pdf
+        << "generate(pdf_filling {\"url\":\"https://forms.example/a.pdf\",\"values\":{"
+           "\"city\":\"London\",\"zip\":\"SW1A 1AA\"}})";
+    QTest::newRow("fills one form per row of the data")
+        << "Fill the form at https://forms.example/apply.pdf for each row" << none << false << true
+        << pdf
+        << "generate(pdf_filling {\"rows\":0,\"url\":\"https://forms.example/apply.pdf\"}) "
+           "+eachRow";
+    QTest::newRow("German: fülle das Formular aus")
+        << "Fülle das Formular https://forms.example/antrag.pdf mit Name \"Ada\" und E-Mail "
+           "\"ada@example.org\" aus"
+        << none << false << false << pdf
+        << "generate(pdf_filling {\"url\":\"https://forms.example/antrag.pdf\",\"values\":{"
+           "\"E-Mail\":\"ada@example.org\",\"Name\":\"Ada\"}})";
+    QTest::newRow("reads a form task as a page when pdf_filling is off")
+        << "Fill the form at https://forms.example/apply.pdf with name \"Ada\"" << none << false
+        << false << none << "open(https://forms.example/apply.pdf) extract";
+    QTest::newRow("keeps filling a field on a page a browser step with pdf_filling on")
+        << "Fill \"Email\" with \"ada@example.org\" and click \"Send\"" << shop << false << false
+        << pdf << "open(https://shop.example/) type(ada@example.org→Email) click(Send) +steps";
     QTest::newRow("keeps semicolons inside quotes together")
         << "Type \"a; b\" into \"Note\"" << shop << false << false << none
         << "open(https://shop.example/) type(a; b→Note) +steps";
@@ -1082,6 +1128,13 @@ void tst_TaskParser::roundTripsOperationsThroughJson()
         QCOMPARE(back.b, op.b);
         QCOMPARE(back.n, op.n);
     }
+    // A form's values travel with its operation (a paused run resumes with them).
+    const TaskPlan fill = parseTask(
+        QStringLiteral("Fill the form at https://forms.example/a.pdf with city \"London\""),
+        TaskContext{{}, false, false, {QStringLiteral("pdf_filling")}, false});
+    QCOMPARE(fill.ops.size(), 1);
+    QVERIFY(!fill.ops.first().args.isEmpty());
+    QCOMPARE(TaskOp::fromJson(fill.ops.first().toJson()).args, fill.ops.first().args);
 }
 
 QTEST_GUILESS_MAIN(tst_TaskParser)

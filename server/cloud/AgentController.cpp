@@ -76,6 +76,10 @@ QList<Route> AgentController::routes()
                   &C::cancel),
         Route::to("POST", QStringLiteral("/storage"), AuthPolicy::ApiKey, this, &C::upload),
         Route::to("GET", QStringLiteral("/storage/{id}"), AuthPolicy::Public, this, &C::download),
+        Route::to("GET", QStringLiteral("/storage/sites/{siteId}/{token}"), AuthPolicy::Public,
+                  this, &C::siteRoot),
+        Route::to("GET", QStringLiteral("/storage/sites/{siteId}/{token}/{path}"),
+                  AuthPolicy::Public, this, &C::siteFile),
     };
 }
 
@@ -310,6 +314,59 @@ void AgentController::download(Exchange &exchange)
                      {qMakePair(QByteArray("Content-Disposition"),
                                 QByteArray("attachment; filename=\"") + filename.toUtf8() + '"'),
                       qMakePair(QByteArray("Cache-Control"), QByteArray("private, max-age=60"))});
+}
+
+void AgentController::siteRoot(Exchange &exchange)
+{
+    // Without its trailing slash, the root would resolve the pages' relative links one
+    // level up, outside the token: an empty path redirects to the slashed form.
+    serveSiteFile(exchange, exchange.request().path.endsWith(QLatin1Char('/'))
+                                ? QStringLiteral("index.html")
+                                : QString());
+}
+
+void AgentController::siteFile(Exchange &exchange)
+{
+    serveSiteFile(exchange, exchange.request().param(QStringLiteral("path")));
+}
+
+void AgentController::serveSiteFile(Exchange &exchange, const QString &path)
+{
+    const QString siteId = exchange.request().param(QStringLiteral("siteId"));
+    switch (m_store.objects().checkSiteToken(siteId,
+                                             exchange.request().param(QStringLiteral("token")))) {
+    case ObjectStore::LinkCheck::Invalid:
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("LINK_INVALID"),
+                          QStringLiteral("the site link is invalid; ask for a new one"));
+    case ObjectStore::LinkCheck::Expired:
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("LINK_EXPIRED"),
+                          QStringLiteral("the site link has expired; ask for a new one"));
+    case ObjectStore::LinkCheck::Valid:
+        break;
+    }
+    if (path.isEmpty()) { // the root without its slash (checked the token first)
+        exchange.respond(
+            308, QByteArray(), "text/plain",
+            {qMakePair(QByteArray("Location"), exchange.request().path.toUtf8() + '/')});
+        return;
+    }
+    const auto file = m_store.objects().siteFile(siteId, path);
+    if (!file)
+        throw DomainError::notFound(QStringLiteral("the site has no file %1").arg(path));
+    QByteArray contentType = file->contentType.toUtf8();
+    if (!HeaderText::isSafeValue(contentType))
+        contentType = "application/octet-stream";
+    // The pages are served from the API's own origin: no script runs in them, no form
+    // posts anywhere, and the token in the URL never leaves as a Referer.
+    exchange.respond(
+        200, file->data, contentType,
+        {qMakePair(QByteArray("Cache-Control"), QByteArray("private, max-age=60")),
+         qMakePair(QByteArray("X-Content-Type-Options"), QByteArray("nosniff")),
+         qMakePair(QByteArray("Referrer-Policy"), QByteArray("no-referrer")),
+         qMakePair(QByteArray("Content-Security-Policy"),
+                   QByteArray("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src "
+                              "'self' https: data:; base-uri 'none'; form-action 'none'; "
+                              "frame-ancestors 'none'"))});
 }
 
 } // namespace ph::cloud

@@ -25,6 +25,7 @@ class RunService;
 //   DELETE /agent/{trajectoryId}   cancel
 //   POST   /storage                upload a file → storageRef (for dataInputs)
 //   GET    /storage/{id}           download by signed URL (or the owning key)
+//   GET    /storage/sites/{siteId}/{token}/{path}   a generated site's file (generate_websites)
 class AgentController : public QObject, public http::Controller
 {
     Q_OBJECT
@@ -44,6 +45,11 @@ private:
     void download(http::Exchange &exchange);
     // The response with its live view link (options.liveView) while `run` lives.
     QJsonObject withLiveView(QJsonObject response, const engine::AgentRun *run, bool asked);
+    // A generated site's root (index.html; without its trailing slash, a redirect to it,
+    // so relative links resolve under the token) and its other files.
+    void siteRoot(http::Exchange &exchange);
+    void siteFile(http::Exchange &exchange);
+    void serveSiteFile(http::Exchange &exchange, const QString &path);
 
     Store &m_store;
     Settings &m_settings;

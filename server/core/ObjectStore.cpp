@@ -5,7 +5,11 @@
 #include "SecretBox.h"
 #include "Store.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMessageAuthenticationCode>
+#include <QRegularExpression>
 
 namespace ph {
 
@@ -27,15 +31,21 @@ StoredObject ObjectStore::put(const QString &keyId, const QString &kind, const Q
     o.createdAt = m_store.clock().nowMs();
     if (ttlMs)
         o.expiresAt = o.createdAt + *ttlMs;
+    insert(o, data);
+    return o;
+}
+
+void ObjectStore::insert(const StoredObject &o, const QByteArray &data)
+{
     Sql(m_store, QStringLiteral("INSERT INTO stored_objects (id, key_id, kind, name, content_type,"
                                 " size, data, created_at, expires_at) VALUES (:id, :k, :kind, :n,"
                                 " :ct, :s, :d, :c, :e)"))
         .bind(QStringLiteral(":id"), o.id)
         .bind(QStringLiteral(":k"),
-              keyId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(keyId))
-        .bind(QStringLiteral(":kind"), kind)
-        .bind(QStringLiteral(":n"), name)
-        .bind(QStringLiteral(":ct"), contentType)
+              o.keyId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(o.keyId))
+        .bind(QStringLiteral(":kind"), o.kind)
+        .bind(QStringLiteral(":n"), o.name)
+        .bind(QStringLiteral(":ct"), o.contentType)
         .bind(QStringLiteral(":s"), o.size)
         .bind(QStringLiteral(":d"), data)
         .bind(QStringLiteral(":c"), o.createdAt)
@@ -43,7 +53,6 @@ StoredObject ObjectStore::put(const QString &keyId, const QString &kind, const Q
               o.expiresAt ? QVariant(*o.expiresAt) : QVariant(QMetaType::fromType<qint64>()))
         .exec();
     m_store.notifyChanged(QStringLiteral("stored_objects"), o.id);
-    return o;
 }
 
 std::optional<StoredObject> ObjectStore::find(const QString &id) const
@@ -96,6 +105,78 @@ bool ObjectStore::verify(const QString &id, qint64 expiresAtMs, const QString &s
     if (expiresAtMs < m_store.clock().nowMs())
         return false;
     return Ids::equalConstantTime(signature(id, expiresAtMs), sig.toLatin1());
+}
+
+StoredObject ObjectStore::putSite(const QString &keyId, const QString &name,
+                                  const QList<SiteFile> &files)
+{
+    StoredObject site;
+    m_store.transaction([&] {
+        QJsonArray manifest;
+        qint64 total = 0;
+        for (const SiteFile &f : files) {
+            const StoredObject o =
+                put(keyId, QStringLiteral("site-file"), f.path, f.contentType, f.data);
+            manifest.append(QJsonObject{{QStringLiteral("path"), f.path},
+                                        {QStringLiteral("id"), o.id},
+                                        {QStringLiteral("contentType"), f.contentType}});
+            total += o.size;
+        }
+        site.id = Ids::make(QStringLiteral("site"), 20);
+        site.keyId = keyId;
+        site.kind = QStringLiteral("site");
+        site.name = name;
+        site.contentType = QStringLiteral("application/json");
+        site.createdAt = m_store.clock().nowMs();
+        // The site's size is what its files come to, not its manifest's.
+        site.size = total;
+        insert(site, QJsonDocument(QJsonObject{{QStringLiteral("files"), manifest}})
+                         .toJson(QJsonDocument::Compact));
+    });
+    return site;
+}
+
+std::optional<SiteFile> ObjectStore::siteFile(const QString &siteId, const QString &rawPath) const
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$"));
+    const QString path = rawPath.isEmpty() ? QStringLiteral("index.html") : rawPath;
+    if (!plain.match(path).hasMatch() || path.contains(QLatin1String("..")))
+        return std::nullopt;
+    const auto site = find(siteId);
+    if (!isSiteId(siteId) || !site || site->kind != QLatin1String("site"))
+        return std::nullopt;
+    const QJsonArray files =
+        QJsonDocument::fromJson(data(siteId)).object().value(QStringLiteral("files")).toArray();
+    for (const QJsonValue &v : files) {
+        const QJsonObject f = v.toObject();
+        if (f.value(QStringLiteral("path")).toString() != path)
+            continue;
+        const QString id = f.value(QStringLiteral("id")).toString();
+        if (!find(id))
+            return std::nullopt;
+        return SiteFile{path, f.value(QStringLiteral("contentType")).toString(), data(id)};
+    }
+    return std::nullopt;
+}
+
+QString ObjectStore::signedSitePath(const QString &siteId, qint64 expiresAtMs) const
+{
+    return QStringLiteral("/storage/sites/%1/%2.%3/")
+        .arg(siteId)
+        .arg(expiresAtMs)
+        .arg(QString::fromLatin1(signature(QStringLiteral("site/") + siteId, expiresAtMs)));
+}
+
+ObjectStore::LinkCheck ObjectStore::checkSiteToken(const QString &siteId,
+                                                   const QString &token) const
+{
+    const qsizetype dot = token.indexOf(QLatin1Char('.'));
+    bool ok = false;
+    const qint64 expires = dot > 0 ? token.left(dot).toLongLong(&ok) : 0;
+    if (!ok || !Ids::equalConstantTime(signature(QStringLiteral("site/") + siteId, expires),
+                                       token.mid(dot + 1).toLatin1()))
+        return LinkCheck::Invalid;
+    return expires < m_store.clock().nowMs() ? LinkCheck::Expired : LinkCheck::Valid;
 }
 
 int ObjectStore::purgeExpired()

@@ -129,24 +129,33 @@ QString contentMarkdown(const QJsonObject &args)
     return args.value(QStringLiteral("text")).toString();
 }
 
-QString markdownToHtml(const QString &title, const QString &markdown)
+QString markdownToHtmlBody(const QString &markdown, bool rawHtml)
 {
     QTextDocument doc;
-    doc.setMarkdown(markdown);
+    doc.setMarkdown(markdown,
+                    rawHtml ? QTextDocument::MarkdownDialectGitHub
+                            : QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub |
+                                                              QTextDocument::MarkdownNoHTML));
     QString body = doc.toHtml();
-    // QTextDocument writes a whole page; keep its body and give it our own head.
+    // QTextDocument writes a whole page; keep its body.
     const qsizetype start = body.indexOf(QLatin1String("<body"));
     const qsizetype open = start >= 0 ? body.indexOf(QLatin1Char('>'), start) : -1;
     const qsizetype end = body.lastIndexOf(QLatin1String("</body>"));
     if (open >= 0 && end > open)
         body = body.mid(open + 1, end - open - 1);
+    return body;
+}
+
+QString markdownToHtml(const QString &title, const QString &markdown)
+{
+    // Our own head around QTextDocument's body.
     return QStringLiteral(
                "<!doctype html><html><head><meta "
                "charset=\"utf-8\"><title>%1</"
                "title><style>body{font-family:sans-serif;max-width:50em;margin:2em "
                "auto;line-height:1.45}table{border-collapse:collapse}td,th{border:1px solid "
                "#999;padding:.25em .5em}</style></head><body>%2</body></html>")
-        .arg(title.toHtmlEscaped(), body);
+        .arg(title.toHtmlEscaped(), markdownToHtmlBody(markdown));
 }
 
 // ------------------------------------------------------------------------ generate_docs
@@ -327,9 +336,9 @@ void ScreenshotTool::run(RunContext &ctx, const QJsonObject &args,
                     problem.isEmpty() ? QStringLiteral("the page could not be printed") : problem));
                 return;
             }
-            done(generatedFileResult(storeGeneratedFile(
-                *guard, name(), generatedFileName(title, QStringLiteral("png")),
-                QStringLiteral("image/png"), png)));
+            done(generatedFileResult(
+                storeGeneratedFile(*guard, name(), generatedFileName(title, QStringLiteral("png")),
+                                   QStringLiteral("image/png"), png)));
         });
     });
 }

@@ -45,8 +45,10 @@ public:
 };
 
 // Markdown to a standalone HTML page (QTextDocument's markdown reader), shared by the
-// document and PDF generators.
+// document and PDF generators; markdownToHtmlBody: the page's body alone, with the HTML
+// written in the markdown kept or (rawHtml false) left out.
 QString markdownToHtml(const QString &title, const QString &markdown);
+QString markdownToHtmlBody(const QString &markdown, bool rawHtml = true);
 
 // What the generators share (here and in DocumentTools.cpp):
 // The tool's content as markdown: `markdown`, else `data` written as tables and lists,

@@ -1,22 +1,16 @@
 #include "InputLoader.h"
 
 #include "RunContext.h"
+#include "RunFetch.h"
 
 #include "core/ObjectStore.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "data/Reader.h"
-#include "net/NetworkPolicy.h"
 
 #include <QFileInfo>
 #include <QFutureWatcher>
-#include <QHostAddress>
-#include <QHostInfo>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QPointer>
-#include <QTimer>
-#include <QUrlQuery>
+#include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <memory>
@@ -24,7 +18,6 @@
 namespace ph::engine {
 
 namespace {
-constexpr int kFetchTimeoutMs = 30000;
 // The status a fetch reports when it stopped at the request's input budget.
 constexpr int kOverBudget = -1;
 
@@ -55,23 +48,6 @@ QString fallbackTitle(const QString &nameHint, qsizetype index)
 {
     const QString base = QFileInfo(nameHint).completeBaseName();
     return base.isEmpty() ? QStringLiteral("Input %1").arg(index + 1) : base;
-}
-
-// A POST /storage download URL of this service ("…/storage/<id>?expires=…&sig=…")
-// whose signature holds: the object id, else empty.
-QString ownObjectId(const QString &downloadUrl, const ObjectStore &objects)
-{
-    const QUrl url(downloadUrl);
-    const QString path = url.path();
-    const qsizetype at = path.lastIndexOf(QLatin1String("/storage/"));
-    if (at < 0)
-        return {};
-    const QString id = path.mid(at + 9);
-    const QUrlQuery q(url);
-    if (objects.verify(id, q.queryItemValue(QStringLiteral("expires")).toLongLong(),
-                       q.queryItemValue(QStringLiteral("sig"))))
-        return id;
-    return {};
 }
 
 // What a parse on the worker thread came to.
@@ -365,71 +341,18 @@ void InputLoader::overBudget(const QString &field)
           {QStringLiteral("setting"), QStringLiteral("agent.maxInputBytes")}});
 }
 
-void InputLoader::fetch(const QString &raw, qint64 maxBytes, Fetched done)
+void InputLoader::fetch(const QString &url, qint64 maxBytes, Fetched done)
 {
     // What is left of the request's budget bounds the download too.
     const bool budgetBinds = remaining() < maxBytes;
-    maxBytes = qMin(maxBytes, remaining());
-    const QUrl url(raw);
-    const QString refusal = NetworkPolicy::refusal(url, m_ctx.grant());
-    if (!refusal.isEmpty()) {
-        done(false, {}, {}, 0, QStringLiteral("the URL %1").arg(refusal));
-        return;
-    }
-    // The run's own fetcher: every request and redirect hop passes the egress proxy,
-    // which resolves the host, checks each address against the run's grant and
-    // connects to the address it checked. Nothing is shared with other keys' fetches.
-    QNetworkRequest request(url);
-    request.setTransferTimeout(kFetchTimeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::NoLessSafeRedirectPolicy);
-    request.setMaximumRedirectsAllowed(5);
-    QNetworkReply *reply = m_ctx.fetcher().get(request);
-    QPointer<InputLoader> self(this);
-    connect(reply, &QNetworkReply::downloadProgress, reply,
-            [reply, maxBytes](qint64 received, qint64) {
-                if (received > maxBytes)
-                    reply->abort();
-            });
-    connect(reply, &QNetworkReply::finished, this, [self, reply, maxBytes, budgetBinds, done] {
-        reply->deleteLater();
-        if (!self)
-            return;
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray body = reply->readAll();
-        if (reply->error() == QNetworkReply::OperationCanceledError || body.size() > maxBytes) {
-            done(false, {}, {}, budgetBinds ? kOverBudget : 0,
-                 QStringLiteral("larger than %1 bytes").arg(maxBytes));
-            return;
-        }
-        // The egress proxy's refusal (403 with its reason) or failure to resolve (502).
-        if (reply->error() == QNetworkReply::ProxyConnectionRefusedError ||
-            reply->error() == QNetworkReply::ProxyNotFoundError ||
-            reply->error() == QNetworkReply::UnknownProxyError ||
-            reply->error() == QNetworkReply::ProxyAuthenticationRequiredError ||
-            (reply->error() != QNetworkReply::NoError && status == 0 &&
-             reply->errorString().contains(QLatin1String("proxy"), Qt::CaseInsensitive))) {
-            done(false, {}, {}, 0,
-                 QStringLiteral("the network policy refused the URL or a "
-                                "redirect hop (%1)")
-                     .arg(reply->errorString()));
-            return;
-        }
-        if (body.startsWith("Pilothouse network policy: ") && (status == 403 || status == 502)) {
-            done(false, {}, {}, 0, QString::fromUtf8(body.mid(27)));
-            return;
-        }
-        if (status >= 400) {
-            done(false, {}, {}, status, QStringLiteral("the server answered HTTP %1").arg(status));
-            return;
-        }
-        if (reply->error() != QNetworkReply::NoError) {
-            done(false, {}, {}, 0, reply->errorString());
-            return;
-        }
-        done(true, body, reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), status,
-             QString());
-    });
+    fetchForRun(m_ctx, url, qMin(maxBytes, remaining()), this,
+                [budgetBinds, done](const FetchResult &f) {
+                    if (f.ok)
+                        done(true, f.body, f.contentType, f.httpStatus, QString());
+                    else
+                        done(false, {}, {}, f.tooLarge && budgetBinds ? kOverBudget : f.httpStatus,
+                             f.error);
+                });
 }
 
 } // namespace ph::engine

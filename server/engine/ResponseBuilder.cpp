@@ -84,7 +84,9 @@ QJsonObject ResponseBuilder::storageRef(ObjectStore &objects, const Settings &se
             {QStringLiteral("name"), name},
             {QStringLiteral("contentType"), contentType},
             {QStringLiteral("sizeBytes"), double(size)},
-            {QStringLiteral("downloadUrl"), base + objects.signedPath(id, expires)},
+            {QStringLiteral("downloadUrl"),
+             base + (ObjectStore::isSiteId(id) ? objects.signedSitePath(id, expires)
+                                               : objects.signedPath(id, expires))},
             {QStringLiteral("expiresAt"), Clock::isoUtc(expires)}};
 }
 

@@ -68,7 +68,8 @@ public:
     static QJsonObject metadataJson(const RunSnapshot &run, qint64 inlineCap, ObjectStore &objects,
                                     const Settings &settings);
 
-    // Signed, expiring URL path of a stored object.
+    // Signed, expiring URL of a stored object; of a generated site (a "site_…" id), its
+    // root page, under which its relative links resolve.
     static QJsonObject storageRef(ObjectStore &objects, const Settings &settings, const QString &id,
                                   const QString &name, const QString &contentType, qint64 size);
 

@@ -99,11 +99,13 @@ QString RulePlanner::name() const
 bool RulePlanner::understood(const QString &input, const TaskContext &context, bool hasSchema)
 {
     const TaskPlan plan = parseTask(input, context);
-    // Understood: spelled-out steps, a search, a sheet workflow, a sign-in, or a direct
-    // "list/extract/collect …" of a page. Questions ("what does … cost", "figure out
-    // …", "compare …") are open-ended: the LLM planner takes them when configured.
+    // Understood: a form to fill, spelled-out steps, a search, a sheet workflow, a
+    // sign-in, or a direct "list/extract/collect …" of a page. Questions ("what does …
+    // cost", "figure out …", "compare …") are open-ended: the LLM planner takes them when
+    // configured.
     Q_UNUSED(hasSchema);
-    return plan.explicitSteps || plan.eachRow || plan.loginIntent || plan.directExtraction ||
+    return plan.fillForm || plan.explicitSteps || plan.eachRow || plan.loginIntent ||
+           plan.directExtraction ||
            std::any_of(plan.ops.begin(), plan.ops.end(),
                        [](const TaskOp &op) { return op.kind == TaskOp::Kind::Search; });
 }
@@ -548,6 +550,16 @@ void RulePlanner::startWorkflow(PlanningContext &ctx, std::function<void(Decisio
 void RulePlanner::startGenerate(PlanningContext &ctx, const TaskOp &op,
                                 std::function<void(Decision)> &decide)
 {
+    if (op.a == QLatin1String("pdf_filling")) {
+        // The form and its values, as the task wrote them.
+        m_expect = Expect::Generate;
+        m_lastTool = op.a;
+        decide(Decision::call(op.a, op.args,
+                              op.args.contains(QStringLiteral("rows"))
+                                  ? QStringLiteral("Filling the PDF form once per row.")
+                                  : QStringLiteral("Filling the PDF form.")));
+        return;
+    }
     const bool named = op.a == QLatin1String("docs_access") ||
                        op.a == QLatin1String("slides_access") ||
                        op.a == QLatin1String("pdf_generator");
@@ -701,6 +713,10 @@ void RulePlanner::finish(PlanningContext &ctx, std::function<void(Decision)> &de
         text = m_text;
         if (!m_data.isUndefined() && m_data.isArray() && m_plan.eachRow)
             json = m_data;
+    } else if (m_lastSummary.isEmpty() && !m_generated.isEmpty()) {
+        // Only files were made (a form filled): they are the answer.
+        decide(Decision::finish(m_generated.join(QLatin1Char('\n')), std::nullopt));
+        return;
     } else {
         text = m_lastSummary.isEmpty() ? QStringLiteral("Done.")
                                        : QStringLiteral("Done: %1.").arg(m_lastSummary);

@@ -11,9 +11,9 @@ namespace ph::engine {
 
 // The built-in planner: deterministic, offline, no model. It reads the task into
 // operations (TaskParser: open, click, type, select, press, wait, scroll, search,
-// sign-in, extraction with pagination, a sheet workflow, generated files) and drives
-// the tools through them. It asks the user (requires_input) for what a login form
-// needs and the task does not give. docs/api/agent.md lists the task forms.
+// sign-in, extraction with pagination, a sheet workflow, generated files, a PDF form to
+// fill) and drives the tools through them. It asks the user (requires_input) for what a
+// login form needs and the task does not give. docs/api/agent.md lists the task forms.
 class RulePlanner final : public Planner
 {
 public:

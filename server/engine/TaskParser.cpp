@@ -1,6 +1,7 @@
 #include "TaskParser.h"
 
 #include <QRegularExpression>
+#include <QUrl>
 
 namespace ph::engine {
 
@@ -92,6 +93,8 @@ QJsonObject TaskOp::toJson() const
         o.insert(QStringLiteral("b"), b);
     if (n)
         o.insert(QStringLiteral("n"), n);
+    if (!args.isEmpty())
+        o.insert(QStringLiteral("args"), args);
     return o;
 }
 
@@ -102,6 +105,7 @@ TaskOp TaskOp::fromJson(const QJsonObject &o)
     op.a = o.value(QStringLiteral("a")).toString();
     op.b = o.value(QStringLiteral("b")).toString();
     op.n = o.value(QStringLiteral("n")).toInt();
+    op.args = o.value(QStringLiteral("args")).toObject();
     return op;
 }
 
@@ -467,9 +471,110 @@ void assemble(const QString &text, const QStringList &quoted, const TaskContext 
         plan.ops.append({TaskOp::Kind::Generate, tool, format, 0});
     for (const QString &tool : context.additionalTools) {
         if (tool == QLatin1String("generate_sheets") || tool == QLatin1String("generate_pdfs") ||
-            tool == QLatin1String("generate_docs") || tool == QLatin1String("screenshot"))
+            tool == QLatin1String("generate_docs") || tool == QLatin1String("screenshot") ||
+            tool == QLatin1String("generate_websites"))
             plan.ops.append({TaskOp::Kind::Generate, tool, {}, 0});
     }
+}
+
+// "Fill the form at <url> with name "Ada Lovelace" and email "ada@example.org", check
+// "Subscribe"" with pdf_filling enabled: the whole task is the form's values. The form is
+// the URL written in the task (else a PDF among `urls`, else the tool's own choice among
+// file_urls); its values are the type, select, check and uncheck steps the task names
+// after the form and its `field "value"` / `field: value` pairs; "for each row" fills one
+// form per row of the first sheet.
+bool readFormFill(const QString &text, const QStringList &quoted, const TaskContext &context,
+                  TaskPlan &plan)
+{
+    if (!context.additionalTools.contains(QStringLiteral("pdf_filling")))
+        return false;
+    static const RE fill(
+        QStringLiteral("\\b(?:fill(?:\\s+(?:in|out))?|complete|fülle|ausfüllen)\\b"
+                       "(?!\\s+\\x01)[^;\\n]*?\\b(?:forms?|pdfs?|formulare?|antrag)\\b"),
+        CI);
+    const auto m = fill.match(text);
+    if (!m.hasMatch())
+        return false;
+    TaskOp op{TaskOp::Kind::Generate, QStringLiteral("pdf_filling")};
+    QJsonObject values;
+    // The form: the URL in the task, else a PDF among (or the first of) the urls.
+    static const RE urlInText(QStringLiteral("\\bhttps?://[^\\s\"'<>\\x01]+"), CI);
+    QString source;
+    const auto u = urlInText.match(text);
+    if (u.hasMatch()) {
+        source = u.captured(0);
+        while (!source.isEmpty() && QStringLiteral(".,;:)").contains(source.back()))
+            source.chop(1);
+    }
+    for (const QString &url : context.urls)
+        if (source.isEmpty() &&
+            QUrl(url).path().endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+            source = url;
+    if (source.isEmpty() && !context.urls.isEmpty())
+        source = context.urls.first();
+    if (!source.isEmpty())
+        op.args.insert(QStringLiteral("url"), source);
+    QString rest = text.mid(m.capturedEnd());
+    rest.replace(urlInText, QStringLiteral(" "));
+    auto add = [&](const QString &field, const QJsonValue &value) {
+        QString name = restore(field, quoted).trimmed();
+        if (name.endsWith(QLatin1String(" field"), Qt::CaseInsensitive))
+            name.chop(6);
+        if (!name.isEmpty() && !values.contains(name))
+            values.insert(name, value);
+    };
+    // The steps it names: type "v" into "f", select "v" from "f", (un)check "f".
+    static const RE typed(QStringLiteral("\\b(?:type|enter|write|put)\\s+(\\x01\\d+\\x01)\\s+"
+                                         "(?:into|in)\\s+(?:the\\s+)?(\\x01\\d+\\x01)"),
+                          CI);
+    static const RE chosen(QStringLiteral("\\b(?:select|choose|pick)\\s+(\\x01\\d+\\x01)\\s+"
+                                          "(?:in|from|for|as)\\s+(?:the\\s+)?(\\x01\\d+\\x01)"),
+                           CI);
+    static const RE ticked(
+        QStringLiteral("\\b(check|tick|uncheck|untick)\\s+(?:the\\s+)?(\\x01\\d+\\x01)"), CI);
+    for (const RE *step : {&typed, &chosen}) {
+        auto it = step->globalMatch(rest);
+        while (it.hasNext()) {
+            const auto sm = it.next();
+            add(sm.captured(2), restore(sm.captured(1), quoted));
+        }
+    }
+    for (auto it = ticked.globalMatch(rest); it.hasNext();) {
+        const auto sm = it.next();
+        add(sm.captured(2), !sm.captured(1).toLower().startsWith(QLatin1String("un")));
+    }
+    // The rest in pieces (at commas, semicolons, "and", "with", "set", "then"), each one
+    // `field "value"`, `field: "value"`, `"field": "value"`, `field is "value"`, `field
+    // to "value"` or a bare `field: value`; a step's verb is no field name.
+    static const RE separator(QStringLiteral("[,;]|\\b(?:and|with|set|then|und|mit)\\b"), CI);
+    static const QString start =
+        QStringLiteral("^\\s*(?!(?:check|uncheck|tick|untick|select|choose|pick|type|enter|"
+                       "write|put|fill|click|press)\\b)(?:(?:the|my|his|her|their|its)\\s+)?");
+    static const RE quotedPair(
+        start + QStringLiteral("(\\x01\\d+\\x01|[a-z][a-z0-9_ .-]{0,40}?)"
+                               "\\s*(?:field\\s*)?(?::|=|\\bis\\b|\\bto\\b|"
+                               "\\bas\\b)?\\s*(\\x01\\d+\\x01)(?:\\s+aus)?\\s*$"),
+        CI);
+    static const RE barePair(start + QStringLiteral("([a-z][a-z0-9_ -]{0,40}?)\\s*[:=]\\s*"
+                                                    "([^\\s\\x01][^\\x01]*?)\\s*$"),
+                             CI);
+    for (const QString &piece : rest.split(separator, Qt::SkipEmptyParts)) {
+        auto pm = quotedPair.match(piece);
+        if (!pm.hasMatch())
+            pm = barePair.match(piece);
+        if (pm.hasMatch())
+            add(pm.captured(1), restore(pm.captured(2), quoted));
+    }
+    if (!values.isEmpty())
+        op.args.insert(QStringLiteral("values"), values);
+    if (plan.eachRow)
+        op.args.insert(QStringLiteral("rows"), 0);
+    plan.ops = {op};
+    plan.fillForm = true;
+    plan.extractIntent = false;
+    plan.directExtraction = false;
+    plan.explicitSteps = false;
+    return true;
 }
 
 } // namespace
@@ -483,7 +588,8 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
     readIntents(text, context, plan);
     readCredentials(text, quoted, plan);
     readDeliverables(text, plan);
-    assemble(text, quoted, context, plan);
+    if (!readFormFill(text, quoted, context, plan))
+        assemble(text, quoted, context, plan);
     return plan;
 }
 

@@ -27,14 +27,25 @@ struct TaskOp
         Login,
         Extract, // a: URL (optional: open it first)
         SheetsWorkflow,
-        Generate,   // a: tool name, b: file format (docs_access, slides_access: empty = default)
+        Generate,   // a: tool name, b: file format (docs_access, slides_access: empty = default);
+                    // args: what the task spelled out for it (pdf_filling)
         Ask,        // the task names nothing to work on: ask for a page
         ReadSheets, // data and no page: read the sheets (as the answer, or shaped by the schema)
     };
+    TaskOp(Kind k, QString first = {}, QString second = {}, int number = 0,
+           QJsonObject toolArgs = {})
+        : kind(k)
+        , a(std::move(first))
+        , b(std::move(second))
+        , n(number)
+        , args(std::move(toolArgs))
+    {}
+
     Kind kind;
     QString a;
     QString b;
     int n = 0;
+    QJsonObject args;
 
     QJsonObject toJson() const;
     static TaskOp fromJson(const QJsonObject &o);
@@ -50,6 +61,7 @@ struct TaskPlan
     bool eachRow = false;
     bool explicitSteps = false;    // the task spelled out actions
     bool directExtraction = false; // "list/extract/collect … " rather than a question
+    bool fillForm = false;         // "fill the form at … with …" and pdf_filling is enabled
     QJsonObject credentials;       // email/username/password written in the task
     // Files the task asks for in words ("make a Word document of it", "as slides", "as a
     // PDF"): the tool that writes each and its format, in the order docs, slides, PDF.

@@ -3,7 +3,9 @@
 #include "BrowserTools.h"
 #include "DocumentTools.h"
 #include "GeneratorTools.h"
+#include "PdfFillingTool.h"
 #include "SheetTools.h"
+#include "WebsiteTool.h"
 
 #include <QJsonDocument>
 
@@ -66,6 +68,8 @@ std::unique_ptr<ToolRegistry> ToolRegistry::builtIn()
     r->add(std::make_unique<GeneratePdfsTool>());
     r->add(std::make_unique<ScreenshotTool>());
     r->add(std::make_unique<GenerateSheetsTool>());
+    r->add(std::make_unique<GenerateWebsitesTool>());
+    r->add(std::make_unique<PdfFillingTool>());
     r->add(std::make_unique<SheetsAccessTool>());
     r->add(std::make_unique<CreateSheetFromDataTool>());
     r->add(std::make_unique<SheetsWorkflowTool>());
@@ -85,7 +89,7 @@ QStringList all()
 
 QStringList unavailable()
 {
-    return {generateWebsites, pdfFilling};
+    return {};
 }
 
 } // namespace AdditionalTools

@@ -11,6 +11,7 @@
 
 #include <QHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QUrl>
 
@@ -94,6 +95,13 @@ public:
                     : QString());
             return ok({{QStringLiteral("file"), QStringLiteral("result")}},
                       QStringLiteral("Wrote result with %1.").arg(tool));
+        }
+        if (tool == QLatin1String("pdf_filling")) {
+            // The form's source and values, as the planner passes them.
+            log << QStringLiteral("pdf_filling %1")
+                       .arg(QString::fromUtf8(QJsonDocument(args).toJson(QJsonDocument::Compact)));
+            return ok({{QStringLiteral("file"), QStringLiteral("a-filled.pdf")}},
+                      QStringLiteral("filled the form: a-filled.pdf"));
         }
         return engine::ToolResult::failure(QStringLiteral("the fake tab has no tool %1").arg(tool));
     }
