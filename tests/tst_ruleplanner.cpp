@@ -583,36 +583,36 @@ void tst_RulePlanner::writesTheFileAfterAskingForThePage()
     // The page asked for is opened and read before the deck is written from it.
     QCOMPARE(out.calls, (QStringList{"ask_user", "act_on_tab:navigate",
                                      "crawl_and_extract_from_tab", "slides_access:create"}));
+}
 
-    void tst_RulePlanner::fillsAFormWithoutOpeningAPage()
-    {
-        // The form and its values go to pdf_filling alone: no page, no other generator.
-        Run run(QStringLiteral("Fill the form at https://forms.example/a.pdf with city \"London\" "
-                               "and check \"Subscribe\""),
-                {}, {}, {QStringLiteral("pdf_filling"), QStringLiteral("generate_sheets")});
-        QVERIFY(RulePlanner::understood(
-            run.ctx.m_request.input,
-            TaskContext{{}, false, false, {QStringLiteral("pdf_filling")}, false}, false));
-        const PlannerOutcome out = run.go();
-        QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
-        QCOMPARE(out.calls, QStringList{QStringLiteral("pdf_filling")});
-        QCOMPARE(
-            run.tab.log,
-            QStringList{QStringLiteral(
-                "pdf_filling {\"url\":\"https://forms.example/a.pdf\",\"values\":{\"Subscribe\":"
-                "true,\"city\":\"London\"}}")});
-        QCOMPARE(out.text, QStringLiteral("filled the form: a-filled.pdf"));
-        QVERIFY(!out.json);
-    }
+void tst_RulePlanner::fillsAFormWithoutOpeningAPage()
+{
+    // The form and its values go to pdf_filling alone: no page, no other generator.
+    Run run(QStringLiteral("Fill the form at https://forms.example/a.pdf with city \"London\" "
+                           "and check \"Subscribe\""),
+            {}, {}, {QStringLiteral("pdf_filling"), QStringLiteral("generate_sheets")});
+    QVERIFY(RulePlanner::understood(
+        run.ctx.m_request.input,
+        TaskContext{{}, false, false, {QStringLiteral("pdf_filling")}, false}, false));
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Finish));
+    QCOMPARE(out.calls, QStringList{QStringLiteral("pdf_filling")});
+    QCOMPARE(run.tab.log,
+             QStringList{QStringLiteral(
+                 "pdf_filling {\"url\":\"https://forms.example/a.pdf\",\"values\":{\"Subscribe\":"
+                 "true,\"city\":\"London\"}}")});
+    QCOMPARE(out.text, QStringLiteral("filled the form: a-filled.pdf"));
+    QVERIFY(!out.json);
+}
 
-    void tst_RulePlanner::reportsAMissingSearchBox()
-    {
-        Run run(QStringLiteral("Search for \"rope\" and list the results"), {kList},
-                jsonSchema(kProducts));
-        const PlannerOutcome out = run.go();
-        QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
-        QVERIFY2(out.error.contains(QStringLiteral("no search box")), qPrintable(out.error));
-    }
+void tst_RulePlanner::reportsAMissingSearchBox()
+{
+    Run run(QStringLiteral("Search for \"rope\" and list the results"), {kList},
+            jsonSchema(kProducts));
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
+    QVERIFY2(out.error.contains(QStringLiteral("no search box")), qPrintable(out.error));
+}
 
-    QTEST_GUILESS_MAIN(tst_RulePlanner)
+QTEST_GUILESS_MAIN(tst_RulePlanner)
 #include "tst_ruleplanner.moc"
