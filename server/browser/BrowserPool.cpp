@@ -25,39 +25,31 @@ BrowserPool::BrowserPool(const Options &options, const NetworkPolicy &policy, QO
     , m_resolver(policy.resolver())
     , m_agent(std::make_unique<PageAgent>())
 {
-    // Refusals by the proxy (names by resolved address) reach the slot they were for.
-    connect(
-        m_egress.get(), &EgressProxy::refused, this,
-        [this](const QString &user, const QString &target, const QString &reason, bool unresolved) {
-            PageSlot *slot = slotOfEgressUser(user);
-            if (!slot)
-                return;
-            Refusal r;
-            r.target = target;
-            r.host = target.contains(QLatin1String("://"))
-                         ? QUrl(target).host()
-                         : target.left(target.lastIndexOf(QLatin1Char(':')))
-                               .remove(QLatin1Char('['))
-                               .remove(QLatin1Char(']'));
-            r.reason = reason;
-            r.unresolved = unresolved;
-            slot->noteRefusal(r);
-        });
+    // Refusals by the proxy (names by resolved address), and failures of a run's own
+    // proxy, reach the slot they were for.
+    const auto note = [this](const QString &user, const QString &target, const QString &reason,
+                             bool unresolved, bool proxyFailure) {
+        PageSlot *slot = slotOfEgressUser(user);
+        if (!slot)
+            return;
+        Refusal r;
+        r.target = target;
+        r.host = target.contains(QLatin1String("://"))
+                     ? QUrl(target).host()
+                     : target.left(target.lastIndexOf(QLatin1Char(':')))
+                           .remove(QLatin1Char('['))
+                           .remove(QLatin1Char(']'));
+        r.reason = reason;
+        r.unresolved = unresolved;
+        r.proxyFailure = proxyFailure;
+        slot->noteRefusal(r);
+    };
+    connect(m_egress.get(), &EgressProxy::refused, this,
+            [note](const QString &user, const QString &target, const QString &reason,
+                   bool unresolved) { note(user, target, reason, unresolved, false); });
     connect(m_egress.get(), &EgressProxy::proxyFailed, this,
-            [this](const QString &user, const QString &target, const QString &reason) {
-                PageSlot *slot = slotOfEgressUser(user);
-                if (!slot)
-                    return;
-                Refusal r;
-                r.target = target;
-                r.host = target.contains(QLatin1String("://"))
-                             ? QUrl(target).host()
-                             : target.left(target.lastIndexOf(QLatin1Char(':')))
-                                   .remove(QLatin1Char('['))
-                                   .remove(QLatin1Char(']'));
-                r.reason = reason;
-                r.proxyFailure = true;
-                slot->noteRefusal(r);
+            [note](const QString &user, const QString &target, const QString &reason) {
+                note(user, target, reason, false, true);
             });
     QTimer::singleShot(0, this, &BrowserPool::replenish);
 }
