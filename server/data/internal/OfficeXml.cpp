@@ -38,6 +38,34 @@ QString isoNow()
     return QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
 }
 
+QByteArray coreProperties(const QString &title)
+{
+    QByteArray xml;
+    QXmlStreamWriter w(&xml);
+    w.writeStartDocument(QStringLiteral("1.0"), true);
+    w.writeStartElement(QStringLiteral("cp:coreProperties"));
+    w.writeAttribute(
+        QStringLiteral("xmlns:cp"),
+        QStringLiteral("http://schemas.openxmlformats.org/package/2006/metadata/core-properties"));
+    w.writeAttribute(QStringLiteral("xmlns:dc"),
+                     QStringLiteral("http://purl.org/dc/elements/1.1/"));
+    w.writeAttribute(QStringLiteral("xmlns:dcterms"), QStringLiteral("http://purl.org/dc/terms/"));
+    w.writeAttribute(QStringLiteral("xmlns:xsi"),
+                     QStringLiteral("http://www.w3.org/2001/XMLSchema-instance"));
+    w.writeTextElement(QStringLiteral("dc:title"), xmlText(title));
+    w.writeTextElement(QStringLiteral("dc:creator"), QStringLiteral("Pilothouse"));
+    for (const QString &when :
+         {QStringLiteral("dcterms:created"), QStringLiteral("dcterms:modified")}) {
+        w.writeStartElement(when);
+        w.writeAttribute(QStringLiteral("xsi:type"), QStringLiteral("dcterms:W3CDTF"));
+        w.writeCharacters(isoNow());
+        w.writeEndElement();
+    }
+    w.writeEndElement();
+    w.writeEndDocument();
+    return xml;
+}
+
 Result<QByteArray> zipParts(const QList<QPair<QString, QByteArray>> &parts, bool storedFirst)
 {
     ZipWriter zip;

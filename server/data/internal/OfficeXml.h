@@ -21,6 +21,9 @@ class ZipArchive;
 QString xmlText(const QString &text);
 // Now as an ISO 8601 UTC timestamp without fractions ("2024-03-05T10:20:30Z").
 QString isoNow();
+// An OOXML package's docProps/core.xml: the title, Pilothouse as creator, created and
+// modified now (the same for .docx and .pptx).
+QByteArray coreProperties(const QString &title);
 // A package of (name, bytes) parts as a zip, in order; `storedFirst` stores the first
 // part uncompressed (OpenDocument's mimetype).
 Result<QByteArray> zipParts(const QList<QPair<QString, QByteArray>> &parts,

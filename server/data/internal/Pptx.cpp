@@ -11,6 +11,7 @@ namespace ph::data {
 
 namespace {
 
+using internal::coreProperties;
 using internal::xmlText;
 
 const QString kNs = QStringLiteral(
@@ -291,34 +292,6 @@ QByteArray notesSlide(const QString &notes)
     return xml(QStringLiteral("<p:notes %1><p:cSld><p:spTree>%2%3%4</p:spTree></p:cSld>"
                               "<p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:notes>")
                    .arg(kNs, kGroup, image, body));
-}
-
-QByteArray coreProperties(const QString &title)
-{
-    QByteArray out;
-    QXmlStreamWriter w(&out);
-    w.writeStartDocument(QStringLiteral("1.0"), true);
-    w.writeStartElement(QStringLiteral("cp:coreProperties"));
-    w.writeAttribute(
-        QStringLiteral("xmlns:cp"),
-        QStringLiteral("http://schemas.openxmlformats.org/package/2006/metadata/core-properties"));
-    w.writeAttribute(QStringLiteral("xmlns:dc"),
-                     QStringLiteral("http://purl.org/dc/elements/1.1/"));
-    w.writeAttribute(QStringLiteral("xmlns:dcterms"), QStringLiteral("http://purl.org/dc/terms/"));
-    w.writeAttribute(QStringLiteral("xmlns:xsi"),
-                     QStringLiteral("http://www.w3.org/2001/XMLSchema-instance"));
-    w.writeTextElement(QStringLiteral("dc:title"), xmlText(title));
-    w.writeTextElement(QStringLiteral("dc:creator"), QStringLiteral("Pilothouse"));
-    for (const QString &when :
-         {QStringLiteral("dcterms:created"), QStringLiteral("dcterms:modified")}) {
-        w.writeStartElement(when);
-        w.writeAttribute(QStringLiteral("xsi:type"), QStringLiteral("dcterms:W3CDTF"));
-        w.writeCharacters(internal::isoNow());
-        w.writeEndElement();
-    }
-    w.writeEndElement();
-    w.writeEndDocument();
-    return out;
 }
 
 } // namespace
