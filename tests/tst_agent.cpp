@@ -1,5 +1,6 @@
 // POST /agent end to end: the real service, real QtWebEngine pages, the rule planner
 // (no model), and the LLM planner against an OpenAI-compatible stub served by the test.
+#include "Engines.h"
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "ModelStub.h"
@@ -69,7 +70,9 @@ class tst_Agent : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase_data();
     void initTestCase();
+    void init();
     void cleanupTestCase();
     void extractsATableShapedLikeTheSchema();
     void readsNumbersAsThePageWritesThem_data();
@@ -122,6 +125,16 @@ private:
     ModelScript m_model;
     int m_accountHits = 0;
 };
+
+void tst_Agent::initTestCase_data()
+{
+    ph::test::addEngineRows();
+}
+
+void tst_Agent::init()
+{
+    PH_USE_ROW_ENGINE(m_ph.get());
+}
 
 void tst_Agent::initTestCase()
 {

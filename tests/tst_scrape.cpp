@@ -1,5 +1,6 @@
 // POST /scrape end to end: the real service on port 0, real QtWebEngine pages, a
 // fixture site served on loopback by this test.
+#include "Engines.h"
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "TestMain.h"
@@ -116,7 +117,9 @@ class tst_Scrape : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase_data();
     void initTestCase();
+    void init();
     void cleanupTestCase();
     void readsATable();
     void readsAFormWithLabelledInputs();
@@ -151,6 +154,16 @@ private:
     FixtureServer m_site;
     std::unique_ptr<TestService> m_ph;
 };
+
+void tst_Scrape::initTestCase_data()
+{
+    ph::test::addEngineRows();
+}
+
+void tst_Scrape::init()
+{
+    PH_USE_ROW_ENGINE(m_ph.get());
+}
 
 void tst_Scrape::initTestCase()
 {

@@ -1,7 +1,11 @@
 #include "BrowserLease.h"
 
 #include "BrowserPool.h"
+#include "CdpPage.h"
+#include "CdpScreencast.h"
 #include "PageAgent.h"
+#include "PagePrint.h"
+#include "PageRequests.h"
 #include "PageSlot.h"
 
 #include "core/Ids.h"
@@ -21,34 +25,6 @@ namespace ph {
 
 namespace {
 
-QString reasonText(int status)
-{
-    switch (status) {
-    case 400:
-        return QStringLiteral("Bad Request");
-    case 401:
-        return QStringLiteral("Unauthorized");
-    case 403:
-        return QStringLiteral("Forbidden");
-    case 404:
-        return QStringLiteral("Not Found");
-    case 410:
-        return QStringLiteral("Gone");
-    case 429:
-        return QStringLiteral("Too Many Requests");
-    case 500:
-        return QStringLiteral("Internal Server Error");
-    case 502:
-        return QStringLiteral("Bad Gateway");
-    case 503:
-        return QStringLiteral("Service Unavailable");
-    case 504:
-        return QStringLiteral("Gateway Timeout");
-    default:
-        return {};
-    }
-}
-
 void describeFailure(const QWebEngineLoadingInfo &info, NavigationResult &r)
 {
     const int code = info.errorCode();
@@ -62,7 +38,8 @@ void describeFailure(const QWebEngineLoadingInfo &info, NavigationResult &r)
     case QWebEngineLoadingInfo::HttpStatusCodeDomain:
         r.errorCode = QStringLiteral("HTTP_STATUS");
         r.httpStatus = code;
-        r.errorMessage = QStringLiteral("HTTP %1 %2").arg(code).arg(reasonText(code)).trimmed();
+        r.errorMessage =
+            QStringLiteral("HTTP %1 %2").arg(code).arg(httpReasonPhrase(code)).trimmed();
         return;
     case QWebEngineLoadingInfo::ConnectionErrorDomain:
         if (code == -105 || code == -137)
@@ -114,22 +91,64 @@ BrowserLease::BrowserLease(BrowserPool *pool, PageSlot *slot, QString label)
 {
     m_held.start();
     connect(slot, &PageSlot::rendererCrashed, this, &BrowserLease::rendererCrashed);
-    connect(slot->page(), &QWebEnginePage::urlChanged, this, &BrowserLease::urlChanged);
+    connectPage();
+}
+
+BrowserLease::BrowserLease(BrowserPool *pool, CdpPage *page, QString label)
+    : m_pool(pool)
+    , m_cdp(page)
+    , m_id(Ids::make(QStringLiteral("lease"), 12))
+    , m_label(std::move(label))
+{
+    m_held.start();
+    connect(page, &CdpPage::rendererCrashed, this, &BrowserLease::rendererCrashed);
+    connect(page, &CdpPage::urlChanged, this, &BrowserLease::urlChanged);
+    connect(page, &CdpPage::titleChanged, this, &BrowserLease::titleChanged);
+    connect(page, &CdpPage::loadStarted, this, &BrowserLease::loadStarted);
+    connect(page, &CdpPage::loadFinished, this, &BrowserLease::loadFinished);
+}
+
+// QtWebEngine's page signals, as the lease's (again for a page replaced after a crash).
+void BrowserLease::connectPage()
+{
+    QWebEnginePage *p = m_slot->page();
+    connect(p, &QWebEnginePage::urlChanged, this, &BrowserLease::urlChanged);
+    connect(p, &QWebEnginePage::titleChanged, this, &BrowserLease::titleChanged);
+    connect(p, &QWebEnginePage::loadingChanged, this, [this](const QWebEngineLoadingInfo &info) {
+        if (info.status() == QWebEngineLoadingInfo::LoadStartedStatus) {
+            Q_EMIT loadStarted();
+            return;
+        }
+        Q_EMIT loadFinished(info.status() == QWebEngineLoadingInfo::LoadSucceededStatus, info.url(),
+                            info.errorDomain() == QWebEngineLoadingInfo::HttpStatusCodeDomain
+                                ? info.errorCode()
+                                : 0);
+    });
 }
 
 BrowserLease::~BrowserLease()
 {
-    if (m_pool)
+    if (m_pool) {
         m_pool->release(this);
-    else
+    } else {
         delete m_slot;
+        delete m_cdp;
+    }
 }
 
 PageSlot *BrowserLease::takeSlot()
 {
-    PageSlot *slot = m_slot;
-    m_slot = nullptr;
-    return slot;
+    return std::exchange(m_slot, nullptr);
+}
+
+CdpPage *BrowserLease::takeCdpPage()
+{
+    return std::exchange(m_cdp, nullptr);
+}
+
+QString BrowserLease::engine() const
+{
+    return m_cdp ? QStringLiteral("chromium") : QStringLiteral("qtwebengine");
 }
 
 QWebEnginePage *BrowserLease::page() const
@@ -144,32 +163,78 @@ QWebEngineProfile *BrowserLease::profile() const
 
 bool BrowserLease::isCrashed() const
 {
-    return m_slot && m_slot->crashed();
+    return (m_slot && m_slot->crashed()) || (m_cdp && m_cdp->crashed());
+}
+
+QUrl BrowserLease::url() const
+{
+    if (m_cdp)
+        return m_cdp->url();
+    return page() ? page()->url() : QUrl();
+}
+
+QString BrowserLease::title() const
+{
+    if (m_cdp)
+        return m_cdp->title();
+    return page() ? page()->title() : QString();
 }
 
 void BrowserLease::recover()
 {
+    if (m_cdp) {
+        m_cdp->recover();
+        return;
+    }
     if (!m_slot)
         return;
     m_slot->replacePage();
-    connect(m_slot->page(), &QWebEnginePage::urlChanged, this, &BrowserLease::urlChanged);
+    connectPage();
+}
+
+QString BrowserLease::egressUser() const
+{
+    if (m_cdp)
+        return m_cdp->egressUser();
+    return m_slot ? m_slot->egressUser() : QString();
+}
+
+void BrowserLease::noteRefusal(const Refusal &refusal)
+{
+    if (m_cdp)
+        m_cdp->noteRefusal(refusal);
+    else if (m_slot)
+        m_slot->noteRefusal(refusal);
 }
 
 quint64 BrowserLease::refusalMark() const
 {
-    return m_slot ? m_slot->nextRefusalSerial() : 0;
+    if (m_cdp)
+        return m_cdp->refusalLog().nextSerial();
+    return m_slot ? m_slot->refusalLog().nextSerial() : 0;
 }
 
 QList<Refusal> BrowserLease::refusalsSince(quint64 mark) const
 {
-    QList<Refusal> out;
-    if (!m_slot)
-        return out;
-    for (const Refusal &r : m_slot->refusals()) {
-        if (r.serial >= mark)
-            out.append(r);
-    }
-    return out;
+    if (m_cdp)
+        return m_cdp->refusalLog().since(mark);
+    return m_slot ? m_slot->refusalLog().since(mark) : QList<Refusal>();
+}
+
+void BrowserLease::printToPdf(const QPageLayout &layout,
+                              std::function<void(const QByteArray &)> done)
+{
+    if (m_cdp)
+        m_cdp->printToPdf(layout, std::move(done));
+    else
+        printPage(page(), layout, std::move(done));
+}
+
+std::unique_ptr<LiveFrameSource> BrowserLease::screencast(QObject *parent)
+{
+    if (!m_cdp)
+        return nullptr;
+    return std::make_unique<CdpScreencast>(m_cdp, parent);
 }
 
 namespace {
@@ -428,9 +493,26 @@ void BrowserLease::navigationEnded(Navigation *navigation)
 void BrowserLease::navigate(const QUrl &url, const NavigateOptions &options,
                             std::function<void(const NavigationResult &)> userDone)
 {
+    if (m_cdp && m_cdp->crashed() && !m_cdp->engineLost()) {
+        // A fresh page target in the same browser context, then the load.
+        m_cdp->recover();
+        QPointer<BrowserLease> self(this);
+        m_cdp->whenReady(this, [self, url, options, userDone](const QString &) {
+            if (self)
+                self->navigateNow(url, options, userDone);
+        });
+        return;
+    }
     if (m_slot && m_slot->crashed())
         recover(); // a fresh page in the same isolation scope
-    if (!page()) {
+    navigateNow(url, options, std::move(userDone));
+}
+
+void BrowserLease::navigateNow(const QUrl &url, const NavigateOptions &options,
+                               std::function<void(const NavigationResult &)> userDone)
+{
+    const EgressGrant grant = m_cdp ? m_cdp->grant() : m_slot ? m_slot->grant() : EgressGrant();
+    if (!page() && !m_cdp) {
         NavigationResult r;
         r.requestedUrl = url;
         r.errorCode = QStringLiteral("ABORTED");
@@ -438,7 +520,7 @@ void BrowserLease::navigate(const QUrl &url, const NavigateOptions &options,
         userDone(r);
         return;
     }
-    if (const QString refusal = NetworkPolicy::refusal(url, m_slot->grant()); !refusal.isEmpty()) {
+    if (const QString refusal = NetworkPolicy::refusal(url, grant); !refusal.isEmpty()) {
         NavigationResult r;
         r.requestedUrl = url;
         r.errorCode = QStringLiteral("BLOCKED");
@@ -465,6 +547,10 @@ void BrowserLease::navigate(const QUrl &url, const NavigateOptions &options,
             userDone(r);
         });
     };
+    if (m_cdp) {
+        m_cdp->navigate(url, options, std::move(done));
+        return;
+    }
     m_navigation = new Navigation(*this, *m_slot, url, options, std::move(done));
     m_navigation->start();
 }
@@ -472,6 +558,10 @@ void BrowserLease::navigate(const QUrl &url, const NavigateOptions &options,
 void BrowserLease::evaluate(const QString &script, int timeoutMs,
                             std::function<void(bool, const QVariant &)> done)
 {
+    if (m_cdp) {
+        m_cdp->evaluate(script, timeoutMs, std::move(done));
+        return;
+    }
     QWebEnginePage *page = this->page();
     if (!page || isCrashed()) {
         done(false, QVariant());
@@ -534,7 +624,10 @@ void BrowserLease::snapshot(const QJsonObject &options, int timeoutMs,
             return;
         }
         const bool crashed = self->isCrashed();
-        if (!ok) {
+        if (!ok && self->m_cdp && self->m_cdp->engineLost()) {
+            r.errorCode = QStringLiteral("ENGINE_CRASHED");
+            r.errorMessage = self->m_cdp->failure();
+        } else if (!ok) {
             r.errorCode =
                 crashed ? QStringLiteral("RENDERER_CRASHED") : QStringLiteral("SNAPSHOT_TIMEOUT");
             r.errorMessage = crashed ? QStringLiteral("the page's renderer crashed")
@@ -556,6 +649,10 @@ namespace ph {
 
 void BrowserLease::loadHtml(const QString &html, int timeoutMs, std::function<void(bool)> done)
 {
+    if (m_cdp) {
+        m_cdp->loadHtml(html, timeoutMs, std::move(done));
+        return;
+    }
     if (!m_slot) {
         done(false);
         return;

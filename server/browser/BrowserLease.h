@@ -7,7 +7,9 @@
 #include <QUrl>
 
 #include <functional>
+#include <memory>
 
+class QPageLayout;
 class QWebEnginePage;
 class QWebEngineProfile;
 class QWebEngineLoadingInfo;
@@ -15,6 +17,8 @@ class QWebEngineLoadingInfo;
 namespace ph {
 
 class BrowserPool;
+class CdpPage;
+class LiveFrameSource;
 class Navigation;
 class PageSlot;
 
@@ -68,9 +72,12 @@ struct SnapshotResult
     QString errorMessage;
 };
 
-// One page of the pool, leased to one API call. It lives in its own off-the-record
-// profile (no cookie, storage or cache state shared with any other lease) and goes back
-// to the pool, to be discarded, when the lease object is deleted.
+// One page of the pool, leased to one API call, on one of the pool's engines: QtWebEngine
+// (a page in its own off-the-record profile) or `chromium` (a page in its own browser
+// context of Debian's Chromium, driven over the DevTools protocol). Either way no cookie,
+// storage or cache state is shared with any other lease, and the page goes back to the
+// pool, to be discarded, when the lease object is deleted. What a lease offers is the
+// same on both engines; only page() (QtWebEngine's page object) is engine-specific.
 class BrowserLease : public QObject
 {
     Q_OBJECT
@@ -79,9 +86,15 @@ public:
 
     QString id() const { return m_id; }
     QString label() const { return m_label; }
+    // "qtwebengine" or "chromium".
+    QString engine() const;
+    // QtWebEngine's page and profile; null on the chromium engine.
     QWebEnginePage *page() const;
     QWebEngineProfile *profile() const;
     bool isCrashed() const;
+    // The page's address and title now.
+    QUrl url() const;
+    QString title() const;
     qint64 heldMs() const { return m_held.elapsed(); }
 
     // Loads `url`, a URL a caller named: anything but http(s), or a private target the
@@ -103,20 +116,39 @@ public:
     // Shows `html` (no network URL involved) and reports when it has rendered.
     void loadHtml(const QString &html, int timeoutMs, std::function<void(bool ok)> done);
 
+    // Prints the page to PDF (`done` gets nothing when printing failed).
+    void printToPdf(const QPageLayout &layout, std::function<void(const QByteArray &pdf)> done);
+    // Frames and input for a live view of a chromium page (Page.startScreencast,
+    // Input.dispatch*); null on QtWebEngine, whose page() a frame source shows.
+    std::unique_ptr<LiveFrameSource> screencast(QObject *parent = nullptr);
+
     // Replaces a crashed page with a fresh one in the same isolation scope.
     void recover();
 
 Q_SIGNALS:
     void rendererCrashed();
     void urlChanged(const QUrl &url);
+    void titleChanged(const QString &title);
+    // A document load of the page began / ended (whoever started it: a navigation, a
+    // click, a script). `httpStatus` is set for error statuses.
+    void loadStarted();
+    void loadFinished(bool ok, const QUrl &url, int httpStatus);
 
 private:
     friend class BrowserPool;
     BrowserLease(BrowserPool *pool, PageSlot *slot, QString label);
+    BrowserLease(BrowserPool *pool, CdpPage *page, QString label);
     PageSlot *takeSlot();
+    CdpPage *takeCdpPage();
+    void connectPage();
+    QString egressUser() const;
+    void noteRefusal(const Refusal &refusal);
+    void navigateNow(const QUrl &url, const NavigateOptions &options,
+                     std::function<void(const NavigationResult &)> done);
 
     QPointer<BrowserPool> m_pool;
-    PageSlot *m_slot;
+    PageSlot *m_slot = nullptr;
+    CdpPage *m_cdp = nullptr;
     QString m_id;
     QString m_label;
     QElapsedTimer m_held;

@@ -1,6 +1,9 @@
 #include "BrowserPool.h"
 
 #include "BrowserLease.h"
+#include "CdpPage.h"
+#include "ChromiumEngine.h"
+#include "LeaseOptions.h"
 #include "PageAgent.h"
 #include "PageSlot.h"
 
@@ -29,8 +32,8 @@ BrowserPool::BrowserPool(const Options &options, const NetworkPolicy &policy, QO
     // proxy, reach the slot they were for.
     const auto note = [this](const QString &user, const QString &target, const QString &reason,
                              bool unresolved, bool proxyFailure) {
-        PageSlot *slot = slotOfEgressUser(user);
-        if (!slot)
+        BrowserLease *lease = leaseOfEgressUser(user);
+        if (!lease)
             return;
         Refusal r;
         r.target = target;
@@ -42,7 +45,7 @@ BrowserPool::BrowserPool(const Options &options, const NetworkPolicy &policy, QO
         r.reason = reason;
         r.unresolved = unresolved;
         r.proxyFailure = proxyFailure;
-        slot->noteRefusal(r);
+        lease->noteRefusal(r);
     };
     connect(m_egress.get(), &EgressProxy::refused, this,
             [note](const QString &user, const QString &target, const QString &reason,
@@ -54,13 +57,97 @@ BrowserPool::BrowserPool(const Options &options, const NetworkPolicy &policy, QO
     QTimer::singleShot(0, this, &BrowserPool::replenish);
 }
 
-PageSlot *BrowserPool::slotOfEgressUser(const QString &user) const
+BrowserLease *BrowserPool::leaseOfEgressUser(const QString &user) const
 {
     for (BrowserLease *lease : m_leases) {
-        if (lease->m_slot && lease->m_slot->egressUser() == user)
-            return lease->m_slot;
+        if (lease->egressUser() == user)
+            return lease;
     }
     return nullptr;
+}
+
+const QStringList &BrowserPool::engines()
+{
+    static const QStringList names{QStringLiteral("qtwebengine"), QStringLiteral("chromium")};
+    return names;
+}
+
+QString BrowserPool::engineProblem(const QString &engine) const
+{
+    if (engine == QLatin1String("qtwebengine"))
+        return {};
+    if (engine != QLatin1String("chromium"))
+        return QStringLiteral("'%1' is not an engine; use one of: %2")
+            .arg(engine, engines().join(QStringLiteral(", ")));
+    if (ChromiumEngine::findExecutable(m_options.chromiumPath).isEmpty())
+        return m_options.chromiumPath.isEmpty()
+                   ? QStringLiteral("the chromium engine needs Debian's chromium, which is not "
+                                    "installed")
+                   : QStringLiteral("browser.chromiumPath '%1' is not an executable")
+                         .arg(m_options.chromiumPath);
+    return {};
+}
+
+QString BrowserPool::engineOf(const Waiter &waiter) const
+{
+    return waiter.engine.isEmpty() ? m_options.engine : waiter.engine;
+}
+
+ChromiumEngine *BrowserPool::chromiumEngine()
+{
+    if (!m_chromium) {
+        m_chromium = std::make_unique<ChromiumEngine>(m_options.chromiumPath, m_egress->port());
+        connect(m_chromium.get(), &ChromiumEngine::lost, this, [this](const QString &reason) {
+            ++m_crashes;
+            qCWarning(lcPool) << "the chromium process ended:" << reason
+                              << "; its leases fail, the next lease starts a new one";
+            for (CdpPage *page : std::exchange(m_cdpStandby, {}))
+                retire(page);
+            QTimer::singleShot(1000, this, &BrowserPool::replenish);
+            Q_EMIT statsChanged();
+        });
+    }
+    return m_chromium.get();
+}
+
+CdpPage *BrowserPool::newCdpPage()
+{
+    ChromiumEngine *engine = chromiumEngine();
+    auto *page = new CdpPage(*engine, m_agent->script().sourceCode(), m_egress, m_resolver);
+    connect(engine, &ChromiumEngine::lost, page, &CdpPage::loseEngine);
+    connect(page, &CdpPage::rendererCrashed, this, [this, page] {
+        if (!page->engineLost())
+            ++m_crashes;
+    });
+    page->prepare();
+    return page;
+}
+
+void BrowserPool::grantChromium(Waiter waiter)
+{
+    CdpPage *page = nullptr;
+    while (!m_cdpStandby.isEmpty() && !page) {
+        page = m_cdpStandby.takeFirst();
+        if (page->crashed() || !page->failure().isEmpty()) {
+            retire(page);
+            page = nullptr;
+        }
+    }
+    if (!page)
+        page = newCdpPage();
+    page->setGrant(*waiter.grant);
+    auto *lease = new BrowserLease(this, page, waiter.label);
+    m_leases.append(lease);
+    ++m_served;
+    // The lease is handed over once its page is ready; a page that could not be made
+    // (no chromium, a failed start) is handed over too, and its loads fail with the reason.
+    page->whenReady(lease, [this, lease, waiter](const QString &) {
+        std::unique_ptr<BrowserLease> held(lease);
+        if (waiter.hasContext && !waiter.context)
+            return; // the requester went away while the page was made: released here
+        Q_EMIT leaseStarted(lease);
+        waiter.granted(std::move(held));
+    });
 }
 
 BrowserPool::~BrowserPool()
@@ -95,9 +182,15 @@ int BrowserPool::retryAfterSeconds() const
 bool BrowserPool::acquire(const QString &label, const EgressGrant &grant, QObject *context,
                           Granted granted)
 {
+    return acquire(label, grant, LeaseOptions(), context, std::move(granted));
+}
+
+bool BrowserPool::acquire(const QString &label, const EgressGrant &grant,
+                          const LeaseOptions &options, QObject *context, Granted granted)
+{
     if (m_shutDown || !hasRoomFor(1))
         return false;
-    m_waiting.push_back({label, std::make_shared<const EgressGrant>(grant),
+    m_waiting.push_back({label, options.engine, std::make_shared<const EgressGrant>(grant),
                          QPointer<QObject>(context), context != nullptr, std::move(granted)});
     scheduleDispatch();
     Q_EMIT statsChanged();
@@ -122,6 +215,10 @@ void BrowserPool::dispatch()
         changed = true;
         if (waiter.hasContext && !waiter.context)
             continue; // the requester went away while waiting
+        if (engineOf(waiter) == QLatin1String("chromium")) {
+            grantChromium(std::move(waiter));
+            continue;
+        }
         PageSlot *slot = nullptr;
         while (!m_standby.isEmpty() && !slot) {
             slot = m_standby.takeFirst();
@@ -148,10 +245,11 @@ void BrowserPool::release(BrowserLease *lease)
 {
     m_leases.removeOne(lease);
     m_avgLeaseMs = 0.8 * m_avgLeaseMs + 0.2 * double(lease->heldMs());
-    PageSlot *slot = lease->takeSlot();
     // Never reused: the next lease gets a fresh isolation scope.
-    if (slot)
+    if (PageSlot *slot = lease->takeSlot())
         retire(slot);
+    if (CdpPage *page = lease->takeCdpPage())
+        retire(page);
     Q_EMIT leaseEnded(lease->id());
     Q_EMIT statsChanged();
     scheduleDispatch();
@@ -165,6 +263,23 @@ void BrowserPool::replenish()
     // them never competes with a queue of waiting requests.
     const int spare = m_options.size - int(m_leases.size());
     const int target = qMin(m_options.standby, qMax(0, spare));
+    if (m_options.engine == QLatin1String("chromium")) {
+        // The configured engine's pages are the ones prepared ahead.
+        while (!m_standby.isEmpty())
+            retire(m_standby.takeLast());
+        if (m_cdpStandby.size() < target && m_waiting.empty() &&
+            engineProblem(m_options.engine).isEmpty()) {
+            m_cdpStandby.append(newCdpPage());
+            Q_EMIT statsChanged();
+            if (m_cdpStandby.size() < target)
+                QTimer::singleShot(0, this, &BrowserPool::replenish);
+        }
+        while (m_cdpStandby.size() > m_options.standby)
+            retire(m_cdpStandby.takeLast());
+        return;
+    }
+    while (!m_cdpStandby.isEmpty())
+        retire(m_cdpStandby.takeLast());
     if (m_standby.size() < target && m_waiting.empty()) {
         PageSlot *slot = newSlot();
         slot->warm();
@@ -177,23 +292,31 @@ void BrowserPool::replenish()
         retire(m_standby.takeLast());
 }
 
-void BrowserPool::retire(PageSlot *slot)
+void BrowserPool::retire(QObject *page)
 {
-    slot->disconnect(this);
-    m_retired.append(slot);
+    page->disconnect(this);
+    m_retired.append(page);
     if (m_retired.size() == 1)
         QTimer::singleShot(0, this, &BrowserPool::deleteRetired);
 }
 
 void BrowserPool::deleteRetired()
 {
-    const QList<PageSlot *> retired = std::exchange(m_retired, {});
+    const QList<QObject *> retired = std::exchange(m_retired, {});
     qDeleteAll(retired);
 }
 
 void BrowserPool::setOptions(const Options &options)
 {
+    if (m_chromium && options.chromiumPath != m_options.chromiumPath && m_leases.isEmpty()) {
+        // Another chromium: the next lease starts it.
+        for (CdpPage *page : std::exchange(m_cdpStandby, {}))
+            delete page;
+        deleteRetired();
+        m_chromium.reset();
+    }
     m_options = options;
+    QTimer::singleShot(0, this, &BrowserPool::replenish);
     scheduleDispatch();
     Q_EMIT statsChanged();
 }
@@ -205,8 +328,11 @@ BrowserPool::Stats BrowserPool::stats() const
     s.busy = int(m_leases.size());
     s.queued = int(m_waiting.size());
     s.standby = int(m_standby.size());
+    for (const CdpPage *page : m_cdpStandby)
+        s.standby += page->isReady() ? 1 : 0;
     s.leasesServed = m_served;
     s.crashes = m_crashes;
+    s.chromiumStarts = m_chromium ? m_chromium->starts() : 0;
     return s;
 }
 
@@ -218,10 +344,16 @@ void BrowserPool::shutdown()
     m_waiting.clear();
     qDeleteAll(m_standby);
     m_standby.clear();
+    qDeleteAll(m_cdpStandby);
+    m_cdpStandby.clear();
     deleteRetired();
     // Leases still held by callers keep their slots; they delete them on release.
-    for (BrowserLease *lease : std::as_const(m_leases))
+    for (BrowserLease *lease : std::as_const(m_leases)) {
         delete lease->takeSlot();
+        delete lease->takeCdpPage();
+    }
+    if (m_chromium)
+        m_chromium->stop();
 }
 
 } // namespace ph

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 
 #include <deque>
 #include <functional>
@@ -13,12 +14,15 @@
 namespace ph {
 
 class BrowserLease;
+class CdpPage;
+class ChromiumEngine;
 class EgressProxy;
 class HostResolver;
 class NetworkPolicy;
 class PageAgent;
 class PageSlot;
 struct EgressGrant;
+struct LeaseOptions;
 
 // The cloud browser: QtWebEngine pages leased to API calls and returned.
 //
@@ -32,8 +36,13 @@ struct EgressGrant;
 // request interceptor refuses other schemes and literal private hosts; the egress proxy
 // judges names by their resolved addresses and connects to the address it checked.
 //
-// Capacity: at most `size` pages leased at once; up to `queueLimit` requests wait
-// behind them in order; beyond that acquire() refuses (the HTTP layer answers 429).
+// Engines: QtWebEngine in this process, or `chromium` (Debian's current Chromium, one
+// headless process driven over the DevTools protocol, a browser context per lease); the
+// configured one (`engine`) unless a call asks for the other (LeaseOptions). Leases look
+// the same on both. docs/engines.md says when to pick which.
+//
+// Capacity: at most `size` pages leased at once (both engines together); up to `queueLimit`
+// requests wait behind them in order; beyond that acquire() refuses (the HTTP layer answers 429).
 // Nothing here blocks the event loop: grants arrive through the callback.
 class BrowserPool : public QObject
 {
@@ -44,6 +53,8 @@ public:
         int size = 4;
         int queueLimit = 64;
         int standby = 1;
+        QString engine = QStringLiteral("qtwebengine");
+        QString chromiumPath; // empty: `chromium` on PATH
     };
     struct Stats
     {
@@ -53,6 +64,7 @@ public:
         int standby = 0;
         qint64 leasesServed = 0;
         qint64 crashes = 0;
+        int chromiumStarts = 0; // how often the chromium process was started
     };
     using Granted = std::function<void(std::unique_ptr<BrowserLease>)>;
 
@@ -64,6 +76,15 @@ public:
     // a page is free, unless `context` was destroyed first. Returns false, queueing
     // nothing, when the wait queue is full.
     bool acquire(const QString &label, const EgressGrant &grant, QObject *context, Granted granted);
+    bool acquire(const QString &label, const EgressGrant &grant, const LeaseOptions &options,
+                 QObject *context, Granted granted);
+
+    // The engines a call may ask for: "qtwebengine", "chromium".
+    static const QStringList &engines();
+    // Why `engine` cannot serve now (not installed, not an engine); empty when it can.
+    QString engineProblem(const QString &engine) const;
+    // The chromium engine's process, once started (tests, diagnostics).
+    ChromiumEngine *chromium() const { return m_chromium.get(); }
     // Whether `pages` more requests would fit (leased or queued) right now.
     bool hasRoomFor(int pages) const;
     // A Retry-After estimate from the recent lease durations and the queue.
@@ -87,6 +108,7 @@ private:
     struct Waiter
     {
         QString label;
+        QString engine;
         std::shared_ptr<const EgressGrant> grant;
         QPointer<QObject> context;
         bool hasContext = false;
@@ -96,14 +118,18 @@ private:
     void release(BrowserLease *lease);
     // Slots are deleted from the event loop, never inside a caller's stack, and any
     // still waiting at shutdown are deleted then: QtWebEngine must not outlive a page.
-    void retire(PageSlot *slot);
+    void retire(QObject *page);
     void deleteRetired();
     void scheduleDispatch();
     void dispatch();
     void replenish();
     PageSlot *newSlot();
+    CdpPage *newCdpPage();
+    ChromiumEngine *chromiumEngine();
+    void grantChromium(Waiter waiter);
+    QString engineOf(const Waiter &waiter) const;
 
-    PageSlot *slotOfEgressUser(const QString &user) const;
+    BrowserLease *leaseOfEgressUser(const QString &user) const;
 
     Options m_options;
     std::shared_ptr<EgressProxy> m_egress;
@@ -111,8 +137,10 @@ private:
     std::unique_ptr<PageAgent> m_agent;
     std::deque<Waiter> m_waiting;
     QList<PageSlot *> m_standby;
+    QList<CdpPage *> m_cdpStandby;
     QList<BrowserLease *> m_leases;
-    QList<PageSlot *> m_retired;
+    QList<QObject *> m_retired;
+    std::unique_ptr<ChromiumEngine> m_chromium;
     bool m_dispatchScheduled = false;
     bool m_shutDown = false;
     qint64 m_served = 0;

@@ -31,23 +31,9 @@ public:
     void interceptRequest(QWebEngineUrlRequestInfo &info) override
     {
         const QUrl url = info.requestUrl();
-        const QString scheme = url.scheme().toLower();
-        // What the pool itself uses, and what only exists inside the page.
-        if (scheme == QLatin1String("data") || scheme == QLatin1String("blob") ||
-            scheme == QLatin1String("about"))
-            return;
-        const bool socket = info.resourceType() == QWebEngineUrlRequestInfo::ResourceTypeWebSocket;
-        const bool socketScheme = scheme == QLatin1String("ws") || scheme == QLatin1String("wss");
-        QString reason;
-        if (!(NetworkPolicy::isBrowsableScheme(url) || (socket && socketScheme)))
-            reason = QStringLiteral("uses the scheme '%1'; only http and https are allowed")
-                         .arg(url.scheme());
-        else if (url.host().isEmpty())
-            reason = QStringLiteral("has no host");
-        else if (!m_slot.grant().privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
-            reason = QStringLiteral("points at a private address (%1), which this key may not "
-                                    "reach")
-                         .arg(url.host());
+        const QString reason = pageRequestRefusal(
+            url, info.resourceType() == QWebEngineUrlRequestInfo::ResourceTypeWebSocket,
+            m_slot.grant());
         if (reason.isEmpty())
             return;
         info.block(true);
@@ -172,11 +158,7 @@ void PageSlot::setGrant(const EgressGrant &grant)
 
 void PageSlot::noteRefusal(Refusal refusal)
 {
-    refusal.serial = m_nextSerial++;
-    m_refusals.append(refusal);
-    if (m_refusals.size() > 64)
-        m_refusals.removeFirst();
-    Q_EMIT refused(refusal);
+    Q_EMIT refused(m_log.note(std::move(refusal)));
 }
 
 void PageSlot::warm()

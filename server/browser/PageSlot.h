@@ -1,6 +1,7 @@
 #pragma once
 
 #include "BrowserLease.h"
+#include "PageRequests.h"
 
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
@@ -46,8 +47,7 @@ public:
     QString egressUser() const { return m_identity.user; }
 
     // Refusals so far (the newest last, at most 64 kept) and the serial the next gets.
-    const QList<Refusal> &refusals() const { return m_refusals; }
-    quint64 nextRefusalSerial() const { return m_nextSerial; }
+    const RefusalLog &refusalLog() const { return m_log; }
     void noteRefusal(Refusal refusal);
 
     // The last download the page's navigation turned into (non-HTML content).
@@ -71,8 +71,7 @@ private:
     QWebEngineProfile *m_profile = nullptr;
     QWebEnginePage *m_page = nullptr;
     QList<QWebEnginePage *> m_oldPages; // crashed pages awaiting deletion
-    QList<Refusal> m_refusals;
-    quint64 m_nextSerial = 1;
+    RefusalLog m_log;
     bool m_crashed = false;
     bool m_warming = false;
 };

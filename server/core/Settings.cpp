@@ -31,6 +31,12 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("Page requests that may wait for a free page; beyond it, 429.")},
         {SettingKeys::poolStandby, T::Double, 1, 0, 64,
          QStringLiteral("Fresh isolated pages prepared ahead of need.")},
+        {SettingKeys::browserEngine, T::String, QStringLiteral("qtwebengine"), 0, 0,
+         QStringLiteral("The engine pages run on unless a request asks for the other: "
+                        "qtwebengine (in this process) or chromium (Debian's current Chromium "
+                        "over the DevTools protocol; docs/engines.md).")},
+        {SettingKeys::browserChromiumPath, T::String, QString(), 0, 0,
+         QStringLiteral("The chromium engine's executable; empty: chromium on PATH.")},
         {SettingKeys::navigationTimeoutMs, T::Double, 30000, 100, 600000,
          QStringLiteral("Default time limit of one navigation in milliseconds.")},
         {SettingKeys::scrapeMaxUrls, T::Double, 100, 1, 10000,
@@ -262,6 +268,9 @@ QString Settings::validate(const QString &key, const QJsonValue &value) const
                                                                : "a string";
         return QStringLiteral("%1 must be %2").arg(key, QLatin1String(expected));
     }
+    if (key == SettingKeys::browserEngine && value.toString() != QLatin1String("qtwebengine") &&
+        value.toString() != QLatin1String("chromium"))
+        return QStringLiteral("%1 must be qtwebengine or chromium").arg(key);
     if (d->type == QJsonValue::Double) {
         const double v = value.toDouble();
         if (v != std::floor(v))

@@ -7,7 +7,6 @@
 #include <QJsonDocument>
 #include <QPointer>
 #include <QTimer>
-#include <QWebEngineLoadingInfo>
 #include <QWebEnginePage>
 
 #include <memory>
@@ -47,7 +46,7 @@ LeasedTab::~LeasedTab() = default;
 
 QUrl LeasedTab::url() const
 {
-    return m_lease->page() ? m_lease->page()->url() : QUrl();
+    return m_lease->url();
 }
 
 void LeasedTab::navigate(const QUrl &url, int timeoutMs,
@@ -92,8 +91,7 @@ void LeasedTab::call(const QString &function, const QJsonValue &argument, int ti
 void LeasedTab::act(const QJsonObject &action, int timeoutMs,
                     std::function<void(const ActOutcome &)> done)
 {
-    QWebEnginePage *page = m_lease->page();
-    if (!page) {
+    if (!m_lease->page() && m_lease->engine() != QLatin1String("chromium")) {
         ActOutcome o;
         o.error = QStringLiteral("the browser page is gone");
         done(o);
@@ -107,6 +105,7 @@ void LeasedTab::act(const QJsonObject &action, int timeoutMs,
         bool acted = false;
         ActOutcome outcome;
         QMetaObject::Connection connection;
+        QMetaObject::Connection finishedConnection;
         NavigationResult nav;
     };
     auto w = std::make_shared<Watch>();
@@ -116,6 +115,7 @@ void LeasedTab::act(const QJsonObject &action, int timeoutMs,
     QPointer<LeasedTab> guard(this);
     auto settle = [w, done, guard, mark] {
         QObject::disconnect(w->connection);
+        QObject::disconnect(w->finishedConnection);
         if (guard) {
             for (const Refusal &r : guard->m_lease->refusalsSince(mark)) {
                 if (!r.mainFrame && !r.fromPage &&
@@ -132,25 +132,22 @@ void LeasedTab::act(const QJsonObject &action, int timeoutMs,
         }
         done(w->outcome);
     };
-    const QUrl before = page->url();
+    const QUrl before = m_lease->url();
     w->connection =
-        connect(page, &QWebEnginePage::loadingChanged, this,
-                [this, w, settle, before](const QWebEngineLoadingInfo &info) {
-                    if (info.status() == QWebEngineLoadingInfo::LoadStartedStatus) {
-                        w->started = true;
-                        return;
-                    }
+        connect(m_lease.get(), &BrowserLease::loadStarted, this, [w] { w->started = true; });
+    w->finishedConnection =
+        connect(m_lease.get(), &BrowserLease::loadFinished, this,
+                [this, w, settle, before](bool ok, const QUrl &url, int httpStatus) {
                     if (!w->started)
                         return;
                     w->finished = true;
                     w->outcome.navigated = true;
                     ++m_pagesLoaded;
-                    w->outcome.navigation.ok =
-                        info.status() == QWebEngineLoadingInfo::LoadSucceededStatus;
-                    w->outcome.navigation.finalUrl = info.url();
+                    w->outcome.navigation.ok = ok;
+                    w->outcome.navigation.finalUrl = url;
                     w->outcome.navigation.requestedUrl = before;
-                    if (info.errorDomain() == QWebEngineLoadingInfo::HttpStatusCodeDomain)
-                        w->outcome.navigation.httpStatus = info.errorCode();
+                    if (httpStatus > 0)
+                        w->outcome.navigation.httpStatus = httpStatus;
                     if (w->acted)
                         settle();
                 });

@@ -5,7 +5,6 @@
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
-#include "browser/PagePrint.h"
 #include "core/ObjectStore.h"
 #include "core/Store.h"
 #include "data/PdfRender.h"
@@ -269,17 +268,14 @@ void printHtmlToPdf(RunContext &ctx, const QString &html,
                 }
                 const QPageLayout layout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
                                          QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-                (*held)->page()->printToPdf(
-                    [guard, held, done](const QByteArray &pdf) {
-                        // The lease is released from the event loop, not inside the page's
-                        // callback.
-                        QTimer::singleShot(0, [held] { held->reset(); });
-                        if (!guard)
-                            return;
-                        done(pdf,
-                             pdf.isEmpty() ? QStringLiteral("printing to PDF failed") : QString());
-                    },
-                    layout);
+                (*held)->printToPdf(layout, [guard, held, done](const QByteArray &pdf) {
+                    // The lease is released from the event loop, not inside the page's
+                    // callback.
+                    QTimer::singleShot(0, [held] { held->reset(); });
+                    if (!guard)
+                        return;
+                    done(pdf, pdf.isEmpty() ? QStringLiteral("printing to PDF failed") : QString());
+                });
             });
         });
     if (!queued)
@@ -325,7 +321,7 @@ void ScreenshotTool::run(RunContext &ctx, const QJsonObject &args,
             QPageSize(QSizeF(1280 * 25.4 / 96, 1600 * 25.4 / 96), QPageSize::Millimeter),
             QPageLayout::Portrait, QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
         // Queued behind any other print of the page (a live view's print frames).
-        printPage(tab->lease()->page(), layout, [guard, title, done, this](const QByteArray &pdf) {
+        tab->lease()->printToPdf(layout, [guard, title, done, this](const QByteArray &pdf) {
             if (!guard)
                 return;
             QString problem;

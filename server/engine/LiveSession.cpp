@@ -49,7 +49,7 @@ LiveSession::~LiveSession()
 {
     for (LiveViewer *v : std::as_const(m_viewers))
         v->m_session = nullptr;
-    setPage(nullptr);
+    setLease(nullptr);
 }
 
 void LiveSession::attach(LiveViewer *viewer)
@@ -88,20 +88,21 @@ void LiveSession::lingerIfIdle()
         return;
     // Nobody watches: the page goes back to how it was now; the session a little later.
     if (m_ended)
-        setPage(nullptr);
+        setLease(nullptr);
     m_linger.start();
 }
 
 void LiveSession::refresh()
 {
-    QWebEnginePage *page = nullptr;
-    QJsonObject state = m_views.stateOf(m_ticket, &page);
+    BrowserLease *lease = nullptr;
+    QJsonObject state = m_views.stateOf(m_ticket, &lease);
     if (state.value(QStringLiteral("ended")).toBool())
-        page = nullptr;
+        lease = nullptr;
+    QWebEnginePage *page = lease ? lease->page() : nullptr;
     // A new page, a page that went away (replaced after a crash, given back), or a source
     // to make: the source follows.
-    if (page != m_page.data() || bool(m_source) != (page != nullptr))
-        setPage(page);
+    if (lease != m_lease.data() || page != m_page.data() || bool(m_source) != (lease != nullptr))
+        setLease(lease);
     if (m_source) {
         state.insert(QStringLiteral("frames"), m_source->kind());
         state.insert(QStringLiteral("width"), m_source->frameSize().width());
@@ -121,7 +122,7 @@ void LiveSession::refresh()
     }
 }
 
-void LiveSession::setPage(QWebEnginePage *page)
+void LiveSession::setLease(BrowserLease *lease)
 {
     for (const auto &c : std::as_const(m_pageConnections))
         disconnect(c);
@@ -129,20 +130,27 @@ void LiveSession::setPage(QWebEnginePage *page)
     m_tick.stop();
     m_source.reset();
     m_capturing = false;
-    m_page = page;
-    if (!page)
+    m_lease = lease;
+    m_page = lease ? lease->page() : nullptr;
+    if (!lease)
         return;
-    m_source = m_views.m_factory ? m_views.m_factory(page) : nullptr;
+    if (QWebEnginePage *page = lease->page()) {
+        m_source = m_views.m_factory ? m_views.m_factory(page) : nullptr;
+        if (!m_source)
+            m_source = std::make_unique<PrintFrameSource>(page);
+    } else {
+        m_source = lease->screencast(); // the chromium engine's own frames
+    }
     if (!m_source)
-        m_source = std::make_unique<PrintFrameSource>(page);
+        return;
     // The page's address and title are part of the state; a new document is worth a frame.
     auto changed = [this] {
         refresh();
         QTimer::singleShot(kAfterInputMs, this, [this] { tick(); });
     };
-    m_pageConnections << connect(page, &QWebEnginePage::urlChanged, this, changed)
-                      << connect(page, &QWebEnginePage::titleChanged, this, changed)
-                      << connect(page, &QWebEnginePage::loadFinished, this, changed);
+    m_pageConnections << connect(lease, &BrowserLease::urlChanged, this, changed)
+                      << connect(lease, &BrowserLease::titleChanged, this, changed)
+                      << connect(lease, &BrowserLease::loadFinished, this, changed);
     m_tick.start(m_source->frameIntervalMs());
 }
 

@@ -37,14 +37,15 @@ public:
     void refresh();
 
 private:
-    void setPage(QWebEnginePage *page);
+    void setLease(BrowserLease *lease);
     void tick();
     void lingerIfIdle();
 
     LiveViews &m_views;
     LiveViewTicket m_ticket;
     QList<LiveViewer *> m_viewers;
-    QPointer<QWebEnginePage> m_page;
+    QPointer<BrowserLease> m_lease;
+    QPointer<QWebEnginePage> m_page; // QtWebEngine: replaced after a renderer crash
     std::unique_ptr<LiveFrameSource> m_source;
     QList<QMetaObject::Connection> m_pageConnections;
     QJsonObject m_state;

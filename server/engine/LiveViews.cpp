@@ -16,7 +16,6 @@
 #include <QJsonArray>
 #include <QMessageAuthenticationCode>
 #include <QUrl>
-#include <QWebEnginePage>
 
 namespace ph::engine {
 
@@ -153,7 +152,7 @@ LiveViewTicket LiveViews::verify(const QString &trajectoryId, const QString &tok
     return {trajectoryId, phase, expires};
 }
 
-QJsonObject LiveViews::stateOf(const LiveViewTicket &ticket, QWebEnginePage **page) const
+QJsonObject LiveViews::stateOf(const LiveViewTicket &ticket, BrowserLease **lease) const
 {
     QString status;
     QString error;
@@ -175,11 +174,12 @@ QJsonObject LiveViews::stateOf(const LiveViewTicket &ticket, QWebEnginePage **pa
         status = toString(RunStatus::Error);
         error = QStringLiteral("there is no such run");
     }
-    QWebEnginePage *shown = nullptr;
+    BrowserLease *shown = nullptr;
     if (holdsPage) {
-        for (BrowserLease *lease : m_pool.leases()) {
-            if (lease->label() == ticket.trajectoryId && lease->page())
-                shown = lease->page();
+        for (BrowserLease *l : m_pool.leases()) {
+            if (l->label() == ticket.trajectoryId &&
+                (l->page() || l->engine() == QLatin1String("chromium")))
+                shown = l;
         }
     }
     const bool waiting = status == toString(RunStatus::RequiresInput);
@@ -203,8 +203,8 @@ QJsonObject LiveViews::stateOf(const LiveViewTicket &ticket, QWebEnginePage **pa
     }
     if (!error.isEmpty() && ended)
         s.insert(QStringLiteral("error"), error);
-    if (page)
-        *page = shown;
+    if (lease)
+        *lease = shown;
     return s;
 }
 

@@ -12,9 +12,8 @@
 #include <functional>
 #include <optional>
 
-class QWebEnginePage;
-
 namespace ph {
+class BrowserLease;
 class BrowserPool;
 class Settings;
 class Store;
@@ -110,7 +109,7 @@ public:
 private:
     friend class LiveSession;
     // The state, and the run's page when it holds one.
-    QJsonObject stateOf(const LiveViewTicket &ticket, QWebEnginePage **page) const;
+    QJsonObject stateOf(const LiveViewTicket &ticket, BrowserLease **lease) const;
     LiveSession *session(const LiveViewTicket &ticket);
     void forget(LiveSession *session);
     QByteArray signature(const QString &trajectoryId, int phase, qint64 expiresAt) const;

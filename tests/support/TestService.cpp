@@ -2,9 +2,24 @@
 
 namespace ph::test {
 
+namespace {
+QString &defaultEngine()
+{
+    static QString engine;
+    return engine;
+}
+} // namespace
+
+void TestService::setDefaultEngine(const QString &engine)
+{
+    defaultEngine() = engine;
+}
+
 TestService::TestService(QStringList settings, QString dataDir, const Clock *clock,
                          std::shared_ptr<const HostResolver> resolver)
 {
+    if (!defaultEngine().isEmpty() && settings.filter(QStringLiteral("browser.engine=")).isEmpty())
+        settings.append(QStringLiteral("browser.engine=") + defaultEngine());
     if (dataDir.isEmpty()) {
         m_tmp = std::make_unique<QTemporaryDir>();
         m_dataDir = m_tmp->path();

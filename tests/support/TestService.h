@@ -32,6 +32,10 @@ public:
     // loopback, so the key is granted the privateTargets capability unless asked not to.
     QString mintKey(double balance, bool privateTargets = true);
 
+    // The browser engine every TestService made from now on runs its pages on (a
+    // `browser.engine` override unless the settings name one); empty: the default.
+    static void setDefaultEngine(const QString &engine);
+
 private:
     std::unique_ptr<QTemporaryDir> m_tmp;
     QString m_dataDir;

@@ -1,6 +1,10 @@
 #include "BrowserTile.h"
 
+#include "ScreencastView.h"
+
 #include "Service.h"
+#include "browser/BrowserLease.h"
+#include "browser/LiveFrameSource.h"
 #include "core/Store.h"
 #include "engine/TrajectoryRepository.h"
 
@@ -14,35 +18,38 @@
 
 namespace ph::ui {
 
-BrowserTile::BrowserTile(Service &service, QString leaseId, QString label, QWebEnginePage *page,
-                         QWidget *parent)
+BrowserTile::BrowserTile(Service &service, BrowserLease *lease, QWidget *parent)
     : QFrame(parent)
     , m_service(service)
-    , m_leaseId(std::move(leaseId))
-    , m_label(std::move(label))
-    , m_page(page)
+    , m_leaseId(lease->id())
+    , m_label(lease->label())
+    , m_page(lease->page())
+    , m_lease(lease)
 {
     setFrameShape(QFrame::StyledPanel);
     auto *layout = new QVBoxLayout(this);
     m_caption = new QLabel(this);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_view = new QWebEngineView(this);
-    m_view->setMinimumSize(320, 200);
-    if (m_page)
+    if (m_page) {
+        m_view = new QWebEngineView(this);
         m_view->setPage(m_page);
+        m_shown = m_view;
+    } else {
+        m_shown = new ScreencastView(lease->screencast(), this);
+    }
+    m_shown->setMinimumSize(320, 200);
     // The run owns the page: the operator watches until taking over.
-    m_view->setEnabled(false);
+    m_shown->setEnabled(false);
     m_takeOver = new QCheckBox(this);
     layout->addWidget(m_caption);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_shown, 1);
     layout->addWidget(m_takeOver);
     connect(m_takeOver, &QCheckBox::toggled, this, [this](bool on) {
-        m_view->setEnabled(on && runIsPaused());
+        m_shown->setEnabled(on && runIsPaused());
         if (on && runIsPaused())
-            m_view->setFocus();
+            m_shown->setFocus();
     });
-    if (m_page)
-        connect(m_page, &QWebEnginePage::urlChanged, this, &BrowserTile::update);
+    connect(lease, &BrowserLease::urlChanged, this, &BrowserTile::update);
     connect(&service.store(), &Store::changed, this,
             [this](const QString &table, const QString &id) {
                 if (id == m_label && table == QLatin1String("trajectories"))
@@ -54,7 +61,7 @@ BrowserTile::BrowserTile(Service &service, QString leaseId, QString label, QWebE
 BrowserTile::~BrowserTile()
 {
     // The page belongs to the pool: the view lets go of it before either is gone.
-    delete m_view;
+    delete m_shown;
 }
 
 bool BrowserTile::runIsPaused() const
@@ -69,12 +76,12 @@ void BrowserTile::update()
     m_takeOver->setEnabled(paused);
     if (!paused && m_takeOver->isChecked())
         m_takeOver->setChecked(false); // the run goes on: handed back
-    m_view->setEnabled(paused && m_takeOver->isChecked());
+    m_shown->setEnabled(paused && m_takeOver->isChecked());
     const auto run = m_service.trajectories().find(m_label);
     m_caption->setText(QStringLiteral("<b>%1</b> %2<br>%3")
                            .arg(m_label.toHtmlEscaped(),
                                 run ? QStringLiteral("— ") + run->status : QString(),
-                                m_page ? m_page->url().toString().toHtmlEscaped() : QString()));
+                                m_lease ? m_lease->url().toString().toHtmlEscaped() : QString()));
 }
 
 void BrowserTile::retranslateUi()

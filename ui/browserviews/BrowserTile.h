@@ -9,8 +9,9 @@ class QWebEnginePage;
 class QWebEngineView;
 
 namespace ph {
+class BrowserLease;
 class Service;
-}
+} // namespace ph
 
 namespace ph::ui {
 
@@ -20,12 +21,14 @@ class BrowserTile : public QFrame
 {
     Q_OBJECT
 public:
-    BrowserTile(Service &service, QString leaseId, QString label, QWebEnginePage *page,
-                QWidget *parent = nullptr);
+    // A QtWebEngine page is shown in a view; a chromium page by its screencast.
+    BrowserTile(Service &service, BrowserLease *lease, QWidget *parent = nullptr);
     ~BrowserTile() override;
 
     QString label() const { return m_label; }
+    // The QtWebEngine view (null for a chromium page) and the widget showing the page.
     QWebEngineView *view() const { return m_view; }
+    QWidget *pageWidget() const { return m_shown; }
     QCheckBox *takeOver() const { return m_takeOver; }
     // Whether the run behind the page is paused (waiting for input): only then may the
     // operator take over.
@@ -43,8 +46,10 @@ private:
     QString m_leaseId;
     QString m_label;
     QPointer<QWebEnginePage> m_page;
+    QPointer<BrowserLease> m_lease;
     QLabel *m_caption;
-    QWebEngineView *m_view;
+    QWebEngineView *m_view = nullptr;
+    QWidget *m_shown = nullptr;
     QCheckBox *m_takeOver;
 };
 

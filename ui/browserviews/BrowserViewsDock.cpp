@@ -53,8 +53,7 @@ void BrowserViewsDock::add(BrowserLease *lease)
 {
     if (!lease || m_tiles.contains(lease->id()))
         return;
-    m_tiles.insert(lease->id(),
-                   new BrowserTile(m_service, lease->id(), lease->label(), lease->page(), m_grid));
+    m_tiles.insert(lease->id(), new BrowserTile(m_service, lease, m_grid));
     layoutTiles();
 }
 

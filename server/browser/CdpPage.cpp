@@ -1,0 +1,801 @@
+#include "CdpPage.h"
+
+#include "CdpConnection.h"
+#include "ChromiumEngine.h"
+
+#include "net/HostResolver.h"
+
+#include <QElapsedTimer>
+#include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QMarginsF>
+#include <QPageLayout>
+#include <QRectF>
+#include <QTimer>
+
+Q_DECLARE_LOGGING_CATEGORY(lcCdp)
+
+namespace ph {
+
+namespace {
+
+const QString kWorldName = QStringLiteral("pilothouse");
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+// A failed Page.navigate's net error, as the lease reports it (docs/api/scrape.md).
+void describeNetError(const QString &text, NavigationResult &r)
+{
+    r.errorMessage = text;
+    auto is = [&text](const char *code) { return text.contains(QLatin1String(code)); };
+    if (is("ERR_NAME_NOT_RESOLVED") || is("ERR_NAME_RESOLUTION_FAILED"))
+        r.errorCode = QStringLiteral("DNS_FAILURE");
+    else if (is("ERR_CONNECTION_REFUSED"))
+        r.errorCode = QStringLiteral("CONNECTION_REFUSED");
+    else if (is("ERR_TIMED_OUT") || is("ERR_CONNECTION_TIMED_OUT"))
+        r.errorCode = QStringLiteral("TIMEOUT");
+    else if (is("ERR_CERT_") || is("ERR_SSL_") || is("ERR_BAD_SSL"))
+        r.errorCode = QStringLiteral("TLS_ERROR");
+    else if (is("ERR_BLOCKED_BY_CLIENT") || is("ERR_UNSAFE_REDIRECT") || is("ERR_UNSAFE_PORT") ||
+             is("ERR_DISALLOWED_URL_SCHEME") || is("ERR_BLOCKED_BY_RESPONSE")) {
+        r.errorCode = QStringLiteral("BLOCKED");
+        if (is("ERR_UNSAFE_REDIRECT"))
+            r.errorMessage = QStringLiteral("the page redirected to a URL that is not http(s)");
+    } else if (is("ERR_ABORTED"))
+        r.errorCode = QStringLiteral("ABORTED");
+    else if (is("ERR_CONNECTION_") || is("ERR_EMPTY_RESPONSE") || is("ERR_ADDRESS_") ||
+             is("ERR_TUNNEL_CONNECTION_FAILED") || is("ERR_PROXY_CONNECTION_FAILED"))
+        r.errorCode = QStringLiteral("CONNECTION_FAILED");
+    else
+        r.errorCode = QStringLiteral("NETWORK_ERROR");
+}
+
+// What QtWebEngine would not show as a page but hand over as a download.
+bool isDownloadType(const QString &mime)
+{
+    const QString m = mime.toLower();
+    if (!m.startsWith(QLatin1String("application/")))
+        return false;
+    return !(m.contains(QLatin1String("xml")) || m.contains(QLatin1String("json")) ||
+             m.contains(QLatin1String("javascript")) || m.contains(QLatin1String("ecmascript")));
+}
+
+} // namespace
+
+// One navigation of a CdpPage, from Page.navigate to its result: the document's response,
+// its lifecycle (DOMContentLoaded, load), the optional wait condition, a renderer crash,
+// the deadline. It reports once, then goes; a newer navigation supersedes it.
+class CdpNavigation : public QObject
+{
+public:
+    using Done = std::function<void(const NavigationResult &)>;
+
+    CdpNavigation(CdpPage &page, const QUrl &url, NavigateOptions options, Done done)
+        : QObject(&page)
+        , m_page(page)
+        , m_options(std::move(options))
+        , m_done(std::move(done))
+    {
+        m_result.requestedUrl = url;
+        m_clock.start();
+    }
+
+    void start()
+    {
+        m_deadline.setSingleShot(true);
+        connect(&m_deadline, &QTimer::timeout, this, &CdpNavigation::onDeadline);
+        m_deadline.start(m_options.timeoutMs);
+        connect(&m_page, &CdpPage::rendererCrashed, this, [this] {
+            if (m_page.engineLost())
+                fail(QStringLiteral("ENGINE_CRASHED"), m_page.failure());
+            else
+                fail(QStringLiteral("RENDERER_CRASHED"),
+                     QStringLiteral("the page's renderer crashed"));
+        });
+        QPointer<CdpNavigation> self(this);
+        m_page.send(QStringLiteral("Page.navigate"),
+                    {{QStringLiteral("url"), m_result.requestedUrl.toString(QUrl::FullyEncoded)}},
+                    [self](const QJsonObject &r, const QString &error) {
+                        if (self)
+                            self->navigated(r, error);
+                    });
+    }
+
+    void lifecycle(const QString &loaderId, const QString &name)
+    {
+        if (m_settled || loaderId.isEmpty() || loaderId != m_loader)
+            return;
+        if (name == QLatin1String("load") ||
+            (name == QLatin1String("DOMContentLoaded") &&
+             m_options.waitUntil == NavigateOptions::WaitUntil::DomContentLoaded))
+            afterLoad();
+    }
+
+    void fail(const QString &code, const QString &message)
+    {
+        m_result.errorCode = code;
+        m_result.errorMessage = message;
+        finish(false);
+    }
+
+private:
+    void navigated(const QJsonObject &r, const QString &error)
+    {
+        if (m_settled)
+            return;
+        if (!error.isEmpty()) {
+            if (m_page.engineLost())
+                fail(QStringLiteral("ENGINE_CRASHED"), m_page.failure());
+            else
+                fail(QStringLiteral("NETWORK_ERROR"), error);
+            return;
+        }
+        m_loader = str(r, "loaderId");
+        const CdpPage::Document doc = m_page.m_documents.value(m_loader);
+        applyResponse(doc);
+        const QString errorText = str(r, "errorText");
+        if (!errorText.isEmpty()) {
+            if (errorText.contains(QLatin1String("ERR_HTTP_RESPONSE_CODE_FAILURE")) &&
+                doc.status >= 400) {
+                failHttpStatus(doc.status);
+                return;
+            }
+            if (errorText.contains(QLatin1String("ERR_ABORTED")) && isDownloadType(doc.mimeType)) {
+                nonHtml(doc.mimeType);
+                return;
+            }
+            describeNetError(errorText, m_result);
+            finish(false);
+            return;
+        }
+        if (isDownloadType(doc.mimeType)) {
+            nonHtml(doc.mimeType);
+            return;
+        }
+        if (m_loader.isEmpty()) { // the same document (a fragment): nothing loads
+            afterLoad();
+            return;
+        }
+        if (doc.loaded ||
+            (doc.domContent && m_options.waitUntil == NavigateOptions::WaitUntil::DomContentLoaded))
+            afterLoad();
+    }
+
+    void applyResponse(const CdpPage::Document &doc)
+    {
+        if (!doc.url.isEmpty())
+            m_result.finalUrl = doc.url;
+        if (doc.status > 0)
+            m_result.httpStatus = doc.status;
+    }
+
+    // An error status fails the navigation as HTTP_STATUS (the page is there to be read).
+    void failHttpStatus(int status)
+    {
+        m_result.httpStatus = status;
+        fail(QStringLiteral("HTTP_STATUS"),
+             QStringLiteral("HTTP %1 %2").arg(status).arg(httpReasonPhrase(status)).trimmed());
+    }
+
+    void nonHtml(const QString &mime)
+    {
+        m_result.contentType = mime;
+        fail(QStringLiteral("NON_HTML"),
+             QStringLiteral("the URL serves %1, not a web page").arg(mime));
+    }
+
+    void onDeadline()
+    {
+        if (m_settled)
+            return;
+        m_page.send(QStringLiteral("Page.stopLoading"), {});
+        const QString what = m_loaded ? QStringLiteral("the wait condition was not met")
+                                      : QStringLiteral("the page did not finish loading");
+        fail(QStringLiteral("TIMEOUT"),
+             QStringLiteral("%1 within %2 ms").arg(what).arg(m_options.timeoutMs));
+    }
+
+    void afterLoad()
+    {
+        if (m_loaded)
+            return;
+        m_loaded = true;
+        applyResponse(m_page.m_documents.value(m_loader));
+        QJsonObject condition;
+        if (!m_options.waitForSelector.isEmpty())
+            condition.insert(QStringLiteral("selector"), m_options.waitForSelector);
+        else if (!m_options.waitForText.isEmpty())
+            condition.insert(QStringLiteral("text"), m_options.waitForText);
+        if (m_result.httpStatus >= 400) {
+            failHttpStatus(m_result.httpStatus);
+            return;
+        }
+        if (condition.isEmpty() && m_options.waitUntil == NavigateOptions::WaitUntil::Load) {
+            finish(true);
+            return;
+        }
+        if (condition.isEmpty())
+            condition.insert(QStringLiteral("readyState"), true);
+        m_probe =
+            QStringLiteral("window.__pilothouse ? window.__pilothouse.probe(%1) : false")
+                .arg(QString::fromUtf8(QJsonDocument(condition).toJson(QJsonDocument::Compact)));
+        probe();
+    }
+
+    void probe()
+    {
+        if (m_settled)
+            return;
+        QPointer<CdpNavigation> self(this);
+        m_page.evaluate(m_probe, 5000, [self](bool ok, const QVariant &v) {
+            if (!self || self->m_settled)
+                return;
+            if (ok && v.toString() == QLatin1String("invalid-selector")) {
+                self->fail(QStringLiteral("INVALID_SELECTOR"),
+                           QStringLiteral("waitForSelector is not a valid CSS selector"));
+                return;
+            }
+            if (ok && v.toBool()) {
+                self->finish(true);
+                return;
+            }
+            QTimer::singleShot(50, self, [self] {
+                if (self)
+                    self->probe();
+            });
+        });
+    }
+
+    void finish(bool ok)
+    {
+        if (m_settled)
+            return;
+        m_settled = true;
+        m_deadline.stop();
+        disconnect(&m_page, nullptr, this, nullptr);
+        m_result.ok = ok;
+        m_result.elapsedMs = m_clock.elapsed();
+        if (m_result.finalUrl.isEmpty())
+            m_result.finalUrl = ok ? m_page.url() : m_result.requestedUrl;
+        const Done done = std::move(m_done);
+        const NavigationResult result = m_result;
+        deleteLater();
+        done(result);
+    }
+
+    CdpPage &m_page;
+    NavigateOptions m_options;
+    Done m_done;
+    NavigationResult m_result;
+    QElapsedTimer m_clock;
+    QTimer m_deadline{this};
+    QString m_loader;
+    QString m_probe;
+    bool m_loaded = false;
+    bool m_settled = false;
+};
+
+CdpPage::CdpPage(ChromiumEngine &engine, QString agentSource, std::shared_ptr<EgressProxy> egress,
+                 std::shared_ptr<const HostResolver> resolver, QObject *parent)
+    : QObject(parent)
+    , m_engine(engine)
+    , m_agentSource(std::move(agentSource))
+    , m_egress(std::move(egress))
+    , m_resolver(std::move(resolver))
+{
+    // Until leased, the page acts for nobody: no private target, no tenant.
+    m_identity = m_egress->open(m_grant, m_resolver);
+}
+
+CdpPage::~CdpPage()
+{
+    if (CdpConnection *c = m_engine.connection()) {
+        if (!m_sessionId.isEmpty())
+            c->removeSink(m_sessionId);
+        if (!m_contextId.isEmpty() && !m_engineLost)
+            c->send(QStringLiteral("Target.disposeBrowserContext"),
+                    {{QStringLiteral("browserContextId"), m_contextId}}, {}, nullptr);
+    }
+    m_egress->close(m_identity);
+}
+
+void CdpPage::send(const QString &method, const QJsonObject &params,
+                   std::function<void(const QJsonObject &, const QString &)> reply)
+{
+    CdpConnection *c = m_engine.connection();
+    if (!c || m_engineLost) {
+        if (reply)
+            QTimer::singleShot(0, this, [reply, this] {
+                reply({}, m_failure.isEmpty() ? QStringLiteral("the chromium engine is not running")
+                                              : m_failure);
+            });
+        return;
+    }
+    c->send(method, params, m_sessionId, this, std::move(reply));
+}
+
+void CdpPage::command(const QString &method, const QJsonObject &params, QObject *context,
+                      std::function<void(const QJsonObject &, const QString &)> reply)
+{
+    CdpConnection *c = m_engine.connection();
+    if (!c || m_sessionId.isEmpty() || m_engineLost) {
+        if (reply)
+            QTimer::singleShot(0, context ? context : this,
+                               [reply] { reply({}, QStringLiteral("the page is gone")); });
+        return;
+    }
+    c->send(method, params, m_sessionId, context ? context : this, std::move(reply));
+}
+
+void CdpPage::prepare()
+{
+    if (m_preparing || isReady())
+        return;
+    m_preparing = true;
+    m_engine.whenReady(this, [this](const QString &error) {
+        if (!error.isEmpty()) {
+            settlePreparation(error);
+            return;
+        }
+        openContext();
+    });
+}
+
+void CdpPage::openContext()
+{
+    CdpConnection *c = m_engine.connection();
+    const QString proxy = QStringLiteral("http://127.0.0.1:%1").arg(m_egress->port());
+    c->send(QStringLiteral("Target.createBrowserContext"),
+            {{QStringLiteral("disposeOnDetach"), false},
+             {QStringLiteral("proxyServer"), proxy},
+             {QStringLiteral("proxyBypassList"), QStringLiteral("<-loopback>")}},
+            {}, this, [this](const QJsonObject &r, const QString &error) {
+                if (!error.isEmpty()) {
+                    settlePreparation(error);
+                    return;
+                }
+                m_contextId = str(r, "browserContextId");
+                // Nothing the page serves is ever written to disk.
+                m_engine.connection()->send(QStringLiteral("Browser.setDownloadBehavior"),
+                                            {{QStringLiteral("behavior"), QStringLiteral("deny")},
+                                             {QStringLiteral("browserContextId"), m_contextId},
+                                             {QStringLiteral("eventsEnabled"), true}},
+                                            {}, this);
+                openTarget();
+            });
+}
+
+void CdpPage::openTarget()
+{
+    CdpConnection *c = m_engine.connection();
+    if (!c) {
+        settlePreparation(QStringLiteral("the chromium engine is not running"));
+        return;
+    }
+    c->send(QStringLiteral("Target.createTarget"),
+            {{QStringLiteral("url"), QStringLiteral("about:blank")},
+             {QStringLiteral("browserContextId"), m_contextId}},
+            {}, this, [this](const QJsonObject &r, const QString &error) {
+                if (!error.isEmpty()) {
+                    settlePreparation(error);
+                    return;
+                }
+                m_targetId = str(r, "targetId");
+                m_engine.connection()->send(
+                    QStringLiteral("Target.attachToTarget"),
+                    {{QStringLiteral("targetId"), m_targetId}, {QStringLiteral("flatten"), true}},
+                    {}, this, [this](const QJsonObject &a, const QString &e) {
+                        if (!e.isEmpty()) {
+                            settlePreparation(e);
+                            return;
+                        }
+                        m_sessionId = str(a, "sessionId");
+                        QPointer<CdpPage> self(this);
+                        m_engine.connection()->setSink(
+                            m_sessionId, [self](const QString &method, const QJsonObject &params) {
+                                if (self)
+                                    self->onEvent(method, params);
+                            });
+                        setUpSession();
+                    });
+            });
+}
+
+void CdpPage::setUpSession()
+{
+    m_worldContext = 0;
+    m_crashed = false;
+    m_documents.clear();
+    const QList<std::pair<QString, QJsonObject>> commands{
+        {QStringLiteral("Page.enable"), {}},
+        {QStringLiteral("Page.setLifecycleEventsEnabled"), {{QStringLiteral("enabled"), true}}},
+        {QStringLiteral("Runtime.enable"), {}},
+        {QStringLiteral("Network.enable"), {}},
+        {QStringLiteral("Fetch.enable"),
+         {{QStringLiteral("patterns"),
+           QJsonArray{QJsonObject{{QStringLiteral("urlPattern"), QStringLiteral("*")},
+                                  {QStringLiteral("requestStage"), QStringLiteral("Request")}}}},
+          {QStringLiteral("handleAuthRequests"), true}}},
+        {QStringLiteral("Page.addScriptToEvaluateOnNewDocument"),
+         {{QStringLiteral("source"), m_agentSource},
+          {QStringLiteral("worldName"), kWorldName},
+          {QStringLiteral("runImmediately"), true}}},
+        {QStringLiteral("Network.setUserAgentOverride"),
+         {{QStringLiteral("userAgent"), m_engine.userAgent()}}},
+        {QStringLiteral("Emulation.setDeviceMetricsOverride"),
+         {{QStringLiteral("width"), 1280},
+          {QStringLiteral("height"), 800},
+          {QStringLiteral("deviceScaleFactor"), 1},
+          {QStringLiteral("mobile"), false}}},
+    };
+    auto pending = std::make_shared<int>(int(commands.size()));
+    auto firstError = std::make_shared<QString>();
+    for (const auto &[method, params] : commands) {
+        send(method, params,
+             [this, pending, firstError, method](const QJsonObject &, const QString &e) {
+                 if (!e.isEmpty() && firstError->isEmpty())
+                     *firstError = method + QStringLiteral(": ") + e;
+                 if (--*pending == 0)
+                     settlePreparation(*firstError);
+             });
+    }
+}
+
+void CdpPage::settlePreparation(const QString &error)
+{
+    m_preparing = false;
+    if (!error.isEmpty()) {
+        m_failure = error;
+        m_sessionId.clear();
+        qCWarning(lcCdp) << "a chromium page could not be prepared:" << error;
+    }
+    const QList<Waiter> waiters = std::exchange(m_waiters, {});
+    for (const Waiter &w : waiters) {
+        if (!w.hasContext || w.context)
+            w.done(error);
+    }
+    if (error.isEmpty())
+        Q_EMIT ready();
+    else
+        Q_EMIT failed(error);
+}
+
+void CdpPage::whenReady(QObject *context, std::function<void(const QString &)> done)
+{
+    if (!m_preparing) {
+        if (!isReady() && m_failure.isEmpty())
+            prepare();
+        else {
+            const QString failure = isReady() ? QString() : m_failure;
+            QPointer<QObject> guard(context);
+            const bool hasContext = context != nullptr;
+            QTimer::singleShot(0, this, [guard, hasContext, done, failure] {
+                if (!hasContext || guard)
+                    done(failure);
+            });
+            return;
+        }
+    }
+    m_waiters.append({QPointer<QObject>(context), context != nullptr, std::move(done)});
+}
+
+void CdpPage::loseEngine(const QString &reason)
+{
+    if (m_engineLost)
+        return;
+    m_engineLost = true;
+    m_crashed = true;
+    m_failure = QStringLiteral("the chromium process ended: %1").arg(reason);
+    m_sessionId.clear();
+    if (m_preparing)
+        settlePreparation(m_failure);
+    Q_EMIT rendererCrashed();
+}
+
+void CdpPage::setGrant(const EgressGrant &grant)
+{
+    m_grant = grant;
+    m_egress->setGrant(m_identity, grant);
+}
+
+void CdpPage::noteRefusal(Refusal refusal)
+{
+    Q_EMIT refused(m_log.note(std::move(refusal)));
+}
+
+void CdpPage::onEvent(const QString &method, const QJsonObject &params)
+{
+    const QString frameId = str(params, "frameId");
+    const bool main = frameId == m_targetId;
+    if (method == QLatin1String("Fetch.requestPaused")) {
+        onRequestPaused(params);
+    } else if (method == QLatin1String("Fetch.authRequired")) {
+        const QJsonObject challenge = params.value(QStringLiteral("authChallenge")).toObject();
+        QJsonObject response{{QStringLiteral("response"), QStringLiteral("CancelAuth")}};
+        // The egress proxy asks for this page's identity; a site's own challenge is refused.
+        if (str(challenge, "source") == QLatin1String("Proxy"))
+            response = {{QStringLiteral("response"), QStringLiteral("ProvideCredentials")},
+                        {QStringLiteral("username"), m_identity.user},
+                        {QStringLiteral("password"), m_identity.password}};
+        send(QStringLiteral("Fetch.continueWithAuth"),
+             {{QStringLiteral("requestId"), str(params, "requestId")},
+              {QStringLiteral("authChallengeResponse"), response}});
+    } else if (method == QLatin1String("Page.lifecycleEvent") && main) {
+        const QString loader = str(params, "loaderId");
+        const QString name = str(params, "name");
+        Document &doc = m_documents[loader];
+        if (name == QLatin1String("init"))
+            m_currentLoader = loader;
+        else if (name == QLatin1String("DOMContentLoaded"))
+            doc.domContent = true;
+        else if (name == QLatin1String("load")) {
+            doc.loaded = true;
+            Q_EMIT loadFinished(doc.status < 400, m_url, doc.status);
+            readTitle();
+        }
+        if (m_navigation)
+            m_navigation->lifecycle(loader, name);
+    } else if (method == QLatin1String("Page.frameStartedLoading") && main) {
+        Q_EMIT loadStarted();
+    } else if (method == QLatin1String("Network.requestWillBeSent")) {
+        if (str(params, "type") == QLatin1String("Document") && main)
+            m_documentRequests.insert(str(params, "requestId"));
+    } else if (method == QLatin1String("Network.responseReceived")) {
+        if (str(params, "type") == QLatin1String("Document") && main) {
+            const QJsonObject response = params.value(QStringLiteral("response")).toObject();
+            Document &doc = m_documents[str(params, "loaderId")];
+            doc.status = response.value(QStringLiteral("status")).toInt();
+            doc.mimeType = str(response, "mimeType");
+            doc.url = QUrl(str(response, "url"));
+        }
+    } else if (method == QLatin1String("Network.loadingFailed")) {
+        if (m_documentRequests.remove(str(params, "requestId")) &&
+            !params.value(QStringLiteral("canceled")).toBool())
+            Q_EMIT loadFinished(false, m_url, 0);
+    } else if (method == QLatin1String("Page.frameNavigated")) {
+        const QJsonObject frame = params.value(QStringLiteral("frame")).toObject();
+        if (str(frame, "id") == m_targetId) {
+            m_url = QUrl(str(frame, "url") + str(frame, "urlFragment"));
+            Q_EMIT urlChanged(m_url);
+        }
+    } else if (method == QLatin1String("Page.navigatedWithinDocument") && main) {
+        m_url = QUrl(str(params, "url"));
+        Q_EMIT urlChanged(m_url);
+    } else if (method == QLatin1String("Runtime.executionContextCreated")) {
+        const QJsonObject context = params.value(QStringLiteral("context")).toObject();
+        const QJsonObject aux = context.value(QStringLiteral("auxData")).toObject();
+        if (str(context, "name") == kWorldName && str(aux, "frameId") == m_targetId)
+            m_worldContext = context.value(QStringLiteral("id")).toInteger();
+    } else if (method == QLatin1String("Runtime.executionContextDestroyed")) {
+        if (params.value(QStringLiteral("executionContextId")).toInteger() == m_worldContext)
+            m_worldContext = 0;
+    } else if (method == QLatin1String("Runtime.executionContextsCleared")) {
+        m_worldContext = 0;
+    } else if (method == QLatin1String("Inspector.targetCrashed")) {
+        m_crashed = true;
+        Q_EMIT rendererCrashed();
+    } else if (method == QLatin1String("Page.javascriptDialogOpening")) {
+        // Nobody answers dialogs in the pool: alerts are taken note of, questions declined.
+        const QString type = str(params, "type");
+        send(QStringLiteral("Page.handleJavaScriptDialog"),
+             {{QStringLiteral("accept"),
+               type == QLatin1String("alert") || type == QLatin1String("beforeunload")}});
+    }
+    Q_EMIT event(method, params);
+}
+
+void CdpPage::onRequestPaused(const QJsonObject &params)
+{
+    const QString requestId = str(params, "requestId");
+    const QJsonObject request = params.value(QStringLiteral("request")).toObject();
+    const QUrl url(str(request, "url"));
+    const QString type = str(params, "resourceType");
+    Refusal r;
+    r.host = url.host();
+    r.target = url.toString(QUrl::RemoveUserInfo);
+    r.mainFrame = type == QLatin1String("Document") && str(params, "frameId") == m_targetId;
+    bool internal = false;
+    r.reason = pageRequestRefusal(url, type == QLatin1String("WebSocket"), m_grant, &internal);
+    if (!r.reason.isEmpty()) {
+        refuseRequest(requestId, r, QStringLiteral("BlockedByClient"));
+        return;
+    }
+    const QString host = url.host();
+    if (internal || m_grant.privateTargets || !QHostAddress(host).isNull()) {
+        continueRequest(requestId);
+        return;
+    }
+    // A name: judged by every address it resolves to (the egress proxy judges the
+    // connection again, and connects to the address it checked).
+    m_resolver->lookup(
+        host, this, [this, requestId, r, host](const HostResolver::Answer &a) mutable {
+            if (!a.error.isEmpty()) {
+                r.unresolved = true;
+                r.reason = QStringLiteral("the host name %1 could not be resolved").arg(host);
+                refuseRequest(requestId, r, QStringLiteral("NameNotResolved"));
+                return;
+            }
+            r.reason = NetworkPolicy::addressRefusal(host, a.addresses, m_grant);
+            if (!r.reason.isEmpty()) {
+                refuseRequest(requestId, r, QStringLiteral("BlockedByClient"));
+                return;
+            }
+            continueRequest(requestId);
+        });
+}
+
+void CdpPage::refuseRequest(const QString &requestId, const Refusal &refusal,
+                            const QString &errorReason)
+{
+    noteRefusal(refusal);
+    send(QStringLiteral("Fetch.failRequest"),
+         {{QStringLiteral("requestId"), requestId}, {QStringLiteral("errorReason"), errorReason}});
+}
+
+void CdpPage::continueRequest(const QString &requestId)
+{
+    send(QStringLiteral("Fetch.continueRequest"), {{QStringLiteral("requestId"), requestId}});
+}
+
+void CdpPage::readTitle()
+{
+    QPointer<CdpPage> self(this);
+    send(QStringLiteral("Runtime.evaluate"),
+         {{QStringLiteral("expression"), QStringLiteral("document.title")},
+          {QStringLiteral("returnByValue"), true}},
+         [self](const QJsonObject &r, const QString &error) {
+             if (!self || !error.isEmpty())
+                 return;
+             const QString title = r.value(QStringLiteral("result"))
+                                       .toObject()
+                                       .value(QStringLiteral("value"))
+                                       .toString();
+             if (title != self->m_title) {
+                 self->m_title = title;
+                 Q_EMIT self->titleChanged(title);
+             }
+         });
+}
+
+void CdpPage::navigate(const QUrl &url, const NavigateOptions &options,
+                       std::function<void(const NavigationResult &)> done)
+{
+    if (m_navigation) // a new navigation supersedes the pending one
+        m_navigation->fail(QStringLiteral("ABORTED"),
+                           QStringLiteral("a newer navigation replaced this one"));
+    if (m_engineLost || !isReady()) {
+        NavigationResult r;
+        r.requestedUrl = url;
+        r.errorCode = m_engineLost           ? QStringLiteral("ENGINE_CRASHED")
+                      : !m_failure.isEmpty() ? QStringLiteral("ENGINE_UNAVAILABLE")
+                                             : QStringLiteral("ABORTED");
+        r.errorMessage = m_failure.isEmpty() ? QStringLiteral("the page is not ready") : m_failure;
+        done(r);
+        return;
+    }
+    m_navigation = new CdpNavigation(*this, url, options, std::move(done));
+    m_navigation->start();
+}
+
+void CdpPage::withWorld(std::function<void(qint64, const QString &)> done)
+{
+    if (m_worldContext) {
+        done(m_worldContext, QString());
+        return;
+    }
+    // A document made before the script was added (or whose world we have not heard of
+    // yet): make the world, and put the agent in it.
+    send(QStringLiteral("Page.createIsolatedWorld"),
+         {{QStringLiteral("frameId"), m_targetId}, {QStringLiteral("worldName"), kWorldName}},
+         [this, done](const QJsonObject &r, const QString &error) {
+             if (!error.isEmpty()) {
+                 done(0, error);
+                 return;
+             }
+             const qint64 id = r.value(QStringLiteral("executionContextId")).toInteger();
+             send(
+                 QStringLiteral("Runtime.evaluate"),
+                 {{QStringLiteral("expression"), m_agentSource}, {QStringLiteral("contextId"), id}},
+                 [this, id, done](const QJsonObject &, const QString &e) {
+                     if (e.isEmpty() && !m_worldContext)
+                         m_worldContext = id;
+                     done(e.isEmpty() ? id : 0, e);
+                 });
+         });
+}
+
+void CdpPage::evaluate(const QString &script, int timeoutMs,
+                       std::function<void(bool, const QVariant &)> done)
+{
+    if (!isReady() || m_crashed) {
+        QTimer::singleShot(0, this, [done] { done(false, QVariant()); });
+        return;
+    }
+    auto settled = std::make_shared<bool>(false);
+    auto finish = [settled, done](bool ok, const QVariant &v) {
+        if (*settled)
+            return;
+        *settled = true;
+        done(ok, v);
+    };
+    QTimer::singleShot(timeoutMs, this, [finish] { finish(false, QVariant()); });
+    auto crash = std::make_shared<QMetaObject::Connection>();
+    *crash = connect(this, &CdpPage::rendererCrashed, this, [finish, crash] {
+        QObject::disconnect(*crash);
+        finish(false, QVariant());
+    });
+    QPointer<CdpPage> self(this);
+    withWorld([self, script, finish, crash](qint64 contextId, const QString &error) {
+        if (!self || !error.isEmpty()) {
+            QObject::disconnect(*crash);
+            finish(false, QVariant());
+            return;
+        }
+        self->send(QStringLiteral("Runtime.evaluate"),
+                   {{QStringLiteral("expression"), script},
+                    {QStringLiteral("contextId"), contextId},
+                    {QStringLiteral("returnByValue"), true}},
+                   [finish, crash](const QJsonObject &r, const QString &e) {
+                       QObject::disconnect(*crash);
+                       if (!e.isEmpty()) {
+                           finish(false, QVariant());
+                           return;
+                       }
+                       // A script that threw answers nothing, as QtWebEngine's does.
+                       if (r.contains(QStringLiteral("exceptionDetails"))) {
+                           finish(true, QVariant());
+                           return;
+                       }
+                       const QJsonObject result = r.value(QStringLiteral("result")).toObject();
+                       finish(true, result.value(QStringLiteral("value")).toVariant());
+                   });
+    });
+}
+
+void CdpPage::loadHtml(const QString &html, int timeoutMs, std::function<void(bool)> done)
+{
+    const QUrl url(QStringLiteral("data:text/html;charset=utf-8;base64,") +
+                   QString::fromLatin1(html.toUtf8().toBase64()));
+    NavigateOptions options;
+    options.timeoutMs = timeoutMs;
+    navigate(url, options, [done](const NavigationResult &r) { done(r.ok); });
+}
+
+void CdpPage::printToPdf(const QPageLayout &layout, std::function<void(const QByteArray &)> done)
+{
+    const QRectF paper = layout.fullRect(QPageLayout::Inch);
+    const QMarginsF margins = layout.margins(QPageLayout::Inch);
+    send(QStringLiteral("Page.printToPDF"),
+         {{QStringLiteral("paperWidth"), paper.width()},
+          {QStringLiteral("paperHeight"), paper.height()},
+          {QStringLiteral("marginTop"), margins.top()},
+          {QStringLiteral("marginBottom"), margins.bottom()},
+          {QStringLiteral("marginLeft"), margins.left()},
+          {QStringLiteral("marginRight"), margins.right()},
+          {QStringLiteral("printBackground"), true}},
+         [done](const QJsonObject &r, const QString &error) {
+             done(error.isEmpty() ? QByteArray::fromBase64(str(r, "data").toLatin1())
+                                  : QByteArray());
+         });
+}
+
+void CdpPage::recover()
+{
+    if (m_engineLost || m_contextId.isEmpty())
+        return;
+    if (CdpConnection *c = m_engine.connection()) {
+        c->removeSink(m_sessionId);
+        c->send(QStringLiteral("Target.closeTarget"), {{QStringLiteral("targetId"), m_targetId}},
+                {}, nullptr);
+    }
+    m_sessionId.clear();
+    m_preparing = true;
+    openTarget();
+}
+
+} // namespace ph

@@ -1,0 +1,154 @@
+#pragma once
+
+#include "BrowserLease.h"
+#include "PageRequests.h"
+
+#include "net/EgressProxy.h"
+#include "net/NetworkPolicy.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QString>
+#include <QUrl>
+#include <QVariant>
+
+#include <functional>
+#include <memory>
+
+class QPageLayout;
+
+namespace ph {
+
+class ChromiumEngine;
+class CdpNavigation;
+class HostResolver;
+
+// Internal to the browser area: one isolation scope of the `chromium` engine — a browser
+// context of its own (Target.createBrowserContext: no cookie, storage or cache shared),
+// one page target in it and its flat DevTools session. The context is disposed with the
+// object; like a PageSlot it serves one lease and is never reused.
+//
+// The page agent is added with Page.addScriptToEvaluateOnNewDocument into the isolated
+// world "pilothouse", so it exists from document creation and the page's own scripts do
+// not see it. Every request the page makes pauses in Fetch.requestPaused, where the
+// network policy judges it (the scheme, literal private hosts, and names by their
+// resolved addresses), and the context's connections go through the egress proxy, which
+// judges each connection again and connects to the address it checked.
+class CdpPage : public QObject
+{
+    Q_OBJECT
+public:
+    CdpPage(ChromiumEngine &engine, QString agentSource, std::shared_ptr<EgressProxy> egress,
+            std::shared_ptr<const HostResolver> resolver, QObject *parent = nullptr);
+    ~CdpPage() override;
+
+    // Starts the engine if need be and opens the context, the target and its session;
+    // ready() or failed() follow.
+    void prepare();
+    bool isReady() const { return !m_sessionId.isEmpty() && !m_preparing; }
+    bool isPreparing() const { return m_preparing; }
+    QString failure() const { return m_failure; }
+    // `done` once prepared (error empty) or failed; at once when already settled.
+    void whenReady(QObject *context, std::function<void(const QString &error)> done);
+
+    bool crashed() const { return m_crashed; }
+    bool engineLost() const { return m_engineLost; }
+    // The engine process that held this page ended: everything pending fails.
+    void loseEngine(const QString &reason);
+
+    void setGrant(const EgressGrant &grant);
+    EgressGrant grant() const { return m_grant; }
+    QString egressUser() const { return m_identity.user; }
+    const RefusalLog &refusalLog() const { return m_log; }
+    void noteRefusal(Refusal refusal);
+
+    void navigate(const QUrl &url, const NavigateOptions &options,
+                  std::function<void(const NavigationResult &)> done);
+    void evaluate(const QString &script, int timeoutMs,
+                  std::function<void(bool ok, const QVariant &value)> done);
+    void loadHtml(const QString &html, int timeoutMs, std::function<void(bool ok)> done);
+    void printToPdf(const QPageLayout &layout, std::function<void(const QByteArray &pdf)> done);
+    // A fresh page target in the same browser context (after a renderer crash).
+    void recover();
+
+    QUrl url() const { return m_url; }
+    QString title() const { return m_title; }
+
+    // A command on this page's session (live views: screencast, input).
+    void command(const QString &method, const QJsonObject &params, QObject *context,
+                 std::function<void(const QJsonObject &result, const QString &error)> reply = {});
+
+Q_SIGNALS:
+    void ready();
+    void failed(const QString &error);
+    void rendererCrashed();
+    void urlChanged(const QUrl &url);
+    void titleChanged(const QString &title);
+    void loadStarted();
+    void loadFinished(bool ok, const QUrl &url, int httpStatus);
+    void refused(const ph::Refusal &refusal);
+    // Every event of the session (the screencast's frames among them).
+    void event(const QString &method, const QJsonObject &params);
+
+private:
+    friend class CdpNavigation;
+    struct Document
+    {
+        int status = 0;
+        QString mimeType;
+        QUrl url;
+        bool domContent = false;
+        bool loaded = false;
+    };
+
+    void openContext();
+    void openTarget();
+    void setUpSession();
+    void settlePreparation(const QString &error);
+    void onEvent(const QString &method, const QJsonObject &params);
+    void onRequestPaused(const QJsonObject &params);
+    void refuseRequest(const QString &requestId, const Refusal &refusal,
+                       const QString &errorReason);
+    void continueRequest(const QString &requestId);
+    void readTitle();
+    // The agent's world of the main frame's document, created if it is not there yet.
+    void withWorld(std::function<void(qint64 contextId, const QString &error)> done);
+    void send(const QString &method, const QJsonObject &params,
+              std::function<void(const QJsonObject &, const QString &)> reply = {});
+
+    ChromiumEngine &m_engine;
+    QString m_agentSource;
+    std::shared_ptr<EgressProxy> m_egress;
+    std::shared_ptr<const HostResolver> m_resolver;
+    EgressProxy::Identity m_identity;
+    EgressGrant m_grant;
+    RefusalLog m_log;
+
+    QString m_contextId;
+    QString m_targetId;
+    QString m_sessionId;
+    bool m_preparing = false;
+    bool m_crashed = false;
+    bool m_engineLost = false;
+    QString m_failure;
+    struct Waiter
+    {
+        QPointer<QObject> context;
+        bool hasContext = false;
+        std::function<void(const QString &)> done;
+    };
+    QList<Waiter> m_waiters;
+
+    qint64 m_worldContext = 0;
+    QUrl m_url;
+    QString m_title;
+    QHash<QString, Document> m_documents; // by loader id (the main frame's navigations)
+    QString m_currentLoader;
+    QSet<QString> m_documentRequests; // the main frame's document requests under way
+    QPointer<CdpNavigation> m_navigation;
+};
+
+} // namespace ph

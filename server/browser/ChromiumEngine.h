@@ -1,0 +1,82 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class QProcess;
+class QTemporaryDir;
+
+namespace ph {
+
+class CdpConnection;
+
+// Internal to the browser area: the `chromium` engine's process (Debian's current
+// Chromium, headless) and the DevTools WebSocket to it (CdpConnection, Qt WebSockets: no
+// Node in the path). Started on first need, with a throw-away profile directory, every
+// connection sent to the egress proxy (nothing bypassed, not even loopback). When the
+// process ends unexpectedly, lost() tells the pages that lived in it, and the next
+// whenReady() starts a new one.
+class ChromiumEngine : public QObject
+{
+    Q_OBJECT
+public:
+    // `executable`: a path or a name on PATH; empty: `chromium`, then `chromium-browser`,
+    // `google-chrome`. `proxyPort`: the egress proxy's port on 127.0.0.1.
+    ChromiumEngine(QString executable, quint16 proxyPort, QObject *parent = nullptr);
+    ~ChromiumEngine() override;
+
+    // The executable that would run, or empty when none is installed.
+    static QString findExecutable(const QString &configured);
+
+    // Calls `ready` once the browser answers on its DevTools socket (starting it if need
+    // be), with an empty error, or with why it could not start. Never after `context`
+    // is gone.
+    void whenReady(QObject *context, std::function<void(const QString &error)> ready);
+    bool isReady() const { return m_state == State::Ready; }
+    CdpConnection *connection() const { return m_connection; }
+    // The browser's own user agent with "HeadlessChrome" said as "Chrome".
+    QString userAgent() const { return m_userAgent; }
+    QString version() const { return m_version; }
+    qint64 processId() const;
+    int starts() const { return m_starts; }
+
+    // Ends the process (the pool's shutdown; tests simulate a crash with it).
+    void stop();
+    void kill();
+
+Q_SIGNALS:
+    // The process ended or its socket closed while pages lived in it.
+    void lost(const QString &reason);
+
+private:
+    enum class State { Stopped, Starting, Ready };
+    void start();
+    void connected();
+    void settle(const QString &error);
+    void onEnded(const QString &reason);
+
+    QString m_executable;
+    quint16 m_proxyPort;
+    State m_state = State::Stopped;
+    QProcess *m_process = nullptr;
+    std::unique_ptr<QTemporaryDir> m_profileDir;
+    CdpConnection *m_connection = nullptr;
+    QByteArray m_stderr;
+    QString m_userAgent;
+    QString m_version;
+    int m_starts = 0;
+    struct Waiter
+    {
+        QPointer<QObject> context;
+        bool hasContext = false;
+        std::function<void(const QString &)> ready;
+    };
+    QList<Waiter> m_waiters;
+};
+
+} // namespace ph

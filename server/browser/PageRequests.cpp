@@ -1,0 +1,77 @@
+#include "PageRequests.h"
+
+#include "net/NetworkPolicy.h"
+
+#include <QUrl>
+
+namespace ph {
+
+QString pageRequestRefusal(const QUrl &url, bool socket, const EgressGrant &grant, bool *internal)
+{
+    const QString scheme = url.scheme().toLower();
+    const bool inside = scheme == QLatin1String("data") || scheme == QLatin1String("blob") ||
+                        scheme == QLatin1String("about");
+    if (internal)
+        *internal = inside;
+    if (inside)
+        return {};
+    const bool socketScheme = scheme == QLatin1String("ws") || scheme == QLatin1String("wss");
+    if (!(NetworkPolicy::isBrowsableScheme(url) || (socket && socketScheme)))
+        return QStringLiteral("uses the scheme '%1'; only http and https are allowed")
+            .arg(url.scheme());
+    if (url.host().isEmpty())
+        return QStringLiteral("has no host");
+    if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
+        return QStringLiteral("points at a private address (%1), which this key may not reach")
+            .arg(url.host());
+    return {};
+}
+
+QString httpReasonPhrase(int status)
+{
+    switch (status) {
+    case 400:
+        return QStringLiteral("Bad Request");
+    case 401:
+        return QStringLiteral("Unauthorized");
+    case 403:
+        return QStringLiteral("Forbidden");
+    case 404:
+        return QStringLiteral("Not Found");
+    case 410:
+        return QStringLiteral("Gone");
+    case 429:
+        return QStringLiteral("Too Many Requests");
+    case 500:
+        return QStringLiteral("Internal Server Error");
+    case 502:
+        return QStringLiteral("Bad Gateway");
+    case 503:
+        return QStringLiteral("Service Unavailable");
+    case 504:
+        return QStringLiteral("Gateway Timeout");
+    default:
+        return {};
+    }
+}
+
+Refusal RefusalLog::note(Refusal refusal)
+{
+    refusal.serial = m_nextSerial++;
+    m_refusals.append(refusal);
+    if (m_refusals.size() > 64)
+        m_refusals.removeFirst();
+    return refusal;
+}
+
+QList<Refusal> RefusalLog::since(quint64 mark) const
+{
+    QList<Refusal> out;
+    for (const Refusal &r : m_refusals) {
+        if (r.serial >= mark)
+            out.append(r);
+    }
+    return out;
+}
+
+} // namespace ph
