@@ -9,6 +9,8 @@
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
+#include "browser/ChromiumEngine.h"
+#include "browserviews/ScreencastView.h"
 #include "browserviews/BrowserTile.h"
 #include "browserviews/BrowserViewsDock.h"
 
@@ -16,6 +18,7 @@
 #include <QCheckBox>
 #include <QJsonArray>
 #include <QWebEngineView>
+#include <QTest>
 
 using namespace ph;
 using namespace ph::test;
@@ -25,6 +28,7 @@ class tst_BrowserViewsPanel : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void showsAWaitingRunsPageAndLetsTheOperatorTakeOver();
+    void showsAChromiumPageByItsScreencastAndTakesClicks();
 };
 
 void tst_BrowserViewsPanel::showsAWaitingRunsPageAndLetsTheOperatorTakeOver()
@@ -81,3 +85,38 @@ void tst_BrowserViewsPanel::showsAWaitingRunsPageAndLetsTheOperatorTakeOver()
 
 PH_WIDGETS_TEST_MAIN(tst_BrowserViewsPanel)
 #include "tst_browserviewspanel.moc"
+
+void tst_BrowserViewsPanel::showsAChromiumPageByItsScreencastAndTakesClicks()
+{
+    if (ChromiumEngine::findExecutable(QString()).isEmpty())
+        QSKIP("chromium is not installed");
+    FixtureServer site;
+    QVERIFY(site.start());
+    site.page("/ask", "<!doctype html><title>Ask</title><form action=\"/done\">"
+                      "<label for=\"c\">Code</label><input id=\"c\" name=\"code\">"
+                      "<button>Send</button></form>");
+    site.page("/done", "<!doctype html><title>Done</title><p>done");
+    TestService ph({QStringLiteral("browser.engine=chromium")});
+    QVERIFY(ph.ok());
+    ui::BrowserViewsDock dock(ph.service());
+    dock.resize(900, 700);
+    dock.show();
+    HttpClient c = ph.client();
+    const auto r = c.post(QStringLiteral("/agent"),
+                          {{QStringLiteral("input"), QStringLiteral("Fill in the form and send it")},
+                           {QStringLiteral("urls"), QJsonArray{site.url(QStringLiteral("/ask"))}}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
+    const QString run = r.json().value(QStringLiteral("trajectoryId")).toString();
+    QTRY_VERIFY(dock.tileFor(run));
+    ui::BrowserTile *tile = dock.tileFor(run);
+    // No QtWebEngine view: the chromium page is shown by its screencast frames.
+    QVERIFY(!tile->view());
+    auto *screen = qobject_cast<ui::ScreencastView *>(tile->pageWidget());
+    QVERIFY(screen);
+    QTRY_VERIFY_WITH_TIMEOUT(!screen->frame().isNull(), 15000);
+    QCOMPARE(screen->frame().size(), QSize(1280, 800));
+    QVERIFY(!screen->isEnabled());
+    QTRY_VERIFY(tile->takeOver()->isEnabled());
+    tile->takeOver()->setChecked(true);
+    QVERIFY(screen->isEnabled());
+}
