@@ -429,7 +429,7 @@
     <name>ph::ui::DeliveriesDock</name>
     <message>
         <location filename="../ui/deliveries/DeliveriesDock.cpp" line="196"/>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="338"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="340"/>
         <source>Select a delivery to see its attempts.</source>
         <translation>Wählen Sie eine Zustellung aus, um ihre Versuche anzuzeigen.</translation>
     </message>
@@ -440,136 +440,141 @@
     </message>
     <message>
         <location filename="../ui/deliveries/DeliveriesDock.cpp" line="238"/>
+        <source>(nothing was sent: %1)</source>
+        <translation>(nichts wurde gesendet: %1)</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="240"/>
         <source>(headers of this attempt were not recorded)</source>
         <translation>(die Header dieses Versuchs wurden nicht aufgezeichnet)</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="240"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="242"/>
         <source>(no attempt yet)</source>
         <translation>(noch kein Versuch)</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="255"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="257"/>
         <source>No answer: %1</source>
         <translation>Keine Antwort: %1</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="312"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="314"/>
         <source>Webhook deliveries</source>
         <translation>Webhook-Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="313"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
         <source>All deliveries</source>
         <translation>Alle Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="313"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="313"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
         <source>Delivered</source>
         <translation>Zugestellt</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="313"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="316"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="318"/>
         <source>Show deliveries</source>
         <translation>Zustellungen anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="317"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="319"/>
         <source>Deliveries</source>
         <translation>Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="318"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="320"/>
         <source>Attempts</source>
         <translation>Versuche</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="319"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="321"/>
         <source>Request headers</source>
         <translation>Anfrage-Header</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="320"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="322"/>
         <source>Request body</source>
         <translation>Anfrage-Body</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="321"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="323"/>
         <source>Receiver&apos;s answer</source>
         <translation>Antwort des Empfängers</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="322"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="324"/>
         <source>Request sent</source>
         <translation>Gesendete Anfrage</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="323"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="325"/>
         <source>Answer</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="324"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="326"/>
         <source>Redeliver</source>
         <translation>Erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="325"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="327"/>
         <source>Send the selected delivery again (Ctrl+Shift+R)</source>
         <translation>Die gewählte Zustellung erneut senden (Strg+Umschalt+R)</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="326"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="328"/>
         <source>Redeliver all failed</source>
         <translation>Alle fehlgeschlagenen erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="327"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="329"/>
         <source>Copy as curl</source>
         <translation>Als curl kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="329"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="331"/>
         <source>Copy the webhook request as a curl command (Ctrl+Shift+C); credential headers read [redacted]</source>
         <translation>Die Webhook-Anfrage als curl-Befehl kopieren (Strg+Umschalt+C); Header mit Zugangsdaten lauten [redacted]</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="332"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="332"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="332"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Latency</source>
         <translation>Latenz</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="332"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Reply</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="332"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Error</source>
         <translation>Fehler</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="333"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="335"/>
         <source>No webhook deliveries yet. Runs started with a &quot;webhooks&quot; list, or POST /webhooks/test, send them; each one and its attempts appear here.</source>
         <translation>Noch keine Webhook-Zustellungen. Läufe, die mit einer &quot;webhooks&quot;-Liste gestartet wurden, und POST /webhooks/test senden sie; jede erscheint hier mit ihren Versuchen.</translation>
     </message>
@@ -2461,103 +2466,103 @@ curl -H &quot;Authorization: Bearer $%1&quot; \
 <context>
     <name>ph::ui::TriggersDock</name>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="220"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="229"/>
         <source>This trigger is revoked; its URL answers 404.</source>
         <translation>Dieser Trigger ist widerrufen; seine URL liefert 404.</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="235"/>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="248"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="244"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="257"/>
         <source>Triggers</source>
         <translation>Trigger</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="236"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="245"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="237"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="246"/>
         <source>Runs</source>
         <translation>Führt aus</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="238"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="247"/>
         <source>A saved tool</source>
         <translation>Ein gespeichertes Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="239"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="248"/>
         <source>A past run again</source>
         <translation>Einen früheren Lauf erneut</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="240"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="249"/>
         <source>A prompt</source>
         <translation>Einen Prompt</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="241"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="250"/>
         <source>trajectory id (traj_…)</source>
         <translation>Trajektorien-ID (traj_…)</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="242"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="251"/>
         <source>What the agent should do</source>
         <translation>Was der Agent tun soll</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="243"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="252"/>
         <source>Pages, separated by spaces (optional)</source>
         <translation>Seiten, durch Leerzeichen getrennt (optional)</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="244"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="253"/>
         <source>Create trigger</source>
         <translation>Trigger erstellen</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="245"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="254"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="246"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="255"/>
         <source>Copy URL</source>
         <translation>URL kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="247"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="256"/>
         <source>Revoke</source>
         <translation>Widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="249"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="258"/>
         <source>No triggers yet. Choose what a trigger runs in the form beside this list and press Create trigger: its URL starts that run with one POST, from a cron job, a form or another service.</source>
         <translation>Noch keine Trigger. Wählen Sie im Formular neben dieser Liste, was ein Trigger ausführt, und drücken Sie „Trigger erstellen“: Seine URL startet diesen Lauf mit einem POST, aus einem Cronjob, einem Formular oder einem anderen Dienst.</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="252"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="261"/>
         <source>Saved tool</source>
         <translation>Gespeichertes Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="253"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="262"/>
         <source>Run to repeat</source>
         <translation>Zu wiederholender Lauf</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="254"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="263"/>
         <source>Prompt</source>
         <translation>Prompt</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="255"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="264"/>
         <source>Pages</source>
         <translation>Seiten</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="256"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="265"/>
         <source>Example request</source>
         <translation>Beispielanfrage</translation>
     </message>

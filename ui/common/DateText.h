@@ -29,4 +29,13 @@ inline QVariant dateCell(qint64 epochMs, int role)
     return {};
 }
 
+// Room for a short date-time in `metrics`' font, with a cell's padding: date columns are
+// set to it rather than measured row by row.
+template <typename Metrics> int dateColumnWidth(const Metrics &metrics)
+{
+    // 28 December: the widest day and month numbers in most short formats.
+    const QDateTime sample(QDate(2026, 12, 28), QTime(23, 58));
+    return metrics.horizontalAdvance(QLocale().toString(sample, QLocale::ShortFormat)) + 24;
+}
+
 } // namespace ph::ui

@@ -71,6 +71,8 @@ DeliveriesDock::DeliveriesDock(Service &service, QWidget *parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setSectionResizeMode(DeliveriesModel::Target, QHeaderView::Stretch);
     m_empty = new EmptyState(m_view);
+    for (const int column : {int(DeliveriesModel::NextAttempt), int(DeliveriesModel::Created)})
+        m_view->horizontalHeader()->resizeSection(column, dateColumnWidth(m_view->fontMetrics()));
     auto *detail = new QWidget(split);
     auto *d = new QVBoxLayout(detail);
     d->setContentsMargins(0, 0, 0, 0);
@@ -85,6 +87,7 @@ DeliveriesDock::DeliveriesDock(Service &service, QWidget *parent)
     m_attempts->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_attempts->setSelectionMode(QAbstractItemView::SingleSelection);
     m_attempts->horizontalHeader()->setStretchLastSection(true);
+    m_attempts->horizontalHeader()->resizeSection(0, dateColumnWidth(m_attempts->fontMetrics()));
     // The selected attempt: what went out, what came back.
     auto *request = new QWidget(inner);
     auto *r = new QVBoxLayout(request);
@@ -234,6 +237,8 @@ void DeliveriesDock::showAttempt()
     QString head = QStringLiteral("POST %1\n").arg(m_shown->url);
     if (a && !a->requestHeaders.isEmpty())
         head += a->requestHeaders;
+    else if (a && a->statusCode == 0 && !a->error.isEmpty())
+        head += tr("(nothing was sent: %1)").arg(a->error);
     else if (a)
         head += tr("(headers of this attempt were not recorded)");
     else

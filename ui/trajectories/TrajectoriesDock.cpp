@@ -2,6 +2,7 @@
 
 #include "TrajectoriesModel.h"
 #include "common/CurlText.h"
+#include "common/DateText.h"
 #include "common/EmptyState.h"
 #include "common/JsonView.h"
 
@@ -77,6 +78,8 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     m_view->horizontalHeader()->setSectionResizeMode(TrajectoriesModel::Task, QHeaderView::Stretch);
     m_view->setAlternatingRowColors(true);
     m_empty = new EmptyState(m_view);
+    m_view->horizontalHeader()->resizeSection(TrajectoriesModel::Started,
+                                              dateColumnWidth(m_view->fontMetrics()));
 
     auto *detail = new QWidget(split);
     auto *d = new QVBoxLayout(detail);

@@ -125,6 +125,15 @@ TriggersDock::TriggersDock(Service &service, QWidget *parent)
     m_view->addAction(revokeAction);
 
     connect(m_kind, &QComboBox::currentIndexChanged, m_targets, &QStackedWidget::setCurrentIndex);
+    // A one-line target takes one line: the stack shrinks to its page (the prompt's page
+    // may grow up to its limit).
+    const auto fitTarget = [this, promptPage] {
+        QWidget *page = m_targets->currentWidget();
+        m_targets->setMaximumHeight(page == promptPage ? QWIDGETSIZE_MAX
+                                                       : page->minimumSizeHint().height());
+    };
+    connect(m_targets, &QStackedWidget::currentChanged, this, fitTarget);
+    fitTarget();
     connect(m_create, &QPushButton::clicked, this, &TriggersDock::create);
     connect(m_revoke, &QPushButton::clicked, this, &TriggersDock::revoke);
     connect(m_copy, &QPushButton::clicked, this,
