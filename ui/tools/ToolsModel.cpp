@@ -97,7 +97,7 @@ QVariant ToolsModel::data(const QModelIndex &index, int role) const
             .keys()
             .join(QStringLiteral(", "));
     case Updated:
-        return shortDateTime(t.updatedAt);
+        return role == Qt::ToolTipRole ? fullDateTime(t.updatedAt) : shortDateTime(t.updatedAt);
     default:
         return {};
     }
