@@ -18,6 +18,8 @@ private Q_SLOTS:
     void connectionClose();
     void noBodyStatuses();
     void capsTheSnippet();
+    void keepsTheAnswersHeaders_data();
+    void keepsTheAnswersHeaders();
     void malformed_data();
     void malformed();
     void closedBeforeTheStatus();
@@ -126,6 +128,33 @@ void tst_HttpReplyParser::capsTheSnippet()
     QByteArray in = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123456789";
     QCOMPARE(p.feed(in), HttpReplyParser::Complete);
     QCOMPARE(p.snippet(), QByteArray("0123"));
+}
+
+void tst_HttpReplyParser::keepsTheAnswersHeaders_data()
+{
+    QTest::addColumn<QByteArray>("reply");
+    QTest::addColumn<QByteArray>("headers");
+    QTest::newRow("the final reply's header lines are kept as they came")
+        << QByteArray("HTTP/1.1 200 OK\r\nX-Receiver: harbour-1\r\nContent-Length: 2\r\n\r\nok")
+        << QByteArray("X-Receiver: harbour-1\nContent-Length: 2\n");
+    QTest::newRow("an interim reply's headers are not the answer's")
+        << QByteArray("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
+                      "HTTP/1.1 204 No Content\r\nX-Id: 7\r\n\r\n")
+        << QByteArray("X-Id: 7\n");
+    const QByteArray big(3000, 'v');
+    QTest::newRow("lines beyond the kept 4 KiB are left out")
+        << QByteArray("HTTP/1.1 204 No Content\r\nA: " + big + "\r\nB: " + big + "\r\nC: 1\r\n\r\n")
+        << QByteArray("A: " + big + "\nC: 1\n");
+}
+
+void tst_HttpReplyParser::keepsTheAnswersHeaders()
+{
+    QFETCH(QByteArray, reply);
+    QFETCH(QByteArray, headers);
+    HttpReplyParser p(512);
+    QCOMPARE(p.feed(reply), HttpReplyParser::Complete);
+    QCOMPARE(p.headers(), headers);
+    QVERIFY(p.headers().size() <= HttpReplyParser::kKeptHead);
 }
 
 void tst_HttpReplyParser::malformed_data()

@@ -19,6 +19,7 @@
 #include <QMenuBar>
 #include <QPainter>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSystemTrayIcon>
 #include <QTabBar>
@@ -55,6 +56,9 @@ void tst_MainWindow::initTestCase()
 {
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
+    // The default layout, not one an earlier run saved when it closed the window.
+    for (const char *key : {"console/geometry", "console/windowState", "console/splitters"})
+        QSettings().remove(QLatin1String(key));
     m_window = std::make_unique<ui::MainWindow>(m_ph->service());
     m_window->setLanguage(QStringLiteral("en"));
     m_window->show();

@@ -4,230 +4,254 @@
 <context>
     <name>ph::ui::A2wRunsDock</name>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="157"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="160"/>
         <source>cancelled by the operator</source>
         <translation>vom Operator abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="211"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="214"/>
         <source>ended by the operator</source>
         <translation>vom Operator beendet</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="250"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="253"/>
         <source>any task</source>
         <translation>jede Aufgabe</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="252"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="255"/>
         <source>%1 of %2 credits</source>
         <translation>%1 von %2 Credits</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="257"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="259"/>
         <source>Revoked</source>
         <translation>Widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="258"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="260"/>
         <source>Active</source>
         <translation>Aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="294"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="297"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="295"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
         <source>%1 open, %2 blocked</source>
         <translation>%1 offen, %2 blockiert</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="319"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="322"/>
         <source>Visitor session %1 on %2</source>
         <translation>Besuchersitzung %1 auf %2</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="364"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="415"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="370"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="431"/>
         <source>Select a run to follow its events.</source>
         <translation>Wählen Sie einen Lauf, um seine Ereignisse zu verfolgen.</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="368"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="374"/>
         <source>&lt;b&gt;%1&lt;/b&gt; on %2 — %3, %4 execution</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 — %3, Ausführung %4</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="374"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="380"/>
         <source>The run asks: %1</source>
         <translation>Der Lauf fragt: %1</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="389"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="395"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="398"/>
         <source>A2W runs</source>
         <translation>A2W-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="390"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="397"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="399"/>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="401"/>
+        <source>Delegations</source>
+        <translation>Delegierungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="404"/>
+        <source>No A2W runs yet. A run appears here, live, when an agent asks one of your sites for a task through its agent-to-web (A2W) endpoint.</source>
+        <translation>Noch keine A2W-Läufe. Ein Lauf erscheint hier live, sobald ein Agent eine Ihrer Websites über ihren Agent-to-Web-Endpunkt (A2W) um eine Aufgabe bittet.</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
         <source>All sites</source>
         <translation>Alle Sites</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="391"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
         <source>All statuses</source>
         <translation>Alle Status</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="391"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="391"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
         <source>Waiting for a browser</source>
         <translation>Wartet auf einen Browser</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="392"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
         <source>Running</source>
         <translation>Läuft</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="392"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
         <source>Input required</source>
         <translation>Eingabe nötig</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="392"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
         <source>Completed</source>
         <translation>Abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="393"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="393"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="401"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="417"/>
         <source>Delegated sessions</source>
         <translation>Delegierte Sitzungen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="396"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
         <source>Site</source>
         <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
         <source>Scope</source>
         <translation>Umfang</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
         <source>Spent</source>
         <translation>Verbraucht</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
         <source>Expires</source>
         <translation>Läuft ab</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="404"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="420"/>
         <source>Revoke session</source>
         <translation>Sitzung widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="405"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="421"/>
         <source>Visitor sessions (embedded runtime)</source>
         <translation>Besuchersitzungen (eingebettete Laufzeit)</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
         <source>Session</source>
         <translation>Sitzung</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
         <source>Active run</source>
         <translation>Aktiver Lauf</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
         <source>Tabs</source>
         <translation>Tabs</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
         <source>Last event</source>
         <translation>Letztes Ereignis</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
         <source>Updated</source>
         <translation>Aktualisiert</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="424"/>
         <source>End the session&apos;s run</source>
         <translation>Lauf der Sitzung beenden</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="425"/>
         <source>End the selected visitor session&apos;s run</source>
         <translation>Lauf der gewählten Besuchersitzung beenden</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="410"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="402"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="426"/>
         <source>Visitor sessions</source>
         <translation>Besuchersitzungen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="259"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="393"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="261"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
         <source>Expired</source>
         <translation>Abgelaufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="396"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="412"/>
         <source>Answer for every question</source>
         <translation>Antwort auf jede Frage</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="397"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="400"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="413"/>
         <source>Answer</source>
         <translation>Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="398"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="414"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="399"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="415"/>
         <source>Confirm action</source>
         <translation>Aktion bestätigen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="400"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="416"/>
         <source>Live browser views</source>
         <translation>Live-Browseransichten</translation>
     </message>
@@ -292,11 +316,12 @@
     <name>ph::ui::BrowserViewsDock</name>
     <message>
         <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="91"/>
+        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="92"/>
         <source>Live browser views</source>
         <translation>Live-Browseransichten</translation>
     </message>
     <message>
-        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="92"/>
+        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="93"/>
         <source>No page is leased right now. Pages appear here while runs use them.</source>
         <translation>Gerade ist keine Seite vergeben. Seiten erscheinen hier, solange Läufe sie nutzen.</translation>
     </message>
@@ -381,11 +406,21 @@
     </message>
     <message>
         <location filename="../ui/sites/ConnectKeysPane.cpp" line="60"/>
+        <source>Name of the new Connect AI key</source>
+        <translation>Name des neuen Connect-AI-Schlüssels</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/ConnectKeysPane.cpp" line="61"/>
+        <source>Connect AI keys</source>
+        <translation>Connect-AI-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/ConnectKeysPane.cpp" line="62"/>
         <source>Create Connect AI key</source>
         <translation>Connect-AI-Schlüssel erstellen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/ConnectKeysPane.cpp" line="61"/>
+        <location filename="../ui/sites/ConnectKeysPane.cpp" line="63"/>
         <source>Revoke (Del)</source>
         <translation>Widerrufen (Entf)</translation>
     </message>
@@ -393,111 +428,191 @@
 <context>
     <name>ph::ui::DeliveriesDock</name>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="112"/>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="196"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="340"/>
         <source>Select a delivery to see its attempts.</source>
         <translation>Wählen Sie eine Zustellung aus, um ihre Versuche anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="116"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="202"/>
         <source>&lt;b&gt;%1&lt;/b&gt; %2 to %3 — %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; %2 an %3 — %4</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="138"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="238"/>
+        <source>(nothing was sent: %1)</source>
+        <translation>(nichts wurde gesendet: %1)</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="240"/>
+        <source>(headers of this attempt were not recorded)</source>
+        <translation>(die Header dieses Versuchs wurden nicht aufgezeichnet)</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="242"/>
+        <source>(no attempt yet)</source>
+        <translation>(noch kein Versuch)</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="257"/>
+        <source>No answer: %1</source>
+        <translation>Keine Antwort: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="314"/>
         <source>Webhook deliveries</source>
         <translation>Webhook-Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
         <source>All deliveries</source>
         <translation>Alle Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
         <source>Delivered</source>
         <translation>Zugestellt</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="318"/>
+        <source>Show deliveries</source>
+        <translation>Zustellungen anzeigen</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="319"/>
+        <source>Deliveries</source>
+        <translation>Zustellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="320"/>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="321"/>
+        <source>Request headers</source>
+        <translation>Anfrage-Header</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="322"/>
+        <source>Request body</source>
+        <translation>Anfrage-Body</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="323"/>
+        <source>Receiver&apos;s answer</source>
+        <translation>Antwort des Empfängers</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="324"/>
+        <source>Request sent</source>
+        <translation>Gesendete Anfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="325"/>
+        <source>Answer</source>
+        <translation>Antwort</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="326"/>
         <source>Redeliver</source>
         <translation>Erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="327"/>
+        <source>Send the selected delivery again (Ctrl+Shift+R)</source>
+        <translation>Die gewählte Zustellung erneut senden (Strg+Umschalt+R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="328"/>
         <source>Redeliver all failed</source>
         <translation>Alle fehlgeschlagenen erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="329"/>
+        <source>Copy as curl</source>
+        <translation>Als curl kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="331"/>
+        <source>Copy the webhook request as a curl command (Ctrl+Shift+C); credential headers read [redacted]</source>
+        <translation>Die Webhook-Anfrage als curl-Befehl kopieren (Strg+Umschalt+C); Header mit Zugangsdaten lauten [redacted]</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Latency</source>
         <translation>Latenz</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Reply</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Error</source>
         <translation>Fehler</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="335"/>
+        <source>No webhook deliveries yet. Runs started with a &quot;webhooks&quot; list, or POST /webhooks/test, send them; each one and its attempts appear here.</source>
+        <translation>Noch keine Webhook-Zustellungen. Läufe, die mit einer &quot;webhooks&quot;-Liste gestartet wurden, und POST /webhooks/test senden sie; jede erscheint hier mit ihren Versuchen.</translation>
     </message>
 </context>
 <context>
     <name>ph::ui::DeliveriesModel</name>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="68"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="72"/>
         <source>Event</source>
         <translation>Ereignis</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="70"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="74"/>
         <source>Target</source>
         <translation>Ziel</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="72"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="76"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="74"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="78"/>
         <source>Attempts</source>
         <translation>Versuche</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="76"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="80"/>
         <source>Last answer</source>
         <translation>Letzte Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="78"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="82"/>
         <source>Next attempt</source>
         <translation>Nächster Versuch</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="80"/>
+        <location filename="../ui/deliveries/DeliveriesModel.cpp" line="84"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
@@ -559,88 +674,95 @@
     </message>
     <message>
         <location filename="../ui/keys/KeysDock.cpp" line="306"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="307"/>
         <source>API keys</source>
         <translation>API-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="307"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="308"/>
+        <source>Starting balance</source>
+        <translation>Anfangsguthaben</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/KeysDock.cpp" line="310"/>
         <source>New key</source>
         <translation>Neuer Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="308"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="311"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="309"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="312"/>
         <source>Who or what uses it</source>
         <translation>Wer oder was ihn verwendet</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="310"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="313"/>
         <source>Role</source>
         <translation>Rolle</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="311"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="314"/>
         <source>User (its own runs and credits)</source>
         <translation>Benutzer (eigene Läufe und Credits)</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="312"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="315"/>
         <source>Owner (everything, including this console&apos;s areas)</source>
         <translation>Eigentümer (alles, einschließlich der Bereiche dieser Konsole)</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="313"/>
-        <location filename="../ui/keys/KeysDock.cpp" line="321"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="316"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="324"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="314"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="317"/>
         <source>Empty: 1000 for user keys, unlimited for owners</source>
         <translation>Leer: 1000 für Benutzerschlüssel, unbegrenzt für Eigentümer</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="315"/>
-        <location filename="../ui/keys/KeysDock.cpp" line="322"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="318"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="325"/>
         <source>Unlimited</source>
         <translation>Unbegrenzt</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="316"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="319"/>
         <source>Mint key</source>
         <translation>Schlüssel erzeugen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="317"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="320"/>
         <source>The new key</source>
         <translation>Der neue Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="317"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="320"/>
         <source>Copy the key now. It is shown only this once; Pilothouse keeps only its hash.</source>
         <translation>Kopieren Sie den Schlüssel jetzt. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="319"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="322"/>
         <source>Selected key</source>
         <translation>Ausgewählter Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="320"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="309"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="323"/>
         <source>Balance</source>
         <translation>Guthaben</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="323"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="326"/>
         <source>Set balance</source>
         <translation>Guthaben festlegen</translation>
     </message>
     <message>
-        <location filename="../ui/keys/KeysDock.cpp" line="324"/>
+        <location filename="../ui/keys/KeysDock.cpp" line="327"/>
         <source>Revoke (Del)</source>
         <translation>Widerrufen (Entf)</translation>
     </message>
@@ -721,82 +843,108 @@
 <context>
     <name>ph::ui::MainWindow</name>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="107"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="121"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="356"/>
+        <source>Go to %1</source>
+        <translation>Gehe zu %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="143"/>
         <source>About Pilothouse</source>
         <translation>Über Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="108"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="144"/>
         <source>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;A self-hosted web-automation service: an API server, a cloud browser and this console.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;Ein selbst betriebener Dienst für Web-Automatisierung: API-Server, Cloud-Browser und diese Konsole.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="174"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="213"/>
         <source>Close the console</source>
         <translation>Konsole schließen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="175"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="214"/>
         <source>Keep Pilothouse serving in the system tray, or quit it? Runs in progress stop when it quits.</source>
         <translation>Soll Pilothouse im Infobereich weiterlaufen oder beendet werden? Beim Beenden werden aktive Läufe abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="178"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="217"/>
         <source>Keep serving in the tray</source>
         <translation>Im Infobereich weiterlaufen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="179"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="218"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="182"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="221"/>
         <source>Do not ask again</source>
         <translation>Nicht mehr fragen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="247"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="347"/>
         <source>Pilothouse console</source>
         <translation>Pilothouse-Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="248"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="348"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="249"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="349"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="250"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="350"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="251"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="351"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="252"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="352"/>
         <source>&amp;About Pilothouse</source>
         <translation>Ü&amp;ber Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="254"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="353"/>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="354"/>
+        <source>&amp;Go to panel</source>
+        <translation>&amp;Gehe zu Bereich</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="357"/>
+        <source>Next panel</source>
+        <translation>Nächster Bereich</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="358"/>
+        <source>Previous panel</source>
+        <translation>Vorheriger Bereich</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/MainWindow.cpp" line="360"/>
         <source>Pilothouse is serving at %1</source>
         <translation>Pilothouse ist unter %1 erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="255"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="361"/>
         <source>Show the console</source>
         <translation>Konsole anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="256"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="362"/>
         <source>Quit Pilothouse</source>
         <translation>Pilothouse beenden</translation>
     </message>
@@ -820,104 +968,137 @@
     </message>
     <message>
         <location filename="../ui/overview/OverviewDock.cpp" line="69"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="71"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="70"/>
+        <source>Example request</source>
+        <translation>Beispielanfrage</translation>
     </message>
 </context>
 <context>
     <name>ph::ui::ProposalsDock</name>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="167"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="170"/>
         <source>Select a proposal to review it.</source>
         <translation>Wählen Sie einen Vorschlag aus, um ihn zu prüfen.</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="177"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="180"/>
         <source>%1 · proposed by %2 on %3 · %4</source>
         <translation>%1 · vorgeschlagen von %2 am %3 · %4</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="183"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="184"/>
         <source> · version %1</source>
         <translation> · Version %1</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="185"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="186"/>
         <source> · decided by %1</source>
         <translation> · entschieden von %1</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="195"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="196"/>
         <source>(decided: the right side shows the patch as proposed)</source>
         <translation>(entschieden: rechts steht der Patch wie vorgeschlagen)</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="197"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="198"/>
         <source>(no difference from the current configuration)</source>
         <translation>(kein Unterschied zur aktuellen Konfiguration)</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="201"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="202"/>
         <source>Dropped when proposed (not allowed): %1</source>
         <translation>Beim Vorschlagen verworfen (nicht erlaubt): %1</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="215"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="216"/>
         <source>Applied: the site&apos;s configuration is now version %1.</source>
         <translation>Übernommen: Die Konfiguration der Website hat jetzt Version %1.</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="219"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="220"/>
         <source>Discarded; the configuration is unchanged.</source>
         <translation>Verworfen; die Konfiguration bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="238"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="239"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="241"/>
         <source>Proposals</source>
         <translation>Vorschläge</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="239"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="240"/>
+        <source>Show proposals</source>
+        <translation>Vorschläge anzeigen</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="242"/>
+        <source>Changed paths</source>
+        <translation>Geänderte Pfade</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="244"/>
+        <source>Proposed configuration</source>
+        <translation>Vorgeschlagene Konfiguration</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="245"/>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="247"/>
+        <source>No proposals here. Site agents and the configuration API (POST /config/v1/sites/{siteId}/changes) propose changes to a site&apos;s configuration; each waits here to be applied or discarded.</source>
+        <translation>Hier sind keine Vorschläge. Website-Agenten und die Konfigurations-API (POST /config/v1/sites/{siteId}/changes) schlagen Änderungen an der Konfiguration einer Website vor; jeder wartet hier darauf, übernommen oder verworfen zu werden.</translation>
+    </message>
+    <message>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="250"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="239"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="250"/>
         <source>Applied</source>
         <translation>Übernommen</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="239"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="250"/>
         <source>Discarded</source>
         <translation>Verworfen</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="239"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="250"/>
         <source>All proposals</source>
         <translation>Alle Vorschläge</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="242"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="243"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="253"/>
         <source>Current configuration</source>
         <translation>Aktuelle Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="243"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="254"/>
         <source>With the proposal</source>
         <translation>Mit dem Vorschlag</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="244"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="255"/>
         <source>Note or reason (optional)</source>
         <translation>Notiz oder Begründung (optional)</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="245"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="256"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>
     <message>
-        <location filename="../ui/proposals/ProposalsDock.cpp" line="246"/>
+        <location filename="../ui/proposals/ProposalsDock.cpp" line="257"/>
         <source>Discard</source>
         <translation>Verwerfen</translation>
     </message>
@@ -966,17 +1147,17 @@
 <context>
     <name>ph::ui::SettingsDock</name>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="295"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="296"/>
         <source>Stored; --set %1 given at start wins until the next start.</source>
         <translation>Gespeichert; bis zum nächsten Start gilt weiterhin das beim Start angegebene --set %1.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="301"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="302"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/settings/SettingsDock.cpp" line="309"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="310"/>
         <source>%n setting(s) not stored; see the reasons under them.</source>
         <translation>
             <numerusform>%n Einstellung nicht gespeichert; den Grund finden Sie darunter.</numerusform>
@@ -984,7 +1165,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/settings/SettingsDock.cpp" line="311"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="312"/>
         <source>%n setting(s) stored.</source>
         <translation>
             <numerusform>%n Einstellung gespeichert.</numerusform>
@@ -992,122 +1173,127 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="313"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="314"/>
         <source>Nothing changed.</source>
         <translation>Keine Änderungen.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="331"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="332"/>
         <source>HTTP</source>
         <translation>HTTP</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="333"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="334"/>
         <source>Network</source>
         <translation>Netzwerk</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="335"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="336"/>
         <source>Browser pool</source>
         <translation>Browser-Pool</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="337"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="338"/>
         <source>Scraping</source>
         <translation>Scraping</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="339"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="340"/>
         <source>Shutdown</source>
         <translation>Herunterfahren</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="341"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="342"/>
         <source>Agent runs</source>
         <translation>Agent-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="343"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="344"/>
         <source>Browser bridge</source>
         <translation>Browser-Bridge</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="345"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="346"/>
         <source>Stored files</source>
         <translation>Gespeicherte Dateien</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="347"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="348"/>
         <source>LLM planner</source>
         <translation>LLM-Planer</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="349"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="350"/>
         <source>Owner sign-in (OpenID Connect)</source>
         <translation>Eigentümer-Anmeldung (OpenID Connect)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="368"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="369"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="369"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="371"/>
+        <source>All settings</source>
+        <translation>Alle Einstellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="372"/>
         <source>Service</source>
         <translation>Dienst</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="370"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="373"/>
         <source>API address</source>
         <translation>API-Adresse</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="371"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="374"/>
         <source>Chosen at start with --bind and --port.</source>
         <translation>Wird beim Start mit --bind und --port festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="372"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="375"/>
         <source>Data directory</source>
         <translation>Datenverzeichnis</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="373"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="376"/>
         <source>Chosen at start with --data-dir.</source>
         <translation>Wird beim Start mit --data-dir festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="374"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="377"/>
         <source>Console language</source>
         <translation>Sprache der Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="382"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="385"/>
         <source>(%1 to %2, default %3)</source>
         <translation>(%1 bis %2, Standard: %3)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="388"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="391"/>
         <source>Type a new value to replace it</source>
         <translation>Neuen Wert eingeben, um den bisherigen zu ersetzen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="389"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="392"/>
         <source>Clear</source>
         <translation>Löschen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="394"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="397"/>
         <source>On</source>
         <translation>Ein</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="396"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="399"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="397"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="400"/>
         <source>Revert</source>
         <translation>Verwerfen</translation>
     </message>
@@ -1163,6 +1349,70 @@
         <location filename="../ui/settings/SettingsModel.cpp" line="107"/>
         <source>What it does</source>
         <translation>Beschreibung</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::ShortcutsDialog</name>
+    <message>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="18"/>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="21"/>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="22"/>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="22"/>
+        <source>Keys</source>
+        <translation>Tasten</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="22"/>
+        <source>Where</source>
+        <translation>Wo</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="31"/>
+        <source>Everywhere</source>
+        <translation>Überall</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="75"/>
+        <source>Reload the list</source>
+        <translation>Die Liste neu laden</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="77"/>
+        <source>Search the list</source>
+        <translation>Die Liste durchsuchen</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="79"/>
+        <source>Save the form</source>
+        <translation>Das Formular speichern</translation>
+    </message>
+    <message>
+        <location filename="../ui/shell/ShortcutsDialog.cpp" line="81"/>
+        <source>Cancel, revoke or delete the selected row</source>
+        <translation>Die gewählte Zeile abbrechen, widerrufen oder löschen</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="165"/>
+        <source>Copy the run&apos;s request as curl</source>
+        <translation>Die Anfrage des Laufs als curl kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="122"/>
+        <source>Copy the delivery as curl</source>
+        <translation>Die Zustellung als curl kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="129"/>
+        <source>Redeliver the selected delivery</source>
+        <translation>Die gewählte Zustellung erneut zustellen</translation>
     </message>
 </context>
 <context>
@@ -1621,41 +1871,53 @@
     </message>
     <message>
         <location filename="../ui/sites/SitesDock.cpp" line="470"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="471"/>
         <source>Sites</source>
         <translation>Websites</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="471"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="473"/>
+        <source>Site detail</source>
+        <translation>Details der Website</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="474"/>
+        <source>Selected site key</source>
+        <translation>Gewählter Website-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="475"/>
         <source>Delete site… (Del)</source>
         <translation>Website löschen… (Entf)</translation>
     </message>
     <message>
         <location filename="../ui/sites/SitesDock.cpp" line="472"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="476"/>
         <source>Site keys</source>
         <translation>Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="473"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="477"/>
         <source>Connect AI</source>
         <translation>Connect AI</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="477"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="481"/>
         <source>&amp;Install snippet (one line for the site&apos;s pages):</source>
         <translation>&amp;Einbau-Code (eine Zeile für die Seiten der Website):</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="478"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="482"/>
         <source>Install snippet</source>
         <translation>Einbau-Code</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="479"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="483"/>
         <source>Select a site key to see its install snippet.</source>
         <translation>Wählen Sie einen Website-Schlüssel, um seinen Einbau-Code zu sehen.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="480"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="484"/>
         <source>Copy snippet</source>
         <translation>Code kopieren</translation>
     </message>
@@ -1764,138 +2026,154 @@
 <context>
     <name>ph::ui::ToolsDock</name>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="296"/>
-        <location filename="../ui/tools/ToolsDock.cpp" line="387"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="298"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="389"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="309"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="311"/>
         <source>parameters: %1</source>
         <translation>Parameter: %1</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="323"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="325"/>
         <source>steps: %1</source>
         <translation>Schritte: %1</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="338"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="340"/>
         <source>Saved; the bridge offers it as user_%1.</source>
         <translation>Gespeichert; die Bridge stellt es als user_%1 bereit.</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="353"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="355"/>
         <source>Deleted %1.</source>
         <translation>%1 gelöscht.</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="371"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="373"/>
         <source>params: %1</source>
         <translation>Parameter: %1</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="403"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="405"/>
         <source>Run %1: %2</source>
         <translation>Lauf %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="422"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="424"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="425"/>
         <source>Saved tools</source>
         <translation>Gespeicherte Werkzeuge</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="423"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="426"/>
+        <source>Test arguments</source>
+        <translation>Testargumente</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="427"/>
+        <source>Test result</source>
+        <translation>Testergebnis</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="429"/>
+        <source>No saved tools yet. Press New tool to write one, or save a run&apos;s steps as a tool through the API (POST /tools).</source>
+        <translation>Noch keine gespeicherten Werkzeuge. Drücken Sie „Neues Werkzeug“, um eines zu schreiben, oder speichern Sie die Schritte eines Laufs über die API (POST /tools) als Werkzeug.</translation>
+    </message>
+    <message>
+        <location filename="../ui/tools/ToolsDock.cpp" line="431"/>
         <source>New tool</source>
         <translation>Neues Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="424"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="432"/>
         <source>Delete</source>
         <translation>Löschen</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="425"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="433"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="426"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="434"/>
         <source>lowercase_name (called as user_&lt;name&gt;)</source>
         <translation>name_in_kleinbuchstaben (Aufruf als user_&lt;name&gt;)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="427"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="435"/>
         <source>Description</source>
         <translation>Beschreibung</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="428"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="436"/>
         <source>Runs</source>
         <translation>Führt aus</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="429"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="437"/>
         <source>Browser steps</source>
         <translation>Browser-Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="430"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="438"/>
         <source>JavaScript in a page</source>
         <translation>JavaScript in einer Seite</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="431"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="439"/>
         <source>Parameters</source>
         <translation>Parameter</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="433"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="441"/>
         <source>JSON Schema, e.g. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (empty: none)</source>
         <translation>JSON-Schema, z. B. {&quot;type&quot;: &quot;object&quot;, &quot;properties&quot;: {&quot;query&quot;: {&quot;type&quot;: &quot;string&quot;}}} (leer: keine)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="435"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="443"/>
         <source>Steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="437"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="445"/>
         <source>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</source>
         <translation>[{&quot;tool&quot;: &quot;act_on_tab&quot;, &quot;args&quot;: {&quot;action&quot;: &quot;navigate&quot;, &quot;url&quot;: &quot;https://example.com/?q={{query}}&quot;}}]</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="439"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="447"/>
         <source>JavaScript</source>
         <translation>JavaScript</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="441"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="449"/>
         <source>A function body; `params` holds the parameters, e.g. return document.title;</source>
         <translation>Ein Funktionsrumpf; `params` enthält die Parameter, z. B. return document.title;</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="442"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="450"/>
         <source>Page URL</source>
         <translation>Seiten-URL</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="443"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="451"/>
         <source>https://… (the page the code runs in)</source>
         <translation>https://… (die Seite, in der der Code ausgeführt wird)</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="444"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="452"/>
         <source>Save</source>
         <translation>Speichern</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="445"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="453"/>
         <source>Test run with these parameters (JSON) — runs the saved tool</source>
         <translation>Testlauf mit diesen Parametern (JSON) — führt das gespeicherte Werkzeug aus</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsDock.cpp" line="446"/>
+        <location filename="../ui/tools/ToolsDock.cpp" line="454"/>
         <source>Run</source>
         <translation>Ausführen</translation>
     </message>
@@ -1903,17 +2181,17 @@
 <context>
     <name>ph::ui::ToolsModel</name>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="83"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="84"/>
         <source>Called as user_%1 on the browser bridge</source>
         <translation>Auf der Browser-Bridge als user_%1 aufrufbar</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="90"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="91"/>
         <source>JavaScript</source>
         <translation>JavaScript</translation>
     </message>
     <message>
-        <location filename="../ui/tools/ToolsModel.cpp" line="90"/>
+        <location filename="../ui/tools/ToolsModel.cpp" line="91"/>
         <source>Steps</source>
         <translation>Schritte</translation>
     </message>
@@ -1946,129 +2224,208 @@
 <context>
     <name>ph::ui::TrajectoriesDock</name>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="222"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="387"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="271"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="509"/>
         <source>Select a run to see its steps and result.</source>
         <translation>Wählen Sie einen Lauf aus, um seine Schritte und sein Ergebnis anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="252"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="309"/>
         <source>Error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="254"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="311"/>
         <source>Warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="298"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="378"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="361"/>
+        <source>(no result yet)</source>
+        <translation>(noch kein Ergebnis)</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <source>No run matches this filter.</source>
+        <translation>Kein Lauf passt zu diesem Filter.</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="385"/>
+        <source>No runs yet — try:
+curl -H &quot;Authorization: Bearer $%1&quot; \
+  -d &apos;{&quot;input&quot;:&quot;Read the title&quot;,&quot;urls&quot;:[&quot;https://example.org/&quot;]}&apos; \
+  %2/agent</source>
+        <translation>Noch keine Läufe — probieren Sie:
+curl -H &quot;Authorization: Bearer $%1&quot; \
+  -d &apos;{&quot;input&quot;:&quot;Read the title&quot;,&quot;urls&quot;:[&quot;https://example.org/&quot;]}&apos; \
+  %2/agent</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="403"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="483"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="328"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="433"/>
         <source>Continue run</source>
         <translation>Lauf fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="347"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="452"/>
         <source>Recording %1</source>
         <translation>Aufzeichnung von %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="351"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="456"/>
         <source>Replay it with recording_id &quot;%1&quot; on /agent, or replay_workflow on the bridge.</source>
         <translation>Spielen Sie sie mit recording_id &quot;%1&quot; über /agent oder mit replay_workflow auf der Bridge erneut ab.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="372"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="477"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="497"/>
         <source>Runs</source>
         <translation>Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="478"/>
         <source>All runs</source>
         <translation>Alle Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="478"/>
         <source>Executing</source>
         <translation>Wird ausgeführt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="478"/>
         <source>Waiting for input</source>
         <translation>Wartet auf Eingabe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="374"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="479"/>
         <source>Succeeded</source>
         <translation>Erfolgreich</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="374"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="479"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="374"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="479"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="377"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="482"/>
         <source>Filter by task or id (Ctrl+F)</source>
         <translation>Nach Aufgabe oder ID filtern (Strg+F)</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="379"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="484"/>
         <source>Copy id</source>
         <translation>ID kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="380"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="485"/>
         <source>Recording…</source>
         <translation>Aufzeichnung…</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="381"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="486"/>
+        <source>Copy as curl</source>
+        <translation>Als curl kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="487"/>
+        <source>Copy the request that started this run as a curl command (Ctrl+Shift+C); the key is read from $%1</source>
+        <translation>Die Anfrage, die diesen Lauf gestartet hat, als curl-Befehl kopieren (Strg+Umschalt+C); der Schlüssel wird aus $%1 gelesen</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="490"/>
+        <source>Run detail</source>
+        <translation>Details des Laufs</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="491"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="499"/>
+        <source>Run result</source>
+        <translation>Ergebnis des Laufs</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="493"/>
+        <source>Arguments</source>
+        <translation>Argumente</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="494"/>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="495"/>
+        <source>Show runs</source>
+        <translation>Läufe anzeigen</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="496"/>
+        <source>Filter runs</source>
+        <translation>Läufe filtern</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="498"/>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="500"/>
+        <source>Step arguments</source>
+        <translation>Argumente des Schritts</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="501"/>
+        <source>Step result</source>
+        <translation>Ergebnis des Schritts</translation>
+    </message>
+    <message>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="503"/>
         <source>The run needs answers</source>
         <translation>Der Lauf benötigt Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="382"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="504"/>
         <source>Answer and continue</source>
         <translation>Antworten und fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
         <source>Phase</source>
         <translation>Phase</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="492"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
         <source>Step</source>
         <translation>Schritt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
         <source>Tool</source>
         <translation>Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
         <source>Summary</source>
         <translation>Zusammenfassung</translation>
     </message>
@@ -2109,130 +2466,161 @@
 <context>
     <name>ph::ui::TriggersDock</name>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="198"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="229"/>
         <source>This trigger is revoked; its URL answers 404.</source>
         <translation>Dieser Trigger ist widerrufen; seine URL liefert 404.</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="213"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="244"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="257"/>
         <source>Triggers</source>
         <translation>Trigger</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="214"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="245"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="215"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="246"/>
         <source>Runs</source>
         <translation>Führt aus</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="216"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="247"/>
         <source>A saved tool</source>
         <translation>Ein gespeichertes Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="217"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="248"/>
         <source>A past run again</source>
         <translation>Einen früheren Lauf erneut</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="218"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="249"/>
         <source>A prompt</source>
         <translation>Einen Prompt</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="219"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="250"/>
         <source>trajectory id (traj_…)</source>
         <translation>Trajektorien-ID (traj_…)</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="220"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="251"/>
         <source>What the agent should do</source>
         <translation>Was der Agent tun soll</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="221"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="252"/>
         <source>Pages, separated by spaces (optional)</source>
         <translation>Seiten, durch Leerzeichen getrennt (optional)</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="222"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="253"/>
         <source>Create trigger</source>
         <translation>Trigger erstellen</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="223"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="254"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="224"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="255"/>
         <source>Copy URL</source>
         <translation>URL kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersDock.cpp" line="225"/>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="256"/>
         <source>Revoke</source>
         <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="258"/>
+        <source>No triggers yet. Choose what a trigger runs in the form beside this list and press Create trigger: its URL starts that run with one POST, from a cron job, a form or another service.</source>
+        <translation>Noch keine Trigger. Wählen Sie im Formular neben dieser Liste, was ein Trigger ausführt, und drücken Sie „Trigger erstellen“: Seine URL startet diesen Lauf mit einem POST, aus einem Cronjob, einem Formular oder einem anderen Dienst.</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="261"/>
+        <source>Saved tool</source>
+        <translation>Gespeichertes Werkzeug</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="262"/>
+        <source>Run to repeat</source>
+        <translation>Zu wiederholender Lauf</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="263"/>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="264"/>
+        <source>Pages</source>
+        <translation>Seiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/triggers/TriggersDock.cpp" line="265"/>
+        <source>Example request</source>
+        <translation>Beispielanfrage</translation>
     </message>
 </context>
 <context>
     <name>ph::ui::TriggersModel</name>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="40"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="41"/>
         <source>tool %1</source>
         <translation>Werkzeug %1</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="42"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="43"/>
         <source>run %1</source>
         <translation>Lauf %1</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="43"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="44"/>
         <source>prompt: %1</source>
         <translation>Prompt: %1</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="45"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="46"/>
         <source>revoked</source>
         <translation>widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="45"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="46"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="65"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="64"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="67"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="66"/>
         <source>Target</source>
         <translation>Ziel</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="69"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="68"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="71"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="70"/>
         <source>Fired</source>
         <translation>Auslösungen</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="73"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="72"/>
         <source>Last fired</source>
         <translation>Zuletzt ausgelöst</translation>
     </message>
     <message>
-        <location filename="../ui/triggers/TriggersModel.cpp" line="75"/>
+        <location filename="../ui/triggers/TriggersModel.cpp" line="74"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>

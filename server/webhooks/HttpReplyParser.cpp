@@ -76,6 +76,7 @@ HttpReplyParser::Result HttpReplyParser::line(const QByteArray &text)
                             .arg(QString::fromLatin1(text.mid(9, 3))));
         m_length = -1;
         m_chunked = m_otherCoding = m_close = m_keepAliveToken = false;
+        m_headers.clear(); // an interim reply's headers are not the answer's
         m_stage = Stage::Headers;
         return NeedMore;
     }
@@ -85,6 +86,8 @@ HttpReplyParser::Result HttpReplyParser::line(const QByteArray &text)
         const qsizetype colon = text.indexOf(':');
         if (colon <= 0)
             return fail(QStringLiteral("the reply has a malformed header line"));
+        if (m_headers.size() + text.size() < kKeptHead)
+            m_headers += text + '\n';
         const QByteArray name = text.left(colon).trimmed().toLower();
         if (name != "content-length" && name != "transfer-encoding" && name != "connection")
             return NeedMore;

@@ -34,6 +34,10 @@ public:
 
     int status() const { return m_status; } // 0 until the headers of the final reply
     const QByteArray &snippet() const { return m_snippet; }
+    // The final reply's header lines ("Name: value\n" each), as far as kKeptHead bytes
+    // (what the console shows of a receiver's answer).
+    const QByteArray &headers() const { return m_headers; }
+    static constexpr qsizetype kKeptHead = 4 * 1024;
     bool keepAlive() const { return m_keepAlive; }
     const QString &error() const { return m_error; }
 
@@ -84,6 +88,7 @@ private:
     bool m_keepAliveToken = false;
     bool m_keepAlive = false;
     QByteArray m_snippet;
+    QByteArray m_headers;
     QString m_error;
 };
 

@@ -210,7 +210,7 @@ void PostClient::onReadyRead(Connection *c)
         return;
     case HttpReplyParser::Complete: {
         const bool reusable = c->reply.keepAlive() && c->in.isEmpty();
-        complete(c, {c->reply.status(), c->reply.snippet(), QString()});
+        complete(c, {c->reply.status(), c->reply.snippet(), QString(), c->reply.headers()});
         if (reusable)
             c->idle.start(m_idleMs);
         else
@@ -218,7 +218,7 @@ void PostClient::onReadyRead(Connection *c)
         break;
     }
     case HttpReplyParser::Failed:
-        complete(c, {0, {}, c->reply.error()});
+        complete(c, {0, {}, c->reply.error(), {}});
         close(c);
         break;
     }
@@ -234,9 +234,9 @@ void PostClient::onClosed(Connection *c, const QString &error)
         // Not sent again on another connection: a request that may have arrived is only
         // repeated by the caller, as a new request.
         if (c->reply.peerClosed() == HttpReplyParser::Complete)
-            complete(c, {c->reply.status(), c->reply.snippet(), QString()});
+            complete(c, {c->reply.status(), c->reply.snippet(), QString(), c->reply.headers()});
         else
-            complete(c, {0, {}, error.isEmpty() ? c->reply.error() : error});
+            complete(c, {0, {}, error.isEmpty() ? c->reply.error() : error, {}});
     }
     close(c);
     dispatch(key);
@@ -283,9 +283,9 @@ void PostClient::checkDeadlines()
         const QString key = c->origin.key;
         // A status that arrived is an answer, even if the body is still coming.
         if (c->reply.status() > 0)
-            complete(c, {c->reply.status(), c->reply.snippet(), QString()});
+            complete(c, {c->reply.status(), c->reply.snippet(), QString(), c->reply.headers()});
         else
-            complete(c, {0, {}, QStringLiteral("no answer within %1 ms").arg(m_timeoutMs)});
+            complete(c, {0, {}, QStringLiteral("no answer within %1 ms").arg(m_timeoutMs), {}});
         close(c);
         dispatch(key);
     }

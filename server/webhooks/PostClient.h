@@ -37,6 +37,7 @@ public:
         int status = 0; // 0: no answer (see error)
         QByteArray snippet;
         QString error;
+        QByteArray headers; // the reply's header lines (HttpReplyParser::headers)
     };
     // The request's bytes, built when the request leaves (so a signature's timestamp is
     // the time it was sent).

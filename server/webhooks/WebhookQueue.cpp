@@ -199,7 +199,8 @@ Sql &WebhookQueue::statement(Statement which)
         QStringLiteral("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status ="
                        " 'pending' AND next_attempt_at > :now"),
         QStringLiteral("INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code,"
-                       " latency_ms, response, error) VALUES (:d, :a, :at, :s, :l, :r, :e)"),
+                       " latency_ms, response, error, request_headers, response_headers)"
+                       " VALUES (:d, :a, :at, :s, :l, :r, :e, :qh, :rh)"),
         QStringLiteral("UPDATE webhook_deliveries SET status = :st, last_status = :s, last_error"
                        " = :e, delivered_at = :da, next_attempt_at = CASE WHEN :st = 'pending'"
                        " THEN next_attempt_at ELSE NULL END WHERE id = :id"),
@@ -609,38 +610,53 @@ void WebhookQueue::sendTo(const Pending &p, qint64 startedAt, const QHostAddress
             const auto it = m_inFlight.find(id);
             if (it == m_inFlight.end() || it->answered)
                 return;
-            finish(it->p, it->startedAt, reply.status, reply.snippet, reply.error);
+            finish(it->p, it->startedAt, reply.status, reply.snippet, reply.error, reply.headers);
         });
 }
 
-// The request an attempt sends, built when it leaves.
-QByteArray WebhookQueue::request(const Attempt &a)
+// The request an attempt sends, built when it leaves. Its header lines are kept for the
+// attempt's log with the values of the subscription's own headers (credentials, sealed at
+// rest) and Authorization redacted; the signature is a MAC of this body only and stays.
+QByteArray WebhookQueue::request(Attempt &a)
 {
     const Target &t = *a.how;
     const qint64 timestamp = QDateTime::currentMSecsSinceEpoch();
-    QByteArray request;
-    request.reserve(512 + a.p.payload.size());
-    request += "POST " + a.target + " HTTP/1.1\r\nHost: " + a.host + "\r\n";
-    for (const auto &[name, value] : t.headers)
-        request += name + ": " + value + "\r\n";
-    request += "X-Svc-Event: " + a.p.event.toUtf8() + "\r\nX-Svc-Delivery-Id: " + a.p.id.toUtf8() +
-               "\r\nX-Svc-Delivery-Attempt: " + QByteArray::number(a.p.attempt) +
-               "\r\nX-Svc-Timestamp: " + QByteArray::number(timestamp) + "\r\n";
+    QByteArray head = "Host: " + a.host + "\r\n";
+    QByteArray logged = head;
+    for (const auto &[name, value] : t.headers) {
+        head += name + ": " + value + "\r\n";
+        const bool plain = name == "Content-Type" || name == "User-Agent";
+        logged +=
+            name + ": " + (plain ? value : QByteArray(kRedacted.data(), kRedacted.size())) + "\r\n";
+    }
+    QByteArray own = "X-Svc-Event: " + a.p.event.toUtf8() +
+                     "\r\nX-Svc-Delivery-Id: " + a.p.id.toUtf8() +
+                     "\r\nX-Svc-Delivery-Attempt: " + QByteArray::number(a.p.attempt) +
+                     "\r\nX-Svc-Timestamp: " + QByteArray::number(timestamp) + "\r\n";
     if (!t.secret.isEmpty())
-        request += "X-Svc-Signature: " + sign(t.secret, timestamp, a.p.payload) + "\r\n";
-    request += "Content-Length: " + QByteArray::number(a.p.payload.size()) + "\r\n\r\n";
-    request += a.p.payload;
+        own += "X-Svc-Signature: " + sign(t.secret, timestamp, a.p.payload) + "\r\n";
+    own += "Content-Length: " + QByteArray::number(a.p.payload.size()) + "\r\n";
+    head += own;
+    logged += own;
+    a.sentHead = logged.replace("\r\n", "\n");
+    QByteArray request;
+    request.reserve(32 + a.target.size() + head.size() + a.p.payload.size());
+    request += "POST " + a.target + " HTTP/1.1\r\n" + head + "\r\n" + a.p.payload;
     return request;
 }
 
 void WebhookQueue::finish(const Pending &p, qint64 startedAt, int status, const QByteArray &reply,
-                          const QString &error)
+                          const QString &error, const QByteArray &replyHead)
 {
     // Still in flight until flush() has committed the outcome, so that no pump takes
     // the delivery again meanwhile.
-    if (const auto it = m_inFlight.find(p.id); it != m_inFlight.end())
+    QByteArray requestHead;
+    if (const auto it = m_inFlight.find(p.id); it != m_inFlight.end()) {
         it->answered = true;
-    m_outcomes.append({p, startedAt, m_clock.nowMs(), status, reply, error});
+        requestHead = it->sentHead;
+    }
+    m_outcomes.append(
+        {p, startedAt, m_clock.nowMs(), status, reply, error, requestHead, replyHead});
     // One transaction for the outcomes of a few milliseconds: a commit costs as much as
     // a dozen rows, so writing each alone would halve the throughput.
     if (m_outcomes.size() >= kFlushBatch)
@@ -703,6 +719,12 @@ void WebhookQueue::flush()
                         .bind(QStringLiteral(":l"), o.finishedAt - o.startedAt)
                         .bind(QStringLiteral(":r"), QString::fromUtf8(o.reply))
                         .bind(QStringLiteral(":e"), error)
+                        .bind(QStringLiteral(":qh"),
+                              o.requestHead.isEmpty() ? nullText
+                                                      : QVariant(QString::fromUtf8(o.requestHead)))
+                        .bind(QStringLiteral(":rh"), o.replyHead.isEmpty()
+                                                         ? nullText
+                                                         : QVariant(QString::fromUtf8(o.replyHead)))
                         .exec();
                     statement(RecordOutcome)
                         .bind(QStringLiteral(":st"), r.next)
@@ -797,8 +819,9 @@ std::optional<DeliveryRecord> WebhookQueue::find(const QString &id, bool withAtt
     DeliveryRecord d = fromRow(q);
     if (withAttempts) {
         Sql a(m_store,
-              QStringLiteral("SELECT attempt, at, status_code, latency_ms, response, error FROM"
-                             " webhook_attempts WHERE delivery_id = :id ORDER BY id"));
+              QStringLiteral("SELECT attempt, at, status_code, latency_ms, response, error,"
+                             " request_headers, response_headers FROM webhook_attempts"
+                             " WHERE delivery_id = :id ORDER BY id"));
         a.bind(QStringLiteral(":id"), id).exec();
         while (a.next()) {
             AttemptRecord r;
@@ -808,8 +831,14 @@ std::optional<DeliveryRecord> WebhookQueue::find(const QString &id, bool withAtt
             r.latencyMs = a.value(3).toLongLong();
             r.response = a.value(4).toString();
             r.error = a.value(5).toString();
+            r.requestHeaders = a.value(6).toString();
+            r.responseHeaders = a.value(7).toString();
             d.attemptLog.append(r);
         }
+        Sql p(m_store, QStringLiteral("SELECT payload FROM webhook_deliveries WHERE id = :id"));
+        p.bind(QStringLiteral(":id"), id).exec();
+        if (p.next())
+            d.payload = p.value(0).toByteArray();
     }
     return d;
 }

@@ -46,6 +46,12 @@ struct AttemptRecord
     qint64 latencyMs = 0;
     QString response; // the first bytes of the reply
     QString error;
+    // The request's header lines as sent ("Name: value\n" each; credentials a
+    // subscription set, Authorization among them, read "[redacted]") and the reply's
+    // header lines (the first HttpReplyParser::kKeptHead bytes). Empty for attempts
+    // recorded before migration 0023 and for attempts that never left.
+    QString requestHeaders;
+    QString responseHeaders;
 };
 
 struct DeliveryRecord
@@ -63,6 +69,7 @@ struct DeliveryRecord
     int lastStatus = 0;
     QString lastError;
     QList<AttemptRecord> attemptLog;
+    QByteArray payload; // the JSON body every attempt sends (find() with attempts)
 
     QJsonObject toJson(bool withAttempts) const;
 };
@@ -114,6 +121,8 @@ public:
     // receiver answering in ~2.5 ms capped a queue at ~2,400/s.
     static constexpr int kConnectionsPerOrigin = 16;
     static constexpr int kResponseSnippet = 512;
+    // What an attempt's log keeps of a credential header's value.
+    static constexpr QLatin1StringView kRedacted{"[redacted]"};
     // Outcomes are written together, at most this long after the first came in…
     static constexpr int kFlushWindowMs = 5;
     // … or at once when this many are waiting.
@@ -192,6 +201,7 @@ private:
         std::shared_ptr<const Target> how;
         bool posted = false;   // handed to the client
         bool answered = false; // outcome waiting in m_outcomes
+        QByteArray sentHead;   // header lines as sent, credentials redacted
     };
     struct Outcome
     {
@@ -201,6 +211,8 @@ private:
         int status = 0;
         QByteArray reply;
         QString error;
+        QByteArray requestHead;
+        QByteArray replyHead;
     };
     enum Statement {
         InsertDelivery,
@@ -222,10 +234,10 @@ private:
     void sendTo(const Pending &p, qint64 startedAt, const QHostAddress &address);
     std::shared_ptr<const Target> target(const QString &config);
     void finish(const Pending &p, qint64 startedAt, int status, const QByteArray &reply,
-                const QString &error);
+                const QString &error, const QByteArray &replyHead = {});
     void flush();
 
-    static QByteArray request(const Attempt &a);
+    static QByteArray request(Attempt &a);
 
     Store &m_store;
     const Clock &m_clock;

@@ -1,4 +1,6 @@
 #include "A2wRunsDock.h"
+#include "common/DateText.h"
+#include "common/EmptyState.h"
 
 #include "A2wRunsModel.h"
 
@@ -57,6 +59,7 @@ A2wRunsDock::A2wRunsDock(Service &service, QWidget *parent)
 
     auto *split = new QSplitter(Qt::Vertical, body);
     m_view = makeTableView(m_model, A2wRunsModel::Task, split);
+    new EmptyState(m_view);
     auto *detail = new QWidget(split);
     auto *d = new QVBoxLayout(detail);
     d->setContentsMargins(0, 0, 0, 0);
@@ -252,8 +255,7 @@ void A2wRunsDock::refreshDelegations()
                                 tr("%1 of %2 credits")
                                     .arg(double(d.spentMilli) / 1000.0, 0, 'f', 1)
                                     .arg(double(d.spendCapMilli) / 1000.0, 0, 'f', 1),
-                                QDateTime::fromMSecsSinceEpoch(d.expiresAt)
-                                    .toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+                                shortDateTime(d.expiresAt),
                                 d.revokedAt ? tr("Revoked")
                                 : live      ? tr("Active")
                                             : tr("Expired")};
@@ -289,20 +291,19 @@ void A2wRunsDock::refreshVisitors()
             blocked += t.status == QLatin1String("blocked");
         }
         const QList<runtime::Event> last = rt.repository().eventsAfter(s.id, s.seq - 1, 1);
-        const QDateTime updated = QDateTime::fromMSecsSinceEpoch(s.updatedAt);
         const QStringList cells{s.id,
                                 s.host,
                                 run ? QStringLiteral("%1 (%2)").arg(run->id, run->status)
                                     : tr("none"),
                                 tr("%1 open, %2 blocked").arg(open).arg(blocked),
                                 last.isEmpty() ? QString() : last.first().type,
-                                QLocale().toString(updated, QLocale::ShortFormat)};
+                                shortDateTime(s.updatedAt)};
         for (int col = 0; col < cells.size(); ++col) {
             auto *item = new QTableWidgetItem(cells.at(col));
             item->setData(Qt::UserRole, s.id);
             item->setData(Qt::UserRole + 1, run.has_value() && run->isActive());
             if (col == 5)
-                item->setToolTip(QLocale().toString(updated, QLocale::LongFormat));
+                item->setToolTip(fullDateTime(s.updatedAt));
             m_visitors->setItem(row, col, item);
         }
         if (s.id == chosen)
@@ -392,6 +393,16 @@ void A2wRunsDock::changeEvent(QEvent *event)
 void A2wRunsDock::retranslateUi()
 {
     setWindowTitle(tr("A2W runs"));
+    m_site->setAccessibleName(tr("Site"));
+    m_status->setAccessibleName(tr("Status"));
+    m_view->setAccessibleName(tr("A2W runs"));
+    m_events->setAccessibleName(tr("Events"));
+    m_answer->setAccessibleName(tr("Answer"));
+    m_delegations->setAccessibleName(tr("Delegations"));
+    m_visitors->setAccessibleName(tr("Visitor sessions"));
+    m_view->findChild<EmptyState *>()->setText(
+        tr("No A2W runs yet. A run appears here, live, when an agent asks one of your sites "
+           "for a task through its agent-to-web (A2W) endpoint."));
     m_site->setItemText(0, tr("All sites"));
     const QStringList labels{tr("All statuses"), tr("Pending"),        tr("Waiting for a browser"),
                              tr("Running"),      tr("Input required"), tr("Completed"),

@@ -66,7 +66,7 @@ QVariant A2wRunsModel::data(const QModelIndex &index, int role) const
     if (role == Qt::UserRole)
         return r.id;
     if (role == Qt::ToolTipRole)
-        return r.url;
+        return index.column() == Created ? QVariant(fullDateTime(r.createdAt)) : QVariant(r.url);
     if (role == Qt::ForegroundRole && index.column() == Status &&
         (r.status == a2w::Status::failed || r.status == a2w::Status::expired))
         return QColor(0xc0, 0x39, 0x2b);

@@ -88,6 +88,7 @@ void BrowserViewsDock::changeEvent(QEvent *event)
 void BrowserViewsDock::retranslateUi()
 {
     setWindowTitle(tr("Live browser views"));
+    widget()->setAccessibleName(tr("Live browser views"));
     m_empty->setText(tr("No page is leased right now. Pages appear here while runs use them."));
     for (BrowserTile *t : std::as_const(m_tiles))
         t->retranslateUi();

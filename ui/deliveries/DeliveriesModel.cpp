@@ -30,6 +30,10 @@ QVariant DeliveriesModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= m_rows.size())
         return {};
     const webhooks::DeliveryRecord &d = m_rows.at(index.row());
+    if (role == Qt::ToolTipRole && index.column() == Created)
+        return fullDateTime(d.createdAt);
+    if (role == Qt::ToolTipRole && index.column() == NextAttempt && d.nextAttemptAt)
+        return fullDateTime(*d.nextAttemptAt);
     if (role == Qt::UserRole || role == Qt::ToolTipRole)
         return d.id;
     if (role == Qt::ForegroundRole && index.column() == Status &&

@@ -304,6 +304,9 @@ void KeysDock::changeEvent(QEvent *event)
 void KeysDock::retranslateUi()
 {
     setWindowTitle(tr("API keys"));
+    m_view->setAccessibleName(tr("API keys"));
+    m_mintBalance->setAccessibleName(tr("Starting balance"));
+    m_balance->setAccessibleName(tr("Balance"));
     m_mintBox->setTitle(tr("New key"));
     m_labelCaption->setText(tr("Label"));
     m_label->setPlaceholderText(tr("Who or what uses it"));

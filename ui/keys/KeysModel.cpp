@@ -100,9 +100,9 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
     case Requests:
         return r.usage.requests;
     case Created:
-        return shortDateTime(k.createdAt);
+        return dateCell(k.createdAt, role);
     case LastUsed:
-        return k.lastUsedAt ? shortDateTime(*k.lastUsedAt) : QString();
+        return k.lastUsedAt ? dateCell(*k.lastUsedAt, role) : QVariant(QString());
     default:
         return {};
     }

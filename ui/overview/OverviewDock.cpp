@@ -67,6 +67,8 @@ void OverviewDock::retranslateUi()
                        "'{\"urls\":[\"https://example.org/\"]}' \\\n  %1/scrape")
             .arg(m_service.apiAddress()));
     m_activityTitle->setText(tr("Requests"));
+    m_example->setAccessibleName(tr("Example request"));
+    m_activity->setAccessibleName(tr("Requests"));
 }
 
 void OverviewDock::onStoreChanged(const QString &table, const QString &id)

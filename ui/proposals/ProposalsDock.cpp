@@ -1,4 +1,6 @@
 #include "ProposalsDock.h"
+#include "common/DateText.h"
+#include "common/EmptyState.h"
 
 #include "ProposalsModel.h"
 #include "common/JsonView.h"
@@ -86,6 +88,7 @@ ProposalsDock::ProposalsDock(Service &service, QWidget *parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setSectionResizeMode(ProposalsModel::Title, QHeaderView::Stretch);
+    new EmptyState(m_view);
 
     auto *detail = new QWidget(split);
     auto *d = new QVBoxLayout(detail);
@@ -176,9 +179,7 @@ void ProposalsDock::showCurrent()
     m_heading->setText(QStringLiteral("<b>%1</b>").arg(change->title.toHtmlEscaped()));
     QString meta = tr("%1 · proposed by %2 on %3 · %4")
                        .arg(site ? site->name : change->siteId, change->author,
-                            QLocale().toString(QDateTime::fromMSecsSinceEpoch(change->createdAt),
-                                               QLocale::ShortFormat),
-                            change->status);
+                            shortDateTime(change->createdAt), change->status);
     if (change->appliedVersion)
         meta += tr(" · version %1").arg(*change->appliedVersion);
     if (!change->decidedBy.isEmpty())
@@ -236,6 +237,16 @@ void ProposalsDock::changeEvent(QEvent *event)
 void ProposalsDock::retranslateUi()
 {
     setWindowTitle(tr("Proposals"));
+    m_filter->setAccessibleName(tr("Show proposals"));
+    m_view->setAccessibleName(tr("Proposals"));
+    m_changes->setAccessibleName(tr("Changed paths"));
+    m_currentView->setAccessibleName(tr("Current configuration"));
+    m_proposed->setAccessibleName(tr("Proposed configuration"));
+    m_note->setAccessibleName(tr("Note"));
+    m_view->findChild<EmptyState *>()->setText(
+        tr("No proposals here. Site agents and the configuration API (POST "
+           "/config/v1/sites/{siteId}/changes) propose changes to a site's configuration; "
+           "each waits here to be applied or discarded."));
     const QStringList labels{tr("Pending"), tr("Applied"), tr("Discarded"), tr("All proposals")};
     for (int i = 0; i < labels.size(); ++i)
         m_filter->setItemText(i, labels.at(i));

@@ -1,4 +1,5 @@
 #include "ProposalsModel.h"
+#include "common/DateText.h"
 
 #include "core/Store.h"
 #include "sites/SiteRepository.h"
@@ -46,8 +47,7 @@ QVariant ProposalsModel::data(const QModelIndex &index, int role) const
     case Author:
         return c.author;
     case Proposed:
-        return QLocale().toString(QDateTime::fromMSecsSinceEpoch(c.createdAt),
-                                  QLocale::ShortFormat);
+        return dateCell(c.createdAt, role);
     default:
         return {};
     }

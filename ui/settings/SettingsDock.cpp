@@ -111,6 +111,7 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
             h->setContentsMargins(0, 0, 0, 0);
             f.line = new QLineEdit(row);
             f.line->setEchoMode(QLineEdit::Password);
+            f.line->setAccessibleName(d.key); // its caption is in the row's parent
             f.secretState = new QLabel(row);
             f.clearSecret = new QPushButton(icon(Icon::Clear), QString(), row);
             h->addWidget(f.line, 1);
@@ -366,6 +367,8 @@ void SettingsDock::changeEvent(QEvent *event)
 void SettingsDock::retranslateUi()
 {
     setWindowTitle(tr("Settings"));
+    if (auto *scroll = findChild<QScrollArea *>())
+        scroll->setAccessibleName(tr("All settings"));
     m_serviceBox->setTitle(tr("Service"));
     m_addressCaption->setText(tr("API address"));
     m_address->setToolTip(tr("Chosen at start with --bind and --port."));

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "ShortcutsDialog.h"
 #include "StatusBar.h"
 #include "a2w/A2wRunsDock.h"
 #include "browserviews/BrowserViewsDock.h"
@@ -14,6 +15,7 @@
 #include "triggers/TriggersDock.h"
 
 #include "Service.h"
+#include "common/Accessibility.h"
 #include "common/Icons.h"
 
 #include <QAction>
@@ -27,6 +29,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QSplitter>
 #include <QSystemTrayIcon>
 #include <QTranslator>
 
@@ -102,7 +105,40 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     tabifyDockWidget(m_settingsDock, m_sitesDock);
     m_viewMenu->addAction(m_sitesDock->toggleViewAction());
     m_overview->raise();
+    // Keyboard: Ctrl+1 … Ctrl+0 go to the first ten panels, Ctrl+PgDown / Ctrl+PgUp to the
+    // next and previous one; every panel is in View > Go to panel.
+    m_panels = {m_overview,     m_trajectories, m_a2wRuns, m_deliveries,   m_triggers, m_proposals,
+                m_browserViews, m_tools,        m_keys,    m_settingsDock, m_sitesDock};
+    m_viewMenu->addSeparator();
+    m_goMenu = m_viewMenu->addMenu(icon(Icon::Open), QString());
+    for (int i = 0; i < m_panels.size(); ++i) {
+        QDockWidget *panel = m_panels.at(i);
+        QAction *go = m_goMenu->addAction(icon(Icon::Open), QString(), this,
+                                          [this, panel] { goToPanel(panel); });
+        if (i < 10)
+            go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_0 + (i + 1) % 10)));
+        connect(panel, &QWidget::windowTitleChanged, go,
+                [go](const QString &title) { go->setText(tr("Go to %1").arg(title)); });
+        m_goActions.append(go);
+    }
+    const auto step = [this](int by) {
+        QDockWidget *now = nullptr;
+        for (QDockWidget *p : std::as_const(m_panels)) {
+            if (p->isAncestorOf(QApplication::focusWidget()))
+                now = p;
+        }
+        const int at = now ? int(m_panels.indexOf(now)) : 0;
+        goToPanel(m_panels.at((at + by + m_panels.size()) % m_panels.size()));
+    };
+    m_nextPanelAction = m_goMenu->addAction(icon(Icon::Open), QString(), this, [step] { step(1); });
+    m_nextPanelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    m_previousPanelAction =
+        m_goMenu->addAction(icon(Icon::Open), QString(), this, [step] { step(-1); });
+    m_previousPanelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
     m_helpMenu = menuBar()->addMenu(QString());
+    m_shortcutsAction =
+        m_helpMenu->addAction(icon(Icon::About), QString(), this, &MainWindow::showShortcuts);
+    m_shortcutsAction->setShortcut(QKeySequence::HelpContents);
     m_aboutAction = m_helpMenu->addAction(icon(Icon::About), QString(), this, [this] {
         QMessageBox::about(this, tr("About Pilothouse"),
                            tr("<b>Pilothouse %1</b><p>A self-hosted web-automation service: "
@@ -110,7 +146,10 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
                                .arg(QStringLiteral(PILOTHOUSE_VERSION)));
     });
 
+    // Screen readers name a form's fields by their labels.
+    labelFormFields(this);
     resize(1100, 720);
+    restoreLayout();
     const QString remembered = QSettings().value(QStringLiteral("console/closeAction")).toString();
     if (remembered == QLatin1String("tray"))
         m_closeAction = CloseAction::Tray;
@@ -231,15 +270,76 @@ void MainWindow::closeEvent(QCloseEvent *event)
             return;
         }
         if (action == CloseAction::Tray) {
+            saveLayout();
             hideToTray();
             event->ignore();
             return;
         }
     }
+    saveLayout();
     if (m_tray)
         m_tray->hide();
     Q_EMIT quitRequested();
     event->accept();
+}
+
+void MainWindow::saveLayout() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("console/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("console/windowState"), saveState());
+    // Splitters by panel and position among the panel's splitters (the same each start).
+    for (const QDockWidget *panel : m_panels) {
+        const QList<QSplitter *> splitters = panel->findChildren<QSplitter *>();
+        for (int i = 0; i < splitters.size(); ++i)
+            settings.setValue(
+                QStringLiteral("console/splitters/%1/%2").arg(panel->objectName()).arg(i),
+                splitters.at(i)->saveState());
+    }
+}
+
+bool MainWindow::restoreLayout()
+{
+    QSettings settings;
+    const QByteArray geometry = settings.value(QStringLiteral("console/geometry")).toByteArray();
+    if (geometry.isEmpty())
+        return false;
+    restoreGeometry(geometry);
+    restoreState(settings.value(QStringLiteral("console/windowState")).toByteArray());
+    for (QDockWidget *panel : std::as_const(m_panels)) {
+        const QList<QSplitter *> splitters = panel->findChildren<QSplitter *>();
+        for (int i = 0; i < splitters.size(); ++i) {
+            const QByteArray state =
+                settings
+                    .value(
+                        QStringLiteral("console/splitters/%1/%2").arg(panel->objectName()).arg(i))
+                    .toByteArray();
+            if (!state.isEmpty())
+                splitters.at(i)->restoreState(state);
+        }
+    }
+    return true;
+}
+
+void MainWindow::goToPanel(QDockWidget *panel)
+{
+    panel->show();
+    panel->raise();
+    // The first control that takes the keyboard, so the keys work in the panel at once.
+    if (QWidget *body = panel->widget()) {
+        QWidget *w = body;
+        do {
+            w = w->nextInFocusChain();
+        } while (w != body && !(body->isAncestorOf(w) && (w->focusPolicy() & Qt::TabFocus) &&
+                                w->isEnabled() && w->isVisibleTo(body)));
+        (w == body ? body : w)->setFocus(Qt::ShortcutFocusReason);
+    }
+}
+
+void MainWindow::showShortcuts()
+{
+    ShortcutsDialog dialog(this, this);
+    dialog.exec();
 }
 
 void MainWindow::retranslateUi()
@@ -250,6 +350,12 @@ void MainWindow::retranslateUi()
     m_viewMenu->setTitle(tr("&View"));
     m_helpMenu->setTitle(tr("&Help"));
     m_aboutAction->setText(tr("&About Pilothouse"));
+    m_shortcutsAction->setText(tr("&Keyboard shortcuts"));
+    m_goMenu->setTitle(tr("&Go to panel"));
+    for (int i = 0; i < m_goActions.size(); ++i)
+        m_goActions.at(i)->setText(tr("Go to %1").arg(m_panels.at(i)->windowTitle()));
+    m_nextPanelAction->setText(tr("Next panel"));
+    m_previousPanelAction->setText(tr("Previous panel"));
     if (m_tray) {
         m_tray->setToolTip(tr("Pilothouse is serving at %1").arg(m_service.apiAddress()));
         m_showAction->setText(tr("Show the console"));

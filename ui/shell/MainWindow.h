@@ -3,6 +3,7 @@
 #include <QMainWindow>
 
 class QAction;
+class QDockWidget;
 class QMenu;
 class QSystemTrayIcon;
 class QTranslator;
@@ -50,6 +51,19 @@ public:
     // Quits for real: File > Quit and the tray's Quit.
     void quit();
 
+    // The window's size and place, its docks (shown, tabbed, floating) and every panel's
+    // splitters, kept in QSettings (console/geometry, console/windowState,
+    // console/splitters/<panel>/<n>). Saved when the window closes or goes to the tray,
+    // restored when it is made; restoreLayout() is false when nothing was saved.
+    void saveLayout() const;
+    bool restoreLayout();
+    // Help > Keyboard shortcuts (F1).
+    void showShortcuts();
+    // Every panel, in the View menu's order (Ctrl+1 … Ctrl+0 go to the first ten).
+    QList<QDockWidget *> panels() const { return m_panels; }
+    // Shows and raises a panel and puts the keyboard focus in it.
+    void goToPanel(QDockWidget *panel);
+
 Q_SIGNALS:
     void quitRequested();
 
@@ -82,6 +96,12 @@ private:
     QMenu *m_helpMenu;
     QAction *m_quitAction;
     QAction *m_aboutAction;
+    QAction *m_shortcutsAction;
+    QAction *m_nextPanelAction;
+    QAction *m_previousPanelAction;
+    QMenu *m_goMenu;
+    QList<QDockWidget *> m_panels;
+    QList<QAction *> m_goActions;
     QTranslator *m_translator = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
     QAction *m_showAction = nullptr;

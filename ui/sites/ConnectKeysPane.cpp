@@ -57,6 +57,8 @@ void ConnectKeysPane::showState(int activeCount, bool canRevoke)
 void ConnectKeysPane::retranslateUi()
 {
     m_label->setPlaceholderText(tr("Which AI, e.g. Claude (default: Connect AI)"));
+    m_label->setAccessibleName(tr("Name of the new Connect AI key"));
+    m_view->setAccessibleName(tr("Connect AI keys"));
     m_create->setText(tr("Create Connect AI key"));
     m_revoke->setText(tr("Revoke (Del)"));
 }

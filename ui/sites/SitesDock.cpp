@@ -468,6 +468,10 @@ void SitesDock::changeEvent(QEvent *event)
 void SitesDock::retranslateUi()
 {
     setWindowTitle(tr("Sites"));
+    m_sitesView->setAccessibleName(tr("Sites"));
+    m_keysView->setAccessibleName(tr("Site keys"));
+    m_tabs->setAccessibleName(tr("Site detail"));
+    m_keyForm->parentWidget()->parentWidget()->setAccessibleName(tr("Selected site key"));
     m_deleteSite->setText(tr("Delete site… (Del)"));
     m_tabs->setTabText(m_tabs->indexOf(m_keysTab), tr("Site keys"));
     m_tabs->setTabText(m_tabs->indexOf(m_connectPane), tr("Connect AI"));

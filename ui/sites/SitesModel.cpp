@@ -120,7 +120,8 @@ QVariant SitesModel::data(const QModelIndex &index, int role) const
     case Pending:
         return r.pendingChanges;
     case Created:
-        return shortDateTime(r.site.createdAt);
+        return role == Qt::ToolTipRole ? fullDateTime(r.site.createdAt)
+                                       : shortDateTime(r.site.createdAt);
     default:
         return {};
     }
@@ -243,9 +244,11 @@ QVariant SiteKeysModel::data(const QModelIndex &index, int role) const
             return tr("expired %1").arg(shortDateTime(*k.expiresAt));
         return k.expiresAt ? tr("active until %1").arg(shortDateTime(*k.expiresAt)) : tr("active");
     case Created:
-        return shortDateTime(k.createdAt);
+        return role == Qt::ToolTipRole ? fullDateTime(k.createdAt) : shortDateTime(k.createdAt);
     case Rotated:
-        return k.rotatedAt ? shortDateTime(*k.rotatedAt) : QString();
+        return !k.rotatedAt              ? QString()
+               : role == Qt::ToolTipRole ? fullDateTime(*k.rotatedAt)
+                                         : shortDateTime(*k.rotatedAt);
     default:
         return {};
     }
@@ -350,9 +353,11 @@ QVariant ConnectKeysModel::data(const QModelIndex &index, int role) const
     case Prefix:
         return k.prefix.isEmpty() ? QString() : k.prefix + QStringLiteral("…");
     case Created:
-        return shortDateTime(k.createdAt);
+        return role == Qt::ToolTipRole ? fullDateTime(k.createdAt) : shortDateTime(k.createdAt);
     case LastUsed:
-        return k.lastUsedAt ? shortDateTime(*k.lastUsedAt) : tr("never");
+        return !k.lastUsedAt             ? tr("never")
+               : role == Qt::ToolTipRole ? fullDateTime(*k.lastUsedAt)
+                                         : shortDateTime(*k.lastUsedAt);
     case State:
         return k.revokedAt ? tr("revoked %1").arg(shortDateTime(*k.revokedAt)) : tr("active");
     default:

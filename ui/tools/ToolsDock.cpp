@@ -2,6 +2,7 @@
 
 #include "JsonEdit.h"
 #include "ToolsModel.h"
+#include "common/EmptyState.h"
 #include "common/JsonView.h"
 
 #include "Service.h"
@@ -60,6 +61,7 @@ ToolsDock::ToolsDock(Service &service, QWidget *parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    new EmptyState(m_view);
     m_view->horizontalHeader()->setSectionResizeMode(ToolsModel::Description, QHeaderView::Stretch);
     m_view->setWordWrap(false);
     m_view->setAlternatingRowColors(true);
@@ -420,6 +422,12 @@ void ToolsDock::changeEvent(QEvent *event)
 void ToolsDock::retranslateUi()
 {
     setWindowTitle(tr("Saved tools"));
+    m_view->setAccessibleName(tr("Saved tools"));
+    m_arguments->setAccessibleName(tr("Test arguments"));
+    m_result->setAccessibleName(tr("Test result"));
+    m_view->findChild<EmptyState *>()->setText(
+        tr("No saved tools yet. Press New tool to write one, or save a run's steps as a tool "
+           "through the API (POST /tools)."));
     m_new->setText(tr("New tool"));
     m_delete->setText(tr("Delete"));
     m_nameCaption->setText(tr("Name"));

@@ -1,4 +1,5 @@
 #include "ToolsModel.h"
+#include "common/DateText.h"
 
 #include "core/Store.h"
 
@@ -96,8 +97,7 @@ QVariant ToolsModel::data(const QModelIndex &index, int role) const
             .keys()
             .join(QStringLiteral(", "));
     case Updated:
-        return QLocale().toString(QDateTime::fromMSecsSinceEpoch(t.updatedAt),
-                                  QLocale::ShortFormat);
+        return role == Qt::ToolTipRole ? fullDateTime(t.updatedAt) : shortDateTime(t.updatedAt);
     default:
         return {};
     }

@@ -1,6 +1,9 @@
 #include "TrajectoriesDock.h"
 
 #include "TrajectoriesModel.h"
+#include "common/CurlText.h"
+#include "common/DateText.h"
+#include "common/EmptyState.h"
 #include "common/JsonView.h"
 
 #include "Service.h"
@@ -28,6 +31,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTimer>
@@ -65,6 +69,7 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     layout->addLayout(filters);
 
     auto *split = new QSplitter(Qt::Vertical, body);
+    split->setObjectName(QStringLiteral("runsSplit"));
     m_view = new QTableView(split);
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -72,6 +77,9 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setSectionResizeMode(TrajectoriesModel::Task, QHeaderView::Stretch);
     m_view->setAlternatingRowColors(true);
+    m_empty = new EmptyState(m_view);
+    m_view->horizontalHeader()->resizeSection(TrajectoriesModel::Started,
+                                              dateColumnWidth(m_view->fontMetrics()));
 
     auto *detail = new QWidget(split);
     auto *d = new QVBoxLayout(detail);
@@ -82,9 +90,11 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     m_cancel = new QPushButton(icon(Icon::Stop), QString(), detail);
     m_copy = new QPushButton(icon(Icon::Copy), QString(), detail);
     m_recording = new QPushButton(icon(Icon::Open), QString(), detail);
+    m_copyCurl = new QPushButton(icon(Icon::Copy), QString(), detail);
     top->addWidget(m_heading, 1);
     top->addWidget(m_cancel);
     top->addWidget(m_copy);
+    top->addWidget(m_copyCurl);
     top->addWidget(m_recording);
     d->addLayout(top);
     m_problems = new QLabel(detail);
@@ -100,11 +110,31 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     qLayout->addWidget(m_continue, 0, Qt::AlignRight);
     d->addWidget(m_questionsBox);
     auto *inner = new QSplitter(Qt::Horizontal, detail);
+    inner->setObjectName(QStringLiteral("runDetailSplit"));
     m_steps = new QTableWidget(0, 6, inner);
     m_steps->verticalHeader()->hide();
     m_steps->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_steps->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_steps->setSelectionMode(QAbstractItemView::SingleSelection);
     m_steps->horizontalHeader()->setStretchLastSection(true);
-    m_result = new JsonView(inner);
+    // The run's result, and the picked step's arguments and result, highlighted.
+    m_detailTabs = new QTabWidget(inner);
+    m_result = new JsonView(m_detailTabs);
+    auto *stepPage = new QWidget(m_detailTabs);
+    auto *sp = new QVBoxLayout(stepPage);
+    sp->setContentsMargins(0, 0, 0, 0);
+    m_stepArgsCaption = new QLabel(stepPage);
+    m_stepArgs = new JsonView(stepPage);
+    m_stepArgsCaption->setBuddy(m_stepArgs);
+    m_stepResultCaption = new QLabel(stepPage);
+    m_stepResult = new JsonView(stepPage);
+    m_stepResultCaption->setBuddy(m_stepResult);
+    sp->addWidget(m_stepArgsCaption);
+    sp->addWidget(m_stepArgs, 1);
+    sp->addWidget(m_stepResultCaption);
+    sp->addWidget(m_stepResult, 2);
+    m_detailTabs->addTab(m_result, QString());
+    m_detailTabs->addTab(stepPage, QString());
     d->addWidget(inner, 1);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -130,6 +160,14 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     cancel->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(cancel, &QAction::triggered, this, &TrajectoriesDock::cancelCurrent);
     m_view->addAction(cancel);
+    // Ctrl+Shift+C copies the run's request as curl.
+    auto *copyCurl = new QAction(this);
+    copyCurl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copyCurl->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    copyCurl->setProperty(
+        "help", QT_TRANSLATE_NOOP("ph::ui::ShortcutsDialog", "Copy the run's request as curl"));
+    connect(copyCurl, &QAction::triggered, m_copyCurl, &QPushButton::click);
+    addAction(copyCurl);
 
     connect(m_statusFilter, &QComboBox::currentIndexChanged, this, &TrajectoriesDock::applyFilter);
     // Typing filters once it pauses, not on every key (a text under 3 characters is not
@@ -154,6 +192,16 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     connect(m_copy, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(m_current); });
     connect(m_recording, &QPushButton::clicked, this, &TrajectoriesDock::showRecording);
+    connect(m_copyCurl, &QPushButton::clicked, this, [this] {
+        const QString text = currentCurl();
+        if (!text.isEmpty())
+            QApplication::clipboard()->setText(text);
+    });
+    connect(m_steps, &QTableWidget::currentCellChanged, this, [this](int row) {
+        showStep(row);
+        if (row >= 0)
+            m_detailTabs->setCurrentIndex(1);
+    });
     connect(m_continue, &QPushButton::clicked, this, &TrajectoriesDock::continueCurrent);
 
     // Steps and phases of the shown run land as they happen; coalesce the bursts.
@@ -198,6 +246,7 @@ void TrajectoriesDock::applyFilter()
     m_searchTimer->stop();
     const QString keep = m_current;
     m_model->setFilter(m_statusFilter->currentData().toString(), m_search->text());
+    updateEmptyText();
     const int row = m_model->rowOf(keep);
     if (row >= 0)
         m_view->selectRow(row);
@@ -216,13 +265,17 @@ void TrajectoriesDock::showCurrent()
     m_cancel->setEnabled(trajectory && (trajectory->status == QLatin1String("executing") ||
                                         trajectory->status == QLatin1String("requires_input")));
     m_copy->setEnabled(trajectory.has_value());
+    m_copyCurl->setEnabled(trajectory.has_value());
     m_recording->setEnabled(trajectory.has_value());
+    const int keepStep = m_steps->currentRow();
+    const QSignalBlocker quiet(m_steps);
     m_steps->setRowCount(0);
     if (!trajectory) {
         m_heading->setText(tr("Select a run to see its steps and result."));
         m_problems->clear();
         m_result->setJson(QJsonValue(QJsonValue::Undefined));
         m_questionsBox->hide();
+        showStep(-1);
         return;
     }
     m_heading->setText(QStringLiteral("<b>%1</b> — %2 — %3")
@@ -241,8 +294,15 @@ void TrajectoriesDock::showCurrent()
                                     s.summary};
             for (int c = 0; c < cells.size(); ++c)
                 m_steps->setItem(row, c, new QTableWidgetItem(cells.at(c)));
+            // What the step pane shows when the row is picked.
+            m_steps->item(row, 0)->setData(Qt::UserRole, s.args);
+            m_steps->item(row, 0)->setData(Qt::UserRole + 1, QVariant::fromValue(s.output));
+            m_steps->item(row, 0)->setData(Qt::UserRole + 2, s.hasOutput);
         }
     }
+    if (keepStep >= 0 && keepStep < m_steps->rowCount())
+        m_steps->setCurrentCell(keepStep, 0);
+    showStep(m_steps->currentRow());
     const auto phase = repo.phase(m_current, last);
     const QJsonObject response = phase ? phase->response : QJsonObject();
     QJsonObject result = response.value(QStringLiteral("result")).toObject();
@@ -281,6 +341,54 @@ void TrajectoriesDock::showCurrent()
         }
     }
     m_questionsBox->setVisible(waiting && !m_answers.isEmpty());
+}
+
+void TrajectoriesDock::selectStep(int row)
+{
+    m_steps->setCurrentCell(row, 0); // currentCellChanged shows it
+    showStep(row);
+}
+
+void TrajectoriesDock::showStep(int row)
+{
+    const QTableWidgetItem *item = row >= 0 ? m_steps->item(row, 0) : nullptr;
+    if (!item) {
+        m_stepArgs->setJson(QJsonValue(QJsonValue::Undefined));
+        m_stepResult->setJson(QJsonValue(QJsonValue::Undefined));
+        return;
+    }
+    m_stepArgs->setJson(item->data(Qt::UserRole).toJsonObject());
+    const QJsonValue output = item->data(Qt::UserRole + 1).toJsonValue();
+    m_stepResult->setJson(item->data(Qt::UserRole + 2).toBool() || !output.isNull()
+                              ? output
+                              : QJsonValue(tr("(no result yet)")));
+}
+
+QString TrajectoriesDock::currentCurl() const
+{
+    if (m_current.isEmpty())
+        return {};
+    // The first phase's request started the run; what the store kept of it is already
+    // without secrets (no webhook secrets, masked headers and answers).
+    const auto first = m_service.trajectories().phase(m_current, 1);
+    if (!first)
+        return {};
+    const QString source = first->request.value(QStringLiteral("source")).toString();
+    return runCurl(m_service.apiAddress(),
+                   source.startsWith(QLatin1Char('/')) ? source : QStringLiteral("/agent"),
+                   first->request);
+}
+
+void TrajectoriesDock::updateEmptyText()
+{
+    const bool filtered = !m_statusFilter->currentData().toString().isEmpty() ||
+                          !m_search->text().trimmed().isEmpty();
+    m_empty->setText(
+        filtered ? tr("No run matches this filter.")
+                 : tr("No runs yet — try:\ncurl -H \"Authorization: Bearer $%1\" \\\n"
+                      "  -d '{\"input\":\"Read the title\",\"urls\":[\"https://example.org/\"]}' "
+                      "\\\n  %2/agent")
+                       .arg(QLatin1String(kApiKeyVariable), m_service.apiAddress()));
 }
 
 void TrajectoriesDock::cancelCurrent()
@@ -378,6 +486,23 @@ void TrajectoriesDock::retranslateUi()
     m_cancel->setText(tr("Cancel run"));
     m_copy->setText(tr("Copy id"));
     m_recording->setText(tr("Recording…"));
+    m_copyCurl->setText(tr("Copy as curl"));
+    m_copyCurl->setToolTip(tr("Copy the request that started this run as a curl command "
+                              "(Ctrl+Shift+C); the key is read from $%1")
+                               .arg(QLatin1String(kApiKeyVariable)));
+    m_detailTabs->setAccessibleName(tr("Run detail"));
+    m_detailTabs->setTabText(0, tr("Run result"));
+    m_detailTabs->setTabText(1, tr("Step"));
+    m_stepArgsCaption->setText(tr("Arguments"));
+    m_stepResultCaption->setText(tr("Result"));
+    m_statusFilter->setAccessibleName(tr("Show runs"));
+    m_search->setAccessibleName(tr("Filter runs"));
+    m_view->setAccessibleName(tr("Runs"));
+    m_steps->setAccessibleName(tr("Steps"));
+    m_result->setAccessibleName(tr("Run result"));
+    m_stepArgs->setAccessibleName(tr("Step arguments"));
+    m_stepResult->setAccessibleName(tr("Step result"));
+    updateEmptyText();
     m_questionsBox->setTitle(tr("The run needs answers"));
     m_continue->setText(tr("Answer and continue"));
     m_steps->setHorizontalHeaderLabels(

@@ -10,6 +10,7 @@ class QLineEdit;
 class QPushButton;
 class QTableView;
 class QTableWidget;
+class QTabWidget;
 class QTimer;
 
 namespace ph {
@@ -18,12 +19,15 @@ class Service;
 
 namespace ph::ui {
 
+class EmptyState;
 class JsonView;
 class TrajectoriesModel;
 
 // Every run: a filterable list (status, text; Ctrl+F) that updates live, and the
-// selected run's phases and steps, result and warnings. Actions: cancel a running one,
-// answer a waiting one's questions and continue it, copy its id, open its recording.
+// selected run's phases and steps, result and warnings; the selected step's arguments
+// and result JSON. Actions: cancel a running one, answer a waiting one's questions and
+// continue it, copy its id, copy the request that started it as curl (the key as
+// $PILOTHOUSE_API_KEY), open its recording.
 class TrajectoriesDock : public QDockWidget
 {
     Q_OBJECT
@@ -43,6 +47,14 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
     JsonView *resultView() const { return m_result; }
     QTableWidget *stepsTable() const { return m_steps; }
+    // The selected step's arguments and result (the step shown when a row is picked).
+    JsonView *stepArgsView() const { return m_stepArgs; }
+    JsonView *stepResultView() const { return m_stepResult; }
+    void selectStep(int row);
+    QPushButton *copyCurlButton() const { return m_copyCurl; }
+    // The request that started the selected run as a curl command (empty: none).
+    QString currentCurl() const;
+    EmptyState *emptyState() const { return m_empty; }
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -55,6 +67,8 @@ private:
     void cancelCurrent();
     void continueCurrent();
     void showRecording();
+    void showStep(int row);
+    void updateEmptyText();
 
     Service &m_service;
     TrajectoriesModel *m_model;
@@ -66,8 +80,15 @@ private:
     QPushButton *m_cancel;
     QPushButton *m_copy;
     QPushButton *m_recording;
+    QPushButton *m_copyCurl;
     QTableWidget *m_steps;
+    QTabWidget *m_detailTabs;
     JsonView *m_result;
+    JsonView *m_stepArgs;
+    JsonView *m_stepResult;
+    QLabel *m_stepArgsCaption;
+    QLabel *m_stepResultCaption;
+    EmptyState *m_empty;
     QGroupBox *m_questionsBox;
     QFormLayout *m_questionsForm;
     QPushButton *m_continue;

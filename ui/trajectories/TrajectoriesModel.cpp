@@ -1,4 +1,5 @@
 #include "TrajectoriesModel.h"
+#include "common/DateText.h"
 
 #include "core/Clock.h"
 #include "core/Store.h"
@@ -49,7 +50,7 @@ QVariant TrajectoriesModel::data(const QModelIndex &index, int role) const
     if (role == Qt::UserRole)
         return r.id;
     if (role == Qt::ToolTipRole)
-        return r.id;
+        return index.column() == Started ? QVariant(fullDateTime(r.createdAt)) : QVariant(r.id);
     if (role == Qt::ForegroundRole && index.column() == Status) {
         if (r.status == QLatin1String("error"))
             return QColor(0xc0, 0x39, 0x2b);
@@ -65,8 +66,7 @@ QVariant TrajectoriesModel::data(const QModelIndex &index, int role) const
     case Task:
         return r.task.simplified().left(200);
     case Started:
-        return QLocale().toString(QDateTime::fromMSecsSinceEpoch(r.createdAt),
-                                  QLocale::ShortFormat);
+        return shortDateTime(r.createdAt);
     case Duration: {
         const bool running = r.status == QLatin1String("executing");
         return duration((running ? m_store.clock().nowMs() : r.updatedAt) - r.createdAt);

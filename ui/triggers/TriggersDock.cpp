@@ -5,6 +5,7 @@
 #include "Service.h"
 #include "cloud/LibraryRepository.h"
 #include "cloud/ToolLibrary.h"
+#include "common/EmptyState.h"
 #include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
 #include "core/DomainError.h"
@@ -42,32 +43,52 @@ TriggersDock::TriggersDock(Service &service, QWidget *parent)
     auto *body = new QWidget(this);
     auto *layout = new QVBoxLayout(body);
     auto *split = new QSplitter(Qt::Horizontal, body);
+    split->setObjectName(QStringLiteral("triggersSplit"));
     m_view = new QTableView(split);
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
+    m_empty = new EmptyState(m_view);
 
     auto *side = new QWidget(split);
-    auto *form = new QFormLayout(side);
+    auto *sideLayout = new QVBoxLayout(side);
+    auto *form = new QFormLayout;
+    sideLayout->addLayout(form);
+    sideLayout->addStretch(1); // the form keeps its natural height at the top
     m_label = new QLineEdit(side);
     m_kind = new QComboBox(side);
     for (const char *k : {"tool", "run", "prompt"})
         m_kind->addItem(QString(), QLatin1String(k));
+    // One page per kind of target. The stack is as tall as its tallest page (the
+    // prompt's), so the one-line pages hold their field at the top with a stretch below
+    // it: a combo box never grows to the prompt's height (issue 19).
     m_targets = new QStackedWidget(side);
+    const auto linePage = [this](QWidget *field) {
+        auto *page = new QWidget(m_targets);
+        auto *l = new QVBoxLayout(page);
+        l->setContentsMargins(0, 0, 0, 0);
+        field->setParent(page);
+        l->addWidget(field);
+        l->addStretch(1);
+        return page;
+    };
     m_tool = new QComboBox(m_targets);
     m_run = new QLineEdit(m_targets);
     auto *promptPage = new QWidget(m_targets);
     auto *promptLayout = new QVBoxLayout(promptPage);
     promptLayout->setContentsMargins(0, 0, 0, 0);
     m_prompt = new QPlainTextEdit(promptPage);
+    m_prompt->setMaximumHeight(m_prompt->fontMetrics().lineSpacing() * 6);
+    m_prompt->setTabChangesFocus(true);
     m_urls = new QLineEdit(promptPage);
     promptLayout->addWidget(m_prompt);
     promptLayout->addWidget(m_urls);
-    m_targets->addWidget(m_tool);
-    m_targets->addWidget(m_run);
+    m_targets->addWidget(linePage(m_tool));
+    m_targets->addWidget(linePage(m_run));
     m_targets->addWidget(promptPage);
+    m_targets->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     m_create = new QPushButton(icon(Icon::Add), QString(), side);
     m_error = new QLabel(side);
     m_error->setWordWrap(true);
@@ -85,6 +106,7 @@ TriggersDock::TriggersDock(Service &service, QWidget *parent)
     m_curl = new QPlainTextEdit(side);
     m_curl->setReadOnly(true);
     m_curl->setMaximumHeight(90);
+    m_curl->setTabChangesFocus(true);
     auto *buttons = new QHBoxLayout;
     m_copy = new QPushButton(icon(Icon::Copy), QString(), side);
     m_revoke = new QPushButton(icon(Icon::Delete), QString(), side);
@@ -103,6 +125,15 @@ TriggersDock::TriggersDock(Service &service, QWidget *parent)
     m_view->addAction(revokeAction);
 
     connect(m_kind, &QComboBox::currentIndexChanged, m_targets, &QStackedWidget::setCurrentIndex);
+    // A one-line target takes one line: the stack shrinks to its page (the prompt's page
+    // may grow up to its limit).
+    const auto fitTarget = [this, promptPage] {
+        QWidget *page = m_targets->currentWidget();
+        m_targets->setMaximumHeight(page == promptPage ? QWIDGETSIZE_MAX
+                                                       : page->minimumSizeHint().height());
+    };
+    connect(m_targets, &QStackedWidget::currentChanged, this, fitTarget);
+    fitTarget();
     connect(m_create, &QPushButton::clicked, this, &TriggersDock::create);
     connect(m_revoke, &QPushButton::clicked, this, &TriggersDock::revoke);
     connect(m_copy, &QPushButton::clicked, this,
@@ -223,6 +254,15 @@ void TriggersDock::retranslateUi()
     m_urlCaption->setText(tr("URL"));
     m_copy->setText(tr("Copy URL"));
     m_revoke->setText(tr("Revoke"));
+    m_view->setAccessibleName(tr("Triggers"));
+    m_empty->setText(tr("No triggers yet. Choose what a trigger runs in the form beside this "
+                        "list and press Create trigger: its URL starts that run with one POST, "
+                        "from a cron job, a form or another service."));
+    m_tool->setAccessibleName(tr("Saved tool"));
+    m_run->setAccessibleName(tr("Run to repeat"));
+    m_prompt->setAccessibleName(tr("Prompt"));
+    m_urls->setAccessibleName(tr("Pages"));
+    m_curl->setAccessibleName(tr("Example request"));
     m_model->retranslate();
     showCurrent();
 }

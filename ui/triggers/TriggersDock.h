@@ -16,6 +16,7 @@ class Service;
 
 namespace ph::ui {
 
+class EmptyState;
 class TriggersModel;
 
 // Trigger URLs: every trigger with its state and firings; create one for a saved tool,
@@ -72,6 +73,7 @@ private:
     QLabel *m_labelCaption;
     QLabel *m_kindCaption;
     QLabel *m_urlCaption;
+    EmptyState *m_empty;
     QString m_current;
 };
 

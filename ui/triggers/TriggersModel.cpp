@@ -1,4 +1,5 @@
 #include "TriggersModel.h"
+#include "common/DateText.h"
 
 #include "core/Store.h"
 
@@ -46,9 +47,7 @@ QVariant TriggersModel::data(const QModelIndex &index, int role) const
     case Fired:
         return t.fireCount;
     case LastFired:
-        return t.lastFiredAt ? QLocale().toString(QDateTime::fromMSecsSinceEpoch(*t.lastFiredAt),
-                                                  QLocale::ShortFormat)
-                             : QString();
+        return t.lastFiredAt ? dateCell(*t.lastFiredAt, role) : QVariant(QString());
     case Url:
         return urlOf(t);
     default:
