@@ -1,5 +1,6 @@
 // The browser pool with real QtWebEngine pages against a fixture site on loopback.
 #include "FixtureServer.h"
+#include "LeaseCalls.h"
 #include "TestMain.h"
 
 #include "browser/BrowserLease.h"
@@ -19,32 +20,16 @@ using ph::test::FixtureServer;
 
 namespace {
 
-// Navigates and waits; returns the result.
 NavigationResult navigate(BrowserLease &lease, const QString &url, int timeoutMs = 15000)
 {
-    NavigationResult out;
-    bool done = false;
     NavigateOptions o;
     o.timeoutMs = timeoutMs;
-    lease.navigate(QUrl(url), o, [&](const NavigationResult &r) {
-        out = r;
-        done = true;
-    });
-    if (!QTest::qWaitFor([&] { return done; }, timeoutMs + 5000))
-        out.errorCode = QStringLiteral("TEST_WAIT_EXPIRED");
-    return out;
+    return ph::test::navigateAndWait(lease, url, o);
 }
 
 QVariant evaluate(BrowserLease &lease, const QString &script)
 {
-    QVariant out;
-    bool done = false;
-    lease.evaluate(script, 10000, [&](bool, const QVariant &v) {
-        out = v;
-        done = true;
-    });
-    (void)QTest::qWaitFor([&] { return done; }, 15000);
-    return out;
+    return ph::test::evaluateAndWait(lease, script);
 }
 
 // Fixture pages are on loopback: the tests' leases may reach private targets.

@@ -2,6 +2,7 @@
 // lease interface: real chromium, real pages from a fixture site on loopback, the egress
 // proxy, a crash of the process. Skipped only when chromium is not installed.
 #include "FixtureServer.h"
+#include "LeaseCalls.h"
 #include "TestMain.h"
 
 #include "browser/BrowserLease.h"
@@ -28,29 +29,13 @@ const EgressGrant kPublicOnly{false, QStringLiteral("test")};
 
 NavigationResult navigate(BrowserLease &lease, const QString &url, NavigateOptions o = {})
 {
-    NavigationResult out;
-    bool done = false;
-    if (o.timeoutMs == 30000)
-        o.timeoutMs = 15000;
-    lease.navigate(QUrl(url), o, [&](const NavigationResult &r) {
-        out = r;
-        done = true;
-    });
-    if (!QTest::qWaitFor([&] { return done; }, o.timeoutMs + 5000))
-        out.errorCode = QStringLiteral("TEST_WAIT_EXPIRED");
-    return out;
+    o.timeoutMs = qMin(o.timeoutMs, 15000);
+    return ph::test::navigateAndWait(lease, url, o);
 }
 
 QVariant evaluate(BrowserLease &lease, const QString &script)
 {
-    QVariant out;
-    bool done = false;
-    lease.evaluate(script, 10000, [&](bool, const QVariant &v) {
-        out = v;
-        done = true;
-    });
-    (void)QTest::qWaitFor([&] { return done; }, 15000);
-    return out;
+    return ph::test::evaluateAndWait(lease, script);
 }
 
 std::unique_ptr<BrowserLease> leaseNow(BrowserPool &pool, const EgressGrant &grant = kLocal)

@@ -88,6 +88,7 @@ void BrowserTile::retranslateUi()
 {
     m_takeOver->setText(tr("Take over (only while the run waits for input)"));
     m_takeOver->setToolTip(tr("Click and type in this page yourself; untick to hand it back."));
+    m_shown->setAccessibleName(tr("Live page of %1").arg(m_label));
     update();
 }
 
