@@ -260,6 +260,8 @@ bool Service::start(QString *error)
     poolOptions.size = m_settings->intValue(SettingKeys::poolSize);
     poolOptions.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
     poolOptions.standby = m_settings->intValue(SettingKeys::poolStandby);
+    poolOptions.polyfills = m_settings->boolValue(SettingKeys::browserPolyfills);
+    poolOptions.userAgent = m_settings->stringValue(SettingKeys::browserUserAgent).trimmed();
     m_pool = std::make_unique<BrowserPool>(poolOptions, *m_policy);
 
     m_auth = std::make_unique<http::ApiKeyAuthenticator>(*m_store);
@@ -418,6 +420,8 @@ void Service::applySettings()
     o.size = m_settings->intValue(SettingKeys::poolSize);
     o.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
     o.standby = m_settings->intValue(SettingKeys::poolStandby);
+    o.polyfills = m_settings->boolValue(SettingKeys::browserPolyfills);
+    o.userAgent = m_settings->stringValue(SettingKeys::browserUserAgent).trimmed();
     m_pool->setOptions(o);
     applyLimits();
 }

@@ -10,6 +10,7 @@
 
 #include <QLoggingCategory>
 #include <QTimer>
+#include <QWebEngineProfile>
 
 #include <cmath>
 #include <utility>
@@ -70,7 +71,9 @@ BrowserPool::~BrowserPool()
 
 PageSlot *BrowserPool::newSlot()
 {
-    auto *slot = new PageSlot(*m_agent, m_egress, m_resolver);
+    auto *slot = new PageSlot(*m_agent, m_egress, m_resolver, m_options.polyfills);
+    if (!m_options.userAgent.isEmpty())
+        slot->profile()->setHttpUserAgent(m_options.userAgent);
     connect(slot, &PageSlot::rendererCrashed, this, [this] {
         ++m_crashes;
         qCWarning(lcPool) << "a renderer crashed; its page will be replaced";
@@ -95,10 +98,17 @@ int BrowserPool::retryAfterSeconds() const
 bool BrowserPool::acquire(const QString &label, const EgressGrant &grant, QObject *context,
                           Granted granted)
 {
+    return acquire(label, grant, LeaseOptions(), context, std::move(granted));
+}
+
+bool BrowserPool::acquire(const QString &label, const EgressGrant &grant,
+                          const LeaseOptions &options, QObject *context, Granted granted)
+{
     if (m_shutDown || !hasRoomFor(1))
         return false;
     m_waiting.push_back({label, std::make_shared<const EgressGrant>(grant),
-                         QPointer<QObject>(context), context != nullptr, std::move(granted)});
+                         QPointer<QObject>(context), context != nullptr, std::move(granted),
+                         options});
     scheduleDispatch();
     Q_EMIT statsChanged();
     return true;
@@ -133,7 +143,11 @@ void BrowserPool::dispatch()
         if (!slot)
             slot = newSlot();
         slot->setGrant(*waiter.grant);
+        // A standby page has the pool's default; a lease that asks otherwise gets the
+        // script added or removed before its first document.
+        slot->setPolyfills(waiter.options.polyfills.value_or(m_options.polyfills));
         auto lease = std::unique_ptr<BrowserLease>(new BrowserLease(this, slot, waiter.label));
+        lease->m_options = waiter.options;
         m_leases.append(lease.get());
         ++m_served;
         Q_EMIT leaseStarted(lease.get());
@@ -193,6 +207,12 @@ void BrowserPool::deleteRetired()
 
 void BrowserPool::setOptions(const Options &options)
 {
+    // Standby pages prepared with another default or user agent are prepared anew.
+    if (options.polyfills != m_options.polyfills || options.userAgent != m_options.userAgent) {
+        while (!m_standby.isEmpty())
+            retire(m_standby.takeLast());
+        QTimer::singleShot(0, this, &BrowserPool::replenish);
+    }
     m_options = options;
     scheduleDispatch();
     Q_EMIT statsChanged();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "LeaseOptions.h"
+
 #include <QElapsedTimer>
 #include <QList>
 #include <QObject>
@@ -44,6 +46,12 @@ public:
         int size = 4;
         int queueLimit = 64;
         int standby = 1;
+        // Whether a lease's page gets the polyfills when its request does not say
+        // (`browser.polyfills`); standby pages are prepared this way.
+        bool polyfills = true;
+        // The pages' user agent (`browser.userAgent`); empty: the engine's own, naming
+        // Pilothouse for QtWebEngine (docs/decisions.md, "The user agent").
+        QString userAgent;
     };
     struct Stats
     {
@@ -64,6 +72,10 @@ public:
     // a page is free, unless `context` was destroyed first. Returns false, queueing
     // nothing, when the wait queue is full.
     bool acquire(const QString &label, const EgressGrant &grant, QObject *context, Granted granted);
+    // The same, with what the caller asks of the page (`browser` in a request): the
+    // polyfills on or off for this lease, the engine (recorded on the lease).
+    bool acquire(const QString &label, const EgressGrant &grant, const LeaseOptions &options,
+                 QObject *context, Granted granted);
     // Whether `pages` more requests would fit (leased or queued) right now.
     bool hasRoomFor(int pages) const;
     // A Retry-After estimate from the recent lease durations and the queue.
@@ -91,6 +103,7 @@ private:
         QPointer<QObject> context;
         bool hasContext = false;
         Granted granted;
+        LeaseOptions options;
     };
 
     void release(BrowserLease *lease);

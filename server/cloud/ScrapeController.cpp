@@ -65,6 +65,7 @@ ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
                                         QStringLiteral("cannot be combined with waitForSelector"));
     if (const auto m = body.optionalInt(QStringLiteral("maxTextChars"), 1, 50'000'000))
         o.maxTextChars = int(*m);
+    o.browser = LeaseOptions::read(body, QStringLiteral("browser"));
     return o;
 }
 
