@@ -260,9 +260,9 @@ bool Service::start(QString *error)
     poolOptions.size = m_settings->intValue(SettingKeys::poolSize);
     poolOptions.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
     poolOptions.standby = m_settings->intValue(SettingKeys::poolStandby);
-    poolOptions.polyfills = m_settings->boolValue(SettingKeys::browserPolyfills);
-    poolOptions.userAgent = m_settings->stringValue(SettingKeys::browserUserAgent).trimmed();
     m_pool = std::make_unique<BrowserPool>(poolOptions, *m_policy);
+    m_pool->setPageDefaults(m_settings->boolValue(SettingKeys::browserPolyfills),
+                            m_settings->stringValue(SettingKeys::browserUserAgent).trimmed());
 
     m_auth = std::make_unique<http::ApiKeyAuthenticator>(*m_store);
     m_http = std::make_unique<http::HttpServer>(*m_auth, *m_clock);
@@ -420,9 +420,9 @@ void Service::applySettings()
     o.size = m_settings->intValue(SettingKeys::poolSize);
     o.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
     o.standby = m_settings->intValue(SettingKeys::poolStandby);
-    o.polyfills = m_settings->boolValue(SettingKeys::browserPolyfills);
-    o.userAgent = m_settings->stringValue(SettingKeys::browserUserAgent).trimmed();
     m_pool->setOptions(o);
+    m_pool->setPageDefaults(m_settings->boolValue(SettingKeys::browserPolyfills),
+                            m_settings->stringValue(SettingKeys::browserUserAgent).trimmed());
     applyLimits();
 }
 

@@ -71,9 +71,9 @@ BrowserPool::~BrowserPool()
 
 PageSlot *BrowserPool::newSlot()
 {
-    auto *slot = new PageSlot(*m_agent, m_egress, m_resolver, m_options.polyfills);
-    if (!m_options.userAgent.isEmpty())
-        slot->profile()->setHttpUserAgent(m_options.userAgent);
+    auto *slot = new PageSlot(*m_agent, m_egress, m_resolver, m_polyfills);
+    if (!m_userAgent.isEmpty())
+        slot->profile()->setHttpUserAgent(m_userAgent);
     connect(slot, &PageSlot::rendererCrashed, this, [this] {
         ++m_crashes;
         qCWarning(lcPool) << "a renderer crashed; its page will be replaced";
@@ -145,7 +145,7 @@ void BrowserPool::dispatch()
         slot->setGrant(*waiter.grant);
         // A standby page has the pool's default; a lease that asks otherwise gets the
         // script added or removed before its first document.
-        slot->setPolyfills(waiter.options.polyfills.value_or(m_options.polyfills));
+        slot->setPolyfills(waiter.options.polyfills.value_or(m_polyfills));
         auto lease = std::unique_ptr<BrowserLease>(new BrowserLease(this, slot, waiter.label));
         lease->m_options = waiter.options;
         m_leases.append(lease.get());
@@ -205,14 +205,21 @@ void BrowserPool::deleteRetired()
     qDeleteAll(retired);
 }
 
+void BrowserPool::setPageDefaults(bool polyfills, const QString &userAgent)
+{
+    if (polyfills == m_polyfills && userAgent == m_userAgent)
+        return;
+    m_polyfills = polyfills;
+    m_userAgent = userAgent;
+    // Standby pages prepared with another default or user agent are prepared anew.
+    while (!m_standby.isEmpty())
+        retire(m_standby.takeLast());
+    QTimer::singleShot(0, this, &BrowserPool::replenish);
+    Q_EMIT statsChanged();
+}
+
 void BrowserPool::setOptions(const Options &options)
 {
-    // Standby pages prepared with another default or user agent are prepared anew.
-    if (options.polyfills != m_options.polyfills || options.userAgent != m_options.userAgent) {
-        while (!m_standby.isEmpty())
-            retire(m_standby.takeLast());
-        QTimer::singleShot(0, this, &BrowserPool::replenish);
-    }
     m_options = options;
     scheduleDispatch();
     Q_EMIT statsChanged();

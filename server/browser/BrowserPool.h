@@ -46,12 +46,6 @@ public:
         int size = 4;
         int queueLimit = 64;
         int standby = 1;
-        // Whether a lease's page gets the polyfills when its request does not say
-        // (`browser.polyfills`); standby pages are prepared this way.
-        bool polyfills = true;
-        // The pages' user agent (`browser.userAgent`); empty: the engine's own, naming
-        // Pilothouse for QtWebEngine (docs/decisions.md, "The user agent").
-        QString userAgent;
     };
     struct Stats
     {
@@ -82,6 +76,11 @@ public:
     int retryAfterSeconds() const;
 
     void setOptions(const Options &options);
+    // What a page gets when its request does not say: the polyfills (`browser.polyfills`;
+    // standby pages are prepared this way), and the user agent (`browser.userAgent`;
+    // empty: the engine's own, naming Pilothouse; docs/decisions.md, "The user agent").
+    // Standby pages prepared otherwise are prepared anew.
+    void setPageDefaults(bool polyfills, const QString &userAgent);
     Options options() const { return m_options; }
     Stats stats() const;
     QList<BrowserLease *> leases() const { return m_leases; }
@@ -126,6 +125,8 @@ private:
     QList<PageSlot *> m_standby;
     QList<BrowserLease *> m_leases;
     QList<PageSlot *> m_retired;
+    bool m_polyfills = true;
+    QString m_userAgent;
     bool m_dispatchScheduled = false;
     bool m_shutDown = false;
     qint64 m_served = 0;
