@@ -263,6 +263,8 @@ bool Service::start(QString *error)
     poolOptions.engine = m_settings->stringValue(SettingKeys::browserEngine);
     poolOptions.chromiumPath = m_settings->stringValue(SettingKeys::browserChromiumPath);
     m_pool = std::make_unique<BrowserPool>(poolOptions, *m_policy);
+    m_pool->setPageDefaults(m_settings->boolValue(SettingKeys::browserPolyfills),
+                            m_settings->stringValue(SettingKeys::browserUserAgent).trimmed());
 
     m_auth = std::make_unique<http::ApiKeyAuthenticator>(*m_store);
     m_http = std::make_unique<http::HttpServer>(*m_auth, *m_clock);
@@ -423,6 +425,8 @@ void Service::applySettings()
     o.engine = m_settings->stringValue(SettingKeys::browserEngine);
     o.chromiumPath = m_settings->stringValue(SettingKeys::browserChromiumPath);
     m_pool->setOptions(o);
+    m_pool->setPageDefaults(m_settings->boolValue(SettingKeys::browserPolyfills),
+                            m_settings->stringValue(SettingKeys::browserUserAgent).trimmed());
     applyLimits();
 }
 

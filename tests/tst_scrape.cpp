@@ -146,6 +146,8 @@ private Q_SLOTS:
     void feedsMoreUrlsThanThePoolHoldsAWaveAtATime();
     void cancelsWhenTheClientLeaves();
     void storesWebhooksWithTheirSecretsSealed();
+    void letsARequestPickTheOtherEngine();
+    void refusesAnEngineThatCannotServe();
 
 private:
     HttpResponse scrape(const QJsonObject &body);
@@ -169,6 +171,9 @@ void tst_Scrape::initTestCase()
 {
     QVERIFY(m_site.start());
     m_site.page("/table", kTable);
+    m_site.page("/engine", "<!doctype html><title>engine</title><p id=o>?</p><script>"
+                           "document.getElementById('o').textContent = 'has() ' + "
+                           "CSS.supports('selector(:has(a))');</script>");
     m_site.page("/form", kForm);
     m_site.page("/aria", kAria);
     m_site.page("/links", kLinks);
@@ -833,3 +838,37 @@ void tst_Scrape::storesWebhooksWithTheirSecretsSealed()
 
 PH_WEBENGINE_TEST_MAIN(tst_Scrape)
 #include "tst_scrape.moc"
+
+void tst_Scrape::letsARequestPickTheOtherEngine()
+{
+    QFETCH_GLOBAL(QString, engine);
+    if (!ph::test::chromiumInstalled())
+        QSKIP("chromium is not installed");
+    // Asked for the engine the service is not configured with, the request gets it: CSS
+    // :has() exists on the current chromium only.
+    const QString other = engine == QLatin1String("chromium") ? QStringLiteral("qtwebengine")
+                                                              : QStringLiteral("chromium");
+    const QJsonObject r =
+        scrapeOne(QStringLiteral("/engine"),
+                  {{QStringLiteral("browser"), QJsonObject{{QStringLiteral("engine"), other}}}});
+    QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QCOMPARE(r.value(QStringLiteral("text")).toString().trimmed(),
+             other == QLatin1String("chromium") ? QStringLiteral("has() true")
+                                                : QStringLiteral("has() false"));
+}
+
+void tst_Scrape::refusesAnEngineThatCannotServe()
+{
+    TestService missing({QStringLiteral("browser.chromiumPath=/nonexistent/chromium")});
+    QVERIFY(missing.ok());
+    HttpClient c = missing.client();
+    const auto r = c.post(
+        QStringLiteral("/scrape"),
+        {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/table"))}},
+         {QStringLiteral("browser"), QJsonObject{{QStringLiteral("engine"), QStringLiteral("chromium")}}}});
+    QCOMPARE(r.status, 503);
+    const QJsonObject error = r.json().value(QStringLiteral("error")).toObject();
+    QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("ENGINE_UNAVAILABLE"));
+    QCOMPARE(error.value(QStringLiteral("field")).toString(), QStringLiteral("browser.engine"));
+    QVERIFY(!error.value(QStringLiteral("message")).toString().isEmpty());
+}

@@ -1,9 +1,11 @@
 // bench/compat: which web features a page sees in each engine. A probe page (served on
 // loopback) tests JS built-ins, syntax, CSS, DOM and Web APIs in the page itself and
 // writes one line per feature ("feature <group> <name>: yes|no"); each engine reads it:
-// Pilothouse's /scrape (QtWebEngine pool) and Debian's chromium through playwright-core
-// as the reference of a current browser. Prints the table, the counts per group, and the
-// user agent each engine sends.
+// Pilothouse's /scrape (QtWebEngine pool) with its polyfills off and on (the request's
+// `browser.polyfills`), and with a user agent claiming a current Chrome, and Debian's
+// chromium through playwright-core as the reference of a current browser. Prints the
+// table, the counts per group, the user agent each engine sends, and whether every JS
+// built-in passes with the polyfills (exit status 1 if not).
 import http from 'node:http';
 import { chromium } from 'playwright-core';
 import { startPilothouse, chromiumArgs } from '../lib.mjs';
@@ -99,17 +101,33 @@ function parse(text) {
 }
 
 const engines = {};
-const ph = await startPilothouse();
-try {
+async function scrapeProbe(ph, browser) {
   const res = await fetch(`${ph.base}/scrape`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${ph.key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ urls: [url], formats: ['text'], waitForSelector: 'body[data-done]' }),
+    body: JSON.stringify({ urls: [url], formats: ['text'], waitForSelector: 'body[data-done]', browser }),
   });
   const body = await res.json();
-  engines['Pilothouse (QtWebEngine)'] = parse(body.results?.[0]?.text || '');
+  if (!res.ok) throw new Error(`/scrape answered ${res.status}: ${JSON.stringify(body)}`);
+  return parse(body.results?.[0]?.text || '');
+}
+// The pool with and without its polyfills (the request's `browser.polyfills`), with the
+// default user agent (the engine's own: Chrome/102) ...
+const ph = await startPilothouse();
+try {
+  engines['Pilothouse (QtWebEngine, polyfills off)'] = await scrapeProbe(ph, { polyfills: false });
+  engines['Pilothouse (QtWebEngine, polyfills on: the default)'] = await scrapeProbe(ph, { polyfills: true });
 } finally {
   await ph.stop();
+}
+// ... and claiming a current Chrome (browser.userAgent), which changes what a site's
+// server may send, not what the page can do.
+const claimed = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
+const phClaim = await startPilothouse(['--set', `browser.userAgent=${claimed}`]);
+try {
+  engines['Pilothouse (QtWebEngine, polyfills on, user agent claims Chrome 142)'] = await scrapeProbe(phClaim, {});
+} finally {
+  await phClaim.stop();
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: chromiumArgs });
@@ -146,3 +164,9 @@ for (const [i, n] of names.entries()) {
     Object.entries(groups).map(([g, [y, t]]) => `${g} ${y}/${t}`).join(', ') + ')');
   console.log(`   user agent: ${engines[n].userAgent}`);
 }
+const jsProbes = probes.filter(([g]) => g === 'js');
+const withPolyfills = engines['Pilothouse (QtWebEngine, polyfills on: the default)'].features;
+const missing = jsProbes.filter(([g, n]) => !withPolyfills[`${g} ${n}`]).map(([, n]) => n);
+console.log(`\nJS built-ins with polyfills: ${jsProbes.length - missing.length}/${jsProbes.length}` +
+  (missing.length ? ` -> NOT MET, missing: ${missing.join(', ')}` : ' -> every JS built-in passes'));
+if (missing.length) process.exitCode = 1;

@@ -1,7 +1,8 @@
 // bench/scrape: 200 generated pages on a loopback server, /scrape at concurrency 1, 4
 // and 8 (one URL per request, every request isolated), beside playwright-core driving
 // Debian's chromium through the same work (new context per page: goto, innerText, aria
-// snapshot). Prints pages/s, p50, p95, the ratios, and headless start-to-ready time.
+// snapshot). Prints pages/s, p50, p95, the ratios, headless start-to-ready time, and the
+// cost per page of the polyfills (the same work with browser.polyfills off and on).
 import { chromium } from 'playwright-core';
 import { load, startPilothouse, startSite, chromiumArgs } from '../lib.mjs';
 
@@ -22,18 +23,35 @@ for (let i = 0; i < 3; i++) {
 }
 
 const ph = await startPilothouse();
-async function scrapeOne(i) {
+// `browser`: the request's browser object; absent, the pool's default (polyfills on).
+async function scrapeOne(i, browser) {
   const res = await fetch(`${ph.base}/scrape`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${ph.key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ urls: [`${site}/p${i % total}.html`], formats: ['text', 'ariaSnapshot', 'links'] }),
+    body: JSON.stringify({ urls: [`${site}/p${i % total}.html`], formats: ['text', 'ariaSnapshot', 'links'], browser }),
   });
   const body = await res.json();
   return res.ok && body.results?.[0]?.status === 'success' && body.results[0].text.includes(`Product page ${i % total}`);
 }
 await load(8, 4, scrapeOne); // warm-up: first renderer, first page agent compile
 const ours = {};
-for (const c of levels) ours[c] = await load(total, c, scrapeOne);
+for (const c of levels) ours[c] = await load(total, c, (i) => scrapeOne(i));
+// The polyfills' cost per page: the same work with them off and on (the request's
+// browser.polyfills), alternating, twice each, at concurrency 1 and 4.
+const polyLevels = levels.filter((c) => c === 1 || c === 4);
+const poly = {};
+for (const c of polyLevels) {
+  const runs = { off: [], on: [] };
+  for (let round = 0; round < 2; round++) {
+    for (const mode of ['off', 'on'])
+      runs[mode].push(await load(total, c, (i) => scrapeOne(i, { polyfills: mode === 'on' })));
+  }
+  const merge = (rs) => ({ perSecond: rs.reduce((a, r) => a + r.perSecond, 0) / rs.length,
+                           p50: rs.reduce((a, r) => a + r.p50, 0) / rs.length,
+                           p95: rs.reduce((a, r) => a + r.p95, 0) / rs.length,
+                           errors: rs.reduce((a, r) => a + r.errors, 0) });
+  poly[c] = { off: merge(runs.off), on: merge(runs.on) };
+}
 await ph.stop();
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: chromiumArgs });
@@ -67,3 +85,11 @@ console.log(`\nheadless start to ready: ${best.listening.toFixed(0)} ms to the "
 const c4 = levels.includes(4) ? 4 : levels[0];
 const ratio = ours[c4].perSecond / theirs[c4].perSecond;
 console.log(`target at concurrency ${c4}: Pilothouse >= 3x Playwright pages/s -> ${ratio.toFixed(2)}x ${ratio >= 3 ? 'MET' : 'NOT MET'}; p95 below Playwright's -> ${ours[c4].p95.toFixed(0)} vs ${theirs[c4].p95.toFixed(0)} ms ${ours[c4].p95 < theirs[c4].p95 ? 'MET' : 'NOT MET'}`);
+
+console.log(`\npolyfills' cost per page (${total} pages per run, off and on alternating, mean of 2 runs each)\n`);
+console.log('concurrency | polyfills off pages/s    p50 ms    p95 ms | polyfills on pages/s    p50 ms    p95 ms | on/off pages/s  on-off p95 ms');
+for (const c of polyLevels) {
+  const { off, on } = poly[c];
+  console.log(`${String(c).padStart(11)} | ${fmt(off.perSecond)}             ${fmt(off.p50, 0)}  ${fmt(off.p95, 0)} | ${fmt(on.perSecond)}            ${fmt(on.p50, 0)}  ${fmt(on.p95, 0)} | ${fmt(on.perSecond / off.perSecond, 3)}x      ${fmt(on.p95 - off.p95, 0)}` +
+    (off.errors + on.errors ? `  (${off.errors + on.errors} errors)` : ''));
+}

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "LeaseOptions.h"
+
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QObject>
@@ -96,6 +98,8 @@ public:
     QUrl url() const;
     QString title() const;
     qint64 heldMs() const { return m_held.elapsed(); }
+    // What the request asked of its page (`browser`): the engine, the polyfills.
+    const LeaseOptions &options() const { return m_options; }
 
     // Loads `url`, a URL a caller named: anything but http(s), or a private target the
     // lease's grant lacks, fails at once with BLOCKED and nothing is loaded. A load the
@@ -151,6 +155,7 @@ private:
     CdpPage *m_cdp = nullptr;
     QString m_id;
     QString m_label;
+    LeaseOptions m_options;
     QElapsedTimer m_held;
     friend class Navigation;
     void navigationEnded(Navigation *navigation);

@@ -7,12 +7,14 @@
 #include "PageAgent.h"
 #include "PageSlot.h"
 
+#include "core/DomainError.h"
 #include "net/EgressProxy.h"
 #include "net/HostResolver.h"
 #include "net/NetworkPolicy.h"
 
 #include <QLoggingCategory>
 #include <QTimer>
+#include <QWebEngineProfile>
 
 #include <cmath>
 #include <utility>
@@ -66,19 +68,13 @@ BrowserLease *BrowserPool::leaseOfEgressUser(const QString &user) const
     return nullptr;
 }
 
-const QStringList &BrowserPool::engines()
-{
-    static const QStringList names{QStringLiteral("qtwebengine"), QStringLiteral("chromium")};
-    return names;
-}
-
 QString BrowserPool::engineProblem(const QString &engine) const
 {
     if (engine == QLatin1String("qtwebengine"))
         return {};
     if (engine != QLatin1String("chromium"))
         return QStringLiteral("'%1' is not an engine; use one of: %2")
-            .arg(engine, engines().join(QStringLiteral(", ")));
+            .arg(engine, LeaseOptions::engines().join(QStringLiteral(", ")));
     if (ChromiumEngine::findExecutable(m_options.chromiumPath).isEmpty())
         return m_options.chromiumPath.isEmpty()
                    ? QStringLiteral("the chromium engine needs Debian's chromium, which is not "
@@ -88,9 +84,19 @@ QString BrowserPool::engineProblem(const QString &engine) const
     return {};
 }
 
+void BrowserPool::requireEngine(const LeaseOptions &options) const
+{
+    if (options.engine.isEmpty())
+        return;
+    if (const QString problem = engineProblem(options.engine); !problem.isEmpty())
+        throw DomainError(DomainError::Kind::Unavailable, QStringLiteral("ENGINE_UNAVAILABLE"),
+                          QStringLiteral("browser.engine: %1").arg(problem),
+                          QStringLiteral("browser.engine"));
+}
+
 QString BrowserPool::engineOf(const Waiter &waiter) const
 {
-    return waiter.engine.isEmpty() ? m_options.engine : waiter.engine;
+    return waiter.options.engine.isEmpty() ? m_options.engine : waiter.options.engine;
 }
 
 ChromiumEngine *BrowserPool::chromiumEngine()
@@ -114,6 +120,7 @@ CdpPage *BrowserPool::newCdpPage()
 {
     ChromiumEngine *engine = chromiumEngine();
     auto *page = new CdpPage(*engine, m_agent->script().sourceCode(), m_egress, m_resolver);
+    page->setUserAgent(m_userAgent);
     connect(engine, &ChromiumEngine::lost, page, &CdpPage::loseEngine);
     connect(page, &CdpPage::rendererCrashed, this, [this, page] {
         if (!page->engineLost())
@@ -137,6 +144,7 @@ void BrowserPool::grantChromium(Waiter waiter)
         page = newCdpPage();
     page->setGrant(*waiter.grant);
     auto *lease = new BrowserLease(this, page, waiter.label);
+    lease->m_options = waiter.options;
     m_leases.append(lease);
     ++m_served;
     // The lease is handed over once its page is ready; a page that could not be made
@@ -157,7 +165,9 @@ BrowserPool::~BrowserPool()
 
 PageSlot *BrowserPool::newSlot()
 {
-    auto *slot = new PageSlot(*m_agent, m_egress, m_resolver);
+    auto *slot = new PageSlot(*m_agent, m_egress, m_resolver, m_polyfills);
+    if (!m_userAgent.isEmpty())
+        slot->profile()->setHttpUserAgent(m_userAgent);
     connect(slot, &PageSlot::rendererCrashed, this, [this] {
         ++m_crashes;
         qCWarning(lcPool) << "a renderer crashed; its page will be replaced";
@@ -190,8 +200,9 @@ bool BrowserPool::acquire(const QString &label, const EgressGrant &grant,
 {
     if (m_shutDown || !hasRoomFor(1))
         return false;
-    m_waiting.push_back({label, options.engine, std::make_shared<const EgressGrant>(grant),
-                         QPointer<QObject>(context), context != nullptr, std::move(granted)});
+    m_waiting.push_back({label, std::make_shared<const EgressGrant>(grant),
+                         QPointer<QObject>(context), context != nullptr, std::move(granted),
+                         options});
     scheduleDispatch();
     Q_EMIT statsChanged();
     return true;
@@ -230,7 +241,11 @@ void BrowserPool::dispatch()
         if (!slot)
             slot = newSlot();
         slot->setGrant(*waiter.grant);
+        // A standby page has the pool's default; a lease that asks otherwise gets the
+        // script added or removed before its first document.
+        slot->setPolyfills(waiter.options.polyfills.value_or(m_polyfills));
         auto lease = std::unique_ptr<BrowserLease>(new BrowserLease(this, slot, waiter.label));
+        lease->m_options = waiter.options;
         m_leases.append(lease.get());
         ++m_served;
         Q_EMIT leaseStarted(lease.get());
@@ -304,6 +319,21 @@ void BrowserPool::deleteRetired()
 {
     const QList<QObject *> retired = std::exchange(m_retired, {});
     qDeleteAll(retired);
+}
+
+void BrowserPool::setPageDefaults(bool polyfills, const QString &userAgent)
+{
+    if (polyfills == m_polyfills && userAgent == m_userAgent)
+        return;
+    m_polyfills = polyfills;
+    m_userAgent = userAgent;
+    // Standby pages prepared with another default or user agent are prepared anew.
+    while (!m_standby.isEmpty())
+        retire(m_standby.takeLast());
+    while (!m_cdpStandby.isEmpty())
+        retire(m_cdpStandby.takeLast());
+    QTimer::singleShot(0, this, &BrowserPool::replenish);
+    Q_EMIT statsChanged();
 }
 
 void BrowserPool::setOptions(const Options &options)

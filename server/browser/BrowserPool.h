@@ -1,5 +1,7 @@
 #pragma once
 
+#include "LeaseOptions.h"
+
 #include <QElapsedTimer>
 #include <QList>
 #include <QObject>
@@ -76,13 +78,16 @@ public:
     // a page is free, unless `context` was destroyed first. Returns false, queueing
     // nothing, when the wait queue is full.
     bool acquire(const QString &label, const EgressGrant &grant, QObject *context, Granted granted);
+    // The same, with what the caller asks of the page (`browser` in a request): the
+    // engine (the configured one when it names none), the polyfills on or off.
     bool acquire(const QString &label, const EgressGrant &grant, const LeaseOptions &options,
                  QObject *context, Granted granted);
 
-    // The engines a call may ask for: "qtwebengine", "chromium".
-    static const QStringList &engines();
     // Why `engine` cannot serve now (not installed, not an engine); empty when it can.
     QString engineProblem(const QString &engine) const;
+    // Throws DomainError 503 ENGINE_UNAVAILABLE naming `browser.engine` when the engine a
+    // request asks for (`options.engine`, when it names one) cannot serve.
+    void requireEngine(const LeaseOptions &options) const;
     // The chromium engine's process, once started (tests, diagnostics).
     ChromiumEngine *chromium() const { return m_chromium.get(); }
     // Whether `pages` more requests would fit (leased or queued) right now.
@@ -91,6 +96,11 @@ public:
     int retryAfterSeconds() const;
 
     void setOptions(const Options &options);
+    // What a page gets when its request does not say: the polyfills (`browser.polyfills`;
+    // standby pages are prepared this way), and the user agent (`browser.userAgent`;
+    // empty: the engine's own, naming Pilothouse; docs/decisions.md, "The user agent").
+    // Standby pages prepared otherwise are prepared anew.
+    void setPageDefaults(bool polyfills, const QString &userAgent);
     Options options() const { return m_options; }
     Stats stats() const;
     QList<BrowserLease *> leases() const { return m_leases; }
@@ -108,11 +118,11 @@ private:
     struct Waiter
     {
         QString label;
-        QString engine;
         std::shared_ptr<const EgressGrant> grant;
         QPointer<QObject> context;
         bool hasContext = false;
         Granted granted;
+        LeaseOptions options;
     };
 
     void release(BrowserLease *lease);
@@ -141,6 +151,8 @@ private:
     QList<BrowserLease *> m_leases;
     QList<QObject *> m_retired;
     std::unique_ptr<ChromiumEngine> m_chromium;
+    bool m_polyfills = true;
+    QString m_userAgent;
     bool m_dispatchScheduled = false;
     bool m_shutDown = false;
     qint64 m_served = 0;

@@ -45,6 +45,9 @@ public:
             std::shared_ptr<const HostResolver> resolver, QObject *parent = nullptr);
     ~CdpPage() override;
 
+    // The user agent the page sends and shows; empty: the browser's own (before prepare()).
+    void setUserAgent(const QString &userAgent) { m_userAgent = userAgent; }
+
     // Starts the engine if need be and opens the context, the target and its session;
     // ready() or failed() follow.
     void prepare();
@@ -121,6 +124,7 @@ private:
 
     ChromiumEngine &m_engine;
     QString m_agentSource;
+    QString m_userAgent;
     std::shared_ptr<EgressProxy> m_egress;
     std::shared_ptr<const HostResolver> m_resolver;
     EgressProxy::Identity m_identity;

@@ -16,6 +16,15 @@ PageAgent::PageAgent()
     m_script.setWorldId(kWorld);
     m_script.setInjectionPoint(QWebEngineScript::DocumentCreation);
     m_script.setRunsOnSubFrames(false);
+
+    QFile polyfills(QStringLiteral(":/pilothouse/polyfills.js"));
+    if (!polyfills.open(QIODevice::ReadOnly))
+        qFatal("the polyfill bundle is missing from the resources");
+    m_polyfills.setName(QStringLiteral("pilothouse-polyfills"));
+    m_polyfills.setSourceCode(QString::fromUtf8(polyfills.readAll()));
+    m_polyfills.setWorldId(QWebEngineScript::MainWorld);
+    m_polyfills.setInjectionPoint(QWebEngineScript::DocumentCreation);
+    m_polyfills.setRunsOnSubFrames(true);
 }
 
 } // namespace ph

@@ -11,11 +11,16 @@ namespace ph {
 
 // The JavaScript bundle (resources/pageagent) every pooled page gets. It runs in the
 // ApplicationWorld, isolated from the page's own scripts, from document creation on.
+//
+// Beside it, the polyfills (resources/polyfills): the core-js modules the pool's
+// Chromium lacks, run in the page's MainWorld at document creation, in every frame,
+// before the page's own scripts, unless a lease asks for them off (`browser.polyfills`).
 class PageAgent
 {
 public:
     PageAgent();
     const QWebEngineScript &script() const { return m_script; }
+    const QWebEngineScript &polyfills() const { return m_polyfills; }
     bool isValid() const { return !m_script.sourceCode().isEmpty(); }
 
     static constexpr quint32 kWorld = QWebEngineScript::ApplicationWorld;
@@ -30,6 +35,7 @@ public:
 
 private:
     QWebEngineScript m_script;
+    QWebEngineScript m_polyfills;
 };
 
 } // namespace ph

@@ -83,11 +83,12 @@ private:
 };
 
 PageSlot::PageSlot(const PageAgent &agent, std::shared_ptr<EgressProxy> egress,
-                   std::shared_ptr<const HostResolver> resolver, QObject *parent)
+                   std::shared_ptr<const HostResolver> resolver, bool polyfills, QObject *parent)
     : QObject(parent)
     , m_agent(agent)
     , m_egress(std::move(egress))
     , m_interceptor(std::make_unique<SlotInterceptor>(*this))
+    , m_polyfills(polyfills)
 {
     // Until leased, the slot acts for nobody: no private target, no tenant.
     m_identity = m_egress->open(m_grant, std::move(resolver));
@@ -133,6 +134,9 @@ PageSlot::~PageSlot()
 void PageSlot::createPage()
 {
     m_page = new SlotPage(m_profile, *this);
+    // The polyfills first: they must be in place before anything else runs in the page.
+    if (m_polyfills)
+        m_page->scripts().insert(m_agent.polyfills());
     m_page->scripts().insert(m_agent.script());
     m_crashed = false;
     connect(m_page, &QWebEnginePage::renderProcessTerminated, this,
@@ -148,6 +152,23 @@ void PageSlot::createPage()
                 authenticator->setUser(m_identity.user);
                 authenticator->setPassword(m_identity.password);
             });
+}
+
+void PageSlot::setPolyfills(bool on)
+{
+    if (on == m_polyfills)
+        return;
+    m_polyfills = on;
+    QWebEngineScriptCollection &scripts = m_page->scripts();
+    if (!on) {
+        for (const QWebEngineScript &s : scripts.find(m_agent.polyfills().name()))
+            scripts.remove(s);
+        return;
+    }
+    // Put back ahead of the page agent, as a fresh page has them.
+    scripts.remove(m_agent.script());
+    scripts.insert(m_agent.polyfills());
+    scripts.insert(m_agent.script());
 }
 
 void PageSlot::setGrant(const EgressGrant &grant)

@@ -29,8 +29,10 @@ class PageSlot : public QObject
 {
     Q_OBJECT
 public:
+    // `polyfills`: whether the page starts with the polyfill script (setPolyfills()).
     PageSlot(const PageAgent &agent, std::shared_ptr<EgressProxy> egress,
-             std::shared_ptr<const HostResolver> resolver, QObject *parent = nullptr);
+             std::shared_ptr<const HostResolver> resolver, bool polyfills = true,
+             QObject *parent = nullptr);
     ~PageSlot() override;
 
     QWebEnginePage *page() const { return m_page; }
@@ -40,6 +42,11 @@ public:
     void warm();
     bool isWarming() const { return m_warming; }
     void replacePage();
+
+    // Adds or removes the polyfill script (PageAgent::polyfills()); documents created
+    // from then on have it or not. A replaced page keeps the choice.
+    void setPolyfills(bool on);
+    bool polyfills() const { return m_polyfills; }
 
     // What this slot's traffic may reach; set when the slot is leased.
     void setGrant(const EgressGrant &grant);
@@ -74,6 +81,7 @@ private:
     RefusalLog m_log;
     bool m_crashed = false;
     bool m_warming = false;
+    bool m_polyfills = true;
 };
 
 } // namespace ph

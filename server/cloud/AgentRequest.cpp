@@ -2,6 +2,7 @@
 
 #include "WebhookOptions.h"
 
+#include "browser/LeaseOptions.h"
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
 #include "core/Settings.h"
@@ -164,6 +165,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
         r.runSettings = engine::RunSettings::read(runSettings->object(), grant);
         r.settings = runSettings->object();
     }
+    r.browser = LeaseOptions::read(body, QStringLiteral("browser"));
     if (const auto tools = body.optionalObject(QStringLiteral("tools"))) {
         if (const auto extra = tools->stringArray(QStringLiteral("enableAdditionalTools"), false)) {
             for (qsizetype i = 0; i < extra->size(); ++i) {

@@ -65,6 +65,7 @@ ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
                                         QStringLiteral("cannot be combined with waitForSelector"));
     if (const auto m = body.optionalInt(QStringLiteral("maxTextChars"), 1, 50'000'000))
         o.maxTextChars = int(*m);
+    o.browser = LeaseOptions::read(body, QStringLiteral("browser"));
     return o;
 }
 
@@ -186,6 +187,7 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
         throw DomainError::keyBusy(QStringLiteral("scrape requests"), m_inFlight.value(keyId),
                                    perKey, SettingKeys::scrapeMaxRequestsPerKey,
                                    m_pool.retryAfterSeconds());
+    m_pool.requireEngine(options.browser);
     // A job keeps one wave (at most the pool's size) in the pool at a time.
     const int parallel = qMin(int(urls.size()), m_pool.options().size);
     if (!m_pool.hasRoomFor(parallel))

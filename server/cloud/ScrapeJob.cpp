@@ -94,13 +94,13 @@ void ScrapeJob::run(int index)
 
 void ScrapeJob::lease(int index)
 {
-    const bool queued =
-        m_pool.acquire(m_label, m_grant, this, [this, index](std::unique_ptr<BrowserLease> l) {
-            if (m_done.at(index))
-                return;
-            m_leases[index] = std::move(l);
-            load(index);
-        });
+    const bool queued = m_pool.acquire(m_label, m_grant, m_options.browser, this,
+                                       [this, index](std::unique_ptr<BrowserLease> l) {
+                                           if (m_done.at(index))
+                                               return;
+                                           m_leases[index] = std::move(l);
+                                           load(index);
+                                       });
     if (!queued)
         fail(index, error(QStringLiteral("BUSY"), QStringLiteral("the browser pool is full")));
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "browser/LeaseOptions.h"
 #include "core/CreditLedger.h"
 #include "net/NetworkPolicy.h"
 
@@ -30,6 +31,7 @@ struct ScrapeOptions
     QString waitForSelector;
     QString waitForText;
     int maxTextChars = 0;
+    LeaseOptions browser; // `browser`: the engine, the polyfills of every page
 
     QJsonObject snapshotOptions() const;
 };

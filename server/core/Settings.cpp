@@ -37,6 +37,12 @@ const QList<Settings::Definition> &Settings::definitions()
                         "over the DevTools protocol; docs/engines.md).")},
         {SettingKeys::browserChromiumPath, T::String, QString(), 0, 0,
          QStringLiteral("The chromium engine's executable; empty: chromium on PATH.")},
+        {SettingKeys::browserPolyfills, T::Bool, true, 0, 0,
+         QStringLiteral("Whether pooled pages get the bundled JavaScript polyfills (core-js) "
+                        "when a request does not say (browser.polyfills in the request).")},
+        {SettingKeys::browserUserAgent, T::String, QString(), 0, 0,
+         QStringLiteral("The user agent pooled pages send and show; empty: the engine's own, "
+                        "naming its real Chrome version and Pilothouse.")},
         {SettingKeys::navigationTimeoutMs, T::Double, 30000, 100, 600000,
          QStringLiteral("Default time limit of one navigation in milliseconds.")},
         {SettingKeys::scrapeMaxUrls, T::Double, 100, 1, 10000,
@@ -280,6 +286,16 @@ QString Settings::validate(const QString &key, const QJsonValue &value) const
                 .arg(key)
                 .arg(qint64(d->minimum))
                 .arg(qint64(d->maximum));
+    }
+    // A header value: printable, one line, and of a sane length.
+    if (key == SettingKeys::browserUserAgent) {
+        const QString ua = value.toString();
+        if (ua.size() > 512)
+            return QStringLiteral("%1 must be at most 512 characters").arg(key);
+        for (const QChar c : ua) {
+            if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+                return QStringLiteral("%1 must not hold control characters").arg(key);
+        }
     }
     return {};
 }

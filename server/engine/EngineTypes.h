@@ -1,5 +1,6 @@
 #pragma once
 
+#include "browser/LeaseOptions.h"
 #include "core/CreditLedger.h"
 #include "core/RequestLog.h"
 #include "engine/RunSettings.h"
@@ -42,6 +43,7 @@ struct ExecuteRequest
     QString recordingId;
     QJsonObject settings;    // as given (settings.proxy's password in clear: never stored)
     RunSettings runSettings; // the same, validated (RunSettings::read)
+    LeaseOptions browser;    // `browser`: the engine and polyfills of the run's pages
     bool historyContinue = false;
     QJsonArray previousSteps;
     QJsonObject lastToolPreviousSteps;

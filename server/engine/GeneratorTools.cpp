@@ -254,7 +254,7 @@ void printHtmlToPdf(RunContext &ctx, const QString &html,
     QPointer<RunContext> guard(&ctx);
     // It shows the run's own HTML, so it acts with the run's grant.
     const bool queued = ctx.services().pool.acquire(
-        ctx.trajectoryId(), ctx.grant(), &ctx,
+        ctx.trajectoryId(), ctx.grant(), ctx.request().browser, &ctx,
         [guard, html, done](std::unique_ptr<BrowserLease> lease) {
             if (!guard)
                 return;

@@ -116,7 +116,8 @@ void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
         return;
     m_leasing = true;
     const bool queued = m_services.pool.acquire(
-        m_trajectoryId, m_grant, this, [this](std::unique_ptr<BrowserLease> lease) {
+        m_trajectoryId, m_grant, m_request.browser, this,
+        [this](std::unique_ptr<BrowserLease> lease) {
             m_leasing = false;
             m_tab = std::make_unique<LeasedTab>(std::move(lease), navigateOptions());
             m_tabClock.start();

@@ -10,6 +10,7 @@
 #include "browser/BrowserPool.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
+#include "core/JsonFields.h"
 #include "core/SecretBox.h"
 #include "core/Settings.h"
 #include "core/Store.h"
@@ -289,6 +290,8 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         try {
             original.runSettings = RunSettings::read(
                 original.settings, m_services.policy.grantFor(keyId), &m_services.store.secrets());
+            // The run's `browser` options (engine, polyfills) as it was started with.
+            original.browser = LeaseOptions::read(JsonFields(stored), QStringLiteral("browser"));
         } catch (const DomainError &e) {
             *err = error(DomainError::Kind::Conflict, QStringLiteral("SETTINGS_UNREADABLE"),
                          QStringLiteral("the stored settings of this run no longer read: %1")
