@@ -862,13 +862,15 @@ void tst_Scrape::refusesAnEngineThatCannotServe()
     TestService missing({QStringLiteral("browser.chromiumPath=/nonexistent/chromium")});
     QVERIFY(missing.ok());
     HttpClient c = missing.client();
-    const auto r = c.post(
-        QStringLiteral("/scrape"),
-        {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/table"))}},
-         {QStringLiteral("browser"), QJsonObject{{QStringLiteral("engine"), QStringLiteral("chromium")}}}});
+    const auto r =
+        c.post(QStringLiteral("/scrape"),
+               {{QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/table"))}},
+                {QStringLiteral("browser"),
+                 QJsonObject{{QStringLiteral("engine"), QStringLiteral("chromium")}}}});
     QCOMPARE(r.status, 503);
-    const QJsonObject error = r.json().value(QStringLiteral("error")).toObject();
-    QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("ENGINE_UNAVAILABLE"));
-    QCOMPARE(error.value(QStringLiteral("field")).toString(), QStringLiteral("browser.engine"));
-    QVERIFY(!error.value(QStringLiteral("message")).toString().isEmpty());
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("ENGINE_UNAVAILABLE"));
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), QStringLiteral("browser.engine"));
+    QVERIFY(
+        r.json().value(QStringLiteral("message")).toString().contains(QStringLiteral("chromium")));
 }
