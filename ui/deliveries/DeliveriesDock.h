@@ -32,6 +32,9 @@ public:
     QPushButton *redeliverFailedButton() const { return m_redeliverFailed; }
     QComboBox *statusFilter() const { return m_filter; }
     bool select(const QString &deliveryId);
+    // Lists the deliveries with `status` (pending, delivered, failed; "" for all): the
+    // Overview's deliveries chart opens the panel this way.
+    void filterByStatus(const QString &status);
 
 protected:
     void changeEvent(QEvent *event) override;
