@@ -34,200 +34,200 @@
         <translation>Aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="294"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="296"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="295"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="297"/>
         <source>%1 open, %2 blocked</source>
         <translation>%1 offen, %2 blockiert</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="319"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="321"/>
         <source>Visitor session %1 on %2</source>
         <translation>Besuchersitzung %1 auf %2</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="364"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="415"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="369"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="420"/>
         <source>Select a run to follow its events.</source>
         <translation>Wählen Sie einen Lauf, um seine Ereignisse zu verfolgen.</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="368"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="373"/>
         <source>&lt;b&gt;%1&lt;/b&gt; on %2 — %3, %4 execution</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 — %3, Ausführung %4</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="374"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="379"/>
         <source>The run asks: %1</source>
         <translation>Der Lauf fragt: %1</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="389"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="394"/>
         <source>A2W runs</source>
         <translation>A2W-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="390"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="395"/>
         <source>All sites</source>
         <translation>Alle Sites</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="391"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="396"/>
         <source>All statuses</source>
         <translation>Alle Status</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="391"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="396"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="391"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="396"/>
         <source>Waiting for a browser</source>
         <translation>Wartet auf einen Browser</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="392"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="397"/>
         <source>Running</source>
         <translation>Läuft</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="392"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="397"/>
         <source>Input required</source>
         <translation>Eingabe nötig</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="392"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="397"/>
         <source>Completed</source>
         <translation>Abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="393"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="398"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="393"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="398"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="401"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
         <source>Delegated sessions</source>
         <translation>Delegierte Sitzungen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="412"/>
         <source>Site</source>
         <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
         <source>Scope</source>
         <translation>Umfang</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
         <source>Spent</source>
         <translation>Verbraucht</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
         <source>Expires</source>
         <translation>Läuft ab</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="404"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
         <source>Revoke session</source>
         <translation>Sitzung widerrufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="405"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="410"/>
         <source>Visitor sessions (embedded runtime)</source>
         <translation>Besuchersitzungen (eingebettete Laufzeit)</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="412"/>
         <source>Session</source>
         <translation>Sitzung</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="412"/>
         <source>Active run</source>
         <translation>Aktiver Lauf</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="412"/>
         <source>Tabs</source>
         <translation>Tabs</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="412"/>
         <source>Last event</source>
         <translation>Letztes Ereignis</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="412"/>
         <source>Updated</source>
         <translation>Aktualisiert</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="413"/>
         <source>End the session&apos;s run</source>
         <translation>Lauf der Sitzung beenden</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="414"/>
         <source>End the selected visitor session&apos;s run</source>
         <translation>Lauf der gewählten Besuchersitzung beenden</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="410"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="415"/>
         <source>Visitor sessions</source>
         <translation>Besuchersitzungen</translation>
     </message>
     <message>
         <location filename="../ui/a2w/A2wRunsDock.cpp" line="259"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="393"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="398"/>
         <source>Expired</source>
         <translation>Abgelaufen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="396"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="401"/>
         <source>Answer for every question</source>
         <translation>Antwort auf jede Frage</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="397"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="402"/>
         <source>Answer</source>
         <translation>Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="398"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="403"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="399"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="404"/>
         <source>Confirm action</source>
         <translation>Aktion bestätigen</translation>
     </message>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="400"/>
+        <location filename="../ui/a2w/A2wRunsDock.cpp" line="405"/>
         <source>Live browser views</source>
         <translation>Live-Browseransichten</translation>
     </message>
@@ -393,73 +393,73 @@
 <context>
     <name>ph::ui::DeliveriesDock</name>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="112"/>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="117"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="153"/>
         <source>Select a delivery to see its attempts.</source>
         <translation>Wählen Sie eine Zustellung aus, um ihre Versuche anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="116"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="121"/>
         <source>&lt;b&gt;%1&lt;/b&gt; %2 to %3 — %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; %2 an %3 — %4</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="138"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
         <source>Webhook deliveries</source>
         <translation>Webhook-Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="144"/>
         <source>All deliveries</source>
         <translation>Alle Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="144"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="144"/>
         <source>Delivered</source>
         <translation>Zugestellt</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="139"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="144"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="142"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="147"/>
         <source>Redeliver</source>
         <translation>Erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="143"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="148"/>
         <source>Redeliver all failed</source>
         <translation>Alle fehlgeschlagenen erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="150"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="150"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="150"/>
         <source>Latency</source>
         <translation>Latenz</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="150"/>
         <source>Reply</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="145"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="150"/>
         <source>Error</source>
         <translation>Fehler</translation>
     </message>
@@ -721,82 +721,82 @@
 <context>
     <name>ph::ui::MainWindow</name>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="107"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="127"/>
         <source>About Pilothouse</source>
         <translation>Über Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="108"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="128"/>
         <source>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;A self-hosted web-automation service: an API server, a cloud browser and this console.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;Ein selbst betriebener Dienst für Web-Automatisierung: API-Server, Cloud-Browser und diese Konsole.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="174"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="194"/>
         <source>Close the console</source>
         <translation>Konsole schließen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="175"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="195"/>
         <source>Keep Pilothouse serving in the system tray, or quit it? Runs in progress stop when it quits.</source>
         <translation>Soll Pilothouse im Infobereich weiterlaufen oder beendet werden? Beim Beenden werden aktive Läufe abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="178"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="198"/>
         <source>Keep serving in the tray</source>
         <translation>Im Infobereich weiterlaufen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="179"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="199"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="182"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="202"/>
         <source>Do not ask again</source>
         <translation>Nicht mehr fragen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="247"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="267"/>
         <source>Pilothouse console</source>
         <translation>Pilothouse-Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="248"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="268"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="249"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="269"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="250"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="270"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="251"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="271"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="252"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="272"/>
         <source>&amp;About Pilothouse</source>
         <translation>Ü&amp;ber Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="254"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="274"/>
         <source>Pilothouse is serving at %1</source>
         <translation>Pilothouse ist unter %1 erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="255"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="275"/>
         <source>Show the console</source>
         <translation>Konsole anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="256"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="276"/>
         <source>Quit Pilothouse</source>
         <translation>Pilothouse beenden</translation>
     </message>
@@ -804,24 +804,185 @@
 <context>
     <name>ph::ui::OverviewDock</name>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="60"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="231"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="61"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="232"/>
         <source>Pilothouse is running</source>
         <translation>Pilothouse läuft</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="62"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="233"/>
         <source>The API listens at %1. Send your API key as &quot;Authorization: Bearer &lt;key&gt;&quot;. For example:</source>
         <translation>Die API lauscht unter %1. Senden Sie Ihren API-Schlüssel als &quot;Authorization: Bearer &lt;key&gt;&quot;. Zum Beispiel:</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="69"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="240"/>
+        <source>Example request</source>
+        <translation>Beispielanfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="241"/>
+        <source>The last hour, per minute (click a chart to open its panel)</source>
+        <translation>Die letzte Stunde, pro Minute (ein Klick auf ein Diagramm öffnet sein Panel)</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="242"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="243"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="246"/>
+        <source>Runs per minute</source>
+        <translation>Läufe pro Minute</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="248"/>
+        <source>Runs by status, per minute of their latest change. Click a status to list those runs.</source>
+        <translation>Läufe nach Status, pro Minute ihrer letzten Änderung. Ein Klick auf einen Status listet diese Läufe.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="250"/>
+        <source>success</source>
+        <translation>erfolgreich</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="251"/>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="252"/>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="253"/>
+        <source>waiting for input</source>
+        <translation>wartet auf Eingabe</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="254"/>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="256"/>
+        <source>Browser pool</source>
+        <translation>Browser-Pool</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="258"/>
+        <source>Pages in use and requests waiting for one, beside the pool&apos;s size. Click to open the live browser views.</source>
+        <translation>Belegte Seiten und Anfragen, die auf eine warten, neben der Größe des Pools. Ein Klick öffnet die Live-Browseransichten.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="260"/>
+        <source>in use</source>
+        <translation>belegt</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="261"/>
+        <source>queued</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="262"/>
+        <source>size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="264"/>
+        <source>Latency (s)</source>
+        <translation>Latenz (s)</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="266"/>
+        <source>The median and 95th percentile time of agent runs and scrapes finished each minute, in seconds. Click to open the runs.</source>
+        <translation>Median und 95. Perzentil der Dauer der in jeder Minute beendeten Agent-Läufe und Scrapes, in Sekunden. Ein Klick öffnet die Läufe.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="268"/>
+        <source>run p50</source>
+        <translation>Lauf p50</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="269"/>
+        <source>run p95</source>
+        <translation>Lauf p95</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="270"/>
+        <source>scrape p50</source>
+        <translation>Scrape p50</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="271"/>
+        <source>scrape p95</source>
+        <translation>Scrape p95</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="273"/>
+        <source>Webhook deliveries</source>
+        <translation>Webhook-Zustellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="275"/>
+        <source>Callbacks by outcome, per minute made. Click an outcome to list those deliveries.</source>
+        <translation>Callbacks nach Ergebnis, pro Minute ihrer Erstellung. Ein Klick auf ein Ergebnis listet diese Zustellungen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="277"/>
+        <source>delivered</source>
+        <translation>zugestellt</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="278"/>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="279"/>
+        <source>pending</source>
+        <translation>ausstehend</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="281"/>
+        <source>Credits used</source>
+        <translation>Verbrauchte Credits</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="283"/>
+        <source>Credits charged per minute. Click to open the API keys and their balances.</source>
+        <translation>Pro Minute berechnete Credits. Ein Klick öffnet die API-Schlüssel und ihre Guthaben.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="284"/>
+        <source>credits</source>
+        <translation>Credits</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="286"/>
+        <source>A2W and runtime runs</source>
+        <translation>A2W- und Runtime-Läufe</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="288"/>
+        <source>Runs started per minute by visiting agents (A2W) and by site visitors (browser runtime). Click to open the A2W runs.</source>
+        <translation>Pro Minute gestartete Läufe besuchender Agenten (A2W) und von Website-Besuchern (Browser-Runtime). Ein Klick öffnet die A2W-Läufe.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="290"/>
+        <source>A2W runs</source>
+        <translation>A2W-Läufe</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="291"/>
+        <source>runtime runs</source>
+        <translation>Runtime-Läufe</translation>
     </message>
 </context>
 <context>
@@ -1946,129 +2107,129 @@
 <context>
     <name>ph::ui::TrajectoriesDock</name>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="222"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="387"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="238"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="403"/>
         <source>Select a run to see its steps and result.</source>
         <translation>Wählen Sie einen Lauf aus, um seine Schritte und sein Ergebnis anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="252"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="268"/>
         <source>Error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="254"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="270"/>
         <source>Warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="298"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="378"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="314"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="394"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="328"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="344"/>
         <source>Continue run</source>
         <translation>Lauf fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="347"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="363"/>
         <source>Recording %1</source>
         <translation>Aufzeichnung von %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="351"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="367"/>
         <source>Replay it with recording_id &quot;%1&quot; on /agent, or replay_workflow on the bridge.</source>
         <translation>Spielen Sie sie mit recording_id &quot;%1&quot; über /agent oder mit replay_workflow auf der Bridge erneut ab.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="372"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="388"/>
         <source>Runs</source>
         <translation>Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="389"/>
         <source>All runs</source>
         <translation>Alle Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="389"/>
         <source>Executing</source>
         <translation>Wird ausgeführt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="373"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="389"/>
         <source>Waiting for input</source>
         <translation>Wartet auf Eingabe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="374"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="390"/>
         <source>Succeeded</source>
         <translation>Erfolgreich</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="374"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="390"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="374"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="390"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="377"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="393"/>
         <source>Filter by task or id (Ctrl+F)</source>
         <translation>Nach Aufgabe oder ID filtern (Strg+F)</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="379"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="395"/>
         <source>Copy id</source>
         <translation>ID kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="380"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="396"/>
         <source>Recording…</source>
         <translation>Aufzeichnung…</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="381"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="397"/>
         <source>The run needs answers</source>
         <translation>Der Lauf benötigt Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="382"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="398"/>
         <source>Answer and continue</source>
         <translation>Antworten und fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="400"/>
         <source>Phase</source>
         <translation>Phase</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="400"/>
         <source>Step</source>
         <translation>Schritt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="400"/>
         <source>Tool</source>
         <translation>Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="400"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="400"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="400"/>
         <source>Summary</source>
         <translation>Zusammenfassung</translation>
     </message>
