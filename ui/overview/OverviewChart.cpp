@@ -41,7 +41,9 @@ OverviewChart::OverviewChart(Kind kind, QWidget *parent)
     c->legend()->setLabelColor(pal.color(QPalette::Text));
 
     m_time = new QDateTimeAxis(c);
-    m_time->setFormat(QLocale().timeFormat(QLocale::ShortFormat));
+    QString format = QLocale().timeFormat(QLocale::ShortFormat);
+    format.remove(QLatin1String(":ss")); // minutes are the grain here
+    m_time->setFormat(format);
     m_time->setTickCount(5);
     m_time->setLabelsFont(small);
     m_value = new QValueAxis(c);
@@ -68,6 +70,13 @@ OverviewChart::OverviewChart(Kind kind, QWidget *parent)
         bars->attachAxis(m_value);
         m_categories->setVisible(false);
         m_bars = bars;
+        // An axis shows only with a series on it: an empty line keeps the time axis.
+        auto *anchor = new QLineSeries(c);
+        c->addSeries(anchor);
+        anchor->attachAxis(m_time);
+        anchor->attachAxis(m_value);
+        for (QLegendMarker *marker : c->legend()->markers(anchor))
+            marker->setVisible(false);
     }
 }
 
@@ -101,6 +110,9 @@ void OverviewChart::addSeries(const QString &key, const QColor &color, bool dash
     if (dashed)
         pen.setStyle(Qt::DashLine);
     line->setPen(pen);
+    // Points marked too: a minute alone (a single point) draws no line.
+    line->setPointsVisible(true);
+    line->setMarkerSize(4);
     chart()->addSeries(line);
     line->attachAxis(m_time);
     line->attachAxis(m_value);
