@@ -86,7 +86,7 @@ void OverviewChart::setTitle(const QString &title)
     setAccessibleName(title);
 }
 
-void OverviewChart::addSeries(const QString &key, const QColor &color, bool dashed)
+void OverviewChart::addSeries(const QString &key, const QColor &color, bool dashed, bool points)
 {
     m_keys << key;
     if (m_kind == Kind::Bars) {
@@ -110,9 +110,9 @@ void OverviewChart::addSeries(const QString &key, const QColor &color, bool dash
     if (dashed)
         pen.setStyle(Qt::DashLine);
     line->setPen(pen);
-    // Points marked too: a minute alone (a single point) draws no line.
-    line->setPointsVisible(true);
-    line->setMarkerSize(4);
+    // A minute alone (a single point) draws no line: its point is marked.
+    line->setPointsVisible(points);
+    line->setMarkerSize(5);
     chart()->addSeries(line);
     line->attachAxis(m_time);
     line->attachAxis(m_value);

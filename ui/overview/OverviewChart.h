@@ -20,8 +20,10 @@ public:
     enum class Kind { Bars, Lines };
     explicit OverviewChart(Kind kind, QWidget *parent = nullptr);
 
-    // Adds a bar set or a line named `key` (its filter when clicked, and how tests find it).
-    void addSeries(const QString &key, const QColor &color, bool dashed = false);
+    // Adds a bar set or a line named `key` (its filter when clicked, and how tests find it);
+    // `points` marks a line's points (where minutes may stand alone).
+    void addSeries(const QString &key, const QColor &color, bool dashed = false,
+                   bool points = false);
     void setSeriesName(const QString &key, const QString &name);
     void setTitle(const QString &title);
 

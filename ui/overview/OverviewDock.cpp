@@ -131,10 +131,11 @@ OverviewDock::OverviewDock(Service &service, QWidget *parent)
     pool->addSeries(QStringLiteral("queued"), kOrange);
     pool->addSeries(QStringLiteral("size"), kGrey, true);
     auto *latency = chart(Chart::Latency);
-    latency->addSeries(QStringLiteral("runP50"), kBlue);
-    latency->addSeries(QStringLiteral("runP95"), kBlue, true);
-    latency->addSeries(QStringLiteral("scrapeP50"), kGreen);
-    latency->addSeries(QStringLiteral("scrapeP95"), kGreen, true);
+    // Latency has points only in minutes with finished requests: marked.
+    latency->addSeries(QStringLiteral("runP50"), kBlue, false, true);
+    latency->addSeries(QStringLiteral("runP95"), kBlue, true, true);
+    latency->addSeries(QStringLiteral("scrapeP50"), kGreen, false, true);
+    latency->addSeries(QStringLiteral("scrapeP95"), kGreen, true, true);
     auto *deliveries = chart(Chart::Deliveries);
     deliveries->addSeries(QStringLiteral("delivered"), kGreen);
     deliveries->addSeries(QStringLiteral("failed"), kRed);
