@@ -59,11 +59,11 @@ ActivityBuckets ActivityStats::lastMinutes(qint64 nowMs, int minutes) const
             (*it)[i] += q.value(2).toInt();
         }
     };
-    // trajectories_by_activity (updated_at).
+    // trajectories_by_time_status (updated_at, status): the index alone.
     counts(QStringLiteral("SELECT (updated_at - :from) / 60000, status, COUNT(*) FROM trajectories"
                           " WHERE updated_at >= :from AND updated_at < :to GROUP BY 1, 2"),
            b.runs);
-    // webhook_deliveries_by_time (created_at).
+    // webhook_deliveries_by_time_status (created_at, status): the index alone.
     counts(QStringLiteral("SELECT (created_at - :from) / 60000, status, COUNT(*)"
                           " FROM webhook_deliveries WHERE created_at >= :from AND created_at < :to"
                           " GROUP BY 1, 2"),
@@ -94,7 +94,7 @@ ActivityBuckets ActivityStats::lastMinutes(qint64 nowMs, int minutes) const
         }
     }
     {
-        // credit_ledger_by_time (at).
+        // credit_ledger_by_time (at, endpoint, credits_milli): the index alone.
         Sql q(m_store, QStringLiteral("SELECT (at - :from) / 60000, SUM(credits_milli)"
                                       " FROM credit_ledger WHERE at >= :from AND at < :to"
                                       " AND endpoint <> 'balance' GROUP BY 1"));
