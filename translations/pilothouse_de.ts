@@ -297,17 +297,18 @@
 <context>
     <name>ph::ui::BrowserTile</name>
     <message>
-        <location filename="../ui/browserviews/BrowserTile.cpp" line="82"/>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="89"/>
         <source>Take over (only while the run waits for input)</source>
         <translation>Übernehmen (nur solange der Lauf auf Eingaben wartet)</translation>
     </message>
     <message>
-        <location filename="../ui/browserviews/BrowserTile.cpp" line="83"/>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="90"/>
         <source>Click and type in this page yourself; untick to hand it back.</source>
         <translation>Klicken und tippen Sie selbst in dieser Seite; Haken entfernen, um sie zurückzugeben.</translation>
     </message>
     <message>
-        <location filename="../ui/browserviews/BrowserTile.cpp" line="99"/>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="91"/>
+        <location filename="../ui/browserviews/BrowserTile.cpp" line="107"/>
         <source>Live page of %1</source>
         <translation>Live-Seite von %1</translation>
     </message>
@@ -315,13 +316,13 @@
 <context>
     <name>ph::ui::BrowserViewsDock</name>
     <message>
+        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="90"/>
         <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="91"/>
-        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="92"/>
         <source>Live browser views</source>
         <translation>Live-Browseransichten</translation>
     </message>
     <message>
-        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="93"/>
+        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="92"/>
         <source>No page is leased right now. Pages appear here while runs use them.</source>
         <translation>Gerade ist keine Seite vergeben. Seiten erscheinen hier, solange Läufe sie nutzen.</translation>
     </message>
@@ -352,42 +353,42 @@
 <context>
     <name>ph::ui::ConnectKeysModel</name>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="355"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="358"/>
         <source>never</source>
         <translation>nie</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="357"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="362"/>
         <source>revoked %1</source>
         <translation>widerrufen am %1</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="357"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="362"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="369"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="374"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="371"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="376"/>
         <source>Prefix</source>
         <translation>Präfix</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="373"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="378"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="375"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="380"/>
         <source>Last used</source>
         <translation>Zuletzt verwendet</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="377"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="382"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
@@ -428,153 +429,153 @@
 <context>
     <name>ph::ui::DeliveriesDock</name>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="196"/>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="340"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="204"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="348"/>
         <source>Select a delivery to see its attempts.</source>
         <translation>Wählen Sie eine Zustellung aus, um ihre Versuche anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="202"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="210"/>
         <source>&lt;b&gt;%1&lt;/b&gt; %2 to %3 — %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; %2 an %3 — %4</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="238"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="246"/>
         <source>(nothing was sent: %1)</source>
         <translation>(nichts wurde gesendet: %1)</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="240"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="248"/>
         <source>(headers of this attempt were not recorded)</source>
         <translation>(die Header dieses Versuchs wurden nicht aufgezeichnet)</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="242"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="250"/>
         <source>(no attempt yet)</source>
         <translation>(noch kein Versuch)</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="257"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="265"/>
         <source>No answer: %1</source>
         <translation>Keine Antwort: %1</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="314"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="322"/>
         <source>Webhook deliveries</source>
         <translation>Webhook-Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="323"/>
         <source>All deliveries</source>
         <translation>Alle Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="323"/>
         <source>Pending</source>
         <translation>Ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="323"/>
         <source>Delivered</source>
         <translation>Zugestellt</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="315"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="323"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="318"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="326"/>
         <source>Show deliveries</source>
         <translation>Zustellungen anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="319"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="327"/>
         <source>Deliveries</source>
         <translation>Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="320"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="328"/>
         <source>Attempts</source>
         <translation>Versuche</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="321"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="329"/>
         <source>Request headers</source>
         <translation>Anfrage-Header</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="322"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="330"/>
         <source>Request body</source>
         <translation>Anfrage-Body</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="323"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="331"/>
         <source>Receiver&apos;s answer</source>
         <translation>Antwort des Empfängers</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="324"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="332"/>
         <source>Request sent</source>
         <translation>Gesendete Anfrage</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="325"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="333"/>
         <source>Answer</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="326"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
         <source>Redeliver</source>
         <translation>Erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="327"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="335"/>
         <source>Send the selected delivery again (Ctrl+Shift+R)</source>
         <translation>Die gewählte Zustellung erneut senden (Strg+Umschalt+R)</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="328"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="336"/>
         <source>Redeliver all failed</source>
         <translation>Alle fehlgeschlagenen erneut zustellen</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="329"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="337"/>
         <source>Copy as curl</source>
         <translation>Als curl kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="331"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="339"/>
         <source>Copy the webhook request as a curl command (Ctrl+Shift+C); credential headers read [redacted]</source>
         <translation>Die Webhook-Anfrage als curl-Befehl kopieren (Strg+Umschalt+C); Header mit Zugangsdaten lauten [redacted]</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="342"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="342"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="342"/>
         <source>Latency</source>
         <translation>Latenz</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="342"/>
         <source>Reply</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="334"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="342"/>
         <source>Error</source>
         <translation>Fehler</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="335"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="343"/>
         <source>No webhook deliveries yet. Runs started with a &quot;webhooks&quot; list, or POST /webhooks/test, send them; each one and its attempts appear here.</source>
         <translation>Noch keine Webhook-Zustellungen. Läufe, die mit einer &quot;webhooks&quot;-Liste gestartet wurden, und POST /webhooks/test senden sie; jede erscheint hier mit ihren Versuchen.</translation>
     </message>
@@ -843,108 +844,108 @@
 <context>
     <name>ph::ui::MainWindow</name>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="121"/>
-        <location filename="../ui/shell/MainWindow.cpp" line="356"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="141"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="376"/>
         <source>Go to %1</source>
         <translation>Gehe zu %1</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="143"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="163"/>
         <source>About Pilothouse</source>
         <translation>Über Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="144"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="164"/>
         <source>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;A self-hosted web-automation service: an API server, a cloud browser and this console.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Pilothouse %1&lt;/b&gt;&lt;p&gt;Ein selbst betriebener Dienst für Web-Automatisierung: API-Server, Cloud-Browser und diese Konsole.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="213"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="233"/>
         <source>Close the console</source>
         <translation>Konsole schließen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="214"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="234"/>
         <source>Keep Pilothouse serving in the system tray, or quit it? Runs in progress stop when it quits.</source>
         <translation>Soll Pilothouse im Infobereich weiterlaufen oder beendet werden? Beim Beenden werden aktive Läufe abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="217"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="237"/>
         <source>Keep serving in the tray</source>
         <translation>Im Infobereich weiterlaufen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="218"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="238"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="221"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="241"/>
         <source>Do not ask again</source>
         <translation>Nicht mehr fragen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="347"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="367"/>
         <source>Pilothouse console</source>
         <translation>Pilothouse-Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="348"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="368"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="349"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="369"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="350"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="370"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="351"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="371"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="352"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="372"/>
         <source>&amp;About Pilothouse</source>
         <translation>Ü&amp;ber Pilothouse</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="353"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="373"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Tastenkürzel</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="354"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="374"/>
         <source>&amp;Go to panel</source>
         <translation>&amp;Gehe zu Bereich</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="357"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="377"/>
         <source>Next panel</source>
         <translation>Nächster Bereich</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="358"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="378"/>
         <source>Previous panel</source>
         <translation>Vorheriger Bereich</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="360"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="380"/>
         <source>Pilothouse is serving at %1</source>
         <translation>Pilothouse ist unter %1 erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="361"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="381"/>
         <source>Show the console</source>
         <translation>Konsole anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/shell/MainWindow.cpp" line="362"/>
+        <location filename="../ui/shell/MainWindow.cpp" line="382"/>
         <source>Quit Pilothouse</source>
         <translation>Pilothouse beenden</translation>
     </message>
@@ -952,30 +953,185 @@
 <context>
     <name>ph::ui::OverviewDock</name>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="60"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="232"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="61"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="233"/>
         <source>Pilothouse is running</source>
         <translation>Pilothouse läuft</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="62"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="234"/>
         <source>The API listens at %1. Send your API key as &quot;Authorization: Bearer &lt;key&gt;&quot;. For example:</source>
         <translation>Die API lauscht unter %1. Senden Sie Ihren API-Schlüssel als &quot;Authorization: Bearer &lt;key&gt;&quot;. Zum Beispiel:</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="69"/>
-        <location filename="../ui/overview/OverviewDock.cpp" line="71"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="243"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="244"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="70"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="241"/>
         <source>Example request</source>
         <translation>Beispielanfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="242"/>
+        <source>The last hour, per minute (click a chart to open its panel)</source>
+        <translation>Die letzte Stunde, pro Minute (ein Klick auf ein Diagramm öffnet sein Panel)</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="247"/>
+        <source>Runs per minute</source>
+        <translation>Läufe pro Minute</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="249"/>
+        <source>Runs by status, per minute of their latest change. Click a status to list those runs.</source>
+        <translation>Läufe nach Status, pro Minute ihrer letzten Änderung. Ein Klick auf einen Status listet diese Läufe.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="251"/>
+        <source>success</source>
+        <translation>erfolgreich</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="252"/>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="253"/>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="254"/>
+        <source>waiting for input</source>
+        <translation>wartet auf Eingabe</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="255"/>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="257"/>
+        <source>Browser pool</source>
+        <translation>Browser-Pool</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="259"/>
+        <source>Pages in use and requests waiting for one, beside the pool&apos;s size. Click to open the live browser views.</source>
+        <translation>Belegte Seiten und Anfragen, die auf eine warten, neben der Größe des Pools. Ein Klick öffnet die Live-Browseransichten.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="261"/>
+        <source>in use</source>
+        <translation>belegt</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="262"/>
+        <source>queued</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="263"/>
+        <source>size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="265"/>
+        <source>Latency (s)</source>
+        <translation>Latenz (s)</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="267"/>
+        <source>The median and 95th percentile time of agent runs and scrapes finished each minute, in seconds. Click to open the runs.</source>
+        <translation>Median und 95. Perzentil der Dauer der in jeder Minute beendeten Agent-Läufe und Scrapes, in Sekunden. Ein Klick öffnet die Läufe.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="269"/>
+        <source>run p50</source>
+        <translation>Lauf p50</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="270"/>
+        <source>run p95</source>
+        <translation>Lauf p95</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="271"/>
+        <source>scrape p50</source>
+        <translation>Scrape p50</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="272"/>
+        <source>scrape p95</source>
+        <translation>Scrape p95</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="274"/>
+        <source>Webhook deliveries</source>
+        <translation>Webhook-Zustellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="276"/>
+        <source>Callbacks by outcome, per minute made. Click an outcome to list those deliveries.</source>
+        <translation>Callbacks nach Ergebnis, pro Minute ihrer Erstellung. Ein Klick auf ein Ergebnis listet diese Zustellungen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="278"/>
+        <source>delivered</source>
+        <translation>zugestellt</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="279"/>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="280"/>
+        <source>pending</source>
+        <translation>ausstehend</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="282"/>
+        <source>Credits used</source>
+        <translation>Verbrauchte Credits</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="284"/>
+        <source>Credits charged per minute. Click to open the API keys and their balances.</source>
+        <translation>Pro Minute berechnete Credits. Ein Klick öffnet die API-Schlüssel und ihre Guthaben.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="285"/>
+        <source>credits</source>
+        <translation>Credits</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="287"/>
+        <source>A2W and runtime runs</source>
+        <translation>A2W- und Runtime-Läufe</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="289"/>
+        <source>Runs started per minute by visiting agents (A2W) and by site visitors (browser runtime). Click to open the A2W runs.</source>
+        <translation>Pro Minute gestartete Läufe besuchender Agenten (A2W) und von Website-Besuchern (Browser-Runtime). Ein Klick öffnet die A2W-Läufe.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="291"/>
+        <source>A2W runs</source>
+        <translation>A2W-Läufe</translation>
+    </message>
+    <message>
+        <location filename="../ui/overview/OverviewDock.cpp" line="292"/>
+        <source>runtime runs</source>
+        <translation>Runtime-Läufe</translation>
     </message>
 </context>
 <context>
@@ -1400,17 +1556,17 @@
         <translation>Die gewählte Zeile abbrechen, widerrufen oder löschen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="165"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="168"/>
         <source>Copy the run&apos;s request as curl</source>
         <translation>Die Anfrage des Laufs als curl kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="122"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="125"/>
         <source>Copy the delivery as curl</source>
         <translation>Die Zustellung als curl kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="129"/>
+        <location filename="../ui/deliveries/DeliveriesDock.cpp" line="132"/>
         <source>Redeliver the selected delivery</source>
         <translation>Die gewählte Zustellung erneut zustellen</translation>
     </message>
@@ -1671,107 +1827,107 @@
 <context>
     <name>ph::ui::SiteKeysModel</name>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="220"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="221"/>
         <source>none</source>
         <translation>keine</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="224"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="225"/>
         <source>paused</source>
         <translation>pausiert</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="225"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="226"/>
         <source>test mode</source>
         <translation>Testmodus</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="226"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="227"/>
         <source>live</source>
         <translation>live</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="228"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="229"/>
         <source>%1 · exact hosts</source>
         <translation>%1 · exakte Hosts</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="229"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="230"/>
         <source>%1 · registrable domains</source>
         <translation>%1 · registrierbare Domains</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="231"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="232"/>
         <source> · cloud sandbox</source>
         <translation> · Cloud-Sandbox</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="236"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="237"/>
         <source> · mascot</source>
         <translation> · Maskottchen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="241"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="242"/>
         <source>deactivated</source>
         <translation>deaktiviert</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="243"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="244"/>
         <source>expired %1</source>
         <translation>abgelaufen am %1</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="244"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="245"/>
         <source>active until %1</source>
         <translation>aktiv bis %1</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="244"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="245"/>
         <source>active</source>
         <translation>aktiv</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="260"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="263"/>
         <source>Label</source>
         <translation>Bezeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="262"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="265"/>
         <source>Public key</source>
         <translation>Öffentlicher Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="264"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="267"/>
         <source>Environment</source>
         <translation>Umgebung</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="266"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="269"/>
         <source>Allowed domains</source>
         <translation>Erlaubte Domains</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="268"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="271"/>
         <source>Capabilities</source>
         <translation>Fähigkeiten</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="270"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="273"/>
         <source>Policy</source>
         <translation>Richtlinie</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="272"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="275"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="274"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="277"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="276"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="279"/>
         <source>Rotated</source>
         <translation>Erneuert</translation>
     </message>
@@ -1940,37 +2096,37 @@
         <translation>Standardwerte</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="135"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="136"/>
         <source>Site</source>
         <translation>Website</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="137"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="138"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="139"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="140"/>
         <source>Site keys</source>
         <translation>Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="141"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="142"/>
         <source>Connect AI keys</source>
         <translation>Connect-AI-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="143"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="144"/>
         <source>Configuration</source>
         <translation>Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="145"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="146"/>
         <source>Proposals</source>
         <translation>Vorschläge</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesModel.cpp" line="147"/>
+        <location filename="../ui/sites/SitesModel.cpp" line="148"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
@@ -2224,33 +2380,33 @@
 <context>
     <name>ph::ui::TrajectoriesDock</name>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="271"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="509"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="290"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="528"/>
         <source>Select a run to see its steps and result.</source>
         <translation>Wählen Sie einen Lauf aus, um seine Schritte und sein Ergebnis anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="309"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="328"/>
         <source>Error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="311"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="330"/>
         <source>Warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="361"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="380"/>
         <source>(no result yet)</source>
         <translation>(noch kein Ergebnis)</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="384"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="403"/>
         <source>No run matches this filter.</source>
         <translation>Kein Lauf passt zu diesem Filter.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="385"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="404"/>
         <source>No runs yet — try:
 curl -H &quot;Authorization: Bearer $%1&quot; \
   -d &apos;{&quot;input&quot;:&quot;Read the title&quot;,&quot;urls&quot;:[&quot;https://example.org/&quot;]}&apos; \
@@ -2261,171 +2417,171 @@ curl -H &quot;Authorization: Bearer $%1&quot; \
   %2/agent</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="403"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="483"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="422"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="502"/>
         <source>Cancel run</source>
         <translation>Lauf abbrechen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="433"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="452"/>
         <source>Continue run</source>
         <translation>Lauf fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="452"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="471"/>
         <source>Recording %1</source>
         <translation>Aufzeichnung von %1</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="456"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="475"/>
         <source>Replay it with recording_id &quot;%1&quot; on /agent, or replay_workflow on the bridge.</source>
         <translation>Spielen Sie sie mit recording_id &quot;%1&quot; über /agent oder mit replay_workflow auf der Bridge erneut ab.</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="477"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="497"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="496"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="516"/>
         <source>Runs</source>
         <translation>Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="478"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="497"/>
         <source>All runs</source>
         <translation>Alle Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="478"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="497"/>
         <source>Executing</source>
         <translation>Wird ausgeführt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="478"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="497"/>
         <source>Waiting for input</source>
         <translation>Wartet auf Eingabe</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="479"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="498"/>
         <source>Succeeded</source>
         <translation>Erfolgreich</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="479"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="498"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="479"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="498"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="482"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="501"/>
         <source>Filter by task or id (Ctrl+F)</source>
         <translation>Nach Aufgabe oder ID filtern (Strg+F)</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="484"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="503"/>
         <source>Copy id</source>
         <translation>ID kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="485"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="504"/>
         <source>Recording…</source>
         <translation>Aufzeichnung…</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="486"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="505"/>
         <source>Copy as curl</source>
         <translation>Als curl kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="487"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
         <source>Copy the request that started this run as a curl command (Ctrl+Shift+C); the key is read from $%1</source>
         <translation>Die Anfrage, die diesen Lauf gestartet hat, als curl-Befehl kopieren (Strg+Umschalt+C); der Schlüssel wird aus $%1 gelesen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="490"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="509"/>
         <source>Run detail</source>
         <translation>Details des Laufs</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="491"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="499"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="510"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="518"/>
         <source>Run result</source>
         <translation>Ergebnis des Laufs</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="493"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="512"/>
         <source>Arguments</source>
         <translation>Argumente</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="494"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="513"/>
         <source>Result</source>
         <translation>Ergebnis</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="495"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="514"/>
         <source>Show runs</source>
         <translation>Läufe anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="496"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="515"/>
         <source>Filter runs</source>
         <translation>Läufe filtern</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="498"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="517"/>
         <source>Steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="500"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="519"/>
         <source>Step arguments</source>
         <translation>Argumente des Schritts</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="501"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="520"/>
         <source>Step result</source>
         <translation>Ergebnis des Schritts</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="503"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="522"/>
         <source>The run needs answers</source>
         <translation>Der Lauf benötigt Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="504"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="523"/>
         <source>Answer and continue</source>
         <translation>Antworten und fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="525"/>
         <source>Phase</source>
         <translation>Phase</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="492"/>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="511"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="525"/>
         <source>Step</source>
         <translation>Schritt</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="525"/>
         <source>Tool</source>
         <translation>Werkzeug</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="525"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="525"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="506"/>
+        <location filename="../ui/trajectories/TrajectoriesDock.cpp" line="525"/>
         <source>Summary</source>
         <translation>Zusammenfassung</translation>
     </message>

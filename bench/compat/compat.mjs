@@ -117,6 +117,8 @@ const ph = await startPilothouse();
 try {
   engines['Pilothouse (QtWebEngine, polyfills off)'] = await scrapeProbe(ph, { polyfills: false });
   engines['Pilothouse (QtWebEngine, polyfills on: the default)'] = await scrapeProbe(ph, { polyfills: true });
+  // The chromium engine (Debian's chromium over the DevTools protocol), asked per request.
+  engines['Pilothouse (chromium engine)'] = await scrapeProbe(ph, { engine: 'chromium' });
 } finally {
   await ph.stop();
 }
@@ -170,3 +172,8 @@ const missing = jsProbes.filter(([g, n]) => !withPolyfills[`${g} ${n}`]).map(([,
 console.log(`\nJS built-ins with polyfills: ${jsProbes.length - missing.length}/${jsProbes.length}` +
   (missing.length ? ` -> NOT MET, missing: ${missing.join(', ')}` : ' -> every JS built-in passes'));
 if (missing.length) process.exitCode = 1;
+const onChromium = engines['Pilothouse (chromium engine)'].features;
+const chromiumMissing = probes.filter(([g, n]) => !onChromium[`${g} ${n}`]).map(([, n]) => n);
+console.log(`chromium engine: ${probes.length - chromiumMissing.length}/${probes.length}` +
+  (chromiumMissing.length ? ` -> NOT MET, missing: ${chromiumMissing.join(', ')}` : ' -> every probed feature passes'));
+if (chromiumMissing.length) process.exitCode = 1;

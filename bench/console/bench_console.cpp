@@ -19,6 +19,12 @@
 // through TrajectoryRepository::update / WebhookQueue::redeliver, as the server does,
 // until the view has repainted), a new row arriving (TrajectoryRepository::create /
 // WebhookQueue::enqueue), and VmRSS. The parent prints medians, p95 and the ratios.
+//
+// The Overview (issue 19) is measured in a third child on the same store plus a busy last
+// hour (--hour-rows runs, 6,000 by default, with their requests, charges and callbacks):
+// the UI-thread time of each refresh (the store's queries, then the charts' update) and of
+// a whole frame (refresh and repaint), with p50/p95/max against 16 ms, and how many
+// refreshes a burst of 100 changes a second causes. --panels picks what to measure.
 // Slowness is reported, never an exit status: the exit status is non-zero only when the
 // benchmark itself could not run.
 #include "Service.h"
@@ -30,6 +36,8 @@
 #include "deliveries/DeliveriesDock.h"
 #include "deliveries/DeliveriesModel.h"
 #include "engine/TrajectoryRepository.h"
+#include "overview/OverviewChart.h"
+#include "overview/OverviewDock.h"
 #include "trajectories/TrajectoriesDock.h"
 #include "trajectories/TrajectoriesModel.h"
 #include "webhooks/WebhookQueue.h"
@@ -883,7 +891,150 @@ void measurePanel(Kind kind, bool naive, Service &service, int repeat, Results &
     }
 }
 
-int runChild(const QString &mode, const QString &panelName, const QString &dataDir, int repeat)
+// ---------------------------------------------------------------- the Overview
+
+// A busy last hour on top of the seeded store (whose 100,000 runs spread over 90 days put
+// only a few in any hour): `hourRows` runs finished in the last 60 minutes with their
+// requests and charges, a quarter as many scrapes, half as many callbacks. Written in one
+// transaction through the store's connection, as the seed is; not timed.
+void seedBusyHour(Service &service, int hourRows)
+{
+    Store &store = service.store();
+    QRandomGenerator *rng = QRandomGenerator::global();
+    const qint64 now = service.clock().nowMs();
+    const QString keyId = store.apiKeys().activeOwnerId();
+    store.transaction([&] {
+        Sql run(store, QStringLiteral("INSERT INTO trajectories (id, key_id, created_at,"
+                                      " updated_at, status, phase, task, planner, credits_milli,"
+                                      " tools_used) VALUES (:id, :k, :c, :u, :s, 1, :t, 'rule',"
+                                      " :cr, '[]')"));
+        Sql request(store, QStringLiteral("INSERT INTO api_requests (id, key_id, endpoint,"
+                                          " started_at, finished_at, status) VALUES (:id, :k, :e,"
+                                          " :s, :f, :st)"));
+        Sql charge(store, QStringLiteral("INSERT INTO credit_ledger (key_id, at, request_id,"
+                                         " endpoint, pages, credits_milli) VALUES (:k, :at, :r,"
+                                         " :e, 1, :c)"));
+        Sql delivery(store, QStringLiteral("INSERT INTO webhook_deliveries (id, request_id, key_id,"
+                                           " url, event, payload, config, status, attempts,"
+                                           " created_at) VALUES (:id, :r, :k,"
+                                           " 'http://127.0.0.1:9/hook', 'workflow.completed',"
+                                           " '{}', '{}', :s, 1, :c)"));
+        const int scrapes = hourRows / 4;
+        for (int i = 0; i < hourRows + scrapes; ++i) {
+            const bool isRun = i < hourRows;
+            const qint64 finished = now - 3600000 + rng->bounded(3600000);
+            const qint64 duration = 800 + rng->bounded(isRun ? 30000 : 4000);
+            const QString requestId = Ids::make(QStringLiteral("req"), 20);
+            const int roll = int(rng->bounded(100));
+            const QString status = roll < 80   ? QStringLiteral("success")
+                                   : roll < 92 ? QStringLiteral("error")
+                                               : QStringLiteral("cancelled");
+            if (isRun) {
+                run.bind(QStringLiteral(":id"), Ids::make(QStringLiteral("traj"), 20))
+                    .bind(QStringLiteral(":k"), keyId)
+                    .bind(QStringLiteral(":c"), finished - duration)
+                    .bind(QStringLiteral(":u"), finished)
+                    .bind(QStringLiteral(":s"), status)
+                    .bind(QStringLiteral(":t"), QStringLiteral("Find the price of the rope"))
+                    .bind(QStringLiteral(":cr"), 1000 + rng->bounded(9000))
+                    .exec();
+            }
+            const QString endpoint = isRun ? QStringLiteral("/agent") : QStringLiteral("/scrape");
+            request.bind(QStringLiteral(":id"), requestId)
+                .bind(QStringLiteral(":k"), keyId)
+                .bind(QStringLiteral(":e"), endpoint)
+                .bind(QStringLiteral(":s"), finished - duration)
+                .bind(QStringLiteral(":f"), finished)
+                .bind(QStringLiteral(":st"), status)
+                .exec();
+            charge.bind(QStringLiteral(":k"), keyId)
+                .bind(QStringLiteral(":at"), finished)
+                .bind(QStringLiteral(":r"), requestId)
+                .bind(QStringLiteral(":e"), endpoint)
+                .bind(QStringLiteral(":c"), 1000 + rng->bounded(9000))
+                .exec();
+            if (isRun && i % 2 == 0) {
+                delivery.bind(QStringLiteral(":id"), Ids::make(QStringLiteral("dlv"), 20))
+                    .bind(QStringLiteral(":r"), requestId)
+                    .bind(QStringLiteral(":k"), keyId)
+                    .bind(QStringLiteral(":s"), rng->bounded(20) == 0 ? QStringLiteral("failed")
+                                                                      : QStringLiteral("delivered"))
+                    .bind(QStringLiteral(":c"), finished)
+                    .exec();
+            }
+        }
+    });
+}
+
+// The Overview's UI-thread work: opening it; each refresh the throttle runs after a run
+// changes (the store's queries, then those plus the charts' update); a whole frame (a
+// refresh and the repaint of all six charts); and how many refreshes a burst of changes
+// causes (the throttle allows two a second).
+void measureOverview(Service &service, int repeat, int hourRows, Results &r)
+{
+    QElapsedTimer seeding;
+    seeding.start();
+    seedBusyHour(service, hourRows);
+    r.figures.insert(QStringLiteral("hour rows"), hourRows);
+    r.figures.insert(QStringLiteral("hour seconds"), double(seeding.elapsed()) / 1000.);
+    const QString keyId = service.store().apiKeys().activeOwnerId();
+    for (int rep = 0; rep < repeat; ++rep) {
+        QElapsedTimer t;
+        t.start();
+        auto dock = std::make_unique<ui::OverviewDock>(service);
+        dock->resize(kWindowWidth, kWindowHeight);
+        PaintWatch paint(dock->chart(ui::OverviewDock::Chart::Runs)->viewport());
+        dock->show();
+        if (!waitFor([&] { return dock->refreshCount() > 0; }) || !paint.wait())
+            ++r.unpainted;
+        r.add(QStringLiteral("open"), msSince(t));
+        settle(100);
+        // Changes as the server makes them, one at a time: each lands through the throttle.
+        for (int i = 0; i < 10; ++i) {
+            const int before = dock->refreshCount();
+            const QString id = Ids::make(QStringLiteral("traj"), 20);
+            service.trajectories().create(id, keyId, QStringLiteral("Overview bench"),
+                                          QStringLiteral("rule"));
+            service.trajectories().update(id, QStringLiteral("success"), 1, QStringLiteral("rule"),
+                                          250, {});
+            if (!waitFor([&] { return dock->refreshCount() > before; }))
+                qWarning("bench_console: the Overview did not refresh");
+            r.add(QStringLiteral("query"), dock->lastQueryMs());
+            r.add(QStringLiteral("refresh"), dock->lastRefreshMs());
+            settle(ui::OverviewDock::kMinRefreshMs + 20);
+            // A whole frame: the refresh, then every chart repainted, synchronously.
+            QElapsedTimer f;
+            f.start();
+            dock->refreshNow();
+            QCoreApplication::sendPostedEvents();
+            dock->widget()->repaint();
+            r.add(QStringLiteral("frame"), msSince(f));
+            settle(ui::OverviewDock::kMinRefreshMs + 20);
+        }
+        if (rep == 0) {
+            // A burst: 100 changes a second for 3 s.
+            const int before = dock->refreshCount();
+            QElapsedTimer b;
+            b.start();
+            for (int i = 0; i < 300; ++i) {
+                const QString id = Ids::make(QStringLiteral("traj"), 20);
+                service.trajectories().create(id, keyId, QStringLiteral("Overview burst"),
+                                              QStringLiteral("rule"));
+                while (b.elapsed() < 10 * (i + 1))
+                    QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+            }
+            settle(ui::OverviewDock::kMinRefreshMs + 50);
+            r.figures.insert(QStringLiteral("burst changes"), 300);
+            r.figures.insert(QStringLiteral("burst seconds"), double(b.elapsed()) / 1000.);
+            r.figures.insert(QStringLiteral("burst refreshes"), dock->refreshCount() - before);
+        }
+        dock.reset();
+        settle();
+    }
+}
+
+int runChild(const QString &mode, const QString &panelName, const QString &dataDir, int repeat,
+             int hourRows)
 {
     const bool naive = mode == QLatin1String("naive");
     const Kind kind = panelName == QLatin1String("runs") ? Kind::Runs : Kind::Deliveries;
@@ -901,7 +1052,10 @@ int runChild(const QString &mode, const QString &panelName, const QString &dataD
     settle(300);
     const double rssService = rssMb();
     Results r;
-    measurePanel(kind, naive, service, repeat, r);
+    if (panelName == QLatin1String("overview"))
+        measureOverview(service, repeat, hourRows, r);
+    else
+        measurePanel(kind, naive, service, repeat, r);
     QJsonObject out = r.figures;
     out.insert(QStringLiteral("rss service"), rssService);
     out.insert(QStringLiteral("samples"), r.samples);
@@ -955,7 +1109,7 @@ QString thousands(qint64 n)
 }
 
 bool runContender(const QString &mode, const QString &panel, const QString &seedDir,
-                  const QString &workDir, int repeat, QJsonObject *out)
+                  const QString &workDir, int repeat, QJsonObject *out, int hourRows = 0)
 {
     QDir().mkpath(workDir);
     for (const char *name : {"pilothouse.db", "secrets.key"}) {
@@ -975,7 +1129,8 @@ bool runContender(const QString &mode, const QString &panel, const QString &seed
     child.start(QCoreApplication::applicationFilePath(),
                 {QStringLiteral("--child"), mode, QStringLiteral("--panel"), panel,
                  QStringLiteral("--data-dir"), workDir, QStringLiteral("--repeat"),
-                 QString::number(repeat)});
+                 QString::number(repeat), QStringLiteral("--hour-rows"),
+                 QString::number(hourRows)});
     loop.exec();
     if (child.exitStatus() != QProcess::NormalExit || child.exitCode() != 0) {
         std::fprintf(stderr, "bench_console: the %s %s run failed (exit %d)\n", qPrintable(mode),
@@ -988,7 +1143,63 @@ bool runContender(const QString &mode, const QString &panel, const QString &seed
     return !out->isEmpty();
 }
 
-int runParent(int rows, int repeat, const QString &seedOnly)
+// The Overview's figures: its refresh's UI-thread time against a 60 Hz frame (16 ms).
+bool reportOverview(const QJsonObject &o, qint64 trajectories)
+{
+    constexpr double kFrameMs = 16.;
+    auto maxOf = [&](const QString &name) {
+        double m = -1;
+        for (const QJsonValue &x :
+             o.value(QStringLiteral("samples")).toObject().value(name).toArray())
+            m = qMax(m, x.toDouble());
+        return m;
+    };
+    std::printf("\nOverview panel, %s trajectories in the store, %s of them (+%s scrapes, "
+                "their requests and charges, %s callbacks) in the last hour; times in ms on "
+                "the UI thread\n",
+                qPrintable(thousands(trajectories + o.value(QStringLiteral("hour rows")).toInt())),
+                qPrintable(thousands(o.value(QStringLiteral("hour rows")).toInt())),
+                qPrintable(thousands(o.value(QStringLiteral("hour rows")).toInt() / 4)),
+                qPrintable(thousands(o.value(QStringLiteral("hour rows")).toInt() / 2)));
+    std::printf("%-52s | %7s %7s %7s | %s\n", "", "p50", "p95", "max", "max <= 16 ms");
+    std::printf("%s\n", QByteArray(52 + 3 + 23 + 3 + 12, '-').constData());
+    struct Line
+    {
+        const char *key;
+        const char *label;
+        bool budget;
+    };
+    const Line lines[] = {
+        {"query", "refresh: the store's queries (ActivityStats)", true},
+        {"refresh", "refresh: queries + the six charts' series", true},
+        {"frame", "frame: refresh + repaint of the six charts", true},
+        {"open", "open the panel (first refresh and paint)", false},
+    };
+    bool within = true;
+    for (const Line &l : lines) {
+        const Stat st = stat(o, QLatin1String(l.key));
+        const double mx = maxOf(QLatin1String(l.key));
+        if (st.n == 0)
+            continue;
+        const bool ok = mx <= kFrameMs;
+        if (l.budget && !ok)
+            within = false;
+        std::printf("%-52s | %7s %7s %7s | %s\n", l.label, qPrintable(ms(st.p50)),
+                    qPrintable(ms(st.p95)), qPrintable(ms(mx)),
+                    l.budget ? (ok ? "yes" : "NO") : "(once)");
+    }
+    const double seconds = o.value(QStringLiteral("burst seconds")).toDouble();
+    const int refreshes = o.value(QStringLiteral("burst refreshes")).toInt();
+    std::printf("  throttle: %d changes in %.1f s gave %d refreshes (%.1f a second; at most 2)\n",
+                o.value(QStringLiteral("burst changes")).toInt(), seconds, refreshes,
+                seconds > 0 ? refreshes / seconds : 0.);
+    std::printf("verdict: %s\n", within ? "every Overview refresh and frame fits in 16 ms"
+                                        : "an Overview refresh or frame took over 16 ms");
+    return within;
+}
+
+int runParent(int rows, int repeat, const QString &seedOnly, const QStringList &panels,
+              int hourRows)
 {
     if (!seedOnly.isEmpty()) {
         // Just the store, to look at with sqlite3 (EXPLAIN QUERY PLAN, .timer on).
@@ -1029,6 +1240,8 @@ int runParent(int rows, int repeat, const QString &seedOnly)
     const QString modes[2] = {QStringLiteral("pilothouse"), QStringLiteral("naive")};
     for (int i = 0; i < 2; ++i) {
         for (const QString &panel : {QStringLiteral("runs"), QStringLiteral("deliveries")}) {
+            if (!panels.contains(panel))
+                continue;
             // A process per contender and panel: its memory is its own, its store fresh.
             std::printf("  measuring %s, %s panel (%d repetitions)...", qPrintable(modes[i]),
                         qPrintable(panel), repeat);
@@ -1043,6 +1256,20 @@ int runParent(int rows, int repeat, const QString &seedOnly)
             std::printf(" %.0f s\n", double(t.elapsed()) / 1000.);
         }
     }
+    if (panels.contains(QStringLiteral("overview"))) {
+        std::printf("  measuring the Overview (%d repetitions)...", repeat);
+        std::fflush(stdout);
+        QElapsedTimer t;
+        t.start();
+        QJsonObject overview;
+        if (!runContender(QStringLiteral("pilothouse"), QStringLiteral("overview"), seedDir,
+                          tmp.filePath(QStringLiteral("overview")), repeat, &overview, hourRows))
+            return 2;
+        std::printf(" %.0f s\n", double(t.elapsed()) / 1000.);
+        reportOverview(overview, seeded.trajectories);
+    }
+    if (!panels.contains(QStringLiteral("runs")) || !panels.contains(QStringLiteral("deliveries")))
+        return 0; // the comparison below needs both lists
     const QJsonObject &ph = results[0];
     const QJsonObject &nv = results[1];
 
@@ -1198,12 +1425,21 @@ int main(int argc, char **argv)
         QStringLiteral("dir"));
     const QCommandLineOption panelOption(QStringLiteral("panel"),
                                          QStringLiteral("Internal: the panel to measure."),
-                                         QStringLiteral("runs|deliveries"));
+                                         QStringLiteral("runs|deliveries|overview"));
     const QCommandLineOption dirOption(QStringLiteral("data-dir"),
                                        QStringLiteral("Internal: the seeded store."),
                                        QStringLiteral("dir"));
-    parser.addOptions(
-        {rowsOption, repeatOption, seedOnlyOption, childOption, panelOption, dirOption});
+    const QCommandLineOption panelsOption(
+        QStringLiteral("panels"),
+        QStringLiteral("The panels to measure, comma-separated (runs,deliveries,overview)."),
+        QStringLiteral("list"),
+        qEnvironmentVariable("BENCH_PANELS", QStringLiteral("runs,deliveries,overview")));
+    const QCommandLineOption hourRowsOption(
+        QStringLiteral("hour-rows"),
+        QStringLiteral("Runs in the Overview's last hour, on top of --rows (6000)."),
+        QStringLiteral("n"), qEnvironmentVariable("BENCH_HOUR_ROWS", QStringLiteral("6000")));
+    parser.addOptions({rowsOption, repeatOption, seedOnlyOption, childOption, panelOption,
+                       dirOption, panelsOption, hourRowsOption});
     parser.process(app);
     const int rows = parser.value(rowsOption).toInt();
     const int repeat = parser.value(repeatOption).toInt();
@@ -1213,6 +1449,8 @@ int main(int argc, char **argv)
     }
     if (parser.isSet(childOption))
         return runChild(parser.value(childOption), parser.value(panelOption),
-                        parser.value(dirOption), repeat);
-    return runParent(rows, repeat, parser.value(seedOnlyOption));
+                        parser.value(dirOption), repeat, parser.value(hourRowsOption).toInt());
+    return runParent(rows, repeat, parser.value(seedOnlyOption),
+                     parser.value(panelsOption).split(QLatin1Char(','), Qt::SkipEmptyParts),
+                     parser.value(hourRowsOption).toInt());
 }

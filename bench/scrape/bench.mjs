@@ -1,10 +1,51 @@
 // bench/scrape: 200 generated pages on a loopback server, /scrape at concurrency 1, 4
-// and 8 (one URL per request, every request isolated), beside playwright-core driving
-// Debian's chromium through the same work (new context per page: goto, innerText, aria
-// snapshot). Prints pages/s, p50, p95, the ratios, headless start-to-ready time, and the
-// cost per page of the polyfills (the same work with browser.polyfills off and on).
+// and 8 (one URL per request, every request isolated) on each engine (QtWebEngine, and
+// Debian's chromium over the DevTools protocol; one Pilothouse per engine, measured
+// alone), beside playwright-core driving Debian's chromium through the same work (new
+// context per page: goto, innerText, aria snapshot). Prints pages/s, p50, p95, the
+// ratios, the memory of each (PSS of the whole process tree, peak at concurrency 4),
+// headless start-to-ready time, and the cost per page of the polyfills (the same work
+// with browser.polyfills off and on). BENCH_ENGINES picks the engines.
+import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { load, startPilothouse, startSite, chromiumArgs } from '../lib.mjs';
+
+const engines = (process.env.BENCH_ENGINES || 'qtwebengine,chromium').split(',');
+
+// The proportional set size of a process and all its descendants, in MB.
+function treePssMb(root) {
+  const children = new Map();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = +stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(+d);
+    } catch { /* gone */ }
+  }
+  let kb = 0;
+  const visit = (pid) => {
+    try {
+      const m = /Pss:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (m) kb += +m[1];
+    } catch { /* gone */ }
+    for (const c of children.get(pid) || []) visit(c);
+  };
+  visit(root);
+  return kb / 1024;
+}
+// Runs `work` while sampling the tree's PSS every 200 ms; returns [result, peak MB].
+async function withPeakPss(pid, work) {
+  let peak = treePssMb(pid);
+  const timer = setInterval(() => { peak = Math.max(peak, treePssMb(pid)); }, 200);
+  try {
+    const result = await work();
+    return [result, Math.max(peak, treePssMb(pid))];
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 const total = +(process.env.BENCH_PAGES || 200);
 const levels = (process.env.BENCH_CONCURRENCY || '1,4,8').split(',').map(Number);
@@ -22,9 +63,8 @@ for (let i = 0; i < 3; i++) {
   await ph.stop();
 }
 
-const ph = await startPilothouse();
 // `browser`: the request's browser object; absent, the pool's default (polyfills on).
-async function scrapeOne(i, browser) {
+async function scrapeOne(ph, i, browser) {
   const res = await fetch(`${ph.base}/scrape`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${ph.key}`, 'Content-Type': 'application/json' },
@@ -33,26 +73,38 @@ async function scrapeOne(i, browser) {
   const body = await res.json();
   return res.ok && body.results?.[0]?.status === 'success' && body.results[0].text.includes(`Product page ${i % total}`);
 }
-await load(8, 4, scrapeOne); // warm-up: first renderer, first page agent compile
 const ours = {};
-for (const c of levels) ours[c] = await load(total, c, (i) => scrapeOne(i));
-// The polyfills' cost per page: the same work with them off and on (the request's
-// browser.polyfills), alternating, twice each, at concurrency 1 and 4.
+const memory = {};
+let poly = {};
 const polyLevels = levels.filter((c) => c === 1 || c === 4);
-const poly = {};
-for (const c of polyLevels) {
-  const runs = { off: [], on: [] };
-  for (let round = 0; round < 2; round++) {
-    for (const mode of ['off', 'on'])
-      runs[mode].push(await load(total, c, (i) => scrapeOne(i, { polyfills: mode === 'on' })));
+for (const engine of engines) {
+  const ph = await startPilothouse(['--set', `browser.engine=${engine}`]);
+  await load(8, 4, (i) => scrapeOne(ph, i)); // warm-up: the engine, first renderer, first agent compile
+  ours[engine] = {};
+  for (const c of levels) {
+    if (c === 4)
+      [ours[engine][c], memory[engine]] = await withPeakPss(ph.child.pid, () => load(total, c, (i) => scrapeOne(ph, i)));
+    else
+      ours[engine][c] = await load(total, c, (i) => scrapeOne(ph, i));
   }
-  const merge = (rs) => ({ perSecond: rs.reduce((a, r) => a + r.perSecond, 0) / rs.length,
-                           p50: rs.reduce((a, r) => a + r.p50, 0) / rs.length,
-                           p95: rs.reduce((a, r) => a + r.p95, 0) / rs.length,
-                           errors: rs.reduce((a, r) => a + r.errors, 0) });
-  poly[c] = { off: merge(runs.off), on: merge(runs.on) };
+  if (engine === 'qtwebengine') {
+    // The polyfills' cost per page: the same work with them off and on (the request's
+    // browser.polyfills), alternating, twice each, at concurrency 1 and 4.
+    for (const c of polyLevels) {
+      const runs = { off: [], on: [] };
+      for (let round = 0; round < 2; round++) {
+        for (const mode of ['off', 'on'])
+          runs[mode].push(await load(total, c, (i) => scrapeOne(ph, i, { polyfills: mode === 'on' })));
+      }
+      const merge = (rs) => ({ perSecond: rs.reduce((a, r) => a + r.perSecond, 0) / rs.length,
+                               p50: rs.reduce((a, r) => a + r.p50, 0) / rs.length,
+                               p95: rs.reduce((a, r) => a + r.p95, 0) / rs.length,
+                               errors: rs.reduce((a, r) => a + r.errors, 0) });
+      poly[c] = { off: merge(runs.off), on: merge(runs.on) };
+    }
+  }
+  await ph.stop();
 }
-await ph.stop();
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: chromiumArgs });
 async function playwrightOne(i) {
@@ -70,25 +122,38 @@ async function playwrightOne(i) {
 }
 await load(8, 4, playwrightOne);
 const theirs = {};
-for (const c of levels) theirs[c] = await load(total, c, playwrightOne);
+let theirMemory = 0;
+for (const c of levels) {
+  if (c === 4)
+    [theirs[c], theirMemory] = await withPeakPss(browser.process().pid, () => load(total, c, playwrightOne));
+  else
+    theirs[c] = await load(total, c, playwrightOne);
+}
 await browser.close();
 server.close();
 
 console.log(`\nbench/scrape: ${total} pages, one URL per request, every request isolated\n`);
-console.log('concurrency | Pilothouse pages/s    p50 ms    p95 ms errors | Playwright pages/s    p50 ms    p95 ms errors | ratio');
-for (const c of levels) {
-  const a = ours[c], b = theirs[c];
-  console.log(`${String(c).padStart(11)} | ${fmt(a.perSecond)}         ${fmt(a.p50, 0)}  ${fmt(a.p95, 0)} ${String(a.errors).padStart(6)} | ${fmt(b.perSecond)}         ${fmt(b.p50, 0)}  ${fmt(b.p95, 0)} ${String(b.errors).padStart(6)} | ${fmt(a.perSecond / b.perSecond, 2)}x`);
+console.log('engine      | concurrency | Pilothouse pages/s    p50 ms    p95 ms errors | Playwright pages/s    p50 ms    p95 ms errors | ratio');
+for (const engine of engines) {
+  for (const c of levels) {
+    const a = ours[engine][c], b = theirs[c];
+    console.log(`${engine.padEnd(11)} | ${String(c).padStart(11)} | ${fmt(a.perSecond)}         ${fmt(a.p50, 0)}  ${fmt(a.p95, 0)} ${String(a.errors).padStart(6)} | ${fmt(b.perSecond)}         ${fmt(b.p50, 0)}  ${fmt(b.p95, 0)} ${String(b.errors).padStart(6)} | ${fmt(a.perSecond / b.perSecond, 2)}x`);
+  }
 }
+console.log('\nmemory, peak PSS of the whole process tree at concurrency 4:');
+for (const engine of engines) console.log(`  Pilothouse on ${engine.padEnd(11)} ${fmt(memory[engine], 0)} MB`);
+console.log(`  Playwright + chromium     ${fmt(theirMemory, 0)} MB`);
 const best = readies.reduce((x, y) => (x.listening < y.listening ? x : y));
 console.log(`\nheadless start to ready: ${best.listening.toFixed(0)} ms to the "listening" line, ${best.firstAnswer.toFixed(0)} ms to the first answer (best of ${readies.length}; target < 1000 ms)`);
 const c4 = levels.includes(4) ? 4 : levels[0];
-const ratio = ours[c4].perSecond / theirs[c4].perSecond;
-console.log(`target at concurrency ${c4}: Pilothouse >= 3x Playwright pages/s -> ${ratio.toFixed(2)}x ${ratio >= 3 ? 'MET' : 'NOT MET'}; p95 below Playwright's -> ${ours[c4].p95.toFixed(0)} vs ${theirs[c4].p95.toFixed(0)} ms ${ours[c4].p95 < theirs[c4].p95 ? 'MET' : 'NOT MET'}`);
+for (const engine of engines) {
+  const ratio = ours[engine][c4].perSecond / theirs[c4].perSecond;
+  console.log(`target at concurrency ${c4} on ${engine}: Pilothouse >= 3x Playwright pages/s -> ${ratio.toFixed(2)}x ${ratio >= 3 ? 'MET' : 'NOT MET'}; p95 below Playwright's -> ${ours[engine][c4].p95.toFixed(0)} vs ${theirs[c4].p95.toFixed(0)} ms ${ours[engine][c4].p95 < theirs[c4].p95 ? 'MET' : 'NOT MET'}`);
+}
 
 console.log(`\npolyfills' cost per page (${total} pages per run, off and on alternating, mean of 2 runs each)\n`);
 console.log('concurrency | polyfills off pages/s    p50 ms    p95 ms | polyfills on pages/s    p50 ms    p95 ms | on/off pages/s  on-off p95 ms');
-for (const c of polyLevels) {
+for (const c of polyLevels.filter((l) => poly[l])) {
   const { off, on } = poly[c];
   console.log(`${String(c).padStart(11)} | ${fmt(off.perSecond)}             ${fmt(off.p50, 0)}  ${fmt(off.p95, 0)} | ${fmt(on.perSecond)}            ${fmt(on.p50, 0)}  ${fmt(on.p95, 0)} | ${fmt(on.perSecond / off.perSecond, 3)}x      ${fmt(on.p95 - off.p95, 0)}` +
     (off.errors + on.errors ? `  (${off.errors + on.errors} errors)` : ''));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Pilothouse needs on Debian 12, and only what is missing:
-# Qt 6.4 (Widgets, WebEngine, HttpServer, SQLite driver, tools), the build tools
+# Qt 6.4 (Widgets, WebEngine, HttpServer, Charts, SQLite driver, tools), the build tools
 # (CMake, Ninja, ccache), OpenSSL and libpsl headers, Node.js and npm for the page
 # agent bundle, Xvfb for console screenshots; for server/data libxlsxwriter, minizip,
 # poppler-qt6, snappy, zstd and zlib. `--bench` adds Debian's chromium, `--test`
@@ -9,7 +9,7 @@ set -euo pipefail
 
 packages=(
     g++ cmake ninja-build ccache pkg-config file dpkg-dev
-    qt6-base-dev qt6-webengine-dev qt6-httpserver-dev qt6-websockets-dev
+    qt6-base-dev qt6-webengine-dev qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev
     libqt6sql6-sqlite libqt6svg6 qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     libgl-dev libssl-dev libpsl-dev publicsuffix
     libxlsxwriter-dev libminizip-dev libpoppler-qt6-dev libsnappy-dev libzstd-dev zlib1g-dev

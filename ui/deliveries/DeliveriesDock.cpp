@@ -166,6 +166,11 @@ DeliveriesDock::DeliveriesDock(Service &service, QWidget *parent)
 
 DeliveriesDock::~DeliveriesDock() = default;
 
+void DeliveriesDock::filterByStatus(const QString &status)
+{
+    m_filter->setCurrentIndex(qMax(0, m_filter->findData(status))); // the model follows
+}
+
 bool DeliveriesDock::select(const QString &deliveryId)
 {
     const int row = m_model->fetchRowOf(deliveryId);

@@ -59,6 +59,10 @@ public:
                                const webhooks::AttemptRecord *attempt);
     QString currentCurl() const;
 
+    // Lists the deliveries with `status` (pending, delivered, failed; "" for all): the
+    // Overview's deliveries chart opens the panel this way.
+    void filterByStatus(const QString &status);
+
 protected:
     void changeEvent(QEvent *event) override;
 

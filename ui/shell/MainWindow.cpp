@@ -104,6 +104,26 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_sitesDock);
     tabifyDockWidget(m_settingsDock, m_sitesDock);
     m_viewMenu->addAction(m_sitesDock->toggleViewAction());
+    // The Overview's charts open their panels, filtered by the status or outcome clicked.
+    auto bringUp = [](QDockWidget *dock) {
+        dock->show();
+        dock->raise();
+        dock->setFocus();
+    };
+    connect(m_overview, &OverviewDock::runsRequested, this, [this, bringUp](const QString &s) {
+        m_trajectories->filterByStatus(s);
+        bringUp(m_trajectories);
+    });
+    connect(m_overview, &OverviewDock::deliveriesRequested, this,
+            [this, bringUp](const QString &s) {
+                m_deliveries->filterByStatus(s);
+                bringUp(m_deliveries);
+            });
+    connect(m_overview, &OverviewDock::browserViewsRequested, this,
+            [this, bringUp] { bringUp(m_browserViews); });
+    connect(m_overview, &OverviewDock::keysRequested, this, [this, bringUp] { bringUp(m_keys); });
+    connect(m_overview, &OverviewDock::a2wRunsRequested, this,
+            [this, bringUp] { bringUp(m_a2wRuns); });
     m_overview->raise();
     // Keyboard: Ctrl+1 … Ctrl+0 go to the first ten panels, Ctrl+PgDown / Ctrl+PgUp to the
     // next and previous one; every panel is in View > Go to panel.

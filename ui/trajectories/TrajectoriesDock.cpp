@@ -241,6 +241,22 @@ QLineEdit *TrajectoriesDock::answerField(const QString &key) const
     return nullptr;
 }
 
+void TrajectoriesDock::filterByStatus(const QString &status)
+{
+    {
+        const QSignalBlocker statusBlocker(m_statusFilter);
+        const QSignalBlocker searchBlocker(m_search);
+        m_statusFilter->setCurrentIndex(qMax(0, m_statusFilter->findData(status)));
+        m_search->clear();
+    }
+    applyFilter(); // once, not once per field
+}
+
+QString TrajectoriesDock::statusFilter() const
+{
+    return m_statusFilter->currentData().toString();
+}
+
 void TrajectoriesDock::applyFilter()
 {
     m_searchTimer->stop();

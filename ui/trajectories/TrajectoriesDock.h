@@ -40,6 +40,10 @@ public:
     QTableView *view() const { return m_view; }
     // Selects a run in the list (and shows it); false when it is not listed.
     bool select(const QString &trajectoryId);
+    // Lists the runs with `status` ("" for every status), the text filter cleared (the
+    // Overview's runs chart opens the panel this way).
+    void filterByStatus(const QString &status);
+    QString statusFilter() const;
     QString currentId() const { return m_current; }
     // The question form's fields by question key (for tests and keyboard users).
     QLineEdit *answerField(const QString &key) const;
