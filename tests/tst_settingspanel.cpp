@@ -27,6 +27,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSignalSpy>
 
@@ -168,6 +169,16 @@ void tst_SettingsPanel::showsAStoredNumberInAFittingUnit()
     QCOMPARE(body->unit(), QStringLiteral("MB"));
     QCOMPARE(body->spinBox()->value(), 10.0);
     QCOMPARE(body->value(), 10.0 * 1024 * 1024);
+    QCOMPARE(body->spinBox()->text(), QStringLiteral("10")); // not 10.0000000
+    // The ranges and defaults beside them read the same way.
+    using Unit = Settings::Definition::Unit;
+    QCOMPARE(ui::QuantityEdit::format(Unit::Bytes, 10485760), QStringLiteral("10 MB"));
+    QCOMPARE(ui::QuantityEdit::format(Unit::Bytes, 1024), QStringLiteral("1 KB"));
+    QCOMPARE(ui::QuantityEdit::format(Unit::Milliseconds, 600000), QStringLiteral("10 min"));
+    QCOMPARE(ui::QuantityEdit::format(Unit::Milliseconds, 1500),
+             QLocale().toString(1500) + QStringLiteral(" ms"));
+    QCOMPARE(ui::QuantityEdit::format(Unit::Hours, 720), QStringLiteral("30 d"));
+    QCOMPARE(ui::QuantityEdit::format(Unit::Percent, 70), QStringLiteral("70 %"));
     ui::QuantityEdit *percent =
         m_dock->quantityEdit(QStringLiteral("runtime.externalBlockPercent"));
     QVERIFY(!percent->unitBox());

@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QLocale>
 #include <QSignalBlocker>
 
 #include <cmath>
@@ -11,53 +12,96 @@ namespace ph::ui {
 
 namespace {
 using Unit = Settings::Definition::Unit;
+
+// Shows 10 MB as "10", not "10.0000000"; the decimals are there when typed.
+class TrimmedSpinBox : public QDoubleSpinBox
+{
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+
+protected:
+    QString textFromValue(double value) const override
+    {
+        QLocale l = locale();
+        l.setNumberOptions(l.numberOptions() | QLocale::OmitGroupSeparator);
+        QString text = l.toString(value, 'f', decimals());
+        const QChar point = l.decimalPoint().at(0);
+        if (text.contains(point)) {
+            while (text.endsWith(QLatin1Char('0')))
+                text.chop(1);
+            if (text.endsWith(point))
+                text.chop(1);
+        }
+        return text;
+    }
+};
+
+QList<std::pair<QString, double>> scalesOf(Unit unit)
+{
+    // Unit symbols are the same in every language the console speaks.
+    switch (unit) {
+    case Unit::Bytes:
+        return {{QStringLiteral("B"), 1},
+                {QStringLiteral("KB"), 1024},
+                {QStringLiteral("MB"), 1024.0 * 1024},
+                {QStringLiteral("GB"), 1024.0 * 1024 * 1024}};
+    case Unit::BytesPerSecond:
+        return {{QStringLiteral("B/s"), 1}, {QStringLiteral("KB/s"), 1024}};
+    case Unit::Milliseconds:
+        return {{QStringLiteral("ms"), 1},
+                {QStringLiteral("s"), 1000},
+                {QStringLiteral("min"), 60000},
+                {QStringLiteral("h"), 3600000}};
+    case Unit::Seconds:
+        return {{QStringLiteral("s"), 1},
+                {QStringLiteral("min"), 60},
+                {QStringLiteral("h"), 3600},
+                {QStringLiteral("d"), 86400}};
+    case Unit::Hours:
+        return {{QStringLiteral("h"), 1}, {QStringLiteral("d"), 24}};
+    case Unit::Percent:
+        return {{QStringLiteral("%"), 1}};
+    case Unit::PerMinute:
+        return {{QStringLiteral("/min"), 1}};
+    case Unit::None:
+    case Unit::Url:
+        break;
+    }
+    return {{QString(), 1}};
+}
+
+// The largest scale that shows `value` whole (the first for 0).
+int fittingScale(const QList<std::pair<QString, double>> &scales, double value)
+{
+    for (int i = int(scales.size()) - 1; i > 0; --i) {
+        if (value != 0 && std::fmod(value, scales.at(i).second) == 0)
+            return i;
+    }
+    return 0;
+}
 } // namespace
+
+QString QuantityEdit::format(Settings::Definition::Unit unit, double value)
+{
+    const auto scales = scalesOf(unit);
+    const auto &[symbol, factor] = scales.at(fittingScale(scales, value));
+    const QString number = QLocale().toString(qint64(value / factor));
+    if (symbol.isEmpty())
+        return number;
+    return symbol == QLatin1String("%") ? number + QStringLiteral(" %")
+                                        : number + QLatin1Char(' ') + symbol;
+}
 
 QuantityEdit::QuantityEdit(const Settings::Definition &definition, QWidget *parent)
     : QWidget(parent)
     , m_minimum(definition.minimum)
     , m_maximum(definition.maximum > 0 ? definition.maximum : 1e15)
 {
-    // Unit symbols are the same in every language the console speaks.
-    switch (definition.unit) {
-    case Unit::Bytes:
-        m_scales = {{QStringLiteral("B"), 1},
-                    {QStringLiteral("KB"), 1024},
-                    {QStringLiteral("MB"), 1024.0 * 1024},
-                    {QStringLiteral("GB"), 1024.0 * 1024 * 1024}};
-        break;
-    case Unit::BytesPerSecond:
-        m_scales = {{QStringLiteral("B/s"), 1}, {QStringLiteral("KB/s"), 1024}};
-        break;
-    case Unit::Milliseconds:
-        m_scales = {{QStringLiteral("ms"), 1},
-                    {QStringLiteral("s"), 1000},
-                    {QStringLiteral("min"), 60000},
-                    {QStringLiteral("h"), 3600000}};
-        break;
-    case Unit::Seconds:
-        m_scales = {{QStringLiteral("s"), 1},
-                    {QStringLiteral("min"), 60},
-                    {QStringLiteral("h"), 3600},
-                    {QStringLiteral("d"), 86400}};
-        break;
-    case Unit::Hours:
-        m_scales = {{QStringLiteral("h"), 1}, {QStringLiteral("d"), 24}};
-        break;
-    case Unit::Percent:
-        m_scales = {{QStringLiteral("%"), 1}};
-        break;
-    case Unit::PerMinute:
-        m_scales = {{QStringLiteral("/min"), 1}};
-        break;
-    case Unit::None:
-    case Unit::Url:
-        m_scales = {{QString(), 1}};
-        break;
-    }
+    for (const auto &[symbol, factor] : scalesOf(definition.unit))
+        m_scales.append({symbol, factor});
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
-    m_spin = new QDoubleSpinBox(this);
+    m_spin = new TrimmedSpinBox(this);
     m_spin->setAlignment(Qt::AlignRight);
     m_spin->setKeyboardTracking(true);
     row->addWidget(m_spin, 1);
@@ -105,15 +149,10 @@ double QuantityEdit::value() const
 
 void QuantityEdit::setValue(double value)
 {
-    int best = 0;
-    for (int i = int(m_scales.size()) - 1; i > 0; --i) {
-        const double f = m_scales.at(i).factor;
-        if (value != 0 && std::fmod(value, f) == 0) {
-            best = i;
-            break;
-        }
-    }
-    applyScale(best, value);
+    QList<std::pair<QString, double>> scales;
+    for (const Scale &sc : std::as_const(m_scales))
+        scales.append({sc.symbol, sc.factor});
+    applyScale(fittingScale(scales, value), value);
 }
 
 bool QuantityEdit::setUnit(const QString &symbol)

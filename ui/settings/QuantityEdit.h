@@ -30,6 +30,8 @@ public:
     // Picks the unit by its symbol ("MB", "s"); false when there is none such.
     bool setUnit(const QString &symbol);
     QString unit() const;
+    // A value in the setting's unit as people read it: "10 MB", "30 s", "4".
+    static QString format(Settings::Definition::Unit unit, double value);
     // Names the spin box and the unit picker for assistive technology after `label`.
     void setAccessibleNames(const QString &label);
 

@@ -524,10 +524,11 @@ void SettingsDock::retranslateUi()
         // The help texts are the service's own (as GET /settings gives them).
         QString hint = d.help;
         if (d.maximum > 0)
-            hint += QLatin1Char(' ') + tr("(%1 to %2, default %3)")
-                                           .arg(qint64(d.minimum))
-                                           .arg(qint64(d.maximum))
-                                           .arg(SettingsModel::display(d, d.defaultValue));
+            hint += QLatin1Char(' ') +
+                    tr("(%1 to %2, default %3)")
+                        .arg(QuantityEdit::format(d.unit, d.minimum),
+                             QuantityEdit::format(d.unit, d.maximum),
+                             QuantityEdit::format(d.unit, d.defaultValue.toDouble()));
         f.hint->setText(hint);
         if (d.secret) {
             f.line->setPlaceholderText(tr("Type a new value to replace it"));

@@ -10,6 +10,7 @@
 #include "sites/SitesArea.h"
 #include "sites/WorkspaceActions.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
@@ -317,6 +318,16 @@ SiteConfigEditor::SiteConfigEditor(Service &service, QWidget *parent)
     buttons->addWidget(m_revert);
     buttons->addWidget(m_save);
     layout->addLayout(buttons);
+
+    // Keyboard: Ctrl+S saves (after the list of changes), as the Save button does.
+    auto *saveAction = new QAction(this);
+    saveAction->setShortcut(QKeySequence::Save);
+    saveAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(saveAction, &QAction::triggered, this, [this] {
+        if (m_save->isEnabled())
+            save();
+    });
+    addAction(saveAction);
 
     connect(m_json, &QPlainTextEdit::textChanged, this, &SiteConfigEditor::fromJson);
     connect(m_save, &QPushButton::clicked, this, &SiteConfigEditor::save);
@@ -886,7 +897,7 @@ void SiteConfigEditor::retranslateUi()
                                    "fields over the runtime defaults; read-only)"));
     m_effective->setAccessibleName(tr("Effective configuration"));
     m_error->setAccessibleName(tr("Configuration error"));
-    m_save->setText(tr("Save…"));
+    m_save->setText(tr("Save… (Ctrl+S)"));
     m_save->setAccessibleName(tr("Save the site configuration"));
     m_revert->setText(tr("Revert"));
     m_revert->setAccessibleName(tr("Revert the site configuration"));
