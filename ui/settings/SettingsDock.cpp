@@ -36,17 +36,6 @@ QString prefixOf(const QString &key)
     return key.left(key.lastIndexOf(QLatin1Char('.')));
 }
 
-// A number field as PATCH /settings would carry it: a number when the text reads as
-// one (plain or in the console's locale), else the text, which Settings refuses by name.
-QJsonValue numberValue(const QString &text)
-{
-    const QString t = text.trimmed();
-    bool ok = false;
-    double n = QLocale::c().toDouble(t, &ok);
-    if (!ok)
-        n = QLocale().toDouble(t, &ok);
-    return ok ? QJsonValue(n) : QJsonValue(t);
-}
 } // namespace
 
 SettingsDock::SettingsDock(Service &service, QWidget *parent)
@@ -352,8 +341,6 @@ QJsonValue SettingsDock::editorValue(const Field &f) const
                                                              : QJsonValue(f.line->text());
     if (f.quantity)
         return f.quantity->value();
-    if (d.type == QJsonValue::Double)
-        return numberValue(f.line->text());
     return f.line->text();
 }
 
