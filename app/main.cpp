@@ -17,6 +17,7 @@
 #include "MainWindow.h"
 #include "browserviews/ViewFrameSource.h"
 #include "engine/LiveViews.h"
+#include "sites/SitesDock.h"
 #include <QApplication>
 #include <QDockWidget>
 #include <QTableView>
@@ -68,6 +69,13 @@ void saveScreenshots(QMainWindow &window, const QString &dir)
         QString name = dock->objectName();
         name.remove(QStringLiteral("Dock"));
         window.grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+        // The Sites panel once more, with the selected site's configuration editor open.
+        if (auto *sites = qobject_cast<ph::ui::SitesDock *>(dock)) {
+            sites->showConfiguration();
+            QCoreApplication::processEvents();
+            QCoreApplication::processEvents();
+            window.grab().save(QDir(dir).filePath(QStringLiteral("siteConfig.png")));
+        }
     }
 }
 

@@ -20,6 +20,27 @@ using http::AuthPolicy;
 using http::Exchange;
 using http::Route;
 
+namespace {
+// The demo site's configuration: a greeting, two shortcuts, a knowledge entry and voice.
+QJsonObject demoSiteConfig()
+{
+    return QJsonDocument::fromJson(R"({
+        "greeting": {"text": "Welcome aboard! Ask me for rope, fenders or a delivery date.",
+                     "delay": 2500},
+        "shortcuts": [
+            {"id": "rope", "label": "Find mooring rope", "prompt": "Show me mooring rope"},
+            {"id": "delivery", "label": "When does it arrive?", "kind": "journey",
+             "prompt": "When would an order placed now arrive?"}],
+        "knowledge": [
+            {"id": "returns", "title": "Returns", "kind": "policy",
+             "body": "Unused goods can be returned within 30 days."}],
+        "voice": {"enabled": true, "language": "en-GB"},
+        "aiAccess": {"confirmation": "required", "maxHops": 1}
+    })")
+        .object();
+}
+} // namespace
+
 DemoSite::DemoSite(QObject *parent)
     : QObject(parent)
 {}
@@ -165,12 +186,22 @@ void DemoSeeder::step(int index)
               {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("harbour.example")}}},
              m_key, 0, [this, index](const QJsonObject &r) {
                  m_siteId = r.value(QStringLiteral("siteId")).toString();
-                 call("POST", QStringLiteral("/createConnectKey"),
-                      {{QStringLiteral("siteId"), m_siteId},
-                       {QStringLiteral("label"), QStringLiteral("owner's assistant")}},
-                      m_key, 0, [this, index](const QJsonObject &k) {
-                          m_connectKey = k.value(QStringLiteral("key")).toString();
-                          step(index + 1);
+                 const QString keyId = r.value(QStringLiteral("key"))
+                                           .toObject()
+                                           .value(QStringLiteral("keyId"))
+                                           .toString();
+                 // A configuration for the Sites panel's editor to show.
+                 call("POST", QStringLiteral("/upsertSiteConfig"),
+                      {{QStringLiteral("keyId"), keyId},
+                       {QStringLiteral("siteConfig"), demoSiteConfig()}},
+                      m_key, 0, [this, index](const QJsonObject &) {
+                          call("POST", QStringLiteral("/createConnectKey"),
+                               {{QStringLiteral("siteId"), m_siteId},
+                                {QStringLiteral("label"), QStringLiteral("owner's assistant")}},
+                               m_key, 0, [this, index](const QJsonObject &k) {
+                                   m_connectKey = k.value(QStringLiteral("key")).toString();
+                                   step(index + 1);
+                               });
                       });
              });
         return;

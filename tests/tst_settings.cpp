@@ -68,6 +68,12 @@ void tst_Settings::refusesABadValueAndKeepsTheOldOne_data()
         << SettingKeys::poolSize << QJsonValue(0) << "between 1 and 64";
     QTest::newRow("rejects a number for a boolean")
         << SettingKeys::allowPrivateTargets << QJsonValue(1) << "must be a boolean";
+    QTest::newRow("rejects an LLM address without a scheme")
+        << SettingKeys::llmBaseUrl << QJsonValue(QStringLiteral("models.example/v1"))
+        << "must be an absolute http or https URL";
+    QTest::newRow("rejects an issuer that is not http")
+        << SettingKeys::oidcIssuer << QJsonValue(QStringLiteral("ftp://idp.example"))
+        << "must be an absolute http or https URL";
     QTest::newRow("rejects an unknown key")
         << QStringLiteral("no.such") << QJsonValue(1) << "unknown setting";
 }

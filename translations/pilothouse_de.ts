@@ -2,6 +2,354 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>SettingLabels</name>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="14"/>
+        <source>Largest request body</source>
+        <translation>Größter Anfragetext</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="16"/>
+        <source>Public address</source>
+        <translation>Öffentliche Adresse</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="18"/>
+        <source>Allow private and loopback targets</source>
+        <translation>Private und Loopback-Ziele erlauben</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="19"/>
+        <source>Browser pages at once</source>
+        <translation>Browserseiten gleichzeitig</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="21"/>
+        <source>Waiting page requests</source>
+        <translation>Wartende Seitenanfragen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="23"/>
+        <source>Pages prepared ahead</source>
+        <translation>Vorbereitete Seiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="24"/>
+        <source>Browser engine</source>
+        <translation>Browser-Engine</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="26"/>
+        <source>Chromium program</source>
+        <translation>Chromium-Programm</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="28"/>
+        <source>Polyfills for older pages</source>
+        <translation>Polyfills für ältere Seiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="29"/>
+        <source>User agent</source>
+        <translation>User-Agent</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="31"/>
+        <source>Navigation time limit</source>
+        <translation>Zeitlimit für Navigation</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="33"/>
+        <source>URLs per scrape request</source>
+        <translation>URLs pro Scrape-Anfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="35"/>
+        <source>Accessibility tree nodes</source>
+        <translation>Knoten im Barrierefreiheitsbaum</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="37"/>
+        <source>Shutdown grace time</source>
+        <translation>Schonfrist beim Beenden</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="39"/>
+        <source>Wait for a run before answering</source>
+        <translation>Vor der Antwort auf einen Lauf warten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="40"/>
+        <source>Run time limit</source>
+        <translation>Zeitlimit pro Lauf</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="41"/>
+        <source>Steps per run</source>
+        <translation>Schritte pro Lauf</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="43"/>
+        <source>Runs at once per key</source>
+        <translation>Gleichzeitige Läufe pro Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="45"/>
+        <source>Pages followed when paginating</source>
+        <translation>Verfolgte Seiten beim Blättern</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="47"/>
+        <source>Sheet rows per workflow</source>
+        <translation>Tabellenzeilen pro Workflow</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="49"/>
+        <source>Page kept while waiting for input</source>
+        <translation>Seite behalten, während auf Eingabe gewartet wird</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="51"/>
+        <source>Largest inline answer</source>
+        <translation>Größte Inline-Antwort</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="53"/>
+        <source>Live view link lifetime</source>
+        <translation>Gültigkeit des Live-Ansicht-Links</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="55"/>
+        <source>Bridge wait before answering</source>
+        <translation>Wartezeit der Bridge vor der Antwort</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="57"/>
+        <source>Download link lifetime</source>
+        <translation>Gültigkeit des Download-Links</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="59"/>
+        <source>Longest held answer</source>
+        <translation>Am längsten gehaltene Antwort</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="61"/>
+        <source>Wait for input before expiry</source>
+        <translation>Auf Eingabe warten bis zum Ablauf</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="63"/>
+        <source>Idempotency key lifetime</source>
+        <translation>Gültigkeit des Idempotenzschlüssels</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="65"/>
+        <source>Runs per address (anonymous)</source>
+        <translation>Läufe pro Adresse (anonym)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="67"/>
+        <source>Runs per address (identified)</source>
+        <translation>Läufe pro Adresse (identifiziert)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="69"/>
+        <source>Runs per verified agent</source>
+        <translation>Läufe pro verifiziertem Agenten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="71"/>
+        <source>Sensitive fields need a verified agent</source>
+        <translation>Sensible Felder erfordern einen verifizierten Agenten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="73"/>
+        <source>Longest signature window</source>
+        <translation>Längstes Signaturfenster</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="75"/>
+        <source>Event chunk size</source>
+        <translation>Größe der Ereignisstücke</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="77"/>
+        <source>Session token lifetime</source>
+        <translation>Gültigkeit des Sitzungstokens</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="79"/>
+        <source>Largest inline checkpoint</source>
+        <translation>Größter Inline-Checkpoint</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="81"/>
+        <source>Telemetry events per batch</source>
+        <translation>Telemetrieereignisse pro Stapel</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="83"/>
+        <source>Largest telemetry event</source>
+        <translation>Größtes Telemetrieereignis</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="85"/>
+        <source>Block at adversarial score</source>
+        <translation>Blockieren ab Angriffswert</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="87"/>
+        <source>Stream ping interval</source>
+        <translation>Ping-Intervall der Streams</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="89"/>
+        <source>Execute visitors&apos; runs</source>
+        <translation>Läufe der Besucher ausführen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="90"/>
+        <source>LLM API address</source>
+        <translation>Adresse der LLM-API</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="91"/>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="92"/>
+        <source>LLM API key</source>
+        <translation>Schlüssel der LLM-API</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="94"/>
+        <source>Model call time limit</source>
+        <translation>Zeitlimit pro Modellaufruf</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="95"/>
+        <source>Model turns per run</source>
+        <translation>Modellzüge pro Lauf</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="96"/>
+        <source>Issuer</source>
+        <translation>Aussteller</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="98"/>
+        <source>Audience (client id)</source>
+        <translation>Zielgruppe (Client-ID)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="100"/>
+        <source>Signing keys address</source>
+        <translation>Adresse der Signaturschlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="101"/>
+        <source>Owners</source>
+        <translation>Eigentümer</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="103"/>
+        <source>Least time between key fetches</source>
+        <translation>Mindestabstand zwischen Schlüsselabrufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="105"/>
+        <source>Open connections</source>
+        <translation>Offene Verbindungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="107"/>
+        <source>Open connections per address</source>
+        <translation>Offene Verbindungen pro Adresse</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="109"/>
+        <source>Header time limit</source>
+        <translation>Zeitlimit für Header</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="111"/>
+        <source>Body time limit</source>
+        <translation>Zeitlimit für den Anfragetext</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="113"/>
+        <source>Body speed that earns more time</source>
+        <translation>Übertragungsrate, die mehr Zeit gewährt</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="115"/>
+        <source>Scrapes at once per key</source>
+        <translation>Gleichzeitige Scrapes pro Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="117"/>
+        <source>URLs per run request</source>
+        <translation>URLs pro Laufanfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="119"/>
+        <source>Files per run request</source>
+        <translation>Dateien pro Laufanfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="121"/>
+        <source>Images per run request</source>
+        <translation>Bilder pro Laufanfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="123"/>
+        <source>Data inputs per run request</source>
+        <translation>Dateneingaben pro Laufanfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="125"/>
+        <source>Largest inputs per request</source>
+        <translation>Größte Eingaben pro Anfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="126"/>
+        <source>MCP sessions</source>
+        <translation>MCP-Sitzungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="128"/>
+        <source>MCP sessions per credential</source>
+        <translation>MCP-Sitzungen pro Zugangsdaten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="130"/>
+        <source>Largest MCP session state</source>
+        <translation>Größter MCP-Sitzungszustand</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="132"/>
+        <source>MCP session idle limit</source>
+        <translation>Leerlauflimit einer MCP-Sitzung</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="134"/>
+        <source>Expired files purge interval</source>
+        <translation>Intervall zum Löschen abgelaufener Dateien</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="136"/>
+        <source>Deliveries per webhook test</source>
+        <translation>Zustellungen pro Webhook-Test</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="138"/>
+        <source>Pending test deliveries per key</source>
+        <translation>Ausstehende Testzustellungen pro Schlüssel</translation>
+    </message>
+</context>
+<context>
     <name>ph::ui::A2wRunsDock</name>
     <message>
         <location filename="../ui/a2w/A2wRunsDock.cpp" line="160"/>
@@ -1288,6 +1636,14 @@
     </message>
 </context>
 <context>
+    <name>ph::ui::QuantityEdit</name>
+    <message>
+        <location filename="../ui/settings/QuantityEdit.cpp" line="179"/>
+        <source>%1: unit</source>
+        <translation>%1: Einheit</translation>
+    </message>
+</context>
+<context>
     <name>ph::ui::SecretReveal</name>
     <message>
         <location filename="../ui/common/SecretReveal.cpp" line="69"/>
@@ -1303,17 +1659,18 @@
 <context>
     <name>ph::ui::SettingsDock</name>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="296"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="406"/>
         <source>Stored; --set %1 given at start wins until the next start.</source>
         <translation>Gespeichert; bis zum nächsten Start gilt weiterhin das beim Start angegebene --set %1.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="302"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="372"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="412"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/settings/SettingsDock.cpp" line="310"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="420"/>
         <source>%n setting(s) not stored; see the reasons under them.</source>
         <translation>
             <numerusform>%n Einstellung nicht gespeichert; den Grund finden Sie darunter.</numerusform>
@@ -1321,7 +1678,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/settings/SettingsDock.cpp" line="312"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="422"/>
         <source>%n setting(s) stored.</source>
         <translation>
             <numerusform>%n Einstellung gespeichert.</numerusform>
@@ -1329,129 +1686,174 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="314"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="424"/>
         <source>Nothing changed.</source>
         <translation>Keine Änderungen.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="332"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="443"/>
         <source>HTTP</source>
         <translation>HTTP</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="334"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="445"/>
         <source>Network</source>
         <translation>Netzwerk</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="336"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="447"/>
         <source>Browser pool</source>
         <translation>Browser-Pool</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="338"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="449"/>
+        <source>Browser engine</source>
+        <translation>Browser-Engine</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="451"/>
         <source>Scraping</source>
         <translation>Scraping</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="340"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="453"/>
         <source>Shutdown</source>
         <translation>Herunterfahren</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="342"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="455"/>
         <source>Agent runs</source>
         <translation>Agent-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="344"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="457"/>
         <source>Browser bridge</source>
         <translation>Browser-Bridge</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="346"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="459"/>
         <source>Stored files</source>
         <translation>Gespeicherte Dateien</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="348"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="461"/>
         <source>LLM planner</source>
         <translation>LLM-Planer</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="350"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="463"/>
         <source>Owner sign-in (OpenID Connect)</source>
         <translation>Eigentümer-Anmeldung (OpenID Connect)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="369"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="482"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="371"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="484"/>
         <source>All settings</source>
         <translation>Alle Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="372"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="485"/>
         <source>Service</source>
         <translation>Dienst</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="373"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="486"/>
         <source>API address</source>
         <translation>API-Adresse</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="374"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="487"/>
         <source>Chosen at start with --bind and --port.</source>
         <translation>Wird beim Start mit --bind und --port festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="375"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="488"/>
         <source>Data directory</source>
         <translation>Datenverzeichnis</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="376"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="489"/>
         <source>Chosen at start with --data-dir.</source>
         <translation>Wird beim Start mit --data-dir festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="377"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="490"/>
         <source>Console language</source>
         <translation>Sprache der Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="385"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="531"/>
         <source>(%1 to %2, default %3)</source>
         <translation>(%1 bis %2, Standard: %3)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="391"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="537"/>
         <source>Type a new value to replace it</source>
         <translation>Neuen Wert eingeben, um den bisherigen zu ersetzen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="392"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="538"/>
         <source>Clear</source>
         <translation>Löschen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="397"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="543"/>
         <source>On</source>
         <translation>Ein</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="399"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="548"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="400"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="549"/>
         <source>Revert</source>
         <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="493"/>
+        <source>Search settings by name or key</source>
+        <translation>Einstellungen nach Name oder Schlüssel suchen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="494"/>
+        <source>Search settings</source>
+        <translation>Einstellungen suchen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="514"/>
+        <source>https://… (empty: none)</source>
+        <translation>https://… (leer: keine)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="517"/>
+        <source>Needs a restart</source>
+        <translation>Erfordert Neustart</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="518"/>
+        <source>Stored at once; takes effect at the next start.</source>
+        <translation>Sofort gespeichert; wirkt ab dem nächsten Start.</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="520"/>
+        <source>For new sessions</source>
+        <translation>Für neue Sitzungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="521"/>
+        <source>Takes effect for what is handed out from now on; tokens, links and streams given before keep the old value.</source>
+        <translation>Wirkt für alles, was ab jetzt ausgegeben wird; zuvor ausgegebene Tokens, Links und Streams behalten den alten Wert.</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingsDock.cpp" line="545"/>
+        <source>Clear %1</source>
+        <translation>%1 löschen</translation>
     </message>
 </context>
 <context>
@@ -1569,6 +1971,377 @@
         <location filename="../ui/deliveries/DeliveriesDock.cpp" line="132"/>
         <source>Redeliver the selected delivery</source>
         <translation>Die gewählte Zustellung erneut zustellen</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SiteConfigEditor</name>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="132"/>
+        <source>cleared (null); the runtime defaults apply</source>
+        <translation>geleert (null); es gelten die Standardwerte der Laufzeit</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="138"/>
+        <source>removed; default applies</source>
+        <translation>entfernt; es gilt der Standardwert</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="154"/>
+        <source>Greeting text</source>
+        <translation>Begrüßungstext</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="159"/>
+        <source>Shown after</source>
+        <translation>Angezeigt nach</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="165"/>
+        <source>Shown for</source>
+        <translation>Angezeigt für</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="167"/>
+        <source>Greeting off</source>
+        <translation>Begrüßung aus</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="168"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="810"/>
+        <source>AI access</source>
+        <translation>KI-Zugang</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="173"/>
+        <source>Browser deep links</source>
+        <translation>Browser-Deep-Links</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="174"/>
+        <source>Cloud browser</source>
+        <translation>Cloud-Browser</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="179"/>
+        <source>Delegated handoffs</source>
+        <translation>Delegierte Übergaben</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="184"/>
+        <source>Confirmation</source>
+        <translation>Bestätigung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="189"/>
+        <source>Other hosts</source>
+        <translation>Andere Hosts</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="190"/>
+        <source>Most hops</source>
+        <translation>Höchstens Sprünge</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="191"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="812"/>
+        <source>Agent discovery</source>
+        <translation>Agentenerkennung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="196"/>
+        <source>Preferred execution</source>
+        <translation>Bevorzugte Ausführung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="197"/>
+        <source>Offer the prompt</source>
+        <translation>Prompt anbieten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="202"/>
+        <source>Offer the shortcuts</source>
+        <translation>Shortcuts anbieten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="207"/>
+        <source>Offer the playbooks</source>
+        <translation>Playbooks anbieten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="208"/>
+        <source>Site manifest URL</source>
+        <translation>URL des Website-Manifests</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="209"/>
+        <source>Agent card URL</source>
+        <translation>URL der Agentenkarte</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="214"/>
+        <source>Surface</source>
+        <translation>Oberfläche</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="219"/>
+        <source>Branding</source>
+        <translation>Markenauftritt</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="224"/>
+        <source>Show actions</source>
+        <translation>Aktionen zeigen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="229"/>
+        <source>Beacon label</source>
+        <translation>Beschriftung des Beacons</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="234"/>
+        <source>No automatic scrolling</source>
+        <translation>Kein automatisches Scrollen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="239"/>
+        <source>Longest settle wait</source>
+        <translation>Längste Wartezeit bis zur Ruhe</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="241"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="816"/>
+        <source>Voice</source>
+        <translation>Sprache (Stimme)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="242"/>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="247"/>
+        <source>Stop listening after</source>
+        <translation>Zuhören beenden nach</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="596"/>
+        <source>The JSON does not read: %1 at character %2.</source>
+        <translation>Das JSON ist nicht lesbar: %1 bei Zeichen %2.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="599"/>
+        <source>siteConfig must be a JSON object.</source>
+        <translation>siteConfig muss ein JSON-Objekt sein.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="624"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="839"/>
+        <source>%1 (cleared)</source>
+        <translation>%1 (geleert)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="709"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="794"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="765"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="901"/>
+        <source>Save the site configuration</source>
+        <translation>Website-Konfiguration speichern</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="768"/>
+        <source>These changes are stored as version %1:</source>
+        <translation>Diese Änderungen werden als Version %1 gespeichert:</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="773"/>
+        <source>Changes to save</source>
+        <translation>Zu speichernde Änderungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="778"/>
+        <source>Save the changes</source>
+        <translation>Änderungen speichern</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="779"/>
+        <source>Keep editing</source>
+        <translation>Weiter bearbeiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="790"/>
+        <source>Saved the site configuration as version %1.</source>
+        <translation>Website-Konfiguration als Version %1 gespeichert.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="804"/>
+        <source>Greeting</source>
+        <translation>Begrüßung</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="806"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="863"/>
+        <source>Shortcuts</source>
+        <translation>Shortcuts</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="808"/>
+        <source>Knowledge</source>
+        <translation>Wissen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="814"/>
+        <source>Page config</source>
+        <translation>Seitenkonfiguration</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="831"/>
+        <source>Select a site to edit its configuration.</source>
+        <translation>Wählen Sie eine Website, um ihre Konfiguration zu bearbeiten.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="832"/>
+        <source>Configuration version %1 of %2. Empty fields and &quot;default&quot; use the runtime defaults shown on the right.</source>
+        <translation>Konfiguration Version %1 von %2. Leere Felder und „Standard“ verwenden die rechts gezeigten Standardwerte der Laufzeit.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="841"/>
+        <source>%1 is set to null: Save clears it, and the runtime defaults apply. Press Clear again to keep it.</source>
+        <translation>%1 ist auf null gesetzt: Speichern leert den Abschnitt, dann gelten die Standardwerte der Laufzeit. Drücken Sie erneut auf Leeren, um ihn zu behalten.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="846"/>
+        <source>Clear (use runtime defaults)</source>
+        <translation>Leeren (Standardwerte der Laufzeit)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="847"/>
+        <source>Clear %1</source>
+        <translation>%1 leeren</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="848"/>
+        <source>Sets %1 to null: on Save it is removed and the runtime defaults apply.</source>
+        <translation>Setzt %1 auf null: Beim Speichern wird der Abschnitt entfernt, dann gelten die Standardwerte der Laufzeit.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="852"/>
+        <source>Add shortcut</source>
+        <translation>Shortcut hinzufügen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="853"/>
+        <source>Add entry</source>
+        <translation>Eintrag hinzufügen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="857"/>
+        <source>Remove selected</source>
+        <translation>Auswahl entfernen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="859"/>
+        <source>Remove the selected shortcut</source>
+        <translation>Ausgewählten Shortcut entfernen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="860"/>
+        <source>Remove the selected knowledge entry</source>
+        <translation>Ausgewählten Wissenseintrag entfernen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="864"/>
+        <source>Knowledge entries</source>
+        <translation>Wissenseinträge</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="873"/>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="874"/>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="874"/>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="879"/>
+        <source>https://… (default: %1)</source>
+        <translation>https://… (Standard: %1)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="880"/>
+        <source>Default: %1</source>
+        <translation>Standard: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="882"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="884"/>
+        <source>Default (%1)</source>
+        <translation>Standard (%1)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="886"/>
+        <source>On</source>
+        <translation>An</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="887"/>
+        <source>Off</source>
+        <translation>Aus</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="891"/>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="892"/>
+        <source>The whole configuration as it will be stored. null clears a section; businessType, experience and analytics are edited here. Checked as you type, as POST /upsertSiteConfig checks it.</source>
+        <translation>Die ganze Konfiguration, wie sie gespeichert wird. null leert einen Abschnitt; businessType, experience und analytics werden hier bearbeitet. Wird beim Tippen geprüft, wie POST /upsertSiteConfig sie prüft.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="895"/>
+        <source>Site configuration as JSON</source>
+        <translation>Website-Konfiguration als JSON</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="896"/>
+        <source>&amp;Effective configuration (what the runtime serves: these fields over the runtime defaults; read-only)</source>
+        <translation>&amp;Wirksame Konfiguration (was die Laufzeit ausliefert: diese Felder über den Standardwerten der Laufzeit; schreibgeschützt)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="898"/>
+        <source>Effective configuration</source>
+        <translation>Wirksame Konfiguration</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="899"/>
+        <source>Configuration error</source>
+        <translation>Konfigurationsfehler</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="900"/>
+        <source>Save… (Ctrl+S)</source>
+        <translation>Speichern… (Strg+S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="902"/>
+        <source>Revert</source>
+        <translation>Zurücksetzen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="903"/>
+        <source>Revert the site configuration</source>
+        <translation>Website-Konfiguration zurücksetzen</translation>
     </message>
 </context>
 <context>
@@ -1935,147 +2708,152 @@
 <context>
     <name>ph::ui::SitesDock</name>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="108"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="109"/>
         <source>Copied the install snippet: paste it into the site&apos;s pages.</source>
         <translation>Einbau-Code kopiert: fügen Sie ihn in die Seiten der Website ein.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="252"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="262"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="266"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="276"/>
         <source>Created the site %1 with the site key %2.</source>
         <translation>Website %1 mit dem Website-Schlüssel %2 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="267"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="277"/>
         <source>Minted the site key %2 for %1.</source>
         <translation>Website-Schlüssel %2 für %1 erzeugt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="283"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="293"/>
         <source>Saved the allowed domains, capabilities and policy of %1.</source>
         <translation>Erlaubte Domains, Fähigkeiten und Richtlinie von %1 gespeichert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="300"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="310"/>
         <source>Rotated %1: its new public key is shown; the previous one no longer works.</source>
         <translation>%1 erneuert: Der neue öffentliche Schlüssel wird angezeigt; der bisherige funktioniert nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="317"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="327"/>
         <source>Activated %1.</source>
         <translation>%1 aktiviert.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="318"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="328"/>
         <source>Deactivated %1; pages that use it stop working.</source>
         <translation>%1 deaktiviert; Seiten, die ihn verwenden, funktionieren nicht mehr.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="338"/>
         <location filename="../ui/sites/SitesDock.cpp" line="348"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="358"/>
         <source>Delete site</source>
         <translation>Website löschen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="339"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="349"/>
         <source>Delete the site %1? Its site keys (%2), Connect AI keys (%3), configuration and proposals are removed, and pages that use its keys stop working. Its analytics history is kept. This cannot be undone.</source>
         <translation>Die Website %1 löschen? Ihre Website-Schlüssel (%2), Connect-AI-Schlüssel (%3), Konfiguration und Vorschläge werden entfernt, und Seiten, die ihre Schlüssel verwenden, funktionieren nicht mehr. Ihr Analyseverlauf bleibt erhalten. Dies kann nicht rückgängig gemacht werden.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="358"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="368"/>
         <source>Deleted the site %1.</source>
         <translation>Website %1 gelöscht.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="379"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="389"/>
         <source>Created the Connect AI key %1.</source>
         <translation>Connect-AI-Schlüssel %1 erstellt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="397"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="407"/>
         <source>Revoked %1; it now answers 401.</source>
         <translation>%1 widerrufen; Anfragen damit erhalten jetzt 401.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="421"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="431"/>
         <source>Select a site to see its site keys and Connect AI keys.</source>
         <translation>Wählen Sie eine Website aus, um ihre Website-Schlüssel und Connect-AI-Schlüssel anzuzeigen.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="451"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="461"/>
         <source>The new Connect AI key</source>
         <translation>Der neue Connect-AI-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="452"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="462"/>
         <source>Copy the key now and give it to your AI as a bearer key. It is shown only this once; Pilothouse keeps only its hash.</source>
         <translation>Kopieren Sie den Schlüssel jetzt und geben Sie ihn Ihrer KI als Bearer-Schlüssel. Er wird nur dieses eine Mal angezeigt; Pilothouse speichert nur seinen Hash.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="455"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="465"/>
         <source>The new public site key</source>
         <translation>Der neue öffentliche Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="456"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="466"/>
         <source>Place this key in your pages&apos; embed code. It is public; the list shows it shortened.</source>
         <translation>Fügen Sie diesen Schlüssel in den Einbettungscode Ihrer Seiten ein. Er ist öffentlich; die Liste zeigt ihn gekürzt.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="470"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="471"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="480"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="481"/>
         <source>Sites</source>
         <translation>Websites</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="473"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="483"/>
         <source>Site detail</source>
         <translation>Details der Website</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="474"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="484"/>
         <source>Selected site key</source>
         <translation>Gewählter Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="475"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="485"/>
         <source>Delete site… (Del)</source>
         <translation>Website löschen… (Entf)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="472"/>
-        <location filename="../ui/sites/SitesDock.cpp" line="476"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="482"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="486"/>
         <source>Site keys</source>
         <translation>Website-Schlüssel</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="477"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="487"/>
         <source>Connect AI</source>
         <translation>Connect AI</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="481"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="493"/>
         <source>&amp;Install snippet (one line for the site&apos;s pages):</source>
         <translation>&amp;Einbau-Code (eine Zeile für die Seiten der Website):</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="482"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="494"/>
         <source>Install snippet</source>
         <translation>Einbau-Code</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="483"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="495"/>
         <source>Select a site key to see its install snippet.</source>
         <translation>Wählen Sie einen Website-Schlüssel, um seinen Einbau-Code zu sehen.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SitesDock.cpp" line="484"/>
+        <location filename="../ui/sites/SitesDock.cpp" line="496"/>
         <source>Copy snippet</source>
         <translation>Code kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="488"/>
+        <source>Configuration</source>
+        <translation>Konfiguration</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Saves a PNG of each console panel under docs/screenshots/: Pilothouse starts under
+# Saves a PNG of each console panel under docs/screenshots/ (the Sites panel twice: also
+# siteConfig.png with the configuration editor open): Pilothouse starts under
 # Xvfb with --demo on an empty temporary store (runs in every state, delivered and
 # failed callbacks, a pending proposal, a live page), then raises each panel in turn.
 set -euo pipefail

@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QUrl>
 
 #include <cmath>
 
@@ -14,27 +15,43 @@ namespace ph {
 const QList<Settings::Definition> &Settings::definitions()
 {
     using T = QJsonValue::Type;
+    using Unit = Definition::Unit;
+    using Applies = Definition::Applies;
     static const QList<Definition> defs = {
         {SettingKeys::maxBodyBytes, T::Double, 10 * 1024 * 1024, 1024, 1024.0 * 1024 * 1024,
-         QStringLiteral("Largest accepted request body in bytes; larger bodies get 413.")},
+         QStringLiteral("Largest accepted request body in bytes; larger bodies get 413."), false,
+         Unit::Bytes, Applies::Immediately},
         {SettingKeys::publicBaseUrl, T::String, QString(), 0, 0,
          QStringLiteral("The address clients reach Pilothouse at, for absolute links in responses "
-                        "(signed download URLs). Defaults to the listening address.")},
+                        "(signed download URLs). Defaults to the listening address."),
+         false, Unit::Url, Applies::Immediately},
         {SettingKeys::allowPrivateTargets, T::Bool, QJsonValue(), 0, 0,
          QStringLiteral("The master switch for loopback, private and link-local targets "
                         "(browsing, input fetches, callbacks): while on, owner keys and user "
                         "keys granted privateTargets may reach them. Defaults to on when bound "
-                        "to loopback, else off.")},
+                        "to loopback, else off."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::poolSize, T::Double, 4, 1, 64,
-         QStringLiteral("Browser pages that work at once.")},
+         QStringLiteral("Browser pages that work at once."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::poolQueueLimit, T::Double, 64, 0, 100000,
-         QStringLiteral("Page requests that may wait for a free page; beyond it, 429.")},
+         QStringLiteral("Page requests that may wait for a free page; beyond it, 429."), false,
+         Unit::None, Applies::Immediately},
         {SettingKeys::poolStandby, T::Double, 1, 0, 64,
-         QStringLiteral("Fresh isolated pages prepared ahead of need.")},
-        {SettingKeys::browserEngine, T::String, QStringLiteral("qtwebengine"), 0, 0,
+         QStringLiteral("Fresh isolated pages prepared ahead of need."), false, Unit::None,
+         Applies::Immediately},
+        {SettingKeys::browserEngine,
+         T::String,
+         QStringLiteral("qtwebengine"),
+         0,
+         0,
          QStringLiteral("The engine pages run on unless a request asks for the other: "
                         "qtwebengine (in this process) or chromium (Debian's current Chromium "
-                        "over the DevTools protocol; docs/engines.md).")},
+                        "over the DevTools protocol; docs/engines.md)."),
+         false,
+         Unit::None,
+         Applies::Immediately,
+         {QStringLiteral("qtwebengine"), QStringLiteral("chromium")}},
         {SettingKeys::browserChromiumPath, T::String, QString(), 0, 0,
          QStringLiteral("The chromium engine's executable; empty: chromium on PATH.")},
         {SettingKeys::browserPolyfills, T::Bool, true, 0, 0,
@@ -44,158 +61,216 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("The user agent pooled pages send and show; empty: the engine's own, "
                         "naming its real Chrome version and Pilothouse.")},
         {SettingKeys::navigationTimeoutMs, T::Double, 30000, 100, 600000,
-         QStringLiteral("Default time limit of one navigation in milliseconds.")},
+         QStringLiteral("Default time limit of one navigation in milliseconds."), false,
+         Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::scrapeMaxUrls, T::Double, 100, 1, 10000,
-         QStringLiteral("Most URLs one /scrape request may carry.")},
+         QStringLiteral("Most URLs one /scrape request may carry."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::scrapeMaxTreeNodes, T::Double, 2000, 10, 200000,
-         QStringLiteral("Default node cap of an accessibility tree.")},
+         QStringLiteral("Default node cap of an accessibility tree."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::shutdownGraceMs, T::Double, 5000, 0, 120000,
-         QStringLiteral("How long shutdown waits for in-flight requests before failing them.")},
+         QStringLiteral("How long shutdown waits for in-flight requests before failing them."),
+         false, Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::agentSyncWindowMs, T::Double, 30000, 0, 3600000,
-         QStringLiteral("How long /agent waits for a run before answering \"executing\".")},
+         QStringLiteral("How long /agent waits for a run before answering \"executing\"."), false,
+         Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::agentMaxRunMs, T::Double, 300000, 1000, 86400000,
-         QStringLiteral("Time limit of one agent phase; beyond it the run ends cancelled.")},
+         QStringLiteral("Time limit of one agent phase; beyond it the run ends cancelled."), false,
+         Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::agentMaxSteps, T::Double, 100, 1, 10000,
-         QStringLiteral("Most tool steps in one agent phase.")},
+         QStringLiteral("Most tool steps in one agent phase."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::agentMaxRunsPerKey, T::Double, 4, 1, 1000,
          QStringLiteral("Agent runs one API key may have executing (or waiting for input "
-                        "with a page held) at once; beyond, 429.")},
+                        "with a page held) at once; beyond, 429."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::agentMaxPages, T::Double, 20, 1, 1000,
-         QStringLiteral("Most pages the rule planner follows when paginating.")},
+         QStringLiteral("Most pages the rule planner follows when paginating."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::agentMaxWorkflowRows, T::Double, 500, 1, 100000,
-         QStringLiteral("Most sheet rows one sheets_workflow call visits.")},
+         QStringLiteral("Most sheet rows one sheets_workflow call visits."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::agentPausedLeaseMs, T::Double, 120000, 0, 86400000,
          QStringLiteral("Longest a run waiting for input keeps its browser page (it gives it "
                         "back at once when another request waits for one); the held page counts "
-                        "against agent.maxConcurrentRunsPerKey.")},
+                        "against agent.maxConcurrentRunsPerKey."),
+         false, Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::agentInlineOutputMaxBytes, T::Double, 1048576, 1024, 1073741824,
-         QStringLiteral("Default cap of an inline agent response; larger ones are stored.")},
+         QStringLiteral("Default cap of an inline agent response; larger ones are stored."), false,
+         Unit::Bytes, Applies::Immediately},
         {SettingKeys::agentLiveViewTokenSeconds, T::Double, 1800, 30, 86400,
          QStringLiteral("Lifetime of a live view link (options.liveView) in seconds; GET "
-                        "/agent/{id} gives a fresh one while the run lives.")},
+                        "/agent/{id} gives a fresh one while the run lives."),
+         false, Unit::Seconds, Applies::ForNewSessions},
         {SettingKeys::bridgeSyncWindowMs, T::Double, 25000, 0, 3600000,
          QStringLiteral("How long the browser bridge (/mcp, trigger URLs) waits for a run "
-                        "before answering 202 with its trajectoryId.")},
+                        "before answering 202 with its trajectoryId."),
+         false, Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::storageUrlTtlSeconds, T::Double, 900, 10, 604800,
-         QStringLiteral("Lifetime of signed download URLs in seconds.")},
+         QStringLiteral("Lifetime of signed download URLs in seconds."), false, Unit::Seconds,
+         Applies::ForNewSessions},
         {SettingKeys::a2wMaxWaitSeconds, T::Double, 30, 0, 120,
          QStringLiteral("Longest an A2W call holds its answer for `Prefer: wait` or `wait=` "
-                        "(seconds).")},
+                        "(seconds)."),
+         false, Unit::Seconds, Applies::Immediately},
         {SettingKeys::a2wInputExpirySeconds, T::Double, 900, 1, 86400,
          QStringLiteral("How long an A2W run waits for input (or for a browser to claim it) "
-                        "before it expires.")},
+                        "before it expires."),
+         false, Unit::Seconds, Applies::Immediately},
         {SettingKeys::a2wIdempotencyHours, T::Double, 24, 1, 720,
-         QStringLiteral("How long an A2W Idempotency-Key keeps answering with its run.")},
+         QStringLiteral("How long an A2W Idempotency-Key keeps answering with its run."), false,
+         Unit::Hours, Applies::Immediately},
         {SettingKeys::a2wRunsPerMinutePerAddress, T::Double, 30, 1, 100000,
          QStringLiteral("A2W runs an anonymous client address may create a minute; beyond, "
-                        "429 with Retry-After.")},
+                        "429 with Retry-After."),
+         false, Unit::PerMinute, Applies::Immediately},
         {SettingKeys::a2wRunsPerMinuteIdentified, T::Double, 60, 1, 100000,
          QStringLiteral("A2W runs a minute for an identified caller (an agent object or a "
-                        "client id), counted per address.")},
+                        "client id), counted per address."),
+         false, Unit::PerMinute, Applies::Immediately},
         {SettingKeys::a2wRunsPerMinuteVerified, T::Double, 300, 1, 100000,
          QStringLiteral("A2W runs a minute for a caller with a verified Web Bot Auth signature, "
-                        "counted per key directory.")},
+                        "counted per key directory."),
+         false, Unit::PerMinute, Applies::Immediately},
         {SettingKeys::a2wSensitiveNeedsVerified, T::Bool, true, 0, 0,
          QStringLiteral("Delegated sessions and the commerce and payment fields need a verified "
-                        "Web Bot Auth signature; off: any trust tier may use them.")},
+                        "Web Bot Auth signature; off: any trust tier may use them."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::a2wSignatureMaxAgeSeconds, T::Double, 3600, 10, 86400,
-         QStringLiteral("The longest Web Bot Auth signature window (expires - created) accepted.")},
+         QStringLiteral("The longest Web Bot Auth signature window (expires - created) accepted."),
+         false, Unit::Seconds, Applies::Immediately},
         {SettingKeys::a2wEventChunkBytes, T::Double, 16384, 256, 1048576,
-         QStringLiteral("v1 task events whose data is larger are sent in chunks of this size.")},
+         QStringLiteral("v1 task events whose data is larger are sent in chunks of this size."),
+         false, Unit::Bytes, Applies::Immediately},
         {SettingKeys::runtimeSessionTokenSeconds, T::Double, 600, 30, 86400,
-         QStringLiteral("Lifetime of a runtime session token (sess_) and stream ticket.")},
+         QStringLiteral("Lifetime of a runtime session token (sess_) and stream ticket."), false,
+         Unit::Seconds, Applies::ForNewSessions},
         {SettingKeys::runtimeSnapshotInlineBytes, T::Double, 65536, 1024, 16777216,
-         QStringLiteral("Runtime checkpoints larger than this are offloaded to storage.")},
+         QStringLiteral("Runtime checkpoints larger than this are offloaded to storage."), false,
+         Unit::Bytes, Applies::Immediately},
         {SettingKeys::runtimeTelemetryMaxEvents, T::Double, 100, 1, 10000,
-         QStringLiteral("Most telemetry events kept from one ingest batch.")},
+         QStringLiteral("Most telemetry events kept from one ingest batch."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::runtimeTelemetryMaxEventBytes, T::Double, 2048, 64, 65536,
-         QStringLiteral("Telemetry events larger than this (as JSON) are truncated.")},
+         QStringLiteral("Telemetry events larger than this (as JSON) are truncated."), false,
+         Unit::Bytes, Applies::Immediately},
         {SettingKeys::runtimeExternalBlockPercent, T::Double, 70, 1, 100,
          QStringLiteral("A tab event or external context call whose adversarial score (0-100 "
-                        "%) reaches this is blocked.")},
+                        "%) reaches this is blocked."),
+         false, Unit::Percent, Applies::Immediately},
         {SettingKeys::runtimeStreamPingMs, T::Double, 15000, 100, 600000,
-         QStringLiteral("Interval of ping events on runtime streams.")},
+         QStringLiteral("Interval of ping events on runtime streams."), false, Unit::Milliseconds,
+         Applies::ForNewSessions},
         {SettingKeys::runtimeExecuteRuns, T::Bool, true, 0, 0,
          QStringLiteral("The engine executes the runs visitors start, on their page; off: runs "
-                        "are accepted and streamed but wait for an executor of the site's own.")},
+                        "are accepted and streamed but wait for an executor of the site's own."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::llmBaseUrl, T::String, QString(), 0, 0,
-         QStringLiteral("Base URL of an OpenAI-compatible API (…/v1); empty: no LLM planner.")},
+         QStringLiteral("Base URL of an OpenAI-compatible API (…/v1); empty: no LLM planner."),
+         false, Unit::Url, Applies::Immediately},
         {SettingKeys::llmModel, T::String, QString(), 0, 0,
-         QStringLiteral("Model name for the LLM planner.")},
+         QStringLiteral("Model name for the LLM planner."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::llmApiKey, T::String, QString(), 0, 0,
-         QStringLiteral("API key sent to the LLM endpoint (stored encrypted, never shown)."), true},
+         QStringLiteral("API key sent to the LLM endpoint (stored encrypted, never shown)."), true,
+         Unit::None, Applies::Immediately},
         {SettingKeys::llmTimeoutMs, T::Double, 120000, 1000, 3600000,
-         QStringLiteral("Time limit of one chat-completions call.")},
+         QStringLiteral("Time limit of one chat-completions call."), false, Unit::Milliseconds,
+         Applies::Immediately},
         {SettingKeys::llmMaxSteps, T::Double, 30, 1, 1000,
-         QStringLiteral("Most model turns in one agent phase.")},
+         QStringLiteral("Most model turns in one agent phase."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::oidcIssuer, T::String, QString(), 0, 0,
-         QStringLiteral(
-             "OpenID issuer whose ID tokens authenticate the site owner (the `iss` "
-             "claim, e.g. https://accounts.example.com). Empty: ID tokens are refused.")},
+         QStringLiteral("OpenID issuer whose ID tokens authenticate the site owner (the `iss` "
+                        "claim, e.g. https://accounts.example.com). Empty: ID tokens are refused."),
+         false, Unit::Url, Applies::Immediately},
         {SettingKeys::oidcAudience, T::String, QString(), 0, 0,
-         QStringLiteral("The `aud` an ID token must carry (the client id the issuer gave you).")},
+         QStringLiteral("The `aud` an ID token must carry (the client id the issuer gave you)."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::oidcJwksUri, T::String, QString(), 0, 0,
          QStringLiteral("Where the issuer's signing keys are. Empty: discovered from "
-                        "<issuer>/.well-known/openid-configuration.")},
+                        "<issuer>/.well-known/openid-configuration."),
+         false, Unit::Url, Applies::Immediately},
         {SettingKeys::oidcOwners, T::String, QString(), 0, 0,
          QStringLiteral("Comma-separated `sub` or `email` values accepted as the owner (an "
                         "email only with `email_verified` true). Empty: no ID token is the "
-                        "owner.")},
+                        "owner."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::oidcJwksMinRefreshMs, T::Double, 60000, 0, 86400000,
          QStringLiteral("Least time between two key fetches caused by tokens with an unknown "
-                        "key id.")},
+                        "key id."),
+         false, Unit::Milliseconds, Applies::Immediately},
         // Limits (docs/security.md#limits).
         {SettingKeys::maxConnections, T::Double, 1024, 1, 100000,
          QStringLiteral("Open HTTP connections at once; a connection beyond is answered 503 "
-                        "and closed.")},
+                        "and closed."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::maxConnectionsPerAddress, T::Double, 64, 1, 100000,
          QStringLiteral("Open HTTP connections from one client address; a connection beyond "
                         "is answered 429 and closed. Behind a reverse proxy every client has "
-                        "the proxy's address: raise it to http.maxConnections there.")},
+                        "the proxy's address: raise it to http.maxConnections there."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::headerTimeoutMs, T::Double, 10000, 50, 600000,
          QStringLiteral("Time a connection may wait idle for its next request, and a "
                         "request's headers may take from their first byte; beyond, 408 (or a "
-                        "quiet close when nothing came).")},
+                        "quiet close when nothing came)."),
+         false, Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::bodyTimeoutMs, T::Double, 30000, 50, 3600000,
          QStringLiteral("Time a request body may take, plus one second per "
-                        "http.bodyMinBytesPerSecond bytes received; beyond, 408.")},
+                        "http.bodyMinBytesPerSecond bytes received; beyond, 408."),
+         false, Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::bodyMinBytesPerSecond, T::Double, 1024, 0, 1073741824,
          QStringLiteral("Bytes of body that earn one more second of http.bodyTimeoutMs "
-                        "(0: the body timeout is fixed).")},
+                        "(0: the body timeout is fixed)."),
+         false, Unit::BytesPerSecond, Applies::Immediately},
         {SettingKeys::scrapeMaxRequestsPerKey, T::Double, 16, 1, 1000,
          QStringLiteral("/scrape requests (and bridge scrapes) one API key may have in flight "
-                        "at once; beyond, 429.")},
+                        "at once; beyond, 429."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::agentMaxUrls, T::Double, 20, 1, 10000,
-         QStringLiteral("Most urls one /agent request may carry; beyond, 400 TOO_MANY_ITEMS.")},
+         QStringLiteral("Most urls one /agent request may carry; beyond, 400 TOO_MANY_ITEMS."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::agentMaxFileUrls, T::Double, 10, 0, 1000,
-         QStringLiteral("Most file_urls one /agent request may carry; beyond, 400.")},
+         QStringLiteral("Most file_urls one /agent request may carry; beyond, 400."), false,
+         Unit::None, Applies::Immediately},
         {SettingKeys::agentMaxImageUrls, T::Double, 10, 0, 1000,
-         QStringLiteral("Most image_urls one /agent request may carry; beyond, 400.")},
+         QStringLiteral("Most image_urls one /agent request may carry; beyond, 400."), false,
+         Unit::None, Applies::Immediately},
         {SettingKeys::agentMaxDataInputs, T::Double, 20, 0, 1000,
-         QStringLiteral("Most dataInputs one /agent request may carry; beyond, 400.")},
+         QStringLiteral("Most dataInputs one /agent request may carry; beyond, 400."), false,
+         Unit::None, Applies::Immediately},
         {SettingKeys::agentMaxInputBytes, T::Double, 536870912, 1024, 17179869184.0,
          QStringLiteral("Most bytes all inputs of one request (file_urls, image_urls, "
                         "dataInputs) may come to once decoded and decompressed; beyond, 400 "
-                        "INPUT_TOO_LARGE naming the input that crossed it.")},
+                        "INPUT_TOO_LARGE naming the input that crossed it."),
+         false, Unit::Bytes, Applies::Immediately},
         {SettingKeys::mcpMaxSessions, T::Double, 1000, 1, 100000,
          QStringLiteral("MCP sessions one MCP endpoint keeps; a new one evicts the least "
-                        "recently used.")},
+                        "recently used."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::mcpMaxSessionsPerCredential, T::Double, 32, 1, 100000,
          QStringLiteral("MCP sessions one credential may keep on an endpoint; a new one evicts "
-                        "its least recently used.")},
+                        "its least recently used."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::mcpMaxSessionBytes, T::Double, 16384, 256, 1048576,
          QStringLiteral("Largest state one MCP session may keep (the client's clientInfo); an "
-                        "initialize over it is refused.")},
+                        "initialize over it is refused."),
+         false, Unit::Bytes, Applies::Immediately},
         {SettingKeys::mcpSessionIdleMs, T::Double, 3600000, 1000, 604800000,
          QStringLiteral("An MCP session unused this long ends; its client gets 404 and "
-                        "initializes again.")},
+                        "initializes again."),
+         false, Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::storagePurgeIntervalMs, T::Double, 600000, 10, 86400000,
          QStringLiteral("How often expired stored objects (large-response snapshots) are "
-                        "deleted.")},
+                        "deleted."),
+         false, Unit::Milliseconds, Applies::Immediately},
         {SettingKeys::webhooksMaxTestCount, T::Double, 10000, 1, 100000,
-         QStringLiteral("Most deliveries one POST /webhooks/test may ask for.")},
+         QStringLiteral("Most deliveries one POST /webhooks/test may ask for."), false, Unit::None,
+         Applies::Immediately},
         {SettingKeys::webhooksMaxPendingTestsPerKey, T::Double, 20000, 1, 10000000,
-         QStringLiteral("Test deliveries one API key may have pending; a test beyond, 429.")},
+         QStringLiteral("Test deliveries one API key may have pending; a test beyond, 429."), false,
+         Unit::None, Applies::Immediately},
     };
     return defs;
 }
@@ -274,9 +349,9 @@ QString Settings::validate(const QString &key, const QJsonValue &value) const
                                                                : "a string";
         return QStringLiteral("%1 must be %2").arg(key, QLatin1String(expected));
     }
-    if (key == SettingKeys::browserEngine && value.toString() != QLatin1String("qtwebengine") &&
-        value.toString() != QLatin1String("chromium"))
-        return QStringLiteral("%1 must be qtwebengine or chromium").arg(key);
+    if (!d->choices.isEmpty() && !d->choices.contains(value.toString()))
+        return QStringLiteral("%1 must be one of: %2")
+            .arg(key, d->choices.join(QStringLiteral(", ")));
     if (d->type == QJsonValue::Double) {
         const double v = value.toDouble();
         if (v != std::floor(v))
@@ -296,6 +371,12 @@ QString Settings::validate(const QString &key, const QJsonValue &value) const
             if (c.unicode() < 0x20 || c.unicode() == 0x7f)
                 return QStringLiteral("%1 must not hold control characters").arg(key);
         }
+    }
+    if (d->unit == Definition::Unit::Url && !value.toString().trimmed().isEmpty()) {
+        const QUrl url(value.toString().trimmed(), QUrl::StrictMode);
+        if (!url.isValid() || url.host().isEmpty() ||
+            (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+            return QStringLiteral("%1 must be an absolute http or https URL (or empty)").arg(key);
     }
     return {};
 }

@@ -5,6 +5,7 @@
 #include <QJsonValue>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 namespace ph {
 
@@ -20,6 +21,25 @@ class Settings : public QObject
 public:
     struct Definition
     {
+        // What a number counts, so a reader can show it with its unit (and type it in a
+        // larger one: MB for Bytes, s for Milliseconds); Url: a string that is empty or an
+        // absolute http or https URL (validate() refuses anything else).
+        enum class Unit {
+            None,
+            Bytes,
+            BytesPerSecond,
+            Milliseconds,
+            Seconds,
+            Hours,
+            Percent,
+            PerMinute,
+            Url
+        };
+        // When a stored value takes effect: at once for everything; ForNewSessions: what
+        // was handed out before (tokens, links, open streams) keeps the old value;
+        // AfterRestart: only at the next start.
+        enum class Applies { Immediately, ForNewSessions, AfterRestart };
+
         QString key;
         QJsonValue::Type type;
         QJsonValue defaultValue;
@@ -27,6 +47,10 @@ public:
         double maximum = 0; // 0: no bound checks (strings, booleans)
         QString help;
         bool secret = false; // sealed at rest with the SecretBox, never shown by reads
+        Unit unit = Unit::None;
+        Applies applies = Applies::Immediately;
+        // A string that must be one of these (empty: any); the console offers them.
+        QStringList choices = {};
     };
     static const QList<Definition> &definitions();
     static const Definition *definition(const QString &key);

@@ -54,6 +54,28 @@ SiteKey ownedSiteKey(const SiteRepository &sites, const QString &keyId, const QS
     return *key;
 }
 
+QJsonObject checkSiteConfigPatch(const QJsonObject &stored, const QJsonObject &patch,
+                                 const QString &path)
+{
+    const QJsonObject clean =
+        SiteConfigSchema::sanitizePatch(patch, SiteConfigSchema::Mode::Strict, path);
+    const QJsonObject merged = SiteConfigSchema::applyUpsert(stored, clean);
+    SiteConfigSchema::checkWhole(merged, path);
+    return merged;
+}
+
+SiteConfigRecord upsertSiteConfig(Store &store, SiteRepository &sites, const QString &siteId,
+                                  const QJsonObject &patch, const QString &actor)
+{
+    ownedSite(sites, siteId);
+    SiteConfigRecord written;
+    store.transaction([&] {
+        const QJsonObject merged = checkSiteConfigPatch(sites.config(siteId).config, patch);
+        written = sites.writeConfig(siteId, merged, actor);
+    });
+    return written;
+}
+
 GeneratedSiteKey generateSiteKey(Store &store, SiteRepository &sites, const QJsonObject &raw)
 {
     const JsonFields body(raw);

@@ -60,6 +60,20 @@ struct DeletedSite
 DeletedSite deleteSite(SiteRepository &sites, const ConnectKeyRepository &connectKeys,
                        const QJsonObject &body);
 
+// POST /upsertSiteConfig, the check alone: the configuration a sparse `siteConfig`
+// patch would leave over `stored` (present top-level fields replace, null clears).
+// The patch is checked strictly by SiteConfigSchema and the result as a whole, so an
+// error is the API's (400 UNKNOWN_FIELD, INVALID_FIELD, MISSING_FIELD, DUPLICATE_ID)
+// with the field's path under `path`. Nothing is stored. The console's configuration
+// editor checks its draft through it as the owner types.
+QJsonObject checkSiteConfigPatch(const QJsonObject &stored, const QJsonObject &patch,
+                                 const QString &path = QStringLiteral("siteConfig"));
+// POST /upsertSiteConfig: the site's next configuration version, checked as above
+// against the stored one in the same transaction; 404 SITE_NOT_FOUND for a site the
+// owner does not have. Returns the stored record.
+SiteConfigRecord upsertSiteConfig(Store &store, SiteRepository &sites, const QString &siteId,
+                                  const QJsonObject &patch, const QString &actor);
+
 // POST /createConnectKey: the minted key with its secret, to be shown once.
 ConnectKeyRepository::Minted createConnectKey(const SiteRepository &sites,
                                               ConnectKeyRepository &connectKeys,

@@ -266,14 +266,8 @@ void WorkspaceController::upsertSiteConfig(Exchange &ex)
     const auto patch = body.optionalObject(QStringLiteral("siteConfig"));
     if (!patch)
         throw DomainError::missingField(QStringLiteral("siteConfig"));
-    const QJsonObject clean = SiteConfigSchema::sanitizePatch(
-        patch->object(), SiteConfigSchema::Mode::Strict, QStringLiteral("siteConfig"));
-    m_store.transaction([&] {
-        const QJsonObject merged =
-            SiteConfigSchema::applyUpsert(m_sites.config(key.siteId).config, clean);
-        SiteConfigSchema::checkWhole(merged, QStringLiteral("siteConfig"));
-        m_sites.writeConfig(key.siteId, merged, ex.request().principal.actor());
-    });
+    sites::upsertSiteConfig(m_store, m_sites, key.siteId, patch->object(),
+                            ex.request().principal.actor());
     ex.respondJson(200, configJson(key));
 }
 

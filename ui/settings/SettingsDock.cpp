@@ -1,5 +1,7 @@
 #include "SettingsDock.h"
 
+#include "QuantityEdit.h"
+#include "SettingLabels.h"
 #include "SettingsModel.h"
 
 #include "Service.h"
@@ -10,6 +12,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -33,17 +36,6 @@ QString prefixOf(const QString &key)
     return key.left(key.lastIndexOf(QLatin1Char('.')));
 }
 
-// A number field as PATCH /settings would carry it: a number when the text reads as
-// one (plain or in the console's locale), else the text, which Settings refuses by name.
-QJsonValue numberValue(const QString &text)
-{
-    const QString t = text.trimmed();
-    bool ok = false;
-    double n = QLocale::c().toDouble(t, &ok);
-    if (!ok)
-        n = QLocale().toDouble(t, &ok);
-    return ok ? QJsonValue(n) : QJsonValue(t);
-}
 } // namespace
 
 SettingsDock::SettingsDock(Service &service, QWidget *parent)
@@ -76,6 +68,12 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
     serviceForm->addRow(m_languageCaption, m_language);
     layout->addWidget(m_serviceBox);
 
+    // Find a setting by its name or its key.
+    m_search = new QLineEdit(body);
+    m_search->setClearButtonEnabled(true);
+    m_search->setObjectName(QStringLiteral("settingsSearch"));
+    layout->addWidget(m_search);
+
     // One group per key prefix, in the definitions' order.
     auto *scroll = new QScrollArea(body);
     scroll->setWidgetResizable(true);
@@ -98,12 +96,13 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
         QWidget *box = grid->parentWidget();
         Field f;
         f.definition = &d;
-        f.caption = new QLabel(d.key, box);
-        f.caption->setToolTip(d.help);
+        f.grid = grid;
+        f.caption = new QLabel(box);
         QWidget *editor;
+        QWidget *focus;
         if (d.type == QJsonValue::Bool) {
             f.check = new QCheckBox(box);
-            editor = f.check;
+            editor = focus = f.check;
         } else if (d.secret) {
             // Write-only: the field starts empty and is emptied after storing.
             auto *row = new QWidget(box);
@@ -118,15 +117,35 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
             h->addWidget(f.secretState);
             h->addWidget(f.clearSecret);
             editor = row;
+            focus = f.line;
+        } else if (d.type == QJsonValue::Double) {
+            f.quantity = new QuantityEdit(d, box);
+            editor = f.quantity;
+            focus = f.quantity->spinBox();
+        } else if (!d.choices.isEmpty()) {
+            // A choice: picked from a list; the list's line edit holds the value.
+            auto *combo = new QComboBox(box);
+            combo->setEditable(true);
+            combo->addItems(d.choices);
+            combo->setInsertPolicy(QComboBox::NoInsert);
+            f.line = combo->lineEdit();
+            editor = focus = combo;
         } else {
             f.line = new QLineEdit(box);
-            editor = f.line;
+            if (d.unit == Settings::Definition::Unit::Url)
+                f.line->setInputMethodHints(Qt::ImhUrlCharactersOnly);
+            editor = focus = f.line;
         }
-        editor->setToolTip(d.help);
-        f.caption->setBuddy(f.line ? static_cast<QWidget *>(f.line) : f.check);
+        f.editorRow = editor;
+        f.caption->setBuddy(focus);
         f.hint = new QLabel(box);
         f.hint->setWordWrap(true);
         f.hint->setForegroundRole(QPalette::PlaceholderText);
+        if (d.applies != Settings::Definition::Applies::Immediately) {
+            f.applies = new QLabel(box);
+            f.applies->setObjectName(QStringLiteral("appliesNote"));
+            f.applies->setWordWrap(true);
+        }
         f.error = new QLabel(box);
         f.error->setWordWrap(true);
         f.error->setStyleSheet(kErrorStyle);
@@ -135,7 +154,9 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
         grid->addWidget(f.caption, row, 0);
         grid->addWidget(editor, row, 1);
         grid->addWidget(f.hint, row, 2);
-        grid->addWidget(f.error, row + 1, 1, 1, 2);
+        if (f.applies)
+            grid->addWidget(f.applies, row, 3);
+        grid->addWidget(f.error, row + 1, 1, 1, 3);
         m_fields.append(f);
     }
     formLayout->addStretch(1);
@@ -165,10 +186,23 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
     addAction(refresh);
     connect(m_apply, &QPushButton::clicked, this, &SettingsDock::apply);
     connect(m_revert, &QPushButton::clicked, this, &SettingsDock::revert);
+    connect(m_search, &QLineEdit::textChanged, this, &SettingsDock::filter);
     for (qsizetype i = 0; i < m_fields.size(); ++i) {
         const Field &f = m_fields.at(i);
-        if (f.line)
+        // Checked as typed, by the same validation PATCH /settings applies.
+        auto checkThis = [this, i] {
+            check(m_fields[i]);
+            updateApply();
+        };
+        if (f.line) {
             connect(f.line, &QLineEdit::returnPressed, this, &SettingsDock::apply);
+            connect(f.line, &QLineEdit::textChanged, this, checkThis);
+        }
+        if (f.quantity) {
+            connect(f.quantity, &QuantityEdit::valueChanged, this, checkThis);
+        }
+        if (f.check)
+            connect(f.check, &QCheckBox::toggled, this, checkThis);
         if (f.clearSecret)
             connect(f.clearSecret, &QPushButton::clicked, this, [this, i] {
                 m_fields[i].line->clear();
@@ -204,7 +238,53 @@ QWidget *SettingsDock::editor(const QString &key) const
     const Field *f = field(key);
     if (!f)
         return nullptr;
+    if (f->quantity)
+        return f->quantity;
     return f->line ? static_cast<QWidget *>(f->line) : f->check;
+}
+
+QuantityEdit *SettingsDock::quantityEdit(const QString &key) const
+{
+    const Field *f = field(key);
+    return f ? f->quantity : nullptr;
+}
+
+QLabel *SettingsDock::caption(const QString &key) const
+{
+    const Field *f = field(key);
+    return f ? f->caption : nullptr;
+}
+
+QLabel *SettingsDock::appliesLabel(const QString &key) const
+{
+    const Field *f = field(key);
+    return f ? f->applies : nullptr;
+}
+
+bool SettingsDock::isListed(const QString &key) const
+{
+    const Field *f = field(key);
+    return f && !f->caption->isHidden();
+}
+
+void SettingsDock::filter(const QString &text)
+{
+    const QString wanted = text.trimmed();
+    QHash<QGridLayout *, bool> anyShown;
+    for (Field &f : m_fields) {
+        const bool shown = wanted.isEmpty() ||
+                           f.caption->text().contains(wanted, Qt::CaseInsensitive) ||
+                           f.definition->key.contains(wanted, Qt::CaseInsensitive);
+        f.caption->setVisible(shown);
+        f.editorRow->setVisible(shown);
+        f.hint->setVisible(shown);
+        if (f.applies)
+            f.applies->setVisible(shown);
+        f.error->setVisible(shown && !f.error->text().isEmpty());
+        anyShown[f.grid] = anyShown.value(f.grid) || shown;
+    }
+    for (auto it = anyShown.cbegin(); it != anyShown.cend(); ++it)
+        it.key()->parentWidget()->setVisible(it.value());
 }
 
 QLineEdit *SettingsDock::lineEdit(const QString &key) const
@@ -250,7 +330,11 @@ void SettingsDock::load(Field &f)
         const bool set = shown.toObject().value(QStringLiteral("set")).toBool();
         f.secretState->setText(SettingsModel::display(d, shown));
         f.clearSecret->setEnabled(set);
+    } else if (f.quantity) {
+        const QSignalBlocker quiet(f.quantity);
+        f.quantity->setValue(shown.toDouble());
     } else {
+        const QSignalBlocker quiet(f.line);
         f.line->setText(SettingsModel::display(d, shown));
     }
     f.baseline = editorValue(f);
@@ -264,14 +348,39 @@ QJsonValue SettingsDock::editorValue(const Field &f) const
     if (d.secret) // empty: unchanged, unless Clear asked for ""
         return f.line->text().isEmpty() && !f.clearRequested ? QJsonValue(QJsonValue::Undefined)
                                                              : QJsonValue(f.line->text());
-    if (d.type == QJsonValue::Double)
-        return numberValue(f.line->text());
+    if (f.quantity)
+        return f.quantity->value();
     return f.line->text();
 }
 
 bool SettingsDock::edited(const Field &f) const
 {
     return editorValue(f) != f.baseline;
+}
+
+bool SettingsDock::check(Field &f)
+{
+    if (!edited(f)) {
+        f.error->clear();
+        f.error->hide();
+        return true;
+    }
+    const QString problem = m_service.settings().validate(f.definition->key, editorValue(f));
+    f.error->setText(problem.isEmpty()
+                         ? QString()
+                         : tr("%1 (%2)").arg(problem, QStringLiteral("INVALID_FIELD")));
+    f.error->setVisible(!problem.isEmpty() && !f.caption->isHidden());
+    return problem.isEmpty();
+}
+
+void SettingsDock::updateApply()
+{
+    bool refused = false;
+    for (Field &f : m_fields) {
+        if (!f.error->text().isEmpty() && edited(f))
+            refused = true;
+    }
+    m_apply->setEnabled(!refused);
 }
 
 bool SettingsDock::apply()
@@ -324,6 +433,7 @@ void SettingsDock::revert()
         load(f);
     }
     m_message->clear();
+    updateApply();
 }
 
 QString SettingsDock::groupTitle(const QString &prefix) const
@@ -334,6 +444,8 @@ QString SettingsDock::groupTitle(const QString &prefix) const
         return tr("Network");
     if (prefix == QLatin1String("pool"))
         return tr("Browser pool");
+    if (prefix == QLatin1String("browser"))
+        return tr("Browser engine");
     if (prefix == QLatin1String("scrape"))
         return tr("Scraping");
     if (prefix == QLatin1String("shutdown"))
@@ -377,15 +489,48 @@ void SettingsDock::retranslateUi()
     m_languageCaption->setText(tr("Console language"));
     for (const auto &[prefix, box] : std::as_const(m_groups))
         box->setTitle(groupTitle(prefix));
+    m_search->setPlaceholderText(tr("Search settings by name or key"));
+    m_search->setAccessibleName(tr("Search settings"));
     for (Field &f : m_fields) {
         const Settings::Definition &d = *f.definition;
+        // A name for people; the key (as PATCH /settings and --set take it) in the tooltip.
+        const QString label = settingLabel(d.key);
+        f.caption->setText(label);
+        const QString tip = QStringLiteral("%1\n%2").arg(d.key, d.help);
+        f.caption->setToolTip(tip);
+        f.editorRow->setToolTip(tip);
+        if (f.quantity) {
+            f.quantity->setAccessibleNames(label);
+            f.quantity->spinBox()->setToolTip(tip);
+        } else if (f.line) {
+            f.line->setAccessibleName(label);
+            if (auto *combo = qobject_cast<QComboBox *>(f.editorRow))
+                combo->setAccessibleName(label);
+        } else if (f.check) {
+            f.check->setAccessibleName(label);
+        }
+        if (d.unit == Settings::Definition::Unit::Url && f.line)
+            f.line->setPlaceholderText(tr("https://… (empty: none)"));
+        if (f.applies) {
+            if (d.applies == Settings::Definition::Applies::AfterRestart) {
+                f.applies->setText(tr("Needs a restart"));
+                f.applies->setToolTip(tr("Stored at once; takes effect at the next start."));
+            } else {
+                f.applies->setText(tr("For new sessions"));
+                f.applies->setToolTip(tr("Takes effect for what is handed out from now on; "
+                                         "tokens, links and streams given before keep "
+                                         "the old value."));
+            }
+            f.applies->setAccessibleName(f.applies->toolTip());
+        }
         // The help texts are the service's own (as GET /settings gives them).
         QString hint = d.help;
         if (d.maximum > 0)
-            hint += QLatin1Char(' ') + tr("(%1 to %2, default %3)")
-                                           .arg(qint64(d.minimum))
-                                           .arg(qint64(d.maximum))
-                                           .arg(SettingsModel::display(d, d.defaultValue));
+            hint += QLatin1Char(' ') +
+                    tr("(%1 to %2, default %3)")
+                        .arg(QuantityEdit::format(d.unit, d.minimum),
+                             QuantityEdit::format(d.unit, d.maximum),
+                             QuantityEdit::format(d.unit, d.defaultValue.toDouble()));
         f.hint->setText(hint);
         if (d.secret) {
             f.line->setPlaceholderText(tr("Type a new value to replace it"));
@@ -395,7 +540,10 @@ void SettingsDock::retranslateUi()
         }
         if (f.check)
             f.check->setText(tr("On"));
+        if (f.clearSecret)
+            f.clearSecret->setAccessibleName(tr("Clear %1").arg(label));
     }
+    filter(m_search->text());
     m_apply->setText(tr("Apply"));
     m_revert->setText(tr("Revert"));
     m_model->retranslate();

@@ -11,6 +11,7 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QGridLayout;
 
 namespace ph {
 class Service;
@@ -18,13 +19,20 @@ class Service;
 
 namespace ph::ui {
 
+class QuantityEdit;
 class SettingsModel;
 
-// The service's settings as a form (the definitions GET /settings lists): every value
-// editable, stored through the same checks as PATCH /settings (a refused value shows
-// the typed error under its field and stays unchanged); the LLM API key write-only
-// (only whether one is set shows); the listening address and data directory (set at
-// start); and the console's language.
+// The service's settings as a form (the definitions GET /settings lists), grouped by
+// key prefix: each setting by its name for people (the key in its tooltip) with a
+// widget that fits it: a spin box with its unit (bytes and durations in a unit of
+// one's choice, written in the key's own unit), a toggle for a boolean, a URL field
+// checked as one types. Every edit is checked as it is typed by the same
+// Settings::validate PATCH /settings uses, and stored through SettingsService (a
+// refused value shows the typed error under its field and stays unchanged). A setting
+// that takes effect only after a restart (or only for new sessions) says so. A search
+// box filters the settings by name and key. The LLM API key is write-only (only
+// whether one is set shows); the listening address and data directory (set at start)
+// and the console's language are shown on top.
 class SettingsDock : public QDockWidget
 {
     Q_OBJECT
@@ -32,10 +40,19 @@ public:
     explicit SettingsDock(Service &service, QWidget *parent = nullptr);
 
     SettingsModel *model() const { return m_model; }
-    // The editor of a setting: a QLineEdit (numbers, text, secrets) or a QCheckBox.
+    // The editor of a setting: a QuantityEdit (numbers), a QLineEdit (text, URLs,
+    // secrets) or a QCheckBox (booleans).
     QWidget *editor(const QString &key) const;
+    QuantityEdit *quantityEdit(const QString &key) const;
     QLineEdit *lineEdit(const QString &key) const;
     QCheckBox *checkBox(const QString &key) const;
+    // The setting's name for people (its key in the tooltip).
+    QLabel *caption(const QString &key) const;
+    // "Needs a restart" and the like; nullptr for a setting that applies at once.
+    QLabel *appliesLabel(const QString &key) const;
+    // Whether the search leaves the setting shown.
+    bool isListed(const QString &key) const;
+    QLineEdit *searchField() const { return m_search; }
     QLabel *errorLabel(const QString &key) const;
     // For secrets: "set" or "not set".
     QLabel *secretState(const QString &key) const;
@@ -46,6 +63,9 @@ public:
     QLineEdit *addressField() const { return m_address; }
     QLineEdit *dataDirField() const { return m_dataDir; }
     QComboBox *languageCombo() const { return m_language; }
+    // Filters the settings: those whose name (in the console's language) or key
+    // contains `text`, ignoring case; all for an empty text.
+    void filter(const QString &text);
     // Shows the console's language (set elsewhere) without requesting it again.
     void showLanguage(const QString &language);
 
@@ -67,10 +87,14 @@ private:
     {
         const Settings::Definition *definition = nullptr;
         QLabel *caption = nullptr;
+        QGridLayout *grid = nullptr;
+        QWidget *editorRow = nullptr;
+        QuantityEdit *quantity = nullptr;
         QLineEdit *line = nullptr;
         QCheckBox *check = nullptr;
         QLabel *hint = nullptr;
         QLabel *error = nullptr;
+        QLabel *applies = nullptr;
         QLabel *secretState = nullptr;
         QPushButton *clearSecret = nullptr;
         bool clearRequested = false;
@@ -82,6 +106,9 @@ private:
     void load(Field &field);
     QJsonValue editorValue(const Field &field) const;
     bool edited(const Field &field) const;
+    // Checks an edited field as typed (Settings::validate); true when it may be stored.
+    bool check(Field &field);
+    void updateApply();
     QString groupTitle(const QString &prefix) const;
 
     Service &m_service;
@@ -93,6 +120,7 @@ private:
     QLineEdit *m_address;
     QLineEdit *m_dataDir;
     QComboBox *m_language;
+    QLineEdit *m_search;
     QList<QPair<QString, QGroupBox *>> m_groups;
     QList<Field> m_fields;
     QPushButton *m_apply;

@@ -1,6 +1,7 @@
 #include "SitesDock.h"
 
 #include "ConnectKeysPane.h"
+#include "SiteConfigEditor.h"
 #include "SiteKeyMintForm.h"
 #include "SiteKeyPolicyForm.h"
 #include "SitesModel.h"
@@ -111,6 +112,9 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     m_tabs->addTab(m_keysTab, QString());
     m_connectPane = new ConnectKeysPane(m_connect, m_tabs);
     m_tabs->addTab(m_connectPane, QString());
+    m_configEditor = new SiteConfigEditor(service, m_tabs);
+    m_tabs->addTab(m_configEditor, QString());
+    connect(m_configEditor, &SiteConfigEditor::message, this, &SitesDock::showMessage);
     r->addWidget(m_tabs, 1);
 
     // A new key to copy: a public key (minted, rotated) or a Connect AI secret (once).
@@ -166,6 +170,7 @@ void SitesDock::connectSelection()
                 m_siteId = id;
                 m_keys->setSiteId(id);
                 m_connect->setSiteId(id);
+                m_configEditor->setSiteId(id);
                 m_message->clear();
                 loadKeyForm();
                 showCurrent();
@@ -213,6 +218,11 @@ bool SitesDock::select(const QString &siteId)
         return false;
     m_sitesView->setCurrentIndex(m_sites->index(row, 0));
     return m_siteId == siteId;
+}
+
+void SitesDock::showConfiguration()
+{
+    m_tabs->setCurrentWidget(m_configEditor);
 }
 
 bool SitesDock::selectSiteKey(const QString &keyId)
@@ -475,6 +485,8 @@ void SitesDock::retranslateUi()
     m_deleteSite->setText(tr("Delete site… (Del)"));
     m_tabs->setTabText(m_tabs->indexOf(m_keysTab), tr("Site keys"));
     m_tabs->setTabText(m_tabs->indexOf(m_connectPane), tr("Connect AI"));
+    m_tabs->setTabText(m_tabs->indexOf(m_configEditor), tr("Configuration"));
+    m_configEditor->retranslateUi();
     m_mintForm->retranslateUi();
     m_keyForm->retranslateUi();
     m_connectPane->retranslateUi();

@@ -18,6 +18,7 @@ namespace ph::ui {
 class ConnectKeysModel;
 class ConnectKeysPane;
 class SecretReveal;
+class SiteConfigEditor;
 class SiteKeyMintForm;
 class SiteKeyPolicyForm;
 class SiteKeysModel;
@@ -28,7 +29,8 @@ class SitesModel;
 // The dock holds the lists and the selection and makes the calls; its panes hold the
 // fields: SiteKeyMintForm mints a site key for a new or an existing site,
 // SiteKeyPolicyForm edits, rotates and (de)activates the selected key, ConnectKeysPane
-// creates and revokes the site's Connect AI keys. A new public key or Connect AI secret
+// creates and revokes the site's Connect AI keys, SiteConfigEditor edits the site's
+// configuration. A new public key or Connect AI secret
 // is shown once, with Copy, until dismissed. Delete on a list deletes the site (after a
 // confirmation), deactivates the key or revokes the Connect AI key.
 class SitesDock : public QDockWidget
@@ -47,6 +49,10 @@ public:
     SiteKeyMintForm *mintForm() const { return m_mintForm; }
     SiteKeyPolicyForm *keyForm() const { return m_keyForm; }
     ConnectKeysPane *connectPane() const { return m_connectPane; }
+    // The selected site's configuration (greeting, shortcuts, … as upsertSiteConfig).
+    SiteConfigEditor *configEditor() const { return m_configEditor; }
+    // Raises the configuration tab.
+    void showConfiguration();
     // A key to copy: a new public key (minted, rotated) or a new Connect AI secret
     // (shown this once). Empty again after Done.
     SecretReveal *secretBox() const { return m_secret; }
@@ -96,6 +102,7 @@ private:
     QWidget *m_keysTab;
     SiteKeyPolicyForm *m_keyForm;
     ConnectKeysPane *m_connectPane;
+    SiteConfigEditor *m_configEditor;
     SecretReveal *m_secret;
     QLabel *m_message;
     QLabel *m_snippetLabel;
