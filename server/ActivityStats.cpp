@@ -2,6 +2,11 @@
 
 #include "core/Store.h"
 
+#include <QAtomicInteger>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +16,45 @@ namespace {
 constexpr qint64 kMinuteMs = 60000;
 // Requests finished in the window that started up to this long before it still count.
 constexpr qint64 kLongestRequestMs = 3600000;
+
+// A prepared statement on `db`; failures throw StoreError, as Sql's do.
+class Query
+{
+public:
+    Query(const QSqlDatabase &db, const QString &statement)
+        : m_query(db)
+        , m_statement(statement)
+    {
+        if (!m_query.prepare(statement))
+            fail("prepare failed: ");
+        m_query.setForwardOnly(true);
+    }
+    Query &bind(const QString &placeholder, const QVariant &value)
+    {
+        m_query.bindValue(placeholder, value);
+        return *this;
+    }
+    Query &exec()
+    {
+        if (!m_query.exec())
+            fail("statement failed: ");
+        return *this;
+    }
+    bool next() { return m_query.next(); }
+    QVariant value(int column) const { return m_query.value(column); }
+
+private:
+    [[noreturn]] void fail(const char *what) const
+    {
+        throw StoreError(what + m_query.lastError().text().toStdString() +
+                         " in: " + m_statement.left(200).toStdString());
+    }
+    QSqlQuery m_query;
+    QString m_statement;
+};
+
+ActivityBuckets readBuckets(const QSqlDatabase &db, qint64 nowMs, int minutes,
+                            const std::atomic_bool *cancelled);
 } // namespace
 
 ActivityStats::ActivityStats(Store &store)
@@ -29,6 +73,43 @@ double ActivityStats::percentile(QList<qint64> &values, double p)
 
 ActivityBuckets ActivityStats::lastMinutes(qint64 nowMs, int minutes) const
 {
+    return readBuckets(m_store.database(), nowMs, minutes, nullptr);
+}
+
+bool ActivityStats::readFile(const QString &path, qint64 nowMs, int minutes, ActivityBuckets *out,
+                             QString *error, const std::atomic_bool *cancelled)
+{
+    static QAtomicInteger<quint64> serial;
+    const QString name = QStringLiteral("activity-%1").arg(serial.fetchAndAddRelaxed(1));
+    bool ok = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+        if (!db.open()) {
+            if (error)
+                *error = QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text());
+        } else {
+            try {
+                *out = readBuckets(db, nowMs, minutes, cancelled);
+                ok = true;
+            } catch (const StoreError &e) {
+                if (error)
+                    *error = QString::fromUtf8(e.what());
+            }
+            db.close();
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
+}
+
+namespace {
+
+ActivityBuckets readBuckets(const QSqlDatabase &db, qint64 nowMs, int minutes,
+                            const std::atomic_bool *cancelled)
+{
+    auto stop = [cancelled] { return cancelled && cancelled->load(std::memory_order_relaxed); };
     ActivityBuckets b;
     b.minutes = qMax(1, minutes);
     const qint64 to = (nowMs / kMinuteMs + 1) * kMinuteMs;
@@ -47,7 +128,9 @@ ActivityBuckets ActivityStats::lastMinutes(qint64 nowMs, int minutes) const
         return i >= 0 && i < b.minutes ? int(i) : -1;
     };
     auto counts = [&](const QString &statement, QHash<QString, QList<int>> &into) {
-        Sql q(m_store, statement);
+        if (stop())
+            return;
+        Query q(db, statement);
         q.bind(QStringLiteral(":from"), b.from).bind(QStringLiteral(":to"), to).exec();
         while (q.next()) {
             const int i = slot(q.value(0));
@@ -68,12 +151,12 @@ ActivityBuckets ActivityStats::lastMinutes(qint64 nowMs, int minutes) const
                           " FROM webhook_deliveries WHERE created_at >= :from AND created_at < :to"
                           " GROUP BY 1, 2"),
            b.deliveries);
-    {
+    if (!stop()) {
         // api_requests_by_time (started_at); the durations are ranked here.
-        Sql q(m_store, QStringLiteral("SELECT (finished_at - :from) / 60000, endpoint,"
-                                      " finished_at - started_at FROM api_requests"
-                                      " WHERE started_at >= :early AND started_at < :to"
-                                      " AND finished_at >= :from AND finished_at < :to"));
+        Query q(db, QStringLiteral("SELECT (finished_at - :from) / 60000, endpoint,"
+                                   " finished_at - started_at FROM api_requests"
+                                   " WHERE started_at >= :early AND started_at < :to"
+                                   " AND finished_at >= :from AND finished_at < :to"));
         q.bind(QStringLiteral(":from"), b.from)
             .bind(QStringLiteral(":to"), to)
             .bind(QStringLiteral(":early"), b.from - kLongestRequestMs)
@@ -87,17 +170,17 @@ ActivityBuckets ActivityStats::lastMinutes(qint64 nowMs, int minutes) const
             (scrape ? scrapes : runs)[i].append(qMax<qint64>(0, q.value(2).toLongLong()));
         }
         for (int i = 0; i < b.minutes; ++i) {
-            b.runP50[i] = percentile(runs[i], 0.5);
-            b.runP95[i] = percentile(runs[i], 0.95);
-            b.scrapeP50[i] = percentile(scrapes[i], 0.5);
-            b.scrapeP95[i] = percentile(scrapes[i], 0.95);
+            b.runP50[i] = ActivityStats::percentile(runs[i], 0.5);
+            b.runP95[i] = ActivityStats::percentile(runs[i], 0.95);
+            b.scrapeP50[i] = ActivityStats::percentile(scrapes[i], 0.5);
+            b.scrapeP95[i] = ActivityStats::percentile(scrapes[i], 0.95);
         }
     }
-    {
+    if (!stop()) {
         // credit_ledger_by_time (at, endpoint, credits_milli): the index alone.
-        Sql q(m_store, QStringLiteral("SELECT (at - :from) / 60000, SUM(credits_milli)"
-                                      " FROM credit_ledger WHERE at >= :from AND at < :to"
-                                      " AND endpoint <> 'balance' GROUP BY 1"));
+        Query q(db, QStringLiteral("SELECT (at - :from) / 60000, SUM(credits_milli)"
+                                   " FROM credit_ledger WHERE at >= :from AND at < :to"
+                                   " AND endpoint <> 'balance' GROUP BY 1"));
         q.bind(QStringLiteral(":from"), b.from).bind(QStringLiteral(":to"), to).exec();
         while (q.next()) {
             const int i = slot(q.value(0));
@@ -106,7 +189,9 @@ ActivityBuckets ActivityStats::lastMinutes(qint64 nowMs, int minutes) const
         }
     }
     auto started = [&](const QString &statement, QList<int> &into) {
-        Sql q(m_store, statement);
+        if (stop())
+            return;
+        Query q(db, statement);
         q.bind(QStringLiteral(":from"), b.from).bind(QStringLiteral(":to"), to).exec();
         while (q.next()) {
             const int i = slot(q.value(0));
@@ -123,5 +208,7 @@ ActivityBuckets ActivityStats::lastMinutes(qint64 nowMs, int minutes) const
             b.runtimeRuns);
     return b;
 }
+
+} // namespace
 
 } // namespace ph

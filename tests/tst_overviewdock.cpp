@@ -11,6 +11,7 @@
 #include "overview/OverviewDock.h"
 #include "trajectories/TrajectoriesDock.h"
 
+#include "ActivityStats.h"
 #include "browser/BrowserPool.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
@@ -28,9 +29,11 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QTabBar>
+#include <QtConcurrent/QtConcurrentRun>
 
 using namespace ph;
 using namespace ph::test;
@@ -63,12 +66,18 @@ private Q_SLOTS:
     void waitsWhileHiddenAndCatchesUpWhenShown_data();
     void waitsWhileHiddenAndCatchesUpWhenShown();
     void chartsHaveAccessibleNames();
+    void theWorkersReadMatchesTheStoresOwn();
+    void aDockClosedDuringAReadWaitsForIt();
     void aClickOpensTheMatchingPanelFiltered_data();
     void aClickOpensTheMatchingPanelFiltered();
 
 private:
     // The current minute's value of `key` in `chart`, after the dock caught up.
     qreal current(Chart chart, const QString &key);
+    // Refreshes `dock` and waits for the charts: the hour is read on a worker, so the
+    // charts follow asynchronously. Any read in flight ends first (it may predate the
+    // latest writes).
+    void refreshAndWait(ui::OverviewDock *dock);
     void makeRun(const QString &status);
 
     FixtureServer m_receiver;
@@ -111,6 +120,14 @@ qreal tst_OverviewDock::current(Chart chart, const QString &key)
 {
     const QList<qreal> v = m_dock->chart(chart)->values(key);
     return v.isEmpty() ? -1 : v.last();
+}
+
+void tst_OverviewDock::refreshAndWait(ui::OverviewDock *dock)
+{
+    QTRY_VERIFY(!dock->isRefreshing());
+    const int before = dock->refreshCount();
+    dock->refreshNow();
+    QTRY_VERIFY(dock->refreshCount() > before);
 }
 
 void tst_OverviewDock::makeRun(const QString &status)
@@ -160,7 +177,7 @@ void tst_OverviewDock::chartsFollowTheStore()
     QFETCH(Chart, chart);
     QFETCH(QString, series);
     QFETCH(qreal, added);
-    m_dock->refreshNow();
+    refreshAndWait(m_dock.get());
     const qreal before = current(chart, series);
     QVERIFY(before >= 0);
     QCOMPARE(m_dock->chart(chart)->values(series).size(), ui::OverviewDock::kMinutes);
@@ -219,7 +236,7 @@ void tst_OverviewDock::latencyShowsTheMedianAndThe95thPercentile()
 
 void tst_OverviewDock::poolChartShowsThePoolsSize()
 {
-    m_dock->refreshNow();
+    refreshAndWait(m_dock.get());
     const BrowserPool::Stats s = m_ph->service().pool().stats();
     QCOMPARE(current(Chart::Pool, QStringLiteral("size")), qreal(s.size));
     QCOMPARE(current(Chart::Pool, QStringLiteral("busy")), qreal(s.busy));
@@ -245,7 +262,7 @@ void tst_OverviewDock::refreshesAtMostTwiceASecond()
     QElapsedTimer clock;
     clock.start();
     auto c = connect(m_dock.get(), &ui::OverviewDock::refreshed, this,
-                     [&] { at << clock.elapsed() - qint64(m_dock->lastRefreshMs()); });
+                     [&] { at << clock.elapsed() - qint64(m_dock->lastLatencyMs()); });
     for (int i = 0; i < changes; ++i) {
         makeRun(QStringLiteral("success"));
         const qint64 due = qint64(spreadMs) * (i + 1) / changes;
@@ -325,6 +342,48 @@ void tst_OverviewDock::chartsHaveAccessibleNames()
     }
 }
 
+void tst_OverviewDock::theWorkersReadMatchesTheStoresOwn()
+{
+    // The Overview reads on a worker through a read-only connection of its own; it never
+    // fell back to the store's connection (which would warn).
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("could not read the store")));
+    makeRun(QStringLiteral("success"));
+    refreshAndWait(m_dock.get());
+    QVERIFY(m_dock->lastLatencyMs() >= m_dock->lastRefreshMs());
+    // Another thread's read of the file gives what the store's connection gives.
+    Store &store = m_ph->service().store();
+    const qint64 now = m_clock.nowMs();
+    const ActivityBuckets own = ActivityStats(store).lastMinutes(now);
+    QString error;
+    ActivityBuckets worker;
+    const bool ok = QtConcurrent::run([&] {
+                        return ActivityStats::readFile(store.path(), now, 60, &worker, &error);
+                    }).result();
+    QVERIFY2(ok, qPrintable(error));
+    QCOMPARE(worker.from, own.from);
+    QCOMPARE(worker.runs, own.runs);
+    QCOMPARE(worker.deliveries, own.deliveries);
+    QCOMPARE(worker.credits, own.credits);
+    QCOMPARE(worker.runP95, own.runP95);
+    QVERIFY(worker.runs.value(QStringLiteral("success")).last() > 0);
+}
+
+void tst_OverviewDock::aDockClosedDuringAReadWaitsForIt()
+{
+    // Its connection closed before it goes; nothing reaches the dock afterwards.
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("still in use|could not read")));
+    for (int i = 0; i < 5; ++i) {
+        auto dock = std::make_unique<ui::OverviewDock>(m_ph->service());
+        dock->show();
+        dock->refreshNow();
+        dock->refreshNow(); // during the read: one more after it
+        QVERIFY(dock->isRefreshing());
+        dock.reset();
+        QTest::qWait(20);
+    }
+    refreshAndWait(m_dock.get());
+}
+
 void tst_OverviewDock::aClickOpensTheMatchingPanelFiltered_data()
 {
     QTest::addColumn<Chart>("chart");
@@ -372,7 +431,7 @@ void tst_OverviewDock::aClickOpensTheMatchingPanelFiltered()
     QVERIFY(overview);
     overview->raise();
     QTRY_VERIFY(overview->isVisible());
-    overview->refreshNow();
+    refreshAndWait(overview);
     QTest::qWait(50);
     ui::OverviewChart *view = overview->chart(chart);
     // Something to click in this minute: runs of the status, a delivery with the outcome.
@@ -389,7 +448,7 @@ void tst_OverviewDock::aClickOpensTheMatchingPanelFiltered()
               QJsonObject{{QStringLiteral("event"), QStringLiteral("workflow.completed")}}}});
         QTRY_COMPARE(m_ph->service().webhooks().inFlight(), 0);
     }
-    overview->refreshNow();
+    refreshAndWait(overview);
     QTest::qWait(50);
     QPoint at;
     if (series.isEmpty()) {

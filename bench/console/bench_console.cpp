@@ -22,9 +22,10 @@
 //
 // The Overview (issue 19) is measured in a third child on the same store plus a busy last
 // hour (--hour-rows runs, 6,000 by default, with their requests, charges and callbacks):
-// the UI-thread time of each refresh (the store's queries, then the charts' update) and of
-// a whole frame (refresh and repaint), with p50/p95/max against 16 ms, and how many
-// refreshes a burst of 100 changes a second causes. --panels picks what to measure.
+// the UI-thread time of each refresh (the charts' update from the worker's result and their
+// repaint) and the UI thread's longest busy stretch during one, with p50/p95/max against
+// 16 ms, beside the worker's query time (off the UI thread) and how many refreshes a burst
+// of 100 changes a second causes. --panels picks what to measure.
 // Slowness is reported, never an exit status: the exit status is non-zero only when the
 // benchmark itself could not run.
 #include "Service.h"
@@ -66,6 +67,7 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -966,10 +968,12 @@ void seedBusyHour(Service &service, int hourRows)
     });
 }
 
-// The Overview's UI-thread work: opening it; each refresh the throttle runs after a run
-// changes (the store's queries, then those plus the charts' update); a whole frame (a
-// refresh and the repaint of all six charts); and how many refreshes a burst of changes
-// causes (the throttle allows two a second).
+// The Overview's work per refresh, split by thread: the worker's read of the hour (the
+// queries, off the UI thread), and the UI thread's part (the six charts' series set from
+// the result, then their repaint, timed together as the "UI-thread time"); the longest
+// stretch the UI thread was busy between a change and its charts repainted (the event
+// loop's longest gap, the store's write aside); opening the panel; and how many refreshes
+// a burst of changes causes (the throttle allows two a second, one read at a time).
 void measureOverview(Service &service, int repeat, int hourRows, Results &r)
 {
     QElapsedTimer seeding;
@@ -989,26 +993,54 @@ void measureOverview(Service &service, int repeat, int hourRows, Results &r)
             ++r.unpainted;
         r.add(QStringLiteral("open"), msSince(t));
         settle(100);
+        // As the charts are updated (on the UI thread): the charts' deferred work (Qt
+        // Charts lays out on posted events) and their repaint, at once.
+        bool measuring = false;
+        QObject::connect(dock.get(), &ui::OverviewDock::refreshed, dock.get(), [&] {
+            if (!measuring)
+                return;
+            QElapsedTimer p;
+            p.start();
+            QCoreApplication::sendPostedEvents();
+            dock->widget()->repaint();
+            r.add(QStringLiteral("query"), dock->lastQueryMs());
+            r.add(QStringLiteral("apply"), dock->lastRefreshMs());
+            r.add(QStringLiteral("ui"), dock->lastRefreshMs() + msSince(p));
+            r.add(QStringLiteral("latency"), dock->lastLatencyMs() + msSince(p));
+        });
+        // The UI thread's longest stretch busy: how late a 1 ms timer fires, from the
+        // change to its charts repainted (the event loop waits, not spins, meanwhile).
+        double stall = 0;
+        QElapsedTimer sinceProbe;
+        QTimer probe;
+        probe.setTimerType(Qt::PreciseTimer);
+        probe.setInterval(1);
+        QObject::connect(&probe, &QTimer::timeout, [&] {
+            stall = qMax(stall, msSince(sinceProbe) - 1.);
+            sinceProbe.start();
+        });
         // Changes as the server makes them, one at a time: each lands through the throttle.
         for (int i = 0; i < 10; ++i) {
-            const int before = dock->refreshCount();
             const QString id = Ids::make(QStringLiteral("traj"), 20);
             service.trajectories().create(id, keyId, QStringLiteral("Overview bench"),
                                           QStringLiteral("rule"));
             service.trajectories().update(id, QStringLiteral("success"), 1, QStringLiteral("rule"),
                                           250, {});
-            if (!waitFor([&] { return dock->refreshCount() > before; }))
+            const int before = dock->refreshCount();
+            measuring = true;
+            stall = 0;
+            sinceProbe.start();
+            probe.start();
+            QElapsedTimer limit;
+            limit.start();
+            while (dock->refreshCount() == before && limit.elapsed() < 10000)
+                QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+            QCoreApplication::processEvents(); // the charts' paint, if still pending
+            probe.stop();
+            measuring = false;
+            if (dock->refreshCount() == before)
                 qWarning("bench_console: the Overview did not refresh");
-            r.add(QStringLiteral("query"), dock->lastQueryMs());
-            r.add(QStringLiteral("refresh"), dock->lastRefreshMs());
-            settle(ui::OverviewDock::kMinRefreshMs + 20);
-            // A whole frame: the refresh, then every chart repainted, synchronously.
-            QElapsedTimer f;
-            f.start();
-            dock->refreshNow();
-            QCoreApplication::sendPostedEvents();
-            dock->widget()->repaint();
-            r.add(QStringLiteral("frame"), msSince(f));
+            r.add(QStringLiteral("stall"), stall);
             settle(ui::OverviewDock::kMinRefreshMs + 20);
         }
         if (rep == 0) {
@@ -1155,8 +1187,8 @@ bool reportOverview(const QJsonObject &o, qint64 trajectories)
         return m;
     };
     std::printf("\nOverview panel, %s trajectories in the store, %s of them (+%s scrapes, "
-                "their requests and charges, %s callbacks) in the last hour; times in ms on "
-                "the UI thread\n",
+                "their requests and charges, %s callbacks) in the last hour; times in ms, the "
+                "16 ms frame budget applies to the UI thread's\n",
                 qPrintable(thousands(trajectories + o.value(QStringLiteral("hour rows")).toInt())),
                 qPrintable(thousands(o.value(QStringLiteral("hour rows")).toInt())),
                 qPrintable(thousands(o.value(QStringLiteral("hour rows")).toInt() / 4)),
@@ -1169,10 +1201,14 @@ bool reportOverview(const QJsonObject &o, qint64 trajectories)
         const char *label;
         bool budget;
     };
+    // Only the UI thread's share counts against the frame; the worker's read is shown
+    // beside it, and how long the charts lag a change.
     const Line lines[] = {
-        {"query", "refresh: the store's queries (ActivityStats)", true},
-        {"refresh", "refresh: queries + the six charts' series", true},
-        {"frame", "frame: refresh + repaint of the six charts", true},
+        {"ui", "UI thread per refresh: charts' update + repaint", true},
+        {"apply", "  of which the charts' series from the result", true},
+        {"stall", "UI thread's longest stretch busy (1 ms timer late)", true},
+        {"query", "worker: the hour's queries (ActivityStats)", false},
+        {"latency", "a read's start to its charts repainted", false},
         {"open", "open the panel (first refresh and paint)", false},
     };
     bool within = true;
@@ -1186,15 +1222,17 @@ bool reportOverview(const QJsonObject &o, qint64 trajectories)
             within = false;
         std::printf("%-52s | %7s %7s %7s | %s\n", l.label, qPrintable(ms(st.p50)),
                     qPrintable(ms(st.p95)), qPrintable(ms(mx)),
-                    l.budget ? (ok ? "yes" : "NO") : "(once)");
+                    l.budget ? (ok ? "yes" : "NO") : "(no limit)");
     }
     const double seconds = o.value(QStringLiteral("burst seconds")).toDouble();
     const int refreshes = o.value(QStringLiteral("burst refreshes")).toInt();
     std::printf("  throttle: %d changes in %.1f s gave %d refreshes (%.1f a second; at most 2)\n",
                 o.value(QStringLiteral("burst changes")).toInt(), seconds, refreshes,
                 seconds > 0 ? refreshes / seconds : 0.);
-    std::printf("verdict: %s\n", within ? "every Overview refresh and frame fits in 16 ms"
-                                        : "an Overview refresh or frame took over 16 ms");
+    std::printf("verdict: %s\n", within ? "the UI thread's part of every Overview refresh fits "
+                                          "in 16 ms"
+                                        : "the UI thread's part of an Overview refresh took "
+                                          "over 16 ms");
     return within;
 }
 

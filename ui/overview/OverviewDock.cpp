@@ -14,12 +14,17 @@
 #include <QDateTime>
 #include <QEvent>
 #include <QFontDatabase>
+#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSplitter>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
 
 namespace ph::ui {
 
@@ -52,6 +57,11 @@ qreal maxOf(const QList<qreal> &values, qreal floor = 0)
     return m;
 }
 
+double msSince(const QElapsedTimer &t)
+{
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
 QList<qreal> toReals(const QList<int> &values)
 {
     QList<qreal> out;
@@ -62,11 +72,36 @@ QList<qreal> toReals(const QList<int> &values)
 }
 } // namespace
 
+// Handed to the worker by value (a shared pointer): it outlives the dock if it must, and
+// the worker touches nothing else (no Service, no Store, no widget).
+struct OverviewDock::Read
+{
+    QString path;
+    qint64 now = 0;
+    int minutes = 0;
+    std::atomic_bool cancelled{false};
+    QElapsedTimer started;
+    // Written by the worker, read on the UI thread after the future finished.
+    ActivityBuckets buckets;
+    bool ok = false;
+    QString error;
+    double queryMs = 0;
+};
+
 OverviewDock::OverviewDock(Service &service, QWidget *parent)
     : QDockWidget(parent)
     , m_service(service)
     , m_stats(std::make_unique<ActivityStats>(service.store()))
+    , m_workers(std::make_unique<QThreadPool>())
 {
+    m_workers->setObjectName(QStringLiteral("overviewReader"));
+    m_workers->setMaxThreadCount(1);
+    m_watcher = new QFutureWatcher<void>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &OverviewDock::onReadFinished);
+    // An in-memory store has no file a second connection could open.
+    const QString path = service.store().path();
+    m_readOnStore = path.isEmpty() || path == QLatin1String(":memory:") ||
+                    path.startsWith(QLatin1String("file:"));
     setObjectName(QStringLiteral("overviewDock"));
     auto *page = new QWidget(this);
     auto *layout = new QVBoxLayout(page);
@@ -204,7 +239,16 @@ OverviewDock::OverviewDock(Service &service, QWidget *parent)
     retranslateUi();
 }
 
-OverviewDock::~OverviewDock() = default;
+// A read in flight is told to stop after its current query and waited for (a few ms),
+// so its connection is closed before the store, or the Service, can go; its result is
+// dropped with the watcher.
+OverviewDock::~OverviewDock()
+{
+    disconnect(m_watcher, nullptr, this, nullptr);
+    if (m_read)
+        m_read->cancelled = true;
+    m_workers->waitForDone();
+}
 
 void OverviewDock::changeEvent(QEvent *event)
 {
@@ -341,16 +385,77 @@ void OverviewDock::samplePool()
         m_pool.removeFirst();
 }
 
+// One read at a time: asked during one, it runs once more after it (onReadFinished).
 void OverviewDock::refreshNow()
 {
     m_throttle->stop();
+    if (m_reading) {
+        m_again = true;
+        return;
+    }
     m_sinceRefresh.start();
     m_dirty = false;
+    m_again = false;
+    const qint64 now = m_service.clock().nowMs();
+    if (m_readOnStore) {
+        // On the store's connection, so on this thread: all of it is UI-thread time.
+        QElapsedTimer t;
+        t.start();
+        const ActivityBuckets b = m_stats->lastMinutes(now, kMinutes);
+        m_lastQueryMs = msSince(t);
+        apply(b, now);
+        m_lastRefreshMs = m_lastLatencyMs = msSince(t);
+        ++m_refreshes;
+        Q_EMIT refreshed();
+        return;
+    }
+    auto read = std::make_shared<Read>();
+    read->path = m_service.store().path();
+    read->now = now;
+    read->minutes = kMinutes;
+    read->started.start();
+    m_read = read;
+    m_reading = true;
+    m_watcher->setFuture(QtConcurrent::run(m_workers.get(), [read] {
+        QElapsedTimer t;
+        t.start();
+        read->ok = ActivityStats::readFile(read->path, read->now, read->minutes, &read->buckets,
+                                           &read->error, &read->cancelled);
+        read->queryMs = msSince(t);
+    }));
+}
+
+// Back on the UI thread: only the charts' update happens here.
+void OverviewDock::onReadFinished()
+{
+    const std::shared_ptr<Read> read = std::move(m_read);
+    m_reading = false;
+    if (!read)
+        return;
+    if (!read->ok) {
+        qWarning().noquote() << QStringLiteral("Overview: the worker could not read the store "
+                                               "(%1); reading on the store's connection")
+                                    .arg(read->error);
+        m_readOnStore = true;
+        refreshNow();
+        return;
+    }
     QElapsedTimer t;
     t.start();
-    const qint64 now = m_service.clock().nowMs();
-    const ActivityBuckets b = m_stats->lastMinutes(now, kMinutes);
-    m_lastQueryMs = double(t.nsecsElapsed()) / 1e6;
+    apply(read->buckets, read->now);
+    m_lastQueryMs = read->queryMs;
+    m_lastRefreshMs = msSince(t);
+    m_lastLatencyMs = msSince(read->started);
+    ++m_refreshes;
+    Q_EMIT refreshed();
+    if (m_again) {
+        m_again = false;
+        scheduleRefresh();
+    }
+}
+
+void OverviewDock::apply(const ActivityBuckets &b, qint64 now)
+{
 
     auto centre = [&](int i) { return qreal(b.from + i * kMinuteMs + kMinuteMs / 2); };
     {
@@ -438,9 +543,6 @@ void OverviewDock::refreshNow()
         c->setPoints(QStringLiteral("size"), size);
         c->setWindow(b.from, b.minutes, qMax(top, qreal(now_.size)));
     }
-    ++m_refreshes;
-    m_lastRefreshMs = double(t.nsecsElapsed()) / 1e6;
-    Q_EMIT refreshed();
 }
 
 } // namespace ph::ui

@@ -8,10 +8,13 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QThreadPool;
 class QTimer;
+template <typename T> class QFutureWatcher;
 
 namespace ph {
 class ActivityStats;
+struct ActivityBuckets;
 class Service;
 } // namespace ph
 
@@ -23,8 +26,10 @@ class OverviewChart;
 // status, the browser pool, latency, webhook deliveries, credits, A2W and runtime runs)
 // and the requests as they happen. The charts follow the store's and the services'
 // change signals, redrawn at most twice a second (kMinRefreshMs) and only while the panel
-// is on screen; each refresh is a few indexed queries bounded by the hour
-// (server/ActivityStats, timed by bench/console). Clicking a chart asks for its panel.
+// is on screen. Each refresh reads the hour (a few indexed queries, server/ActivityStats)
+// on a worker thread through a read-only connection of its own, one read at a time (a
+// change during a read asks for one more after it); the UI thread only applies the
+// result to the charts (both timed by bench/console). Clicking a chart asks for its panel.
 class OverviewDock : public QDockWidget
 {
     Q_OBJECT
@@ -38,13 +43,17 @@ public:
     QPlainTextEdit *activity() const { return m_activity; }
     OverviewChart *chart(Chart which) const { return m_charts.at(int(which)); }
 
-    // Reads the hour and redraws every chart now (the throttle calls it; so may tests
-    // and bench/console). Timings of the latest one, in ms: the store's queries, and
-    // the queries plus the charts' update.
+    // Starts reading the hour now (the throttle calls it; so may tests and bench/console);
+    // the charts follow when the read is back (refreshed()). While a read runs, one more
+    // is made after it instead. Timings of the latest refresh, in ms: the worker's
+    // queries; the UI thread's part (the charts' update); from the read's start to the
+    // charts updated.
     void refreshNow();
+    bool isRefreshing() const { return m_reading || m_again; }
     int refreshCount() const { return m_refreshes; }
     double lastQueryMs() const { return m_lastQueryMs; }
     double lastRefreshMs() const { return m_lastRefreshMs; }
+    double lastLatencyMs() const { return m_lastLatencyMs; }
 
 Q_SIGNALS:
     // A chart was clicked: the panel to raise and its filter ("" for none).
@@ -67,7 +76,10 @@ private:
         int queued = 0;
         int size = 0;
     };
+    struct Read; // one read's input and result, shared with its worker
     void retranslateUi();
+    void onReadFinished();
+    void apply(const ActivityBuckets &b, qint64 now);
     void onStoreChanged(const QString &table, const QString &id);
     void scheduleRefresh();
     void samplePool();
@@ -84,12 +96,19 @@ private:
     QPlainTextEdit *m_activity;
     QTimer *m_throttle;
     QTimer *m_tick;
-    QElapsedTimer m_sinceRefresh;
+    QElapsedTimer m_sinceRefresh;           // since the latest read started
+    std::unique_ptr<QThreadPool> m_workers; // one thread: one read at a time
+    QFutureWatcher<void> *m_watcher;
+    std::shared_ptr<Read> m_read; // the read in flight
+    bool m_reading = false;
+    bool m_again = false;       // a change came during the read: one more after it
+    bool m_readOnStore = false; // no file to open beside the store: read on its connection
     bool m_dirty = true;
     bool m_tabShown = true;
     int m_refreshes = 0;
     double m_lastQueryMs = 0;
     double m_lastRefreshMs = 0;
+    double m_lastLatencyMs = 0;
     QList<PoolSample> m_pool;
 };
 
