@@ -32,6 +32,16 @@ QVariant evaluate(BrowserLease &lease, const QString &script)
     return ph::test::evaluateAndWait(lease, script);
 }
 
+// A QtWebEngine pool of `size` pages, `queueLimit` waiting requests, `standby` prepared.
+BrowserPool::Options sized(int size, int queueLimit, int standby)
+{
+    BrowserPool::Options o;
+    o.size = size;
+    o.queueLimit = queueLimit;
+    o.standby = standby;
+    return o;
+}
+
 // Fixture pages are on loopback: the tests' leases may reach private targets.
 const EgressGrant kLocal{true, QStringLiteral("test")};
 
@@ -121,7 +131,7 @@ void tst_BrowserPool::initTestCase()
 
 void tst_BrowserPool::leasesNoMorePagesThanItHas()
 {
-    BrowserPool pool({2, 10, 0}, m_policy);
+    BrowserPool pool(sized(2, 10, 0), m_policy);
     int active = 0, maxActive = 0, finished = 0;
     QList<int> order;
     std::vector<std::unique_ptr<BrowserLease>> held;
@@ -155,7 +165,7 @@ void tst_BrowserPool::leasesNoMorePagesThanItHas()
 
 void tst_BrowserPool::refusesBeyondTheQueueLimit()
 {
-    BrowserPool pool({1, 2, 0}, m_policy);
+    BrowserPool pool(sized(1, 2, 0), m_policy);
     QVERIFY(pool.hasRoomFor(3));
     QVERIFY(!pool.hasRoomFor(4));
     std::vector<std::unique_ptr<BrowserLease>> held;
@@ -174,7 +184,7 @@ void tst_BrowserPool::refusesBeyondTheQueueLimit()
 
 void tst_BrowserPool::dropsARequestWhoseRequesterLeft()
 {
-    BrowserPool pool({1, 5, 0}, m_policy);
+    BrowserPool pool(sized(1, 5, 0), m_policy);
     std::unique_ptr<BrowserLease> first = leaseNow(pool);
     QVERIFY(first);
     bool granted = false;
@@ -190,7 +200,7 @@ void tst_BrowserPool::dropsARequestWhoseRequesterLeft()
 
 void tst_BrowserPool::isolatesEveryLease()
 {
-    BrowserPool pool({2, 10, 1}, m_policy);
+    BrowserPool pool(sized(2, 10, 1), m_policy);
     const int cacheHitsBefore = m_site.hits("/cacheable");
     for (int round = 0; round < 3; ++round) {
         auto lease = leaseNow(pool);
@@ -218,7 +228,7 @@ void tst_BrowserPool::keepsStateWithinOneLease()
 {
     // The control for the isolation test: inside one lease state does persist, so the
     // probe page would see it if the pool shared it.
-    BrowserPool pool({1, 10, 0}, m_policy);
+    BrowserPool pool(sized(1, 10, 0), m_policy);
     auto lease = leaseNow(pool);
     QVERIFY(navigate(*lease, m_site.url(QStringLiteral("/state"))).ok);
     QTRY_COMPARE_WITH_TIMEOUT(evaluate(*lease, QStringLiteral("document.title")).toString(),
@@ -236,7 +246,7 @@ void tst_BrowserPool::keepsStateWithinOneLease()
 
 void tst_BrowserPool::timesOutANavigationThatNeverEnds()
 {
-    BrowserPool pool({1, 10, 0}, m_policy);
+    BrowserPool pool(sized(1, 10, 0), m_policy);
     auto lease = leaseNow(pool);
     QElapsedTimer t;
     t.start();
@@ -252,7 +262,7 @@ void tst_BrowserPool::timesOutANavigationThatNeverEnds()
 
 void tst_BrowserPool::replacesAPageWhoseRendererCrashed()
 {
-    BrowserPool pool({1, 10, 0}, m_policy);
+    BrowserPool pool(sized(1, 10, 0), m_policy);
     auto lease = leaseNow(pool);
     QVERIFY(navigate(*lease, m_site.url(QStringLiteral("/"))).ok);
     QSignalSpy crashed(lease.get(), &BrowserLease::rendererCrashed);
@@ -284,7 +294,7 @@ void tst_BrowserPool::replacesAPageWhoseRendererCrashed()
 
 void tst_BrowserPool::keepsTheEventLoopResponsive()
 {
-    BrowserPool pool({4, 20, 1}, m_policy);
+    BrowserPool pool(sized(4, 20, 1), m_policy);
     qint64 worstGap = 0;
     QElapsedTimer gap;
     gap.start();
