@@ -10,15 +10,15 @@
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
 #include "browser/ChromiumEngine.h"
-#include "browserviews/ScreencastView.h"
 #include "browserviews/BrowserTile.h"
 #include "browserviews/BrowserViewsDock.h"
+#include "browserviews/ScreencastView.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QJsonArray>
-#include <QWebEngineView>
 #include <QTest>
+#include <QWebEngineView>
 
 using namespace ph;
 using namespace ph::test;
@@ -102,9 +102,10 @@ void tst_BrowserViewsPanel::showsAChromiumPageByItsScreencastAndTakesClicks()
     dock.resize(900, 700);
     dock.show();
     HttpClient c = ph.client();
-    const auto r = c.post(QStringLiteral("/agent"),
-                          {{QStringLiteral("input"), QStringLiteral("Fill in the form and send it")},
-                           {QStringLiteral("urls"), QJsonArray{site.url(QStringLiteral("/ask"))}}});
+    const auto r =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Fill in the form and send it")},
+                {QStringLiteral("urls"), QJsonArray{site.url(QStringLiteral("/ask"))}}});
     QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
     const QString run = r.json().value(QStringLiteral("trajectoryId")).toString();
     QTRY_VERIFY(dock.tileFor(run));
