@@ -92,10 +92,11 @@ void tst_BrowserViewsPanel::showsAChromiumPageByItsScreencastAndTakesClicks()
         QSKIP("chromium is not installed");
     FixtureServer site;
     QVERIFY(site.start());
-    site.page("/ask", "<!doctype html><title>Ask</title><form action=\"/done\">"
-                      "<label for=\"c\">Code</label><input id=\"c\" name=\"code\">"
-                      "<button>Send</button></form>");
-    site.page("/done", "<!doctype html><title>Done</title><p>done");
+    site.page("/login", "<!doctype html><title>Sign in</title><form action=\"/orders\">"
+                        "<label for=\"e\">Email</label><input id=\"e\" name=\"email\">"
+                        "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
+                        "type=\"password\"><button>Sign in</button></form>");
+    site.page("/orders", "<!doctype html><title>Orders</title><h1>Your orders</h1>");
     TestService ph({QStringLiteral("browser.engine=chromium")});
     QVERIFY(ph.ok());
     ui::BrowserViewsDock dock(ph.service());
@@ -104,8 +105,8 @@ void tst_BrowserViewsPanel::showsAChromiumPageByItsScreencastAndTakesClicks()
     HttpClient c = ph.client();
     const auto r =
         c.post(QStringLiteral("/agent"),
-               {{QStringLiteral("input"), QStringLiteral("Fill in the form and send it")},
-                {QStringLiteral("urls"), QJsonArray{site.url(QStringLiteral("/ask"))}}});
+               {{QStringLiteral("input"), QStringLiteral("Log in and read my orders")},
+                {QStringLiteral("urls"), QJsonArray{site.url(QStringLiteral("/login"))}}});
     QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
     const QString run = r.json().value(QStringLiteral("trajectoryId")).toString();
     QTRY_VERIFY(dock.tileFor(run));

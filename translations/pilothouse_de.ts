@@ -1301,183 +1301,183 @@
 <context>
     <name>ph::ui::OverviewDock</name>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="232"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="276"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="233"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="277"/>
         <source>Pilothouse is running</source>
         <translation>Pilothouse läuft</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="234"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="278"/>
         <source>The API listens at %1. Send your API key as &quot;Authorization: Bearer &lt;key&gt;&quot;. For example:</source>
         <translation>Die API lauscht unter %1. Senden Sie Ihren API-Schlüssel als &quot;Authorization: Bearer &lt;key&gt;&quot;. Zum Beispiel:</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="243"/>
-        <location filename="../ui/overview/OverviewDock.cpp" line="244"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="287"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="288"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="241"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="285"/>
         <source>Example request</source>
         <translation>Beispielanfrage</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="242"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="286"/>
         <source>The last hour, per minute (click a chart to open its panel)</source>
         <translation>Die letzte Stunde, pro Minute (ein Klick auf ein Diagramm öffnet sein Panel)</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="247"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="291"/>
         <source>Runs per minute</source>
         <translation>Läufe pro Minute</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="249"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="293"/>
         <source>Runs by status, per minute of their latest change. Click a status to list those runs.</source>
         <translation>Läufe nach Status, pro Minute ihrer letzten Änderung. Ein Klick auf einen Status listet diese Läufe.</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="251"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="295"/>
         <source>success</source>
         <translation>erfolgreich</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="252"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="296"/>
         <source>error</source>
         <translation>Fehler</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="253"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="297"/>
         <source>cancelled</source>
         <translation>abgebrochen</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="254"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="298"/>
         <source>waiting for input</source>
         <translation>wartet auf Eingabe</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="255"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="299"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="257"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="301"/>
         <source>Browser pool</source>
         <translation>Browser-Pool</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="259"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="303"/>
         <source>Pages in use and requests waiting for one, beside the pool&apos;s size. Click to open the live browser views.</source>
         <translation>Belegte Seiten und Anfragen, die auf eine warten, neben der Größe des Pools. Ein Klick öffnet die Live-Browseransichten.</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="261"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="305"/>
         <source>in use</source>
         <translation>belegt</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="262"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="306"/>
         <source>queued</source>
         <translation>wartend</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="263"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="307"/>
         <source>size</source>
         <translation>Größe</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="265"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="309"/>
         <source>Latency (s)</source>
         <translation>Latenz (s)</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="267"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="311"/>
         <source>The median and 95th percentile time of agent runs and scrapes finished each minute, in seconds. Click to open the runs.</source>
         <translation>Median und 95. Perzentil der Dauer der in jeder Minute beendeten Agent-Läufe und Scrapes, in Sekunden. Ein Klick öffnet die Läufe.</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="269"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="313"/>
         <source>run p50</source>
         <translation>Lauf p50</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="270"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="314"/>
         <source>run p95</source>
         <translation>Lauf p95</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="271"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="315"/>
         <source>scrape p50</source>
         <translation>Scrape p50</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="272"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="316"/>
         <source>scrape p95</source>
         <translation>Scrape p95</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="274"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="318"/>
         <source>Webhook deliveries</source>
         <translation>Webhook-Zustellungen</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="276"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="320"/>
         <source>Callbacks by outcome, per minute made. Click an outcome to list those deliveries.</source>
         <translation>Callbacks nach Ergebnis, pro Minute ihrer Erstellung. Ein Klick auf ein Ergebnis listet diese Zustellungen.</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="278"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="322"/>
         <source>delivered</source>
         <translation>zugestellt</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="279"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="323"/>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="280"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="324"/>
         <source>pending</source>
         <translation>ausstehend</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="282"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="326"/>
         <source>Credits used</source>
         <translation>Verbrauchte Credits</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="284"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="328"/>
         <source>Credits charged per minute. Click to open the API keys and their balances.</source>
         <translation>Pro Minute berechnete Credits. Ein Klick öffnet die API-Schlüssel und ihre Guthaben.</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="285"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="329"/>
         <source>credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="287"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="331"/>
         <source>A2W and runtime runs</source>
         <translation>A2W- und Runtime-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="289"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="333"/>
         <source>Runs started per minute by visiting agents (A2W) and by site visitors (browser runtime). Click to open the A2W runs.</source>
         <translation>Pro Minute gestartete Läufe besuchender Agenten (A2W) und von Website-Besuchern (Browser-Runtime). Ein Klick öffnet die A2W-Läufe.</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="291"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="335"/>
         <source>A2W runs</source>
         <translation>A2W-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/overview/OverviewDock.cpp" line="292"/>
+        <location filename="../ui/overview/OverviewDock.cpp" line="336"/>
         <source>runtime runs</source>
         <translation>Runtime-Läufe</translation>
     </message>
@@ -1659,18 +1659,18 @@
 <context>
     <name>ph::ui::SettingsDock</name>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="406"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="405"/>
         <source>Stored; --set %1 given at start wins until the next start.</source>
         <translation>Gespeichert; bis zum nächsten Start gilt weiterhin das beim Start angegebene --set %1.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="372"/>
-        <location filename="../ui/settings/SettingsDock.cpp" line="412"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="371"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="411"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/settings/SettingsDock.cpp" line="420"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="419"/>
         <source>%n setting(s) not stored; see the reasons under them.</source>
         <translation>
             <numerusform>%n Einstellung nicht gespeichert; den Grund finden Sie darunter.</numerusform>
@@ -1678,7 +1678,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/settings/SettingsDock.cpp" line="422"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="421"/>
         <source>%n setting(s) stored.</source>
         <translation>
             <numerusform>%n Einstellung gespeichert.</numerusform>
@@ -1686,172 +1686,172 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="424"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="423"/>
         <source>Nothing changed.</source>
         <translation>Keine Änderungen.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="443"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="442"/>
         <source>HTTP</source>
         <translation>HTTP</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="445"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="444"/>
         <source>Network</source>
         <translation>Netzwerk</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="447"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="446"/>
         <source>Browser pool</source>
         <translation>Browser-Pool</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="449"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="448"/>
         <source>Browser engine</source>
         <translation>Browser-Engine</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="451"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="450"/>
         <source>Scraping</source>
         <translation>Scraping</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="453"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="452"/>
         <source>Shutdown</source>
         <translation>Herunterfahren</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="455"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="454"/>
         <source>Agent runs</source>
         <translation>Agent-Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="457"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="456"/>
         <source>Browser bridge</source>
         <translation>Browser-Bridge</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="459"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="458"/>
         <source>Stored files</source>
         <translation>Gespeicherte Dateien</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="461"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="460"/>
         <source>LLM planner</source>
         <translation>LLM-Planer</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="463"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="462"/>
         <source>Owner sign-in (OpenID Connect)</source>
         <translation>Eigentümer-Anmeldung (OpenID Connect)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="482"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="481"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="484"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="483"/>
         <source>All settings</source>
         <translation>Alle Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="485"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="484"/>
         <source>Service</source>
         <translation>Dienst</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="486"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="485"/>
         <source>API address</source>
         <translation>API-Adresse</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="487"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="486"/>
         <source>Chosen at start with --bind and --port.</source>
         <translation>Wird beim Start mit --bind und --port festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="488"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="487"/>
         <source>Data directory</source>
         <translation>Datenverzeichnis</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="489"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="488"/>
         <source>Chosen at start with --data-dir.</source>
         <translation>Wird beim Start mit --data-dir festgelegt.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="490"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="489"/>
         <source>Console language</source>
         <translation>Sprache der Konsole</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="531"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="530"/>
         <source>(%1 to %2, default %3)</source>
         <translation>(%1 bis %2, Standard: %3)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="537"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="536"/>
         <source>Type a new value to replace it</source>
         <translation>Neuen Wert eingeben, um den bisherigen zu ersetzen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="538"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="537"/>
         <source>Clear</source>
         <translation>Löschen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="543"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="542"/>
         <source>On</source>
         <translation>Ein</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="548"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="547"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="549"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="548"/>
         <source>Revert</source>
         <translation>Verwerfen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="493"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="492"/>
         <source>Search settings by name or key</source>
         <translation>Einstellungen nach Name oder Schlüssel suchen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="494"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="493"/>
         <source>Search settings</source>
         <translation>Einstellungen suchen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="514"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="513"/>
         <source>https://… (empty: none)</source>
         <translation>https://… (leer: keine)</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="517"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="516"/>
         <source>Needs a restart</source>
         <translation>Erfordert Neustart</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="518"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="517"/>
         <source>Stored at once; takes effect at the next start.</source>
         <translation>Sofort gespeichert; wirkt ab dem nächsten Start.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="520"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="519"/>
         <source>For new sessions</source>
         <translation>Für neue Sitzungen</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="521"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="520"/>
         <source>Takes effect for what is handed out from now on; tokens, links and streams given before keep the old value.</source>
         <translation>Wirkt für alles, was ab jetzt ausgegeben wird; zuvor ausgegebene Tokens, Links und Streams behalten den alten Wert.</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingsDock.cpp" line="545"/>
+        <location filename="../ui/settings/SettingsDock.cpp" line="544"/>
         <source>Clear %1</source>
         <translation>%1 löschen</translation>
     </message>
@@ -2147,7 +2147,7 @@
     </message>
     <message>
         <location filename="../ui/sites/SiteConfigEditor.cpp" line="765"/>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="901"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="905"/>
         <source>Save the site configuration</source>
         <translation>Website-Konfiguration speichern</translation>
     </message>
@@ -2183,7 +2183,7 @@
     </message>
     <message>
         <location filename="../ui/sites/SiteConfigEditor.cpp" line="806"/>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="863"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="866"/>
         <source>Shortcuts</source>
         <translation>Shortcuts</translation>
     </message>
@@ -2223,123 +2223,128 @@
         <translation>%1 leeren</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="848"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="851"/>
         <source>Sets %1 to null: on Save it is removed and the runtime defaults apply.</source>
         <translation>Setzt %1 auf null: Beim Speichern wird der Abschnitt entfernt, dann gelten die Standardwerte der Laufzeit.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="852"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="855"/>
         <source>Add shortcut</source>
         <translation>Shortcut hinzufügen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="853"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="856"/>
         <source>Add entry</source>
         <translation>Eintrag hinzufügen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="857"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="860"/>
         <source>Remove selected</source>
         <translation>Auswahl entfernen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="859"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="862"/>
         <source>Remove the selected shortcut</source>
         <translation>Ausgewählten Shortcut entfernen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="860"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="863"/>
         <source>Remove the selected knowledge entry</source>
         <translation>Ausgewählten Wissenseintrag entfernen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="864"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="867"/>
         <source>Knowledge entries</source>
         <translation>Wissenseinträge</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="873"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="876"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="874"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="877"/>
         <source>on</source>
         <translation>an</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="874"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="877"/>
         <source>off</source>
         <translation>aus</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="879"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="882"/>
         <source>https://… (default: %1)</source>
         <translation>https://… (Standard: %1)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="880"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="883"/>
         <source>Default: %1</source>
         <translation>Standard: %1</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="882"/>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="884"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="885"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="887"/>
         <source>Default (%1)</source>
         <translation>Standard (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="886"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="889"/>
         <source>On</source>
         <translation>An</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="887"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="890"/>
         <source>Off</source>
         <translation>Aus</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="891"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="894"/>
         <source>JSON</source>
         <translation>JSON</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="892"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="895"/>
+        <source>Configuration sections</source>
+        <translation>Konfigurationsabschnitte</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="896"/>
         <source>The whole configuration as it will be stored. null clears a section; businessType, experience and analytics are edited here. Checked as you type, as POST /upsertSiteConfig checks it.</source>
         <translation>Die ganze Konfiguration, wie sie gespeichert wird. null leert einen Abschnitt; businessType, experience und analytics werden hier bearbeitet. Wird beim Tippen geprüft, wie POST /upsertSiteConfig sie prüft.</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="895"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="899"/>
         <source>Site configuration as JSON</source>
         <translation>Website-Konfiguration als JSON</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="896"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="900"/>
         <source>&amp;Effective configuration (what the runtime serves: these fields over the runtime defaults; read-only)</source>
         <translation>&amp;Wirksame Konfiguration (was die Laufzeit ausliefert: diese Felder über den Standardwerten der Laufzeit; schreibgeschützt)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="898"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="902"/>
         <source>Effective configuration</source>
         <translation>Wirksame Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="899"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="903"/>
         <source>Configuration error</source>
         <translation>Konfigurationsfehler</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="900"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="904"/>
         <source>Save… (Ctrl+S)</source>
         <translation>Speichern… (Strg+S)</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="902"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="906"/>
         <source>Revert</source>
         <translation>Zurücksetzen</translation>
     </message>
     <message>
-        <location filename="../ui/sites/SiteConfigEditor.cpp" line="903"/>
+        <location filename="../ui/sites/SiteConfigEditor.cpp" line="907"/>
         <source>Revert the site configuration</source>
         <translation>Website-Konfiguration zurücksetzen</translation>
     </message>

@@ -84,6 +84,7 @@ void OverviewChart::setTitle(const QString &title)
 {
     chart()->setTitle(title);
     setAccessibleName(title);
+    viewport()->setAccessibleName(title); // what takes the focus and the clicks
 }
 
 void OverviewChart::addSeries(const QString &key, const QColor &color, bool dashed, bool points)

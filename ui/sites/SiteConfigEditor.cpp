@@ -845,6 +845,9 @@ void SiteConfigEditor::retranslateUi()
         QPushButton *clear = m_clear.value(s.name);
         clear->setText(tr("Clear (use runtime defaults)"));
         clear->setAccessibleName(tr("Clear %1").arg(sectionTitle(s.name)));
+        // The section's scrolling form is named after the section.
+        for (QScrollArea *scroll : s.page->findChildren<QScrollArea *>(Qt::FindDirectChildrenOnly))
+            scroll->setAccessibleName(sectionTitle(s.name));
         clear->setToolTip(tr("Sets %1 to null: on Save it is removed and the runtime defaults "
                              "apply.")
                               .arg(s.name));
@@ -889,6 +892,7 @@ void SiteConfigEditor::retranslateUi()
         }
     }
     m_tabs->setTabText(m_tabs->indexOf(m_jsonPage), tr("JSON"));
+    m_tabs->setAccessibleName(tr("Configuration sections"));
     m_jsonNote->setText(tr("The whole configuration as it will be stored. null clears a "
                            "section; businessType, experience and analytics are edited here. "
                            "Checked as you type, as POST /upsertSiteConfig checks it."));
