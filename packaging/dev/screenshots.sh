@@ -10,6 +10,9 @@ top="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${1:-$top/docs/screenshots}"
 data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
+# The console's remembered layout (QSettings) lives in a throw-away home too, so every
+# capture starts from the default layout.
+export XDG_CONFIG_HOME="$data/config"
 export LANG="${LANG:-C.UTF-8}" LANGUAGE=en
 xvfb-run -a -s "-screen 0 1440x900x24" \
     "$top/build/bin/pilothouse" --demo --port 0 --data-dir "$data" --screenshots "$out" \
