@@ -435,7 +435,7 @@ bool seed(const QString &dir, int rows, const Receiver &receiver, SeedSummary *o
                                 ok ? QStringLiteral("ok")
                                    : (code > 0 ? QStringLiteral("<html><body>upstream error</body>")
                                                : QString()),
-                                err});
+                                err, QString(), QString()});
                     ++out->attempts;
                     lastStatus = code;
                     lastError = err;
