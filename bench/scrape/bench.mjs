@@ -125,7 +125,7 @@ const theirs = {};
 let theirMemory = 0;
 for (const c of levels) {
   if (c === 4)
-    [theirs[c], theirMemory] = await withPeakPss(browser.process().pid, () => load(total, c, playwrightOne));
+    [theirs[c], theirMemory] = await withPeakPss(process.pid, () => load(total, c, playwrightOne));
   else
     theirs[c] = await load(total, c, playwrightOne);
 }
