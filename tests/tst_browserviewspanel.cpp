@@ -23,6 +23,33 @@
 using namespace ph;
 using namespace ph::test;
 
+namespace {
+
+// A sign-in form whose run waits for the operator's answers, and the page behind it.
+void serveLogin(FixtureServer &site)
+{
+    site.page("/login", "<!doctype html><title>Sign in</title><form action=\"/orders\">"
+                        "<label for=\"e\">Email</label><input id=\"e\" name=\"email\">"
+                        "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
+                        "type=\"password\"><button>Sign in</button></form>");
+    site.page("/orders", "<!doctype html><title>Orders</title><h1>Your orders</h1>");
+}
+
+// Starts the run that waits for input on the sign-in form; returns its trajectory id.
+QString startWaitingRun(TestService &ph, const FixtureServer &site)
+{
+    HttpClient c = ph.client();
+    const auto r =
+        c.post(QStringLiteral("/agent"),
+               {{QStringLiteral("input"), QStringLiteral("Log in and read my orders")},
+                {QStringLiteral("urls"), QJsonArray{site.url(QStringLiteral("/login"))}}});
+    if (r.json().value(QStringLiteral("status")).toString() != QLatin1String("requires_input"))
+        return {};
+    return r.json().value(QStringLiteral("trajectoryId")).toString();
+}
+
+} // namespace
+
 class tst_BrowserViewsPanel : public QObject
 {
     Q_OBJECT
@@ -35,11 +62,7 @@ void tst_BrowserViewsPanel::showsAWaitingRunsPageAndLetsTheOperatorTakeOver()
 {
     FixtureServer site;
     QVERIFY(site.start());
-    site.page("/login", "<!doctype html><title>Sign in</title><form action=\"/orders\">"
-                        "<label for=\"e\">Email</label><input id=\"e\" name=\"email\">"
-                        "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
-                        "type=\"password\"><button>Sign in</button></form>");
-    site.page("/orders", "<!doctype html><title>Orders</title><h1>Your orders</h1>");
+    serveLogin(site);
     TestService ph;
     QVERIFY(ph.ok());
     ui::BrowserViewsDock dock(ph.service());
@@ -48,12 +71,8 @@ void tst_BrowserViewsPanel::showsAWaitingRunsPageAndLetsTheOperatorTakeOver()
     QCOMPARE(dock.tiles().size(), 0);
 
     HttpClient c = ph.client();
-    const auto r =
-        c.post(QStringLiteral("/agent"),
-               {{QStringLiteral("input"), QStringLiteral("Log in and read my orders")},
-                {QStringLiteral("urls"), QJsonArray{site.url(QStringLiteral("/login"))}}});
-    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
-    const QString run = r.json().value(QStringLiteral("trajectoryId")).toString();
+    const QString run = startWaitingRun(ph, site);
+    QVERIFY2(!run.isEmpty(), "the run does not wait for input");
     // The waiting run keeps its page; its tile shows that very page.
     QTRY_VERIFY(dock.tileFor(run));
     ui::BrowserTile *tile = dock.tileFor(run);
@@ -92,23 +111,14 @@ void tst_BrowserViewsPanel::showsAChromiumPageByItsScreencastAndTakesClicks()
         QSKIP("chromium is not installed");
     FixtureServer site;
     QVERIFY(site.start());
-    site.page("/login", "<!doctype html><title>Sign in</title><form action=\"/orders\">"
-                        "<label for=\"e\">Email</label><input id=\"e\" name=\"email\">"
-                        "<label for=\"p\">Password</label><input id=\"p\" name=\"password\" "
-                        "type=\"password\"><button>Sign in</button></form>");
-    site.page("/orders", "<!doctype html><title>Orders</title><h1>Your orders</h1>");
+    serveLogin(site);
     TestService ph({QStringLiteral("browser.engine=chromium")});
     QVERIFY(ph.ok());
     ui::BrowserViewsDock dock(ph.service());
     dock.resize(900, 700);
     dock.show();
-    HttpClient c = ph.client();
-    const auto r =
-        c.post(QStringLiteral("/agent"),
-               {{QStringLiteral("input"), QStringLiteral("Log in and read my orders")},
-                {QStringLiteral("urls"), QJsonArray{site.url(QStringLiteral("/login"))}}});
-    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("requires_input"));
-    const QString run = r.json().value(QStringLiteral("trajectoryId")).toString();
+    const QString run = startWaitingRun(ph, site);
+    QVERIFY2(!run.isEmpty(), "the run does not wait for input");
     QTRY_VERIFY(dock.tileFor(run));
     ui::BrowserTile *tile = dock.tileFor(run);
     // No QtWebEngine view: the chromium page is shown by its screencast frames.
