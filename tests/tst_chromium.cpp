@@ -1,6 +1,8 @@
 // The chromium engine (Debian's chromium over the DevTools protocol) behind the pool and
 // lease interface: real chromium, real pages from a fixture site on loopback, the egress
-// proxy, a crash of the process. Skipped only when chromium is not installed.
+// proxy, a crash of the process. Every test runs on both of Debian's builds: the headless
+// shell (the engine's default) and the full chromium (what browser.chromiumPath may name);
+// a row is skipped only when its build is not installed.
 #include "FixtureServer.h"
 #include "LeaseCalls.h"
 #include "TestMain.h"
@@ -12,11 +14,15 @@
 #include "browser/LiveFrameSource.h"
 #include "net/NetworkPolicy.h"
 
+#include <QFileInfo>
 #include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QSignalSpy>
 #include <QTcpServer>
+#include <QTemporaryDir>
+
+#include <csignal>
 
 using namespace ph;
 using ph::test::FixtureResponse;
@@ -56,7 +62,9 @@ class tst_Chromium : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase_data();
     void initTestCase();
+    void init();
     void loadsAPageAndReadsItBackInTheAgentsWorld();
     void reportsWhatANavigationCameTo_data();
     void reportsWhatANavigationCameTo();
@@ -69,12 +77,22 @@ private Q_SLOTS:
     void streamsFramesAndTakesInput();
     void reportsAnUnknownOrMissingEngine();
     void failsTheLeasesOfACrashedProcessAndStartsANewOne();
+    void endsTheWholeBrowserEvenBehindALauncherScript();
 
 private:
     FixtureServer m_site;
     NetworkPolicy m_policy{true};
     std::unique_ptr<BrowserPool> m_pool;
 };
+
+void tst_Chromium::initTestCase_data()
+{
+    QTest::addColumn<QString>("build");  // browser.chromiumPath; empty: the default
+    QTest::addColumn<QString>("binary"); // the program that must end up running
+    QTest::newRow("on the headless shell") << QString() << "chromium-headless-shell";
+    QTest::newRow("on the full chromium") << "chromium"
+                                          << "chromium";
+}
 
 void tst_Chromium::initTestCase()
 {
@@ -117,9 +135,23 @@ setTimeout(() => { document.getElementById('box').innerHTML = '<p class=ready>ar
         r.headers = {{"Location", "file:///etc/passwd"}};
         return r;
     });
+}
+
+// The row's build: a pool of its own, made once per build.
+void tst_Chromium::init()
+{
+    QFETCH_GLOBAL(QString, build);
+    QFETCH_GLOBAL(QString, binary);
+    const QString program = ChromiumEngine::findExecutable(build);
+    if (program.isEmpty() || (build.isEmpty() && !program.endsWith(binary)))
+        QSKIP(qPrintable(binary + QStringLiteral(" is not installed")));
+    if (m_pool && m_pool->options().chromiumPath == build)
+        return;
+    m_pool.reset();
     BrowserPool::Options o;
     o.size = 4;
     o.standby = 0;
+    o.chromiumPath = build;
     m_pool = std::make_unique<BrowserPool>(o, m_policy);
 }
 
@@ -156,6 +188,12 @@ void tst_Chromium::loadsAPageAndReadsItBackInTheAgentsWorld()
     QVERIFY(!evaluate(*lease, QStringLiteral("navigator.userAgent"))
                  .toString()
                  .contains(QStringLiteral("Headless")));
+    // The build the row asks for is the one that runs.
+    QFETCH_GLOBAL(QString, binary);
+    const QString running =
+        QFileInfo(QStringLiteral("/proc/%1/exe").arg(m_pool->chromium()->processId()))
+            .symLinkTarget();
+    QVERIFY2(QFileInfo(running).fileName() == binary, qPrintable(running));
 }
 
 void tst_Chromium::reportsWhatANavigationCameTo_data()
@@ -363,6 +401,40 @@ void tst_Chromium::failsTheLeasesOfACrashedProcessAndStartsANewOne()
     const NavigationResult again = navigate(*next, m_site.url(QStringLiteral("/")));
     QVERIFY2(again.ok, qPrintable(again.errorMessage));
     QCOMPARE(m_pool->stats().chromiumStarts, starts + 1);
+}
+
+// A launcher that starts the browser as its child instead of replacing itself (as Debian's
+// /usr/bin/chromium-headless-shell does): stopping the engine still ends the browser.
+void tst_Chromium::endsTheWholeBrowserEvenBehindALauncherScript()
+{
+    QFETCH_GLOBAL(QString, build);
+    QFETCH_GLOBAL(QString, binary);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString launcher = dir.filePath(QStringLiteral("launch-chromium"));
+    {
+        QFile f(launcher);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\n" + ChromiumEngine::findExecutable(build).toUtf8() + " \"$@\"\n");
+        f.close();
+        QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    }
+    BrowserPool::Options o;
+    o.standby = 0;
+    o.chromiumPath = launcher;
+    auto pool = std::make_unique<BrowserPool>(o, m_policy);
+    qint64 group = 0;
+    {
+        auto lease = leaseNow(*pool);
+        QVERIFY(lease);
+        QVERIFY(navigate(*lease, m_site.url(QStringLiteral("/"))).ok);
+        group = pool->chromium()->processId();
+        QVERIFY(group > 0);
+    }
+    // The launcher's group holds the browser, not only the script.
+    QVERIFY(::kill(-pid_t(group), 0) == 0);
+    pool.reset();
+    QTRY_VERIFY_WITH_TIMEOUT(::kill(-pid_t(group), 0) != 0, 10000);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Chromium)

@@ -1,7 +1,8 @@
 // bench/scrape: 200 generated pages on a loopback server, /scrape at concurrency 1, 4
 // and 8 (one URL per request, every request isolated) on each engine (QtWebEngine, and
-// Debian's chromium over the DevTools protocol; one Pilothouse per engine, measured
-// alone), beside playwright-core driving Debian's chromium through the same work (new
+// Debian's chromium over the DevTools protocol — its headless shell by default; one
+// Pilothouse per engine, measured alone), beside playwright-core driving each of Debian's
+// chromium builds (the full chromium, and the headless shell) through the same work (new
 // context per page: goto, innerText, aria snapshot). Prints pages/s, p50, p95, the
 // ratios, the memory of each (PSS of the whole process tree, peak at concurrency 4),
 // headless start-to-ready time, and the cost per page of the polyfills (the same work
@@ -10,7 +11,12 @@ import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { load, startPilothouse, startSite, chromiumArgs } from '../lib.mjs';
 
-const engines = (process.env.BENCH_ENGINES || 'qtwebengine,chromium').split(',');
+// `chromium-full`: the chromium engine made to run the full chromium build instead of
+// its default, the headless shell (browser.chromiumPath), to show what the build costs.
+const engines = (process.env.BENCH_ENGINES || 'qtwebengine,chromium,chromium-full').split(',');
+const engineArgs = (engine) => engine === 'chromium-full'
+  ? ['--set', 'browser.engine=chromium', '--set', `browser.chromiumPath=${process.env.CHROMIUM || '/usr/bin/chromium'}`]
+  : ['--set', `browser.engine=${engine}`];
 
 // The proportional set size of a process and all its descendants, in MB.
 function treePssMb(root) {
@@ -73,12 +79,26 @@ async function scrapeOne(ph, i, browser) {
   const body = await res.json();
   return res.ok && body.results?.[0]?.status === 'success' && body.results[0].text.includes(`Product page ${i % total}`);
 }
+// The chromium build a Pilothouse runs: the program of its chromium child.
+function runningChromium(pid) {
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (+stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] !== pid) continue;
+      const exe = fs.readlinkSync(`/proc/${d}/exe`);
+      if (/chrom/.test(exe)) return exe.split('/').pop();
+    } catch { /* gone */ }
+  }
+  return 'unknown build';
+}
+const chromiumBuild = {};
 const ours = {};
 const memory = {};
 let poly = {};
 const polyLevels = levels.filter((c) => c === 1 || c === 4);
 for (const engine of engines) {
-  const ph = await startPilothouse(['--set', `browser.engine=${engine}`]);
+  const ph = await startPilothouse(engineArgs(engine));
   await load(8, 4, (i) => scrapeOne(ph, i)); // warm-up: the engine, first renderer, first agent compile
   ours[engine] = {};
   for (const c of levels) {
@@ -87,6 +107,7 @@ for (const engine of engines) {
     else
       ours[engine][c] = await load(total, c, (i) => scrapeOne(ph, i));
   }
+  if (engine.startsWith('chromium')) chromiumBuild[engine] = runningChromium(ph.child.pid);
   if (engine === 'qtwebengine') {
     // The polyfills' cost per page: the same work with them off and on (the request's
     // browser.polyfills), alternating, twice each, at concurrency 1 and 4.
@@ -106,49 +127,66 @@ for (const engine of engines) {
   await ph.stop();
 }
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: chromiumArgs });
-async function playwrightOne(i) {
-  const context = await browser.newContext(); // isolation, as Pilothouse gives every request
-  try {
-    const page = await context.newPage();
-    await page.goto(`${site}/p${i % total}.html`);
-    const text = await page.innerText('body');
-    await page.locator('body').ariaSnapshot();
-    await page.$$eval('a[href]', (as) => as.map((a) => a.href));
-    return text.includes(`Product page ${i % total}`);
-  } finally {
-    await context.close();
-  }
-}
-await load(8, 4, playwrightOne);
+// The peer: playwright-core on each of Debian's chromium builds — the full `chromium` (the
+// package the issue names; what `chromium.launch` gets with executablePath /usr/bin/chromium)
+// and the headless shell the chromium engine runs by default (like for like).
+const peers = [
+  { name: 'chromium', exe: process.env.CHROMIUM || '/usr/bin/chromium' },
+  { name: 'headless shell', exe: process.env.HEADLESS_SHELL || '/usr/lib/chromium/chromium-headless-shell' },
+].filter((p) => fs.existsSync(p.exe));
 const theirs = {};
-let theirMemory = 0;
-for (const c of levels) {
-  if (c === 4)
-    [theirs[c], theirMemory] = await withPeakPss(process.pid, () => load(total, c, playwrightOne));
-  else
-    theirs[c] = await load(total, c, playwrightOne);
+const theirMemory = {};
+for (const peer of peers) {
+  const browser = await chromium.launch({ executablePath: peer.exe, args: chromiumArgs });
+  async function playwrightOne(i) {
+    const context = await browser.newContext(); // isolation, as Pilothouse gives every request
+    try {
+      const page = await context.newPage();
+      await page.goto(`${site}/p${i % total}.html`);
+      const text = await page.innerText('body');
+      await page.locator('body').ariaSnapshot();
+      await page.$$eval('a[href]', (as) => as.map((a) => a.href));
+      return text.includes(`Product page ${i % total}`);
+    } finally {
+      await context.close();
+    }
+  }
+  await load(8, 4, playwrightOne);
+  theirs[peer.name] = {};
+  for (const c of levels) {
+    if (c === 4)
+      [theirs[peer.name][c], theirMemory[peer.name]] = await withPeakPss(process.pid, () => load(total, c, playwrightOne));
+    else
+      theirs[peer.name][c] = await load(total, c, playwrightOne);
+  }
+  await browser.close();
 }
-await browser.close();
 server.close();
 
+const row = (r) => `${fmt(r.perSecond)}  ${fmt(r.p50, 0)}  ${fmt(r.p95, 0)} ${String(r.errors).padStart(6)}`;
 console.log(`\nbench/scrape: ${total} pages, one URL per request, every request isolated\n`);
-console.log('engine      | concurrency | Pilothouse pages/s    p50 ms    p95 ms errors | Playwright pages/s    p50 ms    p95 ms errors | ratio');
-for (const engine of engines) {
-  for (const c of levels) {
-    const a = ours[engine][c], b = theirs[c];
-    console.log(`${engine.padEnd(11)} | ${String(c).padStart(11)} | ${fmt(a.perSecond)}         ${fmt(a.p50, 0)}  ${fmt(a.p95, 0)} ${String(a.errors).padStart(6)} | ${fmt(b.perSecond)}         ${fmt(b.p50, 0)}  ${fmt(b.p95, 0)} ${String(b.errors).padStart(6)} | ${fmt(a.perSecond / b.perSecond, 2)}x`);
-  }
-}
+console.log('who                                   | concurrency |  pages/s    p50 ms    p95 ms errors');
+for (const engine of engines)
+  for (const c of levels)
+    console.log(`${('Pilothouse on ' + engine + (chromiumBuild[engine] ? ` (${chromiumBuild[engine]})` : '')).padEnd(37)} | ${String(c).padStart(11)} | ${row(ours[engine][c])}`);
+for (const peer of peers)
+  for (const c of levels)
+    console.log(`${('Playwright on ' + peer.name).padEnd(37)} | ${String(c).padStart(11)} | ${row(theirs[peer.name][c])}`);
+console.log(`\nratio of pages/s, Pilothouse / Playwright:\n`);
+console.log(`engine        | concurrency | ${peers.map((p) => ('vs Playwright on ' + p.name).padStart(32)).join(' | ')}`);
+for (const engine of engines)
+  for (const c of levels)
+    console.log(`${engine.padEnd(13)} | ${String(c).padStart(11)} | ${peers.map((p) => `${fmt(ours[engine][c].perSecond / theirs[p.name][c].perSecond, 2)}x`.padStart(32)).join(' | ')}`);
 console.log('\nmemory, peak PSS of the whole process tree at concurrency 4:');
-for (const engine of engines) console.log(`  Pilothouse on ${engine.padEnd(11)} ${fmt(memory[engine], 0)} MB`);
-console.log(`  Playwright + chromium     ${fmt(theirMemory, 0)} MB`);
+for (const engine of engines) console.log(`  Pilothouse on ${engine.padEnd(26)} ${fmt(memory[engine], 0)} MB`);
+for (const peer of peers) console.log(`  Playwright on ${peer.name.padEnd(26)} ${fmt(theirMemory[peer.name], 0)} MB`);
 const best = readies.reduce((x, y) => (x.listening < y.listening ? x : y));
 console.log(`\nheadless start to ready: ${best.listening.toFixed(0)} ms to the "listening" line, ${best.firstAnswer.toFixed(0)} ms to the first answer (best of ${readies.length}; target < 1000 ms)`);
 const c4 = levels.includes(4) ? 4 : levels[0];
+const reference = peers[0]; // the issue's figure: Playwright driving Debian's chromium
 for (const engine of engines) {
-  const ratio = ours[engine][c4].perSecond / theirs[c4].perSecond;
-  console.log(`target at concurrency ${c4} on ${engine}: Pilothouse >= 3x Playwright pages/s -> ${ratio.toFixed(2)}x ${ratio >= 3 ? 'MET' : 'NOT MET'}; p95 below Playwright's -> ${ours[engine][c4].p95.toFixed(0)} vs ${theirs[c4].p95.toFixed(0)} ms ${ours[engine][c4].p95 < theirs[c4].p95 ? 'MET' : 'NOT MET'}`);
+  const ratio = ours[engine][c4].perSecond / theirs[reference.name][c4].perSecond;
+  console.log(`target at concurrency ${c4} on ${engine}: Pilothouse >= 3x Playwright on ${reference.name} pages/s -> ${ratio.toFixed(2)}x ${ratio >= 3 ? 'MET' : 'NOT MET'}; p95 below Playwright's -> ${ours[engine][c4].p95.toFixed(0)} vs ${theirs[reference.name][c4].p95.toFixed(0)} ms ${ours[engine][c4].p95 < theirs[reference.name][c4].p95 ? 'MET' : 'NOT MET'}`);
 }
 
 console.log(`\npolyfills' cost per page (${total} pages per run, off and on alternating, mean of 2 runs each)\n`);

@@ -3,7 +3,8 @@
 # Qt 6.4 (Widgets, WebEngine, HttpServer, Charts, SQLite driver, tools), the build tools
 # (CMake, Ninja, ccache), OpenSSL and libpsl headers, Node.js and npm for the page
 # agent bundle, Xvfb for console screenshots; for server/data libxlsxwriter, minizip,
-# poppler-qt6, snappy, zstd and zlib. `--bench` adds Debian's chromium, `--test`
+# poppler-qt6, snappy, zstd and zlib. `--bench` adds Debian's chromium and its headless
+# shell (the chromium engine and the Playwright peer of the benchmarks), `--test`
 # clang-format (the test command checks the formatting).
 set -euo pipefail
 
@@ -17,7 +18,7 @@ packages=(
 )
 for arg in "$@"; do
     case "$arg" in
-        --bench) packages+=(chromium) ;;
+        --bench) packages+=(chromium chromium-headless-shell) ;;
         --test) packages+=(clang-format) ;;
     esac
 done

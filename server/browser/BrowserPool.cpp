@@ -77,8 +77,8 @@ QString BrowserPool::engineProblem(const QString &engine) const
             .arg(engine, LeaseOptions::engines().join(QStringLiteral(", ")));
     if (ChromiumEngine::findExecutable(m_options.chromiumPath).isEmpty())
         return m_options.chromiumPath.isEmpty()
-                   ? QStringLiteral("the chromium engine needs Debian's chromium, which is not "
-                                    "installed")
+                   ? QStringLiteral("the chromium engine needs Debian's chromium-headless-shell "
+                                    "or chromium, and neither is installed")
                    : QStringLiteral("browser.chromiumPath '%1' is not an executable")
                          .arg(m_options.chromiumPath);
     return {};

@@ -11,6 +11,8 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <csignal>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcChromium, "pilothouse.browser.chromium")
@@ -19,7 +21,11 @@ namespace ph {
 
 namespace {
 constexpr int kStartTimeoutMs = 30000;
-}
+
+// Debian's chromium-headless-shell binary: its /usr/bin launcher runs it as a child
+// instead of replacing itself, so the launcher's process is not the browser's.
+constexpr const char *kDebianHeadlessShell = "/usr/lib/chromium/chromium-headless-shell";
+} // namespace
 
 ChromiumEngine::ChromiumEngine(QString executable, quint16 proxyPort, QObject *parent)
     : QObject(parent)
@@ -39,7 +45,10 @@ QString ChromiumEngine::findExecutable(const QString &configured)
             return QFileInfo(configured).isExecutable() ? configured : QString();
         return QStandardPaths::findExecutable(configured);
     }
-    for (const char *name : {"chromium", "chromium-browser", "google-chrome"}) {
+    if (QFileInfo(QString::fromLatin1(kDebianHeadlessShell)).isExecutable())
+        return QString::fromLatin1(kDebianHeadlessShell);
+    for (const char *name :
+         {"chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"}) {
         const QString found = QStandardPaths::findExecutable(QString::fromLatin1(name));
         if (!found.isEmpty())
             return found;
@@ -73,7 +82,8 @@ void ChromiumEngine::start()
     const QString program = findExecutable(m_executable);
     if (program.isEmpty()) {
         settle(m_executable.isEmpty()
-                   ? QStringLiteral("no chromium is installed (apt-get install chromium)")
+                   ? QStringLiteral("no chromium is installed (apt-get install "
+                                    "chromium-headless-shell)")
                    : QStringLiteral("browser.chromiumPath '%1' is not an executable")
                          .arg(m_executable));
         return;
@@ -83,6 +93,12 @@ void ChromiumEngine::start()
     m_profileDir = std::make_unique<QTemporaryDir>();
     m_stderr.clear();
     m_process = new QProcess(this);
+    // A group of its own, so that ending it ends whatever a launcher script started; and
+    // it goes when Pilothouse goes, even if Pilothouse is killed.
+    m_process->setChildProcessModifier([] {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    });
     QStringList args{
         QStringLiteral("--headless"),
         QStringLiteral("--remote-debugging-port=0"),
@@ -98,8 +114,11 @@ void ChromiumEngine::start()
         QStringLiteral("--disable-breakpad"),
         QStringLiteral("--disable-domain-reliability"),
         QStringLiteral("--disable-client-side-phishing-detection"),
+        // A lease's context is disposed after one use: a page kept for going back, or a
+        // renderer started ahead for the next navigation, would be thrown away unused.
         QStringLiteral("--disable-features=Translate,MediaRouter,OptimizationHints,"
-                       "InterestFeedContentSuggestions,AutofillServerCommunication"),
+                       "InterestFeedContentSuggestions,AutofillServerCommunication,"
+                       "BackForwardCache,SpareRendererForSitePerProcess"),
         QStringLiteral("--metrics-recording-only"),
         QStringLiteral("--password-store=basic"),
         QStringLiteral("--use-mock-keychain"),
@@ -150,6 +169,13 @@ void ChromiumEngine::start()
     });
     qCInfo(lcChromium) << "starting" << program;
     m_process->start(program, args);
+    m_group = m_process->processId();
+}
+
+void ChromiumEngine::signalGroup(int signal)
+{
+    if (m_group > 0)
+        ::kill(-pid_t(m_group), signal);
 }
 
 void ChromiumEngine::connected()
@@ -193,11 +219,13 @@ void ChromiumEngine::onEnded(const QString &reason)
     }
     if (m_process) {
         m_process->disconnect(this);
+        signalGroup(SIGKILL);
         m_process->kill();
         m_process->waitForFinished(2000);
         m_process->deleteLater();
         m_process = nullptr;
     }
+    m_group = 0;
     m_profileDir.reset();
     if (wasReady)
         Q_EMIT lost(reason);
@@ -216,21 +244,27 @@ void ChromiumEngine::stop()
     }
     if (m_process) {
         m_process->disconnect(this);
+        signalGroup(SIGTERM);
         m_process->terminate();
-        if (!m_process->waitForFinished(3000))
+        if (!m_process->waitForFinished(3000)) {
+            signalGroup(SIGKILL);
             m_process->kill();
+        }
         m_process->waitForFinished(1000);
         delete m_process;
         m_process = nullptr;
     }
+    m_group = 0;
     m_profileDir.reset();
     settle(QStringLiteral("the browser pool is shutting down"));
 }
 
 void ChromiumEngine::kill()
 {
-    if (m_process)
+    if (m_process) {
+        signalGroup(SIGKILL);
         m_process->kill();
+    }
 }
 
 } // namespace ph

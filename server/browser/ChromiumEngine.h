@@ -25,8 +25,10 @@ class ChromiumEngine : public QObject
 {
     Q_OBJECT
 public:
-    // `executable`: a path or a name on PATH; empty: `chromium`, then `chromium-browser`,
-    // `google-chrome`. `proxyPort`: the egress proxy's port on 127.0.0.1.
+    // `executable`: a path or a name on PATH; empty: Debian's `chromium-headless-shell`
+    // (the same Chromium built for automation: a lease costs about a sixth of the CPU,
+    // docs/engines.md), then `chromium`, `chromium-browser`, `google-chrome`.
+    // `proxyPort`: the egress proxy's port on 127.0.0.1.
     ChromiumEngine(QString executable, quint16 proxyPort, QObject *parent = nullptr);
     ~ChromiumEngine() override;
 
@@ -59,11 +61,14 @@ private:
     void connected();
     void settle(const QString &error);
     void onEnded(const QString &reason);
+    // Signals the browser's process group: a launcher script and what it started.
+    void signalGroup(int signal);
 
     QString m_executable;
     quint16 m_proxyPort;
     State m_state = State::Stopped;
     QProcess *m_process = nullptr;
+    qint64 m_group = 0; // the process group, named by its leader's pid
     std::unique_ptr<QTemporaryDir> m_profileDir;
     CdpConnection *m_connection = nullptr;
     QByteArray m_stderr;
