@@ -118,9 +118,17 @@ try {
   engines['Pilothouse (QtWebEngine, polyfills off)'] = await scrapeProbe(ph, { polyfills: false });
   engines['Pilothouse (QtWebEngine, polyfills on: the default)'] = await scrapeProbe(ph, { polyfills: true });
   // The chromium engine (Debian's chromium over the DevTools protocol), asked per request.
-  engines['Pilothouse (chromium engine)'] = await scrapeProbe(ph, { engine: 'chromium' });
+  engines['Pilothouse (chromium engine: the headless shell)'] = await scrapeProbe(ph, { engine: 'chromium' });
 } finally {
   await ph.stop();
+}
+// The same engine made to run the full chromium build instead of its default, the
+// headless shell (browser.chromiumPath).
+const phFull = await startPilothouse(['--set', `browser.chromiumPath=${process.env.CHROMIUM || '/usr/bin/chromium'}`]);
+try {
+  engines['Pilothouse (chromium engine: the full chromium)'] = await scrapeProbe(phFull, { engine: 'chromium' });
+} finally {
+  await phFull.stop();
 }
 // ... and claiming a current Chrome (browser.userAgent), which changes what a site's
 // server may send, not what the page can do.
@@ -172,8 +180,10 @@ const missing = jsProbes.filter(([g, n]) => !withPolyfills[`${g} ${n}`]).map(([,
 console.log(`\nJS built-ins with polyfills: ${jsProbes.length - missing.length}/${jsProbes.length}` +
   (missing.length ? ` -> NOT MET, missing: ${missing.join(', ')}` : ' -> every JS built-in passes'));
 if (missing.length) process.exitCode = 1;
-const onChromium = engines['Pilothouse (chromium engine)'].features;
-const chromiumMissing = probes.filter(([g, n]) => !onChromium[`${g} ${n}`]).map(([, n]) => n);
-console.log(`chromium engine: ${probes.length - chromiumMissing.length}/${probes.length}` +
-  (chromiumMissing.length ? ` -> NOT MET, missing: ${chromiumMissing.join(', ')}` : ' -> every probed feature passes'));
-if (chromiumMissing.length) process.exitCode = 1;
+for (const build of ['the headless shell', 'the full chromium']) {
+  const onChromium = engines[`Pilothouse (chromium engine: ${build})`].features;
+  const chromiumMissing = probes.filter(([g, n]) => !onChromium[`${g} ${n}`]).map(([, n]) => n);
+  console.log(`chromium engine on ${build}: ${probes.length - chromiumMissing.length}/${probes.length}` +
+    (chromiumMissing.length ? ` -> NOT MET, missing: ${chromiumMissing.join(', ')}` : ' -> every probed feature passes'));
+  if (chromiumMissing.length) process.exitCode = 1;
+}

@@ -53,7 +53,8 @@ const QList<Settings::Definition> &Settings::definitions()
          Applies::Immediately,
          {QStringLiteral("qtwebengine"), QStringLiteral("chromium")}},
         {SettingKeys::browserChromiumPath, T::String, QString(), 0, 0,
-         QStringLiteral("The chromium engine's executable; empty: chromium on PATH.")},
+         QStringLiteral("The chromium engine's executable; empty: Debian's "
+                        "chromium-headless-shell, else chromium on PATH.")},
         {SettingKeys::browserPolyfills, T::Bool, true, 0, 0,
          QStringLiteral("Whether pooled pages get the bundled JavaScript polyfills (core-js) "
                         "when a request does not say (browser.polyfills in the request).")},
