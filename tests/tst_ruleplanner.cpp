@@ -152,6 +152,7 @@ private Q_SLOTS:
     void writesTheFileAfterAskingForThePage();
     void fillsAFormWithoutOpeningAPage();
     void reportsAMissingSearchBox();
+    void endsErrorOnAFormToSendWithoutValues();
 };
 
 void tst_RulePlanner::readsThePageAsText()
@@ -307,6 +308,19 @@ void tst_RulePlanner::refusesAPagelessTaskWithoutAskQuestions()
     const PlannerOutcome out = run.go();
     QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
     QVERIFY2(out.error.contains(QStringLiteral("names no page")), qPrintable(out.error));
+}
+
+// "Fill in the form and send it" with nothing to put in it: an error that says what is
+// missing, before any page is opened — never the page read back as a success.
+void tst_RulePlanner::endsErrorOnAFormToSendWithoutValues()
+{
+    QVERIFY(!RulePlanner::understood(QStringLiteral("Fill in the form and send it"), {}, false));
+    Run run(QStringLiteral("Fill in the form and send it"), {kLogin});
+    const PlannerOutcome out = run.go();
+    QCOMPARE(int(out.kind), int(Decision::Kind::Fail));
+    QVERIFY2(out.error.contains(QStringLiteral("cannot fill in the form")), qPrintable(out.error));
+    QVERIFY2(out.error.contains(QStringLiteral("type \"Ada\" into")), qPrintable(out.error));
+    QVERIFY(out.calls.isEmpty());
 }
 
 void tst_RulePlanner::readsTheSheetsWhenThereIsNoPage()

@@ -1,7 +1,8 @@
 // TaskParser: what the rule planner reads out of a task, without a browser. Each row
 // is a task as a person writes it and the plan it must give, in a compact notation:
 // the operations in order (open(url) click(target) type(text→target) …), then the
-// plan's flags (+paginate, +max=N, +eachRow, +login, +direct, +steps).
+// plan's flags (+paginate, +max=N, +eachRow, +login, +direct, +steps, and +cannot(…) for
+// a form the task asks to fill in or send without giving its values).
 #include "engine/TaskParser.h"
 
 #include <QJsonDocument>
@@ -88,6 +89,8 @@ QString describe(const TaskPlan &plan)
         parts << QStringLiteral("+direct");
     if (plan.explicitSteps)
         parts << QStringLiteral("+steps");
+    if (!plan.unfulfillable.isEmpty())
+        parts << QStringLiteral("+cannot(%1)").arg(plan.unfulfillable);
     return parts.join(QLatin1Char(' '));
 }
 
@@ -278,9 +281,9 @@ void tst_TaskParser::readsTasks_data()
         << none << false << false << pdf
         << "generate(pdf_filling {\"url\":\"https://forms.example/antrag.pdf\",\"values\":{"
            "\"E-Mail\":\"ada@example.org\",\"Name\":\"Ada\"}})";
-    QTest::newRow("reads a form task as a page when pdf_filling is off")
+    QTest::newRow("a form task with pdf_filling off is one it cannot do, not a page to read")
         << "Fill the form at https://forms.example/apply.pdf with name \"Ada\"" << none << false
-        << false << none << "open(https://forms.example/apply.pdf) extract";
+        << false << none << "open(https://forms.example/apply.pdf) extract +cannot(Fill the form)";
     QTest::newRow("keeps filling a field on a page a browser step with pdf_filling on")
         << "Fill \"Email\" with \"ada@example.org\" and click \"Send\"" << shop << false << false
         << pdf << "open(https://shop.example/) type(ada@example.org→Email) click(Send) +steps";
@@ -1067,6 +1070,27 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("splits steps written on separate lines")
         << "Click \"Menu\"\nClick \"Orders\"" << shop << false << false << none
         << "open(https://shop.example/) click(Menu) click(Orders) +steps";
+    QTest::newRow("a form to fill in and send without values is a task it cannot do")
+        << "Fill in the form and send it" << shop << false << false << none
+        << "open(https://shop.example/) extract +cannot(Fill in the form)";
+    QTest::newRow("a form to submit without values is a task it cannot do")
+        << "Submit the contact form" << shop << false << false << none
+        << "open(https://shop.example/) extract +cannot(Submit the contact form)";
+    QTest::newRow("a form with values but no pdf_filling is a task it cannot do")
+        << "Fill out the application form with name \"Ada\"" << shop << false << false << none
+        << "open(https://shop.example/) extract +cannot(Fill out the application form)";
+    QTest::newRow("a German form to fill in is a task it cannot do")
+        << "Fülle das Formular aus und schicke es ab" << shop << false << false << none
+        << "open(https://shop.example/) extract +cannot(Fülle das Formular)";
+    QTest::newRow("a form whose values are steps is a task it can do")
+        << "Type \"Ada\" into \"Name\" then click \"Send\" to submit the form" << shop << false
+        << false << none << "open(https://shop.example/) type(Ada→Name) click(Send) +steps";
+    QTest::newRow("reading a form is no request to send it")
+        << "List the fields of the signup form" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("a sign-in form is the sign-in flow's to fill")
+        << "Log in and fill in the form" << shop << false << false << none
+        << "open(https://shop.example/) login extract +login";
 }
 
 void tst_TaskParser::readsTasks()

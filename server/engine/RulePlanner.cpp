@@ -104,6 +104,8 @@ bool RulePlanner::understood(const QString &input, const TaskContext &context, b
     // cost", "figure out …", "compare …") are open-ended: the LLM planner takes them when
     // configured.
     Q_UNUSED(hasSchema);
+    if (!plan.unfulfillable.isEmpty())
+        return false;
     return plan.fillForm || plan.explicitSteps || plan.eachRow || plan.loginIntent ||
            plan.directExtraction ||
            std::any_of(plan.ops.begin(), plan.ops.end(),
@@ -131,6 +133,16 @@ QString RulePlanner::valueFor(PlanningContext &ctx, const QString &key) const
 void RulePlanner::next(PlanningContext &ctx, const ToolResult *last,
                        std::function<void(Decision)> decide)
 {
+    if (!last && m_index == 0 && !m_plan.unfulfillable.isEmpty()) {
+        // Reading the page instead would answer something else: say what is missing.
+        decide(Decision::fail(
+            QStringLiteral("the rule planner cannot %1: the task gives no values to put in it. "
+                           "Name each field and its value as steps (type \"Ada\" into "
+                           "\"Name\", then click \"Send\"), enable pdf_filling for a PDF "
+                           "form, or configure an LLM planner (llm.baseUrl)")
+                .arg(m_plan.unfulfillable.toLower())));
+        return;
+    }
     if (last && m_expect != Expect::Nothing && !takeResult(ctx, *last, decide))
         return;
     if (std::exchange(m_pendingLoginCheck, false)) {

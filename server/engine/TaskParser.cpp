@@ -3,6 +3,8 @@
 #include <QRegularExpression>
 #include <QUrl>
 
+#include <algorithm>
+
 namespace ph::engine {
 
 namespace {
@@ -577,6 +579,34 @@ bool readFormFill(const QString &text, const QStringList &quoted, const TaskCont
     return true;
 }
 
+// A form to fill in or send that no step of the task fills: "fill in the form and send
+// it", "submit the contact form", "fülle das Formular aus". Not when a step types, selects
+// or ticks something (the steps are the values), nor for a sign-in (its flow reads the
+// form and asks for what is missing), nor for a PDF form (pdf_filling takes its values).
+void readUnfulfillable(const QString &text, const QStringList &quoted, TaskPlan &plan)
+{
+    if (plan.fillForm || plan.loginIntent)
+        return;
+    const bool setsValues = std::any_of(plan.ops.begin(), plan.ops.end(), [](const TaskOp &op) {
+        return op.kind == TaskOp::Kind::Type || op.kind == TaskOp::Kind::Select ||
+               op.kind == TaskOp::Kind::Check || op.kind == TaskOp::Kind::Uncheck;
+    });
+    if (setsValues)
+        return;
+    static const RE asks(
+        QStringLiteral(
+            "\\b(?:fill(?:\\s+(?:in|out))?|complete|submit|send(?:\\s+off)?|post)\\s+"
+            "(?:(?:the|this|that|a|an|my|our|its|their)\\s+)?(?:[\\w-]+\\s+){0,2}"
+            "(?:form|application|questionnaire|survey)s?\\b|"
+            "\\b(?:fülle|füll|schicke|sende)\\b[^.;\\n]{0,40}?\\b(?:formular|antrag|"
+            "fragebogen)\\b|\\b(?:formular|antrag|fragebogen)\\b[^.;\\n]{0,40}?\\b(?:ausfüllen|"
+            "absenden|abschicken)\\b"),
+        CI);
+    const auto m = asks.match(text);
+    if (m.hasMatch())
+        plan.unfulfillable = restore(m.captured(0), quoted).trimmed();
+}
+
 } // namespace
 
 TaskPlan parseTask(const QString &input, const TaskContext &context)
@@ -590,6 +620,7 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
     readDeliverables(text, plan);
     if (!readFormFill(text, quoted, context, plan))
         assemble(text, quoted, context, plan);
+    readUnfulfillable(text, quoted, plan);
     return plan;
 }
 

@@ -62,7 +62,11 @@ struct TaskPlan
     bool explicitSteps = false;    // the task spelled out actions
     bool directExtraction = false; // "list/extract/collect … " rather than a question
     bool fillForm = false;         // "fill the form at … with …" and pdf_filling is enabled
-    QJsonObject credentials;       // email/username/password written in the task
+    // A form the task asks to fill in or send with no step that puts a value in it ("fill
+    // in the form and send it"): the words that ask. The rule planner cannot guess the
+    // values, and reading the page instead would not be what was asked.
+    QString unfulfillable;
+    QJsonObject credentials; // email/username/password written in the task
     // Files the task asks for in words ("make a Word document of it", "as slides", "as a
     // PDF"): the tool that writes each and its format, in the order docs, slides, PDF.
     QList<QPair<QString, QString>> deliverables;
