@@ -10,6 +10,7 @@
 #include "http/HttpServer.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSqlQuery>
 
 using namespace ph;
@@ -28,6 +29,8 @@ private Q_SLOTS:
     void refusesKeyManagementToAUserKey();
     void setsABalance();
     void changesSettingsAtomically();
+    void describesEachSettingForAForm_data();
+    void describesEachSettingForAForm();
     void reportsTheCallersUsage();
     void purgesExpiredStorageOnTheConfiguredInterval();
     void appliesConnectionLimitsFromSettings();
@@ -156,6 +159,58 @@ void tst_System::changesSettingsAtomically()
             QCOMPARE(o.value(QStringLiteral("value")).toInt(), 100);
     }
     c.send("PATCH", QStringLiteral("/settings"), R"({"pool.size": 4})");
+}
+
+void tst_System::describesEachSettingForAForm_data()
+{
+    // What GET /settings says of a setting besides its value: the fields a form needs, as
+    // compact JSON of {type, default, minimum, maximum, unit, applies, choices, secret}.
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("a bounded whole number with its default")
+        << "pool.size"
+        << R"({"applies":"immediately","default":4,"maximum":64,"minimum":1,"type":"integer"})";
+    QTest::newRow("a duration says its unit") << "pool.navigationTimeoutMs"
+                                              << R"({"unit":"ms"})";
+    QTest::newRow("a link lifetime applies to new links only")
+        << "agent.liveViewTokenSeconds"
+        << R"({"applies":"forNewSessions","unit":"s"})";
+    QTest::newRow("a choice lists what it accepts")
+        << "browser.engine"
+        << R"({"choices":["qtwebengine","chromium"],"type":"string"})";
+    QTest::newRow("a URL says so") << "llm.baseUrl"
+                                   << R"({"type":"string","unit":"url"})";
+    QTest::newRow("a toggle is a boolean") << "browser.polyfills"
+                                           << R"({"default":true,"type":"boolean"})";
+    QTest::newRow("a secret says it is one and shows no default")
+        << "llm.apiKey"
+        << R"({"default":null,"secret":true})";
+}
+
+void tst_System::describesEachSettingForAForm()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, expected);
+    HttpClient c = m_ph->client();
+    QJsonObject found;
+    for (const auto &s :
+         c.get(QStringLiteral("/settings")).json().value(QStringLiteral("settings")).toArray())
+        if (s.toObject().value(QStringLiteral("key")).toString() == key)
+            found = s.toObject();
+    QVERIFY2(!found.isEmpty(), qPrintable(key));
+    QVERIFY(found.contains(QStringLiteral("help")) && found.contains(QStringLiteral("value")));
+    const QJsonObject want = QJsonDocument::fromJson(expected.toUtf8()).object();
+    for (auto it = want.begin(); it != want.end(); ++it) {
+        // null: the field must be absent
+        const QJsonValue got = found.value(it.key());
+        if (it.value().isNull())
+            QVERIFY2(!found.contains(it.key()), qPrintable(it.key()));
+        else
+            QVERIFY2(
+                got == it.value(),
+                qPrintable(it.key() + QStringLiteral(": ") +
+                           QString::fromUtf8(QJsonDocument(found).toJson(QJsonDocument::Compact))));
+    }
 }
 
 void tst_System::reportsTheCallersUsage()

@@ -8,6 +8,7 @@
 #include "core/SettingsService.h"
 #include "http/Exchange.h"
 
+#include <QHash>
 #include <QJsonArray>
 
 #include <limits>
@@ -23,6 +24,53 @@ namespace {
 QJsonValue creditsOrNull(std::optional<qint64> milli)
 {
     return milli ? QJsonValue(creditsFromMilli(*milli)) : QJsonValue();
+}
+
+// A setting as GET /settings shows it: its value (a secret's as "[set]" or null), what
+// it is, and what a form needs to offer it — the same definition the console reads.
+QJsonObject settingJson(const SettingsService::Entry &e)
+{
+    using D = Settings::Definition;
+    const D &d = *e.definition;
+    QJsonObject o{{QStringLiteral("key"), d.key},
+                  {QStringLiteral("value"), e.shown},
+                  {QStringLiteral("help"), d.help}};
+    switch (d.type) {
+    case QJsonValue::Bool:
+        o.insert(QStringLiteral("type"), QStringLiteral("boolean"));
+        break;
+    case QJsonValue::Double: // every number setting is a whole number (validate())
+        o.insert(QStringLiteral("type"), QStringLiteral("integer"));
+        break;
+    default:
+        o.insert(QStringLiteral("type"), QStringLiteral("string"));
+    }
+    if (d.secret)
+        o.insert(QStringLiteral("secret"), true);
+    else
+        o.insert(QStringLiteral("default"), d.defaultValue);
+    if (d.maximum > 0) {
+        o.insert(QStringLiteral("minimum"), d.minimum);
+        o.insert(QStringLiteral("maximum"), d.maximum);
+    }
+    static const QHash<D::Unit, QString> units{
+        {D::Unit::Bytes, QStringLiteral("bytes")},
+        {D::Unit::BytesPerSecond, QStringLiteral("bytesPerSecond")},
+        {D::Unit::Milliseconds, QStringLiteral("ms")},
+        {D::Unit::Seconds, QStringLiteral("s")},
+        {D::Unit::Hours, QStringLiteral("h")},
+        {D::Unit::Percent, QStringLiteral("percent")},
+        {D::Unit::PerMinute, QStringLiteral("perMinute")},
+        {D::Unit::Url, QStringLiteral("url")}};
+    if (units.contains(d.unit))
+        o.insert(QStringLiteral("unit"), units.value(d.unit));
+    o.insert(QStringLiteral("applies"),
+             d.applies == D::Applies::AfterRestart     ? QStringLiteral("afterRestart")
+             : d.applies == D::Applies::ForNewSessions ? QStringLiteral("forNewSessions")
+                                                       : QStringLiteral("immediately"));
+    if (!d.choices.isEmpty())
+        o.insert(QStringLiteral("choices"), QJsonArray::fromStringList(d.choices));
+    return o;
 }
 
 QJsonObject keyJson(const ApiKey &k, const CreditLedger::Totals &t)
@@ -104,9 +152,7 @@ void SystemController::getSettings(Exchange &ex)
 {
     QJsonArray list;
     for (const SettingsService::Entry &e : m_settings.list())
-        list.append(QJsonObject{{QStringLiteral("key"), e.definition->key},
-                                {QStringLiteral("value"), e.shown},
-                                {QStringLiteral("help"), e.definition->help}});
+        list.append(settingJson(e));
     ex.respondJson(200, {{QStringLiteral("settings"), list}});
 }
 
