@@ -452,6 +452,9 @@ void Service::applyLimits()
     const int purgeMs = m_settings->intValue(SettingKeys::storagePurgeIntervalMs);
     if (m_purger && m_purger->interval() != purgeMs)
         m_purger->setInterval(purgeMs);
+    if (m_purger)
+        m_purger->setRetentionMs(m_settings->int64Value(SettingKeys::storageRetentionHours) * 3600 *
+                                 1000);
 }
 
 bool Service::ensureOwnerKey(QString *error)

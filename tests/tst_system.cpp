@@ -6,6 +6,7 @@
 #include "browser/BrowserPool.h"
 #include "core/Clock.h"
 #include "core/ObjectStore.h"
+#include "core/Settings.h"
 #include "core/Store.h"
 #include "http/HttpServer.h"
 
@@ -33,6 +34,7 @@ private Q_SLOTS:
     void describesEachSettingForAForm();
     void reportsTheCallersUsage();
     void purgesExpiredStorageOnTheConfiguredInterval();
+    void forgetsFilesWithoutALifetimeAfterTheRetention();
     void appliesConnectionLimitsFromSettings();
 
 private:
@@ -243,6 +245,45 @@ void tst_System::purgesExpiredStorageOnTheConfiguredInterval()
     QCOMPARE(stored(), 1);
     clock.advance(2000);
     QTRY_COMPARE_WITH_TIMEOUT(stored(), 0, 3000);
+}
+
+// A generated file, an upload or a website has no expiry of its own: it is kept for
+// storage.retentionHours after it was made, then purged; 0 keeps it. Objects with a TTL
+// go by their TTL whatever the retention.
+void tst_System::forgetsFilesWithoutALifetimeAfterTheRetention()
+{
+    ManualClock clock(1'800'000'000'000);
+    TestService timed({QStringLiteral("storage.purgeIntervalMs=20")}, {}, &clock);
+    QVERIFY2(timed.ok(), qPrintable(timed.error()));
+    QCOMPARE(timed.service().settings().set(QStringLiteral("storage.retentionHours"), 1),
+             QString());
+    ObjectStore &objects = timed.service().store().objects();
+    auto put = [&](const QString &kind) {
+        return objects
+            .put(QString(), kind, QStringLiteral("f.bin"),
+                 QStringLiteral("application/octet-stream"), "bytes")
+            .id;
+    };
+    auto stored = [&](const QString &id) {
+        QSqlQuery q(timed.service().store().database());
+        q.prepare(QStringLiteral("SELECT COUNT(*) FROM stored_objects WHERE id = :id"));
+        q.bindValue(QStringLiteral(":id"), id);
+        return q.exec() && q.next() ? q.value(0).toInt() : -1;
+    };
+    const QString artifact = put(QStringLiteral("artifact"));
+    clock.advance(30 * 60 * 1000);
+    const QString upload = put(QStringLiteral("upload"));
+    QTest::qWait(60);
+    QCOMPARE(stored(artifact), 1); // half an hour old: kept
+    clock.advance(31 * 60 * 1000);
+    QTRY_COMPARE_WITH_TIMEOUT(stored(artifact), 0, 3000); // an hour and a minute: gone
+    QCOMPARE(stored(upload), 1);                          // 31 minutes: kept
+    // 0 keeps everything without a TTL, however old.
+    QCOMPARE(timed.service().settings().set(QStringLiteral("storage.retentionHours"), 0),
+             QString());
+    clock.advance(10LL * 365 * 24 * 3600 * 1000);
+    QTest::qWait(60);
+    QCOMPARE(stored(upload), 1);
 }
 
 void tst_System::appliesConnectionLimitsFromSettings()

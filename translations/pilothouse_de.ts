@@ -340,11 +340,16 @@
     </message>
     <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="136"/>
+        <source>Keep stored files for</source>
+        <translation>Gespeicherte Dateien aufbewahren für</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="138"/>
         <source>Deliveries per webhook test</source>
         <translation>Zustellungen pro Webhook-Test</translation>
     </message>
     <message>
-        <location filename="../ui/settings/SettingLabels.cpp" line="138"/>
+        <location filename="../ui/settings/SettingLabels.cpp" line="140"/>
         <source>Pending test deliveries per key</source>
         <translation>Ausstehende Testzustellungen pro Schlüssel</translation>
     </message>

@@ -26,7 +26,7 @@ int ObjectPurger::purge()
 {
     int n = 0;
     try {
-        n = m_objects.purgeExpired();
+        n = m_objects.purgeExpired(m_retentionMs);
     } catch (const StoreError &e) {
         // A busy or closing store: the next tick tries again.
         qCWarning(lcPurge) << "purging expired objects failed:" << e.what();

@@ -9,8 +9,9 @@ class ObjectStore;
 
 // Deletes expired stored objects (large-response snapshots, anything put with a TTL)
 // every `intervalMs`: an expired object is already invisible to find(), this gives its
-// bytes back. Expiry is judged by the store's clock, so tests drive it with a
-// ManualClock. Uploads and generated files without a TTL are never purged.
+// bytes back. Objects without a TTL (uploads, generated files and websites) go once they
+// are older than the retention (storage.retentionHours; 0 keeps them). Time is the
+// store's clock, so tests drive it with a ManualClock.
 class ObjectPurger : public QObject
 {
     Q_OBJECT
@@ -18,6 +19,9 @@ public:
     ObjectPurger(ObjectStore &objects, int intervalMs, QObject *parent = nullptr);
 
     void setInterval(int intervalMs);
+    // Objects without a TTL older than this are purged; 0 keeps them.
+    void setRetentionMs(qint64 retentionMs) { m_retentionMs = retentionMs; }
+    qint64 retentionMs() const { return m_retentionMs; }
     int interval() const { return m_timer.interval(); }
     // Purges now; returns how many objects went.
     int purge();
@@ -30,6 +34,7 @@ private:
     ObjectStore &m_objects;
     QTimer m_timer;
     qint64 m_total = 0;
+    qint64 m_retentionMs = 0;
 };
 
 } // namespace ph

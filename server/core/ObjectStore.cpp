@@ -179,11 +179,16 @@ ObjectStore::LinkCheck ObjectStore::checkSiteToken(const QString &siteId,
     return expires < m_store.clock().nowMs() ? LinkCheck::Expired : LinkCheck::Valid;
 }
 
-int ObjectStore::purgeExpired()
+int ObjectStore::purgeExpired(qint64 keepMs)
 {
-    Sql q(m_store, QStringLiteral("DELETE FROM stored_objects WHERE expires_at IS NOT NULL AND"
-                                  " expires_at < :now"));
-    q.bind(QStringLiteral(":now"), m_store.clock().nowMs()).exec();
+    const qint64 now = m_store.clock().nowMs();
+    Sql q(m_store, QStringLiteral("DELETE FROM stored_objects WHERE (expires_at IS NOT NULL AND"
+                                  " expires_at < :now) OR (expires_at IS NULL AND :keep > 0 AND"
+                                  " created_at < :cutoff)"));
+    q.bind(QStringLiteral(":now"), now)
+        .bind(QStringLiteral(":keep"), keepMs)
+        .bind(QStringLiteral(":cutoff"), now - keepMs)
+        .exec();
     return q.rowsAffected();
 }
 

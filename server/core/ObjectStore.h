@@ -48,7 +48,8 @@ public:
     // "/storage/<id>?expires=<ms>&sig=<hex>"
     QString signedPath(const QString &id, qint64 expiresAtMs) const;
     bool verify(const QString &id, qint64 expiresAtMs, const QString &signature) const;
-    int purgeExpired();
+    // `keepMs` > 0: objects without an expiry of their own older than that go too.
+    int purgeExpired(qint64 keepMs = 0);
 
     // Static sites (generate_websites): each file an object of kind "site-file", listed
     // by the site's own object (kind "site", id "site_…", its data a JSON manifest of

@@ -266,6 +266,11 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("How often expired stored objects (large-response snapshots) are "
                         "deleted."),
          false, Unit::Milliseconds, Applies::Immediately},
+        {SettingKeys::storageRetentionHours, T::Double, 720, 0, 87600,
+         QStringLiteral("How long stored files without a lifetime of their own (generated "
+                        "files, uploads, generated websites) are kept after they were made; "
+                        "0 keeps them."),
+         false, Unit::Hours, Applies::Immediately},
         {SettingKeys::webhooksMaxTestCount, T::Double, 10000, 1, 100000,
          QStringLiteral("Most deliveries one POST /webhooks/test may ask for."), false, Unit::None,
          Applies::Immediately},

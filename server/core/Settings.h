@@ -159,6 +159,7 @@ inline const QString mcpMaxSessionsPerCredential = QStringLiteral("mcp.maxSessio
 inline const QString mcpMaxSessionBytes = QStringLiteral("mcp.maxSessionBytes");
 inline const QString mcpSessionIdleMs = QStringLiteral("mcp.sessionIdleMs");
 inline const QString storagePurgeIntervalMs = QStringLiteral("storage.purgeIntervalMs");
+inline const QString storageRetentionHours = QStringLiteral("storage.retentionHours");
 inline const QString webhooksMaxTestCount = QStringLiteral("webhooks.maxTestCount");
 inline const QString webhooksMaxPendingTestsPerKey =
     QStringLiteral("webhooks.maxPendingTestsPerKey");

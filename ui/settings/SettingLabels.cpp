@@ -132,6 +132,8 @@ const QHash<QString, const char *> &labels()
          QT_TRANSLATE_NOOP("SettingLabels", "MCP session idle limit")},
         {QStringLiteral("storage.purgeIntervalMs"),
          QT_TRANSLATE_NOOP("SettingLabels", "Expired files purge interval")},
+        {QStringLiteral("storage.retentionHours"),
+         QT_TRANSLATE_NOOP("SettingLabels", "Keep stored files for")},
         {QStringLiteral("webhooks.maxTestCount"),
          QT_TRANSLATE_NOOP("SettingLabels", "Deliveries per webhook test")},
         {QStringLiteral("webhooks.maxPendingTestsPerKey"),
