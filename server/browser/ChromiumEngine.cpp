@@ -251,6 +251,8 @@ void ChromiumEngine::stop()
             m_process->kill();
         }
         m_process->waitForFinished(1000);
+        // Whatever of the group outlived its leader (a launcher that went first) goes too.
+        signalGroup(SIGKILL);
         delete m_process;
         m_process = nullptr;
     }
