@@ -831,6 +831,8 @@ void tst_Agent::resumesAfterARestart()
     QTemporaryDir dir;
     QString trajectory;
     QString key;
+    QString firstRequest;
+    int firstPages = 0;
     {
         TestService before({}, dir.path());
         QVERIFY(before.ok());
@@ -843,6 +845,9 @@ void tst_Agent::resumesAfterARestart()
         QCOMPARE(first.value(QStringLiteral("status")).toString(),
                  QStringLiteral("requires_input"));
         trajectory = first.value(QStringLiteral("trajectoryId")).toString();
+        firstRequest = first.value(QStringLiteral("requestId")).toString();
+        firstPages =
+            first.value(QStringLiteral("usage")).toObject().value(QStringLiteral("pages")).toInt();
     }
     TestService after({}, dir.path());
     QVERIFY(after.ok());
@@ -865,6 +870,17 @@ void tst_Agent::resumesAfterARestart()
                                    {QStringLiteral("password"), QStringLiteral("s3cret!")}}}}}});
     QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
     QCOMPARE(products(r.json()).size(), 2);
+    // The usage shown is all the phase was billed for, before the restart and after.
+    QSqlQuery q(after.service().store().database());
+    QVERIFY(q.prepare(QStringLiteral("SELECT SUM(pages), SUM(browser_ms) FROM credit_ledger"
+                                     " WHERE request_id IN (:first, :second)")));
+    q.bindValue(QStringLiteral(":first"), firstRequest);
+    q.bindValue(QStringLiteral(":second"), r.json().value(QStringLiteral("requestId")).toString());
+    QVERIFY(q.exec() && q.next());
+    const QJsonObject usage = r.json().value(QStringLiteral("usage")).toObject();
+    QVERIFY(firstPages > 0);
+    QCOMPARE(usage.value(QStringLiteral("pages")).toInt(), q.value(0).toInt());
+    QCOMPARE(qint64(usage.value(QStringLiteral("browserMs")).toDouble()), q.value(1).toLongLong());
 }
 
 void tst_Agent::runsExplicitSteps()

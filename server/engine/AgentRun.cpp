@@ -225,6 +225,10 @@ void AgentRun::restoreWaiting(const QList<StepRecord> &steps, const QJsonObject 
                               qint64 chargedMilli)
 {
     m_chargedMilli = chargedMilli;
+    const QJsonObject used = state.value(QStringLiteral("__usage")).toObject();
+    m_used.pages = used.value(QStringLiteral("pages")).toInt();
+    m_used.browserMs = qint64(used.value(QStringLiteral("browserMs")).toDouble());
+    m_used.tokens = qint64(used.value(QStringLiteral("tokens")).toDouble());
     m_planner->restoreState(state);
     m_steps = steps;
     m_replay = steps;
@@ -633,6 +637,11 @@ void AgentRun::persist(bool finished)
     for (const Question &q : std::as_const(m_questions))
         questions.append(q.toJson());
     state.insert(QStringLiteral("__questions"), questions);
+    // What the phase used so far, so a run rebuilt after a restart shows all of it.
+    state.insert(QStringLiteral("__usage"),
+                 QJsonObject{{QStringLiteral("pages"), m_used.pages},
+                             {QStringLiteral("browserMs"), double(m_used.browserMs)},
+                             {QStringLiteral("tokens"), double(m_used.tokens)}});
     state.insert(QStringLiteral("__callback"),
                  callbackState(m_request, m_requestId, m_subscriberRequests, m_startedAt));
     const QJsonObject body = response();
