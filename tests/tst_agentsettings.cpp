@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QSslConfiguration>
 
 using namespace ph;
 using namespace ph::test;
@@ -204,6 +205,8 @@ void tst_AgentSettings::reachesPagesAndInputsThroughTheRunsProxy_data()
         << int(ForwardProxy::Kind::Http) << false;
     QTest::newRow("through a SOCKS5 proxy named by an object with credentials")
         << int(ForwardProxy::Kind::Socks5) << true;
+    QTest::newRow("through an HTTPS proxy (TLS to the proxy) named by a URL with credentials")
+        << int(ForwardProxy::Kind::Https) << false;
 }
 
 void tst_AgentSettings::reachesPagesAndInputsThroughTheRunsProxy()
@@ -212,6 +215,12 @@ void tst_AgentSettings::reachesPagesAndInputsThroughTheRunsProxy()
     QFETCH(bool, asObject);
     ForwardProxy proxy(ForwardProxy::Kind(kind), "harbour", kPassword.toUtf8());
     QVERIFY(proxy.start());
+    if (kind == int(ForwardProxy::Kind::Https)) {
+        // The proxy's certificate is checked like any server's: trust the test's own.
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.addCaCertificate(proxy.certificate());
+        QSslConfiguration::setDefaultConfiguration(tls);
+    }
     const QJsonValue proxySetting =
         asObject ? QJsonValue(QJsonObject{{QStringLiteral("url"), proxy.url()},
                                           {QStringLiteral("username"), QStringLiteral("harbour")},
@@ -232,7 +241,7 @@ void tst_AgentSettings::reachesPagesAndInputsThroughTheRunsProxy()
     QVERIFY(m_site.hits("/rows.csv") > csvHits);
     QCOMPARE(proxy.refusedCredentials, 0);
     const QString fixture = QStringLiteral("127.0.0.1:%1").arg(m_site.port());
-    if (kind == int(ForwardProxy::Kind::Http)) {
+    if (kind != int(ForwardProxy::Kind::Socks5)) {
         QVERIFY2(proxy.targets.contains(QStringLiteral("GET http://%1/proxied").arg(fixture)),
                  qPrintable(proxy.targets.join(QLatin1Char('\n'))));
         QVERIFY2(proxy.targets.contains(QStringLiteral("GET http://%1/rows.csv").arg(fixture)),

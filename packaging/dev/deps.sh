@@ -5,7 +5,8 @@
 # agent bundle, Xvfb for console screenshots; for server/data libxlsxwriter, minizip,
 # poppler-qt6, snappy, zstd and zlib. `--bench` adds Debian's chromium and its headless
 # shell (the chromium engine and the Playwright peer of the benchmarks), `--test`
-# clang-format (the test command checks the formatting).
+# clang-format (the test command checks the formatting) and openssl (a test's HTTPS proxy
+# makes its certificate).
 set -euo pipefail
 
 packages=(
@@ -19,7 +20,7 @@ packages=(
 for arg in "$@"; do
     case "$arg" in
         --bench) packages+=(chromium chromium-headless-shell) ;;
-        --test) packages+=(clang-format) ;;
+        --test) packages+=(clang-format openssl) ;;
     esac
 done
 # Node.js may come from Debian or from elsewhere; a working node and npm will do.

@@ -1,37 +1,52 @@
 #pragma once
 
+#include <QFile>
 #include <QHostAddress>
 #include <QNetworkProxy>
 #include <QPointer>
+#include <QProcess>
+#include <QSslCertificate>
+#include <QSslKey>
+#include <QSslSocket>
 #include <QStringList>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QUrl>
 #include <QtEndian>
 
 namespace ph::test {
 
 // A forward proxy on loopback for tests of `settings.proxy`: HTTP (CONNECT tunnels and
-// absolute-form requests) or SOCKS5 (no authentication, or username/password), with
-// optional credentials. It records what it was asked to reach (`targets`, as
-// "CONNECT host:port", "GET http://…" or "SOCKS host:port") and how often it refused
-// the credentials (`refusedCredentials`).
+// absolute-form requests), the same over TLS to the proxy (HTTPS: a certificate for
+// 127.0.0.1 made by openssl at start(), which the test trusts through certificate()), or
+// SOCKS5 (no authentication, or username/password), with optional credentials. It records what it
+// was asked to reach (`targets`, as "CONNECT host:port", "GET http://…" or "SOCKS host:port") and
+// how often it refused the credentials (`refusedCredentials`).
 class ForwardProxy : public QTcpServer
 {
 public:
-    enum class Kind { Http, Socks5 };
+    enum class Kind { Http, Https, Socks5 };
     explicit ForwardProxy(Kind kind, QByteArray user = {}, QByteArray password = {})
         : m_kind(kind)
         , m_user(std::move(user))
         , m_password(std::move(password))
     {}
 
-    bool start() { return listen(QHostAddress::LocalHost, 0); }
+    bool start()
+    {
+        if (m_kind == Kind::Https && !makeCertificate())
+            return false;
+        return listen(QHostAddress::LocalHost, 0);
+    }
+    // The HTTPS proxy's self-signed certificate (its own authority).
+    QSslCertificate certificate() const { return m_certificate; }
     quint16 port() const { return serverPort(); }
     QString url(const QString &credentials = {}) const
     {
-        const QString scheme =
-            m_kind == Kind::Http ? QStringLiteral("http://") : QStringLiteral("socks5://");
+        const QString scheme = m_kind == Kind::Http    ? QStringLiteral("http://")
+                               : m_kind == Kind::Https ? QStringLiteral("https://")
+                                                       : QStringLiteral("socks5://");
         const QString userInfo = credentials.isEmpty() ? QString() : credentials + QLatin1Char('@');
         return scheme + userInfo + QStringLiteral("127.0.0.1:") + QString::number(port());
     }
@@ -42,8 +57,18 @@ public:
 protected:
     void incomingConnection(qintptr descriptor) override
     {
-        auto *client = new QTcpSocket(this);
-        client->setSocketDescriptor(descriptor);
+        QTcpSocket *client = nullptr;
+        if (m_kind == Kind::Https) {
+            auto *tls = new QSslSocket(this);
+            tls->setSocketDescriptor(descriptor);
+            tls->setLocalCertificate(m_certificate);
+            tls->setPrivateKey(m_key);
+            tls->startServerEncryption();
+            client = tls;
+        } else {
+            client = new QTcpSocket(this);
+            client->setSocketDescriptor(descriptor);
+        }
         auto *buffer = new QByteArray;
         auto *step = new int(0);
         connect(client, &QTcpSocket::disconnected, client, [client, buffer, step] {
@@ -55,7 +80,7 @@ protected:
             if (*step < 0)
                 return; // relaying
             buffer->append(client->readAll());
-            if (m_kind == Kind::Http)
+            if (m_kind != Kind::Socks5)
                 httpHead(client, buffer, step);
             else
                 socks(client, buffer, step);
@@ -63,6 +88,31 @@ protected:
     }
 
 private:
+    bool makeCertificate()
+    {
+        if (!m_dir.isValid())
+            return false;
+        const QString cert = m_dir.filePath(QStringLiteral("cert.pem"));
+        const QString key = m_dir.filePath(QStringLiteral("key.pem"));
+        QProcess openssl;
+        openssl.start(QStringLiteral("openssl"),
+                      {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
+                       QStringLiteral("rsa:2048"), QStringLiteral("-nodes"),
+                       QStringLiteral("-keyout"), key, QStringLiteral("-out"), cert,
+                       QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"),
+                       QStringLiteral("/CN=127.0.0.1"), QStringLiteral("-addext"),
+                       QStringLiteral("subjectAltName=IP:127.0.0.1")});
+        if (!openssl.waitForFinished(30000) || openssl.exitCode() != 0)
+            return false;
+        QFile certFile(cert);
+        QFile keyFile(key);
+        if (!certFile.open(QIODevice::ReadOnly) || !keyFile.open(QIODevice::ReadOnly))
+            return false;
+        m_certificate = QSslCertificate(&certFile, QSsl::Pem);
+        m_key = QSslKey(&keyFile, QSsl::Rsa, QSsl::Pem);
+        return !m_certificate.isNull() && !m_key.isNull();
+    }
+
     bool credentialsOk(const QByteArray &user, const QByteArray &password)
     {
         if (m_user.isEmpty() || (user == m_user && password == m_password))
@@ -217,6 +267,9 @@ private:
     Kind m_kind;
     QByteArray m_user;
     QByteArray m_password;
+    QTemporaryDir m_dir;
+    QSslCertificate m_certificate;
+    QSslKey m_key;
 };
 
 } // namespace ph::test
