@@ -152,7 +152,7 @@ private Q_SLOTS:
     void writesTheFileAfterAskingForThePage();
     void fillsAFormWithoutOpeningAPage();
     void reportsAMissingSearchBox();
-    void endsErrorOnAFormToSendWithoutValues();
+    void endsErrorOnWhatItHasNoStepFor();
 };
 
 void tst_RulePlanner::readsThePageAsText()
@@ -310,9 +310,10 @@ void tst_RulePlanner::refusesAPagelessTaskWithoutAskQuestions()
     QVERIFY2(out.error.contains(QStringLiteral("names no page")), qPrintable(out.error));
 }
 
-// "Fill in the form and send it" with nothing to put in it: an error that says what is
-// missing, before any page is opened — never the page read back as a success.
-void tst_RulePlanner::endsErrorOnAFormToSendWithoutValues()
+// "Fill in the form and send it" with nothing to put in it, or "book a table" with no
+// step: an error that says what is missing, before any page is opened — never the page
+// read back as a success.
+void tst_RulePlanner::endsErrorOnWhatItHasNoStepFor()
 {
     QVERIFY(!RulePlanner::understood(QStringLiteral("Fill in the form and send it"), {}, false));
     Run run(QStringLiteral("Fill in the form and send it"), {kLogin});
@@ -321,6 +322,13 @@ void tst_RulePlanner::endsErrorOnAFormToSendWithoutValues()
     QVERIFY2(out.error.contains(QStringLiteral("cannot fill in the form")), qPrintable(out.error));
     QVERIFY2(out.error.contains(QStringLiteral("type \"Ada\" into")), qPrintable(out.error));
     QVERIFY(out.calls.isEmpty());
+    // A transaction it has no step for says so the same way.
+    Run booking(QStringLiteral("Book a table for two"), {kList});
+    const PlannerOutcome booked = booking.go();
+    QCOMPARE(int(booked.kind), int(Decision::Kind::Fail));
+    QVERIFY2(booked.error.contains(QStringLiteral("cannot book a table for two: it has no step")),
+             qPrintable(booked.error));
+    QVERIFY(booked.calls.isEmpty());
 }
 
 void tst_RulePlanner::readsTheSheetsWhenThereIsNoPage()

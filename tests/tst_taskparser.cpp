@@ -1088,6 +1088,27 @@ void tst_TaskParser::readsTasks_data()
     QTest::newRow("reading a form is no request to send it")
         << "List the fields of the signup form" << shop << false << false << none
         << "open(https://shop.example/) extract +direct";
+    QTest::newRow("a booking with no step spelled out is a task it cannot do")
+        << "Book a table for two at 7pm" << shop << false << false << none
+        << "open(https://shop.example/) extract +cannot(Book a table for two at 7pm)";
+    QTest::newRow("a purchase after a search is a task it cannot do")
+        << "Search for rope and buy the cheapest one" << shop << false << false << none
+        << "open(https://shop.example/) search(rope) extract +cannot(buy the cheapest one)";
+    QTest::newRow("a purchase after signing in is a task it cannot do")
+        << "Log in and add the rope to the cart" << shop << false << false << none
+        << "open(https://shop.example/) login extract +login +cannot(add the rope to the cart)";
+    QTest::newRow("a German order is a task it cannot do")
+        << "Bestelle den Anker" << shop << false << false << none
+        << "open(https://shop.example/) extract +cannot(Bestelle den Anker)";
+    QTest::newRow("ordering a list by a column is sorting, not a purchase")
+        << "List the products and order them by price" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("the order dates and the reply count are things to read, not acts")
+        << "List the books and order dates, and the reply count" << shop << false << false << none
+        << "open(https://shop.example/) extract +direct";
+    QTest::newRow("a purchase spelled out as steps is a task it can do")
+        << "Click \"Buy\" then click \"Confirm\"" << shop << false << false << none
+        << "open(https://shop.example/) click(Buy) click(Confirm) +steps";
     QTest::newRow("a sign-in form is the sign-in flow's to fill")
         << "Log in and fill in the form" << shop << false << false << none
         << "open(https://shop.example/) login extract +login";

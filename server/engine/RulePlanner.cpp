@@ -136,11 +136,16 @@ void RulePlanner::next(PlanningContext &ctx, const ToolResult *last,
     if (!last && m_index == 0 && !m_plan.unfulfillable.isEmpty()) {
         // Reading the page instead would answer something else: say what is missing.
         decide(Decision::fail(
-            QStringLiteral("the rule planner cannot %1: the task gives no values to put in it. "
-                           "Name each field and its value as steps (type \"Ada\" into "
-                           "\"Name\", then click \"Send\"), enable pdf_filling for a PDF "
-                           "form, or configure an LLM planner (llm.baseUrl)")
-                .arg(m_plan.unfulfillable.toLower())));
+            m_plan.unfulfillableForm
+                ? QStringLiteral("the rule planner cannot %1: the task gives no values to put "
+                                 "in it. Name each field and its value as steps (type \"Ada\" "
+                                 "into \"Name\", then click \"Send\"), enable pdf_filling for "
+                                 "a PDF form, or configure an LLM planner (llm.baseUrl)")
+                      .arg(m_plan.unfulfillable.toLower())
+                : QStringLiteral("the rule planner cannot %1: it has no step for that. Spell "
+                                 "out the steps (click \"Book\", type \"2\" into "
+                                 "\"Guests\" …), or configure an LLM planner (llm.baseUrl)")
+                      .arg(m_plan.unfulfillable.toLower())));
         return;
     }
     if (last && m_expect != Expect::Nothing && !takeResult(ctx, *last, decide))

@@ -579,21 +579,24 @@ bool readFormFill(const QString &text, const QStringList &quoted, const TaskCont
     return true;
 }
 
-// A form to fill in or send that no step of the task fills: "fill in the form and send
-// it", "submit the contact form", "fülle das Formular aus". Not when a step types, selects
-// or ticks something (the steps are the values), nor for a sign-in (its flow reads the
-// form and asks for what is missing), nor for a PDF form (pdf_filling takes its values).
+// What the task asks for that the rules have no step for, so the rule planner can say so
+// instead of reading the page back as if that were the answer:
+// - a form to fill in or send that no step fills: "fill in the form and send it", "submit
+//   the contact form", "fülle das Formular aus". Not when a step types, selects or ticks
+//   something (the steps are the values), nor for a sign-in (its flow reads the form and
+//   asks for what is missing), nor for a PDF form (pdf_filling takes its values);
+// - a transaction in a clause of its own when the task spells out no step at all: "book
+//   a table for two", "find the cheapest rope and buy it". "Order … by" sorts and "check out" may
+//   mean "look at": neither counts.
 void readUnfulfillable(const QString &text, const QStringList &quoted, TaskPlan &plan)
 {
-    if (plan.fillForm || plan.loginIntent)
+    if (plan.fillForm)
         return;
     const bool setsValues = std::any_of(plan.ops.begin(), plan.ops.end(), [](const TaskOp &op) {
         return op.kind == TaskOp::Kind::Type || op.kind == TaskOp::Kind::Select ||
                op.kind == TaskOp::Kind::Check || op.kind == TaskOp::Kind::Uncheck;
     });
-    if (setsValues)
-        return;
-    static const RE asks(
+    static const RE form(
         QStringLiteral(
             "\\b(?:fill(?:\\s+(?:in|out))?|complete|submit|send(?:\\s+off)?|post)\\s+"
             "(?:(?:the|this|that|a|an|my|our|its|their)\\s+)?(?:[\\w-]+\\s+){0,2}"
@@ -602,9 +605,35 @@ void readUnfulfillable(const QString &text, const QStringList &quoted, TaskPlan 
             "fragebogen)\\b|\\b(?:formular|antrag|fragebogen)\\b[^.;\\n]{0,40}?\\b(?:ausfüllen|"
             "absenden|abschicken)\\b"),
         CI);
-    const auto m = asks.match(text);
-    if (m.hasMatch())
-        plan.unfulfillable = restore(m.captured(0), quoted).trimmed();
+    if (!plan.loginIntent && !setsValues) {
+        const auto m = form.match(text);
+        if (m.hasMatch()) {
+            plan.unfulfillable = restore(m.captured(0), quoted).trimmed();
+            plan.unfulfillableForm = true;
+            return;
+        }
+    }
+    if (plan.explicitSteps)
+        return;
+    // The verb must take an object as an imperative does ("buy the cheapest", "book a
+    // table", "reply to …"): "the reply count" or "the order dates" name things, not acts.
+    static const RE transaction(
+        QStringLiteral(
+            "(?:^|[\\n;]|\\.\\s+|\\bthen\\s+|\\band\\s+|\\bund\\s+)"
+            "(?:(?:please|pls|kindly|could you|can you|would you|will you|bitte|kannst du)"
+            "\\s+)*((?:(?:book|buy|purchase|order(?![^.;\\n]{0,40}\\bby\\b)|reserve|register|"
+            "sign\\s+up|subscribe|unsubscribe|upload|delete|cancel|pay|comment|reply)\\s+"
+            "(?:(?:it|them|the|a|an|this|that|these|those|my|our|one|two|some|all|every|to|"
+            "for|on|from|me|us|\\d+)\\b|\\x01)|"
+            "(?:buche|kaufe|bestelle|reserviere|registriere|kündige|lösche|bezahle)\\s+"
+            "(?:(?:einen|eine|ein|den|die|das|mir|uns|es|sie|meinen|meine|mein|\\d+)\\b|"
+            "\\x01)|"
+            "add\\s+(?:\\S+\\s+){0,4}?to\\s+(?:the\\s+|my\\s+)?(?:cart|basket|bag)\\b)"
+            "[^.;\\n]{0,80}?)(?=\\s*(?:$|[.;\\n,]|\\band\\b|\\bthen\\b|\\bund\\b))"),
+        CI);
+    const auto t = transaction.match(text);
+    if (t.hasMatch())
+        plan.unfulfillable = restore(t.captured(1), quoted).trimmed();
 }
 
 } // namespace

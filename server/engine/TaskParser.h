@@ -62,11 +62,13 @@ struct TaskPlan
     bool explicitSteps = false;    // the task spelled out actions
     bool directExtraction = false; // "list/extract/collect … " rather than a question
     bool fillForm = false;         // "fill the form at … with …" and pdf_filling is enabled
-    // A form the task asks to fill in or send with no step that puts a value in it ("fill
-    // in the form and send it"): the words that ask. The rule planner cannot guess the
-    // values, and reading the page instead would not be what was asked.
+    // What the task asks for that no step does — a form to fill in or send with no value
+    // given ("fill in the form and send it"), a transaction ("book a table for two") —
+    // in the task's words. The rule planner cannot guess it, and reading the page instead
+    // would not be what was asked.
     QString unfulfillable;
-    QJsonObject credentials; // email/username/password written in the task
+    bool unfulfillableForm = false; // it is a form (the missing part is its values)
+    QJsonObject credentials;        // email/username/password written in the task
     // Files the task asks for in words ("make a Word document of it", "as slides", "as a
     // PDF"): the tool that writes each and its format, in the order docs, slides, PDF.
     QList<QPair<QString, QString>> deliverables;
