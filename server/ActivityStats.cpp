@@ -127,20 +127,26 @@ ActivityBuckets readBuckets(const QSqlDatabase &db, qint64 nowMs, int minutes,
         const qint64 i = v.toLongLong();
         return i >= 0 && i < b.minutes ? int(i) : -1;
     };
-    auto counts = [&](const QString &statement, QHash<QString, QList<int>> &into) {
+    // Runs `statement` over the window (:from, :to) and hands each row whose first column
+    // is a minute of it to `row`, with that minute's index.
+    auto perMinute = [&](const QString &statement, const auto &row) {
         if (stop())
             return;
         Query q(db, statement);
         q.bind(QStringLiteral(":from"), b.from).bind(QStringLiteral(":to"), to).exec();
         while (q.next()) {
             const int i = slot(q.value(0));
-            if (i < 0)
-                continue;
+            if (i >= 0)
+                row(i, q);
+        }
+    };
+    auto counts = [&](const QString &statement, QHash<QString, QList<int>> &into) {
+        perMinute(statement, [&](int i, const Query &q) {
             auto it = into.find(q.value(1).toString());
             if (it == into.end())
                 it = into.insert(q.value(1).toString(), zeros);
             (*it)[i] += q.value(2).toInt();
-        }
+        });
     };
     // trajectories_by_time_status (updated_at, status): the index alone.
     counts(QStringLiteral("SELECT (updated_at - :from) / 60000, status, COUNT(*) FROM trajectories"
@@ -176,28 +182,14 @@ ActivityBuckets readBuckets(const QSqlDatabase &db, qint64 nowMs, int minutes,
             b.scrapeP95[i] = ActivityStats::percentile(scrapes[i], 0.95);
         }
     }
-    if (!stop()) {
-        // credit_ledger_by_time (at, endpoint, credits_milli): the index alone.
-        Query q(db, QStringLiteral("SELECT (at - :from) / 60000, SUM(credits_milli)"
-                                   " FROM credit_ledger WHERE at >= :from AND at < :to"
-                                   " AND endpoint <> 'balance' GROUP BY 1"));
-        q.bind(QStringLiteral(":from"), b.from).bind(QStringLiteral(":to"), to).exec();
-        while (q.next()) {
-            const int i = slot(q.value(0));
-            if (i >= 0)
-                b.credits[i] = double(q.value(1).toLongLong()) / 1000.;
-        }
-    }
+    // credit_ledger_by_time (at, endpoint, credits_milli): the index alone.
+    perMinute(
+        QStringLiteral("SELECT (at - :from) / 60000, SUM(credits_milli)"
+                       " FROM credit_ledger WHERE at >= :from AND at < :to"
+                       " AND endpoint <> 'balance' GROUP BY 1"),
+        [&](int i, const Query &q) { b.credits[i] = double(q.value(1).toLongLong()) / 1000.; });
     auto started = [&](const QString &statement, QList<int> &into) {
-        if (stop())
-            return;
-        Query q(db, statement);
-        q.bind(QStringLiteral(":from"), b.from).bind(QStringLiteral(":to"), to).exec();
-        while (q.next()) {
-            const int i = slot(q.value(0));
-            if (i >= 0)
-                into[i] = q.value(1).toInt();
-        }
+        perMinute(statement, [&](int i, const Query &q) { into[i] = q.value(1).toInt(); });
     };
     // a2w_runs_by_time, runtime_runs_by_time (created_at).
     started(QStringLiteral("SELECT (created_at - :from) / 60000, COUNT(*) FROM a2w_runs"

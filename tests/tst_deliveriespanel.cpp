@@ -40,17 +40,8 @@ private:
 void tst_DeliveriesPanel::initTestCase()
 {
     QVERIFY(m_receiver.start());
-    m_receiver.route("/ok", [](const FixtureRequest &) {
-        FixtureResponse r;
-        r.body = "thanks";
-        return r;
-    });
-    m_receiver.route("/broken", [](const FixtureRequest &) {
-        FixtureResponse r;
-        r.status = 500;
-        r.body = "receiver is down";
-        return r;
-    });
+    m_receiver.respond("/ok", 200, "thanks");
+    m_receiver.respond("/broken", 500, "receiver is down");
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
     m_dock = std::make_unique<ui::DeliveriesDock>(m_ph->service());

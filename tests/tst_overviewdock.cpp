@@ -90,17 +90,8 @@ private:
 void tst_OverviewDock::initTestCase()
 {
     QVERIFY(m_receiver.start());
-    m_receiver.route("/ok", [](const FixtureRequest &) {
-        FixtureResponse r;
-        r.body = "thanks";
-        return r;
-    });
-    m_receiver.route("/broken", [](const FixtureRequest &) {
-        FixtureResponse r;
-        r.status = 500;
-        r.body = "down";
-        return r;
-    });
+    m_receiver.respond("/ok", 200, "thanks");
+    m_receiver.respond("/broken", 500, "down");
     m_ph = std::make_unique<TestService>(QStringList{}, QString(), &m_clock);
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
     m_owner = m_ph->service().store().apiKeys().activeOwnerId();

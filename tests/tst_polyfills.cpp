@@ -74,6 +74,9 @@ private Q_SLOTS:
 
 private:
     QJsonObject scrapeOne(TestService &service, const QString &path, QJsonObject options = {});
+    // The /modern page's text through /scrape, with the request's `browser` object when
+    // it is defined.
+    QJsonObject scrapeModern(TestService &service, const QJsonValue &browser);
 
     FixtureServer m_site;
     std::unique_ptr<TestService> m_ph;
@@ -104,6 +107,14 @@ QJsonObject tst_Polyfills::scrapeOne(TestService &service, const QString &path, 
     return r.json().value(QStringLiteral("results")).toArray().at(0).toObject();
 }
 
+QJsonObject tst_Polyfills::scrapeModern(TestService &service, const QJsonValue &browser)
+{
+    QJsonObject options{{QStringLiteral("formats"), QJsonArray{QStringLiteral("text")}}};
+    if (!browser.isUndefined())
+        options.insert(QStringLiteral("browser"), browser);
+    return scrapeOne(service, QStringLiteral("/modern"), options);
+}
+
 void tst_Polyfills::scrapeSwitchesThePolyfills_data()
 {
     QTest::addColumn<QJsonValue>("browser");
@@ -122,10 +133,7 @@ void tst_Polyfills::scrapeSwitchesThePolyfills()
 {
     QFETCH(QJsonValue, browser);
     QFETCH(QString, expected);
-    QJsonObject options{{QStringLiteral("formats"), QJsonArray{QStringLiteral("text")}}};
-    if (!browser.isUndefined())
-        options.insert(QStringLiteral("browser"), browser);
-    const QJsonObject r = scrapeOne(*m_ph, QStringLiteral("/modern"), options);
+    const QJsonObject r = scrapeModern(*m_ph, browser);
     QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
     const QString text = r.value(QStringLiteral("text")).toString();
     QVERIFY2(text.contains(expected), qPrintable(text));
@@ -149,10 +157,7 @@ void tst_Polyfills::theSettingSwitchesThemOffAndARequestBackOn()
             std::make_unique<TestService>(QStringList{QStringLiteral("browser.polyfills=false")});
         QVERIFY2(m_off->ok(), qPrintable(m_off->error()));
     }
-    QJsonObject options{{QStringLiteral("formats"), QJsonArray{QStringLiteral("text")}}};
-    if (!browser.isUndefined())
-        options.insert(QStringLiteral("browser"), browser);
-    const QJsonObject r = scrapeOne(*m_off, QStringLiteral("/modern"), options);
+    const QJsonObject r = scrapeModern(*m_off, browser);
     const QString text = r.value(QStringLiteral("text")).toString();
     QVERIFY2(text.contains(expected), qPrintable(text));
 }

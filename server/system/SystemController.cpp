@@ -26,8 +26,9 @@ QJsonValue creditsOrNull(std::optional<qint64> milli)
     return milli ? QJsonValue(creditsFromMilli(*milli)) : QJsonValue();
 }
 
-// A setting as GET /settings shows it: its value (a secret's as "[set]" or null), what
-// it is, and what a form needs to offer it — the same definition the console reads.
+// A setting as GET /settings shows it: its value (a secret's as {"set": true|false},
+// Settings::masked), what it is, and what a form needs to offer it — the same definition
+// the console reads.
 QJsonObject settingJson(const SettingsService::Entry &e)
 {
     using D = Settings::Definition;

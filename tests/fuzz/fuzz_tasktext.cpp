@@ -23,6 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         context.hasData = !schema;
         const TaskPlan plan = parseTask(task, context);
         require(!plan.ops.isEmpty(), "a task with a page planned nothing");
+        require(!plan.unfulfillableForm || !plan.unfulfillable.isEmpty(),
+                "a form the rules cannot fill is named by no words");
+        require(plan.unfulfillable.isEmpty() || !plan.fillForm,
+                "a form filled with pdf_filling is also one the rules cannot do");
         for (const TaskOp &op : plan.ops)
             require(TaskOp::fromJson(op.toJson()).toJson() == op.toJson(),
                     "an operation does not round-trip through JSON");

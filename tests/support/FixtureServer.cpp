@@ -47,6 +47,16 @@ void FixtureServer::page(const QByteArray &path, const QByteArray &html)
     route(path, [html](const FixtureRequest &) { return FixtureResponse::html(html); });
 }
 
+void FixtureServer::respond(const QByteArray &path, int status, const QByteArray &body)
+{
+    route(path, [status, body](const FixtureRequest &) {
+        FixtureResponse r;
+        r.status = status;
+        r.body = body;
+        return r;
+    });
+}
+
 void FixtureServer::onReadyRead(QTcpSocket *socket)
 {
     QByteArray &buffer = m_buffers[socket];

@@ -54,6 +54,9 @@ public:
 
     void route(const QByteArray &path, Handler handler);
     void page(const QByteArray &path, const QByteArray &html);
+    // A route that always answers `status` with `body` and no headers of its own (a
+    // webhook receiver that accepts, or one that is down).
+    void respond(const QByteArray &path, int status, const QByteArray &body);
     int hits(const QByteArray &path) const { return m_hits.value(path); }
     QList<FixtureRequest> requests(const QByteArray &path) const { return m_log.value(path); }
 
