@@ -1,22 +1,26 @@
 #pragma once
 
+#include <QByteArray>
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 #include <QString>
-#include <QUrl>
 
 #include <functional>
 
-class QWebSocket;
+class QSocketNotifier;
 
 namespace ph {
 
-// Internal to the browser area: one WebSocket to a Chromium's DevTools endpoint, in the
-// protocol's flat session mode (every target session's commands and events travel on the
-// browser's socket, told apart by `sessionId`). Commands are answered through their
-// callback; events go to the sink registered for their session, or out as browserEvent.
+// Internal to the browser area: the DevTools channel to one Chromium, over the pipe its
+// `--remote-debugging-pipe` opens (no TCP port, so no other local user or process can
+// reach it): Chromium reads commands from its fd 3 and writes answers and events to its
+// fd 4, each a JSON text ended by a NUL byte. This end reads and writes the other ends of
+// those two pipes, non-blocking, from the event loop. The protocol runs in flat session
+// mode (every target session's commands and events travel on the browser's channel, told
+// apart by `sessionId`). Commands are answered through their callback; events go to the
+// sink registered for their session, or out as browserEvent.
 class CdpConnection : public QObject
 {
     Q_OBJECT
@@ -28,7 +32,11 @@ public:
     explicit CdpConnection(QObject *parent = nullptr);
     ~CdpConnection() override;
 
-    void open(const QUrl &url);
+    // Takes ownership of the two file descriptors: `readFd` gets Chromium's output (its
+    // fd 4), `writeFd` takes our commands (its fd 3). Both are made non-blocking. The
+    // channel is open at once (opened() follows from the event loop); closed() when
+    // Chromium's end goes (end of file or an error on either pipe).
+    void open(int readFd, int writeFd);
     bool isOpen() const { return m_open; }
     void close();
 
@@ -39,6 +47,14 @@ public:
               QObject *context, Reply reply = {});
     void setSink(const QString &sessionId, Sink sink);
     void removeSink(const QString &sessionId);
+
+    // Why the engine must not open `url` as a document (empty: it may): only http and
+    // https, data: and about:blank are opened; file:, chrome:, chrome-untrusted:,
+    // devtools:, view-source:, javascript:, blob: and every other scheme are refused. The
+    // URL is read as Chromium reads it (spaces and controls around it, tabs and newlines
+    // in it, do not hide the scheme). send() refuses Page.navigate and
+    // Target.createTarget with such a URL: they never reach the browser.
+    static QString targetRefusal(const QString &url);
 
 Q_SIGNALS:
     void opened();
@@ -52,10 +68,20 @@ private:
         bool hasContext = false;
         Reply reply;
     };
-    void onMessage(const QString &text);
+    void onReadable();
+    void flush();
+    void onMessage(const QByteArray &text);
     void failAll(const QString &error);
+    // Closes both pipes; `lost`: Chromium's end went (closed() is emitted).
+    void shut(bool lost);
 
-    QWebSocket *m_socket;
+    int m_readFd = -1;
+    int m_writeFd = -1;
+    QSocketNotifier *m_readNotifier = nullptr;
+    QSocketNotifier *m_writeNotifier = nullptr;
+    QByteArray m_in;       // what arrived after the last complete message
+    QByteArray m_out;      // what is still to be written
+    qsizetype m_outAt = 0; // how much of m_out is written
     bool m_open = false;
     qint64 m_nextId = 1;
     QHash<qint64, Pending> m_pending;

@@ -65,6 +65,17 @@ bool isDownloadType(const QString &mime)
              m.contains(QLatin1String("javascript")) || m.contains(QLatin1String("ecmascript")));
 }
 
+// Why a frame may not show the document at `url` (empty: it may): what the engine opens
+// (CdpConnection::targetRefusal), a page's own inline documents (blob:, about:srcdoc) and
+// Chromium's error page after a failed load. `url` is as Chromium reports it (canonical).
+QString landingRefusal(const QString &url)
+{
+    if (url.startsWith(QLatin1String("blob:")) || url.startsWith(QLatin1String("about:srcdoc")) ||
+        url.startsWith(QLatin1String("chrome-error://chromewebdata/")))
+        return {};
+    return CdpConnection::targetRefusal(url);
+}
+
 } // namespace
 
 // One navigation of a CdpPage, from Page.navigate to its result: the document's response,
@@ -514,7 +525,8 @@ void CdpPage::onEvent(const QString &method, const QJsonObject &params)
     const QString frameId = str(params, "frameId");
     const bool main = frameId == m_targetId;
     if (method == QLatin1String("Fetch.requestPaused")) {
-        onRequestPaused(params);
+        if (!refuseForeignDocument(params))
+            onRequestPaused(params);
     } else if (method == QLatin1String("Fetch.authRequired")) {
         const QJsonObject challenge = params.value(QStringLiteral("authChallenge")).toObject();
         QJsonObject response{{QStringLiteral("response"), QStringLiteral("CancelAuth")}};
@@ -564,6 +576,7 @@ void CdpPage::onEvent(const QString &method, const QJsonObject &params)
             m_url = QUrl(str(frame, "url") + str(frame, "urlFragment"));
             Q_EMIT urlChanged(m_url);
         }
+        stopForeignLanding(frame);
     } else if (method == QLatin1String("Page.navigatedWithinDocument") && main) {
         m_url = QUrl(str(params, "url"));
         Q_EMIT urlChanged(m_url);
@@ -630,6 +643,47 @@ void CdpPage::onRequestPaused(const QJsonObject &params)
         });
 }
 
+bool CdpPage::refuseForeignDocument(const QJsonObject &params)
+{
+    // A document (a frame's navigation, a redirect hop) at a URL the engine does not open.
+    const QString type = str(params, "resourceType");
+    if (type != QLatin1String("Document"))
+        return false;
+    const QString target = str(params.value(QStringLiteral("request")).toObject(), "url");
+    const QString reason = landingRefusal(target);
+    if (reason.isEmpty())
+        return false;
+    Refusal r;
+    r.target = target;
+    r.host = QUrl(target).host();
+    r.mainFrame = str(params, "frameId") == m_targetId;
+    r.reason = reason;
+    refuseRequest(str(params, "requestId"), r, QStringLiteral("BlockedByClient"));
+    return true;
+}
+
+void CdpPage::stopForeignLanding(const QJsonObject &frame)
+{
+    const QString url = str(frame, "url");
+    const QString reason = landingRefusal(url);
+    if (reason.isEmpty())
+        return;
+    const QString frameId = str(frame, "id");
+    Refusal r;
+    r.target = url;
+    r.host = QUrl(url).host();
+    r.mainFrame = frameId == m_targetId;
+    r.reason = reason;
+    qCWarning(lcCdp) << "a chromium frame landed on" << url << "and is emptied";
+    noteRefusal(r);
+    // Whatever it shows goes at once: the frame is replaced by an empty document.
+    send(QStringLiteral("Page.navigate"), {{QStringLiteral("url"), QStringLiteral("about:blank")},
+                                           {QStringLiteral("frameId"), frameId}});
+    if (r.mainFrame && m_navigation)
+        m_navigation->fail(QStringLiteral("BLOCKED"),
+                           QStringLiteral("the page landed on %1, which it %2").arg(url, r.reason));
+}
+
 void CdpPage::refuseRequest(const QString &requestId, const Refusal &refusal,
                             const QString &errorReason)
 {
@@ -666,6 +720,23 @@ void CdpPage::readTitle()
 void CdpPage::navigate(const QUrl &url, const NavigateOptions &options,
                        std::function<void(const NavigationResult &)> done)
 {
+    // The engine opens no file:, chrome:, devtools:, view-source:, javascript: (…) URL,
+    // whatever the policy above it said: nothing is sent, nothing loads.
+    if (const QString reason = CdpConnection::targetRefusal(url.toString(QUrl::FullyEncoded));
+        !reason.isEmpty()) {
+        Refusal refusal;
+        refusal.target = url.toString(QUrl::RemoveUserInfo);
+        refusal.host = url.host();
+        refusal.mainFrame = true;
+        refusal.reason = reason;
+        noteRefusal(refusal);
+        NavigationResult r;
+        r.requestedUrl = url;
+        r.errorCode = QStringLiteral("BLOCKED");
+        r.errorMessage = QStringLiteral("the URL %1").arg(reason);
+        done(r);
+        return;
+    }
     if (m_navigation) // a new navigation supersedes the pending one
         m_navigation->fail(QStringLiteral("ABORTED"),
                            QStringLiteral("a newer navigation replaced this one"));

@@ -113,6 +113,10 @@ private:
     void settlePreparation(const QString &error);
     void onEvent(const QString &method, const QJsonObject &params);
     void onRequestPaused(const QJsonObject &params);
+    // A paused document request at a URL the engine does not open is failed (true).
+    bool refuseForeignDocument(const QJsonObject &params);
+    // A frame that came to a URL the engine does not open is emptied (about:blank).
+    void stopForeignLanding(const QJsonObject &frame);
     void refuseRequest(const QString &requestId, const Refusal &refusal,
                        const QString &errorReason);
     void continueRequest(const QString &requestId);

@@ -5,13 +5,13 @@
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
-#include <QUrl>
 
+#include <cerrno>
 #include <csignal>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -92,16 +92,47 @@ void ChromiumEngine::start()
     ++m_starts;
     m_profileDir = std::make_unique<QTemporaryDir>();
     m_stderr.clear();
+    // The DevTools channel: two pipes, no socket (`--remote-debugging-pipe`), so nobody
+    // but this process can talk to the browser. Close-on-exec here, so that no other child
+    // of Pilothouse inherits them; the child's copies on fds 3 and 4 are made below.
+    int commands[2] = {-1, -1}; // we write, Chromium reads on its fd 3
+    int answers[2] = {-1, -1};  // Chromium writes on its fd 4, we read
+    if (::pipe2(commands, O_CLOEXEC) != 0 || ::pipe2(answers, O_CLOEXEC) != 0) {
+        const QString error =
+            QStringLiteral("the DevTools pipes could not be made: %1").arg(qt_error_string(errno));
+        for (int fd : {commands[0], commands[1], answers[0], answers[1]})
+            if (fd >= 0)
+                ::close(fd);
+        m_state = State::Stopped;
+        m_profileDir.reset();
+        settle(error);
+        return;
+    }
+    const int childIn = commands[0];
+    const int childOut = answers[1];
+    m_connection = new CdpConnection(this);
+    connect(m_connection, &CdpConnection::opened, this, &ChromiumEngine::connected);
+    connect(m_connection, &CdpConnection::closed, this,
+            [this] { onEnded(QStringLiteral("the DevTools pipe closed")); });
+    m_connection->open(answers[0], commands[1]);
     m_process = new QProcess(this);
     // A group of its own, so that ending it ends whatever a launcher script started; and
-    // it goes when Pilothouse goes, even if Pilothouse is killed.
-    m_process->setChildProcessModifier([] {
+    // it goes when Pilothouse goes, even if Pilothouse is killed. Between fork and exec
+    // (async-signal-safe calls only): the pipe ends go to fds 3 and 4, first moved above
+    // them (either may be 3 or 4 already); dup2's copies are not close-on-exec, every
+    // other copy is, so Chromium gets exactly these two.
+    m_process->setChildProcessModifier([childIn, childOut] {
         ::setpgid(0, 0);
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        const int in = ::fcntl(childIn, F_DUPFD_CLOEXEC, 10);
+        const int out = ::fcntl(childOut, F_DUPFD_CLOEXEC, 10);
+        if (in < 0 || out < 0 || ::dup2(in, 3) != 3 || ::dup2(out, 4) != 4)
+            ::_exit(127);
     });
     QStringList args{
         QStringLiteral("--headless"),
-        QStringLiteral("--remote-debugging-port=0"),
+        // DevTools over fds 3 and 4 only: no TCP port, no DevToolsActivePort file.
+        QStringLiteral("--remote-debugging-pipe"),
         QStringLiteral("--user-data-dir=") + m_profileDir->path(),
         QStringLiteral("--no-first-run"),
         QStringLiteral("--no-default-browser-check"),
@@ -124,7 +155,10 @@ void ChromiumEngine::start()
         QStringLiteral("--use-mock-keychain"),
         QStringLiteral("--mute-audio"),
         QStringLiteral("--hide-scrollbars"),
+        // WebRTC sends no UDP that does not go through the proxy (which is none: the
+        // proxy takes no UDP), so no peer connection leaves beside the egress proxy.
         QStringLiteral("--force-webrtc-ip-handling-policy=disable_non_proxied_udp"),
+        QStringLiteral("--webrtc-ip-handling-policy=disable_non_proxied_udp"),
         QStringLiteral("--window-size=1280,800"),
         // Every connection leaves through the egress proxy; nothing is bypassed.
         QStringLiteral("--proxy-server=http://127.0.0.1:%1").arg(m_proxyPort),
@@ -133,20 +167,9 @@ void ChromiumEngine::start()
     if (::geteuid() == 0)
         args << QStringLiteral("--no-sandbox");
     args << QStringLiteral("about:blank");
+    // Read so that the browser never blocks on a full pipe; the tail is kept for the log.
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {
         m_stderr += m_process->readAllStandardError();
-        if (m_state != State::Starting || m_connection)
-            return;
-        static const QRegularExpression listening(
-            QStringLiteral("DevTools listening on (ws://\\S+)"));
-        const QRegularExpressionMatch m = listening.match(QString::fromUtf8(m_stderr));
-        if (!m.hasMatch())
-            return;
-        m_connection = new CdpConnection(this);
-        connect(m_connection, &CdpConnection::opened, this, &ChromiumEngine::connected);
-        connect(m_connection, &CdpConnection::closed, this,
-                [this] { onEnded(QStringLiteral("the DevTools connection closed")); });
-        m_connection->open(QUrl(m.captured(1)));
         if (m_stderr.size() > 65536)
             m_stderr = m_stderr.right(16384);
     });
@@ -162,14 +185,18 @@ void ChromiumEngine::start()
     });
     QTimer::singleShot(kStartTimeoutMs, this, [this, starts = m_starts] {
         if (m_state == State::Starting && starts == m_starts) {
-            qCWarning(lcChromium) << "chromium did not open its DevTools socket in time";
+            qCWarning(lcChromium) << "chromium did not answer on its DevTools pipe in time";
             onEnded(
                 QStringLiteral("chromium did not start within %1 s").arg(kStartTimeoutMs / 1000));
         }
     });
     qCInfo(lcChromium) << "starting" << program;
     m_process->start(program, args);
-    m_group = m_process->processId();
+    // The child has its copies (or never started): ours of its ends go.
+    ::close(childIn);
+    ::close(childOut);
+    if (m_process)
+        m_group = m_process->processId();
 }
 
 void ChromiumEngine::signalGroup(int signal)

@@ -16,9 +16,11 @@ namespace ph {
 class CdpConnection;
 
 // Internal to the browser area: the `chromium` engine's process (Debian's current
-// Chromium, headless) and the DevTools WebSocket to it (CdpConnection, Qt WebSockets: no
-// Node in the path). Started on first need, with a throw-away profile directory, every
-// connection sent to the egress proxy (nothing bypassed, not even loopback). When the
+// Chromium, headless) and the DevTools channel to it (CdpConnection: two pipes on the
+// child's fds 3 and 4, `--remote-debugging-pipe`; no TCP port, so no other local user or
+// process can reach the browser; no Node in the path). Started on first need, with a
+// throw-away profile directory, every connection sent to the egress proxy (nothing
+// bypassed, not even loopback) and WebRTC kept from sending UDP beside it. When the
 // process ends unexpectedly, lost() tells the pages that lived in it, and the next
 // whenReady() starts a new one.
 class ChromiumEngine : public QObject
@@ -35,7 +37,7 @@ public:
     // The executable that would run, or empty when none is installed.
     static QString findExecutable(const QString &configured);
 
-    // Calls `ready` once the browser answers on its DevTools socket (starting it if need
+    // Calls `ready` once the browser answers on its DevTools pipe (starting it if need
     // be), with an empty error, or with why it could not start. Never after `context`
     // is gone.
     void whenReady(QObject *context, std::function<void(const QString &error)> ready);
@@ -52,7 +54,7 @@ public:
     void kill();
 
 Q_SIGNALS:
-    // The process ended or its socket closed while pages lived in it.
+    // The process ended or its DevTools pipe closed while pages lived in it.
     void lost(const QString &reason);
 
 private:

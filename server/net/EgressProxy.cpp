@@ -780,6 +780,12 @@ std::shared_ptr<EgressProxy> EgressProxy::instance()
 
 bool EgressProxy::routeChromium()
 {
+    // WebRTC's UDP would leave beside the proxy (which takes no UDP): Chromium sends none
+    // that is not proxied, whatever a page's settings say (docs/security.md).
+    const QByteArray webrtc = "--force-webrtc-ip-handling-policy=disable_non_proxied_udp";
+    if (!qgetenv("QTWEBENGINE_CHROMIUM_FLAGS").contains(webrtc))
+        qputenv("QTWEBENGINE_CHROMIUM_FLAGS",
+                (qgetenv("QTWEBENGINE_CHROMIUM_FLAGS") + ' ' + webrtc).trimmed());
     const auto proxy = instance();
     if (!proxy->isListening())
         return false;
