@@ -239,6 +239,8 @@ void ChromiumEngine::onEnded(const QString &reason)
     const bool wasReady = m_state == State::Ready;
     m_state = State::Stopped;
     qCWarning(lcChromium) << "chromium ended:" << reason;
+    if (!wasReady && !m_stderr.isEmpty()) // why it never answered, in its own words
+        qCWarning(lcChromium).noquote() << "chromium's last output:" << m_stderr.right(2000);
     if (m_connection) {
         m_connection->disconnect(this);
         m_connection->deleteLater();
