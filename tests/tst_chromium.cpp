@@ -180,6 +180,8 @@ private Q_SLOTS:
     void refusesForeignDocumentsAtThePage();
     void sendsNoCommandThatOpensAForeignUrl_data();
     void sendsNoCommandThatOpensAForeignUrl();
+    void judgesWhichUrlsTheEngineOpens_data();
+    void judgesWhichUrlsTheEngineOpens();
 
 private:
     FixtureServer m_site;
@@ -802,6 +804,42 @@ void tst_Chromium::sendsNoCommandThatOpensAForeignUrl()
                      !shown.startsWith(QLatin1String("chrome://version")),
                  qPrintable(shown));
     }
+}
+
+void tst_Chromium::judgesWhichUrlsTheEngineOpens_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<bool>("opens");
+    QTest::newRow("an https page opens") << "https://example.com/a?b#c" << true;
+    QTest::newRow("an http page opens") << "http://127.0.0.1:8080/" << true;
+    QTest::newRow("a data: document opens") << "data:text/html,<p>hi" << true;
+    QTest::newRow("about:blank opens") << "about:blank" << true;
+    QTest::newRow("about:blank with a fragment opens") << "about:blank#top" << true;
+    QTest::newRow("about:srcdoc does not") << "about:srcdoc" << false;
+    QTest::newRow("about:version does not") << "about:version" << false;
+    QTest::newRow("a file URL does not") << "file:///etc/passwd" << false;
+    QTest::newRow("a file URL in mixed case does not") << "FiLe:///etc/passwd" << false;
+    QTest::newRow("a file URL behind controls does not") << "\x01 \tfile:///etc/passwd" << false;
+    QTest::newRow("a javascript: URL split by a newline does not")
+        << "java\nscript:alert(1)" << false;
+    QTest::newRow("chrome: does not") << "chrome://settings" << false;
+    QTest::newRow("chrome-untrusted: does not") << "chrome-untrusted://terminal/" << false;
+    QTest::newRow("devtools: does not") << "devtools://devtools/bundled/inspector.html" << false;
+    QTest::newRow("view-source: of a web page does not")
+        << "view-source:https://example.com/" << false;
+    QTest::newRow("blob: does not") << "blob:https://example.com/0d6f" << false;
+    QTest::newRow("filesystem: does not") << "filesystem:https://example.com/temporary/x" << false;
+    QTest::newRow("a relative URL does not") << "/etc/passwd" << false;
+    QTest::newRow("nothing does not") << "" << false;
+}
+
+// The engine's rule on its own (CdpConnection::targetRefusal), read as Chromium reads URLs.
+void tst_Chromium::judgesWhichUrlsTheEngineOpens()
+{
+    QFETCH(QString, url);
+    QFETCH(bool, opens);
+    const QString refusal = CdpConnection::targetRefusal(url);
+    QVERIFY2(refusal.isEmpty() == opens, qPrintable(refusal));
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Chromium)
