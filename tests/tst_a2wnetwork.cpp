@@ -176,6 +176,7 @@ void tst_A2wNetwork::initTestCase()
               {{QStringLiteral("aiAccess"),
                 QJsonObject{{QStringLiteral("allowDelegatedHandoffs"), true},
                             {QStringLiteral("confirmation"), QStringLiteral("auto")}}}});
+    m_ph->allowBrowserHandoffs(); // off by default; browser runs are tested here
 }
 
 void tst_A2wNetwork::cleanupTestCase()
@@ -708,6 +709,7 @@ void tst_A2wNetwork::givesEachTrustTierItsOwnRateLimit()
                    {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
             .status,
         201);
+    ph.allowBrowserHandoffs();
     auto create = [&](const QString &tier) {
         QJsonObject body{{QStringLiteral("url"), shop()},
                          {QStringLiteral("prompt"), QStringLiteral("List the products")}};
