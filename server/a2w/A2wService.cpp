@@ -956,8 +956,10 @@ void A2wService::finishBrowserRun(const QString &runId, bool ok, const QJsonObje
                                   const QString &error)
 {
     Q_UNUSED(result)
+    // Once: the engine reports an end more than once, and a run under review is not
+    // finished again.
     std::optional<Run> run = m_repo->find(runId);
-    if (!run || Status::isTerminal(run->status))
+    if (!run || run->status != Status::running)
         return;
     if (!ok) {
         // The reason may quote the visitor's page: the caller gets none of it.
