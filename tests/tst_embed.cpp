@@ -116,10 +116,11 @@ void tst_Embed::initTestCase()
         return req.headers.value("cookie").contains(cookie);
     };
     m_site.route("/login", [cookie](const FixtureRequest &) {
-        FixtureResponse r = FixtureResponse::html(
+        FixtureResponse page = FixtureResponse::html(
             htmlPage(QStringLiteral("Signed in"), QStringLiteral("<h1>Welcome back</h1>")));
-        r.headers.append({"Set-Cookie", cookie + "; Path=/; HttpOnly; SameSite=Lax"});
-        return r;
+        page.headers.append(
+            qMakePair(QByteArray("Set-Cookie"), cookie + "; Path=/; HttpOnly; SameSite=Lax"));
+        return page;
     });
     m_site.route("/account", [this, signedIn, snippet](const FixtureRequest &req) {
         if (!signedIn(req) || m_deleted)
@@ -149,15 +150,15 @@ void tst_Embed::initTestCase()
         for (const auto &run : m_ph->service().runtime().repository().runsOf(
                  q.queryItemValue(QStringLiteral("session"))))
             carried += run.a2wRunId == a2wId;
-        FixtureResponse r;
-        r.headers.append({"Content-Type", "application/json"});
-        r.headers.append({"Access-Control-Allow-Origin", "*"});
-        r.body = QJsonDocument(
-                     QJsonObject{{QStringLiteral("a2wStatus"), a2wRun ? a2wRun->status : QString()},
-                                 {QStringLiteral("runtimeRuns"), carried},
-                                 {QStringLiteral("deleted"), m_deleted}})
-                     .toJson(QJsonDocument::Compact);
-        return r;
+        FixtureResponse answer;
+        answer.headers.append(
+            qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
+        answer.body = QJsonDocument(QJsonObject{{QStringLiteral("a2wStatus"),
+                                                 a2wRun ? a2wRun->status : QString()},
+                                                {QStringLiteral("runtimeRuns"), carried},
+                                                {QStringLiteral("deleted"), m_deleted}})
+                          .toJson(QJsonDocument::Compact);
+        return answer;
     });
     // Hooks the browser script calls to move the service's clock and a session's epoch.
     m_site.route("/advance-clock", [this](const FixtureRequest &) {
@@ -248,7 +249,8 @@ void tst_Embed::blocksAnExternalLinkByPolicy()
                   {{QStringLiteral("keyId"), m_keyId},
                    {QStringLiteral("siteConfig"),
                     QJsonObject{{QStringLiteral("aiAccess"),
-                                 QJsonObject{{QStringLiteral("crossHost"), value}}}}}})
+                                 QJsonObject{{QStringLiteral("crossHost"), value},
+                                             {QStringLiteral("browserDeepLinks"), true}}}}}})
             .status;
     };
     QCOMPARE(crossHost(QStringLiteral("allow")), 200);
@@ -380,7 +382,8 @@ void tst_Embed::appliesTheSitesPoliciesToAVisitorsRun()
     QFETCH(QString, landsOn);
     QFETCH(bool, deleted);
     m_deleted = false;
-    auto configure = [this](const QJsonObject &ai) {
+    auto configure = [this](QJsonObject ai) {
+        ai.insert(QStringLiteral("browserDeepLinks"), true); // an upsert replaces aiAccess
         return m_ph->client()
             .post(QStringLiteral("/upsertSiteConfig"),
                   {{QStringLiteral("keyId"), m_keyId},

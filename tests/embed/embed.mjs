@@ -80,13 +80,13 @@ try {
     // Opened through an A2W run's `open` link: the visitor allows it, the SDK claims the
     // run and carries it out, and the visitor shares the result.
     const consent = page.locator('[data-pilothouse="consent"]');
-    await consent.waitFor({ timeout: 20000 });
+    await consent.waitFor({ state: 'attached', timeout: 20000 });
     await consent.locator('button[data-action="accept"]').click();
     await page.waitForURL(/thanks/, { timeout: 45000 });
     await ready();
     await waitForAssistant('^Done');
     const share = page.locator('[data-pilothouse="share"]');
-    await share.waitFor({ timeout: 20000 });
+    await share.waitFor({ state: 'attached', timeout: 20000 });
     await share.locator('button[data-action="accept"]').click();
     await share.waitFor({ state: 'detached', timeout: 20000 });
     out.url = page.url();
@@ -96,7 +96,8 @@ try {
     await page.evaluate((t) => window.Pilothouse.send(t), cfg.message);
     await waitForAssistant('^Confirm');
     out.beforeConfirm = await (await fetch(cfg.fixture + '/probe')).json();
-    await page.evaluate(() => window.Pilothouse.send('confirm'));
+    // Not awaited in the page: the confirmed form takes this document away.
+    await page.evaluate(() => { window.Pilothouse.send('confirm').catch(() => {}); });
     await page.waitForURL(/account\/delete/, { timeout: 45000 });
     out.url = page.url();
   } else if (cfg.scenario === 'send-blocked' || cfg.scenario === 'send-leaves') {
@@ -118,7 +119,7 @@ try {
       window.Pilothouse.on('review', (r) => { window.__review = r; });
     });
     const consent = page.locator('[data-pilothouse="consent"]');
-    await consent.waitFor({ timeout: 20000 });
+    await consent.waitFor({ state: 'attached', timeout: 20000 });
     out.dialog = await shadowText('consent');
     out.beforeConsent = await probe();
     await listen();
@@ -132,11 +133,12 @@ try {
         // The site's confirmation policy: the form waits for the visitor's word.
         await waitForAssistant('^Confirm');
         out.beforeConfirm = await probe();
-        await page.evaluate(() => window.Pilothouse.send('confirm'));
+        // Not awaited in the page: the confirmed form takes this document away.
+    await page.evaluate(() => { window.Pilothouse.send('confirm').catch(() => {}); });
       }
       // The result: shown to the visitor, who decides whether the agent gets it.
       const share = page.locator('[data-pilothouse="share"]');
-      await share.waitFor({ timeout: 45000 });
+      await share.waitFor({ state: 'attached', timeout: 45000 });
       out.shareDialog = await shadowText('share');
       await listen();
       await share.locator(cfg.scenario === 'consent-share' ? 'button[data-action="accept"]'
