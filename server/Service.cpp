@@ -343,10 +343,25 @@ bool Service::start(QString *error)
     m_runtime = std::make_unique<runtime::RuntimeService>(*m_store, *m_settings, m_sites->sites(),
                                                           m_sites->analytics());
     m_runtimeController = std::make_unique<runtime::RuntimeController>(*m_runtime, *m_settings);
-    m_runtime->setA2wClaimer([a2w = m_a2w.get()](const QString &receipt, const QString &siteId) {
-        const a2w::A2wService::Claimed c = a2w->claimBrowserRun(receipt, siteId);
-        return std::make_pair(c.runId, c.task);
+    // A2W browser runs: offered to the visitor, run only once they accept, and their
+    // result sent to the agent only as the visitor shares it.
+    m_runtime->setA2wClaimer([a2w = m_a2w.get()](const QString &receipt, const QString &siteId,
+                                                 runtime::RuntimeService::A2wClaim what) {
+        using Claim = runtime::RuntimeService::A2wClaim;
+        a2w::A2wService::Claimed c;
+        if (what == Claim::Decline) {
+            a2w->declineBrowserRun(receipt, siteId);
+            return runtime::RuntimeService::A2wOffer();
+        }
+        c = what == Claim::Accept ? a2w->claimBrowserRun(receipt, siteId)
+                                  : a2w->offerBrowserRun(receipt, siteId);
+        return runtime::RuntimeService::A2wOffer{
+            c.runId, c.task, c.siteName, c.host, c.url, c.agentName, c.trust, c.signatureAgent};
     });
+    m_runtime->setA2wReviewer(
+        [a2w = m_a2w.get()](const QString &a2wRunId, bool share, const QJsonObject &result) {
+            a2w->shareBrowserResult(a2wRunId, share, result);
+        });
     m_runtimeRunner = std::make_unique<runtime::RuntimeRunner>(
         *m_runtime, *m_runService, *m_runs, *m_a2w, m_sites->sites(), *m_policy, *m_settings);
     m_runtimeController->setExternalActor(

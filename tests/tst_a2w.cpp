@@ -217,6 +217,7 @@ void tst_A2w::initTestCase()
     m_keyId = r.json()[QStringLiteral("key")][QStringLiteral("keyId")].toString();
     QVERIFY(!m_siteId.isEmpty());
     QVERIFY(!m_keyId.isEmpty());
+    m_ph->allowBrowserHandoffs(); // off by default; browser runs are tested here
 }
 
 void tst_A2w::cleanupTestCase()
@@ -1041,6 +1042,7 @@ void tst_A2w::rateLimitsAnAnonymousAddress()
                    {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
             .status,
         201);
+    ph.allowBrowserHandoffs();
     const QJsonObject body{{QStringLiteral("url"), shop()},
                            {QStringLiteral("prompt"), QStringLiteral("List the products")}};
     QCOMPARE(create(body, {{"Prefer", "execution=browser"}}, &ph).status, 201);
@@ -1134,6 +1136,7 @@ void tst_A2w::keepsWaitingRunsAcrossARestartAndFailsLostOnes()
                        {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
                 .status,
             201);
+        first.allowBrowserHandoffs();
         waiting = create({{QStringLiteral("url"), shop()},
                           {QStringLiteral("prompt"), QStringLiteral("List the products")}},
                          {{"Prefer", "execution=browser"}}, &first)

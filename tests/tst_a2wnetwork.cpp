@@ -176,6 +176,7 @@ void tst_A2wNetwork::initTestCase()
               {{QStringLiteral("aiAccess"),
                 QJsonObject{{QStringLiteral("allowDelegatedHandoffs"), true},
                             {QStringLiteral("confirmation"), QStringLiteral("auto")}}}});
+    m_ph->allowBrowserHandoffs(); // off by default; browser runs are tested here
 }
 
 void tst_A2wNetwork::cleanupTestCase()
@@ -198,9 +199,18 @@ HttpResponse tst_A2wNetwork::owner(const QString &path, const QJsonObject &body)
 
 void tst_A2wNetwork::configure(const QString &keyId, const QJsonObject &config)
 {
+    // An upsert replaces aiAccess whole: browser runs (off by default) stay allowed here
+    // unless a row says otherwise.
+    QJsonObject withLinks = config;
+    if (config.contains(QStringLiteral("aiAccess"))) {
+        QJsonObject ai = config.value(QStringLiteral("aiAccess")).toObject();
+        if (!ai.contains(QStringLiteral("browserDeepLinks")))
+            ai.insert(QStringLiteral("browserDeepLinks"), true);
+        withLinks.insert(QStringLiteral("aiAccess"), ai);
+    }
     const HttpResponse r =
         owner(QStringLiteral("/upsertSiteConfig"),
-              {{QStringLiteral("keyId"), keyId}, {QStringLiteral("siteConfig"), config}});
+              {{QStringLiteral("keyId"), keyId}, {QStringLiteral("siteConfig"), withLinks}});
     QVERIFY2(r.status == 200, r.body.constData());
 }
 
@@ -708,6 +718,7 @@ void tst_A2wNetwork::givesEachTrustTierItsOwnRateLimit()
                    {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
             .status,
         201);
+    ph.allowBrowserHandoffs();
     auto create = [&](const QString &tier) {
         QJsonObject body{{QStringLiteral("url"), shop()},
                          {QStringLiteral("prompt"), QStringLiteral("List the products")}};

@@ -35,6 +35,7 @@ private Q_SLOTS:
     void listsRunsLiveBySiteAgentStatusAndExecution();
     void filtersBySiteAndStatus();
     void followsTheSelectedRunsEventsAndCancelsIt();
+    void showsARunTheVisitorDeclined();
     void answersAQuestionOfARealRun();
     void confirmsAnActionOfARealRun();
     void offersTheLiveBrowserViews();
@@ -83,6 +84,7 @@ void tst_A2wRunsPanel::initTestCase()
                    {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
             .status,
         201);
+    m_ph->allowBrowserHandoffs(); // off by default; browser runs are tested here
     m_dock = std::make_unique<ui::A2wRunsDock>(m_ph->service());
     m_tester = std::make_unique<QAbstractItemModelTester>(
         m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -165,6 +167,24 @@ void tst_A2wRunsPanel::followsTheSelectedRunsEventsAndCancelsIt()
     const QString events = m_dock->eventsView()->toPlainText();
     QVERIFY2(events.contains(QLatin1String("done")), qPrintable(events));
     QVERIFY(!m_dock->cancelButton()->isEnabled());
+}
+
+void tst_A2wRunsPanel::showsARunTheVisitorDeclined()
+{
+    // A visitor opened a browser run's link and declined it in their page.
+    const QString id = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/shop"))},
+                               {QStringLiteral("prompt"), QStringLiteral("Read my orders")}},
+                              "execution=browser");
+    a2w::A2wService &service = m_ph->service().a2w();
+    service.declineBrowserRun(service.receiptFor(id), service.find(id)->siteId);
+    const int row = rowOf(id);
+    QVERIFY(row >= 0);
+    QCOMPARE(m_dock->model()->index(row, ui::A2wRunsModel::Status).data().toString(),
+             QStringLiteral("cancelled · declined by the visitor"));
+    QVERIFY(m_dock->select(id));
+    QVERIFY(!m_dock->cancelButton()->isEnabled());
+    QVERIFY2(m_dock->eventsView()->toPlainText().contains(QLatin1String("declined")),
+             qPrintable(m_dock->eventsView()->toPlainText()));
 }
 
 void tst_A2wRunsPanel::answersAQuestionOfARealRun()

@@ -296,6 +296,7 @@ void tst_OpenApi::realAnswersMatchTheirSchemas()
          {{QStringLiteral("siteName"), QStringLiteral("Loopback Shop")},
           {QStringLiteral("label"), QStringLiteral("embed")},
           {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
+    m_ph->allowBrowserHandoffs(); // browser runs are off by default
     const HttpResponse a2w =
         call("POST", QStringLiteral("/v2/a2w/runs"), QStringLiteral("/v2/a2w/runs"),
              {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))},

@@ -9,6 +9,7 @@
 #include "TestService.h"
 
 #include "AnalyticsNotifications.h"
+#include "a2w/A2wService.h"
 #include "core/Clock.h"
 #include "runtime/RuntimeService.h"
 
@@ -153,6 +154,10 @@ private Q_SLOTS:
     void recordsGoalsThroughTheSignedBeacon();
     void answersCrossOriginPreflights();
     void refusesAnUnknownA2wReceipt();
+    void asksTheVisitorBeforeAnA2wRunActs_data();
+    void asksTheVisitorBeforeAnA2wRunActs();
+    void sendsAClaimedRunsResultOnlyAsTheVisitorShares_data();
+    void sendsAClaimedRunsResultOnlyAsTheVisitorShares();
     void sendsTheOwnersAnalyticsNotifications();
     void letsTheSitesServerMintBootstrapAndContextTokens();
     void actsOnAnExternalPageInTheCloudBrowser();
@@ -173,6 +178,8 @@ private:
     HttpResponse command(const Opened &s, QJsonObject body);
     QJsonObject state(const Opened &s);
     QString nextEventId() { return QStringLiteral("evt-%1").arg(++m_events); }
+    // An anonymous A2W browser run on the shop, waiting for a browser: {id, receipt}.
+    std::pair<QString, QString> browserRun(const QString &prompt);
     // The store's database file and its write-ahead log, as bytes on disk (empty when the
     // file cannot be read): what a secret must never appear in.
     QByteArray storedBytes() const
@@ -232,6 +239,7 @@ void tst_Runtime::initTestCase()
          {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("other.example")}}});
     QCOMPARE(r.status, 201);
     m_otherSiteId = r.json().value(QStringLiteral("siteId")).toString();
+    m_ph->allowBrowserHandoffs(); // off by default; A2W browser runs are claimed here
 }
 
 void tst_Runtime::cleanupTestCase()
@@ -1185,6 +1193,243 @@ void tst_Runtime::refusesAnUnknownA2wReceipt()
     // Nothing changed.
     QCOMPARE(state(s).value(QStringLiteral("seq")).toInteger(), seq);
     QVERIFY(!state(s).contains(QStringLiteral("activeRunId")));
+}
+
+std::pair<QString, QString> tst_Runtime::browserRun(const QString &prompt)
+{
+    const HttpResponse r =
+        HttpClient(m_ph->base())
+            .send("POST", QStringLiteral("/v2/a2w/runs"),
+                  QJsonDocument(QJsonObject{{QStringLiteral("url"),
+                                             QStringLiteral("https://shop.example/account")},
+                                            {QStringLiteral("prompt"), prompt}})
+                      .toJson(QJsonDocument::Compact),
+                  {{"Content-Type", "application/json"},
+                   {"Prefer", "execution=browser"},
+                   {"User-Agent", "ReaderBot/2.0"}});
+    r.expectStatus({201}, __FILE__, __LINE__);
+    const QString id = r.json().value(QStringLiteral("id")).toString();
+    return {id, m_ph->service().a2w().receiptFor(id)};
+}
+
+void tst_Runtime::asksTheVisitorBeforeAnA2wRunActs_data()
+{
+    QTest::addColumn<QString>("decision"); // a2wConsent sent with the claim ("": none)
+    QTest::addColumn<QString>("token"); // own: the offer's consentToken; other: another session's
+    QTest::addColumn<bool>("visitorsRun"); // the visitor has a run going first
+    QTest::addColumn<bool>("forceNewRun"); // sent with the acceptance
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("a2wStatus"); // the A2W run's status after
+    QTest::addColumn<bool>("started");      // a runtime run carries the A2W run
+    QTest::newRow("a claim without the visitor's consent starts nothing and answers the offer")
+        << ""
+        << "" << false << false << 403 << "A2W_CONSENT_REQUIRED"
+        << "waiting_browser" << false;
+    QTest::newRow("an acceptance without the offer's token is refused")
+        << "accept"
+        << "" << false << false << 403 << "A2W_CONSENT_INVALID"
+        << "waiting_browser" << false;
+    QTest::newRow("an acceptance with another session's token is refused")
+        << "accept"
+        << "other" << false << false << 403 << "A2W_CONSENT_INVALID"
+        << "waiting_browser" << false;
+    QTest::newRow("a declined run ends cancelled and nothing runs")
+        << "decline"
+        << "own" << false << false << 200 << ""
+        << "cancelled" << false;
+    QTest::newRow("an accepted run starts on the visitor's page")
+        << "accept"
+        << "own" << false << false << 200 << ""
+        << "running" << true;
+    QTest::newRow("an acceptance never replaces the visitor's own run unless it says so")
+        << "accept"
+        << "own" << true << false << 409 << "active_run_exists"
+        << "waiting_browser" << false;
+    QTest::newRow("an acceptance that says so replaces the visitor's own run")
+        << "accept"
+        << "own" << true << true << 200 << ""
+        << "running" << true;
+    QTest::newRow("declining leaves the visitor's own run going")
+        << "decline"
+        << "own" << true << false << 200 << ""
+        << "cancelled" << false;
+}
+
+void tst_Runtime::asksTheVisitorBeforeAnA2wRunActs()
+{
+    QFETCH(QString, decision);
+    QFETCH(QString, token);
+    QFETCH(bool, visitorsRun);
+    QFETCH(bool, forceNewRun);
+    QFETCH(int, status);
+    QFETCH(QString, code);
+    QFETCH(QString, a2wStatus);
+    QFETCH(bool, started);
+
+    const auto created = browserRun(QStringLiteral("Read the recovery code on my account page"));
+    const QString a2wId = created.first;
+    const QString receipt = created.second;
+    const Opened s = openSession(QStringLiteral("https://shop.example/account"));
+    QString own;
+    if (visitorsRun) {
+        const HttpResponse r =
+            command(s, {{QStringLiteral("message"), QStringLiteral("open my orders")}});
+        QCOMPARE(r.status, 200);
+        own = dataOf(r).value(QStringLiteral("runId")).toString();
+    }
+    const QJsonObject claim{{QStringLiteral("type"), QStringLiteral("RUN_INPUT")},
+                            {QStringLiteral("a2wReceipt"), receipt},
+                            {QStringLiteral("requestedMode"), QStringLiteral("planner")}};
+    // The offer: what the SDK shows the visitor. Asking for it changes nothing.
+    const qint64 seq = state(s).value(QStringLiteral("seq")).toInteger();
+    HttpResponse r = command(s, claim);
+    QCOMPARE(r.status, 403);
+    QCOMPARE(codeOf(r), QStringLiteral("A2W_CONSENT_REQUIRED"));
+    const QJsonObject offer = dataOf(r).value(QStringLiteral("offer")).toObject();
+    QCOMPARE(offer.value(QStringLiteral("a2wRunId")).toString(), a2wId);
+    QCOMPARE(offer[QStringLiteral("agent")][QStringLiteral("name")].toString(),
+             QStringLiteral("ReaderBot"));
+    QCOMPARE(offer[QStringLiteral("agent")][QStringLiteral("trust")].toString(),
+             QStringLiteral("anonymous"));
+    QCOMPARE(offer.value(QStringLiteral("task")).toString(),
+             QStringLiteral("Read the recovery code on my account page"));
+    QCOMPARE(offer[QStringLiteral("site")][QStringLiteral("name")].toString(),
+             QStringLiteral("Shop"));
+    QCOMPARE(offer[QStringLiteral("site")][QStringLiteral("host")].toString(),
+             QStringLiteral("shop.example"));
+    QCOMPARE(offer[QStringLiteral("activeRun")][QStringLiteral("runId")].toString(), own);
+    QCOMPARE(state(s).value(QStringLiteral("seq")).toInteger(), seq);
+
+    if (!decision.isEmpty()) {
+        QJsonObject body = claim;
+        body.insert(QStringLiteral("a2wConsent"), decision);
+        if (token == QLatin1String("own")) {
+            body.insert(QStringLiteral("a2wConsentToken"),
+                        offer.value(QStringLiteral("consentToken")));
+        } else if (token == QLatin1String("other")) {
+            const Opened elsewhere = openSession(QStringLiteral("https://shop.example/account"));
+            body.insert(
+                QStringLiteral("a2wConsentToken"),
+                dataOf(command(elsewhere,
+                               claim))[QStringLiteral("offer")][QStringLiteral("consentToken")]);
+        }
+        if (forceNewRun)
+            body.insert(QStringLiteral("forceNewRun"), true);
+        r = command(s, body);
+        QCOMPARE(r.status, status);
+        if (!code.isEmpty())
+            QCOMPARE(codeOf(r), code);
+    }
+    const std::optional<a2w::Run> a2wRun = m_ph->service().a2w().find(a2wId);
+    QVERIFY(a2wRun);
+    QCOMPARE(a2wRun->status, a2wStatus);
+    if (a2wStatus == QLatin1String("cancelled")) {
+        QCOMPARE(a2wRun->error, QStringLiteral("declined by the visitor"));
+        QVERIFY(a2wRun->result.value(QStringLiteral("text")).toString().isEmpty());
+    }
+    // Nothing ran on the visitor's page but what they accepted.
+    const auto runs = m_ph->service().runtime().repository().runsOf(s.sessionId);
+    const bool carried = std::any_of(runs.begin(), runs.end(),
+                                     [&](const runtime::Run &x) { return x.a2wRunId == a2wId; });
+    QCOMPARE(carried, started);
+    if (!own.isEmpty()) {
+        const auto mine = m_ph->service().runtime().repository().findRun(own);
+        QCOMPARE(mine->status, started ? QStringLiteral("cancelled") : QStringLiteral("running"));
+    }
+    if (a2wRun->status != QLatin1String("cancelled"))
+        m_ph->service().a2w().cancel(a2wId);
+}
+
+void tst_Runtime::sendsAClaimedRunsResultOnlyAsTheVisitorShares_data()
+{
+    QTest::addColumn<QString>("action"); // RUN_CONTROL action of the visitor ("": none yet)
+    QTest::addColumn<QString>("a2wStatus");
+    QTest::addColumn<bool>("sent"); // the caller can read the code
+    QTest::newRow("a finished run's result waits for the visitor, unsent")
+        << ""
+        << "input_required" << false;
+    QTest::newRow("a result the visitor withholds is never sent, and says so")
+        << "withhold_result"
+        << "completed" << false;
+    QTest::newRow("a result the visitor shares is sent as they saw it") << "share_result"
+                                                                        << "completed" << true;
+}
+
+void tst_Runtime::sendsAClaimedRunsResultOnlyAsTheVisitorShares()
+{
+    QFETCH(QString, action);
+    QFETCH(QString, a2wStatus);
+    QFETCH(bool, sent);
+    const QString code = QStringLiteral("RECOVERY-7781-QX");
+
+    const auto created = browserRun(QStringLiteral("Read the recovery code"));
+    const QString a2wId = created.first;
+    const QString receipt = created.second;
+    const Opened s = openSession(QStringLiteral("https://shop.example/account"));
+    const QJsonObject claim{{QStringLiteral("type"), QStringLiteral("RUN_INPUT")},
+                            {QStringLiteral("a2wReceipt"), receipt}};
+    QJsonObject accept = claim;
+    accept.insert(QStringLiteral("a2wConsent"), QStringLiteral("accept"));
+    accept.insert(
+        QStringLiteral("a2wConsentToken"),
+        dataOf(command(s, claim))[QStringLiteral("offer")][QStringLiteral("consentToken")]);
+    HttpResponse r = command(s, accept);
+    QCOMPARE(r.status, 200);
+    const QString runId = dataOf(r).value(QStringLiteral("runId")).toString();
+    // The engine's end, as RuntimeRunner reports it (this test runs no engine): a step,
+    // then the answer read from the visitor's page.
+    a2w::A2wService &service = m_ph->service().a2w();
+    service.browserRunStep(a2wId, {{QStringLiteral("tool"), QStringLiteral("extract")},
+                                   {QStringLiteral("status"), QStringLiteral("completed")},
+                                   {QStringLiteral("summary"), QStringLiteral("read ") + code}});
+    const QJsonObject answer{{QStringLiteral("text"), QStringLiteral("Your code is ") + code}};
+    service.finishBrowserRun(a2wId, true, answer, QString());
+    m_ph->service().runtime().runProgress(runId, QStringLiteral("completed"), answer);
+    // The visitor is shown exactly what would be sent.
+    const QJsonArray events = state(s).value(QStringLiteral("events")).toArray();
+    const auto review = std::find_if(events.begin(), events.end(), [](const QJsonValue &e) {
+        return e[QStringLiteral("type")].toString() == QLatin1String("a2w.review");
+    });
+    QVERIFY(review != events.end());
+    QCOMPARE((*review)[QStringLiteral("data")][QStringLiteral("text")].toString(),
+             answer.value(QStringLiteral("text")).toString());
+    QCOMPARE((*review)[QStringLiteral("data")][QStringLiteral("a2wRunId")].toString(), a2wId);
+
+    if (!action.isEmpty()) {
+        r = command(s, {{QStringLiteral("type"), QStringLiteral("RUN_CONTROL")},
+                        {QStringLiteral("action"), action},
+                        {QStringLiteral("runId"), runId}});
+        QCOMPARE(r.status, 200);
+        // Decided once.
+        r = command(s, {{QStringLiteral("type"), QStringLiteral("RUN_CONTROL")},
+                        {QStringLiteral("action"), QStringLiteral("share_result")},
+                        {QStringLiteral("runId"), runId}});
+        QCOMPARE(r.status, 409);
+        QCOMPARE(codeOf(r), QStringLiteral("NOT_WAITING_FOR_REVIEW"));
+    }
+    // What the A2W caller can read: the run and every event of it.
+    const a2w::Run run = *service.find(a2wId);
+    QCOMPARE(run.status, a2wStatus);
+    QByteArray seen =
+        QJsonDocument(run.result).toJson() + run.error.toUtf8() + QJsonDocument(run.input).toJson();
+    for (const a2w::Event &e : service.events(a2wId, 0))
+        seen += QJsonDocument(e.toJson()).toJson();
+    QCOMPARE(seen.contains(code.toUtf8()), sent);
+    if (a2wStatus == QLatin1String("input_required"))
+        QCOMPARE(run.input.value(QStringLiteral("reason")).toString(),
+                 QStringLiteral("visitor_review_required"));
+    if (action == QLatin1String("withhold_result")) {
+        QVERIFY(run.result.value(QStringLiteral("withheld")).toBool());
+        QVERIFY(!run.result.contains(QStringLiteral("text")));
+    }
+    if (sent) {
+        QCOMPARE(run.result.value(QStringLiteral("text")).toString(),
+                 answer.value(QStringLiteral("text")).toString());
+        QVERIFY(!run.result.value(QStringLiteral("withheld")).toBool(true));
+    }
+    if (!a2w::Status::isTerminal(run.status))
+        service.cancel(a2wId);
 }
 
 void tst_Runtime::sendsTheOwnersAnalyticsNotifications()

@@ -612,6 +612,21 @@
 <context>
     <name>ph::ui::A2wRunsModel</name>
     <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="86"/>
+        <source>%1 · declined by the visitor</source>
+        <translation>%1 · vom Besucher abgelehnt</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="89"/>
+        <source>%1 · result withheld by the visitor</source>
+        <translation>%1 · Ergebnis vom Besucher zurückgehalten</translation>
+    </message>
+    <message>
+        <location filename="../ui/a2w/A2wRunsModel.cpp" line="93"/>
+        <source>%1 · the visitor reviews the result</source>
+        <translation>%1 · der Besucher prüft das Ergebnis</translation>
+    </message>
+    <message>
         <location filename="../ui/a2w/A2wRunsModel.cpp" line="80"/>
         <source>unknown agent</source>
         <translation>unbekannter Agent</translation>

@@ -70,6 +70,10 @@ async function main() {
   const site = await request(ph.base, 'POST', '/generateSiteKey',
     { siteName: 'Bench', label: 'bench', allowedDomains: ['127.0.0.1'] }, owner);
   if (site.status !== 201) throw new Error(`site: ${site.status}`);
+  // Browser runs (handed to a visitor) are opt-in for a site.
+  const allowed = await request(ph.base, 'POST', '/upsertSiteConfig',
+    { keyId: site.body.key.keyId, siteConfig: { aiAccess: { browserDeepLinks: true } } }, owner);
+  if (allowed.status !== 200) throw new Error(`site config: ${allowed.status}`);
 
   // SSE subscribers.
   const runs = await createRuns(ph, RUNS);

@@ -876,9 +876,10 @@ void A2wService::addTableFiles(Run &run, const QJsonObject &response)
     run.result.insert(QStringLiteral("artifacts"), artifacts);
 }
 
-A2wService::Claimed A2wService::claimBrowserRun(const QString &receipt, const QString &siteId)
+namespace {
+// The run a receipt names, waiting for a browser on `siteId`.
+Run waitingForBrowser(const std::optional<Run> &run, const QString &siteId)
 {
-    std::optional<Run> run = findByReceipt(receipt);
     if (!run)
         throw DomainError(DomainError::Kind::NotFound, QStringLiteral("RUN_NOT_FOUND"),
                           QStringLiteral("no run has this receipt"), QStringLiteral("a2wReceipt"));
@@ -891,14 +892,53 @@ A2wService::Claimed A2wService::claimBrowserRun(const QString &receipt, const QS
             DomainError::Kind::Conflict, QStringLiteral("NOT_WAITING_FOR_BROWSER"),
             QStringLiteral("the run is %1, not waiting for a browser").arg(run->status),
             QStringLiteral("a2wReceipt"), {{QStringLiteral("status"), run->status}});
-    run->expiresAt.reset();
-    const QString task = run->pendingTask;
-    run->pendingTask.clear();
-    emitEvent(*run, QStringLiteral("message"),
+    return *run;
+}
+
+const QString kVisitorReview = QStringLiteral("visitor_review_required");
+} // namespace
+
+A2wService::Claimed A2wService::offerBrowserRun(const QString &receipt, const QString &siteId) const
+{
+    const Run run = waitingForBrowser(findByReceipt(receipt), siteId);
+    const std::optional<sites::Site> site = m_sites.findSite(run.siteId);
+    Claimed c;
+    c.runId = run.id;
+    c.task = run.pendingTask;
+    c.siteName = site ? site->name : run.host;
+    c.host = run.host;
+    c.url = run.url;
+    c.agentName = run.agent.value(QStringLiteral("displayName"))
+                      .toString(run.agent.value(QStringLiteral("name")).toString())
+                      .left(80);
+    c.trust = run.trust;
+    if (run.trust == Trust::verified)
+        c.signatureAgent = run.agent.value(QStringLiteral("signatureAgent")).toString();
+    return c;
+}
+
+A2wService::Claimed A2wService::claimBrowserRun(const QString &receipt, const QString &siteId)
+{
+    const Claimed offer = offerBrowserRun(receipt, siteId);
+    Run run = *m_repo->find(offer.runId);
+    run.expiresAt.reset();
+    run.pendingTask.clear();
+    emitEvent(run, QStringLiteral("message"),
               {{QStringLiteral("role"), QStringLiteral("system")},
-               {QStringLiteral("browser"), QStringLiteral("claimed by a visitor's browser")}});
-    setStatus(*run, Status::running);
-    return {run->id, task};
+               {QStringLiteral("browser"),
+                QStringLiteral("a visitor accepted the run in their browser")}});
+    setStatus(run, Status::running);
+    return offer;
+}
+
+void A2wService::declineBrowserRun(const QString &receipt, const QString &siteId)
+{
+    Run run = waitingForBrowser(findByReceipt(receipt), siteId);
+    run.pendingTask.clear();
+    emitEvent(run, QStringLiteral("message"),
+              {{QStringLiteral("role"), QStringLiteral("system")},
+               {QStringLiteral("browser"), QStringLiteral("the visitor declined the run")}});
+    settle(run, Status::cancelled, QStringLiteral("declined by the visitor"));
 }
 
 void A2wService::browserRunStep(const QString &runId, const QJsonObject &step)
@@ -906,21 +946,90 @@ void A2wService::browserRunStep(const QString &runId, const QJsonObject &step)
     const std::optional<Run> run = m_repo->find(runId);
     if (!run || Status::isTerminal(run->status))
         return;
-    emitEvent(*run, QStringLiteral("step"), step);
+    // The visitor's page stays theirs: the caller sees that a step ran, not what it saw.
+    emitEvent(*run, QStringLiteral("step"),
+              {{QStringLiteral("tool"), step.value(QStringLiteral("tool"))},
+               {QStringLiteral("status"), step.value(QStringLiteral("status"))}});
 }
 
 void A2wService::finishBrowserRun(const QString &runId, bool ok, const QJsonObject &result,
                                   const QString &error)
 {
+    Q_UNUSED(result)
+    // Once: the engine reports an end more than once, and a run under review is not
+    // finished again.
     std::optional<Run> run = m_repo->find(runId);
-    if (!run || Status::isTerminal(run->status))
+    if (!run || run->status != Status::running)
         return;
-    run->result = result;
-    if (ok && !result.value(QStringLiteral("text")).toString().isEmpty())
+    if (!ok) {
+        // The reason may quote the visitor's page: the caller gets none of it.
+        Q_UNUSED(error)
+        settle(*run, Status::failed,
+               QStringLiteral("the task did not finish in the visitor's browser (nothing "
+                              "from their page was shared)"));
+        return;
+    }
+    // Done in the visitor's browser: the result is theirs until they share it.
+    const qint64 expires =
+        m_store.clock().nowMs() + m_settings.int64Value(SettingKeys::a2wInputExpirySeconds) * 1000;
+    run->expiresAt = expires;
+    run->input = {{QStringLiteral("reason"), kVisitorReview},
+                  {QStringLiteral("message"),
+                   QStringLiteral("The task ran in a visitor's browser; the visitor decides "
+                                  "whether to share its result with you.")},
+                  {QStringLiteral("questions"), QJsonArray()},
+                  {QStringLiteral("links"), QJsonObject()},
+                  {QStringLiteral("expiresAt"), Clock::isoUtc(expires)}};
+    run->status = Status::inputRequired;
+    run->updatedAt = m_store.clock().nowMs();
+    m_repo->update(*run);
+    emitEvent(*run, QStringLiteral("input"), run->input);
+    emitEvent(*run, QStringLiteral("status"), {{QStringLiteral("status"), run->status}});
+    Q_EMIT runChanged(run->id);
+    scheduleExpiry();
+}
+
+void A2wService::shareBrowserResult(const QString &runId, bool share, const QJsonObject &result)
+{
+    std::optional<Run> run = m_repo->find(runId);
+    if (!run)
+        throw runNotFound();
+    if (Status::isTerminal(run->status))
+        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("RUN_ENDED"),
+                          QStringLiteral("the run has ended (%1)").arg(run->status), {},
+                          {{QStringLiteral("status"), run->status}});
+    if (run->status != Status::inputRequired ||
+        run->input.value(QStringLiteral("reason")).toString() != kVisitorReview)
+        throw DomainError(DomainError::Kind::Conflict, QStringLiteral("NOT_WAITING_FOR_REVIEW"),
+                          QStringLiteral("the run does not wait for the visitor's review"), {},
+                          {{QStringLiteral("status"), run->status}});
+    if (!share) {
+        // Withheld: completed in the visitor's browser, nothing of it sent.
+        run->result = {{QStringLiteral("summary"),
+                        QStringLiteral("The task ran in a visitor's browser; the visitor did "
+                                       "not share its result.")},
+                       {QStringLiteral("withheld"), true}};
+        emitEvent(*run, QStringLiteral("message"),
+                  {{QStringLiteral("role"), QStringLiteral("system")},
+                   {QStringLiteral("browser"), QStringLiteral("the visitor withheld the result")}});
+        settle(*run, Status::completed, {});
+        return;
+    }
+    // Shared: exactly what the visitor was shown (the answer's text and JSON).
+    const QString text = result.value(QStringLiteral("text")).toString();
+    QJsonObject shared{{QStringLiteral("summary"), text.left(300)},
+                       {QStringLiteral("primary"), QStringLiteral("text")},
+                       {QStringLiteral("text"), text},
+                       {QStringLiteral("withheld"), false},
+                       {QStringLiteral("sharedBy"), QStringLiteral("visitor")}};
+    if (result.contains(QStringLiteral("json")))
+        shared.insert(QStringLiteral("json"), result.value(QStringLiteral("json")));
+    run->result = shared;
+    if (!text.isEmpty())
         emitEvent(*run, QStringLiteral("message"),
                   {{QStringLiteral("role"), QStringLiteral("assistant")},
-                   {QStringLiteral("text"), result.value(QStringLiteral("text"))}});
-    settle(*run, ok ? Status::completed : Status::failed, ok ? QString() : error);
+                   {QStringLiteral("text"), text}});
+    settle(*run, Status::completed, {});
 }
 
 void A2wService::settle(Run &run, const QString &status, const QString &error)
@@ -1422,9 +1531,12 @@ void A2wService::revokeDelegation(const QString &id)
 void A2wService::expireOverdue()
 {
     for (Run run : m_repo->overdue(m_store.clock().nowMs())) {
-        const QString reason = run.status == Status::waitingBrowser
-                                   ? QStringLiteral("no browser claimed the run in time")
-                                   : QStringLiteral("the input was not given in time");
+        const QString reason =
+            run.status == Status::waitingBrowser
+                ? QStringLiteral("no browser claimed the run in time")
+            : run.input.value(QStringLiteral("reason")).toString() == kVisitorReview
+                ? QStringLiteral("the visitor did not share the result in time")
+                : QStringLiteral("the input was not given in time");
         settle(run, Status::expired, reason);
         if (!run.trajectoryId.isEmpty()) {
             engine::EngineError error;

@@ -182,21 +182,36 @@ public:
     // A2W_ACCOUNT_REVOKED when the owner revoked it.
     QString accountFor(const QString &siteId, const QString &siteName);
 
-    // A browser run claimed through its `open` receipt by the embed SDK on a page of the
-    // run's site (docs/api/runtime.md, "A2W runs in the visitor's browser"): it moves
-    // waiting_browser -> running. 404 RUN_NOT_FOUND for an unknown receipt, 403
-    // SITE_MISMATCH for a page of another site, 409 NOT_WAITING_FOR_BROWSER otherwise.
+    // A browser run offered to, and claimed through its `open` receipt by, the embed SDK
+    // on a page of the run's site (docs/api/runtime.md, "A2W runs in the visitor's
+    // browser"). Nothing runs before the visitor accepts: offerBrowserRun only reads what
+    // the visitor is shown; claimBrowserRun (their acceptance) moves waiting_browser ->
+    // running; declineBrowserRun ends the run cancelled ("declined by the visitor"). Each
+    // throws 404 RUN_NOT_FOUND for an unknown receipt, 403 SITE_MISMATCH for a page of
+    // another site, 409 NOT_WAITING_FOR_BROWSER otherwise.
     struct Claimed
     {
         QString runId;
         QString task;
+        QString siteName;
+        QString host;
+        QString url;
+        QString agentName;      // as the agent names itself (or as attributed): not verified
+        QString trust;          // anonymous, identified, verified
+        QString signatureAgent; // the verified key directory, if any
     };
+    Claimed offerBrowserRun(const QString &receipt, const QString &siteId) const;
     Claimed claimBrowserRun(const QString &receipt, const QString &siteId);
-    // What the visitor's browser did with a claimed run: a step's summary, then its end
-    // (completed with the answer, or failed with the reason).
+    void declineBrowserRun(const QString &receipt, const QString &siteId);
+    // What the visitor's browser did with a claimed run: a step (its tool and status
+    // only: summaries may quote the visitor's page), then its end. A run that finished
+    // waits (input_required, reason visitor_review_required) for the visitor to share its
+    // result or withhold it (shareBrowserResult); a failed one ends failed, with nothing
+    // from the page. 409 RUN_ENDED / NOT_WAITING_FOR_REVIEW when the run does not wait.
     void browserRunStep(const QString &runId, const QJsonObject &step);
     void finishBrowserRun(const QString &runId, bool ok, const QJsonObject &result,
                           const QString &error);
+    void shareBrowserResult(const QString &runId, bool share, const QJsonObject &result);
 
 Q_SIGNALS:
     // Every event, after it is stored; runChanged after the run's row changed.

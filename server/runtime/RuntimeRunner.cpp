@@ -12,9 +12,11 @@
 #include "engine/AgentRun.h"
 #include "engine/RunManager.h"
 #include "net/NetworkPolicy.h"
+#include "sites/SiteConfigSchema.h"
 #include "sites/SiteRepository.h"
 
 #include <QJsonArray>
+#include <QUrl>
 
 namespace ph::runtime {
 
@@ -91,7 +93,27 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
                    QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}});
         engine::ExecuteRequest request =
             cloud::readExecuteRequest(raw, m_policy.grantFor(keyId), m_settings);
-        // The run acts on the visitor's page, on its host only.
+        // The site's policies apply as to its cloud runs (docs/security.md, "Consent in
+        // the visitor's page"): under aiAccess.confirmation `required` a form the run
+        // would send other than by GET waits for a person (the visitor, in the chat), and
+        // crossHost `same_host` keeps the run on the page's host. A claimed A2W run's
+        // caller may tighten both (its policy), never loosen them.
+        const QJsonObject ai = sites::SiteConfigSchema::effective(m_sites.config(site->id).config)
+                                   .value(QStringLiteral("aiAccess"))
+                                   .toObject();
+        QJsonObject asked;
+        if (const std::optional<Run> own = m_runtime.repository().findRun(runId);
+            own && !own->a2wRunId.isEmpty()) {
+            if (const std::optional<a2w::Run> claimed = m_a2w.find(own->a2wRunId))
+                asked = claimed->request.value(QStringLiteral("policy")).toObject();
+        }
+        const QString required = QStringLiteral("required");
+        request.confirmSubmits = ai.value(QStringLiteral("confirmation")).toString() == required ||
+                                 asked.value(QStringLiteral("confirmation")).toString() == required;
+        if (ai.value(QStringLiteral("crossHost")).toString() != QLatin1String("allow") ||
+            asked.value(QStringLiteral("crossHost")).toString() == QLatin1String("same_host"))
+            request.sameHost = QUrl(session->url).host();
+        // The run acts on the visitor's page.
         RuntimeService *runtime = &m_runtime;
         const QString url = session->url;
         request.remoteTab = [runtime, sessionId, runId, url] {
@@ -198,9 +220,10 @@ void RuntimeRunner::engineChanged(const QString &trajectoryId)
                                         .toArray();
         if (!warnings.isEmpty())
             data.insert(QStringLiteral("warnings"), warnings);
-        m_runtime.runProgress(runId, QStringLiteral("completed"), data);
+        // The A2W run first waits for the visitor's review, then the visitor is asked.
         if (!link.a2wRunId.isEmpty())
             m_a2w.finishBrowserRun(link.a2wRunId, true, data, QString());
+        m_runtime.runProgress(runId, QStringLiteral("completed"), data);
     } else if (status == QLatin1String("error") || status == QLatin1String("cancelled")) {
         const QString error = response.value(QStringLiteral("error")).toString();
         m_runtime.runProgress(runId, QStringLiteral("failed"),

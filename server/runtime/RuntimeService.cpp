@@ -837,26 +837,123 @@ void RuntimeService::settleRun(Session &session, Run &run, const QString &status
     }
 }
 
+namespace {
+// 409 active_run_exists: the session has a run going that this input would replace.
+DomainError activeRunConflict(const Session &session, QJsonObject details, const QString &runId)
+{
+    details.insert(QStringLiteral("continuePrompt"), true);
+    details.insert(QStringLiteral("retryable"), false);
+    details.insert(QStringLiteral("conflict"),
+                   QJsonObject{{QStringLiteral("type"), QStringLiteral("active_run_exists")},
+                               {QStringLiteral("currentSeq"), session.seq},
+                               {QStringLiteral("currentEpoch"), session.epoch},
+                               {QStringLiteral("retryable"), false}});
+    return DomainError(DomainError::Kind::Conflict, QStringLiteral("active_run_exists"),
+                       QStringLiteral("the session has an active run (%1); continue it, "
+                                      "or send forceNewRun to replace it")
+                           .arg(runId),
+                       QStringLiteral("forceNewRun"), details);
+}
+} // namespace
+
+QString RuntimeService::consentToken(const QString &sessionId, const QString &a2wRunId) const
+{
+    const QByteArray mac = QMessageAuthenticationCode::hash(
+        (sessionId + u'\n' + a2wRunId).toUtf8(), m_store.secrets().derive("runtime-a2w-consent"),
+        QCryptographicHash::Sha256);
+    return QStringLiteral("cst_") +
+           QString::fromLatin1(mac.left(24).toBase64(QByteArray::Base64UrlEncoding |
+                                                     QByteArray::OmitTrailingEquals));
+}
+
+RuntimeService::Answer RuntimeService::a2wConsent(Session &session, const QJsonObject &body,
+                                                  QString *a2wRunId, QString *task)
+{
+    if (!m_claimer)
+        throw invalid(QStringLiteral("a2wReceipt"),
+                      QStringLiteral("A2W runs cannot be claimed here"));
+    const JsonFields f(body);
+    const QString receipt = f.optionalString(QStringLiteral("a2wReceipt")).value_or(QString());
+    const QString decision = f.optionalEnum(QStringLiteral("a2wConsent"),
+                                            {QStringLiteral("accept"), QStringLiteral("decline")})
+                                 .value_or(QString());
+    const A2wOffer offer = m_claimer(receipt, session.siteId, A2wClaim::Offer);
+    std::optional<Run> active =
+        session.activeRunId.isEmpty() ? std::nullopt : m_repo->findRun(session.activeRunId);
+    const bool busy = active && active->isActive();
+    if (decision.isEmpty()) {
+        // Nothing runs on the visitor's page before they accept: this is the offer to
+        // show them (which agent, for what, on which site, and what it replaces).
+        QJsonObject agent{{QStringLiteral("name"), offer.agentName},
+                          {QStringLiteral("trust"), offer.trust}};
+        if (!offer.signatureAgent.isEmpty())
+            agent.insert(QStringLiteral("signatureAgent"), offer.signatureAgent);
+        QJsonObject o{{QStringLiteral("a2wRunId"), offer.runId},
+                      {QStringLiteral("agent"), agent},
+                      {QStringLiteral("task"), offer.task},
+                      {QStringLiteral("site"), QJsonObject{{QStringLiteral("name"), offer.siteName},
+                                                           {QStringLiteral("host"), offer.host}}},
+                      {QStringLiteral("url"), offer.url},
+                      {QStringLiteral("resultSharing"), QStringLiteral("visitor_review")},
+                      {QStringLiteral("consentToken"), consentToken(session.id, offer.runId)}};
+        if (busy)
+            o.insert(QStringLiteral("activeRun"),
+                     QJsonObject{{QStringLiteral("runId"), active->id},
+                                 {QStringLiteral("status"), active->status},
+                                 {QStringLiteral("message"), active->message.left(300)}});
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("A2W_CONSENT_REQUIRED"),
+                          QStringLiteral("an agent's run acts in the visitor's session only "
+                                         "once they accept it: show them the offer, then send "
+                                         "a2wConsent (accept or decline) with its consentToken"),
+                          QStringLiteral("a2wConsent"),
+                          {{QStringLiteral("offer"), o}, {QStringLiteral("retryable"), false}});
+    }
+    const QString token = f.optionalString(QStringLiteral("a2wConsentToken")).value_or(QString());
+    const QByteArray want = consentToken(session.id, offer.runId).toUtf8();
+    // Compared as MACs of both, so the time taken says nothing about the token.
+    const QByteArray key = m_store.secrets().derive("runtime-a2w-consent-compare");
+    if (QMessageAuthenticationCode::hash(token.toUtf8(), key, QCryptographicHash::Sha256) !=
+        QMessageAuthenticationCode::hash(want, key, QCryptographicHash::Sha256))
+        throw forbidden(QStringLiteral("A2W_CONSENT_INVALID"),
+                        QStringLiteral("a2wConsentToken is not the token of this session's "
+                                       "offer of this run"),
+                        QStringLiteral("a2wConsentToken"));
+    if (decision == QLatin1String("decline")) {
+        m_claimer(receipt, session.siteId, A2wClaim::Decline);
+        return {200,
+                {{QStringLiteral("a2wRunId"), offer.runId},
+                 {QStringLiteral("a2wConsent"), QStringLiteral("declined")},
+                 {QStringLiteral("epoch"), session.epoch},
+                 {QStringLiteral("seq"), session.seq}}};
+    }
+    // Accepted. A run the visitor has going is replaced only when they accepted that
+    // too (the offer said so, and the acceptance carries forceNewRun).
+    if (busy) {
+        checkSeq(session, body);
+        if (!f.optionalBool(QStringLiteral("forceNewRun")).value_or(false))
+            throw activeRunConflict(session, runInputData(session, *active), active->id);
+    }
+    m_claimer(receipt, session.siteId, A2wClaim::Accept);
+    if (busy)
+        settleRun(session, *active, QStringLiteral("cancelled"),
+                  QStringLiteral("replaced by an A2W run the visitor accepted"));
+    *a2wRunId = offer.runId;
+    *task = offer.task;
+    return {};
+}
+
 RuntimeService::Answer RuntimeService::runInput(Session &session, const QJsonObject &body)
 {
     const JsonFields f(body);
-    // An A2W browser run opened on this page (its `open` receipt): the run's task is
-    // the message, and the A2W caller follows the run as it goes.
+    // An A2W browser run opened on this page (its `open` receipt): once the visitor
+    // accepts it, the run's task is the message, and the A2W caller follows the run.
     const QString receipt = f.optionalString(QStringLiteral("a2wReceipt")).value_or(QString());
     QString a2wRunId;
     QString claimedTask;
     if (!receipt.isEmpty()) {
-        if (!m_claimer)
-            throw invalid(QStringLiteral("a2wReceipt"),
-                          QStringLiteral("A2W runs cannot be claimed here"));
-        std::optional<Run> active =
-            session.activeRunId.isEmpty() ? std::nullopt : m_repo->findRun(session.activeRunId);
-        if (active && active->isActive())
-            checkSeq(session, body);
-        std::tie(a2wRunId, claimedTask) = m_claimer(receipt, session.siteId);
-        if (active && active->isActive())
-            settleRun(session, *active, QStringLiteral("cancelled"),
-                      QStringLiteral("replaced by an A2W run"));
+        Answer declined = a2wConsent(session, body, &a2wRunId, &claimedTask);
+        if (a2wRunId.isEmpty())
+            return declined;
     }
     const QString message =
         receipt.isEmpty() ? f.requiredString(QStringLiteral("message")).trimmed() : claimedTask;
@@ -895,22 +992,8 @@ RuntimeService::Answer RuntimeService::runInput(Session &session, const QJsonObj
             });
             return {200, runInputData(session, *active)};
         }
-        if (!forceNewRun) {
-            QJsonObject details = runInputData(session, *active);
-            details.insert(QStringLiteral("continuePrompt"), true);
-            details.insert(QStringLiteral("retryable"), false);
-            details.insert(
-                QStringLiteral("conflict"),
-                QJsonObject{{QStringLiteral("type"), QStringLiteral("active_run_exists")},
-                            {QStringLiteral("currentSeq"), session.seq},
-                            {QStringLiteral("currentEpoch"), session.epoch},
-                            {QStringLiteral("retryable"), false}});
-            throw DomainError(DomainError::Kind::Conflict, QStringLiteral("active_run_exists"),
-                              QStringLiteral("the session has an active run (%1); continue it, "
-                                             "or send forceNewRun to replace it")
-                                  .arg(active->id),
-                              QStringLiteral("forceNewRun"), details);
-        }
+        if (!forceNewRun)
+            throw activeRunConflict(session, runInputData(session, *active), active->id);
         // forceNewRun: the active run is cancelled and a fresh one starts.
         settleRun(session, *active, QStringLiteral("cancelled"),
                   QStringLiteral("replaced by a new run"));
@@ -948,12 +1031,16 @@ RuntimeService::Answer RuntimeService::runInput(Session &session, const QJsonObj
 RuntimeService::Answer RuntimeService::runControl(Session &session, const QJsonObject &body)
 {
     const JsonFields f(body);
-    const QString action = f.optionalEnum(QStringLiteral("action"),
-                                          {QStringLiteral("cancel"), QStringLiteral("end_task"),
-                                           QStringLiteral("new_task"), QStringLiteral("continue")})
-                               .value_or(QString());
+    const QString action =
+        f.optionalEnum(QStringLiteral("action"),
+                       {QStringLiteral("cancel"), QStringLiteral("end_task"),
+                        QStringLiteral("new_task"), QStringLiteral("continue"),
+                        QStringLiteral("share_result"), QStringLiteral("withhold_result")})
+            .value_or(QString());
     if (action.isEmpty())
         throw DomainError::missingField(QStringLiteral("action"));
+    if (action == QLatin1String("share_result") || action == QLatin1String("withhold_result"))
+        return reviewResult(session, body, action);
     const QString reason = f.optionalString(QStringLiteral("reason")).value_or(QString());
     QString runId = f.optionalString(QStringLiteral("runId")).value_or(session.activeRunId);
     std::optional<Run> run = runId.isEmpty() ? std::nullopt : m_repo->findRun(runId);
@@ -1008,6 +1095,50 @@ RuntimeService::Answer RuntimeService::runControl(Session &session, const QJsonO
     if (run)
         data.insert(QStringLiteral("runId"), run->id);
     return {200, data};
+}
+
+RuntimeService::Answer RuntimeService::reviewResult(Session &session, const QJsonObject &body,
+                                                    const QString &action)
+{
+    const JsonFields f(body);
+    const QString runId = f.optionalString(QStringLiteral("runId")).value_or(QString());
+    if (runId.isEmpty())
+        throw DomainError::missingField(QStringLiteral("runId"));
+    std::optional<Run> run = m_repo->findRun(runId);
+    if (!run || run->sessionId != session.id || run->a2wRunId.isEmpty())
+        throw staleRun(QStringLiteral("run %1 is no A2W run of this session").arg(runId),
+                       QStringLiteral("runId"), session.activeRunId);
+    const QString review = run->result.value(QStringLiteral("a2wReview")).toString();
+    if (review != QLatin1String("pending"))
+        throw DomainError(
+            DomainError::Kind::Conflict, QStringLiteral("NOT_WAITING_FOR_REVIEW"),
+            review.isEmpty()
+                ? QStringLiteral("run %1 has no result waiting for the visitor").arg(runId)
+                : QStringLiteral("the visitor decided already (%1)").arg(review),
+            QStringLiteral("runId"), {{QStringLiteral("retryable"), false}});
+    if (!m_reviewer)
+        throw invalid(QStringLiteral("action"),
+                      QStringLiteral("A2W results cannot be shared here"));
+    const bool share = action == QLatin1String("share_result");
+    // Exactly what the visitor was shown in the a2w.review event.
+    QJsonObject shown{{QStringLiteral("text"), run->result.value(QStringLiteral("text"))}};
+    if (run->result.contains(QStringLiteral("json")))
+        shown.insert(QStringLiteral("json"), run->result.value(QStringLiteral("json")));
+    m_reviewer(run->a2wRunId, share, share ? shown : QJsonObject());
+    const QString decided = share ? QStringLiteral("shared") : QStringLiteral("withheld");
+    run->result.insert(QStringLiteral("a2wReview"), decided);
+    run->updatedAt = now();
+    m_repo->updateRun(*run);
+    appendEvent(session, QStringLiteral("a2w.reviewed"), runId,
+                {{QStringLiteral("runId"), runId},
+                 {QStringLiteral("a2wRunId"), run->a2wRunId},
+                 {QStringLiteral("a2wReview"), decided}});
+    return {200,
+            {{QStringLiteral("action"), action},
+             {QStringLiteral("runId"), runId},
+             {QStringLiteral("a2wRunId"), run->a2wRunId},
+             {QStringLiteral("a2wReview"), decided},
+             {QStringLiteral("currentSeq"), session.seq}}};
 }
 
 RuntimeService::Adversarial RuntimeService::assessUrl(const QString &url, const QString &siteHost)
@@ -1326,10 +1457,23 @@ void RuntimeService::runProgress(const QString &runId, const QString &status,
                       : QJsonValue(QStringLiteral("I could not finish that: %1")
                                        .arg(data.value(QStringLiteral("error")).toString()))},
                  {QStringLiteral("status"), status}});
+            // A claimed A2W run's result stays the visitor's: they are shown it and asked
+            // whether to share it with the agent (RUN_CONTROL share_result/withhold_result).
+            const bool review = status == QLatin1String("completed") && !run->a2wRunId.isEmpty();
+            if (review)
+                run->result.insert(QStringLiteral("a2wReview"), QStringLiteral("pending"));
             settleRun(*session, *run,
                       status == QLatin1String("completed") ? QStringLiteral("completed")
                                                            : QStringLiteral("failed"),
                       data.value(QStringLiteral("error")).toString(), false);
+            if (review) {
+                QJsonObject shown{{QStringLiteral("runId"), runId},
+                                  {QStringLiteral("a2wRunId"), run->a2wRunId},
+                                  {QStringLiteral("text"), data.value(QStringLiteral("text"))}};
+                if (data.contains(QStringLiteral("json")))
+                    shown.insert(QStringLiteral("json"), data.value(QStringLiteral("json")));
+                appendEvent(*session, QStringLiteral("a2w.review"), runId, shown);
+            }
         }
         m_repo->updateSession(*session);
     });

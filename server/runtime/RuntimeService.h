@@ -136,11 +136,32 @@ public:
     // (questions), `completed` (text, json) or `failed` (error).
     void runProgress(const QString &runId, const QString &status, const QJsonObject &data);
     std::optional<Session> session(const QString &id) const { return m_repo->findSession(id); }
-    // Claims an A2W browser run by its receipt for a session's site: {a2w run id, task};
-    // throws the A2W area's DomainError (Service wires A2wService::claimBrowserRun).
+    // An A2W browser run a session's page holds the receipt of (docs/api/runtime.md, "A2W
+    // runs in the visitor's browser"): what the visitor is asked about. The claimer
+    // reads the offer, claims the run (the visitor accepted) or declines it, and throws
+    // the A2W area's DomainError; the reviewer sends a finished run's result to the A2W
+    // caller (`share`) or withholds it. Service wires both to A2wService.
+    struct A2wOffer
+    {
+        QString runId;
+        QString task;
+        QString siteName;
+        QString host;
+        QString url;
+        QString agentName;
+        QString trust;
+        QString signatureAgent;
+    };
+    enum class A2wClaim { Offer, Accept, Decline };
     using A2wClaimer =
-        std::function<std::pair<QString, QString>(const QString &receipt, const QString &siteId)>;
+        std::function<A2wOffer(const QString &receipt, const QString &siteId, A2wClaim what)>;
+    using A2wReviewer =
+        std::function<void(const QString &a2wRunId, bool share, const QJsonObject &result)>;
     void setA2wClaimer(A2wClaimer claimer) { m_claimer = std::move(claimer); }
+    void setA2wReviewer(A2wReviewer reviewer) { m_reviewer = std::move(reviewer); }
+    // The token an acceptance or a refusal must carry: it binds the offer the visitor was
+    // shown to this session and this run.
+    QString consentToken(const QString &sessionId, const QString &a2wRunId) const;
 
 Q_SIGNALS:
     // New events of a session (its seq is now `seq`): streams send a projection.
@@ -160,6 +181,9 @@ private:
     void checkEpoch(const Session &session, const QJsonObject &body) const;
     void checkSeq(const Session &session, const QJsonObject &body) const;
     Answer runInput(Session &session, const QJsonObject &body);
+    // RUN_INPUT with an a2wReceipt: the offer, the visitor's acceptance or refusal.
+    Answer a2wConsent(Session &session, const QJsonObject &body, QString *a2wRunId, QString *task);
+    Answer reviewResult(Session &session, const QJsonObject &body, const QString &action);
     Answer runControl(Session &session, const QJsonObject &body);
     Answer tabEvent(Session &session, const QJsonObject &body);
     // Ends (or moves) a run; an end the visitor or an operator caused stops the engine's
@@ -183,6 +207,7 @@ private:
     };
     QHash<QString, PendingStep> m_steps;
     A2wClaimer m_claimer;
+    A2wReviewer m_reviewer;
     QList<std::function<void()>> m_afterCommit;
     int m_stepCounter = 0;
 

@@ -484,7 +484,9 @@ QJsonObject SiteConfigSchema::defaults()
                                               {QStringLiteral("autoStopMs"), 1200}}},
         {QStringLiteral("aiAccess"),
          QJsonObject{{QStringLiteral("enabled"), true},
-                     {QStringLiteral("browserDeepLinks"), true},
+                     // Off: a site owner opts in to agents handing tasks to its
+                     // visitors (docs/decisions.md, "Browser handoffs are opt-in").
+                     {QStringLiteral("browserDeepLinks"), false},
                      {QStringLiteral("cloudBrowser"), true},
                      {QStringLiteral("allowDelegatedHandoffs"), false},
                      {QStringLiteral("confirmation"), QStringLiteral("required")},

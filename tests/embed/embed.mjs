@@ -30,6 +30,8 @@ try {
       return host && [...host.shadowRoot.querySelectorAll('.msg.assistant')].some((m) => new RegExp(p).test(m.textContent));
     }, pattern, { timeout: 45000 });
 
+  // A visitor signed in to the site first (a cookie login), when the scenario needs one.
+  if (cfg.login) await page.goto(cfg.login);
   await page.goto(cfg.url);
   out.landed = page.url();
   await ready();
@@ -75,12 +77,78 @@ try {
     out.epoch = sent.epoch;
     out.retries = await page.evaluate(() => window.__retries);
   } else if (cfg.scenario === 'claim') {
-    // Opened through an A2W run's `open` link: the SDK claims the run and carries it out.
+    // Opened through an A2W run's `open` link: the visitor allows it, the SDK claims the
+    // run and carries it out, and the visitor shares the result.
+    const consent = page.locator('[data-pilothouse="consent"]');
+    await consent.waitFor({ state: 'attached', timeout: 20000 });
+    await consent.locator('button[data-action="accept"]').click();
     await page.waitForURL(/thanks/, { timeout: 45000 });
     await ready();
     await waitForAssistant('^Done');
+    const share = page.locator('[data-pilothouse="share"]');
+    await share.waitFor({ state: 'attached', timeout: 20000 });
+    await share.locator('button[data-action="accept"]').click();
+    await share.waitFor({ state: 'detached', timeout: 20000 });
     out.url = page.url();
     out.messages = await messages();
+  } else if (cfg.scenario === 'confirm-own') {
+    // The visitor's own task sends a form: the site's confirmation policy asks them first.
+    await page.evaluate((t) => window.Pilothouse.send(t), cfg.message);
+    await waitForAssistant('^Confirm');
+    out.beforeConfirm = await (await fetch(cfg.fixture + '/probe')).json();
+    // Not awaited in the page: the confirmed form takes this document away.
+    await page.evaluate(() => { window.Pilothouse.send('confirm').catch(() => {}); });
+    await page.waitForURL(/account\/delete/, { timeout: 45000 });
+    out.url = page.url();
+  } else if (cfg.scenario === 'send-blocked' || cfg.scenario === 'send-leaves') {
+    await page.evaluate((t) => window.Pilothouse.send(t), cfg.message);
+    if (cfg.scenario === 'send-leaves') {
+      await page.waitForURL(/localhost/, { timeout: 45000 });
+    } else {
+      await waitForAssistant('could not finish');
+      out.messages = await messages();
+    }
+    out.url = page.url();
+  } else if (cfg.scenario.startsWith('consent-')) {
+    // An agent's run opened from its link: the visitor is asked in the page first.
+    const probe = async () => (await fetch(cfg.fixture + '/probe?a2w=' + cfg.a2w + '&session=' + out.sessionId)).json();
+    const shadowText = (kind) =>
+      page.evaluate((k) => document.querySelector('[data-pilothouse="' + k + '"]').shadowRoot.textContent, kind);
+    const listen = () => page.evaluate(() => {
+      window.Pilothouse.on('claim', (c) => { window.__claim = c; });
+      window.Pilothouse.on('review', (r) => { window.__review = r; });
+    });
+    const consent = page.locator('[data-pilothouse="consent"]');
+    await consent.waitFor({ state: 'attached', timeout: 20000 });
+    out.dialog = await shadowText('consent');
+    out.beforeConsent = await probe();
+    await listen();
+    if (cfg.scenario === 'consent-decline') {
+      await consent.locator('button[data-action="decline"]').click();
+      await page.waitForFunction(() => window.__claim, null, { timeout: 20000 });
+      out.claim = await page.evaluate(() => window.__claim);
+    } else {
+      await consent.locator('button[data-action="accept"]').click();
+      if (cfg.scenario === 'consent-confirm') {
+        // The site's confirmation policy: the form waits for the visitor's word.
+        await waitForAssistant('^Confirm');
+        out.beforeConfirm = await probe();
+        // Not awaited in the page: the confirmed form takes this document away.
+    await page.evaluate(() => { window.Pilothouse.send('confirm').catch(() => {}); });
+      }
+      // The result: shown to the visitor, who decides whether the agent gets it.
+      const share = page.locator('[data-pilothouse="share"]');
+      await share.waitFor({ state: 'attached', timeout: 45000 });
+      out.shareDialog = await shadowText('share');
+      await listen();
+      await share.locator(cfg.scenario === 'consent-share' ? 'button[data-action="accept"]'
+        : 'button[data-action="decline"]').click();
+      await page.waitForFunction(() => window.__review, null, { timeout: 20000 });
+      out.review = await page.evaluate(() => window.__review);
+    }
+    out.url = page.url();
+    out.messages = await messages();
+    out.after = await probe();
   } else if (cfg.scenario === 'noscroll') {
     // pageConfig.disableAutoScroll (on by default): acting does not scroll the page.
     await page.evaluate((t) => window.Pilothouse.send(t), 'Type "far away" into "Far field"');

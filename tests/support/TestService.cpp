@@ -1,5 +1,11 @@
 #include "TestService.h"
 
+#include "core/Store.h"
+#include "sites/SiteRepository.h"
+#include "sites/SitesArea.h"
+
+#include <QJsonObject>
+
 namespace ph::test {
 
 namespace {
@@ -65,6 +71,23 @@ QString TestService::mintKey(double balance, bool privateTargets)
                  QJsonObject{{QStringLiteral("privateTargets"), true}}}});
     }
     return secret;
+}
+
+void TestService::allowBrowserHandoffs()
+{
+    sites::SiteRepository &repo = m_service->sites().sites();
+    QStringList ids;
+    Sql q(m_service->store(), QStringLiteral("SELECT id FROM sites"));
+    q.exec();
+    while (q.next())
+        ids << q.value(0).toString();
+    for (const QString &id : ids) {
+        QJsonObject config = repo.config(id).config;
+        QJsonObject ai = config.value(QStringLiteral("aiAccess")).toObject();
+        ai.insert(QStringLiteral("browserDeepLinks"), true);
+        config.insert(QStringLiteral("aiAccess"), ai);
+        repo.writeConfig(id, config, QStringLiteral("test"));
+    }
 }
 
 } // namespace ph::test

@@ -31,6 +31,9 @@ public:
     // Mints a user key with `balance` credits through the API. Test fixtures live on
     // loopback, so the key is granted the privateTargets capability unless asked not to.
     QString mintKey(double balance, bool privateTargets = true);
+    // Opts every site created so far in to browser handoffs (aiAccess.browserDeepLinks,
+    // off by default): for tests of browser-mode A2W runs.
+    void allowBrowserHandoffs();
 
     // The browser engine every TestService made from now on runs its pages on (a
     // `browser.engine` override unless the settings name one); empty: the default.

@@ -376,9 +376,10 @@ void A2wRunsDock::showCurrent()
     QStringList questions;
     for (const QJsonValue &q : run->input.value(QStringLiteral("questions")).toArray())
         questions << q.toObject().value(QStringLiteral("question")).toString();
-    m_question->setText(run->status == a2w::Status::inputRequired
-                            ? tr("The run asks: %1").arg(questions.join(QStringLiteral("; ")))
-                            : QString());
+    m_question->setText(run->status != a2w::Status::inputRequired ? run->error
+                        : questions.isEmpty()
+                            ? run->input.value(QStringLiteral("message")).toString()
+                            : tr("The run asks: %1").arg(questions.join(QStringLiteral("; "))));
     for (const a2w::Event &e : m_service.a2w().events(run->id, 0))
         appendEvent(e);
 }

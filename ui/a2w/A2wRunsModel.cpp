@@ -80,6 +80,17 @@ QVariant A2wRunsModel::data(const QModelIndex &index, int role) const
         return name.isEmpty() ? tr("unknown agent") : name;
     }
     case Status:
+        // What the visitor decided about a browser run, beside its status.
+        if (r.status == a2w::Status::cancelled &&
+            r.error == QLatin1String("declined by the visitor"))
+            return tr("%1 · declined by the visitor").arg(r.status);
+        if (r.status == a2w::Status::completed &&
+            r.result.value(QStringLiteral("withheld")).toBool())
+            return tr("%1 · result withheld by the visitor").arg(r.status);
+        if (r.status == a2w::Status::inputRequired &&
+            r.input.value(QStringLiteral("reason")).toString() ==
+                QLatin1String("visitor_review_required"))
+            return tr("%1 · the visitor reviews the result").arg(r.status);
         return r.status;
     case Execution:
         return r.execution;

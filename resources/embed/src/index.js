@@ -7,6 +7,7 @@
 // style: it works under a strict Content-Security-Policy. docs/embed.md.
 import { agentApi } from '../../pageagent/src/api.js';
 import { createChat } from './chat.js';
+import { askConsent, askShare } from './consent.js';
 
 const VERSION = '1.0.0';
 const currentScript = document.currentScript;
@@ -94,6 +95,8 @@ class Runtime {
       activeRunId: previous.sessionId === data.sessionId ? previous.activeRunId : undefined,
       beacon: data.analytics,
       pendingStep: previous.sessionId === data.sessionId ? previous.pendingStep : undefined,
+      pendingReview: previous.sessionId === data.sessionId ? previous.pendingReview : undefined,
+      agents: previous.sessionId === data.sessionId ? previous.agents : undefined,
     };
     this.config = data.siteConfig || {};
     this.policy = data.policy || {};
@@ -209,6 +212,7 @@ class Runtime {
       if (e.type === 'run.transition') this.emit('run', e.data || {});
       if (e.type === 'run.step') this.emit('step', e.data || {});
       if (e.type === 'page.request') this.perform(e.data || {});
+      if (e.type === 'a2w.review') this.review(e.data);
     }
     if (typeof projection.seq === 'number') this.s.seq = Math.max(this.s.seq || 0, projection.seq);
     this.save();
@@ -333,15 +337,50 @@ class Runtime {
   }
 
   // An A2W run handed to this browser: its `open` link lands here with the receipt in
-  // the fragment (which never reaches the site's server). The SDK claims it and runs it.
+  // the fragment (which never reaches the site's server). Nothing runs before the
+  // visitor accepts: the claim is first answered with the offer (A2W_CONSENT_REQUIRED),
+  // which the visitor sees; only their acceptance claims the run (the server refuses a
+  // claim without the offer's consentToken). Declining ends the agent's run.
   async claimFromLink() {
     const match = /(?:^#|&)pilothouse-a2w=([^&]+)/.exec(location.hash);
     if (!match) return null;
     const receipt = decodeURIComponent(match[1]);
     history.replaceState(null, '', location.pathname + location.search);
-    const r = await this.command({ type: 'RUN_INPUT', a2wReceipt: receipt, forceNewRun: true, requestedMode: 'planner' });
-    this.emit('claim', { ok: r.status === 200, data: r.json && r.json.data });
+    const ask = (extra) => this.command({ type: 'RUN_INPUT', a2wReceipt: receipt, requestedMode: 'planner', ...extra });
+    const first = await ask({});
+    const d = (first.json && first.json.data) || {};
+    if (d.code !== 'A2W_CONSENT_REQUIRED' || !d.offer) {
+      this.emit('claim', { ok: false, data: d });
+      return first;
+    }
+    const offer = d.offer;
+    this.emit('consent', offer);
+    const accepted = await askConsent(offer);
+    // A run the visitor has going is replaced only because they accepted an offer that said so.
+    const r = await ask({ a2wConsent: accepted ? 'accept' : 'decline', a2wConsentToken: offer.consentToken,
+      forceNewRun: accepted && !!offer.activeRun });
+    if (accepted && r.status === 200) {
+      this.s.agents = { ...(this.s.agents || {}), [offer.a2wRunId]: (offer.agent || {}).name || '' };
+      this.save();
+    }
+    this.emit('claim', { ok: accepted && r.status === 200, declined: !accepted, data: r.json && r.json.data });
     return r;
+  }
+
+  // A claimed run finished: the visitor sees its result and decides whether the agent
+  // gets it. Kept across page loads until they decide (undecided, it is never sent).
+  async review(data) {
+    if (!data || !data.runId || this.reviewing === data.runId) return;
+    this.reviewing = data.runId;
+    this.s.pendingReview = data;
+    this.save();
+    const share = await askShare(data, (this.s.agents || {})[data.a2wRunId]);
+    const r = await this.command({ type: 'RUN_CONTROL', action: share ? 'share_result' : 'withhold_result',
+      runId: data.runId });
+    this.s.pendingReview = undefined;
+    this.reviewing = undefined;
+    this.save();
+    this.emit('review', { shared: share, ok: r.status === 200, data: r.json && r.json.data });
   }
 
   // --- the public calls ------------------------------------------------------------
@@ -395,6 +434,7 @@ async function init(options = {}) {
       chat = createChat(runtime, runtime.config || {}, { send: (t) => api.send(t) });
     }
     await runtime.resumePending();
+    if (runtime.s.pendingReview) runtime.review(runtime.s.pendingReview);
     await runtime.claimFromLink();
     return api;
   })();
