@@ -1,5 +1,7 @@
 #include "TestService.h"
 
+#include "core/Settings.h"
+
 namespace ph::test {
 
 namespace {
@@ -65,6 +67,20 @@ QString TestService::mintKey(double balance, bool privateTargets)
                  QJsonObject{{QStringLiteral("privateTargets"), true}}}});
     }
     return secret;
+}
+
+ScopedSetting::ScopedSetting(TestService &service, const QString &key, const QJsonValue &value)
+    : m_service(service)
+    , m_key(key)
+    , m_old(service.service().settings().value(key))
+{
+    error = service.service().settings().set(key, value);
+}
+
+ScopedSetting::~ScopedSetting()
+{
+    if (error.isEmpty())
+        m_service.service().settings().set(m_key, m_old);
 }
 
 } // namespace ph::test
