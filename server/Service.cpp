@@ -335,7 +335,8 @@ bool Service::start(QString *error)
     m_a2wController = std::make_unique<a2w::A2wController>(*m_a2w, *m_webBotAuth, *m_settings);
     m_a2wController->setAuthenticator(m_auth.get());
     m_taskController = std::make_unique<a2w::TaskController>(*m_a2w, *m_webBotAuth, *m_settings);
-    m_siteMcp = std::make_unique<a2w::SiteMcpController>(*m_a2w, *m_settings, m_store->clock());
+    m_siteMcp = std::make_unique<a2w::SiteMcpController>(*m_a2w, *m_webBotAuth, *m_settings,
+                                                         m_store->clock());
     m_http->addController(*m_a2wController);
     m_http->addController(*m_taskController);
     m_http->addController(*m_siteMcp);
@@ -399,6 +400,7 @@ bool Service::start(QString *error)
     // Expired objects (large-response snapshots) are deleted on a timer.
     m_purger = std::make_unique<ObjectPurger>(
         m_store->objects(), m_settings->intValue(SettingKeys::storagePurgeIntervalMs));
+    m_purger->addTask([runtime = m_runtime.get()] { return runtime->purgeStale(); });
     applyLimits();
 
     connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
@@ -463,6 +465,7 @@ void Service::applyLimits()
     m.idleTimeoutMs = m_settings->int64Value(SettingKeys::mcpSessionIdleMs);
     m_bridge->mcp().setLimits(m);
     m_sites->mcp().setLimits(m);
+    m_siteMcp->mcp().setLimits(m);
 
     const int purgeMs = m_settings->intValue(SettingKeys::storagePurgeIntervalMs);
     if (m_purger && m_purger->interval() != purgeMs)

@@ -68,6 +68,10 @@ private Q_SLOTS:
     void startsAWaitingRunWhenContinuedWithAToken();
     void opensEachResourceWithItsOwnTokenOnly_data();
     void opensEachResourceWithItsOwnTokenOnly();
+    // Site MCP sessions (docs/security.md, "Site MCP sessions").
+    void capsSiteMcpSessionsPerCaller();
+    void keepsAnotherCallersSiteMcpSessionThroughAThousandInitializes();
+    void refusesASiteMcpSessionOverMcpMaxSessionBytes();
 
 private:
     // A create signed by the reference signer (the verified tier).
@@ -82,6 +86,14 @@ private:
     QJsonObject sign(const QString &method, const QString &url, const QString &agent,
                      qint64 created, qint64 expires);
     QString shop() const { return m_site.url(QStringLiteral("/shop")); }
+    // One JSON-RPC message to Harbour's MCP server from the client at `local` (a loopback
+    // address) with X-Svc-Client-Id `clientId`, in `session` when given.
+    HttpResponse siteMcp(const QString &local, const QString &clientId, const QJsonObject &message,
+                         const QString &session = {});
+    // initialize as that client: the new session's id, or empty.
+    QString openSiteMcp(const QString &local, const QString &clientId,
+                        const QJsonObject &clientInfo = {});
+    int pingSiteMcp(const QString &local, const QString &clientId, const QString &session);
     // The second site: the same fixture server under the name localhost.
     QString lighthouse() const
     {
@@ -1426,6 +1438,115 @@ void tst_A2wNetwork::opensEachResourceWithItsOwnTokenOnly()
     }
     if (!token.isEmpty() && !opens)
         QVERIFY(!r.body.contains(token.toUtf8()));
+}
+
+HttpResponse tst_A2wNetwork::siteMcp(const QString &local, const QString &clientId,
+                                     const QJsonObject &message, const QString &session)
+{
+    HttpClient::Headers headers{{"Content-Type", "application/json"},
+                                {"Accept", "application/json, text/event-stream"},
+                                {"X-Svc-Client-Id", clientId.toUtf8()}};
+    if (!session.isEmpty())
+        headers.append({"Mcp-Session-Id", session.toLatin1()});
+    const QUrl url(m_ph->base() + QStringLiteral("/v2/a2w/sites/%1/mcp").arg(m_harbourSite));
+    if (local == QLatin1String("127.0.0.1"))
+        return HttpClient(m_ph->base()).send("POST", url.toString(), json(message), headers);
+    return HttpClient::sendFrom(local, "POST", url, json(message), headers);
+}
+
+QString tst_A2wNetwork::openSiteMcp(const QString &local, const QString &clientId,
+                                    const QJsonObject &clientInfo)
+{
+    const HttpResponse r =
+        siteMcp(local, clientId,
+                {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                 {QStringLiteral("id"), 1},
+                 {QStringLiteral("method"), QStringLiteral("initialize")},
+                 {QStringLiteral("params"),
+                  QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                              {QStringLiteral("capabilities"), QJsonObject()},
+                              {QStringLiteral("clientInfo"),
+                               clientInfo.isEmpty()
+                                   ? QJsonObject{{QStringLiteral("name"), clientId},
+                                                 {QStringLiteral("version"), QStringLiteral("1")}}
+                                   : clientInfo}}}});
+    return r.status == 200 ? QString::fromLatin1(r.header("mcp-session-id")) : QString();
+}
+
+int tst_A2wNetwork::pingSiteMcp(const QString &local, const QString &clientId,
+                                const QString &session)
+{
+    return siteMcp(local, clientId,
+                   {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                    {QStringLiteral("id"), 2},
+                    {QStringLiteral("method"), QStringLiteral("ping")}},
+                   session)
+        .status;
+}
+
+void tst_A2wNetwork::capsSiteMcpSessionsPerCaller()
+{
+    // Each caller (client address and client id) is its own credential: the cap of
+    // mcp.maxSessionsPerCredential, changed while the service runs, evicts the caller's
+    // own least recently used session, never another caller's.
+    const ScopedSetting cap(*m_ph, QStringLiteral("mcp.maxSessionsPerCredential"), 2);
+    QVERIFY2(cap.error.isEmpty(), qPrintable(cap.error));
+    const QString local = QStringLiteral("127.0.0.1");
+    const QString a = openSiteMcp(local, QStringLiteral("agent-a"));
+    QVERIFY(!a.isEmpty());
+    QStringList b;
+    for (int i = 0; i < 3; ++i) // one over the cap
+        b << openSiteMcp(local, QStringLiteral("agent-b"));
+    QVERIFY(!b.contains(QString()));
+    QCOMPARE(pingSiteMcp(local, QStringLiteral("agent-b"), b.at(0)), 404); // evicted
+    QCOMPARE(pingSiteMcp(local, QStringLiteral("agent-b"), b.at(1)), 200);
+    QCOMPARE(pingSiteMcp(local, QStringLiteral("agent-b"), b.at(2)), 200);
+    QCOMPARE(pingSiteMcp(local, QStringLiteral("agent-a"), a), 200);
+    // A session is its caller's: another caller does not get into it.
+    QCOMPARE(pingSiteMcp(local, QStringLiteral("agent-b"), a), 404);
+    QCOMPARE(pingSiteMcp(QStringLiteral("127.0.0.2"), QStringLiteral("agent-a"), a), 404);
+}
+
+void tst_A2wNetwork::keepsAnotherCallersSiteMcpSessionThroughAThousandInitializes()
+{
+    // An agent at another address holds a session; one address then initializes a
+    // thousand times under a new client id each time, as many sessions as the endpoint
+    // keeps (mcp.maxSessions, 1000 by default). The flood evicts its own sessions.
+    const QString agent = QStringLiteral("127.0.0.2");
+    const QString mine = openSiteMcp(agent, QStringLiteral("careful-agent"));
+    QVERIFY(!mine.isEmpty());
+    QString last;
+    for (int i = 0; i < 1000; ++i) {
+        last = openSiteMcp(QStringLiteral("127.0.0.1"), QStringLiteral("flood-%1").arg(i));
+        QVERIFY2(!last.isEmpty(), qPrintable(QString::number(i)));
+    }
+    QCOMPARE(pingSiteMcp(agent, QStringLiteral("careful-agent"), mine), 200);
+    QCOMPARE(pingSiteMcp(QStringLiteral("127.0.0.1"), QStringLiteral("flood-999"), last), 200);
+}
+
+void tst_A2wNetwork::refusesASiteMcpSessionOverMcpMaxSessionBytes()
+{
+    const ScopedSetting bytes(*m_ph, QStringLiteral("mcp.maxSessionBytes"), 512);
+    QVERIFY2(bytes.error.isEmpty(), qPrintable(bytes.error));
+    const HttpResponse r = siteMcp(
+        QStringLiteral("127.0.0.1"), QStringLiteral("large"),
+        {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+         {QStringLiteral("id"), 1},
+         {QStringLiteral("method"), QStringLiteral("initialize")},
+         {QStringLiteral("params"),
+          QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                      {QStringLiteral("capabilities"), QJsonObject()},
+                      {QStringLiteral("clientInfo"),
+                       QJsonObject{{QStringLiteral("name"), QString(1000, QLatin1Char('x'))},
+                                   {QStringLiteral("version"), QStringLiteral("1")}}}}}});
+    QCOMPARE(r.status, 400);
+    const QJsonObject error = r.json().value(QStringLiteral("error")).toObject();
+    QCOMPARE(error.value(QStringLiteral("code")).toInt(), -32602);
+    QVERIFY2(error.value(QStringLiteral("message"))
+                 .toString()
+                 .contains(QStringLiteral("mcp.maxSessionBytes")),
+             r.body.constData());
+    QVERIFY(!openSiteMcp(QStringLiteral("127.0.0.1"), QStringLiteral("small")).isEmpty());
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_A2wNetwork)

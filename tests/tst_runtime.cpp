@@ -11,6 +11,7 @@
 #include "AnalyticsNotifications.h"
 #include "a2w/A2wService.h"
 #include "core/Clock.h"
+#include "core/Store.h"
 #include "runtime/RuntimeService.h"
 
 #include <QDateTime>
@@ -18,6 +19,7 @@
 #include <QMessageAuthenticationCode>
 #include <QNetworkReply>
 #include <QSignalSpy>
+#include <QSqlQuery>
 #include <QtTest>
 
 using namespace ph;
@@ -112,6 +114,15 @@ QString codeOf(const HttpResponse &r)
     return dataOf(r).value(QStringLiteral("code")).toString();
 }
 
+// A checkpoint whose payload is about `bytes` long as JSON.
+QJsonObject checkpointOf(qint64 bytes, qint64 seq)
+{
+    return {{QStringLiteral("payload"),
+             QJsonObject{{QStringLiteral("dom"), QString(bytes - 10, QLatin1Char('x'))}}},
+            {QStringLiteral("version"), 1},
+            {QStringLiteral("seq"), seq}};
+}
+
 } // namespace
 
 class tst_Runtime : public QObject
@@ -163,6 +174,14 @@ private Q_SLOTS:
     void actsOnAnExternalPageInTheCloudBrowser();
     void opensEachRouteWithItsOwnCredentialOnly_data();
     void opensEachRouteWithItsOwnCredentialOnly();
+    // Quotas for what visitors store (docs/security.md); they move the clock: last.
+    void replacesTheCheckpointInsteadOfPilingUpObjects();
+    void refusesACheckpointOverAStorageQuota_data();
+    void refusesACheckpointOverAStorageQuota();
+    void refusesTelemetryOverTheSessionsQuota();
+    void purgesTelemetryAfterItsRetention();
+    void limitsSessionOpensPerClientAndSite_data();
+    void limitsSessionOpensPerClientAndSite();
 
 private:
     struct Opened
@@ -173,6 +192,13 @@ private:
         QJsonObject data;
     };
     Opened openSession(const QString &url = QStringLiteral("https://shop.example/cart"));
+    // A site of its own (its id and public key) on `domain`, for tests that count per site.
+    std::pair<QString, QString> newSite(const QString &domain);
+    Opened openOn(const std::pair<QString, QString> &site, const QString &url);
+    // session/open from the client at `local` (a loopback address of its own).
+    HttpResponse openFrom(const QString &local, const std::pair<QString, QString> &site,
+                          const QString &url);
+
     HttpResponse call(const QString &path, const Opened &s, QJsonObject body);
     // A command with the session's current epoch and seq (read from /state).
     HttpResponse command(const Opened &s, QJsonObject body);
@@ -1717,6 +1743,229 @@ void tst_Runtime::opensEachRouteWithItsOwnCredentialOnly()
     // No credential is ever echoed back.
     if (!credential.isEmpty())
         QVERIFY(!r.body.contains(credential.toUtf8()));
+}
+
+std::pair<QString, QString> tst_Runtime::newSite(const QString &domain)
+{
+    const HttpResponse r =
+        m_ph->client().post(QStringLiteral("/generateSiteKey"),
+                            {{QStringLiteral("siteName"), domain},
+                             {QStringLiteral("label"), QStringLiteral("embed")},
+                             {QStringLiteral("allowedDomains"), QJsonArray{domain}}});
+    r.expectStatus({201}, __FILE__, __LINE__);
+    return {r.json().value(QStringLiteral("siteId")).toString(),
+            r.json()[QStringLiteral("key")][QStringLiteral("publicKey")].toString()};
+}
+
+tst_Runtime::Opened tst_Runtime::openOn(const std::pair<QString, QString> &site, const QString &url)
+{
+    HttpClient c(m_ph->base());
+    const HttpResponse r = c.post(QStringLiteral("/v2/runtime/session/open"),
+                                  {{QStringLiteral("siteId"), site.first},
+                                   {QStringLiteral("url"), url},
+                                   {QStringLiteral("publicKey"), site.second}});
+    r.expectStatus({200}, __FILE__, __LINE__);
+    Opened o;
+    o.data = dataOf(r);
+    o.sessionId = o.data.value(QStringLiteral("sessionId")).toString();
+    o.token = o.data.value(QStringLiteral("sessionToken")).toString();
+    o.stream = o.data.value(QStringLiteral("streamToken")).toString();
+    return o;
+}
+
+HttpResponse tst_Runtime::openFrom(const QString &local, const std::pair<QString, QString> &site,
+                                   const QString &url)
+{
+    return HttpClient::sendFrom(
+        local, "POST", QUrl(m_ph->base() + QStringLiteral("/v2/runtime/session/open")),
+        QJsonDocument(QJsonObject{{QStringLiteral("siteId"), site.first},
+                                  {QStringLiteral("url"), url},
+                                  {QStringLiteral("publicKey"), site.second}})
+            .toJson(QJsonDocument::Compact),
+        {{"Content-Type", "application/json"}});
+}
+
+void tst_Runtime::replacesTheCheckpointInsteadOfPilingUpObjects()
+{
+    // Twenty checkpoints of one session, each large enough to be offloaded, leave one
+    // stored object (the last one's): the store holds one checkpoint's bytes, not twenty.
+    const Opened s = openSession();
+    auto objects = [&] {
+        QSqlQuery q(m_ph->service().store().database());
+        q.prepare(QStringLiteral("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM stored_objects"
+                                 " WHERE kind = 'runtime_snapshot' AND name = :name"));
+        q.bindValue(QStringLiteral(":name"), s.sessionId + QStringLiteral(".json"));
+        if (!q.exec() || !q.next())
+            return qMakePair(-1, qint64(-1));
+        return qMakePair(q.value(0).toInt(), q.value(1).toLongLong());
+    };
+    qint64 last = 0;
+    for (int i = 1; i <= 20; ++i) {
+        const HttpResponse r =
+            call(QStringLiteral("/v2/runtime/snapshot"), s, checkpointOf(3000 + i * 100, i));
+        QCOMPARE(r.status, 200);
+        QVERIFY(dataOf(r).value(QStringLiteral("offloaded")).toBool());
+        last = dataOf(r).value(QStringLiteral("bytes")).toInteger();
+    }
+    QCOMPARE(objects(), qMakePair(1, last));
+    QCOMPARE(
+        int(state(s)[QStringLiteral("snapshot")][QStringLiteral("payload")][QStringLiteral("dom")]
+                .toString()
+                .size()),
+        5000 - 10);
+    // A small checkpoint after a large one is kept inline, and takes the object away.
+    QCOMPARE(call(QStringLiteral("/v2/runtime/snapshot"), s, checkpointOf(100, 21)).status, 200);
+    QCOMPARE(objects(), qMakePair(0, qint64(0)));
+}
+
+void tst_Runtime::refusesACheckpointOverAStorageQuota_data()
+{
+    QTest::addColumn<QString>("setting");
+    QTest::addColumn<int>("limit");
+    QTest::addColumn<int>("others");   // checkpoints of the site's other sessions first
+    QTest::addColumn<int>("accepted"); // the session's checkpoint that fits
+    QTest::addColumn<int>("refused");  // the one after it that does not
+    QTest::addColumn<QString>("code");
+    QTest::newRow("one write over runtime.maxSnapshotBytes is 413")
+        << QStringLiteral("runtime.maxSnapshotBytes") << 4096 << 0 << 2000 << 5000
+        << QStringLiteral("SNAPSHOT_TOO_LARGE");
+    QTest::newRow("a session over runtime.maxStoredBytesPerSession is 413")
+        << QStringLiteral("runtime.maxStoredBytesPerSession") << 4096 << 0 << 2000 << 5000
+        << QStringLiteral("SESSION_STORAGE_QUOTA_EXCEEDED");
+    QTest::newRow("a site over runtime.maxStoredBytesPerSite is 413")
+        << QStringLiteral("runtime.maxStoredBytesPerSite") << 6000 << 2000 << 2000 << 4500
+        << QStringLiteral("SITE_STORAGE_QUOTA_EXCEEDED");
+}
+
+void tst_Runtime::refusesACheckpointOverAStorageQuota()
+{
+    QFETCH(QString, setting);
+    QFETCH(int, limit);
+    QFETCH(int, others);
+    QFETCH(int, accepted);
+    QFETCH(int, refused);
+    QFETCH(QString, code);
+    const QString domain =
+        QStringLiteral("quota-%1.example").arg(setting.section(u'.', 1).toLower());
+    const auto site = newSite(domain);
+    const ScopedSetting quota(*m_ph, setting, limit);
+    QVERIFY2(quota.error.isEmpty(), qPrintable(quota.error));
+    const QString url = QStringLiteral("https://%1/").arg(domain);
+    if (others > 0)
+        QCOMPARE(
+            call(QStringLiteral("/v2/runtime/snapshot"), openOn(site, url), checkpointOf(others, 1))
+                .status,
+            200);
+    const Opened s = openOn(site, url);
+    QCOMPARE(call(QStringLiteral("/v2/runtime/snapshot"), s, checkpointOf(accepted, 1)).status,
+             200);
+    // Replacing the stored checkpoint with one of the same size fits: it counts in place of
+    // the one it replaces.
+    QCOMPARE(call(QStringLiteral("/v2/runtime/snapshot"), s, checkpointOf(accepted, 2)).status,
+             200);
+    const HttpResponse r =
+        call(QStringLiteral("/v2/runtime/snapshot"), s, checkpointOf(refused, 3));
+    QCOMPARE(r.status, 413);
+    QCOMPARE(codeOf(r), code);
+    QCOMPARE(dataOf(r).value(QStringLiteral("setting")).toString(), setting);
+    QCOMPARE(dataOf(r).value(QStringLiteral("limitBytes")).toInteger(), qint64(limit));
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("payload"));
+    QVERIFY(!dataOf(r).value(QStringLiteral("retryable")).toBool(true));
+    // Nothing stored is lost: the previous checkpoint is still the session's.
+    const QJsonObject snapshot = state(s).value(QStringLiteral("snapshot")).toObject();
+    QCOMPARE(snapshot.value(QStringLiteral("seq")).toInt(), 2);
+    QCOMPARE(int(snapshot[QStringLiteral("payload")][QStringLiteral("dom")].toString().size()),
+             accepted - 10);
+}
+
+void tst_Runtime::refusesTelemetryOverTheSessionsQuota()
+{
+    const ScopedSetting quota(*m_ph, QStringLiteral("runtime.maxStoredBytesPerSession"), 4096);
+    QVERIFY2(quota.error.isEmpty(), qPrintable(quota.error));
+    const Opened s = openSession();
+    QCOMPARE(call(QStringLiteral("/v2/runtime/snapshot"), s, checkpointOf(3000, 1)).status, 200);
+    QJsonArray events;
+    for (int i = 0; i < 5; ++i)
+        events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("scroll")},
+                                  {QStringLiteral("note"), QString(150, QLatin1Char('n'))}});
+    const QJsonObject batch{{QStringLiteral("events"), events}};
+    // About 850 bytes a batch: the first fits beside the checkpoint, the second does not.
+    QCOMPARE(call(QStringLiteral("/v2/runtime/telemetry/ingest"), s, batch).status, 202);
+    const HttpResponse r = call(QStringLiteral("/v2/runtime/telemetry/ingest"), s, batch);
+    QCOMPARE(r.status, 413);
+    QCOMPARE(codeOf(r), QStringLiteral("SESSION_STORAGE_QUOTA_EXCEEDED"));
+    QCOMPARE(dataOf(r).value(QStringLiteral("setting")).toString(),
+             QStringLiteral("runtime.maxStoredBytesPerSession"));
+    QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("events"));
+    QCOMPARE(m_ph->service().runtime().repository().telemetryCount(s.sessionId), 1);
+    QCOMPARE(state(s)[QStringLiteral("snapshot")][QStringLiteral("seq")].toInt(), 1);
+}
+
+void tst_Runtime::purgesTelemetryAfterItsRetention()
+{
+    // The storage purger forgets telemetry runtime.telemetryRetentionHours after it came.
+    const ScopedSetting retention(*m_ph, QStringLiteral("runtime.telemetryRetentionHours"), 1);
+    QVERIFY2(retention.error.isEmpty(), qPrintable(retention.error));
+    const ScopedSetting often(*m_ph, QStringLiteral("storage.purgeIntervalMs"), 20);
+    QVERIFY2(often.error.isEmpty(), qPrintable(often.error));
+    const QJsonObject batch{
+        {QStringLiteral("events"),
+         QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("click")}}}}};
+    const Opened older = openSession();
+    QCOMPARE(call(QStringLiteral("/v2/runtime/telemetry/ingest"), older, batch).status, 202);
+    m_clock->advance(30 * 60 * 1000);
+    const Opened newer = openSession();
+    QCOMPARE(call(QStringLiteral("/v2/runtime/telemetry/ingest"), newer, batch).status, 202);
+    runtime::RuntimeRepository &repo = m_ph->service().runtime().repository();
+    QCOMPARE(repo.telemetryCount(older.sessionId), 1);
+    m_clock->advance(31 * 60 * 1000); // the older batch is an hour and a minute old
+    QTRY_COMPARE_WITH_TIMEOUT(repo.telemetryCount(older.sessionId), 0, 5000);
+    QCOMPARE(repo.telemetryCount(newer.sessionId), 1); // 31 minutes: kept
+}
+
+void tst_Runtime::limitsSessionOpensPerClientAndSite_data()
+{
+    QTest::addColumn<QString>("setting");
+    QTest::addColumn<QString>("scope");
+    QTest::newRow("the 4th open in a minute from one client is 429, another client still opens")
+        << QStringLiteral("runtime.sessionOpensPerMinutePerClient") << QStringLiteral("client");
+    QTest::newRow("the 4th session in a minute on one site is 429, another site still opens")
+        << QStringLiteral("runtime.sessionOpensPerMinutePerSite") << QStringLiteral("site");
+}
+
+void tst_Runtime::limitsSessionOpensPerClientAndSite()
+{
+    QFETCH(QString, setting);
+    QFETCH(QString, scope);
+    const bool perClient = scope == QLatin1String("client");
+    const auto site = newSite(QStringLiteral("opens-%1.example").arg(scope));
+    const auto other = newSite(QStringLiteral("opens-other-%1.example").arg(scope));
+    const QString url = QStringLiteral("https://opens-%1.example/").arg(scope);
+    const QString otherUrl = QStringLiteral("https://opens-other-%1.example/").arg(scope);
+    m_clock->advance(61 * 1000); // a minute of its own
+    const ScopedSetting limit(*m_ph, setting, 3);
+    QVERIFY2(limit.error.isEmpty(), qPrintable(limit.error));
+    // Three opens from 127.0.0.1 (per site: two of them, and one from another client).
+    for (int i = 0; i < 3; ++i) {
+        const HttpResponse r =
+            openFrom(perClient || i < 2 ? QStringLiteral("127.0.0.1") : QStringLiteral("127.0.0.2"),
+                     site, url);
+        QVERIFY2(r.status == 200, qPrintable(r.error + QString::fromUtf8(r.body)));
+    }
+    const HttpResponse over = openFrom(QStringLiteral("127.0.0.1"), site, url);
+    QCOMPARE(over.status, 429);
+    QCOMPARE(over.json().value(QStringLiteral("code")).toString(), QStringLiteral("RATE_LIMITED"));
+    QCOMPARE(dataOf(over).value(QStringLiteral("setting")).toString(), setting);
+    QCOMPARE(dataOf(over).value(QStringLiteral("scope")).toString(), scope);
+    const int retryAfter = over.header("Retry-After").toInt();
+    QVERIFY2(retryAfter >= 1 && retryAfter <= 60, over.header("Retry-After").constData());
+    // Another client (per client) or another site (per site) is not held back.
+    const HttpResponse others = perClient ? openFrom(QStringLiteral("127.0.0.2"), site, url)
+                                          : openFrom(QStringLiteral("127.0.0.1"), other, otherUrl);
+    QVERIFY2(others.status == 200, qPrintable(others.error + QString::fromUtf8(others.body)));
+    // A minute later the window has moved on.
+    m_clock->advance(61 * 1000);
+    QCOMPARE(openFrom(QStringLiteral("127.0.0.1"), site, url).status, 200);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Runtime)

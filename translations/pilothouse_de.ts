@@ -209,6 +209,36 @@
         <translation>Läufe der Besucher ausführen</translation>
     </message>
     <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="91"/>
+        <source>Largest checkpoint</source>
+        <translation>Größter Checkpoint</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="93"/>
+        <source>Stored bytes per visitor session</source>
+        <translation>Gespeicherte Bytes pro Besuchersitzung</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="95"/>
+        <source>Stored bytes per site</source>
+        <translation>Gespeicherte Bytes pro Website</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="97"/>
+        <source>Keep telemetry for</source>
+        <translation>Telemetrie aufbewahren für</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="99"/>
+        <source>Session opens per client</source>
+        <translation>Sitzungsöffnungen pro Client</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="101"/>
+        <source>Session opens per site</source>
+        <translation>Sitzungsöffnungen pro Website</translation>
+    </message>
+    <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="90"/>
         <source>LLM API address</source>
         <translation>Adresse der LLM-API</translation>

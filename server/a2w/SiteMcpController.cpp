@@ -2,6 +2,7 @@
 
 #include "A2wController.h"
 #include "A2wService.h"
+#include "WebBotAuth.h"
 
 #include "core/DomainError.h"
 #include "core/Settings.h"
@@ -17,12 +18,25 @@ namespace {
 
 const QString kPath = QStringLiteral("/v2/a2w/sites/{siteId}/mcp");
 
+// Who a site MCP request comes from, for the session limits: a verified agent is its key
+// directory; anyone else is their client address with their client id (X-Svc-Client-Id),
+// grouped by address, so a flood from one address evicts that address's sessions first.
+mcp::McpServer::Caller callerOf(const Caller &c)
+{
+    if (!c.verifiedAgent.isEmpty())
+        return {QStringLiteral("agent ") + c.verifiedAgent,
+                QStringLiteral("agent ") + c.verifiedAgent};
+    return {QStringLiteral("client %1 %2").arg(c.address, c.clientId.left(128)),
+            QStringLiteral("address ") + c.address};
+}
+
 } // namespace
 
-SiteMcpController::SiteMcpController(A2wService &service, Settings &settings, const Clock &clock,
-                                     QObject *parent)
+SiteMcpController::SiteMcpController(A2wService &service, WebBotAuth &trust, Settings &settings,
+                                     const Clock &clock, QObject *parent)
     : QObject(parent)
     , m_service(service)
+    , m_trust(trust)
     , m_settings(settings)
 {
     mcp::McpServer::Info info;
@@ -34,9 +48,12 @@ SiteMcpController::SiteMcpController(A2wService &service, Settings &settings, co
         "with the result. A run that needs longer, or a person's input, answers with its run "
         "link: follow it (GET with Prefer: wait=10) until the run ends.");
     m_server = std::make_unique<mcp::McpServer>(kPath, http::AuthPolicy::Anonymous, info, clock);
-    // Anonymous visitors share one credential: the per-credential cap is the endpoint's.
+    // The mcp.* settings, until Service applies them again when they change.
     mcp::McpServer::Limits limits;
-    limits.maxSessionsPerCredential = limits.maxSessions;
+    limits.maxSessions = m_settings.intValue(SettingKeys::mcpMaxSessions);
+    limits.maxSessionsPerCredential = m_settings.intValue(SettingKeys::mcpMaxSessionsPerCredential);
+    limits.maxSessionBytes = m_settings.int64Value(SettingKeys::mcpMaxSessionBytes);
+    limits.idleTimeoutMs = m_settings.int64Value(SettingKeys::mcpSessionIdleMs);
     m_server->setLimits(limits);
     m_server->setToolProvider([this](const http::Request &request) {
         QList<mcp::Tool> out;
@@ -150,12 +167,20 @@ void SiteMcpController::checkSite(const http::Exchange &ex) const
 void SiteMcpController::post(http::Exchange &ex)
 {
     checkSite(ex);
-    m_server->post(ex);
+    QPointer<http::Exchange> guard(&ex);
+    A2wController::withCaller(ex, m_trust, [this, guard](const Caller &caller) {
+        if (guard)
+            m_server->postAs(*guard, callerOf(caller));
+    });
 }
 
 void SiteMcpController::remove(http::Exchange &ex)
 {
-    m_server->remove(ex);
+    QPointer<http::Exchange> guard(&ex);
+    A2wController::withCaller(ex, m_trust, [this, guard](const Caller &caller) {
+        if (guard)
+            m_server->removeAs(*guard, callerOf(caller));
+    });
 }
 
 void SiteMcpController::get(http::Exchange &ex)

@@ -24,6 +24,14 @@ void ObjectPurger::setInterval(int intervalMs)
 
 int ObjectPurger::purge()
 {
+    for (const auto &task : std::as_const(m_tasks)) {
+        try {
+            if (const int rows = task(); rows > 0)
+                qCInfo(lcPurge) << "purged" << rows << "rows past their retention";
+        } catch (const StoreError &e) {
+            qCWarning(lcPurge) << "purging rows past their retention failed:" << e.what();
+        }
+    }
     int n = 0;
     try {
         n = m_objects.purgeExpired(m_retentionMs);

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QTimer>
+
+#include <functional>
 
 namespace ph {
 
@@ -10,8 +13,9 @@ class ObjectStore;
 // Deletes expired stored objects (large-response snapshots, anything put with a TTL)
 // every `intervalMs`: an expired object is already invisible to find(), this gives its
 // bytes back. Objects without a TTL (uploads, generated files and websites) go once they
-// are older than the retention (storage.retentionHours; 0 keeps them). Time is the
-// store's clock, so tests drive it with a ManualClock.
+// are older than the retention (storage.retentionHours; 0 keeps them). Other areas add
+// their own rows to forget on the same timer (runtime telemetry past its retention).
+// Time is the store's clock, so tests drive it with a ManualClock.
 class ObjectPurger : public QObject
 {
     Q_OBJECT
@@ -23,6 +27,9 @@ public:
     void setRetentionMs(qint64 retentionMs) { m_retentionMs = retentionMs; }
     qint64 retentionMs() const { return m_retentionMs; }
     int interval() const { return m_timer.interval(); }
+    // Runs on every purge after the objects: deletes what its area keeps past its time
+    // and returns how many rows went.
+    void addTask(std::function<int()> task) { m_tasks.append(std::move(task)); }
     // Purges now; returns how many objects went.
     int purge();
     qint64 purgedTotal() const { return m_total; }
@@ -35,6 +42,7 @@ private:
     QTimer m_timer;
     qint64 m_total = 0;
     qint64 m_retentionMs = 0;
+    QList<std::function<int()>> m_tasks;
 };
 
 } // namespace ph

@@ -167,6 +167,29 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("The engine executes the runs visitors start, on their page; off: runs "
                         "are accepted and streamed but wait for an executor of the site's own."),
          false, Unit::None, Applies::Immediately},
+        {SettingKeys::runtimeMaxSnapshotBytes, T::Double, 1048576, 1024, 67108864,
+         QStringLiteral("Largest runtime checkpoint one snapshot write may store; a larger one "
+                        "is refused (413)."),
+         false, Unit::Bytes, Applies::Immediately},
+        {SettingKeys::runtimeMaxStoredBytesPerSession, T::Double, 4194304, 1024, 1073741824,
+         QStringLiteral("Bytes one runtime session may keep stored (its checkpoint and its "
+                        "telemetry); a write beyond it is refused (413)."),
+         false, Unit::Bytes, Applies::Immediately},
+        {SettingKeys::runtimeMaxStoredBytesPerSite, T::Double, 268435456, 1024, 68719476736.0,
+         QStringLiteral("Bytes all runtime sessions of one site may keep stored (checkpoints and "
+                        "telemetry); a write beyond it is refused (413)."),
+         false, Unit::Bytes, Applies::Immediately},
+        {SettingKeys::runtimeTelemetryRetentionHours, T::Double, 720, 1, 87600,
+         QStringLiteral("Hours runtime telemetry is kept; older batches go at the next storage "
+                        "purge."),
+         false, Unit::Hours, Applies::Immediately},
+        {SettingKeys::runtimeSessionOpensPerMinutePerClient, T::Double, 60, 1, 100000,
+         QStringLiteral("Runtime session/open calls a minute from one client; beyond it, 429."),
+         false, Unit::PerMinute, Applies::Immediately},
+        {SettingKeys::runtimeSessionOpensPerMinutePerSite, T::Double, 1200, 1, 1000000,
+         QStringLiteral("Runtime sessions opened a minute on one site, by all its visitors; "
+                        "beyond it, 429."),
+         false, Unit::PerMinute, Applies::Immediately},
         {SettingKeys::llmBaseUrl, T::String, QString(), 0, 0,
          QStringLiteral("Base URL of an OpenAI-compatible API (…/v1); empty: no LLM planner."),
          false, Unit::Url, Applies::Immediately},

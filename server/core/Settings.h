@@ -132,6 +132,17 @@ inline const QString runtimeTelemetryMaxEventBytes =
 inline const QString runtimeExternalBlockPercent = QStringLiteral("runtime.externalBlockPercent");
 inline const QString runtimeStreamPingMs = QStringLiteral("runtime.streamPingMs");
 inline const QString runtimeExecuteRuns = QStringLiteral("runtime.executeRuns");
+// What visitors may store (docs/security.md, "Quotas for what visitors store").
+inline const QString runtimeMaxSnapshotBytes = QStringLiteral("runtime.maxSnapshotBytes");
+inline const QString runtimeMaxStoredBytesPerSession =
+    QStringLiteral("runtime.maxStoredBytesPerSession");
+inline const QString runtimeMaxStoredBytesPerSite = QStringLiteral("runtime.maxStoredBytesPerSite");
+inline const QString runtimeTelemetryRetentionHours =
+    QStringLiteral("runtime.telemetryRetentionHours");
+inline const QString runtimeSessionOpensPerMinutePerClient =
+    QStringLiteral("runtime.sessionOpensPerMinutePerClient");
+inline const QString runtimeSessionOpensPerMinutePerSite =
+    QStringLiteral("runtime.sessionOpensPerMinutePerSite");
 inline const QString llmBaseUrl = QStringLiteral("llm.baseUrl");
 inline const QString llmModel = QStringLiteral("llm.model");
 inline const QString llmApiKey = QStringLiteral("llm.apiKey");

@@ -267,7 +267,13 @@ void McpServer::expireIdle()
     }
 }
 
-void McpServer::makeRoomFor(const QString &actor)
+McpServer::Caller McpServer::callerOf(const http::Request &request)
+{
+    const QString actor = request.principal.actor();
+    return {actor, actor};
+}
+
+void McpServer::makeRoomFor(const Caller &caller)
 {
     // The least recently used session among those `mine` selects, or end().
     auto oldest = [this](auto mine) {
@@ -284,20 +290,52 @@ void McpServer::makeRoomFor(const QString &actor)
         m_sessions.erase(it);
         ++m_evicted;
     };
+    // Of the keys `keyOf` gives the sessions `mine` selects: the one holding the most
+    // (the newcomer's key counting the session it asks for too), ties going to the one
+    // whose least recently used session is older.
+    auto heaviest = [this](auto mine, auto keyOf, const QString &newcomer) {
+        QHash<QString, std::pair<qsizetype, qint64>> held; // count, oldest lastSeenMs
+        for (const Session &s : std::as_const(m_sessions)) {
+            if (!mine(s))
+                continue;
+            auto &h = held[keyOf(s)];
+            h.second = h.first == 0 ? s.lastSeenMs : std::min(h.second, s.lastSeenMs);
+            ++h.first;
+        }
+        if (const auto it = held.find(newcomer); it != held.end())
+            ++it->first;
+        QString best;
+        std::pair<qsizetype, qint64> most{0, 0};
+        for (auto it = held.cbegin(); it != held.cend(); ++it) {
+            if (it->first > most.first || (it->first == most.first && it->second < most.second)) {
+                best = it.key();
+                most = it.value();
+            }
+        }
+        return best;
+    };
     for (;;) {
         qsizetype own = 0;
         for (const Session &s : std::as_const(m_sessions))
-            own += s.actor == actor ? 1 : 0;
+            own += s.actor == caller.owner ? 1 : 0;
         if (own < m_limits.maxSessionsPerCredential)
             break;
-        evict(oldest([&actor](const Session &s) { return s.actor == actor; }),
+        evict(oldest([&caller](const Session &s) { return s.actor == caller.owner; }),
               "mcp.maxSessionsPerCredential");
     }
-    while (!m_sessions.isEmpty() && m_sessions.size() >= m_limits.maxSessions)
-        evict(oldest([](const Session &) { return true; }), "mcp.maxSessions");
+    while (!m_sessions.isEmpty() && m_sessions.size() >= m_limits.maxSessions) {
+        const QString group = heaviest([](const Session &) { return true; },
+                                       [](const Session &s) { return s.group; }, caller.group);
+        const QString owner = heaviest([&group](const Session &s) { return s.group == group; },
+                                       [](const Session &s) { return s.actor; }, caller.owner);
+        evict(oldest([&owner, &group](const Session &s) {
+                  return s.group == group && s.actor == owner;
+              }),
+              "mcp.maxSessions");
+    }
 }
 
-McpServer::Session *McpServer::sessionFor(Exchange &ex, QString *sessionId)
+McpServer::Session *McpServer::sessionFor(Exchange &ex, const Caller &caller, QString *sessionId)
 {
     expireIdle();
     *sessionId = QString::fromLatin1(ex.request().header("mcp-session-id").trimmed());
@@ -308,7 +346,7 @@ McpServer::Session *McpServer::sessionFor(Exchange &ex, QString *sessionId)
         return nullptr;
     }
     auto it = m_sessions.find(*sessionId);
-    if (it == m_sessions.end() || it->actor != ex.request().principal.actor()) {
+    if (it == m_sessions.end() || it->actor != caller.owner) {
         fail(ex, 404, kSessionNotFound,
              QStringLiteral("Session not found: it ended or expired; initialize again"));
         return nullptr;
@@ -340,14 +378,24 @@ void McpServer::get(Exchange &ex)
 
 void McpServer::remove(Exchange &ex)
 {
+    removeAs(ex, callerOf(ex.request()));
+}
+
+void McpServer::removeAs(Exchange &ex, const Caller &caller)
+{
     QString sessionId;
-    if (!sessionFor(ex, &sessionId))
+    if (!sessionFor(ex, caller, &sessionId))
         return;
     m_sessions.remove(sessionId);
     ex.respond(204, {}, {});
 }
 
 void McpServer::post(Exchange &ex)
+{
+    postAs(ex, callerOf(ex.request()));
+}
+
+void McpServer::postAs(Exchange &ex, const Caller &caller)
 {
     const http::Request &request = ex.request();
     const QByteArray contentType = request.header("content-type").toLower();
@@ -389,7 +437,7 @@ void McpServer::post(Exchange &ex)
             return;
         }
     } else {
-        session = sessionFor(ex, &sessionId);
+        session = sessionFor(ex, caller, &sessionId);
         if (!session)
             return;
         if (batch && !batchesAllowed(session->protocolVersion)) {
@@ -415,7 +463,7 @@ void McpServer::post(Exchange &ex)
     int status = 200;
     for (const QJsonValue &m : messages) {
         const QJsonValue response =
-            handleMessage(m, session, sessionId, request, &newSessionId, &status);
+            handleMessage(m, session, sessionId, request, caller, &newSessionId, &status);
         if (!response.isUndefined())
             responses.append(response);
     }
@@ -478,7 +526,7 @@ bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *ses
 
 QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
                                     const QString &sessionId, const http::Request &request,
-                                    QString *newSessionId, int *httpStatus)
+                                    const Caller &caller, QString *newSessionId, int *httpStatus)
 {
     const QJsonObject message = value.toObject();
     const QJsonValue id = message.value(QStringLiteral("id"));
@@ -513,7 +561,7 @@ QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
     }
     try {
         if (method == QLatin1String("initialize"))
-            return rpcResult(id, initialize(params, request, newSessionId));
+            return rpcResult(id, initialize(params, caller, newSessionId));
         if (method == QLatin1String("ping"))
             return rpcResult(id, {});
         if (method == QLatin1String("tools/list"))
@@ -534,7 +582,7 @@ QJsonValue McpServer::handleMessage(const QJsonValue &value, Session *session,
     }
 }
 
-QJsonObject McpServer::initialize(const QJsonObject &params, const http::Request &request,
+QJsonObject McpServer::initialize(const QJsonObject &params, const Caller &caller,
                                   QString *newSessionId)
 {
     const QJsonValue requested = params.value(QStringLiteral("protocolVersion"));
@@ -545,7 +593,8 @@ QJsonObject McpServer::initialize(const QJsonObject &params, const http::Request
         supportedVersions().contains(requested.toString()) ? requested.toString() : latestVersion();
     Session session;
     session.protocolVersion = version;
-    session.actor = request.principal.actor();
+    session.actor = caller.owner;
+    session.group = caller.group;
     session.clientInfo = params.value(QStringLiteral("clientInfo")).toObject();
     session.lastSeenMs = m_clock.nowMs();
     session.bytes = QJsonDocument(session.clientInfo).toJson(QJsonDocument::Compact).size() +
@@ -558,7 +607,7 @@ QJsonObject McpServer::initialize(const QJsonObject &params, const http::Request
                              .arg(m_limits.maxSessionBytes),
                          400};
     expireIdle();
-    makeRoomFor(session.actor);
+    makeRoomFor(caller);
     *newSessionId = Ids::make(QStringLiteral("mcp"), 32);
     m_sessions.insert(*newSessionId, session);
 

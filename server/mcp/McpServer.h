@@ -69,10 +69,13 @@ struct Tool
 // - Batches (JSON arrays) are accepted for sessions on 2025-03-26 and 2024-11-05 and
 //   refused for 2025-06-18, which removed them; `initialize` is never batched.
 // - Notifications and responses alone are answered 202 with no body.
-// - A session belongs to the credential that opened it; another credential gets 404.
-// - Sessions are bounded (Limits): an endpoint keeps at most `maxSessions`, a credential
-//   at most `maxSessionsPerCredential`; a new session beyond either evicts the least
-//   recently used one (of that credential first). Sessions unused for `idleTimeoutMs`
+// - A session belongs to the caller that opened it (by default its credential; an
+//   endpoint for anonymous callers names them itself, see Caller); another gets 404.
+// - Sessions are bounded (Limits): a caller keeps at most `maxSessionsPerCredential`
+//   (a new one evicts that caller's least recently used), an endpoint at most
+//   `maxSessions`: beyond it, the caller group holding the most sessions gives up its
+//   heaviest caller's least recently used one, so one caller's flood evicts its own
+//   sessions, never a lighter caller's. Sessions unused for `idleTimeoutMs`
 //   end. The client of an ended or evicted session gets 404 on its next request and,
 //   as the streamable-HTTP transport requires, initializes again. An initialize whose
 //   state (clientInfo) exceeds `maxSessionBytes` is refused (-32602, HTTP 400).
@@ -86,6 +89,16 @@ public:
         QString title;
         QString version;
         QString instructions;
+    };
+
+    // Who a session belongs to: `owner` must match on every later request and is what
+    // maxSessionsPerCredential counts; `group` gathers owners for eviction under
+    // maxSessions (anonymous callers: their client address). post() and remove() take
+    // both from the credential (Principal::actor()).
+    struct Caller
+    {
+        QString owner;
+        QString group;
     };
 
     struct Limits
@@ -126,6 +139,10 @@ public:
     void post(http::Exchange &ex);
     void remove(http::Exchange &ex);
     void get(http::Exchange &ex);
+    // The same for a caller the endpoint identified itself (site MCP servers: a verified
+    // agent, else the client address and client id).
+    void postAs(http::Exchange &ex, const Caller &caller);
+    void removeAs(http::Exchange &ex, const Caller &caller);
 
     // Checks `value` against the subset of JSON Schema the tools use; returns an empty
     // string or a sentence naming the offending path.
@@ -136,7 +153,8 @@ private:
     struct Session
     {
         QString protocolVersion;
-        QString actor; // Principal::actor() of the credential that opened it
+        QString actor; // the Caller's owner (Principal::actor() of the credential)
+        QString group; // the Caller's group
         QJsonObject clientInfo;
         bool initialized = false;
         qint64 lastSeenMs = 0;
@@ -149,10 +167,9 @@ private:
     // One JSON-RPC message; returns the response, or an undefined value for
     // notifications and responses.
     QJsonValue handleMessage(const QJsonValue &message, Session *session, const QString &sessionId,
-                             const http::Request &request, QString *newSessionId,
-                             int *httpStatus = nullptr);
-    QJsonObject initialize(const QJsonObject &params, const http::Request &request,
-                           QString *newSessionId);
+                             const http::Request &request, const Caller &caller,
+                             QString *newSessionId, int *httpStatus = nullptr);
+    QJsonObject initialize(const QJsonObject &params, const Caller &caller, QString *newSessionId);
     QJsonObject callTool(const QJsonObject &params, const CallContext &context);
     QJsonObject listTools(const http::Request &request) const;
     // The tool `params` names, checked with its arguments: null when the call is
@@ -160,10 +177,11 @@ private:
     std::optional<Tool> resolveCall(const QJsonObject &params, const http::Request &request,
                                     QJsonObject *arguments, QJsonObject *early) const;
     QList<Tool> toolsFor(const http::Request &request) const;
-    Session *sessionFor(http::Exchange &ex, QString *sessionId);
+    Session *sessionFor(http::Exchange &ex, const Caller &caller, QString *sessionId);
     void expireIdle();
-    // Evicts least recently used sessions until one more for `actor` fits the limits.
-    void makeRoomFor(const QString &actor);
+    // Evicts sessions until one more for `caller` fits the limits.
+    void makeRoomFor(const Caller &caller);
+    static Caller callerOf(const http::Request &request);
     static void fail(http::Exchange &ex, int status, int code, const QString &message);
 
     QString m_path;

@@ -334,6 +334,10 @@ QList<Tab> RuntimeRepository::tabsOf(const QString &sessionId) const
 
 void RuntimeRepository::upsertSnapshot(const QString &sessionId, const Snapshot &s)
 {
+    Sql previous(m_store, QStringLiteral("SELECT object_id FROM runtime_snapshots"
+                                         " WHERE session_id = :s AND object_id IS NOT NULL"));
+    previous.bind(QStringLiteral(":s"), sessionId).exec();
+    const QString replaced = previous.next() ? previous.value(0).toString() : QString();
     Sql(m_store,
         QStringLiteral("INSERT INTO runtime_snapshots (session_id, version, seq, payload,"
                        " object_id, bytes, visitor_id, updated_at, expires_at) VALUES (:s, :v,"
@@ -352,6 +356,52 @@ void RuntimeRepository::upsertSnapshot(const QString &sessionId, const Snapshot 
         .bind(QStringLiteral(":u"), s.updatedAt)
         .bind(QStringLiteral(":e"), s.expiresAt)
         .exec();
+    if (!replaced.isEmpty() && replaced != s.objectId) {
+        Sql(m_store, QStringLiteral("DELETE FROM stored_objects WHERE id = :id"))
+            .bind(QStringLiteral(":id"), replaced)
+            .exec();
+        m_store.notifyChanged(QStringLiteral("stored_objects"), replaced);
+    }
+}
+
+qint64 RuntimeRepository::storedBytesOfSession(const QString &sessionId, qint64 now) const
+{
+    Sql q(m_store, QStringLiteral("SELECT COALESCE((SELECT bytes FROM runtime_snapshots WHERE"
+                                  " session_id = :s AND expires_at > :now), 0) + COALESCE((SELECT"
+                                  " SUM(bytes) FROM runtime_telemetry WHERE session_id = :s), 0)"));
+    q.bind(QStringLiteral(":s"), sessionId).bind(QStringLiteral(":now"), now).exec();
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+qint64 RuntimeRepository::storedBytesOfSite(const QString &siteId, qint64 now) const
+{
+    Sql q(m_store,
+          QStringLiteral("SELECT COALESCE((SELECT SUM(p.bytes) FROM runtime_snapshots p JOIN"
+                         " runtime_sessions s ON s.id = p.session_id WHERE s.site_id = :site AND"
+                         " p.expires_at > :now), 0) + COALESCE((SELECT SUM(t.bytes) FROM"
+                         " runtime_telemetry t JOIN runtime_sessions s ON s.id = t.session_id"
+                         " WHERE s.site_id = :site), 0)"));
+    q.bind(QStringLiteral(":site"), siteId).bind(QStringLiteral(":now"), now).exec();
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+int RuntimeRepository::purgeTelemetry(qint64 before)
+{
+    Sql q(m_store, QStringLiteral("DELETE FROM runtime_telemetry WHERE created_at < :t"));
+    q.bind(QStringLiteral(":t"), before).exec();
+    return q.rowsAffected();
+}
+
+int RuntimeRepository::purgeExpiredSnapshots(qint64 now)
+{
+    Sql(m_store, QStringLiteral("DELETE FROM stored_objects WHERE id IN (SELECT object_id FROM"
+                                " runtime_snapshots WHERE expires_at <= :now AND object_id IS NOT"
+                                " NULL)"))
+        .bind(QStringLiteral(":now"), now)
+        .exec();
+    Sql q(m_store, QStringLiteral("DELETE FROM runtime_snapshots WHERE expires_at <= :now"));
+    q.bind(QStringLiteral(":now"), now).exec();
+    return q.rowsAffected();
 }
 
 std::optional<Snapshot> RuntimeRepository::snapshotOf(const QString &sessionId, qint64 now) const
@@ -433,22 +483,30 @@ bool RuntimeRepository::exchangeContextToken(const QString &hash, const QString 
 void RuntimeRepository::insertTelemetry(const QString &sessionId, const QJsonObject &batch,
                                         int dropped, qint64 at)
 {
+    const QString events = JsonText::from(batch.value(QStringLiteral("events")).toArray());
+    const QString pageUrl = batch.value(QStringLiteral("pageUrl")).toString();
     Sql(m_store, QStringLiteral("INSERT INTO runtime_telemetry (session_id, run_id, flush_reason,"
-                                " page_url, sdk_version, events, dropped, created_at) VALUES (:s,"
-                                " :run, :flush, :page, :sdk, :events, :dropped, :at)"))
+                                " page_url, sdk_version, events, dropped, created_at, bytes)"
+                                " VALUES (:s, :run, :flush, :page, :sdk, :events, :dropped, :at,"
+                                " :bytes)"))
         .bind(QStringLiteral(":s"), sessionId)
         .bind(QStringLiteral(":run"), nullableText(batch.value(QStringLiteral("runId")).toString()))
         .bind(QStringLiteral(":flush"),
               nullableText(batch.value(QStringLiteral("flushReason")).toString()))
-        .bind(QStringLiteral(":page"),
-              nullableText(batch.value(QStringLiteral("pageUrl")).toString()))
+        .bind(QStringLiteral(":page"), nullableText(pageUrl))
         .bind(QStringLiteral(":sdk"),
               nullableText(batch.value(QStringLiteral("sdkVersion")).toString()))
-        .bind(QStringLiteral(":events"),
-              JsonText::from(batch.value(QStringLiteral("events")).toArray()))
+        .bind(QStringLiteral(":events"), events)
         .bind(QStringLiteral(":dropped"), dropped)
         .bind(QStringLiteral(":at"), at)
+        .bind(QStringLiteral(":bytes"), qint64(events.toUtf8().size() + pageUrl.toUtf8().size()))
         .exec();
+}
+
+qint64 RuntimeRepository::telemetryBytes(const QJsonObject &batch)
+{
+    return JsonText::from(batch.value(QStringLiteral("events")).toArray()).toUtf8().size() +
+           batch.value(QStringLiteral("pageUrl")).toString().toUtf8().size();
 }
 
 int RuntimeRepository::telemetryCount(const QString &sessionId) const

@@ -130,8 +130,19 @@ public:
     void upsertTab(const QString &sessionId, const Tab &tab);
     QList<Tab> tabsOf(const QString &sessionId) const;
 
+    // The session's one checkpoint: a new one replaces the row, and the stored object of
+    // the one it replaces (if any, and not the new one's) is deleted with it, in the
+    // caller's transaction, so writes never pile up objects.
     void upsertSnapshot(const QString &sessionId, const Snapshot &snapshot);
     std::optional<Snapshot> snapshotOf(const QString &sessionId, qint64 now) const;
+    // Bytes a visitor's writes keep stored (an unexpired checkpoint and the telemetry
+    // batches): of one session, and of all sessions of one site.
+    qint64 storedBytesOfSession(const QString &sessionId, qint64 now) const;
+    qint64 storedBytesOfSite(const QString &siteId, qint64 now) const;
+    // Deletes telemetry batches made before `before` and expired checkpoints with their
+    // objects; returns the rows deleted.
+    int purgeTelemetry(qint64 before);
+    int purgeExpiredSnapshots(qint64 now);
 
     // Records a context token's hash as exchanged; false when it was exchanged before.
     bool exchangeContextToken(const QString &hash, const QString &sessionId, qint64 at);
@@ -153,6 +164,8 @@ public:
     void insertTelemetry(const QString &sessionId, const QJsonObject &batch, int dropped,
                          qint64 at);
     int telemetryCount(const QString &sessionId) const;
+    // What a telemetry batch counts against the quotas: its events and page URL, as stored.
+    static qint64 telemetryBytes(const QJsonObject &batch);
 
 private:
     Store &m_store;

@@ -74,6 +74,19 @@ DomainError staleRun(const QString &message, const QString &field, const QString
                         {QStringLiteral("retryable"), false}});
 }
 
+// 413: a write over one of the storage quotas (docs/security.md, "Quotas for what
+// visitors store"). Nothing stored is touched: the previous checkpoint stays.
+DomainError overQuota(const QString &code, const QString &message, const QString &field,
+                      const QString &setting, qint64 limit, qint64 stored, qint64 bytes)
+{
+    return DomainError(DomainError::Kind::TooLarge, code, message, field,
+                       {{QStringLiteral("setting"), setting},
+                        {QStringLiteral("limitBytes"), double(limit)},
+                        {QStringLiteral("storedBytes"), double(stored)},
+                        {QStringLiteral("bytes"), double(bytes)},
+                        {QStringLiteral("retryable"), false}});
+}
+
 // A key's capabilities and site policy over their defaults (what the runtime enforces).
 QJsonObject overDefaults(QJsonObject defaults, const QJsonObject &set)
 {
@@ -217,6 +230,77 @@ qint64 RuntimeService::now() const
     return m_store.clock().nowMs();
 }
 
+void RuntimeService::checkOpenRate(const QString &who, const QString &setting, const QString &scope)
+{
+    const qint64 at = now();
+    // A client gone quiet leaves an empty window behind: sweep them now and then.
+    if (m_opens.size() > 4096) {
+        for (auto it = m_opens.begin(); it != m_opens.end();) {
+            if (it->isEmpty() || it->last() <= at - 60000)
+                it = m_opens.erase(it);
+            else
+                ++it;
+        }
+    }
+    QList<qint64> &times = m_opens[scope + u' ' + who];
+    while (!times.isEmpty() && times.first() <= at - 60000)
+        times.removeFirst();
+    const int limit = m_settings.intValue(setting);
+    if (times.size() >= limit) {
+        const int retry = int(std::max<qint64>(1, (times.first() + 60000 - at + 999) / 1000));
+        throw DomainError(DomainError::Kind::TooManyRequests, QStringLiteral("RATE_LIMITED"),
+                          QStringLiteral("%1 session/open calls a minute per %2 at most (%3)")
+                              .arg(limit)
+                              .arg(scope, setting),
+                          QString(),
+                          {{QStringLiteral("setting"), setting},
+                           {QStringLiteral("scope"), scope},
+                           {QStringLiteral("limit"), limit},
+                           {QStringLiteral("retryable"), true}})
+            .withRetryAfter(retry);
+    }
+    times.append(at);
+}
+
+void RuntimeService::checkQuota(const Session &s, qint64 freed, qint64 added, const QString &field)
+{
+    const qint64 at = now();
+    const qint64 perSession = m_settings.int64Value(SettingKeys::runtimeMaxStoredBytesPerSession);
+    const qint64 session = m_repo->storedBytesOfSession(s.id, at) - freed;
+    if (session + added > perSession)
+        throw overQuota(QStringLiteral("SESSION_STORAGE_QUOTA_EXCEEDED"),
+                        QStringLiteral("this session would keep %1 bytes stored; the limit is %2 "
+                                       "(%3)")
+                            .arg(session + added)
+                            .arg(perSession)
+                            .arg(SettingKeys::runtimeMaxStoredBytesPerSession),
+                        field, SettingKeys::runtimeMaxStoredBytesPerSession, perSession, session,
+                        added);
+    const qint64 perSite = m_settings.int64Value(SettingKeys::runtimeMaxStoredBytesPerSite);
+    const qint64 site = m_repo->storedBytesOfSite(s.siteId, at) - freed;
+    if (site + added > perSite)
+        throw overQuota(QStringLiteral("SITE_STORAGE_QUOTA_EXCEEDED"),
+                        QStringLiteral("the site's sessions would keep %1 bytes stored; the limit "
+                                       "is %2 (%3)")
+                            .arg(site + added)
+                            .arg(perSite)
+                            .arg(SettingKeys::runtimeMaxStoredBytesPerSite),
+                        field, SettingKeys::runtimeMaxStoredBytesPerSite, perSite, site, added);
+}
+
+int RuntimeService::purgeStale()
+{
+    const qint64 at = now();
+    const qint64 keep =
+        m_settings.int64Value(SettingKeys::runtimeTelemetryRetentionHours) * 3600 * 1000;
+    int n = 0;
+    write([&] {
+        n += m_repo->purgeTelemetry(at - keep);
+        n += m_repo->purgeExpiredSnapshots(at);
+    });
+    return n;
+}
+
 double RuntimeService::blockScore() const
 {
     return m_settings.intValue(SettingKeys::runtimeExternalBlockPercent) / 100.0;
@@ -227,6 +311,10 @@ double RuntimeService::blockScore() const
 RuntimeService::Opened RuntimeService::open(const QJsonObject &body, const QString &bearer,
                                             const QString &clientAddress)
 {
+    // Every call counts against its client, a refused one too (docs/security.md,
+    // "Quotas for what visitors store").
+    checkOpenRate(clientAddress, SettingKeys::runtimeSessionOpensPerMinutePerClient,
+                  QStringLiteral("client"));
     const JsonFields f(body);
     const QString presented = f.optionalString(QStringLiteral("sessionToken")).value_or(bearer);
     // Refresh: a valid session token. An invalid or expired one falls back to bootstrap.
@@ -329,6 +417,9 @@ RuntimeService::Opened RuntimeService::open(const QJsonObject &body, const QStri
         throw forbidden(QStringLiteral("SITE_PAUSED"),
                         QStringLiteral("the site's runtime is paused by its owner"),
                         QStringLiteral("siteId"));
+
+    // A new session counts against its site once the key let it in.
+    checkOpenRate(siteId, SettingKeys::runtimeSessionOpensPerMinutePerSite, QStringLiteral("site"));
 
     Session session;
     // Public-key bootstrap always starts a new random session (a sessionId in the body
@@ -1525,18 +1616,33 @@ QJsonObject RuntimeService::saveSnapshot(const Session &s, const QJsonObject &bo
                           {QStringLiteral("retryable"), true}}}});
     const QByteArray json = QJsonDocument(payload).toJson(QJsonDocument::Compact);
     snap.bytes = json.size();
+    const qint64 maxBytes = m_settings.int64Value(SettingKeys::runtimeMaxSnapshotBytes);
+    if (snap.bytes > maxBytes)
+        throw overQuota(QStringLiteral("SNAPSHOT_TOO_LARGE"),
+                        QStringLiteral("the checkpoint is %1 bytes; the limit is %2 (%3)")
+                            .arg(snap.bytes)
+                            .arg(maxBytes)
+                            .arg(SettingKeys::runtimeMaxSnapshotBytes),
+                        field, SettingKeys::runtimeMaxSnapshotBytes, maxBytes, 0, snap.bytes);
     const bool offload = json.size() > m_settings.intValue(SettingKeys::runtimeSnapshotInlineBytes);
-    if (offload) {
-        // Oversized: the payload goes to storage, the row keeps its reference.
-        snap.objectId =
-            m_store.objects()
-                .put(s.keyId, QStringLiteral("runtime_snapshot"), s.id + QStringLiteral(".json"),
-                     QStringLiteral("application/json"), json, ttlHours * 3600 * 1000)
-                .id;
-    } else {
-        snap.payload = payload;
-    }
-    m_repo->upsertSnapshot(s.id, snap);
+    // One checkpoint per session: the new one replaces the stored one (and its object) in
+    // the same transaction, and counts against the quotas in place of it.
+    write([&] {
+        const std::optional<Snapshot> current = m_repo->snapshotOf(s.id, now());
+        checkQuota(s, current ? current->bytes : 0, snap.bytes, field);
+        if (offload) {
+            // Oversized: the payload goes to storage, the row keeps its reference.
+            snap.objectId =
+                m_store.objects()
+                    .put(s.keyId, QStringLiteral("runtime_snapshot"),
+                         s.id + QStringLiteral(".json"), QStringLiteral("application/json"), json,
+                         ttlHours * 3600 * 1000)
+                    .id;
+        } else {
+            snap.payload = payload;
+        }
+        m_repo->upsertSnapshot(s.id, snap);
+    });
     return {{QStringLiteral("sessionId"), s.id},
             {QStringLiteral("version"), snap.version},
             {QStringLiteral("seq"), snap.seq},
@@ -1577,7 +1683,10 @@ QJsonObject RuntimeService::ingestTelemetry(const Session &s, const QJsonObject 
                              QStringLiteral("pageUrl"), QStringLiteral("sdkVersion")})
         if (const auto v = f.optionalString(k))
             batch.insert(k, v->left(k == QLatin1String("pageUrl") ? 2048 : 128));
-    m_repo->insertTelemetry(s.id, batch, dropped, now());
+    write([&] {
+        checkQuota(s, 0, RuntimeRepository::telemetryBytes(batch), QStringLiteral("events"));
+        m_repo->insertTelemetry(s.id, batch, dropped, now());
+    });
     return {{QStringLiteral("accepted"), kept.size()},
             {QStringLiteral("dropped"), dropped},
             {QStringLiteral("truncated"), truncated},

@@ -91,10 +91,18 @@ public:
     // already answered (same clientEventId) gets the same answer again.
     Answer command(const Session &session, const QJsonObject &body);
 
-    // POST /snapshot: upserts the session's compacted checkpoint.
+    // POST /snapshot: replaces the session's compacted checkpoint (one per session; the
+    // replaced one's stored object goes in the same transaction). 413 SNAPSHOT_TOO_LARGE
+    // over runtime.maxSnapshotBytes; 413 SESSION_/SITE_STORAGE_QUOTA_EXCEEDED when the
+    // session or its site would keep more than runtime.maxStoredBytesPerSession /
+    // PerSite stored: nothing stored changes then.
     QJsonObject saveSnapshot(const Session &session, const QJsonObject &body);
-    // POST /telemetry/ingest: keeps at most the configured events, each truncated.
+    // POST /telemetry/ingest: keeps at most the configured events, each truncated; a
+    // batch over the storage quotas is refused like a checkpoint.
     QJsonObject ingestTelemetry(const Session &session, const QJsonObject &body);
+    // For the storage purger: deletes telemetry older than runtime.telemetryRetentionHours
+    // and expired checkpoints; returns the rows deleted.
+    int purgeStale();
     // POST /context/external: the policy decision for an external URL (and, for
     // read_context, the page read through the cloud browser by the caller).
     QJsonObject externalDecision(const Session &session, const QJsonObject &body);
@@ -192,6 +200,12 @@ private:
                    bool stopEngine = true);
     QJsonObject runInputData(const Session &session, const Run &run) const;
     qint64 now() const;
+    // 429 RATE_LIMITED (with Retry-After) when `who` already made `setting`'s number of
+    // session/open calls in the last minute; else counts this one.
+    void checkOpenRate(const QString &who, const QString &setting, const QString &scope);
+    // 413 when `added` more bytes (after `freed` are given back) would take the session
+    // or its site over its storage quota.
+    void checkQuota(const Session &session, qint64 freed, qint64 added, const QString &field);
     void write(const std::function<void()> &work);
     // After a transaction: the streams and the run signals it owes.
     void flush();
@@ -217,6 +231,7 @@ private:
     sites::AnalyticsRepository &m_analytics;
     std::unique_ptr<RuntimeRepository> m_repo;
     QList<std::pair<QString, qint64>> m_advanced; // sessions to announce after commit
+    QHash<QString, QList<qint64>> m_opens;        // session/open times in the last minute, by who
 };
 
 } // namespace ph::runtime

@@ -97,6 +97,73 @@ QByteArray HttpClient::raw(quint16 port, const QByteArray &request, int timeoutM
     return out;
 }
 
+HttpResponse HttpClient::sendFrom(const QString &local, const QByteArray &method, const QUrl &url,
+                                  const QByteArray &body, const Headers &headers, int timeoutMs)
+{
+    QByteArray request = method + ' ' + url.path(QUrl::FullyEncoded).toUtf8();
+    if (url.hasQuery())
+        request += '?' + url.query(QUrl::FullyEncoded).toUtf8();
+    request += " HTTP/1.1\r\nHost: " + url.host().toUtf8() + ':' + QByteArray::number(url.port()) +
+               "\r\nConnection: close\r\nContent-Length: " + QByteArray::number(body.size()) +
+               "\r\n";
+    for (const auto &h : headers)
+        request += h.first + ": " + h.second + "\r\n";
+    request += "\r\n" + body;
+
+    HttpResponse r;
+    QTcpSocket socket;
+    if (!socket.bind(QHostAddress(local))) {
+        r.error = QStringLiteral("cannot bind %1: %2").arg(local, socket.errorString());
+        return r;
+    }
+    socket.connectToHost(url.host(), quint16(url.port()));
+    QByteArray out;
+    QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
+    QObject::connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QObject::connect(&socket, &QTcpSocket::connected, &loop, [&] { socket.write(request); });
+    QObject::connect(&socket, &QTcpSocket::readyRead, &loop, [&] { out += socket.readAll(); });
+    QObject::connect(&socket, &QTcpSocket::disconnected, &loop, &QEventLoop::quit);
+    QObject::connect(&socket, &QTcpSocket::errorOccurred, &loop, [&] {
+        if (socket.error() != QAbstractSocket::RemoteHostClosedError)
+            loop.quit();
+    });
+    timer.start(timeoutMs);
+    loop.exec();
+    out += socket.readAll();
+    const qsizetype end = out.indexOf("\r\n\r\n");
+    if (end < 0) {
+        r.error = QStringLiteral("no answer: %1").arg(socket.errorString());
+        return r;
+    }
+    const QList<QByteArray> lines = out.left(end).split('\n');
+    r.status = lines.first().split(' ').value(1).toInt();
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const qsizetype colon = lines.at(i).indexOf(':');
+        if (colon > 0)
+            r.headers.insert(lines.at(i).left(colon).trimmed().toLower(),
+                             lines.at(i).mid(colon + 1).trimmed());
+    }
+    r.body = out.mid(end + 4);
+    if (r.header("transfer-encoding").toLower() == "chunked") {
+        QByteArray whole;
+        qsizetype at = 0;
+        for (;;) {
+            const qsizetype eol = r.body.indexOf("\r\n", at);
+            bool ok = false;
+            const qsizetype size =
+                eol < 0 ? 0 : r.body.mid(at, eol - at).trimmed().toLongLong(&ok, 16);
+            if (!ok || size == 0)
+                break;
+            whole += r.body.mid(eol + 2, size);
+            at = eol + 2 + size + 2;
+        }
+        r.body = whole;
+    }
+    return r;
+}
+
 bool HttpResponse::expectStatus(std::initializer_list<int> expected, const char *file,
                                 int line) const
 {

@@ -55,6 +55,13 @@ public:
     static QByteArray raw(quint16 port, const QByteArray &request, int timeoutMs = 10000,
                           const QByteArray &until = {});
 
+    // send() from another client as the server sees it: over a socket bound to `local`
+    // (another loopback address, 127.0.0.2 …), HTTP/1.1 with Connection: close, to the
+    // host and port of `url`.
+    static HttpResponse sendFrom(const QString &local, const QByteArray &method, const QUrl &url,
+                                 const QByteArray &body = {}, const Headers &headers = {},
+                                 int timeoutMs = 10000);
+
     QString base() const { return m_base; }
     void setBearer(const QString &key) { m_bearer = key; }
 

@@ -1,5 +1,6 @@
 #include "TestService.h"
 
+#include "core/Settings.h"
 #include "core/Store.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
@@ -88,6 +89,20 @@ void TestService::allowBrowserHandoffs()
         config.insert(QStringLiteral("aiAccess"), ai);
         repo.writeConfig(id, config, QStringLiteral("test"));
     }
+}
+
+ScopedSetting::ScopedSetting(TestService &service, const QString &key, const QJsonValue &value)
+    : m_service(service)
+    , m_key(key)
+    , m_old(service.service().settings().value(key))
+{
+    error = service.service().settings().set(key, value);
+}
+
+ScopedSetting::~ScopedSetting()
+{
+    if (error.isEmpty())
+        m_service.service().settings().set(m_key, m_old);
 }
 
 } // namespace ph::test

@@ -48,4 +48,22 @@ private:
     bool m_ok = false;
 };
 
+// A setting changed for the rest of a scope, as an operator would change it
+// (Settings::set, what PATCH /settings calls), and put back at the scope's end. `error`
+// is the refusal when the value could not be set.
+class ScopedSetting
+{
+public:
+    ScopedSetting(TestService &service, const QString &key, const QJsonValue &value);
+    ~ScopedSetting();
+    ScopedSetting(const ScopedSetting &) = delete;
+    ScopedSetting &operator=(const ScopedSetting &) = delete;
+    QString error;
+
+private:
+    TestService &m_service;
+    QString m_key;
+    QJsonValue m_old;
+};
+
 } // namespace ph::test
