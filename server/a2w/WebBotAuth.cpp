@@ -328,7 +328,7 @@ std::optional<QList<SignatureInput>> WebBotAuth::parseSignatureInput(const QByte
             // One component parameter is used by Web Bot Auth: `key`, naming a member of
             // a dictionary field (the draft's "signature-agent";key="sig1"). The others
             // (;req, ;sf, ;bs, ;tr, ;name) are refused.
-            QString key;
+            QString member;
             if (c.peek() == ';') {
                 ++c.i;
                 const auto name = parseKey(c);
@@ -338,10 +338,10 @@ std::optional<QList<SignatureInput>> WebBotAuth::parseSignatureInput(const QByte
                 const auto value = parseString(c);
                 if (!value || c.peek() == ';')
                     return false;
-                key = *value;
+                member = *value;
             }
             in.components << *component;
-            in.componentKeys << key;
+            in.componentKeys << member;
             if (c.peek() != ' ' && c.peek() != ')')
                 return false;
         }

@@ -43,9 +43,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             // The dictionary member a signature covers, serialized again, is canonical:
             // a one-member dictionary of it gives the same bytes back.
             if (const auto member = WebBotAuth::dictionaryMember(agent, one.label)) {
-                const auto again =
+                const auto reserialized =
                     WebBotAuth::dictionaryMember(one.label.toLatin1() + '=' + *member, one.label);
-                require(again && *again == *member,
+                require(reserialized && *reserialized == *member,
                         "a dictionary member does not serialize back to itself");
             }
             WebBotAuth::signatureBase(request, one, &error);
@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     // Host values: whatever authority comes out is stable under a second pass.
     const QString host = QString::fromLatin1(agent.left(256));
-    for (const QString scheme : {QStringLiteral("http"), QStringLiteral("https")}) {
+    for (const QString &scheme : {QStringLiteral("http"), QStringLiteral("https")}) {
         const QString authority = WebBotAuth::authorityOf(scheme, host);
         require(authority.isEmpty() || WebBotAuth::authorityOf(scheme, authority) == authority,
                 "an authority is not stable");
