@@ -14,6 +14,7 @@
 
 #include <QCryptographicHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QUrlQuery>
 
 namespace ph::a2w {
@@ -617,28 +618,29 @@ void A2wController::capabilities(Exchange &ex)
             caller.verifiedAgent.isEmpty()
                 ? (caller.clientId.isEmpty() ? Trust::anonymous : Trust::identified)
                 : Trust::verified;
-        ex.respondJson(
-            200,
-            {{QStringLiteral("protocol"), QStringLiteral("mcp")},
-             {QStringLiteral("serverInfo"),
-              QJsonObject{{QStringLiteral("name"), QStringLiteral("pilothouse-a2w-") + site.siteId},
-                          {QStringLiteral("title"), site.siteName},
-                          {QStringLiteral("version"), QStringLiteral(PILOTHOUSE_VERSION)}}},
-             {QStringLiteral("site"), QJsonObject{{QStringLiteral("siteId"), site.siteId},
-                                                  {QStringLiteral("name"), site.siteName},
-                                                  {QStringLiteral("url"), site.url}}},
-             {QStringLiteral("executor"),
-              QJsonObject{{QStringLiteral("contract"), QStringLiteral("a2w")},
-                          {QStringLiteral("runEndpoint"), b + QStringLiteral("/v2/a2w/runs")}}},
-             {QStringLiteral("mcp"),
-              QJsonObject{{QStringLiteral("transport"), QStringLiteral("streamable-http")},
-                          {QStringLiteral("url"),
-                           b + QStringLiteral("/v2/a2w/sites/%1/mcp").arg(site.siteId)}}},
-             {QStringLiteral("trust"), trust},
-             {QStringLiteral("tools"), site.tools}},
-            // `trust` is this caller's: no shared cache may hand it to another.
-            {{"Cache-Control", "private, max-age=60"},
-             {"Vary", "Signature, Signature-Input, Signature-Agent, X-Svc-Client-Id"}});
+        const QJsonObject document{
+            {QStringLiteral("protocol"), QStringLiteral("mcp")},
+            {QStringLiteral("serverInfo"),
+             QJsonObject{{QStringLiteral("name"), QStringLiteral("pilothouse-a2w-") + site.siteId},
+                         {QStringLiteral("title"), site.siteName},
+                         {QStringLiteral("version"), QStringLiteral(PILOTHOUSE_VERSION)}}},
+            {QStringLiteral("site"), QJsonObject{{QStringLiteral("siteId"), site.siteId},
+                                                 {QStringLiteral("name"), site.siteName},
+                                                 {QStringLiteral("url"), site.url}}},
+            {QStringLiteral("executor"),
+             QJsonObject{{QStringLiteral("contract"), QStringLiteral("a2w")},
+                         {QStringLiteral("runEndpoint"), b + QStringLiteral("/v2/a2w/runs")}}},
+            {QStringLiteral("mcp"),
+             QJsonObject{{QStringLiteral("transport"), QStringLiteral("streamable-http")},
+                         {QStringLiteral("url"),
+                          b + QStringLiteral("/v2/a2w/sites/%1/mcp").arg(site.siteId)}}},
+            {QStringLiteral("trust"), trust},
+            {QStringLiteral("tools"), site.tools}};
+        // `trust` is this caller's: the caller may keep it a minute, no shared cache may
+        // hand it to another (respondJson would add no-store).
+        ex.respond(200, QJsonDocument(document).toJson(QJsonDocument::Compact), "application/json",
+                   {{"Cache-Control", "private, max-age=60"},
+                    {"Vary", "Signature, Signature-Input, Signature-Agent, X-Svc-Client-Id"}});
     });
     Q_UNUSED(r);
 }
