@@ -1165,10 +1165,12 @@ int tst_A2wNetwork::approve(const QString &verifyLink, const QString &credential
         form.addQueryItem(QStringLiteral("scope"), item);
     form.addQueryItem(QStringLiteral("spendCap"), QString::number(spendCap));
     form.addQueryItem(QStringLiteral("expiresInMinutes"), QStringLiteral("60"));
-    return HttpClient()
-        .send("POST", verifyLink, form.toString(QUrl::FullyEncoded).toUtf8(),
-              {{"Content-Type", "application/x-www-form-urlencoded"}})
-        .status;
+    const HttpResponse r =
+        HttpClient().send("POST", verifyLink, form.toString(QUrl::FullyEncoded).toUtf8(),
+                          {{"Content-Type", "application/x-www-form-urlencoded"}});
+    if (r.status != 200)
+        qWarning() << "approve:" << r.status << r.body;
+    return r.status;
 }
 
 void tst_A2wNetwork::grantsADelegatedSessionBehindTheVerifyLink()

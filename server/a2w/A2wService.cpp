@@ -1391,7 +1391,8 @@ Run A2wService::approveDelegation(const QString &id, const QString &signature,
     emitEvent(run, QStringLiteral("message"),
               {{QStringLiteral("role"), QStringLiteral("system")},
                {QStringLiteral("approvedBy"), approvedBy}});
-    return answer(id, go);
+    // The session goes to the run's own caller, whose tier create checked already.
+    return answer(id, go, run.trust);
 }
 
 QJsonObject A2wService::delegationOf(const Run &run, bool revealNewToken)
