@@ -11,6 +11,7 @@
 #include "a2w/A2wService.h"
 #include "core/Store.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -896,7 +897,10 @@ void tst_A2w::keepsAnIdempotencyKeyToItsCaller()
     QFETCH(QByteArray, firstClientId);
     QFETCH(QByteArray, secondClientId);
     QFETCH(QString, secondAddress);
-    const QByteArray key = "shared-" + QByteArray(QTest::currentDataTag()).toBase64().left(12);
+    const QByteArray key =
+        "shared-" + QCryptographicHash::hash(QTest::currentDataTag(), QCryptographicHash::Sha1)
+                        .toHex()
+                        .left(12);
     const QJsonObject body{{QStringLiteral("url"), shop()},
                            {QStringLiteral("prompt"), QStringLiteral("List the products")}};
     HttpClient::Headers first{{"Idempotency-Key", key}, {"Prefer", "execution=browser"}};
