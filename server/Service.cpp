@@ -152,6 +152,11 @@ a2w::A2wService &Service::a2w()
     return *m_a2w;
 }
 
+a2w::WebBotAuth &Service::webBotAuth()
+{
+    return *m_webBotAuth;
+}
+
 runtime::RuntimeService &Service::runtime()
 {
     return *m_runtime;

@@ -133,6 +133,8 @@ public:
     cloud::RunService &runService();
     // A2W runs of visiting agents (the console's A2W runs panel).
     a2w::A2wService &a2w();
+    // Web Bot Auth of visiting agents (tests reach its test-only switches here).
+    a2w::WebBotAuth &webBotAuth();
     runtime::RuntimeService &runtime();
     AnalyticsNotifications &analyticsNotifications() { return *m_analyticsNotifications; }
 

@@ -4,18 +4,21 @@
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "NodeScript.h"
+#include "StrictCsp.h"
 #include "TestMain.h"
 #include "TestService.h"
 
 #include "a2w/A2wService.h"
 #include "core/Store.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QProcess>
 #include <QSqlQuery>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 
 using namespace ph;
@@ -58,6 +61,8 @@ private Q_SLOTS:
     void cancelsARunningRun();
     void expiresARunWhoseInputIsNotGiven();
     void returnsTheSameRunForTheSameIdempotencyKey();
+    void keepsAnIdempotencyKeyToItsCaller_data();
+    void keepsAnIdempotencyKeyToItsCaller();
     void createsFromAGetLinkAsMarkdown();
     void waitsForABrowserAndHandsOffByReceipt();
     void runsAStoredShortcutAndChecksItsEngagementKind();
@@ -647,12 +652,14 @@ void tst_A2w::asksAPersonBeforeSendingAForm()
     QCOMPARE(shown.status, 200);
     QVERIFY(shown.header("content-type").startsWith("text/html"));
     QVERIFY(shown.body.contains("Place order"));
+    QVERIFY2(strictCspProblem(shown).isEmpty(), qPrintable(strictCspProblem(shown)));
     QCOMPARE(HttpClient().get(confirm.section(QStringLiteral("sig="), 0, 0) + "sig=forged").status,
              404);
     const HttpResponse confirmed =
         HttpClient().send("POST", confirm, "decision=confirm",
                           {{"Content-Type", "application/x-www-form-urlencoded"}});
     QCOMPARE(confirmed.status, 200);
+    QVERIFY2(strictCspProblem(confirmed).isEmpty(), qPrintable(strictCspProblem(confirmed)));
     o = HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QCOMPARE(m_site.hits("/order/place"), placed + 1);
@@ -871,6 +878,73 @@ void tst_A2w::returnsTheSameRunForTheSameIdempotencyKey()
              QStringLiteral("IDEMPOTENCY_KEY_REUSED"));
     QCOMPARE(conflict.json().value(QStringLiteral("field")).toString(),
              QStringLiteral("Idempotency-Key"));
+}
+
+void tst_A2w::keepsAnIdempotencyKeyToItsCaller_data()
+{
+    QTest::addColumn<QByteArray>("firstClientId");
+    QTest::addColumn<QByteArray>("secondClientId");
+    QTest::addColumn<QString>("secondAddress");
+    QTest::newRow("another client id with the same key and body gets a run of its own")
+        << QByteArray("scout-1") << QByteArray("scout-2") << QStringLiteral("127.0.0.1");
+    QTest::newRow("an anonymous caller after an identified one gets a run of its own")
+        << QByteArray("scout-3") << QByteArray() << QStringLiteral("127.0.0.1");
+    QTest::newRow("another client address gets a run of its own")
+        << QByteArray() << QByteArray() << QStringLiteral("127.0.0.2");
+}
+
+void tst_A2w::keepsAnIdempotencyKeyToItsCaller()
+{
+    QFETCH(QByteArray, firstClientId);
+    QFETCH(QByteArray, secondClientId);
+    QFETCH(QString, secondAddress);
+    const QByteArray key =
+        "shared-" + QCryptographicHash::hash(QTest::currentDataTag(), QCryptographicHash::Sha1)
+                        .toHex()
+                        .left(12);
+    const QJsonObject body{{QStringLiteral("url"), shop()},
+                           {QStringLiteral("prompt"), QStringLiteral("List the products")}};
+    HttpClient::Headers first{{"Idempotency-Key", key}, {"Prefer", "execution=browser"}};
+    if (!firstClientId.isEmpty())
+        first.append(qMakePair(QByteArray("X-Svc-Client-Id"), firstClientId));
+    const HttpResponse mine = create(body, first);
+    QVERIFY2(mine.status == 201, mine.body.constData());
+    QCOMPARE(create(body, first).json().value(QStringLiteral("id")),
+             mine.json().value(QStringLiteral("id"))); // the caller's own replay
+
+    // The other caller sends the same key and the same bytes, from its own address
+    // (a socket bound to it: all of 127/8 is loopback).
+    QByteArray request =
+        "POST /v2/a2w/runs HTTP/1.1\r\nHost: " + QUrl(m_ph->base()).authority().toLatin1() +
+        "\r\nContent-Type: application/json\r\nPrefer: execution=browser\r\n"
+        "Idempotency-Key: " +
+        key + "\r\nConnection: close\r\n";
+    if (!secondClientId.isEmpty())
+        request += "X-Svc-Client-Id: " + secondClientId + "\r\n";
+    const QByteArray payload = json(body);
+    request += "Content-Length: " + QByteArray::number(payload.size()) + "\r\n\r\n" + payload;
+    QTcpSocket socket;
+    QVERIFY(socket.bind(QHostAddress(secondAddress)));
+    socket.connectToHost(QHostAddress::LocalHost, m_ph->port());
+    QVERIFY(socket.waitForConnected(10000));
+    socket.write(request);
+    QByteArray answer;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (answer += socket.readAll(), socket.state() == QAbstractSocket::UnconnectedState), 30000);
+    answer += socket.readAll();
+    QCOMPARE(answer.mid(9, 3), QByteArray("201"));
+    const QJsonObject theirs =
+        QJsonDocument::fromJson(answer.mid(answer.indexOf("\r\n\r\n") + 4)).object();
+    // A fresh run with its own tokens: never the first caller's run, run token or
+    // workflow token.
+    QVERIFY(!theirs.value(QStringLiteral("id")).toString().isEmpty());
+    QVERIFY(theirs.value(QStringLiteral("id")) != mine.json().value(QStringLiteral("id")));
+    QVERIFY(theirs.value(QStringLiteral("run")) != mine.json().value(QStringLiteral("run")));
+    QVERIFY(theirs.value(QStringLiteral("workflow")) !=
+            mine.json().value(QStringLiteral("workflow")));
+    const QString myToken =
+        mine.json().value(QStringLiteral("run")).toString().section(QStringLiteral("access="), 1);
+    QVERIFY(!QString::fromUtf8(answer).contains(myToken));
 }
 
 void tst_A2w::createsFromAGetLinkAsMarkdown()

@@ -6,11 +6,14 @@
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "NodeScript.h"
+#include "StrictCsp.h"
 #include "TestMain.h"
+#include "TestResolver.h"
 #include "TestService.h"
 
 #include "a2w/A2wService.h"
 #include "a2w/TaskEvents.h"
+#include "a2w/WebBotAuth.h"
 #include "core/Store.h"
 
 #include <QDateTime>
@@ -42,6 +45,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void describesASitesCapabilities();
+    void keepsEachCallersCapabilitiesOutOfSharedCaches();
     void refusesCapabilitiesOfASiteThatPublishesNone_data();
     void refusesCapabilitiesOfASiteThatPublishesNone();
     void exposesOnlyWhatAgentDiscoveryAllows();
@@ -65,7 +69,7 @@ private Q_SLOTS:
     void grantsADelegatedSessionBehindTheVerifyLink();
     void refusesADelegationTokenOutsideItsScope_data();
     void refusesADelegationTokenOutsideItsScope();
-    void startsAWaitingRunWhenContinuedWithAToken();
+    void startsAWaitingRunOnlyForAVerifiedCallerContinuingWithAToken();
     void opensEachResourceWithItsOwnTokenOnly_data();
     void opensEachResourceWithItsOwnTokenOnly();
     // Site MCP sessions (docs/security.md, "Site MCP sessions").
@@ -107,6 +111,9 @@ private:
     QString m_harbourSite, m_harbourKey, m_lighthouseSite, m_lighthouseKey;
     QJsonObject m_jwk;
     QString m_agent; // the Signature-Agent header value (an sf-string)
+    // Key directories are fetched from public addresses only: agent.test and nokeys.test
+    // are "public" names whose connections go to m_site and m_noKeys on loopback.
+    std::shared_ptr<TestResolver> m_resolver = std::make_shared<TestResolver>();
 };
 
 void tst_A2wNetwork::initTestCase()
@@ -142,13 +149,20 @@ void tst_A2wNetwork::initTestCase()
                          {"Cache-Control", "max-age=300"}};
             return r;
         });
-    m_agent = QStringLiteral("\"%1\"").arg(m_site.url(QString()));
+    m_agent = QStringLiteral("\"http://agent.test:%1\"").arg(m_site.port());
+    m_resolver->add(QStringLiteral("agent.test"), {QHostAddress(QStringLiteral("203.0.113.9"))});
+    m_resolver->route(QHostAddress(QStringLiteral("203.0.113.9")), m_site.port());
+    m_resolver->add(QStringLiteral("nokeys.test"), {QHostAddress(QStringLiteral("203.0.113.10"))});
+    m_resolver->route(QHostAddress(QStringLiteral("203.0.113.10")), m_noKeys.port());
+    m_resolver->add(QStringLiteral("localhost"), {QHostAddress(QHostAddress::LocalHost)});
 
     m_ph = std::make_unique<TestService>(
         QStringList{QStringLiteral("a2w.runsPerMinutePerAddress=1000"),
                     QStringLiteral("a2w.runsPerMinuteIdentified=1000"),
-                    QStringLiteral("a2w.eventChunkBytes=256")});
+                    QStringLiteral("a2w.eventChunkBytes=256")},
+        QString(), nullptr, m_resolver);
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
+    m_ph->service().webBotAuth().setPlainHttpDirectoriesForTests(true);
     for (const auto &[name, domain, site, keyId] :
          {std::tuple{"Harbour", "127.0.0.1", &m_harbourSite, &m_harbourKey},
           std::tuple{"Lighthouse", "localhost", &m_lighthouseSite, &m_lighthouseKey}}) {
@@ -274,6 +288,43 @@ void tst_A2wNetwork::describesASitesCapabilities()
                     .contains(QStringLiteral("args")));
         QCOMPARE(shortcut[QStringLiteral("description")].toString(),
                  QStringLiteral("Lists the products with their prices"));
+    }
+}
+
+void tst_A2wNetwork::keepsEachCallersCapabilitiesOutOfSharedCaches()
+{
+    // `trust` is the caller's own: a shared cache must not hand a verified caller's
+    // answer to an anonymous one (or the other way round).
+    const QString path = QStringLiteral("/v2/a2w/capabilities?siteId=") + m_harbourSite;
+    const HttpResponse anonymous = HttpClient(m_ph->base()).get(path);
+    QCOMPARE(anonymous.status, 200);
+    QCOMPARE(anonymous.json().value(QStringLiteral("trust")).toString(),
+             QStringLiteral("anonymous"));
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const QJsonObject sig =
+        sign(QStringLiteral("GET"), m_ph->base() + path, m_agent, now - 5, now + 300);
+    const HttpResponse verified =
+        HttpClient(m_ph->base())
+            .get(path, {{"Signature", sig.value(QStringLiteral("Signature")).toString().toLatin1()},
+                        {"Signature-Input",
+                         sig.value(QStringLiteral("Signature-Input")).toString().toLatin1()},
+                        {"Signature-Agent", m_agent.toLatin1()}});
+    QVERIFY2(verified.status == 200, verified.body.constData());
+    QCOMPARE(verified.json().value(QStringLiteral("trust")).toString(), QStringLiteral("verified"));
+    for (const HttpResponse &r : {anonymous, verified}) {
+        auto tokens = [](const QByteArray &value) {
+            QList<QByteArray> out;
+            for (const QByteArray &part : value.toLower().split(','))
+                out << part.trimmed();
+            return out;
+        };
+        const QList<QByteArray> cacheControl = tokens(r.header("cache-control"));
+        QVERIFY2(cacheControl.contains("private") && !cacheControl.contains("public"),
+                 r.header("cache-control").constData());
+        const QList<QByteArray> vary = tokens(r.header("vary"));
+        for (const char *header :
+             {"signature", "signature-input", "signature-agent", "x-svc-client-id"})
+            QVERIFY2(vary.contains(header), r.header("vary").constData());
     }
 }
 
@@ -651,7 +702,7 @@ void tst_A2wNetwork::verifiesWebBotAuthSignatures()
     HttpClient::Headers headers{{"Prefer", "execution=browser"}};
     QString agent = m_agent;
     if (how == QLatin1String("unknown-directory"))
-        agent = QStringLiteral("\"%1\"").arg(m_noKeys.url(QString()));
+        agent = QStringLiteral("\"http://nokeys.test:%1\"").arg(m_noKeys.port());
     if (how == QLatin1String("agent"))
         body.insert(QStringLiteral("agent"),
                     QJsonObject{{QStringLiteral("displayName"), QStringLiteral("Scout")}});
@@ -689,7 +740,7 @@ void tst_A2wNetwork::verifiesWebBotAuthSignatures()
     QCOMPARE(r.json()[QStringLiteral("agent")][QStringLiteral("trust")].toString(), trust);
     if (trust == QLatin1String("verified"))
         QCOMPARE(r.json()[QStringLiteral("agent")][QStringLiteral("signatureAgent")].toString(),
-                 m_site.url(QString()).chopped(m_site.url(QString()).endsWith(u'/') ? 1 : 0));
+                 QStringLiteral("http://agent.test:%1").arg(m_site.port()));
 }
 
 void tst_A2wNetwork::refusesAReplayedNonce()
@@ -720,8 +771,10 @@ void tst_A2wNetwork::givesEachTrustTierItsOwnRateLimit()
 {
     TestService ph({QStringLiteral("a2w.runsPerMinutePerAddress=1"),
                     QStringLiteral("a2w.runsPerMinuteIdentified=2"),
-                    QStringLiteral("a2w.runsPerMinuteVerified=3")});
+                    QStringLiteral("a2w.runsPerMinuteVerified=3")},
+                   QString(), nullptr, m_resolver);
     QVERIFY(ph.ok());
+    ph.service().webBotAuth().setPlainHttpDirectoriesForTests(true);
     QCOMPARE(
         ph.client()
             .post(QStringLiteral("/generateSiteKey"),
@@ -1135,10 +1188,12 @@ int tst_A2wNetwork::approve(const QString &verifyLink, const QString &credential
         form.addQueryItem(QStringLiteral("scope"), item);
     form.addQueryItem(QStringLiteral("spendCap"), QString::number(spendCap));
     form.addQueryItem(QStringLiteral("expiresInMinutes"), QStringLiteral("60"));
-    return HttpClient()
-        .send("POST", verifyLink, form.toString(QUrl::FullyEncoded).toUtf8(),
-              {{"Content-Type", "application/x-www-form-urlencoded"}})
-        .status;
+    const HttpResponse r =
+        HttpClient().send("POST", verifyLink, form.toString(QUrl::FullyEncoded).toUtf8(),
+                          {{"Content-Type", "application/x-www-form-urlencoded"}});
+    if (r.status != 200)
+        qWarning() << "approve:" << r.status << r.body;
+    return r.status;
 }
 
 void tst_A2wNetwork::grantsADelegatedSessionBehindTheVerifyLink()
@@ -1162,6 +1217,8 @@ void tst_A2wNetwork::grantsADelegatedSessionBehindTheVerifyLink()
     const HttpResponse page = HttpClient().get(verify);
     QCOMPARE(page.status, 200);
     QVERIFY(page.body.contains("value=\"list-products\" checked"));
+    // It asks for the owner's credential: a strict policy, nothing loads or frames it.
+    QVERIFY2(strictCspProblem(page).isEmpty(), qPrintable(strictCspProblem(page)));
     QCOMPARE(HttpClient().get(verify + QStringLiteral("x")).status, 404);
     // A credential that is not the owner's changes nothing.
     QCOMPARE(approve(verify, QStringLiteral("sk_not_a_key"), {QStringLiteral("list-products")}, 5),
@@ -1309,7 +1366,7 @@ void tst_A2wNetwork::refusesADelegationTokenOutsideItsScope()
     }
 }
 
-void tst_A2wNetwork::startsAWaitingRunWhenContinuedWithAToken()
+void tst_A2wNetwork::startsAWaitingRunOnlyForAVerifiedCallerContinuingWithAToken()
 {
     // One run gets a session through the loop; a second run waiting for one is continued
     // with its token instead of another approval.
@@ -1332,12 +1389,34 @@ void tst_A2wNetwork::startsAWaitingRunWhenContinuedWithAToken()
     const HttpResponse b = signedCreate(ask);
     QCOMPARE(b.json().value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
     const QString run = b.json().value(QStringLiteral("run")).toString();
-    const HttpResponse continued = HttpClient().send(
-        "POST", run,
+    const QByteArray withToken =
         json({{QStringLiteral("auth"),
                QJsonObject{{QStringLiteral("mode"), QStringLiteral("delegated_session")},
-                           {QStringLiteral("token"), token}}}}),
-        {{"Content-Type", "application/json"}});
+                           {QStringLiteral("token"), token}}}});
+    // The token is a sensitive field on continue as on create: an anonymous or merely
+    // identified caller holding the run's URL and the token is refused, and the run
+    // goes on waiting.
+    for (const HttpClient::Headers &lower :
+         {HttpClient::Headers{{"Content-Type", "application/json"}},
+          HttpClient::Headers{{"Content-Type", "application/json"},
+                              {"X-Svc-Client-Id", "scout-7"}}}) {
+        const HttpResponse refused = HttpClient().send("POST", run, withToken, lower);
+        QVERIFY2(refused.status == 403, refused.body.constData());
+        QCOMPARE(refused.json().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("TRUST_TIER_TOO_LOW"));
+        QCOMPARE(refused.json().value(QStringLiteral("field")).toString(), QStringLiteral("auth"));
+        QCOMPARE(HttpClient().get(run).json().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("input_required"));
+    }
+    // Signed by the verified agent, it starts the run.
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const QJsonObject sig = sign(QStringLiteral("POST"), run, m_agent, now - 5, now + 300);
+    const HttpResponse continued = HttpClient().send(
+        "POST", run, withToken,
+        {{"Content-Type", "application/json"},
+         {"Signature", sig.value(QStringLiteral("Signature")).toString().toLatin1()},
+         {"Signature-Input", sig.value(QStringLiteral("Signature-Input")).toString().toLatin1()},
+         {"Signature-Agent", m_agent.toLatin1()}});
     QVERIFY2(continued.status == 200, continued.body.constData());
     QCOMPARE(HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")})
                  .value(QStringLiteral("status"))

@@ -15,6 +15,11 @@
     </message>
     <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="18"/>
+        <source>Public origins for signed agents</source>
+        <translation>Öffentliche Ursprünge für signierte Agenten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="18"/>
         <source>Allow private and loopback targets</source>
         <translation>Private und Loopback-Ziele erlauben</translation>
     </message>

@@ -14,6 +14,7 @@
 
 #include <QCryptographicHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QUrlQuery>
 
 namespace ph::a2w {
@@ -429,12 +430,23 @@ void A2wController::answer(Exchange &ex)
     const QString token = tokenOf(r);
     const Run run = m_service.authorize(r.param(QStringLiteral("id")), token);
     const ContinueRequest request = ContinueRequest::fromJson(r.jsonObject());
-    const Run now = m_service.answer(run.id, request);
-    QJsonObject o = resource(now, token, base(), m_service.receiptFor(now.id));
-    const QJsonObject delegation = m_service.delegationOf(now, false);
-    if (!delegation.isEmpty())
-        o.insert(QStringLiteral("delegation"), delegation);
-    ex.respondJson(200, o);
+    auto go = [this, &ex, token, id = run.id, request](const QString &trust) {
+        const Run now = m_service.answer(id, request, trust);
+        QJsonObject o = resource(now, token, base(), m_service.receiptFor(now.id));
+        const QJsonObject delegation = m_service.delegationOf(now, false);
+        if (!delegation.isEmpty())
+            o.insert(QStringLiteral("delegation"), delegation);
+        ex.respondJson(200, o);
+    };
+    if (request.auth.isEmpty()) {
+        go(Trust::anonymous);
+        return;
+    }
+    // A delegated session given on continue is a sensitive field as on create: the
+    // continuing call's own signature decides the tier.
+    withCaller(ex, m_trust, [go, request](const Caller &caller) {
+        go(A2wService::trustOf(CreateRequest(), caller));
+    });
 }
 
 void A2wController::authInput(Exchange &ex)
@@ -606,46 +618,60 @@ void A2wController::capabilities(Exchange &ex)
             caller.verifiedAgent.isEmpty()
                 ? (caller.clientId.isEmpty() ? Trust::anonymous : Trust::identified)
                 : Trust::verified;
-        ex.respondJson(
-            200,
-            {{QStringLiteral("protocol"), QStringLiteral("mcp")},
-             {QStringLiteral("serverInfo"),
-              QJsonObject{{QStringLiteral("name"), QStringLiteral("pilothouse-a2w-") + site.siteId},
-                          {QStringLiteral("title"), site.siteName},
-                          {QStringLiteral("version"), QStringLiteral(PILOTHOUSE_VERSION)}}},
-             {QStringLiteral("site"), QJsonObject{{QStringLiteral("siteId"), site.siteId},
-                                                  {QStringLiteral("name"), site.siteName},
-                                                  {QStringLiteral("url"), site.url}}},
-             {QStringLiteral("executor"),
-              QJsonObject{{QStringLiteral("contract"), QStringLiteral("a2w")},
-                          {QStringLiteral("runEndpoint"), b + QStringLiteral("/v2/a2w/runs")}}},
-             {QStringLiteral("mcp"),
-              QJsonObject{{QStringLiteral("transport"), QStringLiteral("streamable-http")},
-                          {QStringLiteral("url"),
-                           b + QStringLiteral("/v2/a2w/sites/%1/mcp").arg(site.siteId)}}},
-             {QStringLiteral("trust"), trust},
-             {QStringLiteral("tools"), site.tools}},
-            {{"Cache-Control", "public, max-age=60"}});
+        const QJsonObject document{
+            {QStringLiteral("protocol"), QStringLiteral("mcp")},
+            {QStringLiteral("serverInfo"),
+             QJsonObject{{QStringLiteral("name"), QStringLiteral("pilothouse-a2w-") + site.siteId},
+                         {QStringLiteral("title"), site.siteName},
+                         {QStringLiteral("version"), QStringLiteral(PILOTHOUSE_VERSION)}}},
+            {QStringLiteral("site"), QJsonObject{{QStringLiteral("siteId"), site.siteId},
+                                                 {QStringLiteral("name"), site.siteName},
+                                                 {QStringLiteral("url"), site.url}}},
+            {QStringLiteral("executor"),
+             QJsonObject{{QStringLiteral("contract"), QStringLiteral("a2w")},
+                         {QStringLiteral("runEndpoint"), b + QStringLiteral("/v2/a2w/runs")}}},
+            {QStringLiteral("mcp"),
+             QJsonObject{{QStringLiteral("transport"), QStringLiteral("streamable-http")},
+                         {QStringLiteral("url"),
+                          b + QStringLiteral("/v2/a2w/sites/%1/mcp").arg(site.siteId)}}},
+            {QStringLiteral("trust"), trust},
+            {QStringLiteral("tools"), site.tools}};
+        // `trust` is this caller's: the caller may keep it a minute, no shared cache may
+        // hand it to another (respondJson would add no-store).
+        ex.respond(200, QJsonDocument(document).toJson(QJsonDocument::Compact), "application/json",
+                   {{"Cache-Control", "private, max-age=60"},
+                    {"Vary", "Signature, Signature-Input, Signature-Agent, X-Svc-Client-Id"}});
     });
     Q_UNUSED(r);
 }
 
 namespace {
 
+// The confirm and verify pages' one style sheet; they have no script.
+const QByteArray kPageStyle = "body{font-family:sans-serif;max-width:40em;margin:3em auto}";
+
 QByteArray confirmationHtml(const QString &title, const QString &body)
 {
     return QStringLiteral("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                           "<meta name=\"viewport\" content=\"width=device-width\">"
-                          "<title>%1</title></head><body style=\"font-family:sans-serif;"
-                          "max-width:40em;margin:3em auto\"><h1>%1</h1>%2</body></html>")
-        .arg(title.toHtmlEscaped(), body)
+                          "<title>%1</title><style>%3</style></head><body><h1>%1</h1>%2"
+                          "</body></html>")
+        .arg(title.toHtmlEscaped(), body, QString::fromLatin1(kPageStyle))
         .toUtf8();
 }
 
-const http::HeaderList kPageHeaders{{"X-Robots-Tag", "noindex, nofollow, noarchive"},
-                                    {"Referrer-Policy", "no-referrer"},
-                                    {"Cache-Control", "no-store"},
-                                    {"X-Frame-Options", "DENY"}};
+// A strict policy, as the live view page has: nothing loads but the page's own style
+// (by hash), forms post back to this origin only, and no other site may frame it.
+const http::HeaderList kPageHeaders{
+    {"Content-Security-Policy",
+     "default-src 'none'; style-src 'sha256-" +
+         QCryptographicHash::hash(kPageStyle, QCryptographicHash::Sha256).toBase64() +
+         "'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"},
+    {"X-Content-Type-Options", "nosniff"},
+    {"X-Robots-Tag", "noindex, nofollow, noarchive"},
+    {"Referrer-Policy", "no-referrer"},
+    {"Cache-Control", "no-store"},
+    {"X-Frame-Options", "DENY"}};
 
 } // namespace
 

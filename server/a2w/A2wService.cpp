@@ -288,6 +288,14 @@ QString A2wService::trustOf(const CreateRequest &request, const Caller &caller)
     return Trust::anonymous;
 }
 
+QString A2wService::idempotencyScope(const CreateRequest &request, const Caller &caller)
+{
+    const QString trust = trustOf(request, caller);
+    if (trust == Trust::verified)
+        return trust + u'\n' + caller.verifiedAgent;
+    return trust + u'\n' + caller.address + u'\n' + caller.clientId;
+}
+
 void A2wService::checkSensitive(const CreateRequest &request, const QString &trust) const
 {
     if (trust == Trust::verified || !m_settings.boolValue(SettingKeys::a2wSensitiveNeedsVerified))
@@ -376,10 +384,13 @@ A2wService::Created A2wService::create(const CreateRequest &request, const Calle
                                        const QString &contract)
 {
     const qint64 now = m_store.clock().nowMs();
-    const QString keyHash =
-        idempotencyKey.isEmpty()
-            ? QString()
-            : Ids::sha256Hex(contract.toUtf8() + "-idempotency:" + idempotencyKey.toUtf8());
+    // The key is the caller's own: the same key from another caller is another key (a
+    // fresh run), never the first caller's run and tokens.
+    const QString keyHash = idempotencyKey.isEmpty()
+                                ? QString()
+                                : Ids::sha256Hex(contract.toUtf8() + "-idempotency:" +
+                                                 idempotencyScope(request, caller).toUtf8() + '\n' +
+                                                 idempotencyKey.toUtf8());
     const QString bodyHash = QString::fromLatin1(bodyDigest.toHex());
     if (!keyHash.isEmpty()) {
         const qint64 ttl = m_settings.int64Value(SettingKeys::a2wIdempotencyHours) * 3600000;
@@ -1126,13 +1137,17 @@ QList<Event> A2wService::workflowEvents(const QString &workflowId, qint64 afterP
     return m_repo->workflowEvents(workflowId, afterPosition);
 }
 
-Run A2wService::answer(const QString &id, const ContinueRequest &request)
+Run A2wService::answer(const QString &id, const ContinueRequest &request, const QString &trust)
 {
     std::optional<Run> found = m_repo->find(id);
     if (!found)
         throw runNotFound();
     Run run = *found;
     if (!request.auth.isEmpty()) {
+        // The same rule as on create: a delegated session needs the verified tier.
+        CreateRequest asked;
+        asked.auth = request.auth;
+        checkSensitive(asked, trust);
         // A delegated session given on continue: the run acts under it from now on; a
         // run waiting for one starts.
         run.delegationId = checkDelegation(request.auth.value(QStringLiteral("token")).toString(),
@@ -1485,7 +1500,8 @@ Run A2wService::approveDelegation(const QString &id, const QString &signature,
     emitEvent(run, QStringLiteral("message"),
               {{QStringLiteral("role"), QStringLiteral("system")},
                {QStringLiteral("approvedBy"), approvedBy}});
-    return answer(id, go);
+    // The session goes to the run's own caller, whose tier create checked already.
+    return answer(id, go, run.trust);
 }
 
 QJsonObject A2wService::delegationOf(const Run &run, bool revealNewToken)

@@ -92,6 +92,9 @@ public:
     // The caller's trust tier: verified (a signature held), identified (an agent object
     // or a client id), else anonymous.
     static QString trustOf(const CreateRequest &request, const Caller &caller);
+    // Whose Idempotency-Keys a create uses: a verified caller's key directory, else its
+    // tier, client address and client id. Another caller's same key is another key.
+    static QString idempotencyScope(const CreateRequest &request, const Caller &caller);
 
     // The capabilities of the enabled site `url`, `host` or `siteId` names (docs/api/
     // a2w.md, "Capabilities"): the site, its effective configuration and its tools.
@@ -124,8 +127,11 @@ public:
     QList<Event> workflowEvents(const QString &workflowId, qint64 afterPosition) const;
 
     // Answers the run's questions and resumes it. 409 NOT_WAITING_FOR_INPUT unless it is
-    // input_required for an ordinary question.
-    Run answer(const QString &id, const ContinueRequest &request);
+    // input_required for an ordinary question. A delegated session given with it
+    // (`request.auth`) needs the verified tier, as on create: `trust` is the continuing
+    // caller's (403 TRUST_TIER_TOO_LOW otherwise).
+    Run answer(const QString &id, const ContinueRequest &request,
+               const QString &trust = Trust::anonymous);
     // A sign-in link or one-time code for a run waiting with sign_in_link_required: sealed
     // at once, authInput moves awaiting → provided, and the run takes it once, later on
     // this thread (→ consumed). 409 NOT_AWAITING_SIGN_IN otherwise; 400 for a kind that

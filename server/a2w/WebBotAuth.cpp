@@ -223,6 +223,50 @@ QString headerValue(const SignedRequest &r, const QString &name)
     return QString::fromLatin1(r.header(name.toLatin1()).trimmed());
 }
 
+// A bare item parsed and serialized again strictly (RFC 8941 §4.1.3).
+std::optional<QByteArray> canonicalBare(Cursor &c)
+{
+    const char first = c.peek();
+    const auto v = parseBare(c);
+    if (!v)
+        return std::nullopt;
+    if (first == '"')
+        return serializeString(v->toString()).toLatin1();
+    switch (v->typeId()) {
+    case QMetaType::LongLong:
+        return QByteArray::number(v->toLongLong());
+    case QMetaType::Bool:
+        return QByteArray(v->toBool() ? "?1" : "?0");
+    case QMetaType::QByteArray:
+        return ':' + v->toByteArray().toBase64() + ':';
+    default:
+        return v->toString().toLatin1(); // a token
+    }
+}
+
+// Parameters parsed and serialized again strictly (a true boolean has no value).
+std::optional<QByteArray> canonicalParams(Cursor &c)
+{
+    QByteArray out;
+    while (c.peek() == ';') {
+        ++c.i;
+        c.skipSp();
+        const auto key = parseKey(c);
+        if (!key)
+            return std::nullopt;
+        out += ';' + key->toLatin1();
+        if (c.peek() == '=') {
+            ++c.i;
+            const auto v = canonicalBare(c);
+            if (!v)
+                return std::nullopt;
+            if (*v != "?1")
+                out += '=' + *v;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 QVariant SignatureInput::param(const QString &name) const
@@ -236,8 +280,11 @@ QVariant SignatureInput::param(const QString &name) const
 QString SignatureInput::serialized() const
 {
     QStringList quoted;
-    for (const QString &c : components)
-        quoted << serializeString(c);
+    for (qsizetype i = 0; i < components.size(); ++i) {
+        const QString key = componentKeys.value(i);
+        quoted << serializeString(components.at(i)) +
+                      (key.isEmpty() ? QString() : QStringLiteral(";key=") + serializeString(key));
+    }
     QString out = QStringLiteral("(") + quoted.join(u' ') + QStringLiteral(")");
     for (const auto &[k, v] : params) {
         out += u';' + k;
@@ -278,10 +325,23 @@ std::optional<QList<SignatureInput>> WebBotAuth::parseSignatureInput(const QByte
             const auto component = parseString(c);
             if (!component)
                 return false;
-            // Component parameters (;req, ;sf, ;key …) are not used by Web Bot Auth.
-            if (c.peek() == ';')
-                return false;
+            // One component parameter is used by Web Bot Auth: `key`, naming a member of
+            // a dictionary field (the draft's "signature-agent";key="sig1"). The others
+            // (;req, ;sf, ;bs, ;tr, ;name) are refused.
+            QString member;
+            if (c.peek() == ';') {
+                ++c.i;
+                const auto name = parseKey(c);
+                if (!name || *name != QLatin1String("key") || c.peek() != '=')
+                    return false;
+                ++c.i;
+                const auto value = parseString(c);
+                if (!value || c.peek() == ';')
+                    return false;
+                member = *value;
+            }
             in.components << *component;
+            in.componentKeys << member;
             if (c.peek() != ' ' && c.peek() != ')')
                 return false;
         }
@@ -336,23 +396,115 @@ QString WebBotAuth::parseSignatureAgent(const QByteArray &header, const QString 
         return s && c.atEnd() ? *s : QString();
     }
     QString found;
-    parseDictionary(h, [&](const QString &key, Cursor &c) {
-        const auto s = parseString(c);
-        if (!s || !parseParams(c))
+    const bool ok = parseDictionary(h, [&](const QString &key, Cursor &c) {
+        // Members that are not strings (or of another discovery type) are another
+        // signer's business: parsed, not used.
+        const bool isString = c.peek() == '"';
+        const auto s = isString ? parseString(c) : std::nullopt;
+        if (isString && !s)
             return false;
+        if (!s) {
+            if (!parseBare(c))
+                return false;
+            const auto params = parseParams(c);
+            if (!params)
+                return false;
+            if (key == label)
+                found.clear();
+            return true;
+        }
+        const auto params = parseParams(c);
+        if (!params)
+            return false;
+        QString type = QStringLiteral("directory");
+        for (const auto &[name, value] : *params)
+            if (name == QLatin1String("type"))
+                type = value.toString();
         if (key == label)
-            found = *s;
+            found = type == QLatin1String("directory") ? *s : QString();
         return true;
     });
-    return found;
+    return ok ? found : QString();
+}
+
+std::optional<QByteArray> WebBotAuth::dictionaryMember(const QByteArray &header, const QString &key)
+{
+    std::optional<QByteArray> found;
+    const bool ok = parseDictionary(header.trimmed(), [&](const QString &name, Cursor &c) {
+        if (c.peek() == '(')
+            return false; // inner lists are not used here
+        const auto value = canonicalBare(c);
+        const auto params = value ? canonicalParams(c) : std::nullopt;
+        if (!params)
+            return false;
+        if (name == key)
+            found = *value + *params; // the last of duplicate keys wins (RFC 8941 §4.2.2)
+        return true;
+    });
+    return ok ? found : std::nullopt;
+}
+
+QString WebBotAuth::authorityOf(const QString &scheme, const QString &hostAndPort)
+{
+    QUrl url;
+    url.setScheme(scheme.toLower());
+    url.setAuthority(hostAndPort.trimmed(), QUrl::StrictMode);
+    if (!url.isValid() || url.host().isEmpty() || !url.userInfo().isEmpty())
+        return {};
+    QString host = url.host(QUrl::FullyEncoded).toLower();
+    if (host.contains(u':'))
+        host = u'[' + host + u']';
+    const int port = url.port(-1);
+    const int standard =
+        scheme.compare(QLatin1String("https"), Qt::CaseInsensitive) == 0 ? 443 : 80;
+    return port >= 0 && port != standard ? host + u':' + QString::number(port) : host;
+}
+
+QStringList WebBotAuth::publicOrigins() const
+{
+    const QStringList configured =
+        Settings::parseOrigins(m_settings.stringValue(SettingKeys::publicOrigins));
+    if (!configured.isEmpty())
+        return configured;
+    // The origin of http.publicBaseUrl (the listening address unless set); on loopback,
+    // 127.0.0.1 and localhost name the same listener.
+    const QUrl base(m_settings.stringValue(SettingKeys::publicBaseUrl).trimmed());
+    QStringList origins =
+        Settings::parseOrigins(base.adjusted(QUrl::RemovePath | QUrl::RemoveQuery |
+                                             QUrl::RemoveFragment | QUrl::RemoveUserInfo)
+                                   .toString());
+    const QString host = base.host().toLower();
+    if (host == QLatin1String("127.0.0.1") || host == QLatin1String("localhost")) {
+        QUrl twin = base.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment |
+                                  QUrl::RemoveUserInfo);
+        twin.setHost(host == QLatin1String("localhost") ? QStringLiteral("127.0.0.1")
+                                                        : QStringLiteral("localhost"));
+        origins += Settings::parseOrigins(twin.toString());
+    }
+    return origins;
 }
 
 QByteArray WebBotAuth::signatureBase(const SignedRequest &r, const SignatureInput &input,
                                      QString *error)
 {
     QByteArray base;
-    for (const QString &component : input.components) {
+    for (qsizetype i = 0; i < input.components.size(); ++i) {
+        const QString &component = input.components.at(i);
+        const QString key = input.componentKeys.value(i);
         QString value;
+        if (!key.isEmpty()) {
+            // One member of a dictionary field, serialized again (RFC 9421 §2.1.2).
+            const auto member = component.startsWith(u'@')
+                                    ? std::nullopt
+                                    : dictionaryMember(r.header(component.toLatin1()), key);
+            if (!member || component != component.toLower()) {
+                *error = QStringLiteral("%1;key=%2").arg(component, key);
+                return {};
+            }
+            base += serializeString(component).toLatin1() +
+                    ";key=" + serializeString(key).toLatin1() + ": " + *member + '\n';
+            continue;
+        }
         if (component == QLatin1String("@authority")) {
             value = headerValue(r, QStringLiteral("host")).toLower();
         } else if (component == QLatin1String("@method")) {
@@ -362,10 +514,10 @@ QByteArray WebBotAuth::signatureBase(const SignedRequest &r, const SignatureInpu
         } else if (component == QLatin1String("@query")) {
             value = u'?' + r.query;
         } else if (component == QLatin1String("@scheme")) {
-            value = QStringLiteral("http");
+            value = r.scheme;
         } else if (component == QLatin1String("@target-uri")) {
-            value = QStringLiteral("http://") + headerValue(r, QStringLiteral("host")).toLower() +
-                    r.path;
+            value = r.scheme + QStringLiteral("://") +
+                    headerValue(r, QStringLiteral("host")).toLower() + r.path;
             if (!r.query.isEmpty())
                 value += u'?' + r.query;
         } else if (!component.startsWith(u'@') && component == component.toLower() &&
@@ -472,17 +624,62 @@ void WebBotAuth::check(const SignedRequest &request, Done done, bool fetched)
         return refuse(QStringLiteral("SIGNATURE_MALFORMED"),
                       QStringLiteral("the signature needs keyid, created, expires and nonce"));
     const QByteArray agentHeader = request.header("signature-agent");
-    if (!input->components.contains(QStringLiteral("@authority")) ||
-        (!agentHeader.isEmpty() && !input->components.contains(QStringLiteral("signature-agent"))))
+    const qsizetype agentAt = input->components.indexOf(QStringLiteral("signature-agent"));
+    if ((!input->components.contains(QStringLiteral("@authority")) &&
+         !input->components.contains(QStringLiteral("@target-uri"))) ||
+        (!agentHeader.isEmpty() && agentAt < 0))
         return refuse(QStringLiteral("SIGNATURE_MALFORMED"),
-                      QStringLiteral("the signature must cover @authority and signature-agent"));
-    const QString agentUrl = parseSignatureAgent(agentHeader, input->label);
-    const QUrl agent(agentUrl);
-    if (agentUrl.isEmpty() || !agent.isValid() ||
-        !NetworkPolicy::callbackSchemeProblem(agent).isEmpty())
+                      QStringLiteral("the signature must cover @authority (or @target-uri) and "
+                                     "signature-agent"));
+
+    // The authority the signature was made for must be ours: a signature another site
+    // received is no use here, whatever Host its replay carries.
+    const QString host = headerValue(request, QStringLiteral("host"));
+    QString scheme;
+    for (const QString &origin : publicOrigins()) {
+        const QString originScheme = origin.section(QStringLiteral("://"), 0, 0);
+        const QString authority = authorityOf(originScheme, host);
+        if (!authority.isEmpty() &&
+            authority == origin.section(QStringLiteral("://"), 1).toLower()) {
+            scheme = originScheme;
+            break;
+        }
+    }
+    if (scheme.isEmpty())
+        return refuse(QStringLiteral("SIGNATURE_WRONG_AUTHORITY"),
+                      QStringLiteral("the signature is for %1, which is not one of this "
+                                     "service's public origins (http.publicOrigins)")
+                          .arg(host.isEmpty() ? QStringLiteral("no host") : host.left(100)));
+    SignedRequest ours = request;
+    ours.scheme = scheme;
+
+    // Signature-Agent: the draft's dictionary, whose member under this signature's
+    // label it covers, or the older single string, covered whole.
+    const QString agentKey = agentAt < 0 ? QString() : input->componentKeys.value(agentAt);
+    if (!agentKey.isEmpty() && agentKey != input->label)
         return refuse(QStringLiteral("SIGNATURE_AGENT_INVALID"),
-                      QStringLiteral("Signature-Agent must name an https key directory (plain "
-                                     "http only on a loopback or private address)"));
+                      QStringLiteral("the signature covers the Signature-Agent member %1, not "
+                                     "its own (%2)")
+                          .arg(agentKey.left(64), input->label));
+    const QString agentUrl = parseSignatureAgent(agentHeader, input->label);
+    const QUrl agent(agentUrl, QUrl::StrictMode);
+    const QString agentScheme = agent.scheme().toLower();
+    if (agentUrl.isEmpty() || !agent.isValid() || agent.host().isEmpty() ||
+        !(agentScheme == QLatin1String("https") ||
+          (m_plainHttp && agentScheme == QLatin1String("http"))) ||
+        !agent.userInfo().isEmpty() || agent.hasQuery() || agent.hasFragment() ||
+        (!agent.path().isEmpty() && agent.path() != QLatin1String("/")))
+        return refuse(QStringLiteral("SIGNATURE_AGENT_INVALID"),
+                      QStringLiteral("Signature-Agent must name the https origin of a key "
+                                     "directory (an sf-string, or a dictionary member under "
+                                     "the signature's label)"));
+    // Key directories come from public addresses only: a name that is loopback or
+    // private as written is never fetched, one that resolves there is refused by the
+    // egress proxy before it connects.
+    if (NetworkPolicy::isPrivateHostLiteral(agent.host()))
+        return refuse(QStringLiteral("SIGNATURE_AGENT_INVALID"),
+                      QStringLiteral("Signature-Agent names a loopback or private host: key "
+                                     "directories are fetched from public addresses only"));
 
     const qint64 now = m_store.clock().nowMs();
     const qint64 createdMs = created.toLongLong() * 1000;
@@ -517,10 +714,13 @@ void WebBotAuth::check(const SignedRequest &request, Done done, bool fetched)
     }
     if (unknownKey || dir.expiresAt <= now)
         return refuse(QStringLiteral("SIGNATURE_KEY_UNKNOWN"),
-                      QStringLiteral("the key directory %1%2 has no Ed25519 key %3")
-                          .arg(origin, kDirectoryPath, keyId));
+                      dir.problem.isEmpty()
+                          ? QStringLiteral("the key directory %1%2 has no Ed25519 key %3")
+                                .arg(origin, kDirectoryPath, keyId)
+                          : QStringLiteral("the key directory %1%2 %3")
+                                .arg(origin, kDirectoryPath, dir.problem));
 
-    const QByteArray base = signatureBase(request, *input, &error);
+    const QByteArray base = signatureBase(ours, *input, &error);
     if (base.isEmpty())
         return refuse(QStringLiteral("SIGNATURE_MALFORMED"),
                       QStringLiteral("the covered component %1 is not in the request").arg(error));
@@ -540,18 +740,27 @@ void WebBotAuth::check(const SignedRequest &request, Done done, bool fetched)
 
 void WebBotAuth::fetch(const QString &origin, std::function<void(bool ok)> then)
 {
-    // The directory is fetched under the one network policy (scheme and every resolved
-    // address, on every hop); private addresses only while private targets are allowed.
-    const EgressGrant grant{m_policy.allowPrivateTargets(), QStringLiteral("web-bot-auth")};
+    // The directory is fetched through the egress proxy with a grant that has no private
+    // targets, whatever network.allowPrivateTargets says: an anonymous caller names this
+    // URL, so it never reaches loopback, private, link-local or metadata addresses (the
+    // proxy checks every address the name resolves to before it connects). No redirect
+    // is followed (the draft: a directory answers 200 or not at all).
+    const EgressGrant grant{false, QStringLiteral("web-bot-auth")};
     const QUrl url(origin + kDirectoryPath);
     if (!NetworkPolicy::refusal(url, grant).isEmpty()) {
+        Directory dir;
+        dir.fetchedAt = m_store.clock().nowMs();
+        dir.expiresAt = dir.fetchedAt + kRefetchAfterMs;
+        dir.problem = QStringLiteral("is not on a public address");
+        m_directories.insert(origin, dir);
         then(false);
         return;
     }
     QNetworkAccessManager *nam = m_policy.createFetcher(grant, this);
     QNetworkRequest req(url);
     req.setTransferTimeout(5000);
-    req.setMaximumRedirectsAllowed(3);
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                     QNetworkRequest::ManualRedirectPolicy);
     req.setRawHeader("Accept", "application/http-message-signatures-directory+json, "
                                "application/json");
     QNetworkReply *reply = nam->get(req);
@@ -591,6 +800,9 @@ void WebBotAuth::fetch(const QString &origin, std::function<void(bool ok)> then)
             // Unreachable or not a directory: remembered briefly, so a flood of signed
             // requests does not become a flood of fetches.
             dir.expiresAt = now + kRefetchAfterMs;
+            dir.problem = reply->error() == QNetworkReply::NoError && status != 0
+                              ? QStringLiteral("answered %1, not 200 with a directory").arg(status)
+                              : QStringLiteral("could not be fetched");
         }
         m_directories.insert(origin, dir);
         then(!dir.keys.isEmpty());

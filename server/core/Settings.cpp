@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QUrl>
 
 #include <cmath>
@@ -25,6 +26,13 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("The address clients reach Pilothouse at, for absolute links in responses "
                         "(signed download URLs). Defaults to the listening address."),
          false, Unit::Url, Applies::Immediately},
+        {SettingKeys::publicOrigins, T::String, QString(), 0, 0,
+         QStringLiteral("Pilothouse's own public origins, comma-separated (such as "
+                        "https://automation.example.com): a Web Bot Auth signature counts "
+                        "only for one of their hosts (@authority). Empty: the origin of "
+                        "http.publicBaseUrl, and on loopback both 127.0.0.1 and localhost "
+                        "with the listening port."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::allowPrivateTargets, T::Bool, QJsonValue(), 0, 0,
          QStringLiteral("The master switch for loopback, private and link-local targets "
                         "(browsing, input fetches, callbacks): while on, owner keys and user "
@@ -367,6 +375,39 @@ QString Settings::stringValue(const QString &key) const
     return value(key).toString();
 }
 
+QStringList Settings::parseOrigins(const QString &text, QString *problem)
+{
+    QStringList out;
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    for (const QString &entry : text.split(separators, Qt::SkipEmptyParts)) {
+        const QUrl url(entry, QUrl::StrictMode);
+        const QString scheme = url.scheme().toLower();
+        const QString path = url.path();
+        if (!url.isValid() || url.host().isEmpty() ||
+            (scheme != QLatin1String("http") && scheme != QLatin1String("https")) ||
+            !url.userInfo().isEmpty() || url.hasQuery() || url.hasFragment() ||
+            (!path.isEmpty() && path != QLatin1String("/"))) {
+            if (problem && problem->isEmpty())
+                *problem = QStringLiteral("must be a comma-separated list of origins such as "
+                                          "https://automation.example.com (scheme, host and "
+                                          "port only): '%1' is not one")
+                               .arg(entry.left(200));
+            continue;
+        }
+        const int port = url.port(-1);
+        const int standard = scheme == QLatin1String("https") ? 443 : 80;
+        QString host = url.host(QUrl::FullyEncoded).toLower();
+        if (host.contains(u':'))
+            host = u'[' + host + u']';
+        QString origin = scheme + QStringLiteral("://") + host;
+        if (port >= 0 && port != standard)
+            origin += u':' + QString::number(port);
+        if (!out.contains(origin))
+            out << origin;
+    }
+    return out;
+}
+
 QString Settings::validate(const QString &key, const QJsonValue &value) const
 {
     const Definition *d = definition(key);
@@ -400,6 +441,12 @@ QString Settings::validate(const QString &key, const QJsonValue &value) const
             if (c.unicode() < 0x20 || c.unicode() == 0x7f)
                 return QStringLiteral("%1 must not hold control characters").arg(key);
         }
+    }
+    if (key == SettingKeys::publicOrigins) {
+        QString problem;
+        parseOrigins(value.toString(), &problem);
+        if (!problem.isEmpty())
+            return QStringLiteral("%1 %2").arg(key, problem);
     }
     if (d->unit == Definition::Unit::Url && !value.toString().trimmed().isEmpty()) {
         const QUrl url(value.toString().trimmed(), QUrl::StrictMode);

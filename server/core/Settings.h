@@ -54,6 +54,11 @@ public:
     };
     static const QList<Definition> &definitions();
     static const Definition *definition(const QString &key);
+    // A list of origins (http.publicOrigins): comma- or space-separated absolute http or
+    // https URLs with a host and nothing after it but "/". Each comes back as
+    // "scheme://host[:port]" (lowercase, the port only when not the scheme's default);
+    // `problem`, when given, completes "<key> …" for the first entry that is not an origin.
+    static QStringList parseOrigins(const QString &text, QString *problem = nullptr);
 
     explicit Settings(Store &store, QObject *parent = nullptr);
 
@@ -102,6 +107,7 @@ inline const QString scrapeMaxUrls = QStringLiteral("scrape.maxUrls");
 inline const QString scrapeMaxTreeNodes = QStringLiteral("scrape.maxTreeNodes");
 inline const QString shutdownGraceMs = QStringLiteral("shutdown.graceMs");
 inline const QString publicBaseUrl = QStringLiteral("http.publicBaseUrl");
+inline const QString publicOrigins = QStringLiteral("http.publicOrigins");
 inline const QString agentSyncWindowMs = QStringLiteral("agent.syncWindowMs");
 inline const QString agentMaxRunMs = QStringLiteral("agent.maxRunMs");
 inline const QString agentMaxSteps = QStringLiteral("agent.maxSteps");

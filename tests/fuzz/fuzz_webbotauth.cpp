@@ -1,6 +1,8 @@
 // Web Bot Auth (server/a2w/WebBotAuth): the RFC 8941 parsers of Signature-Input,
-// Signature and Signature-Agent, the @signature-params serializer and the signature base
-// over a request. Lines: Signature-Input, Signature, Signature-Agent, then the path.
+// Signature and Signature-Agent (the older sf-string and the draft's dictionary, with
+// its members serialized again for "signature-agent";key="…"), the @signature-params
+// serializer, the signature base over a request and the authority of a Host value.
+// Lines: Signature-Input, Signature, Signature-Agent, then the path.
 #include "FuzzInput.h"
 
 #include "a2w/WebBotAuth.h"
@@ -32,11 +34,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const auto reparsed = WebBotAuth::parseSignatureInput(again, &error);
             require(reparsed && reparsed->size() == 1 &&
                         reparsed->first().components == one.components &&
+                        reparsed->first().componentKeys == one.componentKeys &&
                         reparsed->first().params.size() == one.params.size(),
                     "a serialized Signature-Input does not parse back");
+            require(one.componentKeys.size() == one.components.size(),
+                    "a component without its key slot");
             WebBotAuth::parseSignatureAgent(agent, one.label);
+            // The dictionary member a signature covers, serialized again, is canonical:
+            // a one-member dictionary of it gives the same bytes back.
+            if (const auto member = WebBotAuth::dictionaryMember(agent, one.label)) {
+                const auto reserialized =
+                    WebBotAuth::dictionaryMember(one.label.toLatin1() + '=' + *member, one.label);
+                require(reserialized && *reserialized == *member,
+                        "a dictionary member does not serialize back to itself");
+            }
             WebBotAuth::signatureBase(request, one, &error);
         }
+    }
+    // Host values: whatever authority comes out is stable under a second pass.
+    const QString host = QString::fromLatin1(agent.left(256));
+    for (const QString &scheme : {QStringLiteral("http"), QStringLiteral("https")}) {
+        const QString authority = WebBotAuth::authorityOf(scheme, host);
+        require(authority.isEmpty() || WebBotAuth::authorityOf(scheme, authority) == authority,
+                "an authority is not stable");
     }
     if (signatures)
         for (const QByteArray &sig : *signatures)

@@ -14,6 +14,8 @@ const QHash<QString, const char *> &labels()
          QT_TRANSLATE_NOOP("SettingLabels", "Largest request body")},
         {QStringLiteral("http.publicBaseUrl"),
          QT_TRANSLATE_NOOP("SettingLabels", "Public address")},
+        {QStringLiteral("http.publicOrigins"),
+         QT_TRANSLATE_NOOP("SettingLabels", "Public origins for signed agents")},
         {QStringLiteral("network.allowPrivateTargets"),
          QT_TRANSLATE_NOOP("SettingLabels", "Allow private and loopback targets")},
         {QStringLiteral("pool.size"), QT_TRANSLATE_NOOP("SettingLabels", "Browser pages at once")},
