@@ -61,7 +61,7 @@ private Q_SLOTS:
     void ignoresForwardedForFromAnUntrustedPeer();
     void capsTheStreamsOfOneSite();
     void rateLimitsA2wRunsPerClientBehindTheProxy();
-    void refusesABadTrustedProxiesList();
+    void takesTheTrustedProxiesFromTheSettings();
 
 private:
     // A service with an enabled site (fixture pages on 127.0.0.1) and these settings.
@@ -284,10 +284,21 @@ void tst_ClientIdentity::rateLimitsA2wRunsPerClientBehindTheProxy()
     QCOMPARE(ph->service().a2w().find(b.first)->clientAddress, QStringLiteral("203.0.113.2"));
 }
 
-void tst_ClientIdentity::refusesABadTrustedProxiesList()
+void tst_ClientIdentity::takesTheTrustedProxiesFromTheSettings()
 {
     auto ph = start({});
     QVERIFY2(ph->ok(), qPrintable(ph->error()));
+    // Trusting nobody, the proxy's header is ignored.
+    const auto before = run(*ph, "203.0.113.8");
+    QCOMPARE(ph->service().a2w().find(before.first)->clientAddress, QStringLiteral("127.0.0.1"));
+    // Set while running, the list applies at once.
+    const HttpResponse set = ph->client().send("PATCH", QStringLiteral("/settings"),
+                                               R"({"http.trustedProxies": "127.0.0.0/8, ::1"})",
+                                               {{"Content-Type", "application/json"}});
+    QCOMPARE(set.status, 200);
+    const auto after = run(*ph, "203.0.113.8");
+    QCOMPARE(ph->service().a2w().find(after.first)->clientAddress, QStringLiteral("203.0.113.8"));
+    // A list that does not read is refused, naming the setting and the entry.
     const HttpResponse r =
         ph->client().send("PATCH", QStringLiteral("/settings"),
                           R"({"http.trustedProxies": "127.0.0.1, proxy.example"})",
