@@ -757,6 +757,7 @@ void A2wController::verify(Exchange &ex)
     signIn.method = "POST";
     signIn.path = r.path;
     signIn.remoteAddress = r.remoteAddress;
+    signIn.peerAddress = r.peerAddress;
     signIn.headers.insert(
         "authorization",
         "Bearer " + form.queryItemValue(QStringLiteral("credential"), QUrl::FullyDecoded).toUtf8());
