@@ -279,6 +279,7 @@ private Q_SLOTS:
     void capsTheStreamsOfOneSite();
     void tellsTheClientBehindATrustedProxy_data();
     void tellsTheClientBehindATrustedProxy();
+    void countsAProxyConnectionForTheClientOfEachRequest();
     void refusesToWriteAHeaderThatWouldSplitTheResponse_data();
     void refusesToWriteAHeaderThatWouldSplitTheResponse();
     void cleanup();
@@ -882,6 +883,46 @@ void tst_HttpServer::tellsTheClientBehindATrustedProxy()
     const QJsonObject who = bodyOf(reply);
     QCOMPARE(who.value(QStringLiteral("client")).toString(), client);
     QCOMPARE(who.value(QStringLiteral("peer")).toString(), QStringLiteral("127.0.0.1"));
+}
+
+void tst_HttpServer::countsAProxyConnectionForTheClientOfEachRequest()
+{
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 0, 5000);
+    ConnectionLimits limits;
+    limits.maxConnectionsPerAddress = 1;
+    m_server->setConnectionLimits(limits);
+    m_server->setTrustedProxies(TrustedProxies::parse(QStringLiteral("127.0.0.1")).value());
+    const QHostAddress a(QStringLiteral("203.0.113.1"));
+    const QHostAddress b(QStringLiteral("203.0.113.2"));
+    const QByteArray key = "x-api-key: " + m_user.toUtf8() + "\r\n";
+    // Client A holds a stream on one proxy connection: that connection is A's.
+    QByteArray head;
+    auto stream = openStream(
+        m_server->port(),
+        "GET /held HTTP/1.1\r\nHost: x\r\n" + key + "X-Forwarded-For: 203.0.113.1\r\n\r\n", &head);
+    QVERIFY2(head.startsWith("HTTP/1.1 200"), head.constData());
+    QCOMPARE(m_server->connectionsFrom(a), 1);
+    QCOMPARE(m_server->connectionsFrom(QHostAddress::LocalHost), 0); // not the proxy's
+    // Another proxy connection, kept alive, serves B and then A: B is served; A, at its
+    // cap, is refused on it.
+    QByteArray reply;
+    auto shared = openStream(m_server->port(),
+                             "GET /whoami HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: "
+                             "203.0.113.2\r\n\r\n",
+                             &reply);
+    QVERIFY2(reply.startsWith("HTTP/1.1 200"), reply.constData());
+    QCOMPARE(bodyOf(reply).value(QStringLiteral("client")).toString(), b.toString());
+    // Its answer is out: the idle connection counts for nobody.
+    QCOMPARE(m_server->connectionsFrom(b), 0);
+    reply.clear();
+    shared->write("GET /whoami HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.1\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT((reply += shared->readAll()).endsWith("}"), 5000);
+    QVERIFY2(reply.startsWith("HTTP/1.1 429"), reply.constData());
+    QCOMPARE(bodyOf(reply).value(QStringLiteral("code")).toString(),
+             QStringLiteral("TOO_MANY_CONNECTIONS"));
+    QCOMPARE(m_server->connectionsFrom(a), 1);
+    stream.reset();
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(a), 0, 5000);
 }
 
 void tst_HttpServer::refusesToWriteAHeaderThatWouldSplitTheResponse_data()
