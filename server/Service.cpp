@@ -461,7 +461,13 @@ void Service::applyLimits()
     c.headerTimeoutMs = m_settings->intValue(SettingKeys::headerTimeoutMs);
     c.bodyTimeoutMs = m_settings->intValue(SettingKeys::bodyTimeoutMs);
     c.bodyMinBytesPerSecond = m_settings->int64Value(SettingKeys::bodyMinBytesPerSecond);
+    c.maxStreamsPerClient = m_settings->intValue(SettingKeys::maxStreamsPerClient);
+    c.maxStreamsPerSite = m_settings->intValue(SettingKeys::maxStreamsPerSite);
     m_http->setConnectionLimits(c);
+    // Validated when stored; a list that no longer reads trusts nobody.
+    m_http->setTrustedProxies(
+        TrustedProxies::parse(m_settings->stringValue(SettingKeys::trustedProxies))
+            .value_or(TrustedProxies()));
 
     mcp::McpServer::Limits m;
     m.maxSessions = m_settings->intValue(SettingKeys::mcpMaxSessions);

@@ -1,7 +1,8 @@
 // The HTTP layer on its own: a real HttpServer on loopback with a test controller,
 // talking HTTP to it. Auth, every error status with its body, X-Request-Id, the body
 // limit, keep-alive, the streaming pieces (SSE, NDJSON, long-poll, disconnects), the
-// connection caps and read timeouts, and the refusal to write a header that would split
+// connection caps and read timeouts, the caps on open streams, the client behind a
+// trusted proxy, and the refusal to write a header that would split
 // the response.
 #include "HttpClient.h"
 
@@ -36,6 +37,7 @@ class TestController : public QObject, public Controller
 public:
     int disconnects = 0;
     bool ready = false;
+    bool pollAnsweredAtOnce = false; // the last /wait was answered before its handler returned
 
     QList<Route> routes() override
     {
@@ -52,6 +54,8 @@ public:
             Route::to("GET", QStringLiteral("/wait"), AuthPolicy::ApiKey, this, &C::wait),
             Route::to("POST", QStringLiteral("/wake"), AuthPolicy::ApiKey, this, &C::wake),
             Route::to("GET", QStringLiteral("/hold"), AuthPolicy::ApiKey, this, &C::hold),
+            Route::to("GET", QStringLiteral("/held"), AuthPolicy::ApiKey, this, &C::held),
+            Route::to("GET", QStringLiteral("/whoami"), AuthPolicy::Public, this, &C::whoami),
             Route::to("GET", QStringLiteral("/slowstream"), AuthPolicy::Public, this,
                       &C::slowStream),
             Route::to("GET", QStringLiteral("/header"), AuthPolicy::Public, this, &C::header),
@@ -110,6 +114,7 @@ private:
                 e.respondJson(200, {{QStringLiteral("ready"), ready}});
             });
         connect(this, &TestController::woken, poll, &LongPoll::wake);
+        pollAnsweredAtOnce = ex.isAnswered();
     }
     void wake(Exchange &ex)
     {
@@ -120,6 +125,17 @@ private:
     void hold(Exchange &ex)
     {
         connect(&ex, &Exchange::clientDisconnected, this, [this] { ++disconnects; });
+    }
+    void whoami(Exchange &ex)
+    {
+        ex.respondJson(200, {{QStringLiteral("client"), ex.request().remoteAddress.toString()},
+                             {QStringLiteral("peer"), ex.request().peerAddress.toString()}});
+    }
+    // A stream held open until the client leaves, of the site named by ?site=.
+    void held(Exchange &ex)
+    {
+        ex.setSite(ex.request().queryValue(QStringLiteral("site")));
+        new EventStream(ex, EventStream::Framing::Ndjson, 0, &ex);
     }
     // Four ticks 250 ms apart: a stream that outlives short read timeouts.
     void slowStream(Exchange &ex)
@@ -179,6 +195,31 @@ QByteArray trickle(quint16 port, const QByteArray &head, const QByteArray &trick
     return reply;
 }
 
+// Sends `request` on a new connection and reads until the answer's head has come (and,
+// for an answer that is not a stream, its JSON body); the connection stays open.
+std::unique_ptr<QTcpSocket> openStream(quint16 port, const QByteArray &request, QByteArray *reply)
+{
+    auto socket = std::make_unique<QTcpSocket>();
+    socket->connectToHost(QHostAddress::LocalHost, port);
+    socket->write(request);
+    QElapsedTimer t;
+    t.start();
+    auto complete = [reply] {
+        return reply->contains("\r\n\r\n") &&
+               (reply->startsWith("HTTP/1.1 200") || reply->endsWith("}"));
+    };
+    while (!complete() && t.elapsed() < 5000) {
+        QTest::qWait(5);
+        *reply += socket->readAll();
+    }
+    return socket;
+}
+
+QJsonObject bodyOf(const QByteArray &reply)
+{
+    return QJsonDocument::fromJson(reply.mid(reply.indexOf("\r\n\r\n") + 4)).object();
+}
+
 // `n` connections, opened without blocking the event loop (the server under test runs on
 // it), once every one of them is connected.
 std::vector<std::unique_ptr<QTcpSocket>> openConnections(quint16 port, int n)
@@ -234,6 +275,11 @@ private Q_SLOTS:
     void keepsAStreamPastTheReadTimeouts();
     void refusesThe65thConnectionFromOneAddress();
     void refusesAConnectionOverTheGlobalCap();
+    void capsTheStreamsOfOneClient();
+    void capsTheStreamsOfOneSite();
+    void tellsTheClientBehindATrustedProxy_data();
+    void tellsTheClientBehindATrustedProxy();
+    void countsAProxyConnectionForTheClientOfEachRequest();
     void refusesToWriteAHeaderThatWouldSplitTheResponse_data();
     void refusesToWriteAHeaderThatWouldSplitTheResponse();
     void cleanup();
@@ -600,8 +646,9 @@ void tst_HttpServer::noticesAClientThatLeaves()
 
 void tst_HttpServer::cleanup()
 {
-    // Every test starts from the default limits.
+    // Every test starts from the default limits, trusting no proxy.
     m_server->setConnectionLimits(ConnectionLimits{});
+    m_server->setTrustedProxies(TrustedProxies());
 }
 
 void tst_HttpServer::cutsOffASlowClient_data()
@@ -717,6 +764,165 @@ void tst_HttpServer::refusesAConnectionOverTheGlobalCap()
     QVERIFY2(refused.startsWith("HTTP/1.1 503 Service Unavailable"), refused.constData());
     QVERIFY(refused.contains("\"code\":\"SERVER_BUSY\""));
     QVERIFY(refused.contains("Retry-After: 1"));
+}
+
+void tst_HttpServer::capsTheStreamsOfOneClient()
+{
+    ConnectionLimits limits;
+    limits.maxStreamsPerClient = 2;
+    m_server->setConnectionLimits(limits);
+    const QByteArray user = "x-api-key: " + m_user.toUtf8() + "\r\n";
+    const QByteArray held = "GET /held HTTP/1.1\r\nHost: x\r\n" + user + "\r\n";
+    std::vector<std::unique_ptr<QTcpSocket>> open;
+    for (int i = 0; i < 2; ++i) {
+        QByteArray reply;
+        open.push_back(openStream(m_server->port(), held, &reply));
+        QVERIFY2(reply.startsWith("HTTP/1.1 200"), reply.constData());
+    }
+    QCOMPARE(m_server->openStreamsOf(QHostAddress::LocalHost), 2);
+    QByteArray refused;
+    auto extra = openStream(m_server->port(), held, &refused);
+    QVERIFY2(refused.startsWith("HTTP/1.1 429 Too Many Requests"), refused.constData());
+    QVERIFY(refused.contains("Retry-After: 5"));
+    const QJsonObject body = bodyOf(refused);
+    QCOMPARE(body.value(QStringLiteral("code")).toString(), QStringLiteral("TOO_MANY_STREAMS"));
+    const QJsonObject details = body.value(QStringLiteral("details")).toObject();
+    QCOMPARE(details.value(QStringLiteral("scope")).toString(), QStringLiteral("client"));
+    QCOMPARE(details.value(QStringLiteral("setting")).toString(),
+             QStringLiteral("http.maxStreamsPerClient"));
+    QCOMPARE(details.value(QStringLiteral("limit")).toInt(), 2);
+    // A long-poll over the cap is not refused: it is answered without waiting.
+    HttpClient c(base());
+    c.setBearer(m_user);
+    m_controller.pollAnsweredAtOnce = false;
+    const auto polled = c.get(QStringLiteral("/wait"), {{"Prefer", "wait=5"}});
+    QCOMPARE(polled.status, 200);
+    QVERIFY(m_controller.pollAnsweredAtOnce);
+    // The owner's streams are not counted.
+    QByteArray owner;
+    open.push_back(openStream(
+        m_server->port(),
+        "GET /held HTTP/1.1\r\nHost: x\r\nx-api-key: " + m_owner.toUtf8() + "\r\n\r\n", &owner));
+    QVERIFY2(owner.startsWith("HTTP/1.1 200"), owner.constData());
+    QCOMPARE(m_server->openStreamsOf(QHostAddress::LocalHost), 2);
+    // A stream that ends makes room.
+    open.front()->abort();
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openStreamsOf(QHostAddress::LocalHost), 1, 3000);
+    QByteArray again;
+    open.push_back(openStream(m_server->port(), held, &again));
+    QVERIFY2(again.startsWith("HTTP/1.1 200"), again.constData());
+    open.clear();
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openStreamsOf(QHostAddress::LocalHost), 0, 3000);
+}
+
+void tst_HttpServer::capsTheStreamsOfOneSite()
+{
+    ConnectionLimits limits;
+    limits.maxStreamsPerSite = 1;
+    m_server->setConnectionLimits(limits);
+    const QByteArray user = "x-api-key: " + m_user.toUtf8() + "\r\n\r\n";
+    QByteArray first;
+    auto s1 =
+        openStream(m_server->port(), "GET /held?site=s1 HTTP/1.1\r\nHost: x\r\n" + user, &first);
+    QVERIFY2(first.startsWith("HTTP/1.1 200"), first.constData());
+    QCOMPARE(m_server->openStreamsOfSite(QStringLiteral("s1")), 1);
+    QByteArray refused;
+    auto again =
+        openStream(m_server->port(), "GET /held?site=s1 HTTP/1.1\r\nHost: x\r\n" + user, &refused);
+    QVERIFY2(refused.startsWith("HTTP/1.1 429"), refused.constData());
+    const QJsonObject details = bodyOf(refused).value(QStringLiteral("details")).toObject();
+    QCOMPARE(details.value(QStringLiteral("scope")).toString(), QStringLiteral("site"));
+    QCOMPARE(details.value(QStringLiteral("setting")).toString(),
+             QStringLiteral("http.maxStreamsPerSite"));
+    // Another site, and a stream of no site, are not held back by it.
+    QByteArray other;
+    auto s2 =
+        openStream(m_server->port(), "GET /held?site=s2 HTTP/1.1\r\nHost: x\r\n" + user, &other);
+    QVERIFY2(other.startsWith("HTTP/1.1 200"), other.constData());
+    QByteArray none;
+    auto s3 = openStream(m_server->port(), "GET /held HTTP/1.1\r\nHost: x\r\n" + user, &none);
+    QVERIFY2(none.startsWith("HTTP/1.1 200"), none.constData());
+    s1.reset();
+    s2.reset();
+    s3.reset();
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openStreamsOf(QHostAddress::LocalHost), 0, 3000);
+    QCOMPARE(m_server->openStreamsOfSite(QStringLiteral("s1")), 0);
+}
+
+void tst_HttpServer::tellsTheClientBehindATrustedProxy_data()
+{
+    QTest::addColumn<QString>("trusted");
+    QTest::addColumn<QByteArray>("headers");
+    QTest::addColumn<QString>("client");
+    QTest::newRow("ignores X-Forwarded-For while no proxy is trusted")
+        << "" << QByteArray("X-Forwarded-For: 203.0.113.5\r\n") << "127.0.0.1";
+    QTest::newRow("ignores X-Forwarded-For from a peer that is not a trusted proxy")
+        << "192.0.2.1" << QByteArray("X-Forwarded-For: 203.0.113.5\r\n") << "127.0.0.1";
+    QTest::newRow("believes X-Forwarded-For from a trusted proxy")
+        << "127.0.0.1" << QByteArray("X-Forwarded-For: 203.0.113.5\r\n") << "203.0.113.5";
+    QTest::newRow("reads the X-Forwarded-For lines in the order they came")
+        << "127.0.0.0/8"
+        << QByteArray("X-Forwarded-For: 198.51.100.66\r\nX-Forwarded-For: 203.0.113.5\r\n")
+        << "203.0.113.5";
+    QTest::newRow("believes Forwarded from a trusted proxy")
+        << "127.0.0.1" << QByteArray("Forwarded: for=\"[2001:db8::1]:443\";proto=https\r\n")
+        << "2001:db8::1";
+    QTest::newRow("is the proxy itself when its header is malformed")
+        << "127.0.0.1" << QByteArray("X-Forwarded-For: 203.0.113.5, nonsense\r\n") << "127.0.0.1";
+}
+
+void tst_HttpServer::tellsTheClientBehindATrustedProxy()
+{
+    QFETCH(QString, trusted);
+    QFETCH(QByteArray, headers);
+    QFETCH(QString, client);
+    m_server->setTrustedProxies(TrustedProxies::parse(trusted).value());
+    const QByteArray reply = HttpClient::raw(
+        m_server->port(), "GET /whoami HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n", 5000, "}");
+    QVERIFY2(reply.startsWith("HTTP/1.1 200"), reply.constData());
+    const QJsonObject who = bodyOf(reply);
+    QCOMPARE(who.value(QStringLiteral("client")).toString(), client);
+    QCOMPARE(who.value(QStringLiteral("peer")).toString(), QStringLiteral("127.0.0.1"));
+}
+
+void tst_HttpServer::countsAProxyConnectionForTheClientOfEachRequest()
+{
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 0, 5000);
+    ConnectionLimits limits;
+    limits.maxConnectionsPerAddress = 1;
+    m_server->setConnectionLimits(limits);
+    m_server->setTrustedProxies(TrustedProxies::parse(QStringLiteral("127.0.0.1")).value());
+    const QHostAddress a(QStringLiteral("203.0.113.1"));
+    const QHostAddress b(QStringLiteral("203.0.113.2"));
+    const QByteArray key = "x-api-key: " + m_user.toUtf8() + "\r\n";
+    // Client A holds a stream on one proxy connection: that connection is A's.
+    QByteArray head;
+    auto stream = openStream(
+        m_server->port(),
+        "GET /held HTTP/1.1\r\nHost: x\r\n" + key + "X-Forwarded-For: 203.0.113.1\r\n\r\n", &head);
+    QVERIFY2(head.startsWith("HTTP/1.1 200"), head.constData());
+    QCOMPARE(m_server->connectionsFrom(a), 1);
+    QCOMPARE(m_server->connectionsFrom(QHostAddress::LocalHost), 0); // not the proxy's
+    // Another proxy connection, kept alive, serves B and then A: B is served; A, at its
+    // cap, is refused on it.
+    QByteArray reply;
+    auto shared = openStream(m_server->port(),
+                             "GET /whoami HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: "
+                             "203.0.113.2\r\n\r\n",
+                             &reply);
+    QVERIFY2(reply.startsWith("HTTP/1.1 200"), reply.constData());
+    QCOMPARE(bodyOf(reply).value(QStringLiteral("client")).toString(), b.toString());
+    // Its answer is out: the idle connection counts for nobody.
+    QCOMPARE(m_server->connectionsFrom(b), 0);
+    reply.clear();
+    shared->write("GET /whoami HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.1\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT((reply += shared->readAll()).endsWith("}"), 5000);
+    QVERIFY2(reply.startsWith("HTTP/1.1 429"), reply.constData());
+    QCOMPARE(bodyOf(reply).value(QStringLiteral("code")).toString(),
+             QStringLiteral("TOO_MANY_CONNECTIONS"));
+    QCOMPARE(m_server->connectionsFrom(a), 1);
+    stream.reset();
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(a), 0, 5000);
 }
 
 void tst_HttpServer::refusesToWriteAHeaderThatWouldSplitTheResponse_data()

@@ -305,6 +305,21 @@
     </message>
     <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="109"/>
+        <source>Trusted reverse proxies</source>
+        <translation>Vertrauenswürdige Reverse-Proxys</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="111"/>
+        <source>Open streams per client</source>
+        <translation>Offene Streams pro Client</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="113"/>
+        <source>Open streams per site</source>
+        <translation>Offene Streams pro Website</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="109"/>
         <source>Header time limit</source>
         <translation>Zeitlimit für Header</translation>
     </message>

@@ -22,7 +22,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
 OUT=${FUZZ_OUT_DIR:-$ROOT/bench/fuzz/out}
 MAX_TIME=${FUZZ_MAX_TIME:-0}
-TARGETS=${FUZZ_TARGETS:-"xlsx zip parquet thrift csv jsontable text pdf httpreply jwt alloweddomains siteconfig mcp pageagent"}
+TARGETS=${FUZZ_TARGETS:-"xlsx zip parquet thrift csv jsontable text pdf httpreply jwt alloweddomains siteconfig mcp pageagent webbotauth tasktext runtime runsettings trustedproxies"}
 
 if ! command -v clang++ >/dev/null 2>&1; then
     SUDO=""

@@ -341,6 +341,7 @@ void A2wController::createFromQuery(Exchange &ex)
 void A2wController::holdThenAnswer(Exchange &ex, const Run &run, const QString &token, int waitMs,
                                    bool asMarkdown, int status, const QString &workflowToken)
 {
+    ex.setSite(run.siteId); // a held answer counts against http.maxStreamsPerSite
     const QString runId = run.id;
     const QString initial = run.status;
     A2wService *service = &m_service;
@@ -400,6 +401,7 @@ void A2wController::read(Exchange &ex)
 
 void A2wController::stream(Exchange &ex, const Run &run, int framing)
 {
+    ex.setSite(run.siteId); // counts against http.maxStreamsPerSite
     auto *events = new http::EventStream(ex, http::EventStream::Framing(framing), 15000, &ex);
     qint64 after = ex.request().header("last-event-id").toLongLong();
     if (ex.request().query.hasQueryItem(QStringLiteral("lastEventId")))
@@ -541,6 +543,8 @@ void A2wController::workflow(Exchange &ex)
     const http::Request &r = ex.request();
     const QString id = r.param(QStringLiteral("id"));
     const QList<Run> runs = m_service.workflowRuns(id, tokenOf(r));
+    if (!runs.isEmpty())
+        ex.setSite(runs.first().siteId); // a stream counts against http.maxStreamsPerSite
     http::EventStream::Framing framing;
     if (!http::EventStream::framingFromAccept(r.header("accept"), &framing)) {
         ex.respondJson(200, workflowSnapshot(id, runs));
@@ -779,6 +783,7 @@ void A2wController::verify(Exchange &ex)
     signIn.method = "POST";
     signIn.path = r.path;
     signIn.remoteAddress = r.remoteAddress;
+    signIn.peerAddress = r.peerAddress;
     signIn.headers.insert(
         "authorization",
         "Bearer " + form.queryItemValue(QStringLiteral("credential"), QUrl::FullyDecoded).toUtf8());

@@ -198,6 +198,7 @@ void TaskController::read(Exchange &ex)
     const http::Request &r = ex.request();
     const Run run = authorize(r);
     const QString token = A2wController::tokenOf(r);
+    ex.setSite(run.siteId); // a stream or long-poll counts against http.maxStreamsPerSite
     http::EventStream::Framing framing;
     if (http::EventStream::framingFromAccept(r.header("accept"), &framing)) {
         stream(ex, run, token, int(framing));

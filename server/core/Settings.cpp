@@ -3,6 +3,7 @@
 #include "Clock.h"
 #include "SecretBox.h"
 #include "Store.h"
+#include "TrustedProxies.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -240,8 +241,21 @@ const QList<Settings::Definition> &Settings::definitions()
          false, Unit::None, Applies::Immediately},
         {SettingKeys::maxConnectionsPerAddress, T::Double, 64, 1, 100000,
          QStringLiteral("Open HTTP connections from one client address; a connection beyond "
-                        "is answered 429 and closed. Behind a reverse proxy every client has "
-                        "the proxy's address: raise it to http.maxConnections there."),
+                        "is answered 429 and closed. Connections from http.trustedProxies "
+                        "count for the client each request is from, while it is answered."),
+         false, Unit::None, Applies::Immediately},
+        {SettingKeys::trustedProxies, T::String, QString(), 0, 0,
+         QStringLiteral("Reverse proxies whose Forwarded and X-Forwarded-For headers are "
+                        "believed: IP addresses and CIDR ranges separated by commas (e.g. "
+                        "127.0.0.1, ::1). Empty: none; every client is its TCP peer."),
+         false, Unit::None, Applies::Immediately},
+        {SettingKeys::maxStreamsPerClient, T::Double, 16, 1, 100000,
+         QStringLiteral("Event streams and long-polls one client may hold open at once "
+                        "(the owner's key is not counted); beyond, 429."),
+         false, Unit::None, Applies::Immediately},
+        {SettingKeys::maxStreamsPerSite, T::Double, 256, 1, 100000,
+         QStringLiteral("Event streams and long-polls the callers of one site (A2W runs, v1 "
+                        "tasks, the runtime) may hold open at once; beyond, 429."),
          false, Unit::None, Applies::Immediately},
         {SettingKeys::headerTimeoutMs, T::Double, 10000, 50, 600000,
          QStringLiteral("Time a connection may wait idle for its next request, and a "
@@ -447,6 +461,11 @@ QString Settings::validate(const QString &key, const QJsonValue &value) const
         parseOrigins(value.toString(), &problem);
         if (!problem.isEmpty())
             return QStringLiteral("%1 %2").arg(key, problem);
+    }
+    if (key == SettingKeys::trustedProxies) {
+        QString problem;
+        if (!TrustedProxies::parse(value.toString(), &problem))
+            return QStringLiteral("%1 must list IP addresses or CIDR ranges: %2").arg(key, problem);
     }
     if (d->unit == Definition::Unit::Url && !value.toString().trimmed().isEmpty()) {
         const QUrl url(value.toString().trimmed(), QUrl::StrictMode);

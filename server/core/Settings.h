@@ -162,6 +162,10 @@ inline const QString oidcJwksMinRefreshMs = QStringLiteral("auth.oidc.jwksMinRef
 // Limits (docs/security.md#limits).
 inline const QString maxConnections = QStringLiteral("http.maxConnections");
 inline const QString maxConnectionsPerAddress = QStringLiteral("http.maxConnectionsPerAddress");
+// Client identity behind a reverse proxy (docs/security.md).
+inline const QString trustedProxies = QStringLiteral("http.trustedProxies");
+inline const QString maxStreamsPerClient = QStringLiteral("http.maxStreamsPerClient");
+inline const QString maxStreamsPerSite = QStringLiteral("http.maxStreamsPerSite");
 inline const QString headerTimeoutMs = QStringLiteral("http.headerTimeoutMs");
 inline const QString bodyTimeoutMs = QStringLiteral("http.bodyTimeoutMs");
 inline const QString bodyMinBytesPerSecond = QStringLiteral("http.bodyMinBytesPerSecond");

@@ -11,6 +11,10 @@ struct ConnectionLimits
     qint64 maxBodyBytes = 10 * 1024 * 1024; // larger bodies: 413
     int maxConnections = 1024;              // open connections at once; beyond: 503 + close
     int maxConnectionsPerAddress = 64;      // from one client address; beyond: 429 + close
+    // Answers held open (event streams, long-polls) per client and per site; beyond: 429
+    // TOO_MANY_STREAMS (Exchange::holdOpen).
+    int maxStreamsPerClient = 16;
+    int maxStreamsPerSite = 256;
     // From the moment a connection waits for a request (accepted, or its last answer
     // written) to the first byte of it, and from that byte to the end of the headers.
     // An idle connection is closed; a request cut off mid-head gets 408.

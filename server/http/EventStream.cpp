@@ -28,6 +28,11 @@ EventStream::EventStream(Exchange &exchange, Framing framing, int heartbeatMs, Q
 {
     exchange.beginStream(200, framing == Framing::Sse ? "text/event-stream; charset=utf-8"
                                                       : "application/x-ndjson");
+    if (!exchange.isStreaming()) {
+        // Refused (429 over a cap on open streams): closed, once whoever made this listens.
+        QMetaObject::invokeMethod(this, &EventStream::closed, Qt::QueuedConnection);
+        return;
+    }
     connect(&exchange, &Exchange::finished, this, [this] {
         m_heartbeat.stop();
         Q_EMIT closed();

@@ -13,7 +13,8 @@ class Exchange;
 //   Sse    text/event-stream: "id: N\nevent: TYPE\ndata: {json}\n\n", heartbeats as ": ping"
 //   Ndjson application/x-ndjson: one JSON object a line, heartbeats as {"type":"ping"}
 // The stream owns nothing but the exchange pointer; when the client leaves it emits
-// closed() and further sends are dropped.
+// closed() and further sends are dropped. Over a cap on open streams (Exchange::holdOpen)
+// the exchange is answered 429 instead and the stream is closed from the start.
 class EventStream : public QObject
 {
     Q_OBJECT

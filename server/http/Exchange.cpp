@@ -1,6 +1,7 @@
 #include "Exchange.h"
 
 #include "ErrorMapping.h"
+#include "OpenStreams.h"
 
 #include "core/HeaderText.h"
 
@@ -189,11 +190,30 @@ void Exchange::fail(const DomainError &error)
     respondJson(statusOf(error.kind()), body, headers);
 }
 
+bool Exchange::holdOpen(bool refuse)
+{
+    if (m_held || !m_streams || m_request.principal.owner)
+        return true;
+    const QString client = m_request.remoteAddress.toString();
+    try {
+        m_streams->acquire(client, m_site);
+    } catch (const DomainError &error) {
+        if (refuse)
+            fail(error);
+        return false;
+    }
+    m_held = true;
+    m_heldAs = {client, m_site};
+    return true;
+}
+
 void Exchange::beginStream(int status, const QByteArray &contentType, const HeaderList &headers)
 {
     if (m_state != State::Pending)
         return;
     if (refuseUnsafeHeaders(headers, contentType))
+        return;
+    if (!holdOpen())
         return;
     m_state = State::Streaming;
     if (!isOpen())
@@ -226,6 +246,10 @@ void Exchange::endStream()
 
 void Exchange::complete()
 {
+    if (m_held) {
+        m_held = false;
+        m_streams->release(m_heldAs.first, m_heldAs.second);
+    }
     if (m_closeAfter && isOpen())
         m_socket->disconnectFromHost();
     Q_EMIT finished();

@@ -9,6 +9,8 @@
 #include <QPair>
 #include <QPointer>
 
+#include <memory>
+
 class QTcpSocket;
 class QJsonDocument;
 
@@ -17,6 +19,8 @@ class DomainError;
 }
 
 namespace ph::http {
+
+class OpenStreams;
 
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 
@@ -52,7 +56,21 @@ public:
         m_extraHeaders.append({name, value});
     }
 
+    // The site this exchange serves. Controllers of site-scoped routes (A2W runs, v1
+    // tasks, the runtime) set it before they hold the answer open, so it counts against
+    // http.maxStreamsPerSite.
+    void setSite(const QString &siteId) { m_site = siteId; }
+    const QString &site() const { return m_site; }
+    // The answer is about to be held open (a stream, a long-poll): counts it against the
+    // caps on open streams per client and per site, until the exchange finishes. False
+    // when a cap is reached; with `refuse`, the exchange is then answered 429
+    // TOO_MANY_STREAMS (Retry-After, details naming the setting). The owner's requests
+    // are not counted. beginStream() refuses; LongPoll answers at once instead.
+    bool holdOpen(bool refuse = true);
+    void setOpenStreams(std::shared_ptr<OpenStreams> streams) { m_streams = std::move(streams); }
+
     // Streaming: status line and headers now, chunks as they come, then the end.
+    // Refused with 429 instead when the caps on open streams are reached (holdOpen()).
     void beginStream(int status, const QByteArray &contentType, const HeaderList &headers = {});
     void writeChunk(const QByteArray &data);
     void endStream();
@@ -81,6 +99,10 @@ private:
     State m_state = State::Pending;
     bool m_closeAfter = false;
     HeaderList m_extraHeaders;
+    QString m_site;
+    std::shared_ptr<OpenStreams> m_streams;
+    bool m_held = false;
+    QPair<QString, QString> m_heldAs; // the client and site counted
 };
 
 } // namespace ph::http

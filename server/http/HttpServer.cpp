@@ -3,6 +3,7 @@
 #include "Authenticator.h"
 #include "ErrorMapping.h"
 #include "Exchange.h"
+#include "OpenStreams.h"
 #include "TcpGuard.h"
 
 #include "core/Clock.h"
@@ -68,7 +69,7 @@ QByteArray rawError(int status, qint64 limit)
         retryAfter = 1;
         error =
             DomainError(DomainError::Kind::TooManyRequests, QStringLiteral("TOO_MANY_CONNECTIONS"),
-                        QStringLiteral("this address already has %1 connections open "
+                        QStringLiteral("this client already has %1 connections open "
                                        "(http.maxConnectionsPerAddress)")
                             .arg(limit),
                         QString(), QJsonObject{{QStringLiteral("limit"), double(limit)}});
@@ -101,7 +102,10 @@ HttpServer::HttpServer(Authenticator &authenticator, const Clock &clock, QObject
     : QAbstractHttpServer(parent)
     , m_authenticator(authenticator)
     , m_clock(clock)
-{}
+    , m_streams(std::make_shared<OpenStreams>())
+{
+    m_streams->setCaps(m_limits.maxStreamsPerClient, m_limits.maxStreamsPerSite);
+}
 
 HttpServer::~HttpServer()
 {
@@ -126,6 +130,7 @@ void HttpServer::addRoute(const Route &route)
 quint16 HttpServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
 {
     auto *guard = new TcpGuard(m_limits, &rawError);
+    guard->setTrustedProxies(m_trusted);
     if (!guard->listen(address, port)) {
         if (error)
             *error = guard->errorString();
@@ -154,8 +159,26 @@ qint64 HttpServer::maxBodyBytes() const
 void HttpServer::setConnectionLimits(const ConnectionLimits &limits)
 {
     m_limits = limits;
+    m_streams->setCaps(limits.maxStreamsPerClient, limits.maxStreamsPerSite);
     if (m_guard)
         m_guard->setLimits(limits);
+}
+
+void HttpServer::setTrustedProxies(const TrustedProxies &proxies)
+{
+    m_trusted = proxies;
+    if (m_guard)
+        m_guard->setTrustedProxies(proxies);
+}
+
+int HttpServer::openStreamsOf(const QHostAddress &client) const
+{
+    return m_streams->ofClient(TrustedProxies::canonical(client).toString());
+}
+
+int HttpServer::openStreamsOfSite(const QString &siteId) const
+{
+    return m_streams->ofSite(siteId);
 }
 
 int HttpServer::connectionsFrom(const QHostAddress &address) const
@@ -218,12 +241,19 @@ bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket
     for (const auto &h : headers)
         request.headers.insert(h.first.toLower(), h.second);
     request.body = raw.body();
-    request.remoteAddress = raw.remoteAddress();
+    // The client as the guard read it from this request's head (a trusted proxy's
+    // Forwarded / X-Forwarded-For), so the connection caps and every per-client limit
+    // agree on who it is.
+    request.peerAddress = TrustedProxies::canonical(raw.remoteAddress());
+    request.remoteAddress = m_guard ? m_guard->clientOf(socket) : QHostAddress();
+    if (request.remoteAddress.isNull())
+        request.remoteAddress = request.peerAddress;
     request.receivedAtMs = m_clock.nowMs();
 
     const Router::Match match = m_router.match(request.method, request.path);
     auto *exchange = new Exchange(std::move(request), socket,
                                   match.route ? match.route->envelope : nullptr, this);
+    exchange->setOpenStreams(m_streams);
     m_inFlight.insert(exchange);
     const QString requestId = exchange->request().id;
     QPointer<QTcpSocket> connection(socket);

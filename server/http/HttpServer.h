@@ -3,6 +3,8 @@
 #include "ConnectionLimits.h"
 #include "Route.h"
 
+#include "core/TrustedProxies.h"
+
 #include <QAbstractHttpServer>
 #include <QHostAddress>
 #include <QPointer>
@@ -19,6 +21,7 @@ namespace ph::http {
 
 class Authenticator;
 class Exchange;
+class OpenStreams;
 class TcpGuard;
 
 // The HTTP layer: QHttpServer's connection handling and parser under our own route
@@ -56,6 +59,12 @@ public:
     ConnectionLimits connectionLimits() const { return m_limits; }
     // Open connections from `address` (the per-address cap counts these).
     int connectionsFrom(const QHostAddress &address) const;
+    // The reverse proxies whose Forwarded / X-Forwarded-For headers name the client
+    // (Request::remoteAddress); see TcpGuard and core/TrustedProxies.
+    void setTrustedProxies(const TrustedProxies &proxies);
+    // Streams and long-polls held open by a client, and by the callers of a site.
+    int openStreamsOf(const QHostAddress &client) const;
+    int openStreamsOfSite(const QString &siteId) const;
 
     int inFlight() const { return int(m_inFlight.size()); }
     // Stops accepting connections; in-flight exchanges continue.
@@ -84,6 +93,8 @@ private:
     QStringList m_crossOrigin;
     QPointer<TcpGuard> m_guard;
     ConnectionLimits m_limits;
+    TrustedProxies m_trusted;
+    std::shared_ptr<OpenStreams> m_streams;
     QHostAddress m_address;
     quint16 m_port = 0;
     QSet<Exchange *> m_inFlight;

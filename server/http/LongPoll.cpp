@@ -12,6 +12,14 @@ LongPoll *LongPoll::hold(Exchange &exchange, int waitMs, std::function<bool()> r
         poll->finish();
         return poll;
     }
+    // Over a cap on open streams (http.maxStreamsPerClient, …PerSite) the answer does
+    // not wait: it is written now, as when the wait runs out. A wait is a preference
+    // (RFC 7240), and the request may have started work (an /agent run) that a 429
+    // would orphan.
+    if (!exchange.holdOpen(false)) {
+        poll->finish();
+        return poll;
+    }
     poll->m_timer.setSingleShot(true);
     connect(&poll->m_timer, &QTimer::timeout, poll, &LongPoll::finish);
     poll->m_timer.start(waitMs);

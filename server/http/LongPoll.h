@@ -13,7 +13,9 @@ class Exchange;
 // Holds a request open until something it waits for happens or the wait runs out
 // (`Prefer: wait=N`). `ready` is asked at once and again on every wake(); the first
 // time it returns true, or when the time is up, `answer` writes the response. The
-// object deletes itself when done or when the client leaves.
+// object deletes itself when done or when the client leaves. While the client (or the
+// exchange's site) holds its cap of open streams (Exchange::holdOpen), the answer is
+// written at once instead of waiting.
 //
 //   auto *poll = LongPoll::hold(ex, 10000, [&] { return run.isTerminal(); },
 //                               [&](Exchange &ex) { ex.respondJson(200, run.toJson()); });

@@ -26,7 +26,13 @@ struct Request
     QUrlQuery query;
     QHash<QByteArray, QByteArray> headers; // keys lowercased
     QByteArray body;
+    // Who the request is from: the client, as far as it can be told. The TCP peer, or,
+    // when that peer is one of http.trustedProxies, the client its Forwarded or
+    // X-Forwarded-For header names (core/TrustedProxies). Every per-client limit and
+    // record keys on this; IPv4 on a dual-stack socket reads as plain IPv4.
     QHostAddress remoteAddress;
+    // The TCP peer itself (the reverse proxy, when there is one).
+    QHostAddress peerAddress;
     QHash<QString, QString> params; // from the route pattern, e.g. {trajectoryId}
     Principal principal;
     qint64 receivedAtMs = 0;

@@ -29,9 +29,56 @@ void TcpGuard::setLimits(const ConnectionLimits &limits)
 QString TcpGuard::addressKey(const QHostAddress &address)
 {
     // An IPv4 client on a dual-stack socket is the same client as on an IPv4 one.
-    bool v4 = false;
-    const quint32 ipv4 = address.toIPv4Address(&v4);
-    return v4 ? QHostAddress(ipv4).toString() : address.toString();
+    return TrustedProxies::canonical(address).toString();
+}
+
+void TcpGuard::setTrustedProxies(const TrustedProxies &proxies)
+{
+    m_trusted = proxies;
+    for (auto it = m_trackers.begin(); it != m_trackers.end(); ++it) {
+        Tracker &t = *it;
+        const bool proxied = m_trusted.contains(t.peer);
+        if (proxied == t.proxied)
+            continue;
+        uncount(t);
+        t.proxied = proxied;
+        t.client = t.peer;
+        if (!proxied) {
+            t.address = addressKey(t.peer);
+            ++m_perAddress[t.address];
+        }
+    }
+}
+
+QHostAddress TcpGuard::clientOf(QTcpSocket *socket) const
+{
+    const auto it = m_trackers.constFind(socket);
+    return it == m_trackers.cend() ? QHostAddress() : it->client;
+}
+
+bool TcpGuard::countFor(QTcpSocket *socket, Tracker &t, const QHostAddress &client)
+{
+    const QString key = addressKey(client);
+    if (key == t.address)
+        return true;
+    uncount(t);
+    if (m_perAddress.value(key) >= m_limits.maxConnectionsPerAddress) {
+        reject(socket, 429, m_limits.maxConnectionsPerAddress);
+        return false;
+    }
+    ++m_perAddress[key];
+    t.address = key;
+    return true;
+}
+
+void TcpGuard::uncount(Tracker &t)
+{
+    if (t.address.isEmpty())
+        return;
+    auto it = m_perAddress.find(t.address);
+    if (it != m_perAddress.end() && --*it <= 0)
+        m_perAddress.erase(it);
+    t.address.clear();
 }
 
 int TcpGuard::connectionsFrom(const QHostAddress &address) const
@@ -46,31 +93,41 @@ void TcpGuard::incomingConnection(qintptr descriptor)
         delete socket;
         return;
     }
-    const QString address = addressKey(socket->peerAddress());
+    const QHostAddress peer = TrustedProxies::canonical(socket->peerAddress());
+    const QString address = addressKey(peer);
     if (m_trackers.size() >= m_limits.maxConnections) {
         refuseConnection(socket, 503, m_limits.maxConnections);
         return;
     }
-    if (m_perAddress.value(address) >= m_limits.maxConnectionsPerAddress) {
+    // A trusted proxy's connections count for the clients of their requests (inspect).
+    const bool proxied = m_trusted.contains(peer);
+    if (!proxied && m_perAddress.value(address) >= m_limits.maxConnectionsPerAddress) {
         refuseConnection(socket, 429, m_limits.maxConnectionsPerAddress);
         return;
     }
     Tracker t;
-    t.address = address;
+    t.peer = peer;
+    t.client = peer;
+    t.proxied = proxied;
+    if (!proxied)
+        t.address = address;
     t.timer = new QTimer(socket);
     t.timer->setSingleShot(true);
     t.timer->setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5% early
     t.phase.start();
     connect(t.timer, &QTimer::timeout, this, [this, socket] { timedOut(socket); });
     m_trackers.insert(socket, t);
-    ++m_perAddress[address];
+    if (!proxied)
+        ++m_perAddress[address];
     // Connected before QHttpServer connects its own readyRead slot, so this runs first
     // and can peek at bytes the parser has not consumed yet.
     connect(socket, &QTcpSocket::readyRead, this, [this, socket] { inspect(socket); });
-    connect(socket, &QObject::destroyed, this, [this, socket, address] {
-        m_trackers.remove(socket);
-        if (--m_perAddress[address] <= 0)
-            m_perAddress.remove(address);
+    connect(socket, &QObject::destroyed, this, [this, socket] {
+        auto it = m_trackers.find(socket);
+        if (it == m_trackers.end())
+            return;
+        uncount(*it);
+        m_trackers.erase(it);
     });
     arm(m_trackers[socket]);
     addPendingConnection(socket);
@@ -113,6 +170,9 @@ void TcpGuard::responseComplete(QTcpSocket *socket)
     Tracker &t = *it;
     if (--t.busy > 0)
         return;
+    // A trusted proxy's idle connection counts for nobody until its next request.
+    if (t.proxied && !t.started)
+        uncount(t);
     t.phase.restart();
     arm(t);
 }
@@ -187,12 +247,26 @@ void TcpGuard::inspect(QTcpSocket *socket)
         const QByteArray head = t.head.left(end).toLower();
         t.head.clear();
         bool expectContinue = false;
+        QByteArray forwarded;
+        QByteArray forwardedFor;
+        auto join = [](QByteArray &to, const QByteArray &value) {
+            to += (to.isEmpty() ? QByteArray() : QByteArray(",")) + value.trimmed();
+        };
         for (const QByteArray &line : head.split('\n')) {
             const QByteArray l = line.trimmed();
             if (l.startsWith("content-length:"))
                 t.declared = l.mid(15).trimmed().toLongLong();
             else if (l.startsWith("expect:") && l.contains("100-continue"))
                 expectContinue = true;
+            else if (l.startsWith("forwarded:"))
+                join(forwarded, l.mid(10));
+            else if (l.startsWith("x-forwarded-for:"))
+                join(forwardedFor, l.mid(16));
+        }
+        if (t.proxied) {
+            t.client = m_trusted.clientOf(t.peer, forwarded, forwardedFor);
+            if (!countFor(socket, t, t.client))
+                return;
         }
         if (t.declared > m_limits.maxBodyBytes) {
             reject(socket, 413, m_limits.maxBodyBytes);

@@ -2,6 +2,8 @@
 
 #include "ConnectionLimits.h"
 
+#include "core/TrustedProxies.h"
+
 #include <QElapsedTimer>
 #include <QHash>
 #include <QPointer>
@@ -21,6 +23,12 @@ namespace ph::http {
 //  - request headers over 64 KiB: 431;
 //  - a connection over the global cap (503) or the per-address cap (429), answered
 //    and closed before QHttpServer ever sees it;
+//  - a request from a trusted proxy (http.trustedProxies) whose client already has
+//    the per-address cap of connections busy (429). A trusted proxy's connections are
+//    not counted for the proxy's address: each counts for the client its current
+//    request is from (Forwarded / X-Forwarded-For, read here from the raw head in the
+//    order the lines came), from the end of that request's head until its answer is
+//    complete. clientOf() gives the server that client for the request's identity.
 //  - a request whose headers or body do not arrive in time (ConnectionLimits): 408,
 //    or a quiet close when nothing of a request came at all.
 // The read timeouts run only while the connection waits for a request: from the moment
@@ -48,6 +56,12 @@ public:
     void responseComplete(QTcpSocket *socket);
     QList<QTcpSocket *> openSockets() const;
     int connectionsFrom(const QHostAddress &address) const;
+    // Whose Forwarded / X-Forwarded-For headers are believed. Applies to open
+    // connections too.
+    void setTrustedProxies(const TrustedProxies &proxies);
+    // The client of the request on `socket` whose head was read last: its peer, or the
+    // client a trusted proxy names.
+    QHostAddress clientOf(QTcpSocket *socket) const;
 
     static constexpr qint64 kMaxHeaderBytes = 64 * 1024;
 
@@ -64,8 +78,11 @@ private:
         bool rejected = false;
         bool started = false; // a byte of the next request has arrived
         int busy = 0;         // requests handed over whose answer is not complete
-        QString address;
-        QElapsedTimer phase; // since waiting, the first byte, or the end of the head
+        QHostAddress peer;    // canonical
+        bool proxied = false; // the peer is a trusted proxy
+        QHostAddress client;  // of the request whose head was read last
+        QString address;      // whom the connection counts for now; empty: nobody
+        QElapsedTimer phase;  // since waiting, the first byte, or the end of the head
         QTimer *timer = nullptr;
     };
     void inspect(QTcpSocket *socket);
@@ -74,12 +91,16 @@ private:
     // (Re)starts the read timer of a connection for the phase it is in.
     void arm(Tracker &t);
     void timedOut(QTcpSocket *socket);
+    // Counts a trusted proxy's connection for `client`; false (and 429) over the cap.
+    bool countFor(QTcpSocket *socket, Tracker &t, const QHostAddress &client);
+    void uncount(Tracker &t);
     static QString addressKey(const QHostAddress &address);
 
     ConnectionLimits m_limits;
     Rejection m_render;
     QHash<QTcpSocket *, Tracker> m_trackers;
     QHash<QString, int> m_perAddress;
+    TrustedProxies m_trusted;
 };
 
 } // namespace ph::http

@@ -321,6 +321,7 @@ void RuntimeController::stream(Exchange &ex)
     if (ticket.isEmpty())
         throw DomainError::missingField(QStringLiteral("streamTicket"));
     const Session session = m_service.authenticateStream(ticket);
+    ex.setSite(session.siteId); // counts against http.maxStreamsPerSite
     bool numeric = true;
     qint64 after = 0;
     if (r.query.hasQueryItem(QStringLiteral("seqAfter"))) {

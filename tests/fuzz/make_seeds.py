@@ -221,9 +221,17 @@ def pageagent():
     write("pageagent", "scalar.json", '"just text"')
 
 
+def trustedproxies():
+    # Lines: the http.trustedProxies list, the TCP peer, Forwarded, X-Forwarded-For.
+    write("trustedproxies", "xff.txt", "127.0.0.1, ::1, 10.0.0.0/8\n127.0.0.1\n\n1.1.1.1, 203.0.113.5:5123, 10.0.0.4")
+    write("trustedproxies", "forwarded.txt", "127.0.0.1 fd00::/8\n::ffff:127.0.0.1\nfor=192.0.2.43, For=\"[2001:db8:cafe::17]:4711\";proto=https;by=_proxy, for=\"_gazonk\"\n")
+    write("trustedproxies", "both.txt", "127.0.0.0/8\n127.0.0.1\nfor=\"203.0.113.5\";host=\"a,b\"\n203.0.113.5\n")
+    write("trustedproxies", "untrusted.txt", "10.0.0.0/33, proxy.local\n192.0.2.7\nfor=unknown\n[::1]:80, unknown, 127.1\n")
+
+
 def main():
     for make in (xlsx, zips, parquet, thrift, csv, jsontable, text, pdf, httpreply, jwt,
-                 alloweddomains, siteconfig, mcp, pageagent):
+                 alloweddomains, siteconfig, mcp, pageagent, trustedproxies):
         make()
 
 
