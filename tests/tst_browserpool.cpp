@@ -60,6 +60,16 @@ LeaseOptions workOf(const QString &name)
     return o;
 }
 
+// Waits until the pool has served every request it would serve now (requests arrive
+// one by one in the service, each after the pool has dispatched the ones before).
+bool settled(const BrowserPool &pool)
+{
+    return QTest::qWaitFor([&pool] {
+        const BrowserPool::Stats s = pool.stats();
+        return s.servable == 0 || s.busy == s.size;
+    });
+}
+
 // Fixture pages are on loopback: the tests' leases may reach private targets.
 const EgressGrant kLocal{true, QStringLiteral("test")};
 
@@ -414,6 +424,7 @@ void tst_BrowserPool::admitsVisitorWorkWithinItsShares()
                 name, kLocal, workOf(name), nullptr,
                 [&held, name](std::unique_ptr<BrowserLease> l) { held[name] = std::move(l); }))
             refused << name;
+        QVERIFY(settled(pool));
     }
     const auto outcomes = [&] {
         QStringList out;
@@ -434,12 +445,13 @@ void tst_BrowserPool::servesKeyedWorkFirstWhenAPageFrees()
     BrowserPool pool(shared(4, 10, 50, 25), m_policy);
     std::map<QString, std::unique_ptr<BrowserLease>> held;
     QStringList order;
-    for (const QString &name : {"va1", "va2", "vb1", "vc1", "k1", "k2", "k3", "vd1"}) {
+    for (const QString &name : QStringList{"va1", "va2", "vb1", "vc1", "k1", "k2", "k3", "vd1"}) {
         QVERIFY(pool.acquire(name, kLocal, workOf(name), nullptr,
                              [&held, &order, name](std::unique_ptr<BrowserLease> l) {
                                  held[name] = std::move(l);
                                  order << name;
                              }));
+        QVERIFY(settled(pool));
     }
     QTRY_COMPARE(order, (QStringList{"va1", "vb1", "k1", "k2"}));
     QCOMPARE(pool.stats().queued, 4);

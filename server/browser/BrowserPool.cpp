@@ -234,23 +234,17 @@ bool BrowserPool::hasRoomFor(int pages, const LeaseOptions &options) const
 {
     const int busy = int(m_leases.size());
     const int queued = int(m_waiting.size());
-    int freePages = qMax(0, m_options.size - busy);
-    int queueRoom = m_options.queueLimit - queued;
-    if (options.isVisitor()) {
-        // Visitor work fits within its shares of the pages and of the queue: all of it
-        // together, and its site's.
-        const Held all = visitorWork();
-        freePages = qMin(freePages, qMax(0, visitorPages() - all.busy));
-        queueRoom = qMin(queueRoom,
-                         shareOf(m_options.visitorSharePercent, m_options.queueLimit) - all.queued);
-        if (!options.site.isEmpty()) {
-            const Held site = visitorWork(options.site);
-            freePages = qMin(freePages, qMax(0, sitePages() - site.busy));
-            queueRoom = qMin(queueRoom, shareOf(m_options.siteSharePercent, m_options.queueLimit) -
-                                            site.queued);
-        }
-    }
-    return pages <= freePages + qMax(0, queueRoom);
+    const int freePages = qMax(0, m_options.size - busy);
+    if (pages > freePages + (m_options.queueLimit - queued))
+        return false;
+    if (!options.isVisitor())
+        return true;
+    // Visitor work has at most its shares of the queue's places waiting: all of it
+    // together, and its site's; the rest of the queue is keyed work's.
+    if (visitorWork().queued + pages > shareOf(m_options.visitorSharePercent, m_options.queueLimit))
+        return false;
+    return options.site.isEmpty() || visitorWork(options.site).queued + pages <=
+                                         shareOf(m_options.siteSharePercent, m_options.queueLimit);
 }
 
 int BrowserPool::retryAfterSeconds() const
