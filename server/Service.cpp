@@ -265,6 +265,8 @@ bool Service::start(QString *error)
     poolOptions.size = m_settings->intValue(SettingKeys::poolSize);
     poolOptions.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
     poolOptions.standby = m_settings->intValue(SettingKeys::poolStandby);
+    poolOptions.visitorSharePercent = m_settings->intValue(SettingKeys::poolVisitorShare);
+    poolOptions.siteSharePercent = m_settings->intValue(SettingKeys::poolSiteShare);
     poolOptions.engine = m_settings->stringValue(SettingKeys::browserEngine);
     poolOptions.chromiumPath = m_settings->stringValue(SettingKeys::browserChromiumPath);
     m_pool = std::make_unique<BrowserPool>(poolOptions, *m_policy);
@@ -444,6 +446,8 @@ void Service::applySettings()
     o.size = m_settings->intValue(SettingKeys::poolSize);
     o.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
     o.standby = m_settings->intValue(SettingKeys::poolStandby);
+    o.visitorSharePercent = m_settings->intValue(SettingKeys::poolVisitorShare);
+    o.siteSharePercent = m_settings->intValue(SettingKeys::poolSiteShare);
     o.engine = m_settings->stringValue(SettingKeys::browserEngine);
     o.chromiumPath = m_settings->stringValue(SettingKeys::browserChromiumPath);
     m_pool->setOptions(o);

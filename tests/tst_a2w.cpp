@@ -9,6 +9,7 @@
 #include "TestService.h"
 
 #include "a2w/A2wService.h"
+#include "browser/BrowserPool.h"
 #include "core/Store.h"
 
 #include <QCryptographicHash>
@@ -74,11 +75,15 @@ private Q_SLOTS:
     void keepsWaitingRunsAcrossARestartAndFailsLostOnes();
     void keepsTheConfirmationGateAcrossARestart();
     void runsThePythonVisitingAgentOfTheDocs();
+    void holdsNoPageWhileVisitorRunsWaitForAPerson();
+    void servesTheOwnerWhileVisitorRunsFillTheirShare();
 
 private:
     HttpResponse create(const QJsonObject &body, const HttpClient::Headers &headers = {},
                         TestService *service = nullptr);
     HttpResponse owner(const QString &path, const QJsonObject &body);
+    // Makes the fixture site an enabled site of `service`.
+    static bool enableSite(TestService &service, const QString &name);
     QString shop() const { return m_site.url(QStringLiteral("/shop")); }
 
     FixtureServer m_site;
@@ -223,6 +228,16 @@ void tst_A2w::initTestCase()
     QVERIFY(!m_siteId.isEmpty());
     QVERIFY(!m_keyId.isEmpty());
     m_ph->allowBrowserHandoffs(); // off by default; browser runs are tested here
+}
+
+bool tst_A2w::enableSite(TestService &service, const QString &name)
+{
+    return service.client()
+               .post(QStringLiteral("/generateSiteKey"),
+                     {{QStringLiteral("siteName"), name},
+                      {QStringLiteral("label"), QStringLiteral("embed")},
+                      {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
+               .status == 201;
 }
 
 void tst_A2w::cleanupTestCase()
@@ -1343,6 +1358,98 @@ void tst_A2w::runsThePythonVisitingAgentOfTheDocs()
     const QJsonArray saved = last.value(QStringLiteral("saved")).toArray();
     QCOMPARE(saved.size(), 1);
     QVERIFY(QFileInfo(dir.filePath(saved[0].toString())).size() > 0);
+}
+
+void tst_A2w::holdsNoPageWhileVisitorRunsWaitForAPerson()
+{
+    // Four anonymous runs that wait for a person's answers on the default pool of four
+    // pages (docs/security.md, "Fair shares of the browser pool"): while they wait they
+    // hold no page, so the owner's scrape is served while they still wait, and an answer
+    // goes on in a fresh page.
+    TestService ph({QStringLiteral("a2w.runsPerMinutePerAddress=1000")});
+    QVERIFY2(ph.ok(), qPrintable(ph.error()));
+    QVERIFY(enableSite(ph, QStringLiteral("Waiting")));
+    QCOMPARE(ph.service().pool().stats().size, 4);
+    QStringList runs;
+    for (int i = 0; i < 4; ++i) {
+        const HttpResponse r =
+            create({{QStringLiteral("url"), m_site.url(QStringLiteral("/account"))},
+                    {QStringLiteral("prompt"), QStringLiteral("Sign in and list my orders")}},
+                   {{"Prefer", "execution=cloud, wait=0"}}, &ph);
+        QCOMPARE(r.status, 201);
+        runs << r.json().value(QStringLiteral("run")).toString();
+    }
+    for (const QString &run : std::as_const(runs)) {
+        const QJsonObject o =
+            HttpClient::pollUntil(run, {QStringLiteral("input_required"), QStringLiteral("failed"),
+                                        QStringLiteral("completed")});
+        QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    }
+    QCOMPARE(ph.service().pool().stats().busy, 0);
+
+    const HttpResponse scraped =
+        ph.client().post(QStringLiteral("/scrape"), {{QStringLiteral("urls"), QJsonArray{shop()}}});
+    QCOMPARE(scraped.status, 200);
+    const QJsonObject result =
+        scraped.json().value(QStringLiteral("results")).toArray().at(0).toObject();
+    QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    for (const QString &run : std::as_const(runs))
+        QCOMPARE(HttpClient().get(run).json().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("input_required"));
+
+    // An answer replays the run into a fresh page and finishes it.
+    QCOMPARE(
+        HttpClient()
+            .send("POST", runs.first(),
+                  json({{QStringLiteral("answers"),
+                         QJsonObject{{QStringLiteral("email"), QStringLiteral("ada@example.org")},
+                                     {QStringLiteral("password"), QStringLiteral("s3cret!")}}}}),
+                  {{"Content-Type", "application/json"}})
+            .status,
+        200);
+    const QJsonObject done = HttpClient::pollUntil(
+        runs.first(), {QStringLiteral("completed"), QStringLiteral("failed")});
+    QCOMPARE(done.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QVERIFY(done[QStringLiteral("result")][QStringLiteral("text")].toString().contains(
+        QLatin1String("Sextant")));
+}
+
+void tst_A2w::servesTheOwnerWhileVisitorRunsFillTheirShare()
+{
+    // Four anonymous runs on a page that never finishes loading: one site's visitor work
+    // holds at most its share (a quarter of four pages: one), the rest wait, and the
+    // owner's scrape gets a free page and completes while all four are still running.
+    TestService ph({QStringLiteral("a2w.runsPerMinutePerAddress=1000"),
+                    QStringLiteral("pool.navigationTimeoutMs=120000")});
+    QVERIFY2(ph.ok(), qPrintable(ph.error()));
+    QVERIFY(enableSite(ph, QStringLiteral("Hanging")));
+    QStringList runs;
+    for (int i = 0; i < 4; ++i) {
+        const HttpResponse r = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/hang"))},
+                                       {QStringLiteral("prompt"), QStringLiteral("Read the page")}},
+                                      {{"Prefer", "execution=cloud, wait=0"}}, &ph);
+        QCOMPARE(r.status, 201);
+        runs << r.json().value(QStringLiteral("run")).toString();
+    }
+    // Every run has asked the pool for its page.
+    BrowserPool &pool = ph.service().pool();
+    QTRY_COMPARE(pool.stats().busy + pool.stats().queued, 4);
+
+    const HttpResponse scraped =
+        ph.client().post(QStringLiteral("/scrape"), {{QStringLiteral("urls"), QJsonArray{shop()}}});
+    QCOMPARE(scraped.status, 200);
+    const QJsonObject result =
+        scraped.json().value(QStringLiteral("results")).toArray().at(0).toObject();
+    QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    for (const QString &run : std::as_const(runs))
+        QCOMPARE(HttpClient().get(run).json().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("running"));
+    // One site's runs: one page held, three waiting that no freed page would serve.
+    QCOMPARE(pool.stats().visitorBusy, 1);
+    QCOMPARE(pool.stats().queued, 3);
+    QCOMPARE(pool.stats().servable, 0);
+    for (const QString &run : std::as_const(runs))
+        QCOMPARE(HttpClient().send("DELETE", run).status, 200);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_A2w)

@@ -42,6 +42,34 @@ BrowserPool::Options sized(int size, int queueLimit, int standby)
     return o;
 }
 
+// A pool with visitor shares (percent of its pages and of its queue), no standby pages.
+BrowserPool::Options shared(int size, int queueLimit, int visitorPercent, int sitePercent)
+{
+    BrowserPool::Options o = sized(size, queueLimit, 0);
+    o.visitorSharePercent = visitorPercent;
+    o.siteSharePercent = sitePercent;
+    return o;
+}
+
+// "k…": keyed work; "v<site>…": visitor work on that site ("va1": site a).
+LeaseOptions workOf(const QString &name)
+{
+    LeaseOptions o;
+    if (name.startsWith(u'v'))
+        o.forVisitorsOf(name.mid(1, 1));
+    return o;
+}
+
+// Waits until the pool has served every request it would serve now (requests arrive
+// one by one in the service, each after the pool has dispatched the ones before).
+bool settled(const BrowserPool &pool)
+{
+    return QTest::qWaitFor([&pool] {
+        const BrowserPool::Stats s = pool.stats();
+        return s.servable == 0 || s.busy == s.size;
+    });
+}
+
 // Fixture pages are on loopback: the tests' leases may reach private targets.
 const EgressGrant kLocal{true, QStringLiteral("test")};
 
@@ -100,6 +128,11 @@ private Q_SLOTS:
     void timesOutANavigationThatNeverEnds();
     void replacesAPageWhoseRendererCrashed();
     void keepsTheEventLoopResponsive();
+    void sizesTheSharesOfThePool_data();
+    void sizesTheSharesOfThePool();
+    void admitsVisitorWorkWithinItsShares_data();
+    void admitsVisitorWorkWithinItsShares();
+    void servesKeyedWorkFirstWhenAPageFrees();
 
 private:
     FixtureServer m_site;
@@ -322,6 +355,142 @@ void tst_BrowserPool::keepsTheEventLoopResponsive()
     ticker.stop();
     // Twelve page loads, creations and teardowns never stall the loop for long.
     QVERIFY2(worstGap < 1000, qPrintable(QString::number(worstGap)));
+}
+
+void tst_BrowserPool::sizesTheSharesOfThePool_data()
+{
+    QTest::addColumn<int>("size");
+    QTest::addColumn<int>("visitorPercent");
+    QTest::addColumn<int>("sitePercent");
+    QTest::addColumn<int>("visitorPages");
+    QTest::addColumn<int>("sitePages");
+    QTest::newRow("half of four pages for visitors, a quarter for one site")
+        << 4 << 50 << 25 << 2 << 1;
+    QTest::newRow("half of three pages rounds down to one") << 3 << 50 << 25 << 1 << 1;
+    QTest::newRow("a share of one page that rounds to nothing is still one page")
+        << 1 << 50 << 25 << 1 << 1;
+    QTest::newRow("a share of 0 % still leaves visitors one page") << 8 << 0 << 0 << 1 << 1;
+    QTest::newRow("all of the pool when the shares are 100 %") << 4 << 100 << 100 << 4 << 4;
+    QTest::newRow("sixty-four pages: thirty-two for visitors, sixteen for one site")
+        << 64 << 50 << 25 << 32 << 16;
+}
+
+void tst_BrowserPool::sizesTheSharesOfThePool()
+{
+    QFETCH(int, size);
+    QFETCH(int, visitorPercent);
+    QFETCH(int, sitePercent);
+    BrowserPool pool(shared(size, 10, visitorPercent, sitePercent), m_policy);
+    QTEST(pool.visitorPages(), "visitorPages");
+    QTEST(pool.sitePages(), "sitePages");
+}
+
+void tst_BrowserPool::admitsVisitorWorkWithinItsShares_data()
+{
+    // Four pages, four waiting: visitors 50 % (two pages, two waiting), a site 25 % (one
+    // page, one waiting). Requests in order, and what became of each.
+    QTest::addColumn<QStringList>("requests");
+    QTest::addColumn<QStringList>("expected");
+    const QString g = QStringLiteral("granted"), q = QStringLiteral("queued"),
+                  r = QStringLiteral("refused");
+    QTest::newRow("a visitor request is served while pages are free")
+        << QStringList{"va1"} << QStringList{g};
+    QTest::newRow("a site's second request waits: a site holds one page")
+        << QStringList{"va1", "va2"} << QStringList{g, q};
+    QTest::newRow("another site's request is served while visitors hold less than half")
+        << QStringList{"va1", "vb1"} << QStringList{g, g};
+    QTest::newRow("a third site's request waits while visitors hold half the pool")
+        << QStringList{"va1", "vb1", "vc1"} << QStringList{g, g, q};
+    QTest::newRow("keyed work is served beside visitors holding their whole share")
+        << QStringList{"va1", "vb1", "vc1", "k1", "k2"} << QStringList{g, g, q, g, g};
+    QTest::newRow("a site's second waiting request is refused: its share of the queue is one")
+        << QStringList{"va1", "va2", "va3"} << QStringList{g, q, r};
+    QTest::newRow("a fifth visitor request is refused: visitors may fill half the queue")
+        << QStringList{"va1", "vb1", "vc1", "vd1", "ve1"} << QStringList{g, g, q, q, r};
+    QTest::newRow("keyed work still finds room in the queue visitors filled their share of")
+        << QStringList{"k1", "k2", "k3", "k4", "va1", "vb1", "vc1", "k5", "k6", "k7"}
+        << QStringList{g, g, g, g, q, q, r, q, q, r};
+}
+
+void tst_BrowserPool::admitsVisitorWorkWithinItsShares()
+{
+    QFETCH(QStringList, requests);
+    QFETCH(QStringList, expected);
+    BrowserPool pool(shared(4, 4, 50, 25), m_policy);
+    std::map<QString, std::unique_ptr<BrowserLease>> held;
+    QStringList refused;
+    for (const QString &name : std::as_const(requests)) {
+        if (!pool.acquire(
+                name, kLocal, workOf(name), nullptr,
+                [&held, name](std::unique_ptr<BrowserLease> l) { held[name] = std::move(l); }))
+            refused << name;
+        QVERIFY(settled(pool));
+    }
+    const auto outcomes = [&] {
+        QStringList out;
+        for (const QString &name : std::as_const(requests))
+            out << (refused.contains(name)  ? QStringLiteral("refused")
+                    : held.count(name) != 0 ? QStringLiteral("granted")
+                                            : QStringLiteral("queued"));
+        return out;
+    };
+    QTRY_COMPARE(outcomes(), expected);
+    QCOMPARE(pool.stats().busy, int(held.size()));
+    QCOMPARE(pool.stats().queued, int(expected.count(QStringLiteral("queued"))));
+}
+
+void tst_BrowserPool::servesKeyedWorkFirstWhenAPageFrees()
+{
+    // Four pages: visitors hold two at most, a site one.
+    BrowserPool pool(shared(4, 10, 50, 25), m_policy);
+    std::map<QString, std::unique_ptr<BrowserLease>> held;
+    QStringList order;
+    for (const QString &name : QStringList{"va1", "va2", "vb1", "vc1", "k1", "k2", "k3", "vd1"}) {
+        QVERIFY(pool.acquire(name, kLocal, workOf(name), nullptr,
+                             [&held, &order, name](std::unique_ptr<BrowserLease> l) {
+                                 held[name] = std::move(l);
+                                 order << name;
+                             }));
+        QVERIFY(settled(pool));
+    }
+    QTRY_COMPARE(order, (QStringList{"va1", "vb1", "k1", "k2"}));
+    QCOMPARE(pool.stats().queued, 4);
+    QCOMPARE(pool.stats().visitorBusy, 2);
+    QCOMPARE(pool.stats().servable, 1); // k3; the visitors' share is taken
+
+    // A visitor's page frees: the keyed request gets it, though vc1 came first.
+    held.erase(QStringLiteral("vb1"));
+    QTRY_COMPARE(order.size(), 5);
+    QCOMPARE(order.last(), QStringLiteral("k3"));
+
+    // A keyed page frees and no keyed request waits: the first visitor request within
+    // its shares gets it (va2 came before it, but its site holds its page).
+    QCOMPARE(pool.stats().servable, 2); // vc1, vd1
+    held.erase(QStringLiteral("k1"));
+    QTRY_COMPARE(order.size(), 6);
+    QCOMPARE(order.last(), QStringLiteral("vc1"));
+    QCOMPARE(pool.stats().servable, 0);
+
+    // The site's page frees: its waiting request gets it, before vd1; vd1 then waits
+    // although a page is free, because the visitors hold their share again.
+    held.erase(QStringLiteral("k2"));
+    held.erase(QStringLiteral("va1"));
+    QTRY_COMPARE(order.size(), 7);
+    QCOMPARE(order.last(), QStringLiteral("va2"));
+    QCOMPARE(pool.stats().busy, 3);
+    QCOMPARE(pool.stats().queued, 1);
+    QCOMPARE(pool.stats().servable, 0);
+
+    // Keyed work takes the free page at once.
+    held.erase(QStringLiteral("k3"));
+    QVERIFY(pool.acquire(QStringLiteral("k4"), kLocal, nullptr,
+                         [&held, &order](std::unique_ptr<BrowserLease> l) {
+                             held[QStringLiteral("k4")] = std::move(l);
+                             order << QStringLiteral("k4");
+                         }));
+    QTRY_COMPARE(order.size(), 8);
+    QCOMPARE(order.last(), QStringLiteral("k4"));
+    QCOMPARE(pool.stats().queued, 1);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_BrowserPool)

@@ -10,6 +10,8 @@
 
 #include "AnalyticsNotifications.h"
 #include "a2w/A2wService.h"
+#include "browser/BrowserLease.h"
+#include "browser/BrowserPool.h"
 #include "core/Clock.h"
 #include "core/Store.h"
 #include "runtime/RuntimeService.h"
@@ -1123,6 +1125,11 @@ void tst_Runtime::decidesExternalContext()
             .value(QStringLiteral("runId"))
             .toString();
     const QJsonObject st = state(s);
+    // Whose work each page the call leases is for.
+    QList<LeaseOptions> leased;
+    BrowserPool &pool = m_ph->service().pool();
+    const auto watch = connect(&pool, &BrowserPool::leaseStarted, &pool,
+                               [&leased](BrowserLease *lease) { leased << lease->options(); });
     const HttpResponse r =
         call(QStringLiteral("/v2/runtime/context/external"), s,
              {{QStringLiteral("runId"), runId},
@@ -1146,7 +1153,12 @@ void tst_Runtime::decidesExternalContext()
                  QJsonDocument(context).toJson().constData());
         const QJsonArray tabs = state(s).value(QStringLiteral("tabs")).toArray();
         QCOMPARE(tabs.last()[QStringLiteral("status")].toString(), QStringLiteral("scraped"));
+        // A visitor's read: its page comes from the visitors' share of the pool, the site's.
+        QCOMPARE(leased.size(), 1);
+        QVERIFY(leased.first().isVisitor());
+        QCOMPARE(leased.first().site, m_siteId);
     }
+    disconnect(watch);
     // Strict: a stale seq is refused before any check.
     const HttpResponse stale = call(QStringLiteral("/v2/runtime/context/external"), s,
                                     {{QStringLiteral("runId"), runId},
@@ -1655,8 +1667,19 @@ void tst_Runtime::actsOnAnExternalPageInTheCloudBrowser()
     QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(), QStringLiteral("message"));
     body.insert(QStringLiteral("message"),
                 QStringLiteral("Type \"Brest\" into \"Port\" and click \"Go\""));
+    QList<LeaseOptions> leased;
+    BrowserPool &pool = m_ph->service().pool();
+    const auto watch = connect(&pool, &BrowserPool::leaseStarted, &pool,
+                               [&leased](BrowserLease *lease) { leased << lease->options(); });
     r = call(QStringLiteral("/v2/runtime/context/external"), s, body);
+    disconnect(watch);
     QCOMPARE(r.status, 200);
+    // The visitor's task acts in a page from the visitors' share of the pool, the site's.
+    QVERIFY(!leased.isEmpty());
+    for (const LeaseOptions &o : std::as_const(leased)) {
+        QVERIFY(o.isVisitor());
+        QCOMPARE(o.site, m_siteId);
+    }
     const QJsonObject outcome = dataOf(r).value(QStringLiteral("outcome")).toObject();
     QCOMPARE(outcome.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
     QVERIFY(ferries.requests("/times").size() == 1);

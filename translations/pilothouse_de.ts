@@ -40,6 +40,16 @@
     </message>
     <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="24"/>
+        <source>Visitors&apos; share of the pages</source>
+        <translation>Anteil der Besucher an den Seiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="26"/>
+        <source>One site&apos;s share of the pages</source>
+        <translation>Anteil einer Website an den Seiten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="24"/>
         <source>Browser engine</source>
         <translation>Browser-Engine</translation>
     </message>

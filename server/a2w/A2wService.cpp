@@ -657,6 +657,8 @@ engine::ExecuteRequest A2wService::engineRequest(const Run &run, QJsonObject raw
                                            QStringLiteral("screenshot")}}});
     engine::ExecuteRequest request =
         cloud::readExecuteRequest(raw, m_policy.grantFor(keyId), m_settings);
+    // A visiting agent's work: its pages come from the visitors' share of the pool.
+    request.browser.forVisitorsOf(run.siteId);
     // Confirmation: the site's aiAccess.confirmation, which a caller may tighten
     // (policy.confirmation: required) but never loosen. Continuations carry it too, so a
     // run rebuilt from the store after a restart keeps its gate.

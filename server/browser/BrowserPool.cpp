@@ -16,12 +16,21 @@
 #include <QTimer>
 #include <QWebEngineProfile>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 Q_LOGGING_CATEGORY(lcPool, "pilothouse.browser")
 
 namespace ph {
+
+namespace {
+// `percent` of `of`, rounded down, at least one (and at most `of`, when that is more).
+int shareOf(int percent, int of)
+{
+    return std::clamp(of * percent / 100, 1, std::max(1, of));
+}
+} // namespace
 
 BrowserPool::BrowserPool(const Options &options, const NetworkPolicy &policy, QObject *parent)
     : QObject(parent)
@@ -175,12 +184,67 @@ PageSlot *BrowserPool::newSlot()
     return slot;
 }
 
-bool BrowserPool::hasRoomFor(int pages) const
+int BrowserPool::visitorPages() const
+{
+    return shareOf(m_options.visitorSharePercent, m_options.size);
+}
+
+int BrowserPool::sitePages() const
+{
+    return shareOf(m_options.siteSharePercent, m_options.size);
+}
+
+BrowserPool::Held BrowserPool::visitorWork(const QString &site) const
+{
+    Held held;
+    const auto counts = [&site](const LeaseOptions &o) {
+        return o.isVisitor() && (site.isEmpty() || o.site == site);
+    };
+    for (const BrowserLease *lease : m_leases)
+        held.busy += counts(lease->m_options) ? 1 : 0;
+    for (const Waiter &waiter : m_waiting)
+        held.queued += counts(waiter.options) ? 1 : 0;
+    return held;
+}
+
+bool BrowserPool::withinShares(const LeaseOptions &options) const
+{
+    if (!options.isVisitor())
+        return true;
+    if (visitorWork().busy >= visitorPages())
+        return false;
+    return options.site.isEmpty() || visitorWork(options.site).busy < sitePages();
+}
+
+std::deque<BrowserPool::Waiter>::iterator BrowserPool::nextServable()
+{
+    // Keyed work first, in the order it came; visitor work only when no keyed request
+    // waits, and only within its shares.
+    auto visitor = m_waiting.end();
+    for (auto it = m_waiting.begin(); it != m_waiting.end(); ++it) {
+        if (!it->options.isVisitor())
+            return it;
+        if (visitor == m_waiting.end() && withinShares(it->options))
+            visitor = it;
+    }
+    return visitor;
+}
+
+bool BrowserPool::hasRoomFor(int pages, const LeaseOptions &options) const
 {
     const int busy = int(m_leases.size());
     const int queued = int(m_waiting.size());
     const int freePages = qMax(0, m_options.size - busy);
-    return pages <= freePages + (m_options.queueLimit - queued);
+    if (pages > freePages + (m_options.queueLimit - queued))
+        return false;
+    if (!options.isVisitor())
+        return true;
+    // Visitor work has at most its shares of the queue's places waiting: all of it
+    // together, and its site's; the rest of the queue is keyed work's.
+    if (visitorWork().queued + pages > shareOf(m_options.visitorSharePercent, m_options.queueLimit))
+        return false;
+    return options.site.isEmpty() || visitorWork(options.site).queued + pages <=
+                                         shareOf(m_options.siteSharePercent, m_options.queueLimit);
 }
 
 int BrowserPool::retryAfterSeconds() const
@@ -198,7 +262,13 @@ bool BrowserPool::acquire(const QString &label, const EgressGrant &grant, QObjec
 bool BrowserPool::acquire(const QString &label, const EgressGrant &grant,
                           const LeaseOptions &options, QObject *context, Granted granted)
 {
-    if (m_shutDown || !hasRoomFor(1))
+    if (m_shutDown)
+        return false;
+    // Requesters that went away wait no longer, so they take no one's place.
+    m_waiting.erase(std::remove_if(m_waiting.begin(), m_waiting.end(),
+                                   [](const Waiter &w) { return w.hasContext && !w.context; }),
+                    m_waiting.end());
+    if (!hasRoomFor(1, options))
         return false;
     m_waiting.push_back({label, std::make_shared<const EgressGrant>(grant),
                          QPointer<QObject>(context), context != nullptr, std::move(granted),
@@ -221,8 +291,11 @@ void BrowserPool::dispatch()
     m_dispatchScheduled = false;
     bool changed = false;
     while (!m_shutDown && !m_waiting.empty() && m_leases.size() < m_options.size) {
-        Waiter waiter = std::move(m_waiting.front());
-        m_waiting.pop_front();
+        const auto next = nextServable();
+        if (next == m_waiting.end())
+            break; // only visitor work over its shares waits: it waits on
+        Waiter waiter = std::move(*next);
+        m_waiting.erase(next);
         changed = true;
         if (waiter.hasContext && !waiter.context)
             continue; // the requester went away while waiting
@@ -282,7 +355,7 @@ void BrowserPool::replenish()
         // The configured engine's pages are the ones prepared ahead.
         while (!m_standby.isEmpty())
             retire(m_standby.takeLast());
-        if (m_cdpStandby.size() < target && m_waiting.empty() &&
+        if (m_cdpStandby.size() < target && !hasServableWaiter() &&
             engineProblem(m_options.engine).isEmpty()) {
             m_cdpStandby.append(newCdpPage());
             Q_EMIT statsChanged();
@@ -295,7 +368,7 @@ void BrowserPool::replenish()
     }
     while (!m_cdpStandby.isEmpty())
         retire(m_cdpStandby.takeLast());
-    if (m_standby.size() < target && m_waiting.empty()) {
+    if (m_standby.size() < target && !hasServableWaiter()) {
         PageSlot *slot = newSlot();
         slot->warm();
         m_standby.append(slot);
@@ -351,12 +424,26 @@ void BrowserPool::setOptions(const Options &options)
     Q_EMIT statsChanged();
 }
 
+int BrowserPool::servableCount() const
+{
+    return int(std::count_if(m_waiting.cbegin(), m_waiting.cend(),
+                             [this](const Waiter &w) { return withinShares(w.options); }));
+}
+
+bool BrowserPool::hasServableWaiter() const
+{
+    return std::any_of(m_waiting.cbegin(), m_waiting.cend(),
+                       [this](const Waiter &w) { return withinShares(w.options); });
+}
+
 BrowserPool::Stats BrowserPool::stats() const
 {
     Stats s;
     s.size = m_options.size;
     s.busy = int(m_leases.size());
     s.queued = int(m_waiting.size());
+    s.servable = servableCount();
+    s.visitorBusy = visitorWork().busy;
     s.standby = int(m_standby.size());
     for (const CdpPage *page : m_cdpStandby)
         s.standby += page->isReady() ? 1 : 0;

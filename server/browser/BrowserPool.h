@@ -44,8 +44,15 @@ struct LeaseOptions;
 // the same on both. docs/engines.md says when to pick which.
 //
 // Capacity: at most `size` pages leased at once (both engines together); up to `queueLimit`
-// requests wait behind them in order; beyond that acquire() refuses (the HTTP layer answers 429).
+// requests wait behind them; beyond that acquire() refuses (the HTTP layer answers 429).
 // Nothing here blocks the event loop: grants arrive through the callback.
+//
+// Shares (LeaseOptions::Work; docs/security.md, "Fair shares of the browser pool"):
+// visitor work together holds at most visitorPages() pages and one site's at most
+// sitePages(); beyond, its requests wait. Of the queue, visitor work takes at most the
+// same share of `queueLimit` (and one site its share), so it cannot fill the queue
+// either. When a page frees, the first waiting keyed request gets it; only when none
+// waits does the first visitor request within its shares.
 class BrowserPool : public QObject
 {
     Q_OBJECT
@@ -54,6 +61,8 @@ public:
     {
         int size = 4;
         int queueLimit = 64;
+        int visitorSharePercent = 50; // of size (and of queueLimit) for all visitor work
+        int siteSharePercent = 25;    // of size (and of queueLimit) for one site's
         int standby = 1;
         QString engine = QStringLiteral("qtwebengine");
         QString chromiumPath; // empty: `chromium` on PATH
@@ -63,6 +72,10 @@ public:
         int size = 0;
         int busy = 0;
         int queued = 0;
+        // Of the queued: those a freed page would serve now (keyed ones, and visitor ones
+        // within their shares).
+        int servable = 0;
+        int visitorBusy = 0; // pages leased to visitor work
         int standby = 0;
         qint64 leasesServed = 0;
         qint64 crashes = 0;
@@ -90,8 +103,13 @@ public:
     void requireEngine(const LeaseOptions &options) const;
     // The chromium engine's process, once started (tests, diagnostics).
     ChromiumEngine *chromium() const { return m_chromium.get(); }
-    // Whether `pages` more requests would fit (leased or queued) right now.
-    bool hasRoomFor(int pages) const;
+    // Whether `pages` more requests of this kind of work (`options.work`, `options.site`)
+    // would fit (leased or queued) right now.
+    bool hasRoomFor(int pages, const LeaseOptions &options = LeaseOptions()) const;
+    // The most pages visitor work may hold at once, and one site's visitor work: the
+    // shares of `size`, rounded down, at least one page.
+    int visitorPages() const;
+    int sitePages() const;
     // A Retry-After estimate from the recent lease durations and the queue.
     int retryAfterSeconds() const;
 
@@ -140,6 +158,19 @@ private:
     QString engineOf(const Waiter &waiter) const;
 
     BrowserLease *leaseOfEgressUser(const QString &user) const;
+    // Pages held and requests queued by visitor work (`site` empty: all of it).
+    struct Held
+    {
+        int busy = 0;
+        int queued = 0;
+    };
+    Held visitorWork(const QString &site = QString()) const;
+    bool withinShares(const LeaseOptions &options) const;
+    // The waiter a freed page goes to (keyed first, then visitor work within its
+    // shares); end() when none.
+    std::deque<Waiter>::iterator nextServable();
+    int servableCount() const;
+    bool hasServableWaiter() const;
 
     Options m_options;
     std::shared_ptr<EgressProxy> m_egress;

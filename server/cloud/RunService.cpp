@@ -100,7 +100,7 @@ AgentRun *RunService::start(const engine::ExecuteRequest &request, const QString
         throw DomainError::keyBusy(QStringLiteral("agent runs"), m_runs.active(keyId), limit,
                                    SettingKeys::agentMaxRunsPerKey, m_pool.retryAfterSeconds());
     m_pool.requireEngine(request.browser);
-    if (!request.historyContinue && !m_pool.hasRoomFor(1))
+    if (!request.historyContinue && !m_pool.hasRoomFor(1, request.browser))
         throw DomainError::busy(QStringLiteral("the browser pool is busy; retry later"),
                                 m_pool.retryAfterSeconds());
 

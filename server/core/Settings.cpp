@@ -49,6 +49,16 @@ const QList<Settings::Definition> &Settings::definitions()
         {SettingKeys::poolStandby, T::Double, 1, 0, 64,
          QStringLiteral("Fresh isolated pages prepared ahead of need."), false, Unit::None,
          Applies::Immediately},
+        {SettingKeys::poolVisitorShare, T::Double, 50, 0, 100,
+         QStringLiteral("Share of pool.size (and of pool.queueLimit) that work of anonymous "
+                        "callers, visiting agents and site visitors may hold together, rounded "
+                        "down, at least one page; beyond it their requests wait while keyed "
+                        "work is served."),
+         false, Unit::Percent, Applies::Immediately},
+        {SettingKeys::poolSiteShare, T::Double, 25, 0, 100,
+         QStringLiteral("Share of pool.size (and of pool.queueLimit) that such work on one site "
+                        "may hold, rounded down, at least one page."),
+         false, Unit::Percent, Applies::Immediately},
         {SettingKeys::browserEngine,
          T::String,
          QStringLiteral("qtwebengine"),

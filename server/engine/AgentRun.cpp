@@ -449,6 +449,16 @@ void AgentRun::pause(const QList<Question> &questions)
     m_last.reset();
     settle(false);
     m_timeLimit.stop();
+    if (m_request.browser.isVisitor() && !m_request.remoteTab) {
+        // Visitor work waiting for a person holds no page of the pool (docs/security.md,
+        // "Fair shares of the browser pool"); its continuation replays into a fresh one.
+        m_ctx->releaseTab();
+        Q_EMIT changed();
+        Q_EMIT settled();
+        return;
+    }
+    // Keyed work keeps its page a while (agent.pausedLeaseMs) for a quick answer, and
+    // gives it up at once when a waiting request could use it.
     m_releasePage.start(m_services.settings.intValue(SettingKeys::agentPausedLeaseMs));
     m_poolWatch =
         connect(&m_services.pool, &BrowserPool::statsChanged, this, &AgentRun::yieldPageIfWanted);
@@ -464,8 +474,8 @@ void AgentRun::yieldPageIfWanted()
         return;
     }
     const BrowserPool::Stats s = m_services.pool.stats();
-    if (s.queued == 0 || s.busy < s.size)
-        return;
+    if (s.servable == 0 || s.busy < s.size)
+        return; // nobody waits whom the page would serve
     disconnect(m_poolWatch);
     m_releasePage.stop();
     m_ctx->releaseTab();

@@ -119,6 +119,14 @@ void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
         m_trajectoryId, m_grant, m_request.browser, this,
         [this](std::unique_ptr<BrowserLease> lease) {
             m_leasing = false;
+            if (m_cancelled) {
+                // The run ended while it waited for the page: the page goes straight back.
+                lease.reset();
+                const auto waiting = std::exchange(m_waiting, {});
+                for (const auto &w : waiting)
+                    w(nullptr, QStringLiteral("the run was cancelled"));
+                return;
+            }
             m_tab = std::make_unique<LeasedTab>(std::move(lease), navigateOptions());
             m_tabClock.start();
             m_clockRunning = true;

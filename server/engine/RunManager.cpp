@@ -292,6 +292,9 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
                 original.settings, m_services.policy.grantFor(keyId), &m_services.store.secrets());
             // The run's `browser` options (engine, polyfills) as it was started with.
             original.browser = LeaseOptions::read(JsonFields(stored), QStringLiteral("browser"));
+            // Whose work it is, as the continuation's starter says (never stored).
+            original.browser.work = request.browser.work;
+            original.browser.site = request.browser.site;
         } catch (const DomainError &e) {
             *err = error(DomainError::Kind::Conflict, QStringLiteral("SETTINGS_UNREADABLE"),
                          QStringLiteral("the stored settings of this run no longer read: %1")

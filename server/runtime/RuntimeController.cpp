@@ -231,6 +231,7 @@ void RuntimeController::external(Exchange &ex)
     options.timeoutMs =
         std::clamp(body.value(QStringLiteral("timeoutMs")).toInt(20000), 1000, 60000);
     options.maxTextChars = 20000;
+    options.browser.forVisitorsOf(session.siteId); // a visitor's read: the visitors' share
     const QString keyId = m_accountFor ? m_accountFor(session.siteId) : QString();
     auto *job = new cloud::ScrapeJob(*m_pool, *m_policy, m_policy->grantFor(keyId),
                                      {QUrl(decision.value(QStringLiteral("url")).toString())},

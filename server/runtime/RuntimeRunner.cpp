@@ -113,6 +113,7 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
         if (ai.value(QStringLiteral("crossHost")).toString() != QLatin1String("allow") ||
             asked.value(QStringLiteral("crossHost")).toString() == QLatin1String("same_host"))
             request.sameHost = QUrl(session->url).host();
+        request.browser.forVisitorsOf(site->id); // a visitor's work: the visitors' share
         // The run acts on the visitor's page.
         RuntimeService *runtime = &m_runtime;
         const QString url = session->url;
@@ -143,9 +144,10 @@ void RuntimeRunner::actExternally(const QString &siteId, const QString &url, con
     if (!site)
         throw DomainError::notFound(QStringLiteral("the session's site is gone"));
     const QString keyId = m_a2w.accountFor(site->id, site->name);
-    const engine::ExecuteRequest request = cloud::readExecuteRequest(
+    engine::ExecuteRequest request = cloud::readExecuteRequest(
         {{QStringLiteral("input"), task}, {QStringLiteral("urls"), QJsonArray{url}}},
         m_policy.grantFor(keyId), m_settings);
+    request.browser.forVisitorsOf(site->id); // a visitor's work: the visitors' share
     engine::AgentRun *run =
         m_runs.start(request, keyId, Ids::make(QStringLiteral("req")), kEndpoint);
     const QString trajectoryId = run->trajectoryId();
