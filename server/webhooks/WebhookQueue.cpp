@@ -554,7 +554,7 @@ void WebhookQueue::send(const Pending &p, qint64 startedAt)
                 return;
             const QString problem =
                 answer.error.isEmpty()
-                    ? NetworkPolicy::addressRefusal(url.host(), answer.addresses, grant)
+                    ? NetworkPolicy::addressRefusal(url, answer.addresses, grant)
                     : answer.error;
             if (!problem.isEmpty()) {
                 finish(it->p, startedAt, 0, {}, QStringLiteral("the target %1").arg(problem));
