@@ -274,10 +274,9 @@ bool Service::start(QString *error)
                     domains.append({k.allowedDomains, k.domainScope()});
             }
             reach->siteHost = [domains](const QString &host) {
-                const QString url = QStringLiteral("http://%1/")
-                                        .arg(host.contains(QLatin1Char(':'))
-                                                 ? u'[' + host + u']'
-                                                 : host);
+                const QString url =
+                    QStringLiteral("http://%1/")
+                        .arg(host.contains(QLatin1Char(':')) ? u'[' + host + u']' : host);
                 for (const auto &[entries, scope] : domains) {
                     if (sites::AllowedDomains::allows(entries, scope, url))
                         return true;
@@ -383,8 +382,7 @@ bool Service::start(QString *error)
         [runner = m_runtimeRunner.get()](const QString &siteId, const QString &pageUrl,
                                          const QString &url, const QString &task, int timeoutMs,
                                          QObject *context, std::function<void(QJsonObject)> done) {
-            runner->actExternally(siteId, pageUrl, url, task, timeoutMs, context,
-                                  std::move(done));
+            runner->actExternally(siteId, pageUrl, url, task, timeoutMs, context, std::move(done));
         });
     m_runtimeController->setCloudBrowser(
         m_pool.get(), m_policy.get(),

@@ -109,8 +109,9 @@ void tst_A2wNetwork::initTestCase()
     QVERIFY(m_site.start());
     QVERIFY(m_noKeys.start());
     QVERIFY(m_internal.start());
-    m_internal.page("/secret", htmlPage(QStringLiteral("Internal"),
-                                        QStringLiteral("<h1>Admin</h1><p>INTERNAL-SECRET-7731</p>")));
+    m_internal.page("/secret",
+                    htmlPage(QStringLiteral("Internal"),
+                             QStringLiteral("<h1>Admin</h1><p>INTERNAL-SECRET-7731</p>")));
     // An open redirect on the site: /go?to=<anywhere>.
     m_site.route("/go", [](const FixtureRequest &req) {
         FixtureResponse r;
@@ -622,9 +623,10 @@ QJsonObject tst_A2wNetwork::settled(const HttpResponse &created)
 
 void tst_A2wNetwork::setPrivateHosts(const QString &siteId, const QStringList &hosts)
 {
-    const HttpResponse r = owner(QStringLiteral("/updateSitePrivateHosts"),
-                                 {{QStringLiteral("siteId"), siteId},
-                                  {QStringLiteral("privateHosts"), QJsonArray::fromStringList(hosts)}});
+    const HttpResponse r =
+        owner(QStringLiteral("/updateSitePrivateHosts"),
+              {{QStringLiteral("siteId"), siteId},
+               {QStringLiteral("privateHosts"), QJsonArray::fromStringList(hosts)}});
     QCOMPARE(r.status, 200);
 }
 
@@ -639,13 +641,16 @@ void tst_A2wNetwork::neverLetsAnAnonymousRunReachAnInternalService_data()
     const QString secret = QStringLiteral("http://127.0.0.1:%1/secret").arg(m_internal.port());
     const QString named = QStringLiteral("http://localhost:%1/secret").arg(m_internal.port());
     QTest::newRow("an open redirect on the site to loopback on another port")
-        << m_site.url(QStringLiteral("/go?to=") + QString::fromLatin1(QUrl::toPercentEncoding(secret)))
+        << m_site.url(QStringLiteral("/go?to=") +
+                      QString::fromLatin1(QUrl::toPercentEncoding(secret)))
         << QStringLiteral("Read the page") << QStringLiteral("allow");
     QTest::newRow("an open redirect on the site to localhost")
-        << m_site.url(QStringLiteral("/go?to=") + QString::fromLatin1(QUrl::toPercentEncoding(named)))
+        << m_site.url(QStringLiteral("/go?to=") +
+                      QString::fromLatin1(QUrl::toPercentEncoding(named)))
         << QStringLiteral("Read the page") << QStringLiteral("allow");
     QTest::newRow("an open redirect under same_host")
-        << m_site.url(QStringLiteral("/go?to=") + QString::fromLatin1(QUrl::toPercentEncoding(secret)))
+        << m_site.url(QStringLiteral("/go?to=") +
+                      QString::fromLatin1(QUrl::toPercentEncoding(secret)))
         << QStringLiteral("Read the page") << QStringLiteral("same_host");
     QTest::newRow("a prompt naming the same host on another port under same_host")
         << shop() << QStringLiteral("Open %1 and read the page").arg(secret)
@@ -663,13 +668,13 @@ void tst_A2wNetwork::neverLetsAnAnonymousRunReachAnInternalService()
     configure(m_harbourKey, {{QStringLiteral("aiAccess"),
                               QJsonObject{{QStringLiteral("crossHost"), crossHost}}}});
     const int before = m_internal.hits("/secret");
-    const QJsonObject run = settled(post(QStringLiteral("/v2/a2w/runs"),
-                                         {{QStringLiteral("url"), url},
-                                          {QStringLiteral("prompt"), prompt}},
-                                         {{"Prefer", "wait=25"}}));
-    configure(m_harbourKey, {{QStringLiteral("aiAccess"),
-                              QJsonObject{{QStringLiteral("crossHost"),
-                                           QStringLiteral("same_host")}}}});
+    const QJsonObject run =
+        settled(post(QStringLiteral("/v2/a2w/runs"),
+                     {{QStringLiteral("url"), url}, {QStringLiteral("prompt"), prompt}},
+                     {{"Prefer", "wait=25"}}));
+    configure(m_harbourKey,
+              {{QStringLiteral("aiAccess"),
+                QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("same_host")}}}});
     QVERIFY2(!json(run).contains("INTERNAL-SECRET-7731"), json(run).constData());
     QCOMPARE(m_internal.hits("/secret"), before);
     // The site's own origin stayed reachable: the run started (its page was loaded).

@@ -117,9 +117,9 @@ void tst_ReachMatrix::initTestCase()
     QVERIFY(m_internal.start());
     const auto inside = [this](const QByteArray &path) {
         m_internal.route(path, [](const FixtureRequest &) {
-            return FixtureResponse::html(htmlPage(QStringLiteral("Internal"),
-                                                  QStringLiteral("<p>%1</p>")
-                                                      .arg(QString::fromLatin1(kSecret))));
+            return FixtureResponse::html(
+                htmlPage(QStringLiteral("Internal"),
+                         QStringLiteral("<p>%1</p>").arg(QString::fromLatin1(kSecret))));
         });
     };
     for (const QByteArray &p : {QByteArray("/secret"), QByteArray("/pixel"), QByteArray("/posted"),
@@ -143,9 +143,9 @@ void tst_ReachMatrix::initTestCase()
         return r;
     });
     m_site.route("/link", [target](const FixtureRequest &req) {
-        return FixtureResponse::html(htmlPage(
-            QStringLiteral("Links"),
-            QStringLiteral("<p>links</p><a href=\"%1\">Inside</a>").arg(target(req))));
+        return FixtureResponse::html(
+            htmlPage(QStringLiteral("Links"),
+                     QStringLiteral("<p>links</p><a href=\"%1\">Inside</a>").arg(target(req))));
     });
     m_site.route("/form", [target](const FixtureRequest &req) {
         return FixtureResponse::html(
@@ -155,17 +155,17 @@ void tst_ReachMatrix::initTestCase()
                          .arg(target(req))));
     });
     m_site.route("/script", [target](const FixtureRequest &req) {
-        return FixtureResponse::html(htmlPage(
-            QStringLiteral("Script"),
-            QStringLiteral("<p>moving on</p><script>location.href = '%1';</script>")
-                .arg(target(req))));
+        return FixtureResponse::html(
+            htmlPage(QStringLiteral("Script"),
+                     QStringLiteral("<p>moving on</p><script>location.href = '%1';</script>")
+                         .arg(target(req))));
     });
     m_site.route("/embed", [target](const FixtureRequest &req) {
-        return FixtureResponse::html(htmlPage(
-            QStringLiteral("Embeds"),
-            QStringLiteral("<p>embeds</p><img src=\"%1\"><iframe src=\"%1\"></iframe>"
-                           "<script>fetch('%1').catch(function(){});</script>")
-                .arg(target(req))));
+        return FixtureResponse::html(
+            htmlPage(QStringLiteral("Embeds"),
+                     QStringLiteral("<p>embeds</p><img src=\"%1\"><iframe src=\"%1\"></iframe>"
+                                    "<script>fetch('%1').catch(function(){});</script>")
+                         .arg(target(req))));
     });
 
     m_resolver->add(QStringLiteral("shop.example"), {QHostAddress(QStringLiteral("203.0.113.7"))});
@@ -199,14 +199,13 @@ void tst_ReachMatrix::initTestCase()
     m_siteId = r.json().value(QStringLiteral("siteId")).toString();
     m_siteKeyId = r.json()[QStringLiteral("key")][QStringLiteral("keyId")].toString();
     m_publicKey = r.json()[QStringLiteral("key")][QStringLiteral("publicKey")].toString();
-    r = m_ph->client().post(QStringLiteral("/upsertSiteConfig"),
-                            {{QStringLiteral("keyId"), m_siteKeyId},
-                             {QStringLiteral("siteConfig"),
-                              QJsonObject{{QStringLiteral("aiAccess"),
-                                           QJsonObject{{QStringLiteral("crossHost"),
-                                                        QStringLiteral("allow")},
-                                                       {QStringLiteral("confirmation"),
-                                                        QStringLiteral("auto")}}}}}});
+    r = m_ph->client().post(
+        QStringLiteral("/upsertSiteConfig"),
+        {{QStringLiteral("keyId"), m_siteKeyId},
+         {QStringLiteral("siteConfig"),
+          QJsonObject{{QStringLiteral("aiAccess"),
+                       QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("allow")},
+                                   {QStringLiteral("confirmation"), QStringLiteral("auto")}}}}}});
     QCOMPARE(r.status, 200);
     m_minted = m_ph->mintKey(1000, false);
     QVERIFY(!m_minted.isEmpty());
@@ -263,8 +262,8 @@ QJsonObject tst_ReachMatrix::settled(const HttpResponse &created)
     if (created.status != 201)
         return created.json();
     const QJsonObject j = created.json();
-    const QString poll = j.value(QStringLiteral("run")).toString(
-        j.value(QStringLiteral("task")).toString());
+    const QString poll =
+        j.value(QStringLiteral("run")).toString(j.value(QStringLiteral("task")).toString());
     return HttpClient::pollUntil(poll, {QStringLiteral("completed"), QStringLiteral("failed"),
                                         QStringLiteral("succeeded"), QStringLiteral("error")});
 }
@@ -294,8 +293,8 @@ void tst_ReachMatrix::decidesEveryCallerTargetAndHop_data()
          false},
         {"a LAN address in 192.168/16", QStringLiteral("http://192.168.1.1:%1/secret").arg(in),
          false, false},
-        {"a name resolving to the LAN", QStringLiteral("http://lan.test:%1/secret").arg(in),
-         false, false},
+        {"a name resolving to the LAN", QStringLiteral("http://lan.test:%1/secret").arg(in), false,
+         false},
         {"the link-local metadata address",
          QStringLiteral("http://169.254.169.254:%1/secret").arg(in), false, false},
         {"a name resolving to the metadata address",
@@ -307,16 +306,16 @@ void tst_ReachMatrix::decidesEveryCallerTargetAndHop_data()
                                                      {Caller::Visitor, "a visitor's work"}};
     for (const auto &[caller, who] : callers) {
         for (const Target &t : targets) {
-            const bool allowed = t.isPublic || caller == Caller::Owner ||
-                                 (caller == Caller::Visitor && t.siteOwn);
+            const bool allowed =
+                t.isPublic || caller == Caller::Owner || (caller == Caller::Visitor && t.siteOwn);
             const char *verdict = allowed ? "reaches" : "never reaches";
-            QTest::newRow(qPrintable(QStringLiteral("%1 %2 %3 directly")
-                                         .arg(QLatin1String(who), QLatin1String(verdict),
-                                              QLatin1String(t.name))))
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2 %3 directly")
+                    .arg(QLatin1String(who), QLatin1String(verdict), QLatin1String(t.name))))
                 << int(caller) << t.url << allowed;
-            QTest::newRow(qPrintable(QStringLiteral("%1 %2 %3 through a public redirect")
-                                         .arg(QLatin1String(who), QLatin1String(verdict),
-                                              QLatin1String(t.name))))
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2 %3 through a public redirect")
+                    .arg(QLatin1String(who), QLatin1String(verdict), QLatin1String(t.name))))
                 << int(caller) << pub(QStringLiteral("/go?to=") + encoded(t.url)) << allowed;
         }
     }
@@ -368,25 +367,29 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser_data()
         {QStringLiteral("minted"), QStringLiteral("a minted key")},
         {QStringLiteral("a2w"), QStringLiteral("an anonymous A2W run")},
         {QStringLiteral("v1"), QStringLiteral("a v1 task")}};
-    const QStringList routes{QStringLiteral("navigate"), QStringLiteral("redirect"),
-                             QStringLiteral("click"),    QStringLiteral("form post"),
+    const QStringList routes{QStringLiteral("navigate"),
+                             QStringLiteral("redirect"),
+                             QStringLiteral("click"),
+                             QStringLiteral("form post"),
                              QStringLiteral("script navigation"),
                              QStringLiteral("subresource")};
     for (const auto &[caller, who] : callers) {
         for (const auto &[name, base] : targets) {
             for (const QString &route : routes) {
                 const bool allowed = caller == QLatin1String("owner");
-                QTest::newRow(qPrintable(QStringLiteral("%1 %2 %3 by %4")
-                                             .arg(who, allowed ? QStringLiteral("reaches")
-                                                               : QStringLiteral("never reaches"),
-                                                  name, route)))
+                QTest::newRow(qPrintable(
+                    QStringLiteral("%1 %2 %3 by %4")
+                        .arg(who,
+                             allowed ? QStringLiteral("reaches") : QStringLiteral("never reaches"),
+                             name, route)))
                     << caller << route << base << allowed;
             }
         }
     }
     // Inputs: only the cloud API's callers name files to fetch.
     for (const auto &[name, base] : targets) {
-        QTest::newRow(qPrintable(QStringLiteral("the owner key fetches an input from %1").arg(name)))
+        QTest::newRow(
+            qPrintable(QStringLiteral("the owner key fetches an input from %1").arg(name)))
             << QStringLiteral("owner") << QStringLiteral("input") << base << true;
         QTest::newRow(
             qPrintable(QStringLiteral("a minted key never fetches an input from %1").arg(name)))
@@ -401,9 +404,9 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser_data()
         QTest::newRow(qPrintable(
             QStringLiteral("a visitor's context/external never reaches %1 directly").arg(name)))
             << QStringLiteral("external") << QStringLiteral("navigate") << base << false;
-        QTest::newRow(qPrintable(
-            QStringLiteral("a visitor's context/external never reaches %1 by a redirect")
-                .arg(name)))
+        QTest::newRow(
+            qPrintable(QStringLiteral("a visitor's context/external never reaches %1 by a redirect")
+                           .arg(name)))
             << QStringLiteral("external") << QStringLiteral("redirect") << base << false;
     }
 }
@@ -462,18 +465,17 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
         if (caller == QLatin1String("connect"))
             QVERIFY2(r.status == 401 || r.status == 403, r.body.constData());
     } else if (caller == QLatin1String("a2w")) {
-        answer = json(settled(anonymous(QStringLiteral("/v2/a2w/runs"),
-                                        {{QStringLiteral("url"), start},
-                                         {QStringLiteral("prompt"), task}})));
+        answer = json(
+            settled(anonymous(QStringLiteral("/v2/a2w/runs"),
+                              {{QStringLiteral("url"), start}, {QStringLiteral("prompt"), task}})));
     } else if (caller == QLatin1String("v1")) {
         answer = json(settled(anonymous(QStringLiteral("/v1/tasks"),
                                         {{QStringLiteral("url"), start},
                                          {QStringLiteral("task"), task},
                                          {QStringLiteral("mode"), QStringLiteral("cloud")}})));
     } else {
-        const QString url = route == QLatin1String("redirect")
-                                ? pub(QStringLiteral("/go?to=") + to)
-                                : target + finalPath;
+        const QString url = route == QLatin1String("redirect") ? pub(QStringLiteral("/go?to=") + to)
+                                                               : target + finalPath;
         const HttpResponse r = readExternally(url);
         answer = r.body;
     }
@@ -498,7 +500,8 @@ HttpResponse tst_ReachMatrix::readExternally(const QString &url)
     const QString sessionId = opened.value(QStringLiteral("sessionId")).toString();
     c.setBearer(opened.value(QStringLiteral("sessionToken")).toString());
     const auto state = [&] {
-        return c.post(QStringLiteral("/v2/runtime/state"), {{QStringLiteral("sessionId"), sessionId}})
+        return c
+            .post(QStringLiteral("/v2/runtime/state"), {{QStringLiteral("sessionId"), sessionId}})
             .json()
             .value(QStringLiteral("data"))
             .toObject();
@@ -555,11 +558,11 @@ void tst_ReachMatrix::letsAVisitorReachOnlyWhatTheOwnerListed()
                                             QStringLiteral("lan.test"), m_internal.port() + 1));
     // End to end: an anonymous run reaches the listed host through the site's redirect…
     int before = m_internal.hits("/secret");
-    settled(anonymous(QStringLiteral("/v2/a2w/runs"),
-                      {{QStringLiteral("url"),
-                        site(QStringLiteral("/go?to=") +
-                             encoded(QStringLiteral("http://%1/secret").arg(listed)))},
-                       {QStringLiteral("prompt"), QStringLiteral("Read the page")}}));
+    settled(anonymous(
+        QStringLiteral("/v2/a2w/runs"),
+        {{QStringLiteral("url"), site(QStringLiteral("/go?to=") +
+                                      encoded(QStringLiteral("http://%1/secret").arg(listed)))},
+         {QStringLiteral("prompt"), QStringLiteral("Read the page")}}));
     QVERIFY(m_internal.hits("/secret") > before);
     // …and still nothing else private.
     before = m_internal.hits("/secret");
@@ -574,9 +577,9 @@ void tst_ReachMatrix::letsAVisitorReachOnlyWhatTheOwnerListed()
     r = m_ph->client().post(QStringLiteral("/getSitePrivateHosts"),
                             {{QStringLiteral("siteId"), m_siteId}});
     QCOMPARE(r.json().value(QStringLiteral("privateHosts")).toArray(), QJsonArray{listed});
-    r = m_ph->client().post(QStringLiteral("/updateSitePrivateHosts"),
-                            {{QStringLiteral("siteId"), m_siteId},
-                             {QStringLiteral("privateHosts"), QJsonArray()}});
+    r = m_ph->client().post(
+        QStringLiteral("/updateSitePrivateHosts"),
+        {{QStringLiteral("siteId"), m_siteId}, {QStringLiteral("privateHosts"), QJsonArray()}});
     QCOMPARE(r.status, 200);
 }
 

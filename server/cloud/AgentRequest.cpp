@@ -113,8 +113,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
     // A visitor's run reaches its site's hosts on the scheme and port of its first URL
     // (RunContext pins the run's grant the same way).
     const EgressGrant grant = NetworkPolicy::pinReach(
-        unpinned,
-        QUrl(raw.value(QStringLiteral("urls")).toArray().at(0).toString().trimmed()));
+        unpinned, QUrl(raw.value(QStringLiteral("urls")).toArray().at(0).toString().trimmed()));
     const JsonFields body(raw);
     engine::ExecuteRequest r;
     r.trajectoryId = body.optionalString(QStringLiteral("trajectoryId")).value_or(QString());

@@ -285,9 +285,8 @@ private:
             answer502(answer.error);
             return;
         }
-        const QString problem =
-            NetworkPolicy::addressRefusal(m_host, answer.addresses, m_entry.grant, m_scheme,
-                                          m_port);
+        const QString problem = NetworkPolicy::addressRefusal(m_host, answer.addresses,
+                                                              m_entry.grant, m_scheme, m_port);
         if (!problem.isEmpty()) {
             refuse(problem, false);
             return;
@@ -315,9 +314,8 @@ private:
             answer502(QStringLiteral("the proxy %1: %2").arg(proxy.host, answer.error));
             return;
         }
-        const QString problem =
-            NetworkPolicy::addressRefusal(proxy.host, answer.addresses, m_entry.grant, QString(),
-                                          proxy.port);
+        const QString problem = NetworkPolicy::addressRefusal(proxy.host, answer.addresses,
+                                                              m_entry.grant, QString(), proxy.port);
         if (!problem.isEmpty()) {
             refuse(QStringLiteral("the proxy %1").arg(problem), false);
             return;

@@ -113,9 +113,9 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
     }
 }
 
-void RuntimeRunner::actExternally(const QString &siteId, const QString &pageUrl,
-                                  const QString &url, const QString &task, int timeoutMs,
-                                  QObject *context, std::function<void(QJsonObject)> done)
+void RuntimeRunner::actExternally(const QString &siteId, const QString &pageUrl, const QString &url,
+                                  const QString &task, int timeoutMs, QObject *context,
+                                  std::function<void(QJsonObject)> done)
 {
     const std::optional<sites::Site> site = m_sites.findSite(siteId);
     if (!site)
