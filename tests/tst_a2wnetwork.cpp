@@ -116,8 +116,11 @@ void tst_A2wNetwork::initTestCase()
     m_site.route("/go", [](const FixtureRequest &req) {
         FixtureResponse r;
         r.status = 302;
-        r.headers.append({QByteArray("Location"),
-                          QUrl::fromPercentEncoding(req.path.section("to=", 1)).toUtf8()});
+        r.headers.append(
+            {QByteArray("Location"),
+             QUrl::fromPercentEncoding(
+                 QString::fromLatin1(req.path).section(QStringLiteral("to="), 1).toLatin1())
+                 .toUtf8()});
         return r;
     });
     m_site.page(

@@ -133,7 +133,8 @@ void tst_ReachMatrix::initTestCase()
     });
     // The site's routes: each takes the target in ?to= and reaches it its own way.
     const auto target = [](const FixtureRequest &req) {
-        return QUrl::fromPercentEncoding(req.path.section("to=", 1).section('&', 0, 0).toLatin1());
+        return QUrl::fromPercentEncoding(
+            QString::fromLatin1(req.path).section(QStringLiteral("to="), 1).toLatin1());
     };
     m_site.page("/", htmlPage(QStringLiteral("Harbour"), QStringLiteral("<h1>Harbour</h1>")));
     m_site.route("/go", [target](const FixtureRequest &req) {

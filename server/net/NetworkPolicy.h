@@ -65,7 +65,7 @@ struct EgressGrant
     std::shared_ptr<const PrivateReach> reach = nullptr;
     // crossHost same_host: the page's main frame may land only on this origin
     // ("scheme://host:port", lowercase); empty: anywhere the network policy allows.
-    QString navigationOrigin;
+    QString navigationOrigin = {};
 };
 
 // The one rule for every URL a caller controls.
