@@ -19,6 +19,8 @@
 #include "TestService.h"
 
 #include "a2w/A2wService.h"
+#include "core/ApiKeyRepository.h"
+#include "core/Store.h"
 #include "browser/PageRequests.h"
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
@@ -174,6 +176,7 @@ void tst_ReachMatrix::initTestCase()
     m_resolver->add(QStringLiteral("news.example"), {QHostAddress(QStringLiteral("203.0.113.8"))});
     m_resolver->route(QHostAddress(QStringLiteral("203.0.113.8")), m_internal.port());
     m_resolver->add(QStringLiteral("intranet.test"), {QHostAddress(QHostAddress::LocalHost)});
+    m_resolver->add(QStringLiteral("localhost"), {QHostAddress(QHostAddress::LocalHost)});
     m_resolver->add(QStringLiteral("lan.test"), {QHostAddress(QStringLiteral("10.0.0.5"))});
     m_resolver->add(QStringLiteral("metadata.test"),
                     {QHostAddress(QStringLiteral("169.254.169.254"))});
@@ -420,8 +423,10 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
     QFETCH(bool, allowed);
     const bool visitor = caller == QLatin1String("a2w") || caller == QLatin1String("v1") ||
                          caller == QLatin1String("external");
-    // Visitors start on the site's own origin; API callers on its public name.
-    const auto page = [&](const QString &path) { return visitor ? site(path) : pub(path); };
+    // Visitors (and the owner) start on the site's own origin; other API callers on its
+    // public name.
+    const bool onSite = visitor || caller == QLatin1String("owner");
+    const auto page = [&](const QString &path) { return onSite ? site(path) : pub(path); };
     const QString finalPath = route == QLatin1String("form post")           ? "/posted"
                               : route == QLatin1String("script navigation") ? "/scripted"
                               : route == QLatin1String("subresource")       ? "/pixel"
@@ -438,10 +443,10 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
         start = page(QStringLiteral("/go?to=") + to);
     } else if (route == QLatin1String("click")) {
         start = page(QStringLiteral("/link?to=") + to);
-        task = QStringLiteral("Click Inside");
+        task = QStringLiteral("Click \"Inside\"");
     } else if (route == QLatin1String("form post")) {
         start = page(QStringLiteral("/form?to=") + to);
-        task = QStringLiteral("Click Send");
+        task = QStringLiteral("Click \"Send\"");
     } else if (route == QLatin1String("script navigation")) {
         start = page(QStringLiteral("/script?to=") + to);
     } else if (route == QLatin1String("subresource")) {
@@ -472,8 +477,7 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
     } else if (caller == QLatin1String("v1")) {
         answer = json(settled(anonymous(QStringLiteral("/v1/tasks"),
                                         {{QStringLiteral("url"), start},
-                                         {QStringLiteral("task"), task},
-                                         {QStringLiteral("mode"), QStringLiteral("cloud")}})));
+                                         {QStringLiteral("goal"), task}})));
     } else {
         const QString url = route == QLatin1String("redirect") ? pub(QStringLiteral("/go?to=") + to)
                                                                : target + finalPath;
@@ -485,6 +489,11 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
     } else {
         QVERIFY2(!answer.contains(kSecret), answer.left(3000).constData());
         QCOMPARE(internalHits(), before);
+        // The page tried, and the policy said no (not merely nothing happened).
+        if (route != QLatin1String("subresource") && caller != QLatin1String("connect"))
+            QVERIFY2(answer.contains("BLOCKED") || answer.contains("PRIVATE_TARGET") ||
+                         answer.contains("private address"),
+                     answer.left(3000).constData());
     }
 }
 
