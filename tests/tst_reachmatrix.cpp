@@ -19,9 +19,9 @@
 #include "TestService.h"
 
 #include "a2w/A2wService.h"
+#include "browser/PageRequests.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Store.h"
-#include "browser/PageRequests.h"
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
 
@@ -82,6 +82,8 @@ private Q_SLOTS:
     void holdsEveryRouteThroughTheBrowser_data();
     void holdsEveryRouteThroughTheBrowser();
     void letsAVisitorReachOnlyWhatTheOwnerListed();
+    void keepsSameHostOnEveryMainFrameLoadInBothEngines_data();
+    void keepsSameHostOnEveryMainFrameLoadInBothEngines();
 
 private:
     enum class Caller { Owner, Minted, ConnectAi, Visitor };
@@ -475,9 +477,9 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
             settled(anonymous(QStringLiteral("/v2/a2w/runs"),
                               {{QStringLiteral("url"), start}, {QStringLiteral("prompt"), task}})));
     } else if (caller == QLatin1String("v1")) {
-        answer = json(settled(anonymous(QStringLiteral("/v1/tasks"),
-                                        {{QStringLiteral("url"), start},
-                                         {QStringLiteral("goal"), task}})));
+        answer =
+            json(settled(anonymous(QStringLiteral("/v1/tasks"), {{QStringLiteral("url"), start},
+                                                                 {QStringLiteral("goal"), task}})));
     } else {
         const QString url = route == QLatin1String("redirect") ? pub(QStringLiteral("/go?to=") + to)
                                                                : target + finalPath;
@@ -591,6 +593,81 @@ void tst_ReachMatrix::letsAVisitorReachOnlyWhatTheOwnerListed()
         QStringLiteral("/updateSitePrivateHosts"),
         {{QStringLiteral("siteId"), m_siteId}, {QStringLiteral("privateHosts"), QJsonArray()}});
     QCOMPARE(r.status, 200);
+}
+
+void tst_ReachMatrix::keepsSameHostOnEveryMainFrameLoadInBothEngines_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("route");
+    for (const QString &engine : {QStringLiteral("qtwebengine"), QStringLiteral("chromium")}) {
+        for (const QString &route :
+             {QStringLiteral("redirect"), QStringLiteral("click"), QStringLiteral("form post"),
+              QStringLiteral("script navigation")})
+            QTest::newRow(
+                qPrintable(QStringLiteral("%1 keeps a same_host run on its origin on a %2")
+                               .arg(engine, route)))
+                << engine << route;
+    }
+}
+
+void tst_ReachMatrix::keepsSameHostOnEveryMainFrameLoadInBothEngines()
+{
+    // The other origin is one the run may reach (the owner lists it), so only same_host
+    // (scheme, host and port, on every main-frame load) keeps the run off it.
+    QFETCH(QString, engine);
+    QFETCH(QString, route);
+    TestService ph({QStringLiteral("a2w.runsPerMinutePerAddress=1000"),
+                    QStringLiteral("browser.engine=") + engine},
+                   QString(), nullptr, m_resolver);
+    QVERIFY2(ph.ok(), qPrintable(ph.error()));
+    HttpResponse r = ph.client().post(
+        QStringLiteral("/generateSiteKey"),
+        {{QStringLiteral("siteName"), QStringLiteral("Harbour")},
+         {QStringLiteral("label"), QStringLiteral("embed")},
+         {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
+    QCOMPARE(r.status, 201);
+    const QString siteId = r.json().value(QStringLiteral("siteId")).toString();
+    const QString keyId = r.json()[QStringLiteral("key")][QStringLiteral("keyId")].toString();
+    r = ph.client().post(
+        QStringLiteral("/upsertSiteConfig"),
+        {{QStringLiteral("keyId"), keyId},
+         {QStringLiteral("siteConfig"),
+          QJsonObject{{QStringLiteral("aiAccess"),
+                       QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("same_host")},
+                                   {QStringLiteral("confirmation"), QStringLiteral("auto")}}}}}});
+    QCOMPARE(r.status, 200);
+    r = ph.client().post(QStringLiteral("/updateSitePrivateHosts"),
+                         {{QStringLiteral("siteId"), siteId},
+                          {QStringLiteral("privateHosts"),
+                           QJsonArray{QStringLiteral("127.0.0.1:%1").arg(m_internal.port())}}});
+    QCOMPARE(r.status, 200);
+    const QString finalPath = route == QLatin1String("form post")           ? "/posted"
+                              : route == QLatin1String("script navigation") ? "/scripted"
+                                                                            : "/secret";
+    const QString to =
+        encoded(QStringLiteral("http://127.0.0.1:%1%2").arg(m_internal.port()).arg(finalPath));
+    QString start;
+    QString task = QStringLiteral("Read the page");
+    if (route == QLatin1String("redirect")) {
+        start = site(QStringLiteral("/go?to=") + to);
+    } else if (route == QLatin1String("click")) {
+        start = site(QStringLiteral("/link?to=") + to);
+        task = QStringLiteral("Click \"Inside\"");
+    } else if (route == QLatin1String("form post")) {
+        start = site(QStringLiteral("/form?to=") + to);
+        task = QStringLiteral("Click \"Send\"");
+    } else {
+        start = site(QStringLiteral("/script?to=") + to);
+    }
+    const int before = internalHits();
+    const QByteArray answer = json(settled(HttpClient(ph.base()).send(
+        "POST", QStringLiteral("/v2/a2w/runs"),
+        json({{QStringLiteral("url"), start}, {QStringLiteral("prompt"), task}}),
+        {{QByteArray("Content-Type"), QByteArray("application/json")},
+         {QByteArray("Prefer"), QByteArray("wait=25")}})));
+    QVERIFY2(!answer.contains(kSecret), answer.left(3000).constData());
+    QCOMPARE(internalHits(), before);
+    QVERIFY2(answer.contains("same_host"), answer.left(3000).constData());
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_ReachMatrix)
