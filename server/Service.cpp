@@ -261,6 +261,35 @@ bool Service::start(QString *error)
         const std::optional<QJsonObject> caps = m_sites->sites().apiKeyCapabilities(keyId);
         return caps && caps->value(QStringLiteral("privateTargets")).toBool();
     });
+    // Work a visitor started (anonymous and visiting agents' A2W runs, v1 tasks, runtime
+    // runs, context/external) acts for the site's A2W account key: it reaches the site's
+    // own hosts (its usable site keys' allowed domains) and the owner's allowlist only.
+    m_policy->setVisitorReachLookup(
+        [this](const QString &keyId) -> std::shared_ptr<const PrivateReach> {
+            sites::SiteRepository &repo = m_sites->sites();
+            const std::optional<QString> siteId = repo.siteOfVisitorAccount(keyId);
+            if (!siteId)
+                return nullptr;
+            auto reach = std::make_shared<PrivateReach>();
+            reach->allowlist = repo.privateHosts(*siteId);
+            QList<QPair<QStringList, sites::DomainScope>> domains;
+            const qint64 now = m_clock->nowMs();
+            for (const sites::SiteKey &k : repo.listKeys(*siteId)) {
+                if (k.isUsable(now))
+                    domains.append({k.allowedDomains, k.domainScope()});
+            }
+            reach->siteHost = [domains](const QString &host) {
+                const QString url =
+                    QStringLiteral("http://%1/")
+                        .arg(host.contains(QLatin1Char(':')) ? u'[' + host + u']' : host);
+                for (const auto &[entries, scope] : domains) {
+                    if (sites::AllowedDomains::allows(entries, scope, url))
+                        return true;
+                }
+                return false;
+            };
+            return reach;
+        });
     BrowserPool::Options poolOptions;
     poolOptions.size = m_settings->intValue(SettingKeys::poolSize);
     poolOptions.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
@@ -373,10 +402,10 @@ bool Service::start(QString *error)
     m_runtimeRunner = std::make_unique<runtime::RuntimeRunner>(
         *m_runtime, *m_runService, *m_runs, *m_a2w, m_sites->sites(), *m_policy, *m_settings);
     m_runtimeController->setExternalActor(
-        [runner = m_runtimeRunner.get()](const QString &siteId, const QString &url,
-                                         const QString &task, int timeoutMs, QObject *context,
-                                         std::function<void(QJsonObject)> done) {
-            runner->actExternally(siteId, url, task, timeoutMs, context, std::move(done));
+        [runner = m_runtimeRunner.get()](const QString &siteId, const QString &pageUrl,
+                                         const QString &url, const QString &task, int timeoutMs,
+                                         QObject *context, std::function<void(QJsonObject)> done) {
+            runner->actExternally(siteId, pageUrl, url, task, timeoutMs, context, std::move(done));
         });
     m_runtimeController->setCloudBrowser(
         m_pool.get(), m_policy.get(),

@@ -55,6 +55,8 @@ private Q_SLOTS:
     void refusesAHandoffTheSitesDoNotAllow();
     void streamsAWorkflowAcrossTwoSites();
     void keepsARunOnItsHostUnderSameHost();
+    void neverLetsAnAnonymousRunReachAnInternalService_data();
+    void neverLetsAnAnonymousRunReachAnInternalService();
     void verifiesWebBotAuthSignatures_data();
     void verifiesWebBotAuthSignatures();
     void refusesAReplayedNonce();
@@ -105,8 +107,13 @@ private:
             .replace(QStringLiteral("127.0.0.1"), QStringLiteral("localhost"));
     }
 
+    // The run's settled state, polled until it ends.
+    QJsonObject settled(const HttpResponse &created);
+    void setPrivateHosts(const QString &siteId, const QStringList &hosts);
+
     FixtureServer m_site;
-    FixtureServer m_noKeys; // a Signature-Agent with no key directory
+    FixtureServer m_noKeys;   // a Signature-Agent with no key directory
+    FixtureServer m_internal; // an internal service on loopback, another port
     std::unique_ptr<TestService> m_ph;
     QString m_harbourSite, m_harbourKey, m_lighthouseSite, m_lighthouseKey;
     QJsonObject m_jwk;
@@ -120,6 +127,21 @@ void tst_A2wNetwork::initTestCase()
 {
     QVERIFY(m_site.start());
     QVERIFY(m_noKeys.start());
+    QVERIFY(m_internal.start());
+    m_internal.page("/secret",
+                    htmlPage(QStringLiteral("Internal"),
+                             QStringLiteral("<h1>Admin</h1><p>INTERNAL-SECRET-7731</p>")));
+    // An open redirect on the site: /go?to=<anywhere>.
+    m_site.route("/go", [](const FixtureRequest &req) {
+        FixtureResponse r;
+        r.status = 302;
+        r.headers.append(
+            {QByteArray("Location"),
+             QUrl::fromPercentEncoding(
+                 QString::fromLatin1(req.path).section(QStringLiteral("to="), 1).toLatin1())
+                 .toUtf8()});
+        return r;
+    });
     m_site.page(
         "/shop",
         htmlPage(QStringLiteral("Harbour Shop"),
@@ -637,14 +659,19 @@ void tst_A2wNetwork::keepsARunOnItsHostUnderSameHost()
         refusedStep |= q.value(0).toString().contains(QLatin1String("crossHost"));
     QVERIFY(refusedStep);
 
-    // The site allows it: the same run reaches the other host.
+    // The site allows it: the same run may leave its origin, but the other host is
+    // private (loopback) and not one of Harbour's: still refused…
     configure(m_harbourKey, {{QStringLiteral("aiAccess"), QJsonObject{{QStringLiteral("crossHost"),
                                                                        QStringLiteral("allow")}}}});
-    const HttpResponse crossed =
-        post(QStringLiteral("/v2/a2w/runs"), body, {{"Prefer", "wait=25"}});
+    const QJsonObject refused =
+        settled(post(QStringLiteral("/v2/a2w/runs"), body, {{"Prefer", "wait=25"}}));
+    QCOMPARE(m_site.hits("/elsewhere"), before);
+    QVERIFY(!refused[QStringLiteral("result")][QStringLiteral("text")].toString().contains(
+        QLatin1String("Beacon")));
+    // …until the owner lists it among Harbour's private hosts: the run reaches it.
+    setPrivateHosts(m_harbourSite, {QStringLiteral("localhost:%1").arg(m_site.port())});
     const QJsonObject c =
-        HttpClient::pollUntil(crossed.json().value(QStringLiteral("run")).toString(),
-                              {QStringLiteral("completed"), QStringLiteral("failed")});
+        settled(post(QStringLiteral("/v2/a2w/runs"), body, {{"Prefer", "wait=25"}}));
     QCOMPARE(c.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QVERIFY(m_site.hits("/elsewhere") > before);
     // …unless the caller narrows it.
@@ -656,9 +683,80 @@ void tst_A2wNetwork::keepsARunOnItsHostUnderSameHost()
     HttpClient::pollUntil(n.json().value(QStringLiteral("run")).toString(),
                           {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(m_site.hits("/elsewhere"), after);
+    setPrivateHosts(m_harbourSite, {});
     configure(m_harbourKey,
               {{QStringLiteral("aiAccess"),
                 QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("same_host")}}}});
+}
+
+QJsonObject tst_A2wNetwork::settled(const HttpResponse &created)
+{
+    if (created.status != 201)
+        return created.json();
+    return HttpClient::pollUntil(created.json().value(QStringLiteral("run")).toString(),
+                                 {QStringLiteral("completed"), QStringLiteral("failed")});
+}
+
+void tst_A2wNetwork::setPrivateHosts(const QString &siteId, const QStringList &hosts)
+{
+    const HttpResponse r =
+        owner(QStringLiteral("/updateSitePrivateHosts"),
+              {{QStringLiteral("siteId"), siteId},
+               {QStringLiteral("privateHosts"), QJsonArray::fromStringList(hosts)}});
+    QCOMPARE(r.status, 200);
+}
+
+void tst_A2wNetwork::neverLetsAnAnonymousRunReachAnInternalService_data()
+{
+    // The review's reproduction: an anonymous caller, an enabled site on loopback (the
+    // reverse-proxy setup, network.allowPrivateTargets on), an internal service on
+    // another port of the same host.
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("prompt");
+    QTest::addColumn<QString>("crossHost"); // Harbour's aiAccess.crossHost
+    const QString secret = QStringLiteral("http://127.0.0.1:%1/secret").arg(m_internal.port());
+    const QString named = QStringLiteral("http://localhost:%1/secret").arg(m_internal.port());
+    QTest::newRow("an open redirect on the site to loopback on another port")
+        << m_site.url(QStringLiteral("/go?to=") +
+                      QString::fromLatin1(QUrl::toPercentEncoding(secret)))
+        << QStringLiteral("Read the page") << QStringLiteral("allow");
+    QTest::newRow("an open redirect on the site to localhost")
+        << m_site.url(QStringLiteral("/go?to=") +
+                      QString::fromLatin1(QUrl::toPercentEncoding(named)))
+        << QStringLiteral("Read the page") << QStringLiteral("allow");
+    QTest::newRow("an open redirect under same_host")
+        << m_site.url(QStringLiteral("/go?to=") +
+                      QString::fromLatin1(QUrl::toPercentEncoding(secret)))
+        << QStringLiteral("Read the page") << QStringLiteral("same_host");
+    QTest::newRow("a prompt naming the same host on another port under same_host")
+        << shop() << QStringLiteral("Open %1 and read the page").arg(secret)
+        << QStringLiteral("same_host");
+    QTest::newRow("a plain prompt under crossHost allow")
+        << shop() << QStringLiteral("Open %1 and read the page").arg(secret)
+        << QStringLiteral("allow");
+}
+
+void tst_A2wNetwork::neverLetsAnAnonymousRunReachAnInternalService()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, prompt);
+    QFETCH(QString, crossHost);
+    configure(m_harbourKey, {{QStringLiteral("aiAccess"),
+                              QJsonObject{{QStringLiteral("crossHost"), crossHost}}}});
+    const int before = m_internal.hits("/secret");
+    const QJsonObject run =
+        settled(post(QStringLiteral("/v2/a2w/runs"),
+                     {{QStringLiteral("url"), url}, {QStringLiteral("prompt"), prompt}},
+                     {{"Prefer", "wait=25"}}));
+    configure(m_harbourKey,
+              {{QStringLiteral("aiAccess"),
+                QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("same_host")}}}});
+    QVERIFY2(!json(run).contains("INTERNAL-SECRET-7731"), json(run).constData());
+    QCOMPARE(m_internal.hits("/secret"), before);
+    // The site's own origin stayed reachable: the run started (its page was loaded).
+    QVERIFY2(run.value(QStringLiteral("status")).toString() == QLatin1String("failed") ||
+                 run.value(QStringLiteral("status")).toString() == QLatin1String("completed"),
+             json(run).constData());
 }
 
 void tst_A2wNetwork::verifiesWebBotAuthSignatures_data()

@@ -17,6 +17,13 @@ private Q_SLOTS:
     void judgesResolvedAddresses();
     void grantsPrivateTargetsOnlyUnderTheSwitch_data();
     void grantsPrivateTargetsOnlyUnderTheSwitch();
+    void decidesPrivateReachInOnePlace_data();
+    void decidesPrivateReachInOnePlace();
+    void givesAVisitorAccountOnlyItsSitesReach();
+    void normalizesAllowlistEntries_data();
+    void normalizesAllowlistEntries();
+    void namesTheOriginOfAUrl_data();
+    void namesTheOriginOfAUrl();
 };
 
 void tst_NetworkPolicy::classifiesHosts_data()
@@ -157,6 +164,235 @@ void tst_NetworkPolicy::grantsPrivateTargetsOnlyUnderTheSwitch()
     const EgressGrant grant = policy.grantFor(keyId);
     QCOMPARE(grant.privateTargets, granted);
     QCOMPARE(grant.tenant, keyId);
+}
+
+namespace {
+
+// A visitor's grant: the site at intranet.test and 127.0.0.1 (its keys' allowed
+// domains), started on http port 8080, with the owner's allowlist.
+EgressGrant visitorGrant(const QStringList &allowlist, const QString &start)
+{
+    auto reach = std::make_shared<PrivateReach>();
+    reach->siteHost = [](const QString &host) {
+        return host == QLatin1String("intranet.test") || host == QLatin1String("127.0.0.1");
+    };
+    reach->allowlist = allowlist;
+    EgressGrant grant;
+    grant.reach = reach;
+    return NetworkPolicy::pinReach(grant, QUrl(start));
+}
+
+} // namespace
+
+void tst_NetworkPolicy::decidesPrivateReachInOnePlace_data()
+{
+    QTest::addColumn<QString>("grantKind");
+    QTest::addColumn<QStringList>("allowlist");
+    QTest::addColumn<QString>("scheme");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<bool>("allowed");
+    const QString run = QStringLiteral("http://intranet.test:8080/");
+    QTest::newRow("a key with privateTargets reaches any private host")
+        << "private" << QStringList() << "http"
+        << "10.0.0.5" << 22 << true;
+    QTest::newRow("a key without any grant reaches no private host")
+        << "none" << QStringList() << "http"
+        << "127.0.0.1" << 8080 << false;
+    QTest::newRow("a visitor reaches the site's host on the run's scheme and port")
+        << run << QStringList() << "http"
+        << "intranet.test" << 8080 << true;
+    QTest::newRow("a visitor reaches the site's address literal on the run's port")
+        << run << QStringList() << "http"
+        << "127.0.0.1" << 8080 << true;
+    QTest::newRow("a visitor's page socket (ws) to the site's origin counts as http")
+        << run << QStringList() << "ws"
+        << "intranet.test" << 8080 << true;
+    QTest::newRow("a visitor's tunnel to the site's host and port is judged by the port")
+        << run << QStringList() << ""
+        << "intranet.test" << 8080 << true;
+    QTest::newRow("a visitor may not reach the site's host on another port")
+        << run << QStringList() << "http"
+        << "intranet.test" << 8081 << false;
+    QTest::newRow("a visitor may not reach the site's address on another port")
+        << run << QStringList() << "http"
+        << "127.0.0.1" << 9999 << false;
+    QTest::newRow("a visitor may not reach the site's host on another scheme")
+        << run << QStringList() << "https"
+        << "intranet.test" << 8080 << false;
+    QTest::newRow("a visitor's tunnel to the site's host on another port is refused")
+        << run << QStringList() << ""
+        << "intranet.test" << 443 << false;
+    QTest::newRow("a visitor may not reach loopback by another name")
+        << run << QStringList() << "http"
+        << "localhost" << 8080 << false;
+    QTest::newRow("a visitor may not reach a LAN address") << run << QStringList() << "http"
+                                                           << "192.168.1.1" << 80 << false;
+    QTest::newRow("a visitor may not reach the metadata address")
+        << run << QStringList() << "http"
+        << "169.254.169.254" << 80 << false;
+    QTest::newRow("a visitor reaches an allowlisted host on any port")
+        << run << QStringList{"10.0.0.5"} << "http"
+        << "10.0.0.5" << 9000 << true;
+    QTest::newRow("a visitor reaches an allowlisted host:port on that port")
+        << run << QStringList{"printer.lan:631"} << "https"
+        << "printer.lan" << 631 << true;
+    QTest::newRow("a visitor may not reach an allowlisted host:port on another port")
+        << run << QStringList{"printer.lan:631"} << "http"
+        << "printer.lan" << 80 << false;
+    QTest::newRow("an allowlisted IPv6 host:port matches its address")
+        << run << QStringList{"[fd00::1]:8443"} << "https"
+        << "[FD00:0::1]" << 8443 << true;
+    QTest::newRow("an allowlisted IPv6 host matches any port")
+        << run << QStringList{"[fd00::1]"} << "http"
+        << "fd00::1" << 80 << true;
+    QTest::newRow("the default port of the scheme is the port when none is named")
+        << QStringLiteral("https://intranet.test/") << QStringList() << "https"
+        << "intranet.test" << -1 << true;
+    QTest::newRow("an unpinned visitor grant reaches no site host")
+        << "unpinned" << QStringList() << "http"
+        << "intranet.test" << 8080 << false;
+    QTest::newRow("a visitor pinned to a non-web URL reaches no site host")
+        << "about:blank" << QStringList() << "http"
+        << "intranet.test" << 80 << false;
+}
+
+void tst_NetworkPolicy::decidesPrivateReachInOnePlace()
+{
+    QFETCH(QString, grantKind);
+    QFETCH(QStringList, allowlist);
+    QFETCH(QString, scheme);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(bool, allowed);
+    EgressGrant grant;
+    if (grantKind == QLatin1String("private")) {
+        grant.privateTargets = true;
+    } else if (grantKind == QLatin1String("unpinned")) {
+        grant = visitorGrant(allowlist, QString());
+        auto reach = std::make_shared<PrivateReach>(*grant.reach);
+        reach->pinned = false;
+        reach->scheme.clear();
+        grant.reach = reach;
+    } else if (grantKind != QLatin1String("none")) {
+        grant = visitorGrant(allowlist, grantKind);
+    }
+    QCOMPARE(NetworkPolicy::mayReachPrivate(grant, scheme, host, port), allowed);
+    // Every check goes through the decision: the literal check, the resolved one.
+    if (NetworkPolicy::isPrivateHostLiteral(host))
+        QCOMPARE(NetworkPolicy::literalRefusal(scheme, host, port, grant).isEmpty(), allowed);
+    QCOMPARE(NetworkPolicy::addressRefusal(host, {QHostAddress(QStringLiteral("127.0.0.1"))}, grant,
+                                           scheme, port)
+                 .isEmpty(),
+             allowed);
+    if (!scheme.isEmpty()) {
+        QUrl url;
+        url.setScheme(scheme == QLatin1String("ws") ? QStringLiteral("http") : scheme);
+        url.setHost(host.startsWith(u'[') ? host.mid(1, host.size() - 2) : host);
+        url.setPort(port);
+        url.setPath(QStringLiteral("/"));
+        if (NetworkPolicy::isPrivateHostLiteral(host))
+            QCOMPARE(NetworkPolicy::refusal(url, grant).isEmpty(), allowed);
+    }
+}
+
+void tst_NetworkPolicy::givesAVisitorAccountOnlyItsSitesReach()
+{
+    NetworkPolicy policy(true);
+    // Even if the account key had the capability (a store from before the migration).
+    policy.setPrivateGrantLookup([](const QString &) { return true; });
+    policy.setVisitorReachLookup([](const QString &id) -> std::shared_ptr<const PrivateReach> {
+        if (id != QLatin1String("key_account"))
+            return nullptr;
+        auto reach = std::make_shared<PrivateReach>();
+        reach->siteHost = [](const QString &host) { return host == QLatin1String("127.0.0.1"); };
+        return reach;
+    });
+    const EgressGrant account = policy.grantFor(QStringLiteral("key_account"));
+    QVERIFY(!account.privateTargets);
+    QVERIFY(account.reach);
+    QVERIFY(!account.reach->pinned);
+    const EgressGrant pinned =
+        NetworkPolicy::pinReach(account, QUrl(QStringLiteral("http://127.0.0.1:4000/shop")));
+    QVERIFY(
+        NetworkPolicy::refusal(QUrl(QStringLiteral("http://127.0.0.1:4000/a")), pinned).isEmpty());
+    QVERIFY(!NetworkPolicy::refusal(QUrl(QStringLiteral("http://127.0.0.1:4001/secret")), pinned)
+                 .isEmpty());
+    // Pinned once, for good: a later URL does not move it.
+    const EgressGrant again =
+        NetworkPolicy::pinReach(pinned, QUrl(QStringLiteral("http://127.0.0.1:4001/")));
+    QCOMPARE(again.reach->port, 4000);
+    // Another key keeps its own grant; with the switch off nobody reaches anything.
+    QVERIFY(policy.grantFor(QStringLiteral("key_owner")).privateTargets);
+    policy.setAllowPrivateTargets(false);
+    QVERIFY(!policy.grantFor(QStringLiteral("key_account")).reach);
+    QVERIFY(!policy.grantFor(QStringLiteral("key_owner")).privateTargets);
+}
+
+void tst_NetworkPolicy::normalizesAllowlistEntries_data()
+{
+    QTest::addColumn<QString>("entry");
+    QTest::addColumn<QString>("normalized"); // empty: refused
+    QTest::newRow("a host name") << "Printer.LAN."
+                                 << "printer.lan";
+    QTest::newRow("a host and port") << "nas.local:5000"
+                                     << "nas.local:5000";
+    QTest::newRow("an IPv4 address") << "10.0.0.5"
+                                     << "10.0.0.5";
+    QTest::newRow("an IPv4 address and port") << "10.0.0.5:8080"
+                                              << "10.0.0.5:8080";
+    QTest::newRow("an IPv6 address in brackets with a port") << "[FD00::1]:443"
+                                                             << "[fd00::1]:443";
+    QTest::newRow("a bare IPv6 address") << "fd00::1"
+                                         << "[fd00::1]";
+    QTest::newRow("a URL is refused") << "http://10.0.0.5/"
+                                      << "";
+    QTest::newRow("a path is refused") << "10.0.0.5/admin"
+                                       << "";
+    QTest::newRow("a wildcard is refused") << "*.lan"
+                                           << "";
+    QTest::newRow("port zero is refused") << "10.0.0.5:0"
+                                          << "";
+    QTest::newRow("a port above 65535 is refused") << "10.0.0.5:70000"
+                                                   << "";
+    QTest::newRow("an empty entry is refused") << "  "
+                                               << "";
+    QTest::newRow("credentials are refused") << "user@10.0.0.5"
+                                             << "";
+    QTest::newRow("an unclosed bracket is refused") << "[fd00::1"
+                                                    << "";
+}
+
+void tst_NetworkPolicy::normalizesAllowlistEntries()
+{
+    QFETCH(QString, entry);
+    QFETCH(QString, normalized);
+    QString problem;
+    QCOMPARE(NetworkPolicy::normalizeAllowlistEntry(entry, &problem), normalized);
+    QCOMPARE(problem.isEmpty(), !normalized.isEmpty());
+}
+
+void tst_NetworkPolicy::namesTheOriginOfAUrl_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("origin");
+    QTest::newRow("http spells out port 80") << "http://Shop.Example/a?b"
+                                             << "http://shop.example:80";
+    QTest::newRow("https spells out port 443") << "https://shop.example/"
+                                               << "https://shop.example:443";
+    QTest::newRow("an explicit port stays") << "http://127.0.0.1:4000/x"
+                                            << "http://127.0.0.1:4000";
+    QTest::newRow("IPv6 in brackets") << "http://[::1]:81/"
+                                      << "http://[::1]:81";
+    QTest::newRow("no origin for other schemes") << "file:///etc/passwd"
+                                                 << "";
+}
+
+void tst_NetworkPolicy::namesTheOriginOfAUrl()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, origin);
+    QCOMPARE(NetworkPolicy::originOf(QUrl(url)), origin);
 }
 
 QTEST_GUILESS_MAIN(tst_NetworkPolicy)

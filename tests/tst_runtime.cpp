@@ -208,6 +208,15 @@ private:
     QString nextEventId() { return QStringLiteral("evt-%1").arg(++m_events); }
     // An anonymous A2W browser run on the shop, waiting for a browser: {id, receipt}.
     std::pair<QString, QString> browserRun(const QString &prompt);
+
+    void setPrivateHosts(const QStringList &hosts)
+    {
+        const HttpResponse r = m_ph->client().post(
+            QStringLiteral("/updateSitePrivateHosts"),
+            {{QStringLiteral("siteId"), m_siteId},
+             {QStringLiteral("privateHosts"), QJsonArray::fromStringList(hosts)}});
+        QCOMPARE(r.status, 200);
+    }
     // The store's database file and its write-ahead log, as bytes on disk (empty when the
     // file cannot be read): what a secret must never appear in.
     QByteArray storedBytes() const
@@ -1119,6 +1128,9 @@ void tst_Runtime::decidesExternalContext()
               htmlPage(QStringLiteral("Tides"),
                        QStringLiteral("<h1>Tide tables</h1><p>High water at 6:12.</p>")));
     url.replace(QStringLiteral("{fixture}"), news.url(QString()));
+    // The news page is on loopback: a visitor's read reaches it only because the owner
+    // lists it among the site's private hosts (docs/security.md).
+    setPrivateHosts({QStringLiteral("127.0.0.1:%1").arg(news.port())});
     const Opened s = openSession();
     const QString runId =
         dataOf(command(s, {{QStringLiteral("message"), QStringLiteral("read the news")}}))
@@ -1642,6 +1654,8 @@ void tst_Runtime::actsOnAnExternalPageInTheCloudBrowser()
                                                     "name=\"port\"></label><button>Go</button>"
                                                     "</form>")));
     ferries.page("/times", htmlPage(QStringLiteral("Times"), QStringLiteral("<p>Departures</p>")));
+    // On loopback: reachable for the visitor's act only as one of the site's private hosts.
+    setPrivateHosts({QStringLiteral("127.0.0.1:%1").arg(ferries.port())});
     // The owner allows the cloud sandbox for this key.
     QCOMPARE(m_ph->client()
                  .post(QStringLiteral("/updateSiteKeyPolicy"),

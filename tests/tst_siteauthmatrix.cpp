@@ -263,6 +263,14 @@ void tst_SiteAuthMatrix::initTestCase()
               {{QStringLiteral("keyId"), m_keyA},
                {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("embed"), true}}}}),
          workspace(S)},
+        {QStringLiteral("POST /getSitePrivateHosts"),
+         post(QStringLiteral("/getSitePrivateHosts"), {{QStringLiteral("siteId"), m_siteA}}),
+         workspace(S)},
+        {QStringLiteral("POST /updateSitePrivateHosts"),
+         post(
+             QStringLiteral("/updateSitePrivateHosts"),
+             {{QStringLiteral("siteId"), m_siteA}, {QStringLiteral("privateHosts"), QJsonArray()}}),
+         workspace(S)},
         {QStringLiteral("POST /createConnectKey"),
          [this] {
              return Call{"POST",

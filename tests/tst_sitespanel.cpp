@@ -52,6 +52,7 @@ private Q_SLOTS:
     void mintsWithALifetimeAndEditsEveryPolicyField();
     void showsAConnectKeyOnceAndRevokesIt();
     void refusesAnInvalidDomainAndStoresNothing();
+    void editsTheHostsVisitorsMayReach();
     void deletesASiteAfterTheConfirmation();
     void followsTheLanguage();
 
@@ -97,6 +98,32 @@ void tst_SitesPanel::cleanupTestCase()
     m_testers.clear();
     m_dock.reset();
     m_ph.reset();
+}
+
+void tst_SitesPanel::editsTheHostsVisitorsMayReach()
+{
+    // The site's private-host allowlist (docs/security.md): shown for the selected site,
+    // saved as the API stores it, a bad entry refused with its name and nothing stored.
+    QVERIFY(m_dock->select(m_harbour));
+    QCOMPARE(m_dock->privateHostsEdit()->text(), QString());
+    m_dock->privateHostsEdit()->setText(QStringLiteral("Inventory.LAN:8080, 10.0.0.12"));
+    m_dock->savePrivateHostsButton()->click();
+    QCOMPARE(repo().privateHosts(m_harbour),
+             (QStringList{QStringLiteral("inventory.lan:8080"), QStringLiteral("10.0.0.12")}));
+    QCOMPARE(m_dock->privateHostsEdit()->text(), QStringLiteral("inventory.lan:8080, 10.0.0.12"));
+    const HttpResponse listed = m_ph->client().post(QStringLiteral("/getSitePrivateHosts"),
+                                                    {{QStringLiteral("siteId"), m_harbour}});
+    QCOMPARE(listed.json().value(QStringLiteral("privateHosts")).toArray().size(), 2);
+
+    m_dock->privateHostsEdit()->setText(QStringLiteral("10.0.0.12, http://10.0.0.5/admin"));
+    m_dock->savePrivateHostsButton()->click();
+    QVERIFY2(m_dock->messageLabel()->text().contains(QLatin1String("privateHosts[1]")),
+             qPrintable(m_dock->messageLabel()->text()));
+    QCOMPARE(repo().privateHosts(m_harbour).size(), 2);
+
+    m_dock->privateHostsEdit()->clear();
+    m_dock->savePrivateHostsButton()->click();
+    QVERIFY(repo().privateHosts(m_harbour).isEmpty());
 }
 
 bool tst_SitesPanel::panelShows(const QString &text) const

@@ -42,6 +42,7 @@ private Q_SLOTS:
     void writesTheSecretsKeyWholeOrNotAtAll();
     void sealsTheWebhookHeadersOfAnOlderStore();
     void usesFullSynchronousCommits();
+    void takesPrivateTargetsFromTheSiteAccountsOfAnOlderStore();
 
 private:
     QTemporaryDir m_dir;
@@ -595,6 +596,53 @@ void tst_Store::usesFullSynchronousCommits()
     QCOMPARE(nested, 1);
     QCOMPARE(afterwards, 2);
     QCOMPARE(synchronous(), 2);
+}
+
+void tst_Store::takesPrivateTargetsFromTheSiteAccountsOfAnOlderStore()
+{
+    // Migration 0053: a site's A2W account key acts for visitors and loses privateTargets
+    // (docs/security.md, "What visitors and visiting agents may reach"); a user key the
+    // owner granted it keeps it, and every site starts with an empty private-host list.
+    const QString file = path(QStringLiteral("reach.db"));
+    QString account, user;
+    {
+        Store store(file, m_clock);
+        QString error;
+        QVERIFY2(store.open(&error, 52), qPrintable(error));
+        account = store.apiKeys()
+                      .mint(QStringLiteral("A2W visitors"), QStringLiteral("user"), std::nullopt)
+                      .key.id;
+        user = store.apiKeys()
+                   .mint(QStringLiteral("lan"), QStringLiteral("user"), std::nullopt)
+                   .key.id;
+        QSqlQuery q(store.database());
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO sites (id, name, owner_uid, created_at, "
+                                      "updated_at) VALUES ('site_a', 'Harbour', 'local', 1, 1)")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO a2w_site_accounts (site_id, key_id, created_at)"
+                                      " VALUES ('site_a', '%1', 1)")
+                           .arg(account)));
+        for (const QString &id : {account, user})
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO api_key_capabilities (key_id, capabilities,"
+                                          " updated_at) VALUES ('%1', '{\"privateTargets\":true,"
+                                          "\"cloudAgent\":true}', 1)")
+                               .arg(id)));
+    }
+    Store store(file, m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    QSqlQuery q(store.database());
+    auto caps = [&q](const QString &id) {
+        q.exec(QStringLiteral("SELECT capabilities FROM api_key_capabilities WHERE key_id = '%1'")
+                   .arg(id));
+        q.next();
+        return QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object();
+    };
+    QVERIFY(!caps(account).contains(QStringLiteral("privateTargets")));
+    QVERIFY(caps(account).value(QStringLiteral("cloudAgent")).toBool());
+    QVERIFY(caps(user).value(QStringLiteral("privateTargets")).toBool());
+    QVERIFY(q.exec(QStringLiteral("SELECT private_hosts FROM sites WHERE id = 'site_a'")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("[]"));
 }
 
 QTEST_GUILESS_MAIN(tst_Store)

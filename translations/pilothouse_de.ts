@@ -2793,6 +2793,36 @@
 <context>
     <name>ph::ui::SitesDock</name>
     <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="1"/>
+        <source>Visitors&apos; work reaches no private host beside the site&apos;s own.</source>
+        <translation>Die Arbeit von Besuchern erreicht keinen privaten Host außer dem Ursprung der Website.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="1"/>
+        <source>Visitors&apos; work may now reach %1 beside the site&apos;s own origin.</source>
+        <translation>Die Arbeit von Besuchern darf jetzt außer dem Ursprung der Website auch %1 erreichen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="1"/>
+        <source>&amp;Private hosts visitors may reach (host or host:port, comma separated; empty: only the site&apos;s own origin):</source>
+        <translation>&amp;Private Hosts, die Besucher erreichen dürfen (Host oder Host:Port, durch Kommas getrennt; leer: nur der Ursprung der Website):</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="1"/>
+        <source>e.g. inventory.lan:8080, 10.0.0.12</source>
+        <translation>z. B. inventory.lan:8080, 10.0.0.12</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="1"/>
+        <source>Private hosts visitors may reach</source>
+        <translation>Private Hosts, die Besucher erreichen dürfen</translation>
+    </message>
+    <message>
+        <location filename="../ui/sites/SitesDock.cpp" line="1"/>
+        <source>Save hosts</source>
+        <translation>Hosts speichern</translation>
+    </message>
+    <message>
         <location filename="../ui/sites/SitesDock.cpp" line="109"/>
         <source>Copied the install snippet: paste it into the site&apos;s pages.</source>
         <translation>Einbau-Code kopiert: fügen Sie ihn in die Seiten der Website ein.</translation>

@@ -233,13 +233,14 @@ QString A2wService::accountFor(const QString &siteId, const QString &siteName)
         return *keyId;
     }
     // The site's A2W account: a key whose secret is never shown (nobody can call with
-    // it); its balance caps what visiting agents spend on the site.
+    // it); its balance caps what visiting agents spend on the site. It never carries
+    // privateTargets: what visitors' work reaches is the site's own hosts and its
+    // private-host allowlist (NetworkPolicy::grantFor gives this key a visitor grant).
     ApiKeyService::NewKey account;
     account.label = QStringLiteral("A2W visitors · %1").arg(siteName);
     account.balance = ApiKeyService::Balance::unlimited();
     const auto minted = m_keys.mint(account);
-    m_sites.setApiKeyCapabilities(minted.key.id, {{QStringLiteral("privateTargets"), true},
-                                                  {QStringLiteral("cloudAgent"), true}});
+    m_sites.setApiKeyCapabilities(minted.key.id, {{QStringLiteral("cloudAgent"), true}});
     m_repo->setSiteAccount(siteId, minted.key.id);
     return minted.key.id;
 }
@@ -680,7 +681,8 @@ engine::ExecuteRequest A2wService::engineRequest(const Run &run, QJsonObject raw
             request.confirmSubmits = false;
     }
     // crossHost: the site's aiAccess.crossHost, which a caller may narrow (same_host)
-    // but never widen; same_host keeps the run on the host it started on.
+    // but never widen; same_host keeps the run on the origin (scheme, host and port) it
+    // started on, on every page it lands on.
     const QString siteCross = sites::SiteConfigSchema::effective(m_sites.config(run.siteId).config)
                                   .value(QStringLiteral("aiAccess"))
                                   .toObject()
@@ -691,7 +693,7 @@ engine::ExecuteRequest A2wService::engineRequest(const Run &run, QJsonObject raw
                                    .value(QStringLiteral("crossHost"))
                                    .toString();
     if (siteCross != QLatin1String("allow") || askedCross == QLatin1String("same_host"))
-        request.sameHost = run.host;
+        request.sameOrigin = NetworkPolicy::originOf(QUrl(run.url));
     return request;
 }
 

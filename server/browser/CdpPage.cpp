@@ -615,26 +615,29 @@ void CdpPage::onRequestPaused(const QJsonObject &params)
     r.mainFrame = type == QLatin1String("Document") && str(params, "frameId") == m_targetId;
     bool internal = false;
     r.reason = pageRequestRefusal(url, type == QLatin1String("WebSocket"), m_grant, &internal);
+    if (r.reason.isEmpty() && r.mainFrame)
+        r.reason = mainFrameRefusal(url, m_grant);
     if (!r.reason.isEmpty()) {
         refuseRequest(requestId, r, QStringLiteral("BlockedByClient"));
         return;
     }
     const QString host = url.host();
-    if (internal || m_grant.privateTargets || !QHostAddress(host).isNull()) {
+    if (internal || m_grant.privateTargets || !QHostAddress(host).isNull() ||
+        NetworkPolicy::mayReachPrivate(m_grant, url.scheme(), host, url.port())) {
         continueRequest(requestId);
         return;
     }
     // A name: judged by every address it resolves to (the egress proxy judges the
     // connection again, and connects to the address it checked).
     m_resolver->lookup(
-        host, this, [this, requestId, r, host](const HostResolver::Answer &a) mutable {
+        host, this, [this, requestId, r, host, url](const HostResolver::Answer &a) mutable {
             if (!a.error.isEmpty()) {
                 r.unresolved = true;
                 r.reason = QStringLiteral("the host name %1 could not be resolved").arg(host);
                 refuseRequest(requestId, r, QStringLiteral("NameNotResolved"));
                 return;
             }
-            r.reason = NetworkPolicy::addressRefusal(host, a.addresses, m_grant);
+            r.reason = NetworkPolicy::addressRefusal(url, a.addresses, m_grant);
             if (!r.reason.isEmpty()) {
                 refuseRequest(requestId, r, QStringLiteral("BlockedByClient"));
                 return;

@@ -21,10 +21,20 @@ QString pageRequestRefusal(const QUrl &url, bool socket, const EgressGrant &gran
             .arg(url.scheme());
     if (url.host().isEmpty())
         return QStringLiteral("has no host");
-    if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
-        return QStringLiteral("points at a private address (%1), which this key may not reach")
-            .arg(url.host());
-    return {};
+    return NetworkPolicy::literalRefusal(url.scheme(), url.host(), url.port(), grant);
+}
+
+QString mainFrameRefusal(const QUrl &url, const EgressGrant &grant)
+{
+    if (grant.navigationOrigin.isEmpty())
+        return {};
+    const QString scheme = url.scheme().toLower();
+    if (scheme == QLatin1String("about") || scheme == QLatin1String("data"))
+        return {}; // the pool's own blank page and loadHtml
+    if (NetworkPolicy::originOf(url) == grant.navigationOrigin)
+        return {};
+    return QStringLiteral("leaves %1: the crossHost policy (same_host) keeps this run on it")
+        .arg(grant.navigationOrigin);
 }
 
 QString httpReasonPhrase(int status)

@@ -21,6 +21,11 @@ struct EgressGrant;
 QString pageRequestRefusal(const QUrl &url, bool socket, const EgressGrant &grant,
                            bool *internal = nullptr);
 
+// Why a main-frame document may not load `url` (empty: it may): under crossHost same_host
+// (grant.navigationOrigin) the page lands on that origin only, whoever navigates
+// (a redirect, a click, a form, a script).
+QString mainFrameRefusal(const QUrl &url, const EgressGrant &grant);
+
 // "Not Found" for 404 and the like; empty for statuses without a well-known phrase.
 QString httpReasonPhrase(int status);
 

@@ -31,9 +31,13 @@ public:
     void interceptRequest(QWebEngineUrlRequestInfo &info) override
     {
         const QUrl url = info.requestUrl();
-        const QString reason = pageRequestRefusal(
+        const bool mainFrame =
+            info.resourceType() == QWebEngineUrlRequestInfo::ResourceTypeMainFrame;
+        QString reason = pageRequestRefusal(
             url, info.resourceType() == QWebEngineUrlRequestInfo::ResourceTypeWebSocket,
             m_slot.grant());
+        if (reason.isEmpty() && mainFrame)
+            reason = mainFrameRefusal(url, m_slot.grant());
         if (reason.isEmpty())
             return;
         info.block(true);
@@ -41,7 +45,7 @@ public:
         r.host = url.host();
         r.target = url.toString(QUrl::RemoveUserInfo);
         r.reason = reason;
-        r.mainFrame = info.resourceType() == QWebEngineUrlRequestInfo::ResourceTypeMainFrame;
+        r.mainFrame = mainFrame;
         m_slot.noteRefusal(r);
     }
 

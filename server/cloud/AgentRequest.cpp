@@ -59,7 +59,7 @@ QStringList readUrlList(const JsonFields &body, const QString &key, const Egress
                 field);
         if (!url.isValid() || url.host().isEmpty())
             throw DomainError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
-        if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(url.host()))
+        if (!NetworkPolicy::literalRefusal(url.scheme(), url.host(), url.port(), grant).isEmpty())
             throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
                               QStringLiteral("%1 points at a private address (%2), which this key "
                                              "may not reach")
@@ -107,9 +107,13 @@ void checkDataInputs(const QJsonArray &inputs, const EgressGrant &grant)
 
 } // namespace
 
-engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGrant &grant,
+engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGrant &unpinned,
                                           const Settings &settings)
 {
+    // A visitor's run reaches its site's hosts on the scheme and port of its first URL
+    // (RunContext pins the run's grant the same way).
+    const EgressGrant grant = NetworkPolicy::pinReach(
+        unpinned, QUrl(raw.value(QStringLiteral("urls")).toArray().at(0).toString().trimmed()));
     const JsonFields body(raw);
     engine::ExecuteRequest r;
     r.trajectoryId = body.optionalString(QStringLiteral("trajectoryId")).value_or(QString());

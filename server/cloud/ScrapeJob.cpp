@@ -72,7 +72,7 @@ void ScrapeJob::run(int index)
     // egress proxy checks again at every connection, redirects included, and connects
     // to the address it checked.
     if (!m_grant.privateTargets && QHostAddress(host).isNull()) {
-        m_policy.resolver()->lookup(host, this, [this, index, host](const HostResolver::Answer &a) {
+        m_policy.resolver()->lookup(host, this, [this, index, url](const HostResolver::Answer &a) {
             if (m_done.at(index))
                 return;
             if (!a.error.isEmpty()) {
@@ -80,7 +80,7 @@ void ScrapeJob::run(int index)
                                   QStringLiteral("the host name could not be resolved")));
                 return;
             }
-            if (const QString problem = NetworkPolicy::addressRefusal(host, a.addresses, m_grant);
+            if (const QString problem = NetworkPolicy::addressRefusal(url, a.addresses, m_grant);
                 !problem.isEmpty()) {
                 fail(index, error(QStringLiteral("PRIVATE_TARGET"), problem));
                 return;

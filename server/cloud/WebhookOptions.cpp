@@ -20,8 +20,7 @@ QString checkTarget(const QString &field, const QString &raw, const EgressGrant 
     const QUrl url(raw, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty() || !NetworkPolicy::isBrowsableScheme(url))
         throw DomainError::invalidField(field, QStringLiteral("must be an absolute https URL"));
-    const bool privateHost = NetworkPolicy::isPrivateHostLiteral(url.host());
-    if (privateHost && !grant.privateTargets)
+    if (!NetworkPolicy::literalRefusal(url.scheme(), url.host(), url.port(), grant).isEmpty())
         throw DomainError::invalidField(field, QStringLiteral("points at a private address, which "
                                                               "this key may not reach"));
     if (const QString problem = NetworkPolicy::callbackSchemeProblem(url); !problem.isEmpty())

@@ -26,11 +26,11 @@ constexpr int kObserveMaxChars = 12000;
 
 QString policyRefusal(RunContext &ctx, const QUrl &url)
 {
-    const QString sameHost = ctx.request().sameHost;
-    if (!sameHost.isEmpty() && url.host().compare(sameHost, Qt::CaseInsensitive) != 0)
+    const QString sameOrigin = ctx.request().sameOrigin;
+    if (!sameOrigin.isEmpty() && NetworkPolicy::originOf(url) != sameOrigin)
         return QStringLiteral("%1 leaves %2: the crossHost policy (same_host) keeps this run "
-                              "on that host")
-            .arg(url.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery), sameHost);
+                              "on that origin")
+            .arg(url.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery), sameOrigin);
     return NetworkPolicy::refusal(url, ctx.grant());
 }
 

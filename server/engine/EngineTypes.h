@@ -11,6 +11,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QUrl>
 
 #include <functional>
 #include <memory>
@@ -67,9 +68,13 @@ struct ExecuteRequest
     // submit a form other than by GET (and is not a sign-in) waits for a person's
     // confirmation, asked as the question `confirm_action`.
     bool confirmSubmits = false;
-    // A2W runs under the crossHost policy `same_host`: the run may open pages of this
-    // host only (empty: any host the network policy allows).
-    QString sameHost;
+    // A2W runs under the crossHost policy `same_host`: the run's pages may land on this
+    // origin only ("scheme://host:port", NetworkPolicy::originOf; empty: anywhere the
+    // network policy allows). Enforced on every main-frame load (EgressGrant).
+    QString sameOrigin;
+    // Where the run's visitor reach is pinned (NetworkPolicy::pinReach) when it is not
+    // its first URL: the visitor's page of a runtime act. Not stored.
+    QUrl reachStart;
     // A run of the embedded runtime acts on the visitor's own page: this makes its tab
     // (runtime/RemoteTab) instead of leasing a page of the pool. Not stored.
     std::function<std::unique_ptr<BrowserTab>()> remoteTab;

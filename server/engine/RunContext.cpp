@@ -28,6 +28,12 @@ RunContext::RunContext(EngineServices &services, const ExecuteRequest &request,
 {
     // The run's own proxy (settings.proxy) carries its pages and its fetches.
     m_grant.upstream = request.runSettings.proxy;
+    // Work a visitor started reaches the site's own hosts on the scheme and port it
+    // started on (a run rebuilt after a restart starts on the same stored URL), and
+    // under same_host its pages land on that origin only.
+    m_grant = NetworkPolicy::pinReach(
+        m_grant, request.reachStart.isValid() ? request.reachStart : QUrl(request.urls.value(0)));
+    m_grant.navigationOrigin = request.sameOrigin;
 }
 
 QNetworkAccessManager &RunContext::fetcher()

@@ -92,7 +92,7 @@ std::shared_ptr<const UpstreamProxy> readProxy(const JsonFields &settings, const
     if (proxy->user.size() > 255 || proxy->password.size() > 255)
         throw DomainError::invalidField(path, QStringLiteral("credentials are at most 255 "
                                                              "characters each"));
-    if (!grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(proxy->host))
+    if (!NetworkPolicy::literalRefusal(QString(), proxy->host, proxy->port, grant).isEmpty())
         throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
                           QStringLiteral("%1 points at a private address (%2), which this key "
                                          "may not reach")

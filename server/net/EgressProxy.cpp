@@ -213,11 +213,13 @@ private:
                 m_originForm.prepend('/');
         }
 
-        if (!m_entry.grant.privateTargets && NetworkPolicy::isPrivateHostLiteral(m_host)) {
-            refuse(QStringLiteral("points at a private address (%1), which this key may not "
-                                  "reach")
-                       .arg(m_host),
-                   false);
+        // A tunnel (CONNECT: https, wss) is judged by host and port; an absolute-form
+        // request is http.
+        m_scheme = m_tunnel ? QString() : QStringLiteral("http");
+        if (const QString problem =
+                NetworkPolicy::literalRefusal(m_scheme, m_host, m_port, m_entry.grant);
+            !problem.isEmpty()) {
+            refuse(problem, false);
             return;
         }
         m_state = State::Resolving;
@@ -283,8 +285,8 @@ private:
             answer502(answer.error);
             return;
         }
-        const QString problem =
-            NetworkPolicy::addressRefusal(m_host, answer.addresses, m_entry.grant);
+        const QString problem = NetworkPolicy::addressRefusal(m_host, answer.addresses,
+                                                              m_entry.grant, m_scheme, m_port);
         if (!problem.isEmpty()) {
             refuse(problem, false);
             return;
@@ -312,8 +314,8 @@ private:
             answer502(QStringLiteral("the proxy %1: %2").arg(proxy.host, answer.error));
             return;
         }
-        const QString problem =
-            NetworkPolicy::addressRefusal(proxy.host, answer.addresses, m_entry.grant);
+        const QString problem = NetworkPolicy::addressRefusal(proxy.host, answer.addresses,
+                                                              m_entry.grant, QString(), proxy.port);
         if (!problem.isEmpty()) {
             refuse(QStringLiteral("the proxy %1").arg(problem), false);
             return;
@@ -729,6 +731,7 @@ private:
     Entry m_entry;
     bool m_tunnel = false;
     QString m_host;
+    QString m_scheme; // http for an absolute-form request, empty for a tunnel
     quint16 m_port = 0;
     QString m_target;
     QByteArray m_originForm;

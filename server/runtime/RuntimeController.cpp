@@ -203,7 +203,7 @@ void RuntimeController::external(Exchange &ex)
         QPointer<Exchange> guard(&ex);
         RuntimeService *service = &m_service;
         const QString sessionId = session.id;
-        m_actor(session.siteId, decision.value(QStringLiteral("url")).toString(), task,
+        m_actor(session.siteId, session.url, decision.value(QStringLiteral("url")).toString(), task,
                 std::clamp(body.value(QStringLiteral("timeoutMs")).toInt(30000), 1000, 120000), &ex,
                 [guard, decision, service, sessionId](const QJsonObject &outcome) mutable {
                     if (!guard)
@@ -233,9 +233,11 @@ void RuntimeController::external(Exchange &ex)
     options.maxTextChars = 20000;
     options.browser.forVisitorsOf(session.siteId); // a visitor's read: the visitors' share
     const QString keyId = m_accountFor ? m_accountFor(session.siteId) : QString();
-    auto *job = new cloud::ScrapeJob(*m_pool, *m_policy, m_policy->grantFor(keyId),
-                                     {QUrl(decision.value(QStringLiteral("url")).toString())},
-                                     options, QStringLiteral("runtime external"), 1, &ex);
+    // A visitor's read reaches the site's own hosts on its page's scheme and port only.
+    auto *job = new cloud::ScrapeJob(
+        *m_pool, *m_policy, NetworkPolicy::pinReach(m_policy->grantFor(keyId), QUrl(session.url)),
+        {QUrl(decision.value(QStringLiteral("url")).toString())}, options,
+        QStringLiteral("runtime external"), 1, &ex);
     QPointer<Exchange> guard(&ex);
     RuntimeService *service = &m_service;
     const QString sessionId = session.id;

@@ -30,9 +30,9 @@ public:
     // account, like its visitors' runs). Without them read_context answers the policy
     // decision alone.
     // What /context/external's `act` runs with (RuntimeRunner::actExternally).
-    using ExternalActor =
-        std::function<void(const QString &siteId, const QString &url, const QString &task,
-                           int timeoutMs, QObject *context, std::function<void(QJsonObject)> done)>;
+    using ExternalActor = std::function<void(
+        const QString &siteId, const QString &pageUrl, const QString &url, const QString &task,
+        int timeoutMs, QObject *context, std::function<void(QJsonObject)> done)>;
     void setExternalActor(ExternalActor actor) { m_actor = std::move(actor); }
     void setCloudBrowser(BrowserPool *pool, NetworkPolicy *policy,
                          std::function<QString(const QString &siteId)> accountFor)

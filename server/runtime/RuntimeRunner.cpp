@@ -112,7 +112,7 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
                                  asked.value(QStringLiteral("confirmation")).toString() == required;
         if (ai.value(QStringLiteral("crossHost")).toString() != QLatin1String("allow") ||
             asked.value(QStringLiteral("crossHost")).toString() == QLatin1String("same_host"))
-            request.sameHost = QUrl(session->url).host();
+            request.sameOrigin = NetworkPolicy::originOf(QUrl(session->url));
         request.browser.forVisitorsOf(site->id); // a visitor's work: the visitors' share
         // The run acts on the visitor's page.
         RuntimeService *runtime = &m_runtime;
@@ -136,17 +136,22 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
     }
 }
 
-void RuntimeRunner::actExternally(const QString &siteId, const QString &url, const QString &task,
-                                  int timeoutMs, QObject *context,
+void RuntimeRunner::actExternally(const QString &siteId, const QString &pageUrl, const QString &url,
+                                  const QString &task, int timeoutMs, QObject *context,
                                   std::function<void(QJsonObject)> done)
 {
     const std::optional<sites::Site> site = m_sites.findSite(siteId);
     if (!site)
         throw DomainError::notFound(QStringLiteral("the session's site is gone"));
     const QString keyId = m_a2w.accountFor(site->id, site->name);
+    // The visitor's page, not the external URL, is where the run's reach of the site's
+    // own hosts is pinned.
+    const QUrl page(pageUrl);
+    const EgressGrant grant = NetworkPolicy::pinReach(m_policy.grantFor(keyId), page);
     engine::ExecuteRequest request = cloud::readExecuteRequest(
-        {{QStringLiteral("input"), task}, {QStringLiteral("urls"), QJsonArray{url}}},
-        m_policy.grantFor(keyId), m_settings);
+        {{QStringLiteral("input"), task}, {QStringLiteral("urls"), QJsonArray{url}}}, grant,
+        m_settings);
+    request.reachStart = page;
     request.browser.forVisitorsOf(site->id); // a visitor's work: the visitors' share
     engine::AgentRun *run =
         m_runs.start(request, keyId, Ids::make(QStringLiteral("req")), kEndpoint);

@@ -42,8 +42,10 @@ public:
     // /context/external `act`: `task` carried out on `url` in the cloud browser as a run of
     // the site's account; `done` gets {trajectoryId, status, text?, error?} when it ends or
     // after `timeoutMs` (then status is the run's state so far). `context` ends the wait.
-    void actExternally(const QString &siteId, const QString &url, const QString &task,
-                       int timeoutMs, QObject *context, std::function<void(QJsonObject)> done);
+    // Its reach of the site's own hosts is pinned to the visitor's page, `pageUrl`.
+    void actExternally(const QString &siteId, const QString &pageUrl, const QString &url,
+                       const QString &task, int timeoutMs, QObject *context,
+                       std::function<void(QJsonObject)> done);
 
 private:
     void start(const QString &sessionId, const QString &runId);

@@ -341,6 +341,38 @@ SiteConfigRecord SiteRepository::writeConfig(const QString &siteId, const QJsonO
     return r;
 }
 
+QStringList SiteRepository::privateHosts(const QString &siteId) const
+{
+    Sql q(m_store, QStringLiteral("SELECT private_hosts FROM sites WHERE id = :id"));
+    q.bind(QStringLiteral(":id"), siteId).exec();
+    QStringList out;
+    if (q.next()) {
+        for (const QJsonValue &v : JsonText::array(q.value(0)))
+            out.append(v.toString());
+    }
+    return out;
+}
+
+void SiteRepository::setPrivateHosts(const QString &siteId, const QStringList &hosts)
+{
+    Sql(m_store, QStringLiteral("UPDATE sites SET private_hosts = :hosts, updated_at = :t"
+                                " WHERE id = :id"))
+        .bind(QStringLiteral(":id"), siteId)
+        .bind(QStringLiteral(":hosts"), JsonText::from(QJsonArray::fromStringList(hosts)))
+        .bind(QStringLiteral(":t"), m_store.clock().nowMs())
+        .exec();
+    m_store.notifyChanged(QStringLiteral("sites"), siteId);
+}
+
+std::optional<QString> SiteRepository::siteOfVisitorAccount(const QString &apiKeyId) const
+{
+    Sql q(m_store, QStringLiteral("SELECT site_id FROM a2w_site_accounts WHERE key_id = :k"));
+    q.bind(QStringLiteral(":k"), apiKeyId).exec();
+    if (!q.next())
+        return std::nullopt;
+    return q.value(0).toString();
+}
+
 std::optional<QJsonObject> SiteRepository::apiKeyCapabilities(const QString &apiKeyId) const
 {
     Sql q(m_store,

@@ -123,6 +123,14 @@ public:
     SiteConfigRecord writeConfig(const QString &siteId, const QJsonObject &config,
                                  const QString &actor);
 
+    // The owner's allowlist of private hosts the site's visitors' work may reach
+    // ("host" or "host:port", normalised; docs/security.md). Kept with the site, not in
+    // its configuration, which the owner's AI may propose changes to.
+    QStringList privateHosts(const QString &siteId) const;
+    void setPrivateHosts(const QString &siteId, const QStringList &hosts);
+    // The site whose visitors' work acts for this API key (its A2W account), if any.
+    std::optional<QString> siteOfVisitorAccount(const QString &apiKeyId) const;
+
     std::optional<QJsonObject> apiKeyCapabilities(const QString &apiKeyId) const;
     void setApiKeyCapabilities(const QString &apiKeyId, const QJsonObject &capabilities);
 

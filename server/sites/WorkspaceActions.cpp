@@ -6,6 +6,7 @@
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
 #include "core/Store.h"
+#include "net/NetworkPolicy.h"
 
 namespace ph::sites {
 
@@ -227,6 +228,22 @@ RevokedConnectKey revokeConnectKey(const SiteRepository &sites, ConnectKeyReposi
                           QStringLiteral("keyId"));
     ownedSite(sites, key->siteId);
     return {keyId, !connectKeys.revoke(keyId)};
+}
+
+QStringList normalizePrivateHosts(const QStringList &entries, const QString &field)
+{
+    if (entries.size() > 50)
+        throw DomainError::invalidField(field, QStringLiteral("must list at most 50 hosts"));
+    QStringList out;
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        QString problem;
+        const QString entry = NetworkPolicy::normalizeAllowlistEntry(entries.at(i), &problem);
+        if (entry.isEmpty())
+            throw DomainError::invalidField(QStringLiteral("%1[%2]").arg(field).arg(i), problem);
+        if (!out.contains(entry))
+            out.append(entry);
+    }
+    return out;
 }
 
 } // namespace ph::sites

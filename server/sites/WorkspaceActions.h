@@ -37,6 +37,11 @@ GeneratedSiteKey generateSiteKey(Store &store, SiteRepository &sites, const QJso
 // POST /updateSiteKeyPolicy: allowed domains (replaced), active, capabilities and site
 // policy (patches); returns the key as stored.
 SiteKey updateSiteKeyPolicy(SiteRepository &sites, const QJsonObject &body);
+
+// A site's private-host allowlist as stored: every entry "host" or "host:port"
+// (NetworkPolicy::normalizeAllowlistEntry), duplicates removed, order kept, 50 at most;
+// a bad entry is a DomainError 400 naming it ("privateHosts[2]").
+QStringList normalizePrivateHosts(const QStringList &entries, const QString &field);
 // POST /rotateSiteKey: the same key with a new public key (the old one stops resolving).
 SiteKey rotateSiteKey(Store &store, SiteRepository &sites, const QJsonObject &body);
 

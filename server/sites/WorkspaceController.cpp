@@ -124,6 +124,9 @@ QList<Route> WorkspaceController::routes()
         Route::to("POST", QStringLiteral("/upsertSiteConfig"), W, this, &C::upsertSiteConfig),
         Route::to("POST", QStringLiteral("/updateApiKeyCapabilities"), W, this,
                   &C::updateApiKeyCapabilities),
+        Route::to("POST", QStringLiteral("/getSitePrivateHosts"), W, this, &C::getSitePrivateHosts),
+        Route::to("POST", QStringLiteral("/updateSitePrivateHosts"), W, this,
+                  &C::updateSitePrivateHosts),
         Route::to("POST", QStringLiteral("/createConnectKey"), W, this, &C::createConnectKey),
         Route::to("POST", QStringLiteral("/listConnectKeys"), W, this, &C::listConnectKeys),
         Route::to("POST", QStringLiteral("/revokeConnectKey"), W, this, &C::revokeConnectKey),
@@ -298,6 +301,16 @@ void WorkspaceController::updateApiKeyCapabilities(Exchange &ex)
         throw DomainError::invalidField(QStringLiteral("keyId"),
                                         QStringLiteral("is the owner's key, which has every "
                                                        "capability; name a user or site key"));
+    // A site's A2W account acts for anonymous callers, visiting agents and visitors:
+    // what it reaches is the site's own hosts and its private-host allowlist, never
+    // private targets at large (docs/security.md).
+    if (patch->object().value(QStringLiteral("privateTargets")).toBool() &&
+        m_sites.siteOfVisitorAccount(keyId))
+        throw DomainError::invalidField(
+            QStringLiteral("capabilities.privateTargets"),
+            QStringLiteral("cannot be granted to a site's A2W visitors' account; list the "
+                           "private hosts its visitors' work may reach with "
+                           "/updateSitePrivateHosts"));
     const QJsonObject caps = SiteConfigSchema::mergeCapabilities(
         m_sites.apiKeyCapabilities(keyId).value_or(userKeyCapabilityDefaults()), patch->object(),
         QStringLiteral("capabilities"), userKeyCapabilityDefaults());
@@ -305,6 +318,35 @@ void WorkspaceController::updateApiKeyCapabilities(Exchange &ex)
     ex.respondJson(200, {{QStringLiteral("keyId"), keyId},
                          {QStringLiteral("keyType"), QStringLiteral("user")},
                          {QStringLiteral("capabilities"), caps}});
+}
+
+namespace {
+
+QJsonObject privateHostsJson(const Site &site, const QStringList &hosts)
+{
+    return {{QStringLiteral("siteId"), site.id},
+            {QStringLiteral("privateHosts"), QJsonArray::fromStringList(hosts)}};
+}
+
+} // namespace
+
+void WorkspaceController::getSitePrivateHosts(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId")});
+    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
+    ex.respondJson(200, privateHostsJson(site, m_sites.privateHosts(site.id)));
+}
+
+void WorkspaceController::updateSitePrivateHosts(Exchange &ex)
+{
+    const JsonFields body(ex.request().jsonObject());
+    body.rejectUnknown({QStringLiteral("siteId"), QStringLiteral("privateHosts")});
+    const Site site = ownedSite(body.requiredString(QStringLiteral("siteId")));
+    const auto list = body.stringArray(QStringLiteral("privateHosts"), true);
+    const QStringList hosts = normalizePrivateHosts(*list, QStringLiteral("privateHosts"));
+    m_sites.setPrivateHosts(site.id, hosts);
+    ex.respondJson(200, privateHostsJson(site, hosts));
 }
 
 void WorkspaceController::createConnectKey(Exchange &ex)

@@ -23,6 +23,7 @@ struct SiteKey;
 // accepted ID token; a Connect AI key gets 403). docs/api/sites.md lists each body.
 //   POST /generateSiteKey  /listSiteKeys  /updateSiteKeyPolicy  /rotateSiteKey
 //   POST /deleteSite  /getSiteConfig  /upsertSiteConfig  /updateApiKeyCapabilities
+//   POST /getSitePrivateHosts  /updateSitePrivateHosts
 //   POST /createConnectKey  /listConnectKeys  /revokeConnectKey  /rotateConnectKey
 //   POST /applyConfigChange  /discardConfigChange      GET /review/changes/{changeId}
 //   POST /listAnalytics  /getAnalyticsInteractionDetail
@@ -47,6 +48,8 @@ private:
     void getSiteConfig(http::Exchange &ex);
     void upsertSiteConfig(http::Exchange &ex);
     void updateApiKeyCapabilities(http::Exchange &ex);
+    void getSitePrivateHosts(http::Exchange &ex);
+    void updateSitePrivateHosts(http::Exchange &ex);
     void createConnectKey(http::Exchange &ex);
     void listConnectKeys(http::Exchange &ex);
     void revokeConnectKey(http::Exchange &ex);

@@ -553,9 +553,8 @@ void WebhookQueue::send(const Pending &p, qint64 startedAt)
             if (it == m_inFlight.end() || it->posted || it->answered)
                 return;
             const QString problem =
-                answer.error.isEmpty()
-                    ? NetworkPolicy::addressRefusal(url.host(), answer.addresses, grant)
-                    : answer.error;
+                answer.error.isEmpty() ? NetworkPolicy::addressRefusal(url, answer.addresses, grant)
+                                       : answer.error;
             if (!problem.isEmpty()) {
                 finish(it->p, startedAt, 0, {}, QStringLiteral("the target %1").arg(problem));
                 return;

@@ -117,8 +117,9 @@ void WebhooksController::test(Exchange &ex)
     if (!url.isValid() || !NetworkPolicy::isBrowsableScheme(url) || url.host().isEmpty())
         throw DomainError::invalidField(QStringLiteral("url"),
                                         QStringLiteral("must be an absolute http(s) URL"));
-    if (!m_policy.grantFor(ex.request().principal.keyId).privateTargets &&
-        NetworkPolicy::isPrivateHostLiteral(url.host()))
+    if (!NetworkPolicy::literalRefusal(url.scheme(), url.host(), url.port(),
+                                       m_policy.grantFor(ex.request().principal.keyId))
+             .isEmpty())
         throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
                           QStringLiteral("url points at a private address, which this key may "
                                          "not reach"),

@@ -80,6 +80,19 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     m_siteHeading->setWordWrap(true);
     m_siteHeading->setTextInteractionFlags(Qt::TextSelectableByMouse);
     r->addWidget(m_siteHeading);
+    // What the site's visitors' work may reach beside the site's own origin.
+    m_privateHostsLabel = new QLabel(right);
+    m_privateHostsLabel->setWordWrap(true);
+    r->addWidget(m_privateHostsLabel);
+    auto *privateRow = new QHBoxLayout;
+    m_privateHosts = new QLineEdit(right);
+    m_privateHostsLabel->setBuddy(m_privateHosts);
+    m_savePrivateHosts = new QPushButton(right);
+    privateRow->addWidget(m_privateHosts, 1);
+    privateRow->addWidget(m_savePrivateHosts);
+    r->addLayout(privateRow);
+    connect(m_savePrivateHosts, &QPushButton::clicked, this, &SitesDock::savePrivateHosts);
+    connect(m_privateHosts, &QLineEdit::returnPressed, this, &SitesDock::savePrivateHosts);
     m_tabs = new QTabWidget(right);
     m_keysTab = new QWidget(m_tabs);
     auto *k = new QVBoxLayout(m_keysTab);
@@ -156,6 +169,7 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     connect(m_connectPane, &ConnectKeysPane::revokeRequested, this, &SitesDock::revokeConnectKey);
     connectSelection();
     retranslateUi();
+    loadPrivateHosts();
     loadKeyForm();
     showCurrent();
 }
@@ -172,6 +186,7 @@ void SitesDock::connectSelection()
                 m_connect->setSiteId(id);
                 m_configEditor->setSiteId(id);
                 m_message->clear();
+                loadPrivateHosts();
                 loadKeyForm();
                 showCurrent();
             });
@@ -249,6 +264,40 @@ bool SitesDock::selectConnectKey(const QString &keyId)
     m_tabs->setCurrentWidget(m_connectPane);
     m_connectPane->view()->setCurrentIndex(m_connect->index(row, 0));
     return m_connectId == keyId;
+}
+
+void SitesDock::loadPrivateHosts()
+{
+    m_privateHosts->setEnabled(!m_siteId.isEmpty());
+    m_savePrivateHosts->setEnabled(!m_siteId.isEmpty());
+    m_privateHosts->setText(
+        m_siteId.isEmpty()
+            ? QString()
+            : m_service.sites().sites().privateHosts(m_siteId).join(QStringLiteral(", ")));
+}
+
+void SitesDock::savePrivateHosts()
+{
+    if (m_siteId.isEmpty())
+        return;
+    QStringList entries;
+    for (const QString &e : m_privateHosts->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!e.trimmed().isEmpty())
+            entries.append(e.trimmed());
+    }
+    try {
+        const QStringList hosts =
+            sites::normalizePrivateHosts(entries, QStringLiteral("privateHosts"));
+        m_service.sites().sites().setPrivateHosts(m_siteId, hosts);
+        m_privateHosts->setText(hosts.join(QStringLiteral(", ")));
+        showMessage(hosts.isEmpty()
+                        ? tr("Visitors' work reaches no private host beside the site's own.")
+                        : tr("Visitors' work may now reach %1 beside the site's own origin.")
+                              .arg(hosts.join(QStringLiteral(", "))),
+                    false);
+    } catch (const DomainError &e) {
+        showError(e);
+    }
 }
 
 void SitesDock::showMessage(const QString &text, bool error)
@@ -483,6 +532,12 @@ void SitesDock::retranslateUi()
     m_tabs->setAccessibleName(tr("Site detail"));
     m_keyForm->parentWidget()->parentWidget()->setAccessibleName(tr("Selected site key"));
     m_deleteSite->setText(tr("Delete site… (Del)"));
+    m_privateHostsLabel->setText(
+        tr("&Private hosts visitors may reach (host or host:port, comma separated; empty: "
+           "only the site's own origin):"));
+    m_privateHosts->setPlaceholderText(tr("e.g. inventory.lan:8080, 10.0.0.12"));
+    m_privateHosts->setAccessibleName(tr("Private hosts visitors may reach"));
+    m_savePrivateHosts->setText(tr("Save hosts"));
     m_tabs->setTabText(m_tabs->indexOf(m_keysTab), tr("Site keys"));
     m_tabs->setTabText(m_tabs->indexOf(m_connectPane), tr("Connect AI"));
     m_tabs->setTabText(m_tabs->indexOf(m_configEditor), tr("Configuration"));

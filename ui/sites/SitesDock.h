@@ -60,6 +60,11 @@ public:
     // The one-line install snippet of the selected site key (docs/embed.md).
     QLineEdit *snippetEdit() const { return m_snippet; }
     QPushButton *copySnippetButton() const { return m_copySnippet; }
+    // The selected site's private hosts its visitors' work may reach (docs/security.md,
+    // "What visitors and visiting agents may reach"): "host" or "host:port", comma
+    // separated; Save stores them (a bad entry is an error naming it).
+    QLineEdit *privateHostsEdit() const { return m_privateHosts; }
+    QPushButton *savePrivateHostsButton() const { return m_savePrivateHosts; }
 
     bool select(const QString &siteId);
     bool selectSiteKey(const QString &keyId);
@@ -88,6 +93,8 @@ private:
     void loadKeyForm();
     void showMessage(const QString &text, bool error);
     void showError(const DomainError &error);
+    void loadPrivateHosts();
+    void savePrivateHosts();
 
     Service &m_service;
     SitesModel *m_sites;
@@ -108,6 +115,9 @@ private:
     QLabel *m_snippetLabel;
     QLineEdit *m_snippet;
     QPushButton *m_copySnippet;
+    QLabel *m_privateHostsLabel;
+    QLineEdit *m_privateHosts;
+    QPushButton *m_savePrivateHosts;
     QString m_snippetText; // the whole line, with the full public key
     QString m_siteId;
     QString m_keyId;

@@ -1,0 +1,674 @@
+// The reach matrix (issue 28, docs/security.md "What visitors and visiting agents may
+// reach"): caller kind × target × route → allowed or refused. Reach is a property of who
+// asked: work that an anonymous caller, a visiting agent, a v1 task caller or a site
+// visitor started reaches the site's own origin and nothing else private, whatever
+// network.allowPrivateTargets says (on here: the service is bound to loopback).
+//
+// Nothing private is ever contacted for real: names resolve through the test's resolver,
+// and every private address a row names (10.0.0.5, 192.168.1.1, 169.254.169.254, loopback
+// on another port) is dialled, if the policy lets it through at all, to a loopback
+// "internal" fixture server that records every hit.
+//
+// Two layers: the full cross product at the policy and the egress proxy (fast, real
+// sockets, real grants of the real service's keys), then each route end to end through
+// the browser with the internal service.
+#include "FixtureServer.h"
+#include "HttpClient.h"
+#include "TestMain.h"
+#include "TestResolver.h"
+#include "TestService.h"
+
+#include "a2w/A2wService.h"
+#include "browser/PageRequests.h"
+#include "core/ApiKeyRepository.h"
+#include "core/Store.h"
+#include "net/EgressProxy.h"
+#include "net/NetworkPolicy.h"
+
+#include <QJsonArray>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+
+using namespace ph;
+using namespace ph::test;
+
+namespace {
+
+const QByteArray kSecret = "INTERNAL-SECRET-4417";
+
+QByteArray json(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+QString encoded(const QString &url)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(url));
+}
+
+struct Fetched
+{
+    int status = 0;
+    QByteArray body;
+};
+
+Fetched fetch(QNetworkAccessManager *nam, const QString &url)
+{
+    QNetworkRequest request{QUrl(url)};
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::NoLessSafeRedirectPolicy);
+    QNetworkReply *reply = nam->get(request);
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    if (!finished.wait(15000))
+        return {};
+    Fetched f;
+    f.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    f.body = reply->readAll();
+    reply->deleteLater();
+    return f;
+}
+
+} // namespace
+
+class tst_ReachMatrix : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void decidesEveryCallerTargetAndHop_data();
+    void decidesEveryCallerTargetAndHop();
+    void holdsEveryRouteThroughTheBrowser_data();
+    void holdsEveryRouteThroughTheBrowser();
+    void letsAVisitorReachOnlyWhatTheOwnerListed();
+    void keepsSameHostOnEveryMainFrameLoadInBothEngines_data();
+    void keepsSameHostOnEveryMainFrameLoadInBothEngines();
+
+private:
+    enum class Caller { Owner, Minted, ConnectAi, Visitor };
+    EgressGrant grantOf(Caller caller);
+    // The site's pages, on the site's own origin (127.0.0.1:<site>).
+    QString site(const QString &path) const { return m_site.url(path); }
+    // The same pages under a public-looking name (shop.example -> 203.0.113.7 -> site).
+    QString pub(const QString &path) const
+    {
+        return QStringLiteral("http://shop.example:%1%2").arg(m_site.port()).arg(path);
+    }
+    int internalHits() const
+    {
+        int n = 0;
+        for (const char *p : {"/secret", "/pixel", "/posted", "/scripted", "/file.csv"})
+            n += m_internal.hits(p);
+        return n;
+    }
+    HttpResponse as(const QString &key, const QString &path, const QJsonObject &body);
+    HttpResponse anonymous(const QString &path, const QJsonObject &body);
+    QJsonObject settled(const HttpResponse &created);
+    // One read through /v2/runtime/context/external by a visitor of the site.
+    HttpResponse readExternally(const QString &url);
+
+    FixtureServer m_site;     // the enabled site "Harbour", allowed domain 127.0.0.1
+    FixtureServer m_internal; // the internal service: another port, LAN and metadata
+    std::shared_ptr<TestResolver> m_resolver = std::make_shared<TestResolver>();
+    std::unique_ptr<TestService> m_ph;
+    QString m_siteId, m_siteKeyId, m_publicKey, m_minted, m_connect, m_account;
+};
+
+void tst_ReachMatrix::initTestCase()
+{
+    QVERIFY(m_site.start());
+    QVERIFY(m_internal.start());
+    const auto inside = [this](const QByteArray &path) {
+        m_internal.route(path, [](const FixtureRequest &) {
+            return FixtureResponse::html(
+                htmlPage(QStringLiteral("Internal"),
+                         QStringLiteral("<p>%1</p>").arg(QString::fromLatin1(kSecret))));
+        });
+    };
+    for (const QByteArray &p : {QByteArray("/secret"), QByteArray("/pixel"), QByteArray("/posted"),
+                                QByteArray("/scripted")})
+        inside(p);
+    m_internal.route("/file.csv", [](const FixtureRequest &) {
+        FixtureResponse r;
+        r.headers.append({QByteArray("Content-Type"), QByteArray("text/csv")});
+        r.body = "secret\n" + kSecret + "\n";
+        return r;
+    });
+    // The site's routes: each takes the target in ?to= and reaches it its own way.
+    const auto target = [](const FixtureRequest &req) {
+        return QUrl::fromPercentEncoding(
+            QString::fromLatin1(req.path).section(QStringLiteral("to="), 1).toLatin1());
+    };
+    m_site.page("/", htmlPage(QStringLiteral("Harbour"), QStringLiteral("<h1>Harbour</h1>")));
+    m_site.route("/go", [target](const FixtureRequest &req) {
+        FixtureResponse r;
+        r.status = 302;
+        r.headers.append({QByteArray("Location"), target(req).toUtf8()});
+        return r;
+    });
+    m_site.route("/link", [target](const FixtureRequest &req) {
+        return FixtureResponse::html(
+            htmlPage(QStringLiteral("Links"),
+                     QStringLiteral("<p>links</p><a href=\"%1\">Inside</a>").arg(target(req))));
+    });
+    m_site.route("/form", [target](const FixtureRequest &req) {
+        return FixtureResponse::html(
+            htmlPage(QStringLiteral("Form"),
+                     QStringLiteral("<form method=\"post\" action=\"%1\"><input name=\"q\" "
+                                    "value=\"x\"><button>Send</button></form>")
+                         .arg(target(req))));
+    });
+    m_site.route("/script", [target](const FixtureRequest &req) {
+        return FixtureResponse::html(
+            htmlPage(QStringLiteral("Script"),
+                     QStringLiteral("<p>moving on</p><script>location.href = '%1';</script>")
+                         .arg(target(req))));
+    });
+    m_site.route("/embed", [target](const FixtureRequest &req) {
+        return FixtureResponse::html(
+            htmlPage(QStringLiteral("Embeds"),
+                     QStringLiteral("<p>embeds</p><img src=\"%1\"><iframe src=\"%1\"></iframe>"
+                                    "<script>fetch('%1').catch(function(){});</script>")
+                         .arg(target(req))));
+    });
+
+    m_resolver->add(QStringLiteral("shop.example"), {QHostAddress(QStringLiteral("203.0.113.7"))});
+    m_resolver->route(QHostAddress(QStringLiteral("203.0.113.7")), m_site.port());
+    m_resolver->add(QStringLiteral("news.example"), {QHostAddress(QStringLiteral("203.0.113.8"))});
+    m_resolver->route(QHostAddress(QStringLiteral("203.0.113.8")), m_internal.port());
+    m_resolver->add(QStringLiteral("intranet.test"), {QHostAddress(QHostAddress::LocalHost)});
+    m_resolver->add(QStringLiteral("localhost"), {QHostAddress(QHostAddress::LocalHost)});
+    m_resolver->add(QStringLiteral("lan.test"), {QHostAddress(QStringLiteral("10.0.0.5"))});
+    m_resolver->add(QStringLiteral("metadata.test"),
+                    {QHostAddress(QStringLiteral("169.254.169.254"))});
+    // Never contacted for real: if anything let them through, they land on the internal
+    // fixture, which counts it.
+    for (const char *a : {"10.0.0.5", "192.168.1.1", "169.254.169.254"})
+        m_resolver->route(QHostAddress(QString::fromLatin1(a)), m_internal.port());
+
+    m_ph = std::make_unique<TestService>(
+        QStringList{QStringLiteral("a2w.runsPerMinutePerAddress=1000"),
+                    QStringLiteral("a2w.runsPerMinuteIdentified=1000"),
+                    QStringLiteral("runtime.executeRuns=false")},
+        QString(), nullptr, m_resolver);
+    QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
+    QVERIFY(m_ph->service().policy().allowPrivateTargets());
+    HttpResponse r = m_ph->client().post(
+        QStringLiteral("/generateSiteKey"),
+        {{QStringLiteral("siteName"), QStringLiteral("Harbour")},
+         {QStringLiteral("label"), QStringLiteral("embed")},
+         {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}},
+         {QStringLiteral("capabilities"),
+          QJsonObject{{QStringLiteral("externalWebContextScrape"), true}}}});
+    QCOMPARE(r.status, 201);
+    m_siteId = r.json().value(QStringLiteral("siteId")).toString();
+    m_siteKeyId = r.json()[QStringLiteral("key")][QStringLiteral("keyId")].toString();
+    m_publicKey = r.json()[QStringLiteral("key")][QStringLiteral("publicKey")].toString();
+    r = m_ph->client().post(
+        QStringLiteral("/upsertSiteConfig"),
+        {{QStringLiteral("keyId"), m_siteKeyId},
+         {QStringLiteral("siteConfig"),
+          QJsonObject{{QStringLiteral("aiAccess"),
+                       QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("allow")},
+                                   {QStringLiteral("confirmation"), QStringLiteral("auto")}}}}}});
+    QCOMPARE(r.status, 200);
+    m_minted = m_ph->mintKey(1000, false);
+    QVERIFY(!m_minted.isEmpty());
+    r = m_ph->client().post(QStringLiteral("/createConnectKey"),
+                            {{QStringLiteral("siteId"), m_siteId}});
+    QCOMPARE(r.status, 201);
+    m_connect = r.json().value(QStringLiteral("key")).toString();
+    m_account = m_ph->service().a2w().accountFor(m_siteId, QStringLiteral("Harbour"));
+    QVERIFY(!m_account.isEmpty());
+}
+
+void tst_ReachMatrix::cleanupTestCase()
+{
+    m_ph.reset();
+}
+
+EgressGrant tst_ReachMatrix::grantOf(Caller caller)
+{
+    NetworkPolicy &policy = m_ph->service().policy();
+    switch (caller) {
+    case Caller::Owner:
+        return policy.grantFor(m_ph->service().store().apiKeys().activeOwnerId());
+    case Caller::Minted:
+        return policy.grantFor(m_ph->service().store().apiKeys().findBySecret(m_minted)->id);
+    case Caller::ConnectAi:
+        // Not an API key: the grant of nobody.
+        return policy.grantFor(m_connect);
+    case Caller::Visitor:
+        // Anonymous, identified and verified A2W callers, v1 tasks, runtime runs and
+        // context/external all act for the site's account key, pinned to where they
+        // started: the site's origin.
+        return NetworkPolicy::pinReach(policy.grantFor(m_account), QUrl(site(QStringLiteral("/"))));
+    }
+    return {};
+}
+
+HttpResponse tst_ReachMatrix::as(const QString &key, const QString &path, const QJsonObject &body)
+{
+    HttpClient c(m_ph->base());
+    c.setBearer(key);
+    return c.post(path, body);
+}
+
+HttpResponse tst_ReachMatrix::anonymous(const QString &path, const QJsonObject &body)
+{
+    return HttpClient(m_ph->base())
+        .send("POST", path, json(body),
+              {{QByteArray("Content-Type"), QByteArray("application/json")},
+               {QByteArray("Prefer"), QByteArray("wait=25")}});
+}
+
+QJsonObject tst_ReachMatrix::settled(const HttpResponse &created)
+{
+    if (created.status != 201)
+        return created.json();
+    const QJsonObject j = created.json();
+    const QString poll =
+        j.value(QStringLiteral("run")).toString(j.value(QStringLiteral("task")).toString());
+    return HttpClient::pollUntil(poll, {QStringLiteral("completed"), QStringLiteral("failed"),
+                                        QStringLiteral("succeeded"), QStringLiteral("error")});
+}
+
+void tst_ReachMatrix::decidesEveryCallerTargetAndHop_data()
+{
+    QTest::addColumn<int>("caller");
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<bool>("allowed");
+    const quint16 in = m_internal.port();
+    struct Target
+    {
+        const char *name;
+        QString url;
+        bool isPublic; // reachable by everybody
+        bool siteOwn;  // the visitor's own origin
+    };
+    const QList<Target> targets{
+        {"a public name", QStringLiteral("http://news.example:%1/secret").arg(in), true, false},
+        {"the site's own origin on loopback", site(QStringLiteral("/")), false, true},
+        {"the same host on another port", QStringLiteral("http://127.0.0.1:%1/secret").arg(in),
+         false, false},
+        {"localhost", QStringLiteral("http://localhost:%1/secret").arg(in), false, false},
+        {"a name resolving to loopback", QStringLiteral("http://intranet.test:%1/secret").arg(in),
+         false, false},
+        {"a LAN address in 10/8", QStringLiteral("http://10.0.0.5:%1/secret").arg(in), false,
+         false},
+        {"a LAN address in 192.168/16", QStringLiteral("http://192.168.1.1:%1/secret").arg(in),
+         false, false},
+        {"a name resolving to the LAN", QStringLiteral("http://lan.test:%1/secret").arg(in), false,
+         false},
+        {"the link-local metadata address",
+         QStringLiteral("http://169.254.169.254:%1/secret").arg(in), false, false},
+        {"a name resolving to the metadata address",
+         QStringLiteral("http://metadata.test:%1/secret").arg(in), false, false},
+    };
+    const QList<QPair<Caller, const char *>> callers{{Caller::Owner, "the owner key"},
+                                                     {Caller::Minted, "a minted key"},
+                                                     {Caller::ConnectAi, "a Connect AI key"},
+                                                     {Caller::Visitor, "a visitor's work"}};
+    for (const auto &[caller, who] : callers) {
+        for (const Target &t : targets) {
+            const bool allowed =
+                t.isPublic || caller == Caller::Owner || (caller == Caller::Visitor && t.siteOwn);
+            const char *verdict = allowed ? "reaches" : "never reaches";
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2 %3 directly")
+                    .arg(QLatin1String(who), QLatin1String(verdict), QLatin1String(t.name))))
+                << int(caller) << t.url << allowed;
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2 %3 through a public redirect")
+                    .arg(QLatin1String(who), QLatin1String(verdict), QLatin1String(t.name))))
+                << int(caller) << pub(QStringLiteral("/go?to=") + encoded(t.url)) << allowed;
+        }
+    }
+}
+
+void tst_ReachMatrix::decidesEveryCallerTargetAndHop()
+{
+    QFETCH(int, caller);
+    QFETCH(QString, url);
+    QFETCH(bool, allowed);
+    const EgressGrant grant = grantOf(Caller(caller));
+    // The interception of literal hosts (which Chromium does not send through the proxy)
+    // and the check of a URL a caller names agree with the proxy on the first hop.
+    const QUrl first(url);
+    if (NetworkPolicy::isPrivateHostLiteral(first.host())) {
+        QCOMPARE(pageRequestRefusal(first, false, grant).isEmpty(), allowed);
+        QCOMPARE(NetworkPolicy::refusal(first, grant).isEmpty(), allowed);
+    }
+    // Every hop through the egress proxy, with the grant the service gives that caller.
+    const int before = internalHits() + m_site.hits("/");
+    QNetworkAccessManager *nam = m_ph->service().policy().createFetcher(grant, this);
+    const Fetched f = fetch(nam, url);
+    delete nam;
+    if (allowed) {
+        QCOMPARE(f.status, 200);
+        QVERIFY(internalHits() + m_site.hits("/") > before);
+    } else {
+        QCOMPARE(f.status, 403);
+        QVERIFY2(f.body.startsWith("Pilothouse network policy: "), f.body.constData());
+        QVERIFY(!f.body.contains(kSecret));
+        QCOMPARE(internalHits() + m_site.hits("/"), before);
+    }
+}
+
+void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser_data()
+{
+    QTest::addColumn<QString>("caller"); // owner, minted, connect, a2w, v1, external
+    QTest::addColumn<QString>("route");
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<bool>("allowed");
+    const quint16 in = m_internal.port();
+    const QList<QPair<QString, QString>> targets{
+        {QStringLiteral("the same host on another port"),
+         QStringLiteral("http://127.0.0.1:%1").arg(in)},
+        {QStringLiteral("a name resolving to loopback"),
+         QStringLiteral("http://intranet.test:%1").arg(in)}};
+    const QList<QPair<QString, QString>> callers{
+        {QStringLiteral("owner"), QStringLiteral("the owner key")},
+        {QStringLiteral("minted"), QStringLiteral("a minted key")},
+        {QStringLiteral("a2w"), QStringLiteral("an anonymous A2W run")},
+        {QStringLiteral("v1"), QStringLiteral("a v1 task")}};
+    const QStringList routes{QStringLiteral("navigate"),
+                             QStringLiteral("redirect"),
+                             QStringLiteral("click"),
+                             QStringLiteral("form post"),
+                             QStringLiteral("script navigation"),
+                             QStringLiteral("subresource")};
+    for (const auto &[caller, who] : callers) {
+        for (const auto &[name, base] : targets) {
+            for (const QString &route : routes) {
+                const bool allowed = caller == QLatin1String("owner");
+                QTest::newRow(qPrintable(
+                    QStringLiteral("%1 %2 %3 by %4")
+                        .arg(who,
+                             allowed ? QStringLiteral("reaches") : QStringLiteral("never reaches"),
+                             name, route)))
+                    << caller << route << base << allowed;
+            }
+        }
+    }
+    // Inputs: only the cloud API's callers name files to fetch.
+    for (const auto &[name, base] : targets) {
+        QTest::newRow(
+            qPrintable(QStringLiteral("the owner key fetches an input from %1").arg(name)))
+            << QStringLiteral("owner") << QStringLiteral("input") << base << true;
+        QTest::newRow(
+            qPrintable(QStringLiteral("a minted key never fetches an input from %1").arg(name)))
+            << QStringLiteral("minted") << QStringLiteral("input") << base << false;
+    }
+    // A Connect AI key starts no browsing work at all.
+    QTest::newRow("a Connect AI key starts no browsing work")
+        << QStringLiteral("connect") << QStringLiteral("navigate") << targets.first().second
+        << false;
+    // context/external: a visitor's read of another page in the cloud browser.
+    for (const auto &[name, base] : targets) {
+        QTest::newRow(qPrintable(
+            QStringLiteral("a visitor's context/external never reaches %1 directly").arg(name)))
+            << QStringLiteral("external") << QStringLiteral("navigate") << base << false;
+        QTest::newRow(
+            qPrintable(QStringLiteral("a visitor's context/external never reaches %1 by a redirect")
+                           .arg(name)))
+            << QStringLiteral("external") << QStringLiteral("redirect") << base << false;
+    }
+}
+
+void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
+{
+    QFETCH(QString, caller);
+    QFETCH(QString, route);
+    QFETCH(QString, target);
+    QFETCH(bool, allowed);
+    const bool visitor = caller == QLatin1String("a2w") || caller == QLatin1String("v1") ||
+                         caller == QLatin1String("external");
+    // Visitors (and the owner) start on the site's own origin; other API callers on its
+    // public name.
+    const bool onSite = visitor || caller == QLatin1String("owner");
+    const auto page = [&](const QString &path) { return onSite ? site(path) : pub(path); };
+    const QString finalPath = route == QLatin1String("form post")           ? "/posted"
+                              : route == QLatin1String("script navigation") ? "/scripted"
+                              : route == QLatin1String("subresource")       ? "/pixel"
+                              : route == QLatin1String("input")             ? "/file.csv"
+                                                                            : "/secret";
+    const QString to = encoded(target + finalPath);
+    QString start;
+    QString task = QStringLiteral("Read the page");
+    if (route == QLatin1String("navigate")) {
+        start = visitor ? site(QStringLiteral("/")) : target + finalPath;
+        if (visitor)
+            task = QStringLiteral("Open %1 and read the page").arg(target + finalPath);
+    } else if (route == QLatin1String("redirect")) {
+        start = page(QStringLiteral("/go?to=") + to);
+    } else if (route == QLatin1String("click")) {
+        start = page(QStringLiteral("/link?to=") + to);
+        task = QStringLiteral("Click \"Inside\"");
+    } else if (route == QLatin1String("form post")) {
+        start = page(QStringLiteral("/form?to=") + to);
+        task = QStringLiteral("Click \"Send\"");
+    } else if (route == QLatin1String("script navigation")) {
+        start = page(QStringLiteral("/script?to=") + to);
+    } else if (route == QLatin1String("subresource")) {
+        start = page(QStringLiteral("/embed?to=") + to);
+    } else {
+        start = pub(QStringLiteral("/"));
+    }
+
+    const int before = internalHits();
+    QByteArray answer;
+    if (caller == QLatin1String("owner") || caller == QLatin1String("minted") ||
+        caller == QLatin1String("connect")) {
+        const QString key = caller == QLatin1String("owner")    ? m_ph->ownerKey()
+                            : caller == QLatin1String("minted") ? m_minted
+                                                                : m_connect;
+        QJsonObject body{{QStringLiteral("input"), task},
+                         {QStringLiteral("urls"), QJsonArray{start}}};
+        if (route == QLatin1String("input"))
+            body.insert(QStringLiteral("file_urls"), QJsonArray{target + finalPath});
+        const HttpResponse r = as(key, QStringLiteral("/agent"), body);
+        answer = r.body;
+        if (caller == QLatin1String("connect"))
+            QVERIFY2(r.status == 401 || r.status == 403, r.body.constData());
+    } else if (caller == QLatin1String("a2w")) {
+        answer = json(
+            settled(anonymous(QStringLiteral("/v2/a2w/runs"),
+                              {{QStringLiteral("url"), start}, {QStringLiteral("prompt"), task}})));
+    } else if (caller == QLatin1String("v1")) {
+        answer =
+            json(settled(anonymous(QStringLiteral("/v1/tasks"), {{QStringLiteral("url"), start},
+                                                                 {QStringLiteral("goal"), task}})));
+    } else {
+        const QString url = route == QLatin1String("redirect") ? pub(QStringLiteral("/go?to=") + to)
+                                                               : target + finalPath;
+        const HttpResponse r = readExternally(url);
+        answer = r.body;
+    }
+    if (allowed) {
+        QVERIFY2(internalHits() > before, answer.left(3000).constData());
+    } else {
+        QVERIFY2(!answer.contains(kSecret), answer.left(3000).constData());
+        QCOMPARE(internalHits(), before);
+        // The page tried, and the policy said no (not merely nothing happened).
+        if (route != QLatin1String("subresource") && caller != QLatin1String("connect"))
+            QVERIFY2(answer.contains("BLOCKED") || answer.contains("PRIVATE_TARGET") ||
+                         answer.contains("private address"),
+                     answer.left(3000).constData());
+    }
+}
+
+HttpResponse tst_ReachMatrix::readExternally(const QString &url)
+{
+    HttpClient c(m_ph->base());
+    HttpResponse r = c.post(QStringLiteral("/v2/runtime/session/open"),
+                            {{QStringLiteral("siteId"), m_siteId},
+                             {QStringLiteral("url"), site(QStringLiteral("/"))},
+                             {QStringLiteral("publicKey"), m_publicKey}});
+    if (r.status != 200)
+        return r;
+    const QJsonObject opened = r.json().value(QStringLiteral("data")).toObject();
+    const QString sessionId = opened.value(QStringLiteral("sessionId")).toString();
+    c.setBearer(opened.value(QStringLiteral("sessionToken")).toString());
+    const auto state = [&] {
+        return c
+            .post(QStringLiteral("/v2/runtime/state"), {{QStringLiteral("sessionId"), sessionId}})
+            .json()
+            .value(QStringLiteral("data"))
+            .toObject();
+    };
+    QJsonObject st = state();
+    r = c.post(QStringLiteral("/v2/runtime/command"),
+               {{QStringLiteral("sessionId"), sessionId},
+                {QStringLiteral("message"), QStringLiteral("read that page")},
+                {QStringLiteral("expectedEpoch"), st.value(QStringLiteral("epoch"))},
+                {QStringLiteral("expectedSeq"), st.value(QStringLiteral("seq"))},
+                {QStringLiteral("clientEventId"), QStringLiteral("evt-reach")}});
+    const QString runId =
+        r.json().value(QStringLiteral("data")).toObject().value(QStringLiteral("runId")).toString();
+    st = state();
+    return c.post(QStringLiteral("/v2/runtime/context/external"),
+                  {{QStringLiteral("sessionId"), sessionId},
+                   {QStringLiteral("runId"), runId},
+                   {QStringLiteral("url"), url},
+                   {QStringLiteral("intent"), QStringLiteral("read_context")},
+                   {QStringLiteral("expectedEpoch"), st.value(QStringLiteral("epoch"))},
+                   {QStringLiteral("expectedSeq"), st.value(QStringLiteral("seq"))}});
+}
+
+void tst_ReachMatrix::letsAVisitorReachOnlyWhatTheOwnerListed()
+{
+    // The owner's allowlist: validated (a typed 400 naming the entry), then honoured for
+    // the listed host:port only.
+    HttpResponse r = m_ph->client().post(
+        QStringLiteral("/updateSitePrivateHosts"),
+        {{QStringLiteral("siteId"), m_siteId},
+         {QStringLiteral("privateHosts"),
+          QJsonArray{QStringLiteral("lan.test:8080"), QStringLiteral("http://10.0.0.5/")}}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(), QStringLiteral("privateHosts[1]"));
+    // The A2W account never gets privateTargets back.
+    r = m_ph->client().post(
+        QStringLiteral("/updateApiKeyCapabilities"),
+        {{QStringLiteral("keyId"), m_account},
+         {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("privateTargets"), true}}}});
+    QCOMPARE(r.status, 400);
+    QCOMPARE(r.json().value(QStringLiteral("field")).toString(),
+             QStringLiteral("capabilities.privateTargets"));
+
+    const QString listed = QStringLiteral("lan.test:%1").arg(m_internal.port());
+    r = m_ph->client().post(QStringLiteral("/updateSitePrivateHosts"),
+                            {{QStringLiteral("siteId"), m_siteId},
+                             {QStringLiteral("privateHosts"), QJsonArray{listed}}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("privateHosts")).toArray(), QJsonArray{listed});
+    const EgressGrant visitor = grantOf(Caller::Visitor);
+    QVERIFY(NetworkPolicy::mayReachPrivate(visitor, QStringLiteral("http"),
+                                           QStringLiteral("lan.test"), m_internal.port()));
+    QVERIFY(!NetworkPolicy::mayReachPrivate(visitor, QStringLiteral("http"),
+                                            QStringLiteral("lan.test"), m_internal.port() + 1));
+    // End to end: an anonymous run reaches the listed host through the site's redirect…
+    int before = m_internal.hits("/secret");
+    settled(anonymous(
+        QStringLiteral("/v2/a2w/runs"),
+        {{QStringLiteral("url"), site(QStringLiteral("/go?to=") +
+                                      encoded(QStringLiteral("http://%1/secret").arg(listed)))},
+         {QStringLiteral("prompt"), QStringLiteral("Read the page")}}));
+    QVERIFY(m_internal.hits("/secret") > before);
+    // …and still nothing else private.
+    before = m_internal.hits("/secret");
+    const QJsonObject other = settled(anonymous(
+        QStringLiteral("/v2/a2w/runs"),
+        {{QStringLiteral("url"),
+          site(QStringLiteral("/go?to=") +
+               encoded(QStringLiteral("http://intranet.test:%1/secret").arg(m_internal.port())))},
+         {QStringLiteral("prompt"), QStringLiteral("Read the page")}}));
+    QCOMPARE(m_internal.hits("/secret"), before);
+    QVERIFY(!json(other).contains(kSecret));
+    r = m_ph->client().post(QStringLiteral("/getSitePrivateHosts"),
+                            {{QStringLiteral("siteId"), m_siteId}});
+    QCOMPARE(r.json().value(QStringLiteral("privateHosts")).toArray(), QJsonArray{listed});
+    r = m_ph->client().post(
+        QStringLiteral("/updateSitePrivateHosts"),
+        {{QStringLiteral("siteId"), m_siteId}, {QStringLiteral("privateHosts"), QJsonArray()}});
+    QCOMPARE(r.status, 200);
+}
+
+void tst_ReachMatrix::keepsSameHostOnEveryMainFrameLoadInBothEngines_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("route");
+    for (const QString &engine : {QStringLiteral("qtwebengine"), QStringLiteral("chromium")}) {
+        for (const QString &route :
+             {QStringLiteral("redirect"), QStringLiteral("click"), QStringLiteral("form post"),
+              QStringLiteral("script navigation")})
+            QTest::newRow(
+                qPrintable(QStringLiteral("%1 keeps a same_host run on its origin on a %2")
+                               .arg(engine, route)))
+                << engine << route;
+    }
+}
+
+void tst_ReachMatrix::keepsSameHostOnEveryMainFrameLoadInBothEngines()
+{
+    // The other origin is one the run may reach (the owner lists it), so only same_host
+    // (scheme, host and port, on every main-frame load) keeps the run off it.
+    QFETCH(QString, engine);
+    QFETCH(QString, route);
+    TestService ph({QStringLiteral("a2w.runsPerMinutePerAddress=1000"),
+                    QStringLiteral("browser.engine=") + engine},
+                   QString(), nullptr, m_resolver);
+    QVERIFY2(ph.ok(), qPrintable(ph.error()));
+    HttpResponse r = ph.client().post(
+        QStringLiteral("/generateSiteKey"),
+        {{QStringLiteral("siteName"), QStringLiteral("Harbour")},
+         {QStringLiteral("label"), QStringLiteral("embed")},
+         {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
+    QCOMPARE(r.status, 201);
+    const QString siteId = r.json().value(QStringLiteral("siteId")).toString();
+    const QString keyId = r.json()[QStringLiteral("key")][QStringLiteral("keyId")].toString();
+    r = ph.client().post(
+        QStringLiteral("/upsertSiteConfig"),
+        {{QStringLiteral("keyId"), keyId},
+         {QStringLiteral("siteConfig"),
+          QJsonObject{{QStringLiteral("aiAccess"),
+                       QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("same_host")},
+                                   {QStringLiteral("confirmation"), QStringLiteral("auto")}}}}}});
+    QCOMPARE(r.status, 200);
+    r = ph.client().post(QStringLiteral("/updateSitePrivateHosts"),
+                         {{QStringLiteral("siteId"), siteId},
+                          {QStringLiteral("privateHosts"),
+                           QJsonArray{QStringLiteral("127.0.0.1:%1").arg(m_internal.port())}}});
+    QCOMPARE(r.status, 200);
+    const QString finalPath = route == QLatin1String("form post")           ? "/posted"
+                              : route == QLatin1String("script navigation") ? "/scripted"
+                                                                            : "/secret";
+    const QString to =
+        encoded(QStringLiteral("http://127.0.0.1:%1%2").arg(m_internal.port()).arg(finalPath));
+    QString start;
+    QString task = QStringLiteral("Read the page");
+    if (route == QLatin1String("redirect")) {
+        start = site(QStringLiteral("/go?to=") + to);
+    } else if (route == QLatin1String("click")) {
+        start = site(QStringLiteral("/link?to=") + to);
+        task = QStringLiteral("Click \"Inside\"");
+    } else if (route == QLatin1String("form post")) {
+        start = site(QStringLiteral("/form?to=") + to);
+        task = QStringLiteral("Click \"Send\"");
+    } else {
+        start = site(QStringLiteral("/script?to=") + to);
+    }
+    const int before = internalHits();
+    const QByteArray answer = json(settled(HttpClient(ph.base()).send(
+        "POST", QStringLiteral("/v2/a2w/runs"),
+        json({{QStringLiteral("url"), start}, {QStringLiteral("prompt"), task}}),
+        {{QByteArray("Content-Type"), QByteArray("application/json")},
+         {QByteArray("Prefer"), QByteArray("wait=25")}})));
+    QVERIFY2(!answer.contains(kSecret), answer.left(3000).constData());
+    QCOMPARE(internalHits(), before);
+    QVERIFY2(answer.contains("same_host"), answer.left(3000).constData());
+}
+
+PH_WEBENGINE_TEST_MAIN(tst_ReachMatrix)
+#include "tst_reachmatrix.moc"
