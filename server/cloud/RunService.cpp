@@ -100,7 +100,8 @@ AgentRun *RunService::start(const engine::ExecuteRequest &request, const QString
         throw DomainError::keyBusy(QStringLiteral("agent runs"), m_runs.active(keyId), limit,
                                    SettingKeys::agentMaxRunsPerKey, m_pool.retryAfterSeconds());
     m_pool.requireEngine(request.browser);
-    if (!request.historyContinue && !m_pool.hasRoomFor(1, request.browser))
+    // A run on a visitor's own page (the runtime's remote tab) takes no page of the pool.
+    if (!request.historyContinue && !request.remoteTab && !m_pool.hasRoomFor(1, request.browser))
         throw DomainError::busy(QStringLiteral("the browser pool is busy; retry later"),
                                 m_pool.retryAfterSeconds());
 

@@ -110,9 +110,12 @@ bool NetworkPolicy::mayReachPrivate(const EgressGrant &grant, const QString &raw
         if (!hasPort || entry.mid(colon + 1).toInt() == port)
             return true;
     }
-    // The site's own hosts, on the scheme and port the run started on (a tunnel names
-    // no scheme: its port decides).
-    if (reach->scheme.isEmpty() || !reach->siteHost || port != reach->port)
+    // The site's own hosts, on the scheme the run started on and that scheme's standard
+    // port (a tunnel names no scheme: its port decides). The start URL is the caller's
+    // choice and allowed domains carry no port: a site served on another port of a
+    // private host is reached only when the owner lists that host:port.
+    if (reach->scheme.isEmpty() || !reach->siteHost || port != reach->port ||
+        reach->port != defaultPort(reach->scheme))
         return false;
     if (!scheme.isEmpty() && scheme != reach->scheme)
         return false;

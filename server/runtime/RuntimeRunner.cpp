@@ -102,13 +102,18 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
                                    .value(QStringLiteral("aiAccess"))
                                    .toObject();
         QJsonObject asked;
+        bool claimedByAnAgent = false;
         if (const std::optional<Run> own = m_runtime.repository().findRun(runId);
             own && !own->a2wRunId.isEmpty()) {
+            claimedByAnAgent = true;
             if (const std::optional<a2w::Run> claimed = m_a2w.find(own->a2wRunId))
                 asked = claimed->request.value(QStringLiteral("policy")).toObject();
         }
+        // A visiting agent's run in the visitor's own session asks before every form it
+        // would send, whatever the site's confirmation says: the consent dialog promised it.
         const QString required = QStringLiteral("required");
-        request.confirmSubmits = ai.value(QStringLiteral("confirmation")).toString() == required ||
+        request.confirmSubmits = claimedByAnAgent ||
+                                 ai.value(QStringLiteral("confirmation")).toString() == required ||
                                  asked.value(QStringLiteral("confirmation")).toString() == required;
         if (ai.value(QStringLiteral("crossHost")).toString() != QLatin1String("allow") ||
             asked.value(QStringLiteral("crossHost")).toString() == QLatin1String("same_host"))
