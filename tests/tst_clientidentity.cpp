@@ -95,6 +95,7 @@ std::unique_ptr<TestService> tst_ClientIdentity::start(const QStringList &settin
          {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
     if (r.status != 201)
         qWarning() << "generateSiteKey" << r.status << r.body;
+    ph->allowBrowserHandoffs(); // the runs here hand off to a browser
     return ph;
 }
 

@@ -108,6 +108,7 @@ void tst_WebBotAuth::initTestCase()
          {QStringLiteral("label"), QStringLiteral("embed")},
          {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
     QCOMPARE(site.status, 201);
+    m_ph->allowBrowserHandoffs(); // the signed runs here hand off to a browser
 }
 
 void tst_WebBotAuth::cleanupTestCase()

@@ -87,7 +87,7 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     auto *privateRow = new QHBoxLayout;
     m_privateHosts = new QLineEdit(right);
     m_privateHostsLabel->setBuddy(m_privateHosts);
-    m_savePrivateHosts = new QPushButton(right);
+    m_savePrivateHosts = new QPushButton(icon(Icon::Save), QString(), right);
     privateRow->addWidget(m_privateHosts, 1);
     privateRow->addWidget(m_savePrivateHosts);
     r->addLayout(privateRow);
