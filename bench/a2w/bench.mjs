@@ -74,6 +74,11 @@ async function main() {
   const allowed = await request(ph.base, 'POST', '/upsertSiteConfig',
     { keyId: site.body.key.keyId, siteConfig: { aiAccess: { browserDeepLinks: true } } }, owner);
   if (allowed.status !== 200) throw new Error(`site config: ${allowed.status}`);
+  // The runs start on 127.0.0.1:9, not http's standard port: visitors' work reaches a
+  // site's own host on another port only when its owner lists that host:port.
+  const listed = await request(ph.base, 'POST', '/updateSitePrivateHosts',
+    { siteId: site.body.siteId, privateHosts: ['127.0.0.1:9'] }, owner);
+  if (listed.status !== 200) throw new Error(`private hosts: ${listed.status}`);
 
   // SSE subscribers.
   const runs = await createRuns(ph, RUNS);
