@@ -65,7 +65,9 @@ function subscribe(ph, run, onCancelled) {
 
 async function main() {
   const ph = await startPilothouse(['--set', 'a2w.runsPerMinutePerAddress=100000',
-    '--set', 'http.maxConnections=100000', '--set', 'http.maxConnectionsPerAddress=100000']);
+    '--set', 'http.maxConnections=100000', '--set', 'http.maxConnectionsPerAddress=100000',
+    // Every subscriber comes from this one address, to one site.
+    '--set', 'http.maxStreamsPerClient=100000', '--set', 'http.maxStreamsPerSite=100000']);
   const owner = { Authorization: `Bearer ${ph.key}` };
   const site = await request(ph.base, 'POST', '/generateSiteKey',
     { siteName: 'Bench', label: 'bench', allowedDomains: ['127.0.0.1'] }, owner);
