@@ -83,7 +83,7 @@ private:
                         TestService *service = nullptr);
     HttpResponse owner(const QString &path, const QJsonObject &body);
     // Makes the fixture site an enabled site of `service`.
-    static bool enableSite(TestService &service, const QString &name);
+    bool enableSite(TestService &service, const QString &name);
     QString shop() const { return m_site.url(QStringLiteral("/shop")); }
 
     FixtureServer m_site;
@@ -228,16 +228,21 @@ void tst_A2w::initTestCase()
     QVERIFY(!m_siteId.isEmpty());
     QVERIFY(!m_keyId.isEmpty());
     m_ph->allowBrowserHandoffs(); // off by default; browser runs are tested here
+    // The site is served on a random loopback port: its owner lists it.
+    m_ph->listPrivateHosts({m_site.hostPort()}, m_siteId);
 }
 
 bool tst_A2w::enableSite(TestService &service, const QString &name)
 {
-    return service.client()
-               .post(QStringLiteral("/generateSiteKey"),
-                     {{QStringLiteral("siteName"), name},
-                      {QStringLiteral("label"), QStringLiteral("embed")},
-                      {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
-               .status == 201;
+    const bool created =
+        service.client()
+            .post(QStringLiteral("/generateSiteKey"),
+                  {{QStringLiteral("siteName"), name},
+                   {QStringLiteral("label"), QStringLiteral("embed")},
+                   {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
+            .status == 201;
+    service.listPrivateHosts({m_site.hostPort()});
+    return created;
 }
 
 void tst_A2w::cleanupTestCase()
@@ -861,6 +866,7 @@ void tst_A2w::expiresARunWhoseInputIsNotGiven()
                    {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
             .status,
         201);
+    ph.listPrivateHosts({m_site.hostPort()});
     const HttpResponse r =
         create({{QStringLiteral("url"), m_site.url(QStringLiteral("/account"))},
                 {QStringLiteral("prompt"), QStringLiteral("Sign in and list my orders")}},
@@ -1131,6 +1137,7 @@ void tst_A2w::rateLimitsAnAnonymousAddress()
                    {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
             .status,
         201);
+    ph.listPrivateHosts({m_site.hostPort()});
     ph.allowBrowserHandoffs();
     const QJsonObject body{{QStringLiteral("url"), shop()},
                            {QStringLiteral("prompt"), QStringLiteral("List the products")}};
@@ -1225,6 +1232,7 @@ void tst_A2w::keepsWaitingRunsAcrossARestartAndFailsLostOnes()
                        {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
                 .status,
             201);
+        first.listPrivateHosts({m_site.hostPort()});
         first.allowBrowserHandoffs();
         waiting = create({{QStringLiteral("url"), shop()},
                           {QStringLiteral("prompt"), QStringLiteral("List the products")}},
@@ -1302,6 +1310,7 @@ void tst_A2w::keepsTheConfirmationGateAcrossARestart()
                        {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
                 .status,
             201);
+        first.listPrivateHosts({m_site.hostPort()});
         const HttpResponse r =
             create({{QStringLiteral("url"), m_site.url(QStringLiteral("/order"))},
                     {QStringLiteral("prompt"), QStringLiteral("click \"Place order\"")}},

@@ -225,6 +225,10 @@ void tst_A2wNetwork::initTestCase()
                 QJsonObject{{QStringLiteral("allowDelegatedHandoffs"), true},
                             {QStringLiteral("confirmation"), QStringLiteral("auto")}}}});
     m_ph->allowBrowserHandoffs(); // off by default; browser runs are tested here
+    // Both sites are served on a random loopback port, not the standard one: their owner
+    // lists it.
+    setPrivateHosts(m_harbourSite, {m_site.hostPort()});
+    setPrivateHosts(m_lighthouseSite, {QStringLiteral("localhost:%1").arg(m_site.port())});
 }
 
 void tst_A2wNetwork::cleanupTestCase()
@@ -669,7 +673,8 @@ void tst_A2wNetwork::keepsARunOnItsHostUnderSameHost()
     QVERIFY(!refused[QStringLiteral("result")][QStringLiteral("text")].toString().contains(
         QLatin1String("Beacon")));
     // …until the owner lists it among Harbour's private hosts: the run reaches it.
-    setPrivateHosts(m_harbourSite, {QStringLiteral("localhost:%1").arg(m_site.port())});
+    setPrivateHosts(m_harbourSite,
+                    {m_site.hostPort(), QStringLiteral("localhost:%1").arg(m_site.port())});
     const QJsonObject c =
         settled(post(QStringLiteral("/v2/a2w/runs"), body, {{"Prefer", "wait=25"}}));
     QCOMPARE(c.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
@@ -683,7 +688,7 @@ void tst_A2wNetwork::keepsARunOnItsHostUnderSameHost()
     HttpClient::pollUntil(n.json().value(QStringLiteral("run")).toString(),
                           {QStringLiteral("completed"), QStringLiteral("failed")});
     QCOMPARE(m_site.hits("/elsewhere"), after);
-    setPrivateHosts(m_harbourSite, {});
+    setPrivateHosts(m_harbourSite, {m_site.hostPort()});
     configure(m_harbourKey,
               {{QStringLiteral("aiAccess"),
                 QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("same_host")}}}});
@@ -882,6 +887,7 @@ void tst_A2wNetwork::givesEachTrustTierItsOwnRateLimit()
             .status,
         201);
     ph.allowBrowserHandoffs();
+    ph.listPrivateHosts({m_site.hostPort()});
     auto create = [&](const QString &tier) {
         QJsonObject body{{QStringLiteral("url"), shop()},
                          {QStringLiteral("prompt"), QStringLiteral("List the products")}};
@@ -1187,7 +1193,9 @@ void tst_A2wNetwork::streamsTheNineV1EventsInChunks()
     QCOMPARE(events.first()[QStringLiteral("type")].toString(), QStringLiteral("ready"));
     QCOMPARE(events.last()[QStringLiteral("type")].toString(), QStringLiteral("done"));
 
-    // A failed task (nothing listens on the port) ends with error, then done.
+    // A failed task (nothing listens on the port, one the owner listed) ends with error,
+    // then done.
+    setPrivateHosts(m_harbourSite, {m_site.hostPort(), QStringLiteral("127.0.0.1:1")});
     const HttpResponse failing =
         post(QStringLiteral("/v1/tasks"),
              {{QStringLiteral("url"), QStringLiteral("http://127.0.0.1:1/closed")},
@@ -1198,6 +1206,7 @@ void tst_A2wNetwork::streamsTheNineV1EventsInChunks()
     const QString failingTask = failing.json().value(QStringLiteral("task")).toString();
     const QJsonObject end =
         HttpClient::pollUntil(failingTask, {QStringLiteral("completed"), QStringLiteral("failed")});
+    setPrivateHosts(m_harbourSite, {m_site.hostPort()});
     QCOMPARE(end.value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
     const QByteArray errors = HttpClient::raw(
         m_ph->port(),

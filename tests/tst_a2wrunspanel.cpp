@@ -84,7 +84,8 @@ void tst_A2wRunsPanel::initTestCase()
                    {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}})
             .status,
         201);
-    m_ph->allowBrowserHandoffs(); // off by default; browser runs are tested here
+    m_ph->allowBrowserHandoffs();                // off by default; browser runs are tested here
+    m_ph->listPrivateHosts({m_site.hostPort()}); // the site is on a random loopback port
     m_dock = std::make_unique<ui::A2wRunsDock>(m_ph->service());
     m_tester = std::make_unique<QAbstractItemModelTester>(
         m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);

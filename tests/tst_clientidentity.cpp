@@ -95,7 +95,8 @@ std::unique_ptr<TestService> tst_ClientIdentity::start(const QStringList &settin
          {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
     if (r.status != 201)
         qWarning() << "generateSiteKey" << r.status << r.body;
-    ph->allowBrowserHandoffs(); // the runs here hand off to a browser
+    ph->allowBrowserHandoffs();                // off by default; the runs here are browser runs
+    ph->listPrivateHosts({m_site.hostPort()}); // the site is on a random loopback port
     return ph;
 }
 

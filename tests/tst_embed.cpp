@@ -83,6 +83,9 @@ void tst_Embed::initTestCase()
                                                QStringLiteral("Ahoy! How can I help?")}}}}}});
     QCOMPARE(r.status, 200);
     m_ph->allowBrowserHandoffs(); // off by default; browser runs are tested here
+    // Both hosts serve the site on a random loopback port: its owner lists them.
+    m_ph->listPrivateHosts({m_site.hostPort(), QStringLiteral("localhost:%1").arg(m_site.port())},
+                           m_siteId);
 
     // The site: the snippet is the only thing it adds for Pilothouse.
     const QString snippet =

@@ -169,7 +169,7 @@ void tst_NetworkPolicy::grantsPrivateTargetsOnlyUnderTheSwitch()
 namespace {
 
 // A visitor's grant: the site at intranet.test and 127.0.0.1 (its keys' allowed
-// domains), started on http port 8080, with the owner's allowlist.
+// domains, which carry no port), pinned to the run's start, with the owner's allowlist.
 EgressGrant visitorGrant(const QStringList &allowlist, const QString &start)
 {
     auto reach = std::make_shared<PrivateReach>();
@@ -192,25 +192,29 @@ void tst_NetworkPolicy::decidesPrivateReachInOnePlace_data()
     QTest::addColumn<QString>("host");
     QTest::addColumn<int>("port");
     QTest::addColumn<bool>("allowed");
-    const QString run = QStringLiteral("http://intranet.test:8080/");
+    // A run started on the site's standard http port, and one started on another port of
+    // the site's host: the start URL is the caller's choice, allowed domains carry no
+    // port, so only the scheme's standard port is the site's own.
+    const QString run = QStringLiteral("http://intranet.test/");
+    const QString elsewhere = QStringLiteral("http://intranet.test:8080/");
     QTest::newRow("a key with privateTargets reaches any private host")
         << "private" << QStringList() << "http"
         << "10.0.0.5" << 22 << true;
     QTest::newRow("a key without any grant reaches no private host")
         << "none" << QStringList() << "http"
         << "127.0.0.1" << 8080 << false;
-    QTest::newRow("a visitor reaches the site's host on the run's scheme and port")
+    QTest::newRow("a visitor reaches the site's host on the standard port of the run's scheme")
         << run << QStringList() << "http"
-        << "intranet.test" << 8080 << true;
-    QTest::newRow("a visitor reaches the site's address literal on the run's port")
+        << "intranet.test" << 80 << true;
+    QTest::newRow("a visitor reaches the site's address literal on the standard port")
         << run << QStringList() << "http"
-        << "127.0.0.1" << 8080 << true;
+        << "127.0.0.1" << 80 << true;
     QTest::newRow("a visitor's page socket (ws) to the site's origin counts as http")
         << run << QStringList() << "ws"
-        << "intranet.test" << 8080 << true;
+        << "intranet.test" << 80 << true;
     QTest::newRow("a visitor's tunnel to the site's host and port is judged by the port")
         << run << QStringList() << ""
-        << "intranet.test" << 8080 << true;
+        << "intranet.test" << 80 << true;
     QTest::newRow("a visitor may not reach the site's host on another port")
         << run << QStringList() << "http"
         << "intranet.test" << 8081 << false;
@@ -219,18 +223,48 @@ void tst_NetworkPolicy::decidesPrivateReachInOnePlace_data()
         << "127.0.0.1" << 9999 << false;
     QTest::newRow("a visitor may not reach the site's host on another scheme")
         << run << QStringList() << "https"
-        << "intranet.test" << 8080 << false;
+        << "intranet.test" << 443 << false;
+    QTest::newRow("a visitor may not reach the site's host on another scheme on the run's port")
+        << run << QStringList() << "https"
+        << "intranet.test" << 80 << false;
     QTest::newRow("a visitor's tunnel to the site's host on another port is refused")
         << run << QStringList() << ""
         << "intranet.test" << 443 << false;
     QTest::newRow("a visitor may not reach loopback by another name")
         << run << QStringList() << "http"
-        << "localhost" << 8080 << false;
+        << "localhost" << 80 << false;
     QTest::newRow("a visitor may not reach a LAN address") << run << QStringList() << "http"
                                                            << "192.168.1.1" << 80 << false;
     QTest::newRow("a visitor may not reach the metadata address")
         << run << QStringList() << "http"
         << "169.254.169.254" << 80 << false;
+    QTest::newRow("a run started on another port of the site's host does not reach it there")
+        << elsewhere << QStringList() << "http"
+        << "intranet.test" << 8080 << false;
+    QTest::newRow("a run started on another port of the site's address does not reach it there")
+        << QStringLiteral("http://127.0.0.1:8080/secret") << QStringList() << "http"
+        << "127.0.0.1" << 8080 << false;
+    QTest::newRow("a tunnel of a run started on another port of the site's host is refused")
+        << elsewhere << QStringList() << ""
+        << "intranet.test" << 8080 << false;
+    QTest::newRow("an https run started on another port of the site's host does not reach it")
+        << QStringLiteral("https://intranet.test:8443/") << QStringList() << "https"
+        << "intranet.test" << 8443 << false;
+    QTest::newRow("a visitor reaches the site's host on another port the owner listed")
+        << elsewhere << QStringList{"intranet.test:8080"} << "http"
+        << "intranet.test" << 8080 << true;
+    QTest::newRow("a visitor reaches the site's address on another port the owner listed")
+        << QStringLiteral("http://127.0.0.1:8080/") << QStringList{"127.0.0.1:8080"} << "http"
+        << "127.0.0.1" << 8080 << true;
+    QTest::newRow("a listed host:port of the site's host opens that port only")
+        << elsewhere << QStringList{"intranet.test:8080"} << "http"
+        << "intranet.test" << 8081 << false;
+    QTest::newRow("the site's host listed bare is reached on any port")
+        << elsewhere << QStringList{"intranet.test"} << "http"
+        << "intranet.test" << 9000 << true;
+    QTest::newRow("the site's address listed bare is reached on any port")
+        << run << QStringList{"127.0.0.1"} << "http"
+        << "127.0.0.1" << 9999 << true;
     QTest::newRow("a visitor reaches an allowlisted host on any port")
         << run << QStringList{"10.0.0.5"} << "http"
         << "10.0.0.5" << 9000 << true;
@@ -251,7 +285,7 @@ void tst_NetworkPolicy::decidesPrivateReachInOnePlace_data()
         << "intranet.test" << -1 << true;
     QTest::newRow("an unpinned visitor grant reaches no site host")
         << "unpinned" << QStringList() << "http"
-        << "intranet.test" << 8080 << false;
+        << "intranet.test" << 80 << false;
     QTest::newRow("a visitor pinned to a non-web URL reaches no site host")
         << "about:blank" << QStringList() << "http"
         << "intranet.test" << 80 << false;
@@ -313,15 +347,20 @@ void tst_NetworkPolicy::givesAVisitorAccountOnlyItsSitesReach()
     QVERIFY(account.reach);
     QVERIFY(!account.reach->pinned);
     const EgressGrant pinned =
-        NetworkPolicy::pinReach(account, QUrl(QStringLiteral("http://127.0.0.1:4000/shop")));
-    QVERIFY(
-        NetworkPolicy::refusal(QUrl(QStringLiteral("http://127.0.0.1:4000/a")), pinned).isEmpty());
+        NetworkPolicy::pinReach(account, QUrl(QStringLiteral("http://127.0.0.1/shop")));
+    QVERIFY(NetworkPolicy::refusal(QUrl(QStringLiteral("http://127.0.0.1/a")), pinned).isEmpty());
     QVERIFY(!NetworkPolicy::refusal(QUrl(QStringLiteral("http://127.0.0.1:4001/secret")), pinned)
                  .isEmpty());
     // Pinned once, for good: a later URL does not move it.
     const EgressGrant again =
         NetworkPolicy::pinReach(pinned, QUrl(QStringLiteral("http://127.0.0.1:4001/")));
-    QCOMPARE(again.reach->port, 4000);
+    QCOMPARE(again.reach->port, 80);
+    // A run the caller starts on another port of the site's host reaches nothing there:
+    // the allowed domain names no port, so only the owner's list opens one.
+    const EgressGrant elsewhere =
+        NetworkPolicy::pinReach(account, QUrl(QStringLiteral("http://127.0.0.1:4000/secret")));
+    QVERIFY(!NetworkPolicy::refusal(QUrl(QStringLiteral("http://127.0.0.1:4000/secret")), elsewhere)
+                 .isEmpty());
     // Another key keeps its own grant; with the switch off nobody reaches anything.
     QVERIFY(policy.grantFor(QStringLiteral("key_owner")).privateTargets);
     policy.setAllowPrivateTargets(false);

@@ -82,11 +82,13 @@ private Q_SLOTS:
     void holdsEveryRouteThroughTheBrowser_data();
     void holdsEveryRouteThroughTheBrowser();
     void letsAVisitorReachOnlyWhatTheOwnerListed();
+    void neverReachesAnInternalPortAVisitorStartsOn_data();
+    void neverReachesAnInternalPortAVisitorStartsOn();
     void keepsSameHostOnEveryMainFrameLoadInBothEngines_data();
     void keepsSameHostOnEveryMainFrameLoadInBothEngines();
 
 private:
-    enum class Caller { Owner, Minted, ConnectAi, Visitor };
+    enum class Caller { Owner, Minted, ConnectAi, Visitor, VisitorStartedInside };
     EgressGrant grantOf(Caller caller);
     // The site's pages, on the site's own origin (127.0.0.1:<site>).
     QString site(const QString &path) const { return m_site.url(path); }
@@ -105,8 +107,9 @@ private:
     HttpResponse as(const QString &key, const QString &path, const QJsonObject &body);
     HttpResponse anonymous(const QString &path, const QJsonObject &body);
     QJsonObject settled(const HttpResponse &created);
-    // One read through /v2/runtime/context/external by a visitor of the site.
-    HttpResponse readExternally(const QString &url);
+    // One read through /v2/runtime/context/external by a visitor of the site, whose
+    // session opened on `start` (empty: the site's home page).
+    HttpResponse readExternally(const QString &url, const QString &start = {});
 
     FixtureServer m_site;     // the enabled site "Harbour", allowed domain 127.0.0.1
     FixtureServer m_internal; // the internal service: another port, LAN and metadata
@@ -221,6 +224,12 @@ void tst_ReachMatrix::initTestCase()
     m_connect = r.json().value(QStringLiteral("key")).toString();
     m_account = m_ph->service().a2w().accountFor(m_siteId, QStringLiteral("Harbour"));
     QVERIFY(!m_account.isEmpty());
+    // The site is served on a random loopback port, not http's standard one: as the owner
+    // of a real site on a non-standard port must, its owner lists that host:port.
+    r = m_ph->client().post(QStringLiteral("/updateSitePrivateHosts"),
+                            {{QStringLiteral("siteId"), m_siteId},
+                             {QStringLiteral("privateHosts"), QJsonArray{m_site.hostPort()}}});
+    QCOMPARE(r.status, 200);
 }
 
 void tst_ReachMatrix::cleanupTestCase()
@@ -244,6 +253,12 @@ EgressGrant tst_ReachMatrix::grantOf(Caller caller)
         // context/external all act for the site's account key, pinned to where they
         // started: the site's origin.
         return NetworkPolicy::pinReach(policy.grantFor(m_account), QUrl(site(QStringLiteral("/"))));
+    case Caller::VisitorStartedInside:
+        // The attack: the caller picks the start URL, on the site's allowed host (allowed
+        // domains carry no port) but the internal service's port.
+        return NetworkPolicy::pinReach(
+            policy.grantFor(m_account),
+            QUrl(QStringLiteral("http://127.0.0.1:%1/secret").arg(m_internal.port())));
     }
     return {};
 }
@@ -309,11 +324,15 @@ void tst_ReachMatrix::decidesEveryCallerTargetAndHop_data()
     const QList<QPair<Caller, const char *>> callers{{Caller::Owner, "the owner key"},
                                                      {Caller::Minted, "a minted key"},
                                                      {Caller::ConnectAi, "a Connect AI key"},
-                                                     {Caller::Visitor, "a visitor's work"}};
+                                                     {Caller::Visitor, "a visitor's work"},
+                                                     {Caller::VisitorStartedInside,
+                                                      "a visitor's work started on the internal "
+                                                      "port"}};
     for (const auto &[caller, who] : callers) {
         for (const Target &t : targets) {
-            const bool allowed =
-                t.isPublic || caller == Caller::Owner || (caller == Caller::Visitor && t.siteOwn);
+            const bool visitor =
+                caller == Caller::Visitor || caller == Caller::VisitorStartedInside;
+            const bool allowed = t.isPublic || caller == Caller::Owner || (visitor && t.siteOwn);
             const char *verdict = allowed ? "reaches" : "never reaches";
             QTest::newRow(qPrintable(
                 QStringLiteral("%1 %2 %3 directly")
@@ -499,13 +518,14 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
     }
 }
 
-HttpResponse tst_ReachMatrix::readExternally(const QString &url)
+HttpResponse tst_ReachMatrix::readExternally(const QString &url, const QString &start)
 {
     HttpClient c(m_ph->base());
-    HttpResponse r = c.post(QStringLiteral("/v2/runtime/session/open"),
-                            {{QStringLiteral("siteId"), m_siteId},
-                             {QStringLiteral("url"), site(QStringLiteral("/"))},
-                             {QStringLiteral("publicKey"), m_publicKey}});
+    HttpResponse r =
+        c.post(QStringLiteral("/v2/runtime/session/open"),
+               {{QStringLiteral("siteId"), m_siteId},
+                {QStringLiteral("url"), start.isEmpty() ? site(QStringLiteral("/")) : start},
+                {QStringLiteral("publicKey"), m_publicKey}});
     if (r.status != 200)
         return r;
     const QJsonObject opened = r.json().value(QStringLiteral("data")).toObject();
@@ -558,11 +578,12 @@ void tst_ReachMatrix::letsAVisitorReachOnlyWhatTheOwnerListed()
              QStringLiteral("capabilities.privateTargets"));
 
     const QString listed = QStringLiteral("lan.test:%1").arg(m_internal.port());
-    r = m_ph->client().post(QStringLiteral("/updateSitePrivateHosts"),
-                            {{QStringLiteral("siteId"), m_siteId},
-                             {QStringLiteral("privateHosts"), QJsonArray{listed}}});
+    const QJsonArray hosts{m_site.hostPort(), listed};
+    r = m_ph->client().post(
+        QStringLiteral("/updateSitePrivateHosts"),
+        {{QStringLiteral("siteId"), m_siteId}, {QStringLiteral("privateHosts"), hosts}});
     QCOMPARE(r.status, 200);
-    QCOMPARE(r.json().value(QStringLiteral("privateHosts")).toArray(), QJsonArray{listed});
+    QCOMPARE(r.json().value(QStringLiteral("privateHosts")).toArray(), hosts);
     const EgressGrant visitor = grantOf(Caller::Visitor);
     QVERIFY(NetworkPolicy::mayReachPrivate(visitor, QStringLiteral("http"),
                                            QStringLiteral("lan.test"), m_internal.port()));
@@ -588,11 +609,55 @@ void tst_ReachMatrix::letsAVisitorReachOnlyWhatTheOwnerListed()
     QVERIFY(!json(other).contains(kSecret));
     r = m_ph->client().post(QStringLiteral("/getSitePrivateHosts"),
                             {{QStringLiteral("siteId"), m_siteId}});
-    QCOMPARE(r.json().value(QStringLiteral("privateHosts")).toArray(), QJsonArray{listed});
-    r = m_ph->client().post(
-        QStringLiteral("/updateSitePrivateHosts"),
-        {{QStringLiteral("siteId"), m_siteId}, {QStringLiteral("privateHosts"), QJsonArray()}});
+    QCOMPARE(r.json().value(QStringLiteral("privateHosts")).toArray(), hosts);
+    r = m_ph->client().post(QStringLiteral("/updateSitePrivateHosts"),
+                            {{QStringLiteral("siteId"), m_siteId},
+                             {QStringLiteral("privateHosts"), QJsonArray{m_site.hostPort()}}});
     QCOMPARE(r.status, 200);
+}
+
+void tst_ReachMatrix::neverReachesAnInternalPortAVisitorStartsOn_data()
+{
+    QTest::addColumn<QString>("caller"); // a2w, v1, runtime
+    QTest::newRow("an anonymous A2W run started on the internal port of the site's host")
+        << QStringLiteral("a2w");
+    QTest::newRow("a v1 task started on the internal port of the site's host")
+        << QStringLiteral("v1");
+    QTest::newRow("a runtime session opened on the internal port of the site's host reads "
+                  "nothing there through context/external")
+        << QStringLiteral("runtime");
+}
+
+void tst_ReachMatrix::neverReachesAnInternalPortAVisitorStartsOn()
+{
+    // The reviewer's hole: the caller chooses where its run starts, Harbour's allowed
+    // domain 127.0.0.1 names no port, so a run that starts directly on the internal
+    // service's port of that host must not count it as the site's own. (The site itself
+    // is on yet another port, which its owner listed.)
+    QFETCH(QString, caller);
+    const QString secret = QStringLiteral("http://127.0.0.1:%1/secret").arg(m_internal.port());
+    const int before = internalHits();
+    QByteArray answer;
+    if (caller == QLatin1String("a2w")) {
+        answer =
+            json(settled(anonymous(QStringLiteral("/v2/a2w/runs"),
+                                   {{QStringLiteral("url"), secret},
+                                    {QStringLiteral("prompt"), QStringLiteral("Read the page")}})));
+    } else if (caller == QLatin1String("v1")) {
+        answer =
+            json(settled(anonymous(QStringLiteral("/v1/tasks"),
+                                   {{QStringLiteral("url"), secret},
+                                    {QStringLiteral("goal"), QStringLiteral("Read the page")}})));
+    } else {
+        const HttpResponse r = readExternally(secret, secret);
+        answer = r.body;
+    }
+    QVERIFY2(!answer.contains(kSecret), answer.left(3000).constData());
+    QCOMPARE(internalHits(), before);
+    // Refused by the policy, not merely not reached.
+    QVERIFY2(answer.contains("BLOCKED") || answer.contains("PRIVATE_TARGET") ||
+                 answer.contains("private address"),
+             answer.left(3000).constData());
 }
 
 void tst_ReachMatrix::keepsSameHostOnEveryMainFrameLoadInBothEngines_data()
@@ -636,10 +701,10 @@ void tst_ReachMatrix::keepsSameHostOnEveryMainFrameLoadInBothEngines()
                        QJsonObject{{QStringLiteral("crossHost"), QStringLiteral("same_host")},
                                    {QStringLiteral("confirmation"), QStringLiteral("auto")}}}}}});
     QCOMPARE(r.status, 200);
-    r = ph.client().post(QStringLiteral("/updateSitePrivateHosts"),
-                         {{QStringLiteral("siteId"), siteId},
-                          {QStringLiteral("privateHosts"),
-                           QJsonArray{QStringLiteral("127.0.0.1:%1").arg(m_internal.port())}}});
+    r = ph.client().post(
+        QStringLiteral("/updateSitePrivateHosts"),
+        {{QStringLiteral("siteId"), siteId},
+         {QStringLiteral("privateHosts"), QJsonArray{m_site.hostPort(), m_internal.hostPort()}}});
     QCOMPARE(r.status, 200);
     const QString finalPath = route == QLatin1String("form post")           ? "/posted"
                               : route == QLatin1String("script navigation") ? "/scripted"

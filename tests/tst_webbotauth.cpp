@@ -108,7 +108,9 @@ void tst_WebBotAuth::initTestCase()
          {QStringLiteral("label"), QStringLiteral("embed")},
          {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("127.0.0.1")}}});
     QCOMPARE(site.status, 201);
-    m_ph->allowBrowserHandoffs(); // the signed runs here hand off to a browser
+    // The shop is on a random loopback port: its owner lists it.
+    m_ph->listPrivateHosts({m_internal.hostPort()});
+    m_ph->allowBrowserHandoffs(); // off by default; the runs here are browser runs
 }
 
 void tst_WebBotAuth::cleanupTestCase()

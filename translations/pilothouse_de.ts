@@ -2804,8 +2804,8 @@
     </message>
     <message>
         <location filename="../ui/sites/SitesDock.cpp" line="1"/>
-        <source>&amp;Private hosts visitors may reach (host or host:port, comma separated; empty: only the site&apos;s own origin):</source>
-        <translation>&amp;Private Hosts, die Besucher erreichen dürfen (Host oder Host:Port, durch Kommas getrennt; leer: nur der Ursprung der Website):</translation>
+        <source>&amp;Private hosts visitors may reach (host or host:port, comma separated; empty: only the site&apos;s own hosts on port 80/443; list a site served on another port):</source>
+        <translation>&amp;Private Hosts, die Besucher erreichen dürfen (Host oder Host:Port, durch Kommas getrennt; leer: nur die Hosts der Website auf Port 80/443; eine Website auf einem anderen Port hier eintragen):</translation>
     </message>
     <message>
         <location filename="../ui/sites/SitesDock.cpp" line="1"/>

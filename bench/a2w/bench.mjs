@@ -65,7 +65,9 @@ function subscribe(ph, run, onCancelled) {
 
 async function main() {
   const ph = await startPilothouse(['--set', 'a2w.runsPerMinutePerAddress=100000',
-    '--set', 'http.maxConnections=100000', '--set', 'http.maxConnectionsPerAddress=100000']);
+    '--set', 'http.maxConnections=100000', '--set', 'http.maxConnectionsPerAddress=100000',
+    // Every subscriber comes from this one address, to one site.
+    '--set', 'http.maxStreamsPerClient=100000', '--set', 'http.maxStreamsPerSite=100000']);
   const owner = { Authorization: `Bearer ${ph.key}` };
   const site = await request(ph.base, 'POST', '/generateSiteKey',
     { siteName: 'Bench', label: 'bench', allowedDomains: ['127.0.0.1'] }, owner);
@@ -74,6 +76,11 @@ async function main() {
   const allowed = await request(ph.base, 'POST', '/upsertSiteConfig',
     { keyId: site.body.key.keyId, siteConfig: { aiAccess: { browserDeepLinks: true } } }, owner);
   if (allowed.status !== 200) throw new Error(`site config: ${allowed.status}`);
+  // The runs start on 127.0.0.1:9, not http's standard port: visitors' work reaches a
+  // site's own host on another port only when its owner lists that host:port.
+  const listed = await request(ph.base, 'POST', '/updateSitePrivateHosts',
+    { siteId: site.body.siteId, privateHosts: ['127.0.0.1:9'] }, owner);
+  if (listed.status !== 200) throw new Error(`private hosts: ${listed.status}`);
 
   // SSE subscribers.
   const runs = await createRuns(ph, RUNS);

@@ -51,6 +51,9 @@ public:
     bool start();
     QString url(const QString &path) const;
     quint16 port() const { return serverPort(); }
+    // "127.0.0.1:<port>": the private host a site's owner lists for a site served here
+    // (TestService::listPrivateHosts), since its port is not the scheme's standard one.
+    QString hostPort() const { return QStringLiteral("127.0.0.1:%1").arg(serverPort()); }
 
     void route(const QByteArray &path, Handler handler);
     void page(const QByteArray &path, const QByteArray &html);

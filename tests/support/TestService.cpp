@@ -4,6 +4,7 @@
 #include "core/Store.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
+#include "sites/WorkspaceActions.h"
 
 #include <QJsonObject>
 
@@ -88,6 +89,24 @@ void TestService::allowBrowserHandoffs()
         ai.insert(QStringLiteral("browserDeepLinks"), true);
         config.insert(QStringLiteral("aiAccess"), ai);
         repo.writeConfig(id, config, QStringLiteral("test"));
+    }
+}
+
+void TestService::listPrivateHosts(const QStringList &hosts, const QString &siteId)
+{
+    sites::SiteRepository &repo = m_service->sites().sites();
+    QStringList ids{siteId};
+    if (siteId.isEmpty()) {
+        ids.clear();
+        Sql q(m_service->store(), QStringLiteral("SELECT id FROM sites"));
+        q.exec();
+        while (q.next())
+            ids << q.value(0).toString();
+    }
+    for (const QString &id : ids) {
+        const QStringList listed = sites::normalizePrivateHosts(repo.privateHosts(id) + hosts,
+                                                                QStringLiteral("privateHosts"));
+        repo.setPrivateHosts(id, listed);
     }
 }
 

@@ -34,6 +34,12 @@ public:
     // Opts every site created so far in to browser handoffs (aiAccess.browserDeepLinks,
     // off by default): for tests of browser-mode A2W runs.
     void allowBrowserHandoffs();
+    // Adds `hosts` ("host" or "host:port") to the private hosts of site `siteId` (empty:
+    // of every site created so far), through the same domain code as the owner's
+    // /updateSitePrivateHosts. Visitors' work reaches a site's own host on the standard
+    // port of the run's scheme only; a site on a loopback fixture's random port is
+    // reached only when listed, as a real site on a non-standard port must be.
+    void listPrivateHosts(const QStringList &hosts, const QString &siteId = {});
 
     // The browser engine every TestService made from now on runs its pages on (a
     // `browser.engine` override unless the settings name one); empty: the default.

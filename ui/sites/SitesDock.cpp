@@ -534,7 +534,7 @@ void SitesDock::retranslateUi()
     m_deleteSite->setText(tr("Delete site… (Del)"));
     m_privateHostsLabel->setText(
         tr("&Private hosts visitors may reach (host or host:port, comma separated; empty: "
-           "only the site's own origin):"));
+           "only the site's own hosts on port 80/443; list a site served on another port):"));
     m_privateHosts->setPlaceholderText(tr("e.g. inventory.lan:8080, 10.0.0.12"));
     m_privateHosts->setAccessibleName(tr("Private hosts visitors may reach"));
     m_savePrivateHosts->setText(tr("Save hosts"));
