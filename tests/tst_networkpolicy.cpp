@@ -256,6 +256,9 @@ void tst_NetworkPolicy::decidesPrivateReachInOnePlace_data()
     QTest::newRow("a visitor reaches the site's address on another port the owner listed")
         << QStringLiteral("http://127.0.0.1:8080/") << QStringList{"127.0.0.1:8080"} << "http"
         << "127.0.0.1" << 8080 << true;
+    QTest::newRow("a run started on a listed port reaches the site's host on the standard port")
+        << elsewhere << QStringList{"intranet.test:8080"} << "http"
+        << "intranet.test" << 80 << true;
     QTest::newRow("a listed host:port of the site's host opens that port only")
         << elsewhere << QStringList{"intranet.test:8080"} << "http"
         << "intranet.test" << 8081 << false;

@@ -110,8 +110,9 @@ void checkDataInputs(const QJsonArray &inputs, const EgressGrant &grant)
 engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGrant &unpinned,
                                           const Settings &settings)
 {
-    // A visitor's run reaches its site's hosts on the scheme and port of its first URL
-    // (RunContext pins the run's grant the same way).
+    // A visitor's run reaches its site's private hosts on the standard port of its first
+    // URL's scheme, other ports only where the owner listed them (RunContext pins the
+    // run's grant the same way).
     const EgressGrant grant = NetworkPolicy::pinReach(
         unpinned, QUrl(raw.value(QStringLiteral("urls")).toArray().at(0).toString().trimmed()));
     const JsonFields body(raw);

@@ -114,8 +114,7 @@ bool NetworkPolicy::mayReachPrivate(const EgressGrant &grant, const QString &raw
     // port (a tunnel names no scheme: its port decides). The start URL is the caller's
     // choice and allowed domains carry no port: a site served on another port of a
     // private host is reached only when the owner lists that host:port.
-    if (reach->scheme.isEmpty() || !reach->siteHost || port != reach->port ||
-        reach->port != defaultPort(reach->scheme))
+    if (reach->scheme.isEmpty() || !reach->siteHost || port != defaultPort(reach->scheme))
         return false;
     if (!scheme.isEmpty() && scheme != reach->scheme)
         return false;

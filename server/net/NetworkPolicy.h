@@ -40,8 +40,8 @@ struct PrivateReach
     // Whether a host (lowercase, no trailing dot, IPv6 without brackets) is one of the
     // site's own hosts: its site keys' allowed domains, matched as sites::AllowedDomains.
     std::function<bool(const QString &host)> siteHost;
-    // The run's start: the site's hosts are reachable on this scheme and port only.
-    // Empty scheme: the site's hosts are not reachable privately.
+    // The run's start: the site's hosts are reachable on this scheme's standard port only
+    // (80, 443; other ports only through the allowlist). Empty scheme: not at all.
     QString scheme;
     int port = -1;
     bool pinned = false; // pinReach has set scheme and port (once, for good)

@@ -233,7 +233,8 @@ void RuntimeController::external(Exchange &ex)
     options.maxTextChars = 20000;
     options.browser.forVisitorsOf(session.siteId); // a visitor's read: the visitors' share
     const QString keyId = m_accountFor ? m_accountFor(session.siteId) : QString();
-    // A visitor's read reaches the site's own hosts on its page's scheme and port only.
+    // A visitor's read reaches the site's own private hosts on the standard port of its
+    // page's scheme only (other ports where the owner listed them).
     auto *job = new cloud::ScrapeJob(
         *m_pool, *m_policy, NetworkPolicy::pinReach(m_policy->grantFor(keyId), QUrl(session.url)),
         {QUrl(decision.value(QStringLiteral("url")).toString())}, options,
