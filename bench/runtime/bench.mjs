@@ -64,8 +64,13 @@ function stream(base, session, onProjection) {
 }
 
 async function main() {
+  // Every session of the bench comes from one loopback address: lift the per-client and
+  // per-site limits that would otherwise count them all as one visitor.
   const ph = await startPilothouse(['--set', 'runtime.executeRuns=false',
-    '--set', 'http.maxConnections=100000', '--set', 'http.maxConnectionsPerAddress=100000']);
+    '--set', 'http.maxConnections=100000', '--set', 'http.maxConnectionsPerAddress=100000',
+    '--set', 'http.maxStreamsPerClient=100000', '--set', 'http.maxStreamsPerSite=100000',
+    '--set', 'runtime.sessionOpensPerMinutePerClient=100000',
+    '--set', 'runtime.sessionOpensPerMinutePerSite=1000000']);
   const owner = { Authorization: `Bearer ${ph.key}` };
   const site = await request(ph.base, 'POST', '/generateSiteKey',
     { siteName: 'Runtime bench', label: 'bench', allowedDomains: ['bench.example'] }, owner);
