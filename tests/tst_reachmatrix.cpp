@@ -11,23 +11,29 @@
 //
 // Two layers: the full cross product at the policy and the egress proxy (fast, real
 // sockets, real grants of the real service's keys), then each route end to end through
-// the browser with the internal service.
+// the browser with the internal service, for every caller kind: owner, minted and Connect
+// AI keys, anonymous and verified (Web Bot Auth signed) A2W runs, v1 tasks, a runtime
+// visitor's cloud run (context/external act) and a visitor's context/external read.
 #include "FixtureServer.h"
 #include "HttpClient.h"
+#include "NodeScript.h"
 #include "TestMain.h"
 #include "TestResolver.h"
 #include "TestService.h"
 
 #include "a2w/A2wService.h"
+#include "a2w/WebBotAuth.h"
 #include "browser/PageRequests.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Store.h"
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QScopeGuard>
 #include <QSignalSpy>
 
 using namespace ph;
@@ -105,17 +111,25 @@ private:
         return n;
     }
     HttpResponse as(const QString &key, const QString &path, const QJsonObject &body);
-    HttpResponse anonymous(const QString &path, const QJsonObject &body);
+    // Without headers: an anonymous caller. With signedFor(): a verified visiting agent.
+    HttpResponse anonymous(const QString &path, const QJsonObject &body,
+                           const HttpClient::Headers &headers = {});
+    // Web Bot Auth headers of the reference signer for a POST to `path` (the verified tier).
+    HttpClient::Headers signedFor(const QString &path);
     QJsonObject settled(const HttpResponse &created);
     // One read through /v2/runtime/context/external by a visitor of the site, whose
-    // session opened on `start` (empty: the site's home page).
-    HttpResponse readExternally(const QString &url, const QString &start = {});
+    // session opened on `start` (empty: the site's home page). With `act`: the visitor's
+    // task carried out on `url` in the cloud browser (intent act) instead of a read.
+    HttpResponse readExternally(const QString &url, const QString &start = {},
+                                const QString &act = {});
 
     FixtureServer m_site;     // the enabled site "Harbour", allowed domain 127.0.0.1
     FixtureServer m_internal; // the internal service: another port, LAN and metadata
     std::shared_ptr<TestResolver> m_resolver = std::make_shared<TestResolver>();
     std::unique_ptr<TestService> m_ph;
     QString m_siteId, m_siteKeyId, m_publicKey, m_minted, m_connect, m_account;
+    QJsonObject m_jwk; // the verified agent's key; its directory is on m_site
+    QString m_agent;   // its Signature-Agent (an sf-string): agent.test, a public name
 };
 
 void tst_ReachMatrix::initTestCase()
@@ -176,6 +190,25 @@ void tst_ReachMatrix::initTestCase()
                          .arg(target(req))));
     });
 
+    // A verified visiting agent: the reference signer's key, its directory served under
+    // the public name agent.test (on the site's fixture server).
+    const NodeResult key =
+        runNodeScript(QStringLiteral(PILOTHOUSE_A2W_TEST_DIR),
+                      {QStringLiteral("sign.mjs"), QStringLiteral("keygen")}, 30000);
+    QVERIFY2(key.ok(), qPrintable(key.diagnostics()));
+    m_jwk = key.result().value(QStringLiteral("jwk")).toObject();
+    const QByteArray directory = json(key.result().value(QStringLiteral("directory")).toObject());
+    m_site.route(
+        "/.well-known/http-message-signatures-directory", [directory](const FixtureRequest &) {
+            FixtureResponse r;
+            r.body = directory;
+            r.headers = {{"Content-Type", "application/http-message-signatures-directory+json"},
+                         {"Cache-Control", "max-age=300"}};
+            return r;
+        });
+    m_agent = QStringLiteral("\"http://agent.test:%1\"").arg(m_site.port());
+    m_resolver->add(QStringLiteral("agent.test"), {QHostAddress(QStringLiteral("203.0.113.9"))});
+    m_resolver->route(QHostAddress(QStringLiteral("203.0.113.9")), m_site.port());
     m_resolver->add(QStringLiteral("shop.example"), {QHostAddress(QStringLiteral("203.0.113.7"))});
     m_resolver->route(QHostAddress(QStringLiteral("203.0.113.7")), m_site.port());
     m_resolver->add(QStringLiteral("news.example"), {QHostAddress(QStringLiteral("203.0.113.8"))});
@@ -197,6 +230,7 @@ void tst_ReachMatrix::initTestCase()
         QString(), nullptr, m_resolver);
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
     QVERIFY(m_ph->service().policy().allowPrivateTargets());
+    m_ph->service().webBotAuth().setPlainHttpDirectoriesForTests(true);
     HttpResponse r = m_ph->client().post(
         QStringLiteral("/generateSiteKey"),
         {{QStringLiteral("siteName"), QStringLiteral("Harbour")},
@@ -270,12 +304,31 @@ HttpResponse tst_ReachMatrix::as(const QString &key, const QString &path, const 
     return c.post(path, body);
 }
 
-HttpResponse tst_ReachMatrix::anonymous(const QString &path, const QJsonObject &body)
+HttpResponse tst_ReachMatrix::anonymous(const QString &path, const QJsonObject &body,
+                                        const HttpClient::Headers &headers)
 {
-    return HttpClient(m_ph->base())
-        .send("POST", path, json(body),
-              {{QByteArray("Content-Type"), QByteArray("application/json")},
-               {QByteArray("Prefer"), QByteArray("wait=25")}});
+    HttpClient::Headers all{{QByteArray("Content-Type"), QByteArray("application/json")},
+                            {QByteArray("Prefer"), QByteArray("wait=25")}};
+    all.append(headers);
+    return HttpClient(m_ph->base()).send("POST", path, json(body), all);
+}
+
+HttpClient::Headers tst_ReachMatrix::signedFor(const QString &path)
+{
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const NodeResult r =
+        runNodeScript(QStringLiteral(PILOTHOUSE_A2W_TEST_DIR),
+                      {QStringLiteral("sign.mjs"), QStringLiteral("sign"),
+                       QString::fromUtf8(json(m_jwk)), QStringLiteral("POST"), m_ph->base() + path,
+                       m_agent, QString::number(now - 5), QString::number(now + 300)},
+                      30000);
+    if (!r.ok())
+        qWarning() << r.diagnostics();
+    const QJsonObject sig = r.result();
+    return {{QByteArray("Signature"), sig.value(QStringLiteral("Signature")).toString().toLatin1()},
+            {QByteArray("Signature-Input"),
+             sig.value(QStringLiteral("Signature-Input")).toString().toLatin1()},
+            {QByteArray("Signature-Agent"), m_agent.toLatin1()}};
 }
 
 QJsonObject tst_ReachMatrix::settled(const HttpResponse &created)
@@ -377,7 +430,9 @@ void tst_ReachMatrix::decidesEveryCallerTargetAndHop()
 
 void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser_data()
 {
-    QTest::addColumn<QString>("caller"); // owner, minted, connect, a2w, v1, external
+    // owner, minted, connect, a2w, verified (a2w signed), v1, runtime (a visitor's act in
+    // the cloud browser), external (a visitor's read_context)
+    QTest::addColumn<QString>("caller");
     QTest::addColumn<QString>("route");
     QTest::addColumn<QString>("target");
     QTest::addColumn<bool>("allowed");
@@ -391,7 +446,9 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser_data()
         {QStringLiteral("owner"), QStringLiteral("the owner key")},
         {QStringLiteral("minted"), QStringLiteral("a minted key")},
         {QStringLiteral("a2w"), QStringLiteral("an anonymous A2W run")},
-        {QStringLiteral("v1"), QStringLiteral("a v1 task")}};
+        {QStringLiteral("verified"), QStringLiteral("a verified A2W run")},
+        {QStringLiteral("v1"), QStringLiteral("a v1 task")},
+        {QStringLiteral("runtime"), QStringLiteral("a runtime visitor's cloud run")}};
     const QStringList routes{QStringLiteral("navigate"),
                              QStringLiteral("redirect"),
                              QStringLiteral("click"),
@@ -442,11 +499,14 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
     QFETCH(QString, route);
     QFETCH(QString, target);
     QFETCH(bool, allowed);
-    const bool visitor = caller == QLatin1String("a2w") || caller == QLatin1String("v1") ||
+    const bool runtime = caller == QLatin1String("runtime");
+    const bool visitor = caller == QLatin1String("a2w") || caller == QLatin1String("verified") ||
+                         caller == QLatin1String("v1") || runtime ||
                          caller == QLatin1String("external");
-    // Visitors (and the owner) start on the site's own origin; other API callers on its
-    // public name.
-    const bool onSite = visitor || caller == QLatin1String("owner");
+    // Visitors (and the owner) start on the site's own origin; other API callers, and a
+    // runtime visitor's act (its session is on the site, the page it acts on elsewhere),
+    // on its public name.
+    const bool onSite = (visitor && !runtime) || caller == QLatin1String("owner");
     const auto page = [&](const QString &path) { return onSite ? site(path) : pub(path); };
     const QString finalPath = route == QLatin1String("form post")           ? "/posted"
                               : route == QLatin1String("script navigation") ? "/scripted"
@@ -458,7 +518,7 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
     QString task = QStringLiteral("Read the page");
     if (route == QLatin1String("navigate")) {
         start = visitor ? site(QStringLiteral("/")) : target + finalPath;
-        if (visitor)
+        if (visitor && !runtime) // (a runtime visitor's act is on the target itself)
             task = QStringLiteral("Open %1 and read the page").arg(target + finalPath);
     } else if (route == QLatin1String("redirect")) {
         start = page(QStringLiteral("/go?to=") + to);
@@ -495,10 +555,43 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
         answer = json(
             settled(anonymous(QStringLiteral("/v2/a2w/runs"),
                               {{QStringLiteral("url"), start}, {QStringLiteral("prompt"), task}})));
+    } else if (caller == QLatin1String("verified")) {
+        const QString path = QStringLiteral("/v2/a2w/runs");
+        const HttpResponse created =
+            anonymous(path, {{QStringLiteral("url"), start}, {QStringLiteral("prompt"), task}},
+                      signedFor(path));
+        // Not refused as a bad signature, and not silently anonymous: the verified tier.
+        QVERIFY2(created.json()[QStringLiteral("agent")][QStringLiteral("trust")].toString() ==
+                     QLatin1String("verified"),
+                 created.body.left(3000).constData());
+        answer = json(settled(created));
     } else if (caller == QLatin1String("v1")) {
         answer =
             json(settled(anonymous(QStringLiteral("/v1/tasks"), {{QStringLiteral("url"), start},
                                                                  {QStringLiteral("goal"), task}})));
+    } else if (runtime) {
+        // The owner lets this key's visitors act in the cloud browser, for this row.
+        const auto sandbox = [this](bool on) {
+            return m_ph->client()
+                .post(QStringLiteral("/updateSiteKeyPolicy"),
+                      {{QStringLiteral("keyId"), m_siteKeyId},
+                       {QStringLiteral("sitePolicy"),
+                        QJsonObject{{QStringLiteral("cloudSandboxEnabled"), on}}}})
+                .status;
+        };
+        QCOMPARE(sandbox(true), 200);
+        const auto off = qScopeGuard([&] { sandbox(false); });
+        const QString url = route == QLatin1String("navigate") ? target + finalPath : start;
+        const HttpResponse r = readExternally(url, {}, task);
+        // Either the act ran (and ended) in the cloud browser, an outcome and not only a
+        // decision, or a private address named outright was refused before it started.
+        const bool acted = r.status == 200 &&
+                           r.json()[QStringLiteral("data")][QStringLiteral("outcome")].isObject();
+        const bool refused =
+            r.status == 400 && route == QLatin1String("navigate") &&
+            r.json().value(QStringLiteral("code")).toString() == QLatin1String("PRIVATE_TARGET");
+        QVERIFY2(acted || refused, r.body.left(3000).constData());
+        answer = r.body;
     } else {
         const QString url = route == QLatin1String("redirect") ? pub(QStringLiteral("/go?to=") + to)
                                                                : target + finalPath;
@@ -518,7 +611,8 @@ void tst_ReachMatrix::holdsEveryRouteThroughTheBrowser()
     }
 }
 
-HttpResponse tst_ReachMatrix::readExternally(const QString &url, const QString &start)
+HttpResponse tst_ReachMatrix::readExternally(const QString &url, const QString &start,
+                                             const QString &act)
 {
     HttpClient c(m_ph->base());
     HttpResponse r =
@@ -548,13 +642,17 @@ HttpResponse tst_ReachMatrix::readExternally(const QString &url, const QString &
     const QString runId =
         r.json().value(QStringLiteral("data")).toObject().value(QStringLiteral("runId")).toString();
     st = state();
-    return c.post(QStringLiteral("/v2/runtime/context/external"),
-                  {{QStringLiteral("sessionId"), sessionId},
-                   {QStringLiteral("runId"), runId},
-                   {QStringLiteral("url"), url},
-                   {QStringLiteral("intent"), QStringLiteral("read_context")},
-                   {QStringLiteral("expectedEpoch"), st.value(QStringLiteral("epoch"))},
-                   {QStringLiteral("expectedSeq"), st.value(QStringLiteral("seq"))}});
+    QJsonObject body{{QStringLiteral("sessionId"), sessionId},
+                     {QStringLiteral("runId"), runId},
+                     {QStringLiteral("url"), url},
+                     {QStringLiteral("intent"), QStringLiteral("read_context")},
+                     {QStringLiteral("expectedEpoch"), st.value(QStringLiteral("epoch"))},
+                     {QStringLiteral("expectedSeq"), st.value(QStringLiteral("seq"))}};
+    if (!act.isEmpty()) {
+        body.insert(QStringLiteral("intent"), QStringLiteral("act"));
+        body.insert(QStringLiteral("message"), act);
+    }
+    return c.post(QStringLiteral("/v2/runtime/context/external"), body);
 }
 
 void tst_ReachMatrix::letsAVisitorReachOnlyWhatTheOwnerListed()
