@@ -1,5 +1,6 @@
 #include "FixtureServer.h"
 #include "ForwardProxy.h"
+#include "ProxyFetch.h"
 #include "TestResolver.h"
 
 #include "net/EgressProxy.h"
@@ -15,30 +16,6 @@ using namespace ph;
 using namespace ph::test;
 
 namespace {
-
-struct Fetched
-{
-    int status = 0;
-    QNetworkReply::NetworkError error = QNetworkReply::NoError;
-    QByteArray body;
-};
-
-Fetched fetch(QNetworkAccessManager *nam, const QString &url)
-{
-    QNetworkRequest request{QUrl(url)};
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::NoLessSafeRedirectPolicy);
-    QNetworkReply *reply = nam->get(request);
-    QSignalSpy finished(reply, &QNetworkReply::finished);
-    if (!finished.wait(10000))
-        return {};
-    Fetched f;
-    f.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    f.error = reply->error();
-    f.body = reply->readAll();
-    reply->deleteLater();
-    return f;
-}
 
 // Answers public first, then loopback: what a rebinding attacker's DNS does.
 class FlippingResolver : public TestResolver

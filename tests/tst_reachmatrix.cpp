@@ -17,6 +17,7 @@
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "NodeScript.h"
+#include "ProxyFetch.h"
 #include "TestMain.h"
 #include "TestResolver.h"
 #include "TestService.h"
@@ -51,28 +52,6 @@ QByteArray json(const QJsonObject &o)
 QString encoded(const QString &url)
 {
     return QString::fromLatin1(QUrl::toPercentEncoding(url));
-}
-
-struct Fetched
-{
-    int status = 0;
-    QByteArray body;
-};
-
-Fetched fetch(QNetworkAccessManager *nam, const QString &url)
-{
-    QNetworkRequest request{QUrl(url)};
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::NoLessSafeRedirectPolicy);
-    QNetworkReply *reply = nam->get(request);
-    QSignalSpy finished(reply, &QNetworkReply::finished);
-    if (!finished.wait(15000))
-        return {};
-    Fetched f;
-    f.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    f.body = reply->readAll();
-    reply->deleteLater();
-    return f;
 }
 
 } // namespace
