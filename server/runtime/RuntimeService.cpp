@@ -265,27 +265,29 @@ void RuntimeService::checkOpenRate(const QString &who, const QString &setting, c
 void RuntimeService::checkQuota(const Session &s, qint64 freed, qint64 added, const QString &field)
 {
     const qint64 at = now();
-    const qint64 perSession = m_settings.int64Value(SettingKeys::runtimeMaxStoredBytesPerSession);
-    const qint64 session = m_repo->storedBytesOfSession(s.id, at) - freed;
-    if (session + added > perSession)
-        throw overQuota(QStringLiteral("SESSION_STORAGE_QUOTA_EXCEEDED"),
-                        QStringLiteral("this session would keep %1 bytes stored; the limit is %2 "
-                                       "(%3)")
-                            .arg(session + added)
-                            .arg(perSession)
-                            .arg(SettingKeys::runtimeMaxStoredBytesPerSession),
-                        field, SettingKeys::runtimeMaxStoredBytesPerSession, perSession, session,
-                        added);
-    const qint64 perSite = m_settings.int64Value(SettingKeys::runtimeMaxStoredBytesPerSite);
-    const qint64 site = m_repo->storedBytesOfSite(s.siteId, at) - freed;
-    if (site + added > perSite)
-        throw overQuota(QStringLiteral("SITE_STORAGE_QUOTA_EXCEEDED"),
-                        QStringLiteral("the site's sessions would keep %1 bytes stored; the limit "
-                                       "is %2 (%3)")
-                            .arg(site + added)
-                            .arg(perSite)
-                            .arg(SettingKeys::runtimeMaxStoredBytesPerSite),
-                        field, SettingKeys::runtimeMaxStoredBytesPerSite, perSite, site, added);
+    struct Scope
+    {
+        QString code, setting, whose;
+        qint64 stored;
+    };
+    const Scope scopes[] = {
+        {QStringLiteral("SESSION_STORAGE_QUOTA_EXCEEDED"),
+         SettingKeys::runtimeMaxStoredBytesPerSession, QStringLiteral("this session"),
+         m_repo->storedBytesOfSession(s.id, at) - freed},
+        {QStringLiteral("SITE_STORAGE_QUOTA_EXCEEDED"), SettingKeys::runtimeMaxStoredBytesPerSite,
+         QStringLiteral("the site's sessions"), m_repo->storedBytesOfSite(s.siteId, at) - freed},
+    };
+    for (const Scope &scope : scopes) {
+        const qint64 limit = m_settings.int64Value(scope.setting);
+        if (scope.stored + added > limit)
+            throw overQuota(scope.code,
+                            QStringLiteral("%1 would keep %2 bytes stored; the limit is %3 (%4)")
+                                .arg(scope.whose)
+                                .arg(scope.stored + added)
+                                .arg(limit)
+                                .arg(scope.setting),
+                            field, scope.setting, limit, scope.stored, added);
+    }
 }
 
 int RuntimeService::purgeStale()
