@@ -70,11 +70,14 @@ HttpResponse HttpClient::postRaw(const QString &path, const QByteArray &body,
     return send("POST", path, body, headers);
 }
 
-QByteArray HttpClient::raw(quint16 port, const QByteArray &request, int timeoutMs,
-                           const QByteArray &until)
+namespace {
+
+// Connects `socket` to host:port, writes `request` and reads until the peer closes,
+// `until` appears in the answer or `timeoutMs` pass: what came back.
+QByteArray roundTrip(QTcpSocket &socket, const QString &host, quint16 port,
+                     const QByteArray &request, int timeoutMs, const QByteArray &until = {})
 {
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
+    socket.connectToHost(host, port);
     QByteArray out;
     QEventLoop loop;
     QTimer timer;
@@ -97,6 +100,15 @@ QByteArray HttpClient::raw(quint16 port, const QByteArray &request, int timeoutM
     return out;
 }
 
+} // namespace
+
+QByteArray HttpClient::raw(quint16 port, const QByteArray &request, int timeoutMs,
+                           const QByteArray &until)
+{
+    QTcpSocket socket;
+    return roundTrip(socket, QStringLiteral("127.0.0.1"), port, request, timeoutMs, until);
+}
+
 HttpResponse HttpClient::sendFrom(const QString &local, const QByteArray &method, const QUrl &url,
                                   const QByteArray &body, const Headers &headers, int timeoutMs)
 {
@@ -116,22 +128,7 @@ HttpResponse HttpClient::sendFrom(const QString &local, const QByteArray &method
         r.error = QStringLiteral("cannot bind %1: %2").arg(local, socket.errorString());
         return r;
     }
-    socket.connectToHost(url.host(), quint16(url.port()));
-    QByteArray out;
-    QEventLoop loop;
-    QTimer timer;
-    timer.setSingleShot(true);
-    QObject::connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
-    QObject::connect(&socket, &QTcpSocket::connected, &loop, [&] { socket.write(request); });
-    QObject::connect(&socket, &QTcpSocket::readyRead, &loop, [&] { out += socket.readAll(); });
-    QObject::connect(&socket, &QTcpSocket::disconnected, &loop, &QEventLoop::quit);
-    QObject::connect(&socket, &QTcpSocket::errorOccurred, &loop, [&] {
-        if (socket.error() != QAbstractSocket::RemoteHostClosedError)
-            loop.quit();
-    });
-    timer.start(timeoutMs);
-    loop.exec();
-    out += socket.readAll();
+    const QByteArray out = roundTrip(socket, url.host(), quint16(url.port()), request, timeoutMs);
     const qsizetype end = out.indexOf("\r\n\r\n");
     if (end < 0) {
         r.error = QStringLiteral("no answer: %1").arg(socket.errorString());
