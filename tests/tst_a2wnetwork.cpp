@@ -6,6 +6,7 @@
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "NodeScript.h"
+#include "SignerKey.h"
 #include "StrictCsp.h"
 #include "TestMain.h"
 #include "TestResolver.h"
@@ -97,8 +98,10 @@ private:
     HttpResponse siteMcp(const QString &local, const QString &clientId, const QJsonObject &message,
                          const QString &session = {});
     // initialize as that client: the new session's id, or empty.
-    QString openSiteMcp(const QString &local, const QString &clientId,
-                        const QJsonObject &clientInfo = {});
+    // An initialize naming `clientInfo` (empty: the client id as its name).
+    HttpResponse initializeSiteMcp(const QString &local, const QString &clientId,
+                                   const QJsonObject &clientInfo = {});
+    QString openSiteMcp(const QString &local, const QString &clientId);
     int pingSiteMcp(const QString &local, const QString &clientId, const QString &session);
     // The second site: the same fixture server under the name localhost.
     QString lighthouse() const
@@ -157,20 +160,10 @@ void tst_A2wNetwork::initTestCase()
                      .arg(QStringLiteral("Brass sextant with a mahogany case. ").repeated(60))));
 
     // The reference signer's key, and its directory on the fixture server.
-    const NodeResult key =
-        runNodeScript(QStringLiteral(PILOTHOUSE_A2W_TEST_DIR),
-                      {QStringLiteral("sign.mjs"), QStringLiteral("keygen")}, 30000);
-    QVERIFY2(key.ok(), qPrintable(key.diagnostics()));
-    m_jwk = key.result().value(QStringLiteral("jwk")).toObject();
-    const QByteArray directory = json(key.result().value(QStringLiteral("directory")).toObject());
-    m_site.route(
-        "/.well-known/http-message-signatures-directory", [directory](const FixtureRequest &) {
-            FixtureResponse r;
-            r.body = directory;
-            r.headers = {{"Content-Type", "application/http-message-signatures-directory+json"},
-                         {"Cache-Control", "max-age=300"}};
-            return r;
-        });
+    const SignerKey key = makeSignerKey(QStringLiteral(PILOTHOUSE_A2W_TEST_DIR));
+    QVERIFY2(key.script.ok(), qPrintable(key.script.diagnostics()));
+    m_jwk = key.jwk;
+    serveKeyDirectory(m_site, key.directory, "max-age=300");
     m_agent = QStringLiteral("\"http://agent.test:%1\"").arg(m_site.port());
     m_resolver->add(QStringLiteral("agent.test"), {QHostAddress(QStringLiteral("203.0.113.9"))});
     m_resolver->route(QHostAddress(QStringLiteral("203.0.113.9")), m_site.port());
@@ -1640,22 +1633,27 @@ HttpResponse tst_A2wNetwork::siteMcp(const QString &local, const QString &client
     return HttpClient::sendFrom(local, "POST", url, json(message), headers);
 }
 
-QString tst_A2wNetwork::openSiteMcp(const QString &local, const QString &clientId,
-                                    const QJsonObject &clientInfo)
+HttpResponse tst_A2wNetwork::initializeSiteMcp(const QString &local, const QString &clientId,
+                                               const QJsonObject &clientInfo)
 {
-    const HttpResponse r =
-        siteMcp(local, clientId,
-                {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                 {QStringLiteral("id"), 1},
-                 {QStringLiteral("method"), QStringLiteral("initialize")},
-                 {QStringLiteral("params"),
-                  QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
-                              {QStringLiteral("capabilities"), QJsonObject()},
-                              {QStringLiteral("clientInfo"),
-                               clientInfo.isEmpty()
-                                   ? QJsonObject{{QStringLiteral("name"), clientId},
-                                                 {QStringLiteral("version"), QStringLiteral("1")}}
-                                   : clientInfo}}}});
+    return siteMcp(
+        local, clientId,
+        {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+         {QStringLiteral("id"), 1},
+         {QStringLiteral("method"), QStringLiteral("initialize")},
+         {QStringLiteral("params"),
+          QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                      {QStringLiteral("capabilities"), QJsonObject()},
+                      {QStringLiteral("clientInfo"),
+                       clientInfo.isEmpty()
+                           ? QJsonObject{{QStringLiteral("name"), clientId},
+                                         {QStringLiteral("version"), QStringLiteral("1")}}
+                           : clientInfo}}}});
+}
+
+QString tst_A2wNetwork::openSiteMcp(const QString &local, const QString &clientId)
+{
+    const HttpResponse r = initializeSiteMcp(local, clientId);
     return r.status == 200 ? QString::fromLatin1(r.header("mcp-session-id")) : QString();
 }
 
@@ -1714,17 +1712,10 @@ void tst_A2wNetwork::refusesASiteMcpSessionOverMcpMaxSessionBytes()
 {
     const ScopedSetting bytes(*m_ph, QStringLiteral("mcp.maxSessionBytes"), 512);
     QVERIFY2(bytes.error.isEmpty(), qPrintable(bytes.error));
-    const HttpResponse r = siteMcp(
-        QStringLiteral("127.0.0.1"), QStringLiteral("large"),
-        {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-         {QStringLiteral("id"), 1},
-         {QStringLiteral("method"), QStringLiteral("initialize")},
-         {QStringLiteral("params"),
-          QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
-                      {QStringLiteral("capabilities"), QJsonObject()},
-                      {QStringLiteral("clientInfo"),
-                       QJsonObject{{QStringLiteral("name"), QString(1000, QLatin1Char('x'))},
-                                   {QStringLiteral("version"), QStringLiteral("1")}}}}}});
+    const HttpResponse r =
+        initializeSiteMcp(QStringLiteral("127.0.0.1"), QStringLiteral("large"),
+                          {{QStringLiteral("name"), QString(1000, QLatin1Char('x'))},
+                           {QStringLiteral("version"), QStringLiteral("1")}});
     QCOMPARE(r.status, 400);
     const QJsonObject error = r.json().value(QStringLiteral("error")).toObject();
     QCOMPARE(error.value(QStringLiteral("code")).toInt(), -32602);

@@ -18,6 +18,7 @@
 #include "HttpClient.h"
 #include "NodeScript.h"
 #include "ProxyFetch.h"
+#include "SignerKey.h"
 #include "TestMain.h"
 #include "TestResolver.h"
 #include "TestService.h"
@@ -171,20 +172,10 @@ void tst_ReachMatrix::initTestCase()
 
     // A verified visiting agent: the reference signer's key, its directory served under
     // the public name agent.test (on the site's fixture server).
-    const NodeResult key =
-        runNodeScript(QStringLiteral(PILOTHOUSE_A2W_TEST_DIR),
-                      {QStringLiteral("sign.mjs"), QStringLiteral("keygen")}, 30000);
-    QVERIFY2(key.ok(), qPrintable(key.diagnostics()));
-    m_jwk = key.result().value(QStringLiteral("jwk")).toObject();
-    const QByteArray directory = json(key.result().value(QStringLiteral("directory")).toObject());
-    m_site.route(
-        "/.well-known/http-message-signatures-directory", [directory](const FixtureRequest &) {
-            FixtureResponse r;
-            r.body = directory;
-            r.headers = {{"Content-Type", "application/http-message-signatures-directory+json"},
-                         {"Cache-Control", "max-age=300"}};
-            return r;
-        });
+    const SignerKey key = makeSignerKey(QStringLiteral(PILOTHOUSE_A2W_TEST_DIR));
+    QVERIFY2(key.script.ok(), qPrintable(key.script.diagnostics()));
+    m_jwk = key.jwk;
+    serveKeyDirectory(m_site, key.directory, "max-age=300");
     m_agent = QStringLiteral("\"http://agent.test:%1\"").arg(m_site.port());
     m_resolver->add(QStringLiteral("agent.test"), {QHostAddress(QStringLiteral("203.0.113.9"))});
     m_resolver->route(QHostAddress(QStringLiteral("203.0.113.9")), m_site.port());

@@ -9,6 +9,7 @@
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "NodeScript.h"
+#include "SignerKey.h"
 #include "TestMain.h"
 #include "TestResolver.h"
 #include "TestService.h"
@@ -70,21 +71,11 @@ void tst_WebBotAuth::initTestCase()
 {
     QVERIFY(m_agentSite.start());
     QVERIFY(m_internal.start());
-    const NodeResult key =
-        runNodeScript(QStringLiteral(PILOTHOUSE_A2W_TEST_DIR),
-                      {QStringLiteral("sign.mjs"), QStringLiteral("keygen")}, 30000);
-    QVERIFY2(key.ok(), qPrintable(key.diagnostics()));
-    m_jwk = key.result().value(QStringLiteral("jwk")).toObject();
-    const QByteArray directory =
-        QJsonDocument(key.result().value(QStringLiteral("directory")).toObject())
-            .toJson(QJsonDocument::Compact);
+    const SignerKey key = makeSignerKey(QStringLiteral(PILOTHOUSE_A2W_TEST_DIR));
+    QVERIFY2(key.script.ok(), qPrintable(key.script.diagnostics()));
+    m_jwk = key.jwk;
     for (FixtureServer *server : {&m_agentSite, &m_internal})
-        server->route(kDirectoryPath, [directory](const FixtureRequest &) {
-            FixtureResponse r;
-            r.body = directory;
-            r.headers = {{"Content-Type", "application/http-message-signatures-directory+json"}};
-            return r;
-        });
+        serveKeyDirectory(*server, key.directory);
     m_internal.page("/shop", htmlPage(QStringLiteral("Shop"), QStringLiteral("<h1>Shop</h1>")));
     m_shop = m_internal.url(QStringLiteral("/shop"));
     // agent.test is public as far as the policy knows (a documentation address), and its
