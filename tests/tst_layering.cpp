@@ -20,13 +20,16 @@
 using ph::test::HttpClient;
 
 namespace {
-// The areas: server/<area>/…, the server library's own files (server/*.cpp: "server"),
-// ui/…, app/….
+// The areas: server/<area>/…, server/<area>/<sub>/… ("<area>/<sub>", a sub-area such as
+// engine/planners), the server library's own files (server/*.cpp: "server"), ui/…, app/….
 QString areaOf(const QString &relativePath)
 {
     const QStringList parts = relativePath.split(QLatin1Char('/'));
-    if (parts.value(0) == QLatin1String("server"))
+    if (parts.value(0) == QLatin1String("server")) {
+        if (parts.size() > 3)
+            return parts.at(1) + QLatin1Char('/') + parts.at(2);
         return parts.size() > 2 ? parts.at(1) : QStringLiteral("server");
+    }
     return parts.value(0);
 }
 
@@ -43,9 +46,11 @@ bool facesHttp(const QString &relativePath)
            QFileInfo(relativePath).completeBaseName().endsWith(QLatin1String("Area"));
 }
 
-// Which areas an area's files may include. Controllers (files named *Controller) of an
-// area may also include http/; nothing outside http/ and app/ includes a controller but
-// the wiring in server/ (Service) and the area's own files.
+// Which areas an area's files may include (and reach through the headers they include).
+// A sub-area (engine/planners) is judged by its own row and is reached only by rows that
+// name it; a sub-area without a row of its own counts as part of its area both ways. Controllers
+// (files named *Controller) of an area may also include http/; nothing outside http/ and app/
+// includes a controller but the wiring in server/ (Service) and the area's own files.
 const QHash<QString, QSet<QString>> &allowed()
 {
     static const QHash<QString, QSet<QString>> rules = {
@@ -58,7 +63,7 @@ const QHash<QString, QSet<QString>> &allowed()
         {QStringLiteral("engine"), {"engine", "browser", "data", "net", "core"}},
         {QStringLiteral("webhooks"), {"webhooks", "net", "core"}},
         {QStringLiteral("system"), {"system", "browser", "net", "core"}},
-        {QStringLiteral("sites"), {"sites", "mcp", "net", "core"}},
+        {QStringLiteral("sites"), {"sites", "mcp", "webhooks", "net", "core"}},
         {QStringLiteral("cloud"),
          {"cloud", "engine", "browser", "data", "webhooks", "mcp", "net", "core"}},
         {QStringLiteral("a2w"),
@@ -76,12 +81,20 @@ const QHash<QString, QSet<QString>> &allowed()
     return rules;
 }
 
+// The row an area is judged by: its own, or its area's for a sub-area without one.
+QString ruledArea(const QString &area)
+{
+    if (allowed().contains(area))
+        return area;
+    return area.section(QLatin1Char('/'), 0, 0);
+}
+
 // Why the edge from `from` to `to` (paths relative to the source root) breaks a rule,
-// or empty.
+// or empty. Also judges a header `to` that `from` reaches through a chain of includes.
 QString edgeProblem(const QString &from, const QString &to)
 {
-    const QString a = areaOf(from);
-    const QString b = areaOf(to);
+    const QString a = ruledArea(areaOf(from));
+    const QString b = ruledArea(areaOf(to));
     if (a == QLatin1String("app") || a == QLatin1String("tests") || a == b)
         return {};
     if (b == QLatin1String("http") && facesHttp(from))
@@ -92,6 +105,45 @@ QString edgeProblem(const QString &from, const QString &to)
     if (!allowed().value(a).contains(b))
         return QStringLiteral("%1 (%2) includes %3 (%4)").arg(from, a, to, b);
     return {};
+}
+
+using IncludeGraph = QHash<QString, QStringList>; // a file -> the files it includes
+
+// Every file the graph's files reach through chains of two or more includes, judged as if
+// included directly: cloud/ToolLibrary.cpp -> mcp/McpServer.h -> http/Route.h breaks the
+// rules although each edge alone looks allowed. One problem per (file, reached area),
+// with the chain that reaches it.
+QStringList transitiveProblems(const IncludeGraph &graph)
+{
+    QStringList problems;
+    QStringList files = graph.keys();
+    files.sort();
+    for (const QString &from : std::as_const(files)) {
+        QHash<QString, QString> cameFrom; // a reached file -> the file that included it
+        QStringList queue = graph.value(from);
+        for (const QString &first : std::as_const(queue))
+            cameFrom.insert(first, from);
+        QSet<QString> reported;
+        for (qsizetype i = 0; i < queue.size(); ++i) {
+            const QString at = queue.at(i);
+            for (const QString &next : graph.value(at)) {
+                if (next == from || cameFrom.contains(next))
+                    continue;
+                cameFrom.insert(next, at);
+                queue.append(next);
+                const QString problem = edgeProblem(from, next);
+                if (problem.isEmpty() || reported.contains(areaOf(next)))
+                    continue;
+                reported.insert(areaOf(next));
+                QStringList chain{next};
+                for (QString step = at; step != from; step = cameFrom.value(step))
+                    chain.prepend(step);
+                chain.prepend(from);
+                problems << QStringLiteral("%1, through %2").arg(problem, chain.join(u" -> "));
+            }
+        }
+    }
+    return problems;
 }
 
 // The project's own include edges: `#include "x"` resolved against the including file's
@@ -154,6 +206,11 @@ private Q_SLOTS:
     void judgesIncludeEdges_data();
     void judgesIncludeEdges();
     void everyIncludeEdgeIsAllowed();
+    void namesSubAreas_data();
+    void namesSubAreas();
+    void judgesTransitiveIncludes_data();
+    void judgesTransitiveIncludes();
+    void everyTransitiveIncludeIsAllowed();
 };
 
 void tst_Layering::serverLibrariesNeverLinkWidgets_data()
@@ -281,6 +338,87 @@ void tst_Layering::everyIncludeEdgeIsAllowed()
         if (const QString p = edgeProblem(from, to); !p.isEmpty())
             problems << p;
     }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void tst_Layering::namesSubAreas_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("area");
+    QTest::newRow("a file directly in an area belongs to the area")
+        << "server/engine/RunManager.cpp"
+        << "engine";
+    QTest::newRow("a file in a folder of an area belongs to that sub-area")
+        << "server/engine/planners/RulePlanner.cpp"
+        << "engine/planners";
+    QTest::newRow("the service wiring at the server root is the server area")
+        << "server/Service.cpp"
+        << "server";
+    QTest::newRow("a console file is the console area however deep")
+        << "ui/overview/OverviewDock.cpp"
+        << "ui";
+}
+
+void tst_Layering::namesSubAreas()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, area);
+    QCOMPARE(areaOf(path), area);
+}
+
+void tst_Layering::judgesTransitiveIncludes_data()
+{
+    QTest::addColumn<QStringList>("edges"); // "from>to" pairs
+    QTest::addColumn<QString>("chain");     // the reported chain, or empty when allowed
+    QTest::newRow("refuses cloud code that reaches http through an mcp header")
+        << QStringList{"server/cloud/ToolLibrary.cpp>server/mcp/McpServer.h",
+                       "server/mcp/McpServer.h>server/http/Route.h"}
+        << "server/cloud/ToolLibrary.cpp -> server/mcp/McpServer.h -> server/http/Route.h";
+    QTest::newRow("refuses the console reaching a controller through a service header")
+        << QStringList{"ui/tools/ToolsDock.cpp>server/cloud/RunService.h",
+                       "server/cloud/RunService.h>server/cloud/Helper.h",
+                       "server/cloud/Helper.h>server/cloud/AgentController.h"}
+        << "ui/tools/ToolsDock.cpp -> server/cloud/RunService.h -> server/cloud/Helper.h -> "
+           "server/cloud/AgentController.h";
+    QTest::newRow("refuses a sub-area reaching what its area's row forbids")
+        << QStringList{"server/engine/planners/RulePlanner.cpp>server/engine/RunContext.h",
+                       "server/engine/RunContext.h>server/webhooks/WebhookQueue.h"}
+        << "server/engine/planners/RulePlanner.cpp -> server/engine/RunContext.h -> "
+           "server/webhooks/WebhookQueue.h";
+    QTest::newRow("allows a controller that reaches http through an mcp header")
+        << QStringList{"server/cloud/BridgeController.cpp>server/mcp/McpServer.h",
+                       "server/mcp/McpServer.h>server/http/Route.h"}
+        << QString();
+    QTest::newRow("allows a chain whose every reached area the first file may include")
+        << QStringList{"server/engine/RunManager.cpp>server/browser/BrowserPool.h",
+                       "server/browser/BrowserPool.h>server/net/NetworkPolicy.h",
+                       "server/net/NetworkPolicy.h>server/core/Clock.h"}
+        << QString();
+}
+
+void tst_Layering::judgesTransitiveIncludes()
+{
+    QFETCH(QStringList, edges);
+    QFETCH(QString, chain);
+    IncludeGraph graph;
+    for (const QString &edge : std::as_const(edges))
+        graph[edge.section(u'>', 0, 0)].append(edge.section(u'>', 1));
+    const QStringList problems = transitiveProblems(graph);
+    if (chain.isEmpty()) {
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+        return;
+    }
+    QCOMPARE(problems.size(), 1);
+    QVERIFY2(problems.first().endsWith(QStringLiteral(", through ") + chain),
+             qPrintable(problems.first()));
+}
+
+void tst_Layering::everyTransitiveIncludeIsAllowed()
+{
+    IncludeGraph graph;
+    for (const auto &[from, to] : includeEdges(QStringLiteral(SOURCE_DIR)))
+        graph[from].append(to);
+    const QStringList problems = transitiveProblems(graph);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 

@@ -9,6 +9,7 @@
 #include "core/Clock.h"
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
+#include "core/JsonSchema.h"
 #include "core/RequestLog.h"
 #include "core/Settings.h"
 #include "core/Store.h"
@@ -375,8 +376,8 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
             QStringLiteral("the %1 capability of this API key is turned off").arg(capability));
 
     if (known) {
-        const QString problem = mcp::McpServer::checkSchema(schema(known->params), call.params,
-                                                            QStringLiteral("params"));
+        const QString problem =
+            JsonSchema::check(schema(known->params), call.params, QStringLiteral("params"));
         if (!problem.isEmpty())
             throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_FIELD"), problem,
                               problem.section(QLatin1Char(' '), 0, 0));

@@ -2,9 +2,9 @@
 
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
+#include "core/JsonSchema.h"
 #include "engine/RunManager.h"
 #include "engine/TrajectoryRepository.h"
-#include "mcp/McpServer.h"
 #include "net/NetworkPolicy.h"
 
 #include <QRegularExpression>
@@ -347,7 +347,7 @@ void ToolLibrary::removeTool(const QString &keyId, const QString &name)
 QJsonArray ToolLibrary::scriptFor(const SavedTool &tool, const QJsonObject &arguments,
                                   const QString &fieldPrefix)
 {
-    const QString problem = mcp::McpServer::checkSchema(tool.parameters, arguments, fieldPrefix);
+    const QString problem = JsonSchema::check(tool.parameters, arguments, fieldPrefix);
     if (!problem.isEmpty())
         throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_FIELD"), problem,
                           problem.section(QLatin1Char(' '), 0, 0));

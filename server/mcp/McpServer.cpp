@@ -2,6 +2,7 @@
 
 #include "core/Clock.h"
 #include "core/Ids.h"
+#include "core/JsonSchema.h"
 #include "core/Store.h"
 #include "http/ErrorMapping.h"
 #include "http/Exchange.h"
@@ -9,8 +10,6 @@
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QPointer>
-
-#include <cmath>
 
 Q_LOGGING_CATEGORY(lcMcp, "pilothouse.mcp")
 
@@ -63,33 +62,6 @@ bool batchesAllowed(const QString &version)
     return version == QLatin1String("2025-03-26") || version == QLatin1String("2024-11-05");
 }
 
-QString typeOf(const QJsonValue &v)
-{
-    switch (v.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("number");
-    case QJsonValue::String:
-        return QStringLiteral("string");
-    case QJsonValue::Array:
-        return QStringLiteral("array");
-    case QJsonValue::Object:
-        return QStringLiteral("object");
-    default:
-        return QStringLiteral("undefined");
-    }
-}
-
-bool hasType(const QJsonValue &v, const QString &type)
-{
-    if (type == QLatin1String("integer"))
-        return v.isDouble() && v.toDouble() == std::floor(v.toDouble());
-    return typeOf(v) == type;
-}
-
 // A tools/call result that reports an error the model can act on.
 QJsonObject toolErrorResult(const QJsonObject &error)
 {
@@ -125,11 +97,6 @@ QJsonObject toolResult(const QJsonObject &output, const QString &protocolVersion
     if (protocolVersion == latest)
         result.insert(QStringLiteral("structuredContent"), output);
     return result;
-}
-
-QString joinPath(const QString &path, const QString &key)
-{
-    return path.isEmpty() ? key : path + QLatin1Char('.') + key;
 }
 
 } // namespace
@@ -179,76 +146,7 @@ QList<Route> McpServer::routes()
 QString McpServer::checkSchema(const QJsonObject &schema, const QJsonValue &value,
                                const QString &path)
 {
-    const QString where = path.isEmpty() ? QStringLiteral("arguments") : path;
-    const QJsonValue type = schema.value(QStringLiteral("type"));
-    if (type.isString() && !hasType(value, type.toString()))
-        return QStringLiteral("%1 must be %2, got %3").arg(where, type.toString(), typeOf(value));
-    if (type.isArray()) {
-        bool any = false;
-        for (const QJsonValue &t : type.toArray())
-            any = any || hasType(value, t.toString());
-        if (!any)
-            return QStringLiteral("%1 has the wrong type (%2)").arg(where, typeOf(value));
-    }
-    const QJsonArray allowed = schema.value(QStringLiteral("enum")).toArray();
-    if (!allowed.isEmpty() && !allowed.contains(value)) {
-        QStringList names;
-        for (const QJsonValue &a : allowed)
-            names.append(a.toVariant().toString());
-        return QStringLiteral("%1 must be one of %2").arg(where, names.join(QStringLiteral(", ")));
-    }
-    if (value.isString()) {
-        const qsizetype n = value.toString().size();
-        if (schema.contains(QStringLiteral("minLength")) &&
-            n < schema.value(QStringLiteral("minLength")).toInteger())
-            return QStringLiteral("%1 is too short").arg(where);
-        if (schema.contains(QStringLiteral("maxLength")) &&
-            n > schema.value(QStringLiteral("maxLength")).toInteger())
-            return QStringLiteral("%1 is too long").arg(where);
-    }
-    if (value.isDouble()) {
-        const double n = value.toDouble();
-        if (schema.contains(QStringLiteral("minimum")) &&
-            n < schema.value(QStringLiteral("minimum")).toDouble())
-            return QStringLiteral("%1 is below the minimum").arg(where);
-        if (schema.contains(QStringLiteral("maximum")) &&
-            n > schema.value(QStringLiteral("maximum")).toDouble())
-            return QStringLiteral("%1 is above the maximum").arg(where);
-    }
-    if (value.isArray()) {
-        const QJsonArray items = value.toArray();
-        if (schema.contains(QStringLiteral("maxItems")) &&
-            items.size() > schema.value(QStringLiteral("maxItems")).toInteger())
-            return QStringLiteral("%1 has too many items").arg(where);
-        const QJsonObject itemSchema = schema.value(QStringLiteral("items")).toObject();
-        for (qsizetype i = 0; i < items.size() && !itemSchema.isEmpty(); ++i) {
-            const QString problem =
-                checkSchema(itemSchema, items.at(i), QStringLiteral("%1[%2]").arg(where).arg(i));
-            if (!problem.isEmpty())
-                return problem;
-        }
-    }
-    if (value.isObject()) {
-        const QJsonObject object = value.toObject();
-        const QJsonObject properties = schema.value(QStringLiteral("properties")).toObject();
-        for (const QJsonValue &r : schema.value(QStringLiteral("required")).toArray()) {
-            if (!object.contains(r.toString()))
-                return QStringLiteral("%1 is required").arg(joinPath(path, r.toString()));
-        }
-        const bool closed =
-            schema.value(QStringLiteral("additionalProperties")) == QJsonValue(false);
-        for (auto it = object.begin(); it != object.end(); ++it) {
-            if (properties.contains(it.key())) {
-                const QString problem = checkSchema(properties.value(it.key()).toObject(),
-                                                    it.value(), joinPath(path, it.key()));
-                if (!problem.isEmpty())
-                    return problem;
-            } else if (closed) {
-                return QStringLiteral("%1 is not a known argument").arg(joinPath(path, it.key()));
-            }
-        }
-    }
-    return {};
+    return JsonSchema::check(schema, value, path);
 }
 
 void McpServer::fail(Exchange &ex, int status, int code, const QString &message)
@@ -663,7 +561,7 @@ std::optional<Tool> McpServer::resolveCall(const QJsonObject &params, const http
         throw RpcFailure{kInvalidParams,
                          QStringLiteral("Invalid params: arguments must be an object")};
     *arguments = argsValue.toObject();
-    const QString problem = checkSchema(tool->inputSchema, *arguments, {});
+    const QString problem = JsonSchema::check(tool->inputSchema, *arguments, {});
     if (!problem.isEmpty()) {
         *early = toolErrorResult({{QStringLiteral("code"), QStringLiteral("INVALID_ARGUMENTS")},
                                   {QStringLiteral("error"), problem}});

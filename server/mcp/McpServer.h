@@ -144,8 +144,7 @@ public:
     void postAs(http::Exchange &ex, const Caller &caller);
     void removeAs(http::Exchange &ex, const Caller &caller);
 
-    // Checks `value` against the subset of JSON Schema the tools use; returns an empty
-    // string or a sentence naming the offending path.
+    // core/JsonSchema's check (kept for the callers of this name).
     static QString checkSchema(const QJsonObject &schema, const QJsonValue &value,
                                const QString &path);
 
