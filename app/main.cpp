@@ -2,15 +2,13 @@
 #include "CommandLine.h"
 #include "SignalWatcher.h"
 
+#include "Demo.h"
 #include "Service.h"
 
+#include <QDir>
 #include <QGuiApplication>
 #include <QStandardPaths>
 #include <QTextStream>
-
-#include "Demo.h"
-
-#include <QDir>
 #include <QTimer>
 
 #ifdef PILOTHOUSE_WITH_UI
@@ -87,6 +85,93 @@ bool hasDisplay()
 }
 #endif
 
+// Chromium reads the application's arguments: it gets only the program name and what
+// came after "--". The storage outlives the application, which keeps argc and argv.
+struct AppArguments
+{
+    AppArguments(const char *program, const QStringList &chromiumArguments)
+    {
+        storage.push_back(QByteArray(program));
+        for (const QString &a : chromiumArguments)
+            storage.push_back(a.toLocal8Bit());
+        for (auto &s : storage)
+            argv.push_back(s.data());
+        argv.push_back(nullptr);
+        argc = int(storage.size());
+    }
+    std::vector<QByteArray> storage;
+    std::vector<char *> argv;
+    int argc = 0;
+};
+
+std::unique_ptr<QGuiApplication> makeApplication(AppArguments &args)
+{
+    std::unique_ptr<QGuiApplication> app;
+#ifdef PILOTHOUSE_WITH_UI
+    // A QApplication with or without the console: live views show pages in offscreen
+    // widgets (ui/browserviews/ViewFrameSource). The headless-only build prints them.
+    app = std::make_unique<QApplication>(args.argc, args.argv.data());
+#endif
+    if (!app)
+        app = std::make_unique<QGuiApplication>(args.argc, args.argv.data());
+    QCoreApplication::setApplicationName(QStringLiteral("pilothouse"));
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Pilothouse"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PILOTHOUSE_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("pilothouse"));
+    return app;
+}
+
+ph::ServiceConfig serviceConfig(const ph::CommandLine &cl, ph::DemoSite *demoSite)
+{
+    ph::ServiceConfig config;
+    config.dataDir = cl.dataDir.isEmpty()
+                         ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+                         : cl.dataDir;
+    config.bind = cl.bind;
+    config.port = cl.port;
+    config.settingOverrides = cl.settings;
+    config.printApiKey = cl.printApiKey;
+    if (demoSite)
+        config.extraControllers.append(demoSite);
+    return config;
+}
+
+void announce(const ph::Service &service)
+{
+    QTextStream out(stdout);
+    out << "Pilothouse listening on " << service.apiAddress() << "\n";
+    if (!service.mintedApiKey().isEmpty())
+        out << "API key: " << service.mintedApiKey() << "\n";
+    else if (service.ownerKeyFromEnvironment())
+        out << "API key: taken from PILOTHOUSE_API_KEY (not printed)\n";
+    out << "Data directory: " << service.dataDir() << "\n";
+    out.flush();
+}
+
+// Demo mode: an empty store is filled through the real API; null when there is nothing
+// to seed.
+std::unique_ptr<ph::DemoSeeder> startDemo(ph::Service &service)
+{
+    const QString key = service.mintedApiKey().isEmpty()
+                            ? qEnvironmentVariable("PILOTHOUSE_API_KEY")
+                            : service.mintedApiKey();
+    if (!ph::DemoSeeder::storeIsEmpty(service) || key.isEmpty()) {
+        std::fprintf(stdout, "Demo: the demo shop is at %s/demo/shop.html\n",
+                     qPrintable(service.apiAddress()));
+        std::fflush(stdout);
+        return nullptr;
+    }
+    std::fprintf(stdout, "Demo: seeding the store…\n");
+    std::fflush(stdout);
+    auto seeder = std::make_unique<ph::DemoSeeder>(service, key);
+    QObject::connect(seeder.get(), &ph::DemoSeeder::finished, [](const QString &what) {
+        std::fprintf(stdout, "Demo: seeded %s\n", qPrintable(what));
+        std::fflush(stdout);
+    });
+    seeder->start();
+    return seeder;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -110,39 +195,12 @@ int main(int argc, char **argv)
     prepareEnvironment(withWindow);
     QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
 
-    // Chromium reads the application's arguments: give it only the program name and
-    // what came after "--".
-    std::vector<QByteArray> storage{QByteArray(argv[0])};
-    for (const QString &a : cl.chromiumArguments)
-        storage.push_back(a.toLocal8Bit());
-    std::vector<char *> appArgv;
-    for (auto &s : storage)
-        appArgv.push_back(s.data());
-    appArgv.push_back(nullptr);
-    int appArgc = int(storage.size());
-
-    std::unique_ptr<QGuiApplication> app;
-#ifdef PILOTHOUSE_WITH_UI
-    // A QApplication with or without the console: live views show pages in offscreen
-    // widgets (ui/browserviews/ViewFrameSource). The headless-only build prints them.
-    app = std::make_unique<QApplication>(appArgc, appArgv.data());
-#endif
-    if (!app)
-        app = std::make_unique<QGuiApplication>(appArgc, appArgv.data());
-    QCoreApplication::setApplicationName(QStringLiteral("pilothouse"));
-    QGuiApplication::setApplicationDisplayName(QStringLiteral("Pilothouse"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(PILOTHOUSE_VERSION));
-    QGuiApplication::setDesktopFileName(QStringLiteral("pilothouse"));
-
-    ph::ServiceConfig config;
-    config.dataDir = cl.dataDir.isEmpty()
-                         ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
-                         : cl.dataDir;
-    config.bind = cl.bind;
-    config.port = cl.port;
-    config.settingOverrides = cl.settings;
-    config.printApiKey = cl.printApiKey;
-    config.demo = cl.demo;
+    AppArguments appArgs(argv[0], cl.chromiumArguments);
+    const std::unique_ptr<QGuiApplication> app = makeApplication(appArgs);
+    // The demo shop's routes are app/'s own; the service serves them beside the API.
+    const std::unique_ptr<ph::DemoSite> demoSite =
+        cl.demo ? std::make_unique<ph::DemoSite>() : nullptr;
+    const ph::ServiceConfig config = serviceConfig(cl, demoSite.get());
 
     // Signals are watched before anything is announced, so a SIGTERM that follows the
     // "listening" line at once still shuts down cleanly.
@@ -154,16 +212,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "pilothouse: %s\n", qPrintable(error));
         return 1;
     }
-    {
-        QTextStream out(stdout);
-        out << "Pilothouse listening on " << service.apiAddress() << "\n";
-        if (!service.mintedApiKey().isEmpty())
-            out << "API key: " << service.mintedApiKey() << "\n";
-        else if (service.ownerKeyFromEnvironment())
-            out << "API key: taken from PILOTHOUSE_API_KEY (not printed)\n";
-        out << "Data directory: " << service.dataDir() << "\n";
-        out.flush();
-    }
+    announce(service);
 
 #ifdef PILOTHOUSE_WITH_UI
     service.liveViews().setFrameSourceFactory(ph::ui::ViewFrameSource::factory());
@@ -182,27 +231,9 @@ int main(int argc, char **argv)
     }
 #endif
 
-    // Demo mode: an empty store is filled through the real API.
     std::unique_ptr<ph::DemoSeeder> seeder;
-    if (cl.demo) {
-        const QString key = service.mintedApiKey().isEmpty()
-                                ? qEnvironmentVariable("PILOTHOUSE_API_KEY")
-                                : service.mintedApiKey();
-        if (ph::DemoSeeder::storeIsEmpty(service) && !key.isEmpty()) {
-            std::fprintf(stdout, "Demo: seeding the store…\n");
-            std::fflush(stdout);
-            seeder = std::make_unique<ph::DemoSeeder>(service, key);
-            QObject::connect(seeder.get(), &ph::DemoSeeder::finished, [](const QString &what) {
-                std::fprintf(stdout, "Demo: seeded %s\n", qPrintable(what));
-                std::fflush(stdout);
-            });
-            seeder->start();
-        } else {
-            std::fprintf(stdout, "Demo: the demo shop is at %s/demo/shop.html\n",
-                         qPrintable(service.apiAddress()));
-            std::fflush(stdout);
-        }
-    }
+    if (cl.demo)
+        seeder = startDemo(service);
 #ifdef PILOTHOUSE_WITH_UI
     if (window && !cl.screenshotsDir.isEmpty()) {
         // After seeding (or at once), each panel is raised and the window saved.

@@ -1,22 +1,8 @@
 #include "Service.h"
 
-#include "Demo.h"
-
-#include "AnalyticsNotifications.h"
-#include "a2w/A2wController.h"
-#include "a2w/A2wService.h"
-#include "a2w/SiteMcpController.h"
-#include "a2w/TaskController.h"
-#include "a2w/WebBotAuth.h"
+#include "a2w/A2wArea.h"
 #include "browser/BrowserPool.h"
-#include "cloud/AgentController.h"
-#include "cloud/BridgeController.h"
-#include "cloud/LibraryController.h"
-#include "cloud/LibraryRepository.h"
-#include "cloud/LiveViewController.h"
-#include "cloud/RunService.h"
-#include "cloud/ScrapeController.h"
-#include "cloud/ToolLibrary.h"
+#include "cloud/CloudArea.h"
 #include "core/ApiKeyRepository.h"
 #include "core/ApiKeyService.h"
 #include "core/Clock.h"
@@ -25,10 +11,7 @@
 #include "core/SettingsService.h"
 #include "core/Store.h"
 #include "engine/LiveViews.h"
-#include "engine/RunContext.h"
 #include "engine/RunManager.h"
-#include "engine/Tool.h"
-#include "engine/TrajectoryRepository.h"
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
@@ -36,14 +19,12 @@
 #include "mcp/McpServer.h"
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
-#include "runtime/RuntimeController.h"
-#include "runtime/RuntimeRunner.h"
+#include "runtime/RuntimeArea.h"
 #include "runtime/RuntimeService.h"
-#include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
 #include "system/SystemController.h"
 #include "webhooks/WebhookQueue.h"
-#include "webhooks/WebhooksController.h"
+#include "webhooks/WebhooksArea.h"
 
 #include <QDir>
 #include <QLoggingCategory>
@@ -69,45 +50,16 @@ Service::Service(ServiceConfig config, QObject *parent)
 
 Service::~Service()
 {
-    // Live views let go of the pages they show before runs and pages go.
-    if (m_liveViews)
-        m_liveViews->shutdown();
-    if (m_runs)
-        m_runs->shutdown();
+    // The shutdown step: what still runs stops before anything goes. Live views let go
+    // of the pages they show before runs and pages go; the pool closes its pages while
+    // the profiles are there. The members then go in reverse declaration order.
+    if (m_cloud)
+        m_cloud->shutdown();
     if (m_pool)
         m_pool->shutdown();
-    m_http.reset();
+    // No delivery starts while the areas that announce events go.
     if (m_webhooks)
-        m_webhooks->stop();
-    m_bridge.reset();
-    m_siteMcp.reset();
-    m_taskController.reset();
-    m_a2wController.reset();
-    m_webBotAuth.reset();
-    m_a2w.reset();
-    m_demoSite.reset();
-    m_libraryController.reset();
-    m_agent.reset();
-    m_liveViewController.reset();
-    m_liveViews.reset();
-    m_runService.reset();
-    m_toolLibrary.reset();
-    m_library.reset();
-    m_scrape.reset();
-    m_webhooksController.reset();
-    m_webhooks.reset();
-    m_runs.reset();
-    m_scrape.reset();
-    m_system.reset();
-    m_sites.reset();
-    m_idTokens.reset();
-    m_pool.reset();
-    m_purger.reset();
-    m_settingsService.reset();
-    m_keyService.reset();
-    m_settings.reset();
-    if (m_store)
-        m_store->close();
+        m_webhooks->queue().stop();
 }
 
 Store &Service::store()
@@ -132,7 +84,7 @@ NetworkPolicy &Service::policy()
 }
 cloud::LibraryRepository &Service::library()
 {
-    return *m_library;
+    return m_cloud->library();
 }
 
 ApiKeyService &Service::keyService()
@@ -145,26 +97,26 @@ SettingsService &Service::settingsService()
 }
 cloud::ToolLibrary &Service::toolLibrary()
 {
-    return *m_toolLibrary;
+    return m_cloud->toolLibrary();
 }
 a2w::A2wService &Service::a2w()
 {
-    return *m_a2w;
+    return m_a2w->service();
 }
 
 a2w::WebBotAuth &Service::webBotAuth()
 {
-    return *m_webBotAuth;
+    return m_a2w->webBotAuth();
 }
 
 runtime::RuntimeService &Service::runtime()
 {
-    return *m_runtime;
+    return m_runtime->service();
 }
 
 cloud::RunService &Service::runService()
 {
-    return *m_runService;
+    return m_cloud->runService();
 }
 
 sites::SitesArea &Service::sites()
@@ -178,22 +130,27 @@ http::IdTokenVerifier &Service::idTokens()
 
 engine::RunManager &Service::runs()
 {
-    return *m_runs;
+    return m_cloud->runs();
 }
 
 engine::TrajectoryRepository &Service::trajectories()
 {
-    return *m_trajectories;
+    return m_cloud->trajectories();
 }
 
 engine::LiveViews &Service::liveViews()
 {
-    return *m_liveViews;
+    return m_cloud->liveViews();
 }
 
 webhooks::WebhookQueue &Service::webhooks()
 {
-    return *m_webhooks;
+    return m_webhooks->queue();
+}
+
+sites::AnalyticsNotifications &Service::analyticsNotifications()
+{
+    return m_sites->notifications();
 }
 
 quint16 Service::port() const
@@ -214,7 +171,55 @@ QString Service::apiAddress() const
     return QStringLiteral("http://%1:%2").arg(host).arg(m_http->port());
 }
 
+namespace {
+BrowserPool::Options poolOptions(const Settings &settings)
+{
+    BrowserPool::Options o;
+    o.size = settings.intValue(SettingKeys::poolSize);
+    o.queueLimit = settings.intValue(SettingKeys::poolQueueLimit);
+    o.standby = settings.intValue(SettingKeys::poolStandby);
+    o.visitorSharePercent = settings.intValue(SettingKeys::poolVisitorShare);
+    o.siteSharePercent = settings.intValue(SettingKeys::poolSiteShare);
+    o.engine = settings.stringValue(SettingKeys::browserEngine);
+    o.chromiumPath = settings.stringValue(SettingKeys::browserChromiumPath);
+    return o;
+}
+} // namespace
+
 bool Service::start(QString *error)
+{
+    if (!openStore(error) || !openNetwork(error))
+        return false;
+    buildAreas();
+
+    // Expired objects (large-response snapshots) are deleted on a timer.
+    m_purger = std::make_unique<ObjectPurger>(
+        m_store->objects(), m_settings->intValue(SettingKeys::storagePurgeIntervalMs));
+    m_purger->addTask([runtime = &m_runtime->service()] { return runtime->purgeStale(); });
+    applyLimits();
+    connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
+
+    // A path routed twice is a programming error: refuse to start rather than answer
+    // one of them silently.
+    if (!m_http->routeProblems().isEmpty()) {
+        *error = m_http->routeProblems().join(QStringLiteral("; "));
+        return false;
+    }
+    // What an abrupt end of the last process left executing is stored cancelled and
+    // announced (workflow.failed), before anything new starts; the deliveries go out when
+    // the queue starts below.
+    m_cloud->recoverRuns();
+    m_a2w->recover();
+    m_cloud->recoverScrapes();
+
+    if (!listen(error))
+        return false;
+    m_webhooks->queue().start();
+    m_running = true;
+    return true;
+}
+
+bool Service::openStore(QString *error)
 {
     if (!QDir().mkpath(m_config.dataDir)) {
         *error = QStringLiteral("cannot create the data directory %1").arg(m_config.dataDir);
@@ -237,9 +242,11 @@ bool Service::start(QString *error)
     }
     m_keyService = std::make_unique<ApiKeyService>(*m_store);
     m_settingsService = std::make_unique<SettingsService>(*m_settings, *m_store);
-    if (!ensureOwnerKey(error))
-        return false;
+    return ensureOwnerKey(error);
+}
 
+bool Service::openNetwork(QString *error)
+{
     m_policy =
         std::make_unique<NetworkPolicy>(m_settings->boolValue(SettingKeys::allowPrivateTargets));
     // Every caller-controlled connection leaves through the egress proxy (the browser's
@@ -250,210 +257,62 @@ bool Service::start(QString *error)
         return false;
     }
     m_policy->setEgress(EgressProxy::instance(), m_config.resolver);
-    // Who may reach private targets while network.allowPrivateTargets is on: owner keys,
-    // and user keys granted the privateTargets capability.
-    m_policy->setPrivateGrantLookup([this](const QString &keyId) {
-        const std::optional<ApiKey> key = m_store->apiKeys().find(keyId);
-        if (!key || !key->isActive())
-            return false;
-        if (key->isOwner())
-            return true;
-        const std::optional<QJsonObject> caps = m_sites->sites().apiKeyCapabilities(keyId);
-        return caps && caps->value(QStringLiteral("privateTargets")).toBool();
-    });
-    // Work a visitor started (anonymous and visiting agents' A2W runs, v1 tasks, runtime
-    // runs, context/external) acts for the site's A2W account key: it reaches the site's
-    // own hosts (its usable site keys' allowed domains) and the owner's allowlist only.
-    m_policy->setVisitorReachLookup(
-        [this](const QString &keyId) -> std::shared_ptr<const PrivateReach> {
-            sites::SiteRepository &repo = m_sites->sites();
-            const std::optional<QString> siteId = repo.siteOfVisitorAccount(keyId);
-            if (!siteId)
-                return nullptr;
-            auto reach = std::make_shared<PrivateReach>();
-            reach->allowlist = repo.privateHosts(*siteId);
-            QList<QPair<QStringList, sites::DomainScope>> domains;
-            const qint64 now = m_clock->nowMs();
-            for (const sites::SiteKey &k : repo.listKeys(*siteId)) {
-                if (k.isUsable(now))
-                    domains.append({k.allowedDomains, k.domainScope()});
-            }
-            reach->siteHost = [domains](const QString &host) {
-                const QString url =
-                    QStringLiteral("http://%1/")
-                        .arg(host.contains(QLatin1Char(':')) ? u'[' + host + u']' : host);
-                for (const auto &[entries, scope] : domains) {
-                    if (sites::AllowedDomains::allows(entries, scope, url))
-                        return true;
-                }
-                return false;
-            };
-            return reach;
-        });
-    BrowserPool::Options poolOptions;
-    poolOptions.size = m_settings->intValue(SettingKeys::poolSize);
-    poolOptions.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
-    poolOptions.standby = m_settings->intValue(SettingKeys::poolStandby);
-    poolOptions.visitorSharePercent = m_settings->intValue(SettingKeys::poolVisitorShare);
-    poolOptions.siteSharePercent = m_settings->intValue(SettingKeys::poolSiteShare);
-    poolOptions.engine = m_settings->stringValue(SettingKeys::browserEngine);
-    poolOptions.chromiumPath = m_settings->stringValue(SettingKeys::browserChromiumPath);
-    m_pool = std::make_unique<BrowserPool>(poolOptions, *m_policy);
+    m_pool = std::make_unique<BrowserPool>(poolOptions(*m_settings), *m_policy);
     m_pool->setPageDefaults(m_settings->boolValue(SettingKeys::browserPolyfills),
                             m_settings->stringValue(SettingKeys::browserUserAgent).trimmed());
-
-    m_auth = std::make_unique<http::ApiKeyAuthenticator>(*m_store);
-    m_http = std::make_unique<http::HttpServer>(*m_auth, *m_clock);
-    m_http->setMaxBodyBytes(m_settings->int64Value(SettingKeys::maxBodyBytes));
     m_network = std::make_unique<QNetworkAccessManager>();
     m_network->setProxy(QNetworkProxy::NoProxy); // the operator's LLM endpoint
-    m_tools = engine::ToolRegistry::builtIn();
-    m_trajectories = std::make_unique<engine::TrajectoryRepository>(*m_store);
-    m_engine = std::make_unique<engine::EngineServices>(engine::EngineServices{
-        *m_store, *m_settings, *m_pool, *m_policy, *m_network, *m_tools, *m_trajectories});
-    m_runs = std::make_unique<engine::RunManager>(*m_engine);
-    m_webhooks =
-        std::make_unique<webhooks::WebhookQueue>(*m_store, *m_clock, *m_policy, *m_network);
-    m_webhooksController = std::make_unique<webhooks::WebhooksController>(
-        *m_store, *m_settings, *m_webhooks, *m_clock, *m_policy);
-    m_scrape = std::make_unique<cloud::ScrapeController>(*m_store, *m_settings, *m_pool, *m_policy,
-                                                         *m_webhooks);
-    // The browser bridge's library (saved tools, recordings, triggers) and agent runs.
-    m_library = std::make_unique<cloud::LibraryRepository>(*m_store);
-    m_toolLibrary = std::make_unique<cloud::ToolLibrary>(*m_library, *m_runs, *m_trajectories);
-    m_runService = std::make_unique<cloud::RunService>(*m_store, *m_settings, *m_pool, *m_runs,
-                                                       *m_webhooks, *m_toolLibrary);
-    m_liveViews = std::make_unique<engine::LiveViews>(*m_store, *m_settings, *m_pool, *m_runs,
-                                                      *m_trajectories);
-    m_liveViewController = std::make_unique<cloud::LiveViewController>(*m_liveViews);
-    m_agent = std::make_unique<cloud::AgentController>(*m_store, *m_settings, *m_policy,
-                                                       *m_runService, *m_liveViews);
-    m_system = std::make_unique<sys::SystemController>(*m_keyService, *m_settingsService, *m_pool);
-    m_http->addController(*m_scrape);
-    m_http->addController(*m_agent);
-    m_http->addController(*m_liveViewController);
-    m_http->addController(*m_system);
-    m_http->addController(*m_webhooksController);
+    return true;
+}
 
+// One wiring object per area; what one area needs of another is a constructor argument.
+void Service::buildAreas()
+{
     // Owner credentials beyond the API key (ID tokens) and the sites area's Connect AI
     // keys, for the Workspace and SiteAgent routes.
     m_idTokens = std::make_unique<http::IdTokenVerifier>(*m_settings, *m_clock);
-    m_sites = std::make_unique<sites::SitesArea>(*m_store, *m_clock);
+    m_auth = std::make_unique<http::ApiKeyAuthenticator>(*m_store);
     m_auth->addVerifier(m_idTokens.get());
-    m_auth->addVerifier(&m_sites->connectKeyVerifier());
-    // The capabilities the owner set on a user API key (PATCH /api-keys/{id}) gate the
-    // cloud routes; a key with none set keeps the defaults (cloud on).
-    m_auth->setCapabilityLookup(
-        [sites = m_sites.get()](const QString &keyId, const QString &capability) {
-            const std::optional<QJsonObject> caps = sites->sites().apiKeyCapabilities(keyId);
-            if (!caps || !caps->contains(capability))
-                return std::optional<bool>();
-            return std::optional<bool>(caps->value(capability).toBool());
-        });
-    for (http::Controller *controller : m_sites->controllers())
-        m_http->addController(*controller);
+    m_http = std::make_unique<http::HttpServer>(*m_auth, *m_clock);
+    m_http->setMaxBodyBytes(m_settings->int64Value(SettingKeys::maxBodyBytes));
 
-    // The browser bridge (/mcp, trigger URLs) and its library: saved tools, recordings,
-    // triggers.
-    m_libraryController = std::make_unique<cloud::LibraryController>(*m_settings, *m_toolLibrary);
-    m_bridge = std::make_unique<cloud::BridgeController>(*m_store, *m_settings, *m_policy, *m_auth,
-                                                         *m_runService, *m_scrape, *m_toolLibrary,
-                                                         *m_webhooks);
-    m_http->addController(*m_libraryController);
-    m_http->addController(*m_bridge);
-    // A2W runs of visiting agents, on the same run core.
-    m_a2w = std::make_unique<a2w::A2wService>(*m_store, *m_settings, *m_policy, m_sites->sites(),
-                                              m_sites->analytics(), *m_keyService, *m_runService,
-                                              *m_runs);
-    // Web Bot Auth trust tiers; the v1 task contract and every site's MCP server on the
-    // same runs.
-    m_webBotAuth = std::make_unique<a2w::WebBotAuth>(*m_store, *m_policy, *m_settings);
-    m_a2wController = std::make_unique<a2w::A2wController>(*m_a2w, *m_webBotAuth, *m_settings);
-    m_a2wController->setAuthenticator(m_auth.get());
-    m_taskController = std::make_unique<a2w::TaskController>(*m_a2w, *m_webBotAuth, *m_settings);
-    m_siteMcp = std::make_unique<a2w::SiteMcpController>(*m_a2w, *m_webBotAuth, *m_settings,
-                                                         m_store->clock());
-    m_http->addController(*m_a2wController);
-    m_http->addController(*m_taskController);
-    m_http->addController(*m_siteMcp);
-    // The browser runtime of embedded sites, called from the sites' own pages.
-    m_runtime = std::make_unique<runtime::RuntimeService>(*m_store, *m_settings, m_sites->sites(),
-                                                          m_sites->analytics());
-    m_runtimeController = std::make_unique<runtime::RuntimeController>(*m_runtime, *m_settings);
-    // A2W browser runs: offered to the visitor, run only once they accept, and their
-    // result sent to the agent only as the visitor shares it.
-    m_runtime->setA2wClaimer([a2w = m_a2w.get()](const QString &receipt, const QString &siteId,
-                                                 runtime::RuntimeService::A2wClaim what) {
-        using Claim = runtime::RuntimeService::A2wClaim;
-        a2w::A2wService::Claimed c;
-        if (what == Claim::Decline) {
-            a2w->declineBrowserRun(receipt, siteId);
-            return runtime::RuntimeService::A2wOffer();
-        }
-        c = what == Claim::Accept ? a2w->claimBrowserRun(receipt, siteId)
-                                  : a2w->offerBrowserRun(receipt, siteId);
-        return runtime::RuntimeService::A2wOffer{
-            c.runId, c.task, c.siteName, c.host, c.url, c.agentName, c.trust, c.signatureAgent};
-    });
-    m_runtime->setA2wReviewer(
-        [a2w = m_a2w.get()](const QString &a2wRunId, bool share, const QJsonObject &result) {
-            a2w->shareBrowserResult(a2wRunId, share, result);
-        });
-    m_runtimeRunner = std::make_unique<runtime::RuntimeRunner>(
-        *m_runtime, *m_runService, *m_runs, *m_a2w, m_sites->sites(), *m_policy, *m_settings);
-    m_runtimeController->setExternalActor(
-        [runner = m_runtimeRunner.get()](const QString &siteId, const QString &pageUrl,
-                                         const QString &url, const QString &task, int timeoutMs,
-                                         QObject *context, std::function<void(QJsonObject)> done) {
-            runner->actExternally(siteId, pageUrl, url, task, timeoutMs, context, std::move(done));
-        });
-    m_runtimeController->setCloudBrowser(
-        m_pool.get(), m_policy.get(),
-        [a2w = m_a2w.get(), sites = &m_sites->sites()](const QString &siteId) {
-            const std::optional<sites::Site> site = sites->findSite(siteId);
-            return site ? a2w->accountFor(site->id, site->name) : QString();
-        });
-    m_http->addController(*m_runtimeController);
-    m_http->allowCrossOrigin(QStringLiteral("/v2/runtime/"));
-    // The owner's analytics notification webhooks, on the webhook queue, for the owner.
-    m_analyticsNotifications = std::make_unique<AnalyticsNotifications>(
-        *m_store, m_sites->sites(), m_sites->analytics(), *m_webhooks, [store = m_store.get()] {
-            for (const ApiKey &k : store->apiKeys().list())
-                if (k.isOwner() && k.isActive())
-                    return k.id;
-            return QString();
-        });
-    m_http->allowCrossOrigin(QStringLiteral("/embed.js"));
-    if (m_config.demo) {
-        m_demoSite = std::make_unique<DemoSite>();
-        m_http->addController(*m_demoSite);
-    }
+    m_webhooks = std::make_unique<webhooks::WebhooksArea>(*m_store, *m_settings, *m_clock,
+                                                          *m_policy, *m_network);
+    m_sites = std::make_unique<sites::SitesArea>(*m_store, *m_clock);
+    m_sites->installReach(*m_policy);
+    m_sites->installOn(*m_auth);
+    m_sites->startNotifications(m_webhooks->queue());
+    m_cloud = std::make_unique<cloud::CloudArea>(*m_store, *m_settings, *m_pool, *m_policy,
+                                                 *m_network, *m_auth, m_webhooks->queue());
+    m_system = std::make_unique<sys::SystemController>(*m_keyService, *m_settingsService, *m_pool);
+    m_a2w = std::make_unique<a2w::A2wArea>(*m_store, *m_settings, *m_policy, *m_keyService, *m_auth,
+                                           *m_sites, *m_cloud);
+    m_runtime = std::make_unique<runtime::RuntimeArea>(*m_store, *m_settings, *m_pool, *m_policy,
+                                                       *m_sites, *m_cloud, m_a2w->service());
+
+    addRoutes(m_cloud->controllers());
+    addRoutes({m_system.get()});
+    addRoutes(m_webhooks->controllers());
+    addRoutes(m_sites->controllers());
+    addRoutes(m_a2w->controllers());
+    addRoutes(m_runtime->controllers());
+    for (const QString &prefix : runtime::RuntimeArea::crossOriginPrefixes())
+        m_http->allowCrossOrigin(prefix);
+    addRoutes(m_config.extraControllers);
     // Last: the API description lists the routes the table holds when it is asked.
     m_openApi = std::make_unique<http::OpenApiController>(
         [server = m_http.get()] { return server->routes(); });
     m_http->addController(*m_openApi);
+}
 
-    // Expired objects (large-response snapshots) are deleted on a timer.
-    m_purger = std::make_unique<ObjectPurger>(
-        m_store->objects(), m_settings->intValue(SettingKeys::storagePurgeIntervalMs));
-    m_purger->addTask([runtime = m_runtime.get()] { return runtime->purgeStale(); });
-    applyLimits();
+void Service::addRoutes(const QList<http::Controller *> &controllers)
+{
+    for (http::Controller *controller : controllers)
+        m_http->addController(*controller);
+}
 
-    connect(m_settings.get(), &Settings::changed, this, &Service::applySettings);
-
-    // A path routed twice is a programming error: refuse to start rather than answer
-    // one of them silently.
-    if (!m_http->routeProblems().isEmpty()) {
-        *error = m_http->routeProblems().join(QStringLiteral("; "));
-        return false;
-    }
-    // What an abrupt end of the last process left executing is stored cancelled and
-    // announced (workflow.failed), before anything new starts; the deliveries go out when
-    // the queue starts below.
-    m_runs->recoverOrphans();
-    m_a2w->recover();
-    m_scrape->recoverUnfinished();
-
+bool Service::listen(QString *error)
+{
     if (!m_http->listenOn(m_config.bind, m_config.port, error)) {
         *error = QStringLiteral("cannot listen on %1:%2: %3")
                      .arg(m_config.bind.toString())
@@ -462,8 +321,6 @@ bool Service::start(QString *error)
         return false;
     }
     m_settings->setRuntimeDefault(SettingKeys::publicBaseUrl, apiAddress());
-    m_webhooks->start();
-    m_running = true;
     return true;
 }
 
@@ -471,15 +328,7 @@ void Service::applySettings()
 {
     m_policy->setAllowPrivateTargets(m_settings->boolValue(SettingKeys::allowPrivateTargets));
     m_http->setMaxBodyBytes(m_settings->int64Value(SettingKeys::maxBodyBytes));
-    BrowserPool::Options o;
-    o.size = m_settings->intValue(SettingKeys::poolSize);
-    o.queueLimit = m_settings->intValue(SettingKeys::poolQueueLimit);
-    o.standby = m_settings->intValue(SettingKeys::poolStandby);
-    o.visitorSharePercent = m_settings->intValue(SettingKeys::poolVisitorShare);
-    o.siteSharePercent = m_settings->intValue(SettingKeys::poolSiteShare);
-    o.engine = m_settings->stringValue(SettingKeys::browserEngine);
-    o.chromiumPath = m_settings->stringValue(SettingKeys::browserChromiumPath);
-    m_pool->setOptions(o);
+    m_pool->setOptions(poolOptions(*m_settings));
     m_pool->setPageDefaults(m_settings->boolValue(SettingKeys::browserPolyfills),
                             m_settings->stringValue(SettingKeys::browserUserAgent).trimmed());
     applyLimits();
@@ -507,9 +356,9 @@ void Service::applyLimits()
     m.maxSessionsPerCredential = m_settings->intValue(SettingKeys::mcpMaxSessionsPerCredential);
     m.maxSessionBytes = m_settings->int64Value(SettingKeys::mcpMaxSessionBytes);
     m.idleTimeoutMs = m_settings->int64Value(SettingKeys::mcpSessionIdleMs);
-    m_bridge->mcp().setLimits(m);
+    m_cloud->bridgeMcp().setLimits(m);
     m_sites->mcp().setLimits(m);
-    m_siteMcp->mcp().setLimits(m);
+    m_a2w->siteMcp().setLimits(m);
 
     const int purgeMs = m_settings->intValue(SettingKeys::storagePurgeIntervalMs);
     if (m_purger && m_purger->interval() != purgeMs)
@@ -565,13 +414,13 @@ void Service::shutdown()
         if (!m_running)
             return;
         m_running = false;
-        m_runs->shutdown();
+        m_cloud->runs().shutdown();
         m_http->failInFlight();
         // Let the last answers reach their clients before the process goes.
         m_http->drain(2000, [this] {
             qCInfo(lcService) << "answers sent; closing the browser pool and the store";
             m_purger.reset();
-            m_liveViews->shutdown();
+            m_cloud->liveViews().shutdown();
             m_pool->shutdown();
             m_store->close();
             qCInfo(lcService) << "stopped";

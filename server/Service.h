@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QHostAddress>
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -11,8 +12,6 @@
 class QNetworkAccessManager;
 
 namespace ph {
-class AnalyticsNotifications;
-
 class ApiKeyService;
 class BrowserPool;
 class Clock;
@@ -24,50 +23,42 @@ class SettingsService;
 class Store;
 namespace http {
 class ApiKeyAuthenticator;
+class Controller;
 class HttpServer;
 class IdTokenVerifier;
 class OpenApiController;
 } // namespace http
 namespace sites {
+class AnalyticsNotifications;
 class SitesArea;
-}
+} // namespace sites
 namespace runtime {
-class RuntimeController;
-class RuntimeRunner;
+class RuntimeArea;
 class RuntimeService;
 } // namespace runtime
 namespace a2w {
-class A2wController;
+class A2wArea;
 class A2wService;
-class SiteMcpController;
-class TaskController;
 class WebBotAuth;
 } // namespace a2w
 namespace cloud {
-class AgentController;
-class BridgeController;
-class LibraryController;
-class LiveViewController;
+class CloudArea;
 class LibraryRepository;
 class RunService;
-class ScrapeController;
 class ToolLibrary;
 } // namespace cloud
 namespace engine {
 class LiveViews;
 class RunManager;
-class ToolRegistry;
 class TrajectoryRepository;
-struct EngineServices;
 } // namespace engine
 namespace webhooks {
 class WebhookQueue;
-class WebhooksController;
+class WebhooksArea;
 } // namespace webhooks
 namespace sys {
 class SystemController;
 }
-class DemoSite;
 
 struct ServiceConfig
 {
@@ -77,7 +68,9 @@ struct ServiceConfig
     QStringList settingOverrides; // "key=value" from --set
     bool printApiKey = false;     // mint a fresh owner key at start and print it
     const Clock *clock = nullptr; // null: the system clock
-    bool demo = false;            // serve the demo shop under /demo/ (docs/demo.md)
+    // Routes of the caller's own (app/'s demo shop under /demo/, docs/demo.md), served
+    // beside the API's. Owned by the caller; they outlive the Service.
+    QList<http::Controller *> extraControllers;
     // How host names resolve for the network policy; null: the system resolver. Tests
     // install their own names here (never through settings or the API).
     std::shared_ptr<const HostResolver> resolver;
@@ -136,7 +129,7 @@ public:
     // Web Bot Auth of visiting agents (tests reach its test-only switches here).
     a2w::WebBotAuth &webBotAuth();
     runtime::RuntimeService &runtime();
-    AnalyticsNotifications &analyticsNotifications() { return *m_analyticsNotifications; }
+    sites::AnalyticsNotifications &analyticsNotifications();
 
     // Mints an owner key on demand (console "new key" button).
     QString mintOwnerKey(const QString &label);
@@ -145,11 +138,20 @@ Q_SIGNALS:
     void stopped();
 
 private:
+    // start()'s steps, in order.
+    bool openStore(QString *error);
     bool ensureOwnerKey(QString *error);
+    bool openNetwork(QString *error);
+    void buildAreas();
+    void addRoutes(const QList<http::Controller *> &controllers);
+    bool listen(QString *error);
     void applySettings();
     // The limits that live outside Settings' readers: connections, MCP sessions, purge.
     void applyLimits();
 
+    // Declared in construction order: members are destroyed in reverse, each before what
+    // it uses (the HTTP server first, the store last). ~Service() only stops the work
+    // that still runs (live views, runs, the pool) before that.
     ServiceConfig m_config;
     std::unique_ptr<Clock> m_ownClock;
     const Clock *m_clock;
@@ -157,41 +159,20 @@ private:
     std::unique_ptr<Settings> m_settings;
     std::unique_ptr<ApiKeyService> m_keyService;
     std::unique_ptr<SettingsService> m_settingsService;
-    std::unique_ptr<ObjectPurger> m_purger;
     std::unique_ptr<NetworkPolicy> m_policy;
     std::unique_ptr<BrowserPool> m_pool;
-    std::unique_ptr<http::ApiKeyAuthenticator> m_auth;
-    std::unique_ptr<http::HttpServer> m_http;
     std::unique_ptr<QNetworkAccessManager> m_network;
-    std::unique_ptr<engine::ToolRegistry> m_tools;
-    std::unique_ptr<engine::TrajectoryRepository> m_trajectories;
-    std::unique_ptr<engine::EngineServices> m_engine;
-    std::unique_ptr<engine::RunManager> m_runs;
-    std::unique_ptr<webhooks::WebhookQueue> m_webhooks;
-    std::unique_ptr<webhooks::WebhooksController> m_webhooksController;
-    std::unique_ptr<cloud::ScrapeController> m_scrape;
-    std::unique_ptr<cloud::LibraryRepository> m_library;
-    std::unique_ptr<cloud::ToolLibrary> m_toolLibrary;
-    std::unique_ptr<cloud::RunService> m_runService;
-    std::unique_ptr<engine::LiveViews> m_liveViews;
-    std::unique_ptr<cloud::LiveViewController> m_liveViewController;
-    std::unique_ptr<cloud::AgentController> m_agent;
-    std::unique_ptr<cloud::LibraryController> m_libraryController;
-    std::unique_ptr<cloud::BridgeController> m_bridge;
-    std::unique_ptr<DemoSite> m_demoSite;
-    std::unique_ptr<sys::SystemController> m_system;
     std::unique_ptr<http::IdTokenVerifier> m_idTokens;
-    std::unique_ptr<a2w::A2wService> m_a2w;
-    std::unique_ptr<a2w::WebBotAuth> m_webBotAuth;
-    std::unique_ptr<a2w::A2wController> m_a2wController;
-    std::unique_ptr<a2w::TaskController> m_taskController;
-    std::unique_ptr<a2w::SiteMcpController> m_siteMcp;
-    std::unique_ptr<runtime::RuntimeService> m_runtime;
-    std::unique_ptr<runtime::RuntimeController> m_runtimeController;
-    std::unique_ptr<runtime::RuntimeRunner> m_runtimeRunner;
-    std::unique_ptr<AnalyticsNotifications> m_analyticsNotifications;
-    std::unique_ptr<http::OpenApiController> m_openApi;
+    std::unique_ptr<http::ApiKeyAuthenticator> m_auth;
+    std::unique_ptr<webhooks::WebhooksArea> m_webhooks;
     std::unique_ptr<sites::SitesArea> m_sites;
+    std::unique_ptr<cloud::CloudArea> m_cloud;
+    std::unique_ptr<sys::SystemController> m_system;
+    std::unique_ptr<a2w::A2wArea> m_a2w;
+    std::unique_ptr<runtime::RuntimeArea> m_runtime;
+    std::unique_ptr<http::OpenApiController> m_openApi;
+    std::unique_ptr<ObjectPurger> m_purger;
+    std::unique_ptr<http::HttpServer> m_http;
     QString m_mintedKey;
     bool m_keyFromEnv = false;
     bool m_running = false;

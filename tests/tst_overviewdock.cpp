@@ -11,7 +11,6 @@
 #include "overview/OverviewDock.h"
 #include "trajectories/TrajectoriesDock.h"
 
-#include "ActivityStats.h"
 #include "browser/BrowserPool.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
@@ -20,6 +19,7 @@
 #include "core/RequestLog.h"
 #include "core/Store.h"
 #include "engine/TrajectoryRepository.h"
+#include "system/ActivityStats.h"
 #include "webhooks/WebhookQueue.h"
 
 #include <QAccessible>

@@ -8,13 +8,13 @@
 #include "TestMain.h"
 #include "TestService.h"
 
-#include "AnalyticsNotifications.h"
 #include "a2w/A2wService.h"
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
 #include "core/Clock.h"
 #include "core/Store.h"
 #include "runtime/RuntimeService.h"
+#include "sites/AnalyticsNotifications.h"
 
 #include <QDateTime>
 #include <QFile>

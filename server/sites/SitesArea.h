@@ -7,10 +7,15 @@
 namespace ph {
 class Clock;
 class CredentialVerifier;
+class NetworkPolicy;
 class Store;
 namespace http {
+class ApiKeyAuthenticator;
 class Controller;
 } // namespace http
+namespace webhooks {
+class WebhookQueue;
+}
 namespace mcp {
 class McpServer;
 }
@@ -18,6 +23,7 @@ class McpServer;
 
 namespace ph::sites {
 
+class AnalyticsNotifications;
 class AnalyticsRepository;
 class ChangeRepository;
 class ConfigApi;
@@ -45,6 +51,17 @@ public:
     // The configuration MCP server (its session limits are settings).
     mcp::McpServer &mcp() { return *m_mcp; }
 
+    // What the sites decide for the network policy: who may reach private targets (owner
+    // keys, user keys granted privateTargets) and what a visitor's work may reach (its
+    // site's own hosts and the owner's allowlist).
+    void installReach(NetworkPolicy &policy);
+    // Connect AI keys as credentials, and the capabilities the owner set on a user API
+    // key (PATCH /api-keys/{id}) gating the cloud routes.
+    void installOn(http::ApiKeyAuthenticator &auth);
+    // The owner's analytics notification webhooks, on the webhook queue.
+    void startNotifications(webhooks::WebhookQueue &queue);
+    AnalyticsNotifications &notifications() { return *m_notifications; }
+
 private:
     std::unique_ptr<SiteRepository> m_sites;
     std::unique_ptr<ConnectKeyRepository> m_connectKeys;
@@ -54,6 +71,9 @@ private:
     std::unique_ptr<mcp::McpServer> m_mcp;
     std::unique_ptr<WorkspaceController> m_workspace;
     std::unique_ptr<ConfigController> m_config;
+    std::unique_ptr<AnalyticsNotifications> m_notifications;
+    Store &m_store;
+    const Clock &m_clock;
 };
 
 } // namespace ph::sites

@@ -2,13 +2,13 @@
 
 #include "OverviewChart.h"
 
-#include "ActivityStats.h"
 #include "Service.h"
 #include "a2w/A2wService.h"
 #include "browser/BrowserPool.h"
 #include "core/Clock.h"
 #include "core/RequestLog.h"
 #include "core/Store.h"
+#include "system/ActivityStats.h"
 #include "webhooks/WebhookQueue.h"
 
 #include <QDateTime>

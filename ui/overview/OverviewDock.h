@@ -26,7 +26,7 @@ class OverviewChart;
 // status, the browser pool, latency, webhook deliveries, credits, A2W and runtime runs)
 // and the requests as they happen. The charts follow the store's and the services'
 // change signals, redrawn at most twice a second (kMinRefreshMs) and only while the panel
-// is on screen. Each refresh reads the hour (a few indexed queries, server/ActivityStats)
+// is on screen. Each refresh reads the hour (a few indexed queries, server/system/ActivityStats)
 // on a worker thread through a read-only connection of its own, one read at a time (a
 // change during a read asks for one more after it); the UI thread only applies the
 // result to the charts (both timed by bench/console). Clicking a chart asks for its panel.

@@ -1,17 +1,17 @@
 #include "AnalyticsNotifications.h"
 
+#include "AnalyticsRepository.h"
+#include "SiteRepository.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/RequestLog.h"
 #include "core/Store.h"
-#include "sites/AnalyticsRepository.h"
-#include "sites/SiteRepository.h"
 #include "webhooks/WebhookQueue.h"
 
 #include <QDateTime>
 #include <QJsonArray>
 
-namespace ph {
+namespace ph::sites {
 
 namespace {
 
@@ -143,4 +143,4 @@ int AnalyticsNotifications::sendDailyDigests(const QString &day)
     return sent;
 }
 
-} // namespace ph
+} // namespace ph::sites

@@ -1,6 +1,7 @@
 #include "Demo.h"
 
 #include "Service.h"
+
 #include "core/Store.h"
 #include "engine/TrajectoryRepository.h"
 #include "http/Exchange.h"
@@ -120,6 +121,30 @@ void DemoSeeder::call(const QByteArray &method, const QString &path, const QJson
 
 void DemoSeeder::step(int index)
 {
+    if (index < kRunSteps) {
+        startRun(index);
+        return;
+    }
+    switch (index - kRunSteps) {
+    case 0: // a site, a Connect AI key, and a pending proposal from it
+        seedSite(index);
+        return;
+    case 1:
+        proposeChange(index);
+        return;
+    case 2: // a saved tool and a trigger that runs it
+        saveTool(index);
+        return;
+    case 3:
+        failCallback();
+        return;
+    default:
+        return;
+    }
+}
+
+void DemoSeeder::startRun(int index)
+{
     const QString base = m_service.apiAddress();
     const QString shop = base + QStringLiteral("/demo/shop.html");
     const QJsonObject products = QJsonDocument::fromJson(R"({"type":"object","properties":{
@@ -179,84 +204,92 @@ void DemoSeeder::step(int index)
               {QStringLiteral("urls"), QJsonArray{shop}}},
              m_key, 1, then);
         return;
-    case 6: // a site, a Connect AI key, and a pending proposal from it
-        call("POST", QStringLiteral("/generateSiteKey"),
-             {{QStringLiteral("siteName"), QStringLiteral("Harbour Supplies")},
-              {QStringLiteral("label"), QStringLiteral("website embed")},
-              {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("harbour.example")}}},
-             m_key, 0, [this, index](const QJsonObject &r) {
-                 m_siteId = r.value(QStringLiteral("siteId")).toString();
-                 const QString keyId = r.value(QStringLiteral("key"))
-                                           .toObject()
-                                           .value(QStringLiteral("keyId"))
-                                           .toString();
-                 // A configuration for the Sites panel's editor to show.
-                 call("POST", QStringLiteral("/upsertSiteConfig"),
-                      {{QStringLiteral("keyId"), keyId},
-                       {QStringLiteral("siteConfig"), demoSiteConfig()}},
-                      m_key, 0, [this, index](const QJsonObject &) {
-                          call("POST", QStringLiteral("/createConnectKey"),
-                               {{QStringLiteral("siteId"), m_siteId},
-                                {QStringLiteral("label"), QStringLiteral("owner's assistant")}},
-                               m_key, 0, [this, index](const QJsonObject &k) {
-                                   m_connectKey = k.value(QStringLiteral("key")).toString();
-                                   step(index + 1);
-                               });
-                      });
-             });
-        return;
-    case 7:
-        call("POST", QStringLiteral("/config/v1/sites/%1/changes").arg(m_siteId),
-             {{QStringLiteral("patch"),
-               QJsonObject{{QStringLiteral("greeting"),
-                            QJsonObject{{QStringLiteral("text"),
-                                         QStringLiteral("Ahoy! Looking for rope or fenders?")}}}}},
-              {QStringLiteral("title"), QStringLiteral("A warmer greeting")},
-              {QStringLiteral("description"),
-               QStringLiteral("Visitors who are greeted by name of what they look for stay "
-                              "longer.")},
-              {QStringLiteral("clientRequestId"), QStringLiteral("demo-greeting")}},
-             m_connectKey, 0, then);
-        return;
-    case 8: // a saved tool and a trigger that runs it
-        call("POST", QStringLiteral("/tools"),
-             {{QStringLiteral("name"), QStringLiteral("shop_prices")},
-              {QStringLiteral("description"), QStringLiteral("Products and prices of the shop")},
-              {QStringLiteral("parameters"),
-               QJsonDocument::fromJson(QStringLiteral(R"({"type":"object","properties":{
-                   "page":{"type":"string","default":"%1"}}})")
-                                           .arg(shop)
-                                           .toUtf8())
-                   .object()},
-              {QStringLiteral("steps"),
-               QJsonDocument::fromJson(R"([{"tool":"act_on_tab","args":{"action":"navigate",
-                   "url":"{{page}}"}},{"tool":"crawl_and_extract_from_tab","args":{}}])")
-                   .array()}},
-             m_key, 0, [this, index](const QJsonObject &) {
-                 call("POST", QStringLiteral("/triggers"),
-                      {{QStringLiteral("label"), QStringLiteral("nightly prices")},
-                       {QStringLiteral("tool"), QStringLiteral("shop_prices")}},
-                      m_key, 0, [this, index](const QJsonObject &) { step(index + 1); });
-             });
-        return;
-    case 9: {
-        // The callback to the receiver that is down: one more attempt now fails it for good.
-        webhooks::WebhookQueue &queue = m_service.webhooks();
-        for (const auto &d : queue.list(QString(), QStringLiteral("pending"), 50, QString())) {
-            if (d.url.contains(QLatin1String("127.0.0.1:9/")))
-                queue.redeliver(d.id);
-        }
-        QTimer::singleShot(1500, this, [this] {
-            Q_EMIT finished(QStringLiteral("6 runs (success, workflow, error, waiting for input, "
-                                           "cancelled, executing), callbacks delivered and "
-                                           "failed, a site with a pending proposal, a saved tool "
-                                           "and a trigger"));
-        });
-        return;
-    }
     default:
         return;
     }
+}
+
+void DemoSeeder::seedSite(int index)
+{
+    call(
+        "POST", QStringLiteral("/generateSiteKey"),
+        {{QStringLiteral("siteName"), QStringLiteral("Harbour Supplies")},
+         {QStringLiteral("label"), QStringLiteral("website embed")},
+         {QStringLiteral("allowedDomains"), QJsonArray{QStringLiteral("harbour.example")}}},
+        m_key, 0, [this, index](const QJsonObject &r) {
+            m_siteId = r.value(QStringLiteral("siteId")).toString();
+            const QString keyId =
+                r.value(QStringLiteral("key")).toObject().value(QStringLiteral("keyId")).toString();
+            // A configuration for the Sites panel's editor to show.
+            call("POST", QStringLiteral("/upsertSiteConfig"),
+                 {{QStringLiteral("keyId"), keyId},
+                  {QStringLiteral("siteConfig"), demoSiteConfig()}},
+                 m_key, 0, [this, index](const QJsonObject &) {
+                     call("POST", QStringLiteral("/createConnectKey"),
+                          {{QStringLiteral("siteId"), m_siteId},
+                           {QStringLiteral("label"), QStringLiteral("owner's assistant")}},
+                          m_key, 0, [this, index](const QJsonObject &k) {
+                              m_connectKey = k.value(QStringLiteral("key")).toString();
+                              step(index + 1);
+                          });
+                 });
+        });
+}
+
+void DemoSeeder::proposeChange(int index)
+{
+    auto then = [this, index](const QJsonObject &) { step(index + 1); };
+    call("POST", QStringLiteral("/config/v1/sites/%1/changes").arg(m_siteId),
+         {{QStringLiteral("patch"),
+           QJsonObject{{QStringLiteral("greeting"),
+                        QJsonObject{{QStringLiteral("text"),
+                                     QStringLiteral("Ahoy! Looking for rope or fenders?")}}}}},
+          {QStringLiteral("title"), QStringLiteral("A warmer greeting")},
+          {QStringLiteral("description"),
+           QStringLiteral("Visitors who are greeted by name of what they look for stay "
+                          "longer.")},
+          {QStringLiteral("clientRequestId"), QStringLiteral("demo-greeting")}},
+         m_connectKey, 0, then);
+}
+
+void DemoSeeder::saveTool(int index)
+{
+    const QString shop = m_service.apiAddress() + QStringLiteral("/demo/shop.html");
+    call("POST", QStringLiteral("/tools"),
+         {{QStringLiteral("name"), QStringLiteral("shop_prices")},
+          {QStringLiteral("description"), QStringLiteral("Products and prices of the shop")},
+          {QStringLiteral("parameters"),
+           QJsonDocument::fromJson(QStringLiteral(R"({"type":"object","properties":{
+               "page":{"type":"string","default":"%1"}}})")
+                                       .arg(shop)
+                                       .toUtf8())
+               .object()},
+          {QStringLiteral("steps"),
+           QJsonDocument::fromJson(R"([{"tool":"act_on_tab","args":{"action":"navigate",
+               "url":"{{page}}"}},{"tool":"crawl_and_extract_from_tab","args":{}}])")
+               .array()}},
+         m_key, 0, [this, index](const QJsonObject &) {
+             call("POST", QStringLiteral("/triggers"),
+                  {{QStringLiteral("label"), QStringLiteral("nightly prices")},
+                   {QStringLiteral("tool"), QStringLiteral("shop_prices")}},
+                  m_key, 0, [this, index](const QJsonObject &) { step(index + 1); });
+         });
+}
+
+void DemoSeeder::failCallback()
+{
+    // The callback to the receiver that is down: one more attempt now fails it for good.
+    webhooks::WebhookQueue &queue = m_service.webhooks();
+    for (const auto &d : queue.list(QString(), QStringLiteral("pending"), 50, QString())) {
+        if (d.url.contains(QLatin1String("127.0.0.1:9/")))
+            queue.redeliver(d.id);
+    }
+    QTimer::singleShot(1500, this, [this] {
+        Q_EMIT finished(QStringLiteral("6 runs (success, workflow, error, waiting for input, "
+                                       "cancelled, executing), callbacks delivered and "
+                                       "failed, a site with a pending proposal, a saved tool "
+                                       "and a trigger"));
+    });
 }
 
 } // namespace ph

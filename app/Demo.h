@@ -51,7 +51,16 @@ private:
     using Next = std::function<void(const QJsonObject &)>;
     void call(const QByteArray &method, const QString &path, const QJsonObject &body,
               const QString &key, int waitSeconds, Next next);
+    // The seeding is a chain of steps, each calling the next when its answer came: first
+    // kRunSteps runs in their states, then the site, its proposal, the saved tool and the
+    // failed callback.
+    static constexpr int kRunSteps = 6;
     void step(int index);
+    void startRun(int index);
+    void seedSite(int index);
+    void proposeChange(int index);
+    void saveTool(int index);
+    void failCallback();
 
     Service &m_service;
     QString m_key;

@@ -8,13 +8,15 @@
 
 namespace ph {
 class Store;
-namespace sites {
-class AnalyticsRepository;
-class SiteRepository;
-} // namespace sites
 namespace webhooks {
 class WebhookQueue;
 }
+} // namespace ph
+
+namespace ph::sites {
+
+class AnalyticsRepository;
+class SiteRepository;
 
 // Sends a site owner's analytics notification webhooks (upsertAnalyticsNotificationSettings)
 // through the webhook queue: signed with the subscription's secret, retried on the
@@ -28,9 +30,9 @@ class AnalyticsNotifications : public QObject
 public:
     // `ownerKeyId` names the key the deliveries are made for (the workspace owner's):
     // its network grant applies to the receivers.
-    AnalyticsNotifications(Store &store, sites::SiteRepository &sites,
-                           sites::AnalyticsRepository &analytics, webhooks::WebhookQueue &queue,
-                           std::function<QString()> ownerKeyId, QObject *parent = nullptr);
+    AnalyticsNotifications(Store &store, SiteRepository &sites, AnalyticsRepository &analytics,
+                           webhooks::WebhookQueue &queue, std::function<QString()> ownerKeyId,
+                           QObject *parent = nullptr);
 
     // The daily.digest of `day` (yyyy-MM-dd, UTC) to every site's subscriptions that
     // select it; returns how many sites had one. The hourly timer calls it for the day
@@ -41,13 +43,13 @@ private:
     void send(const QString &siteId, const QString &id, const QStringList &kinds,
               const QJsonObject &data);
 
-    sites::SiteRepository &m_sites;
+    SiteRepository &m_sites;
     QTimer m_digestTimer;
     QString m_today;
     Store &m_store;
-    sites::AnalyticsRepository &m_analytics;
+    AnalyticsRepository &m_analytics;
     webhooks::WebhookQueue &m_queue;
     std::function<QString()> m_ownerKeyId;
 };
 
-} // namespace ph
+} // namespace ph::sites

@@ -1,0 +1,73 @@
+#include "CloudArea.h"
+
+#include "AgentController.h"
+#include "BridgeController.h"
+#include "LibraryController.h"
+#include "LibraryRepository.h"
+#include "LiveViewController.h"
+#include "RunService.h"
+#include "ScrapeController.h"
+#include "ToolLibrary.h"
+
+#include "engine/LiveViews.h"
+#include "engine/RunContext.h"
+#include "engine/RunManager.h"
+#include "engine/Tool.h"
+#include "engine/TrajectoryRepository.h"
+
+namespace ph::cloud {
+
+CloudArea::CloudArea(Store &store, Settings &settings, BrowserPool &pool, NetworkPolicy &policy,
+                     QNetworkAccessManager &network, http::Authenticator &auth,
+                     webhooks::WebhookQueue &webhooks)
+    : m_tools(engine::ToolRegistry::builtIn())
+    , m_trajectories(std::make_unique<engine::TrajectoryRepository>(store))
+    , m_engine(std::make_unique<engine::EngineServices>(engine::EngineServices{
+          store, settings, pool, policy, network, *m_tools, *m_trajectories}))
+    , m_runs(std::make_unique<engine::RunManager>(*m_engine))
+    , m_scrape(std::make_unique<ScrapeController>(store, settings, pool, policy, webhooks))
+    // The browser bridge's library (saved tools, recordings, triggers) and agent runs.
+    , m_library(std::make_unique<LibraryRepository>(store))
+    , m_toolLibrary(std::make_unique<ToolLibrary>(*m_library, *m_runs, *m_trajectories))
+    , m_runService(
+          std::make_unique<RunService>(store, settings, pool, *m_runs, webhooks, *m_toolLibrary))
+    , m_liveViews(
+          std::make_unique<engine::LiveViews>(store, settings, pool, *m_runs, *m_trajectories))
+    , m_liveViewController(std::make_unique<LiveViewController>(*m_liveViews))
+    , m_agent(
+          std::make_unique<AgentController>(store, settings, policy, *m_runService, *m_liveViews))
+    , m_libraryController(std::make_unique<LibraryController>(settings, *m_toolLibrary))
+    , m_bridge(std::make_unique<BridgeController>(store, settings, policy, auth, *m_runService,
+                                                  *m_scrape, *m_toolLibrary, webhooks))
+{}
+
+CloudArea::~CloudArea() = default;
+
+mcp::McpServer &CloudArea::bridgeMcp()
+{
+    return m_bridge->mcp();
+}
+
+QList<http::Controller *> CloudArea::controllers()
+{
+    return {m_scrape.get(), m_agent.get(), m_liveViewController.get(), m_libraryController.get(),
+            m_bridge.get()};
+}
+
+void CloudArea::recoverRuns()
+{
+    m_runs->recoverOrphans();
+}
+
+void CloudArea::recoverScrapes()
+{
+    m_scrape->recoverUnfinished();
+}
+
+void CloudArea::shutdown()
+{
+    m_liveViews->shutdown();
+    m_runs->shutdown();
+}
+
+} // namespace ph::cloud
