@@ -99,8 +99,9 @@ QString edgeProblem(const QString &from, const QString &to)
         return {};
     if (b == QLatin1String("http") && facesHttp(from))
         return {};
-    // A controller is reached only by the HTTP wiring (server/Service) and its own area.
-    if (isController(to) && a != QLatin1String("server") && !facesHttp(from))
+    // A controller is reached only by the HTTP wiring (server/Service) and its own area
+    // (its *Area among them).
+    if (isController(to) && a != QLatin1String("server"))
         return QStringLiteral("%1 includes the controller %2").arg(from, to);
     if (!allowed().value(a).contains(b))
         return QStringLiteral("%1 (%2) includes %3 (%4)").arg(from, a, to, b);
@@ -316,6 +317,20 @@ void tst_Layering::judgesIncludeEdges_data()
     QTest::newRow("allows the service wiring to include controllers")
         << "server/Service.cpp"
         << "server/cloud/AgentController.h" << true;
+    QTest::newRow("refuses the service wiring including app's demo shop") << "server/Service.cpp"
+                                                                          << "app/Demo.h" << false;
+    QTest::newRow("allows the cloud to check tool arguments with core's schema check")
+        << "server/cloud/ToolLibrary.cpp"
+        << "server/core/JsonSchema.h" << true;
+    QTest::newRow("allows the sites' analytics notifications onto the webhook queue")
+        << "server/sites/AnalyticsNotifications.cpp"
+        << "server/webhooks/WebhookQueue.h" << true;
+    QTest::newRow("allows an area's wiring to include its own controllers")
+        << "server/a2w/A2wArea.cpp"
+        << "server/a2w/A2wController.h" << true;
+    QTest::newRow("refuses an area's wiring including another area's controller")
+        << "server/runtime/RuntimeArea.cpp"
+        << "server/a2w/A2wController.h" << false;
     QTest::newRow("allows files of one area to include each other")
         << "server/net/EgressProxy.cpp"
         << "server/net/HostResolver.h" << true;
