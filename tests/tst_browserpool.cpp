@@ -224,11 +224,18 @@ void tst_BrowserPool::dropsARequestWhoseRequesterLeft()
     auto *requester = new QObject;
     QVERIFY(pool.acquire(QStringLiteral("gone"), kLocal, requester,
                          [&](std::unique_ptr<BrowserLease>) { granted = true; }));
+    // A request behind it: served in order, it gets the page only past the one that left.
+    std::unique_ptr<BrowserLease> behind;
+    QVERIFY(pool.acquire(QStringLiteral("behind"), kLocal, nullptr,
+                         [&](std::unique_ptr<BrowserLease> l) { behind = std::move(l); }));
     delete requester;
     first.reset();
-    QTest::qWait(300);
+    QTRY_VERIFY(behind);
     QVERIFY(!granted);
-    QCOMPARE(pool.stats().busy, 0);
+    QCOMPARE(pool.stats().busy, 1);
+    QCOMPARE(pool.stats().queued, 0);
+    behind.reset();
+    QTRY_COMPARE(pool.stats().busy, 0);
 }
 
 void tst_BrowserPool::isolatesEveryLease()
@@ -286,8 +293,7 @@ void tst_BrowserPool::timesOutANavigationThatNeverEnds()
     const auto r = navigate(*lease, m_site.url(QStringLiteral("/hang")), 1500);
     QVERIFY(!r.ok);
     QCOMPARE(r.errorCode, QStringLiteral("TIMEOUT"));
-    QVERIFY(t.elapsed() >= 1400);
-    QVERIFY(t.elapsed() < 6000);
+    QVERIFY(t.elapsed() >= 1400); // not before its time (a lower bound: load cannot break it)
     // The page is still usable afterwards.
     const auto next = navigate(*lease, m_site.url(QStringLiteral("/")));
     QVERIFY2(next.ok, qPrintable(next.errorCode + QLatin1Char(' ') + next.errorMessage));

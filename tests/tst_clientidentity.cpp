@@ -29,18 +29,18 @@ std::unique_ptr<QTcpSocket> send(quint16 port, const QByteArray &request, QByteA
     auto socket = std::make_unique<QTcpSocket>();
     socket->connectToHost(QHostAddress::LocalHost, port);
     socket->write(request);
-    QElapsedTimer t;
-    t.start();
     auto complete = [reply] {
         const qsizetype end = reply->indexOf("\r\n\r\n");
         if (end < 0)
             return false;
         return reply->startsWith("HTTP/1.1 200") || reply->endsWith("}");
     };
-    while (!complete() && t.elapsed() < 10000) {
-        QTest::qWait(5);
-        *reply += socket->readAll();
-    }
+    (void)QTest::qWaitFor(
+        [&] {
+            *reply += socket->readAll();
+            return complete();
+        },
+        10000);
     return socket;
 }
 

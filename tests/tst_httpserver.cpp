@@ -202,16 +202,16 @@ std::unique_ptr<QTcpSocket> openStream(quint16 port, const QByteArray &request, 
     auto socket = std::make_unique<QTcpSocket>();
     socket->connectToHost(QHostAddress::LocalHost, port);
     socket->write(request);
-    QElapsedTimer t;
-    t.start();
     auto complete = [reply] {
         return reply->contains("\r\n\r\n") &&
                (reply->startsWith("HTTP/1.1 200") || reply->endsWith("}"));
     };
-    while (!complete() && t.elapsed() < 5000) {
-        QTest::qWait(5);
-        *reply += socket->readAll();
-    }
+    (void)QTest::qWaitFor(
+        [&] {
+            *reply += socket->readAll();
+            return complete();
+        },
+        5000);
     return socket;
 }
 
@@ -229,15 +229,12 @@ std::vector<std::unique_ptr<QTcpSocket>> openConnections(quint16 port, int n)
         out.push_back(std::make_unique<QTcpSocket>());
         out.back()->connectToHost(QHostAddress::LocalHost, port);
     }
-    QElapsedTimer t;
-    t.start();
     auto connected = [&out] {
         return std::all_of(out.begin(), out.end(), [](const auto &s) {
             return s->state() == QAbstractSocket::ConnectedState;
         });
     };
-    while (!connected() && t.elapsed() < 5000)
-        QTest::qWait(10);
+    (void)QTest::qWaitFor(connected, 5000);
     return out;
 }
 
@@ -486,11 +483,9 @@ void tst_HttpServer::refusesADeclaredBodyOverTheLimitBeforeItArrives()
     const QByteArray head =
         "POST /json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_user.toUtf8() +
         "\r\nContent-Length: " + QByteArray::number(11 * 1024 * 1024) + "\r\n\r\n";
-    QElapsedTimer t;
-    t.start();
+    // The body never comes: a server that waited for it would not answer at all.
     const QByteArray reply = HttpClient::raw(m_server->port(), head, 5000, "}");
     QVERIFY2(reply.startsWith("HTTP/1.1 413"), reply.constData());
-    QVERIFY(t.elapsed() < 4000);
     QVERIFY(reply.contains("X-Request-Id: req_"));
     QVERIFY(reply.contains("\"code\":\"PAYLOAD_TOO_LARGE\""));
     QVERIFY(reply.contains("\"field\":\"body\""));
@@ -613,9 +608,8 @@ void tst_HttpServer::holdsALongPollUntilWoken()
     t.start();
     const auto r = waiter.get(QStringLiteral("/wait"), {{"Prefer", "wait=5"}});
     QCOMPARE(r.status, 200);
-    QCOMPARE(r.json().value(QStringLiteral("ready")).toBool(), true);
-    QVERIFY(t.elapsed() >= 250);
-    QVERIFY(t.elapsed() < 4000);
+    QCOMPARE(r.json().value(QStringLiteral("ready")).toBool(), true); // woken, not timed out
+    QVERIFY(t.elapsed() >= 250); // held until the wake (a lower bound: load cannot break it)
 }
 
 void tst_HttpServer::answersALongPollWhenTheWaitRunsOut()
@@ -675,13 +669,12 @@ void tst_HttpServer::cutsOffASlowClient()
     limits.headerTimeoutMs = 600;
     limits.bodyTimeoutMs = 600;
     m_server->setConnectionLimits(limits);
-    QElapsedTimer t;
-    t.start();
     bool closed = false;
-    // One byte every 150 ms: the whole request would take seconds.
+    // One byte every 150 ms: the whole request would take seconds. Closed by the server
+    // (not by trickle's own 6 s limit) with a 408, or with nothing for a silent client:
+    // had the server waited, the request would have arrived whole and been answered.
     const QByteArray reply = ::trickle(m_server->port(), head, trickle, 150, 6000, &closed);
     QVERIFY2(closed, reply.constData());
-    QVERIFY2(t.elapsed() < 4000, QByteArray::number(t.elapsed()).constData());
     if (status == 0) {
         QVERIFY2(reply.isEmpty(), reply.constData());
         return;

@@ -246,8 +246,8 @@ void tst_OverviewDock::refreshesAtMostTwiceASecond()
 {
     QFETCH(int, changes);
     QFETCH(int, spreadMs);
-    // Quiet first, so the burst starts after a whole throttle interval.
-    QTest::qWait(ui::OverviewDock::kMinRefreshMs + 50);
+    // Nothing pending from before: every refresh counted below is the burst's.
+    QTRY_VERIFY(m_dock->isIdle());
     const qreal before = current(Chart::Runs, QStringLiteral("success"));
     QList<qint64> at;
     QElapsedTimer clock;
@@ -263,7 +263,8 @@ void tst_OverviewDock::refreshesAtMostTwiceASecond()
     // The last change is drawn within one interval after the burst.
     QTRY_COMPARE_WITH_TIMEOUT(current(Chart::Runs, QStringLiteral("success")), before + changes,
                               ui::OverviewDock::kMinRefreshMs * 3);
-    QTest::qWait(ui::OverviewDock::kMinRefreshMs + 100);
+    // Nothing scheduled, nothing reading: the burst's last refresh has been counted.
+    QTRY_VERIFY(m_dock->isIdle());
     disconnect(c);
     QVERIFY(!at.isEmpty());
     // At most one refresh per 500 ms: in the burst's span (plus the catch-up) no more
@@ -297,7 +298,7 @@ void tst_OverviewDock::waitsWhileHiddenAndCatchesUpWhenShown()
         overview = window->findChild<ui::OverviewDock *>();
         QTRY_VERIFY(overview->refreshCount() > 0);
     }
-    QTest::qWait(ui::OverviewDock::kMinRefreshMs + 50);
+    QTRY_VERIFY(overview->isIdle());
     const qreal before = overview->chart(Chart::Runs)->values(QStringLiteral("error")).last();
     QDockWidget *other =
         tabbed ? window->findChild<QDockWidget *>(QStringLiteral("keysDock")) : nullptr;
@@ -310,7 +311,9 @@ void tst_OverviewDock::waitsWhileHiddenAndCatchesUpWhenShown()
     const int refreshes = overview->refreshCount();
     for (int i = 0; i < 5; ++i)
         makeRun(QStringLiteral("error"));
-    QTest::qWait(ui::OverviewDock::kMinRefreshMs * 2);
+    // The changes reached it (it is behind) and it scheduled nothing: out of sight, it waits.
+    QTRY_VERIFY(overview->isBehind());
+    QVERIFY(overview->isIdle());
     QCOMPARE(overview->refreshCount(), refreshes);
     if (tabbed)
         overview->raise();

@@ -34,7 +34,7 @@ private Q_SLOTS:
     void enforcesLimits();
     void titlesTheSheet();
     void parseAllGivesOneSheetForTextFormats();
-    void readsALargeCsvQuickly();
+    void readsALargeCsv();
 
 private:
     void checkSheet(Format format);
@@ -457,20 +457,18 @@ void tst_Reader::parseAllGivesOneSheetForTextFormats()
     QVERIFY(!Reader().parseAll("a,b\n1\n", Format::Csv, QString()).ok());
 }
 
-void tst_Reader::readsALargeCsvQuickly()
+// How quickly: bench/timing (a test that times itself fails on a busy machine).
+void tst_Reader::readsALargeCsv()
 {
     QByteArray csv("id,name,price,url\n");
     for (int i = 0; i < 100000; ++i)
         csv += QByteArray::number(i) + ",item " + QByteArray::number(i) + "," +
                QByteArray::number(i * 0.25) + ",https://shop.example/p/" + QByteArray::number(i) +
                "\n";
-    QElapsedTimer timer;
-    timer.start();
     const auto sheet = Reader().parse(csv, Format::Csv, QString());
     QVERIFY(sheet.ok());
     QCOMPARE(sheet->rowCount(), 100000);
     QCOMPARE(columnsText(*sheet), QStringLiteral("id:integer,name:string,price:number,url:string"));
-    QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(tst_Reader)

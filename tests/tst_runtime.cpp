@@ -1516,7 +1516,19 @@ void tst_Runtime::sendsTheOwnersAnalyticsNotifications()
     QCOMPARE(track(QStringLiteral("event"), QStringLiteral("scrolled")), 202);
     QCOMPARE(track(QStringLiteral("goal"), QStringLiteral("newsletter")), 202);
     QTRY_COMPARE_WITH_TIMEOUT(receiver.hits("/hook"), 1, 10000);
-    QTest::qWait(300);
+    // Queued in the order they came: a delivery for the event would be in the store ahead of
+    // the goal's. Only one there, and it delivered: nothing else can go out.
+    const auto queued = [&](const QString &status) {
+        QSqlQuery q(m_ph->service().store().database());
+        q.prepare(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE url = ?") +
+                  (status.isEmpty() ? QString() : QStringLiteral(" AND status = ?")));
+        q.addBindValue(receiver.url(QStringLiteral("/hook")));
+        if (!status.isEmpty())
+            q.addBindValue(status);
+        return q.exec() && q.next() ? q.value(0).toInt() : -1;
+    };
+    QTRY_COMPARE(queued(QStringLiteral("delivered")), 1);
+    QCOMPARE(queued(QString()), 1);
     QCOMPARE(receiver.hits("/hook"), 1);
     const FixtureRequest hook = receiver.requests("/hook").first();
     const QJsonObject body = QJsonDocument::fromJson(hook.body).object();

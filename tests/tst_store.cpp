@@ -314,7 +314,9 @@ void tst_Store::purgesExpiredObjectsOnATimer()
     };
     ObjectPurger purger(objects, 20);
     QSignalSpy purged(&purger, &ObjectPurger::purged);
-    QTest::qWait(100); // ticks with nothing expired remove nothing
+    QSignalSpy swept(&purger, &ObjectPurger::swept);
+    QTRY_VERIFY(swept.count() >= 2); // ticks with nothing expired remove nothing
+    QCOMPARE(swept.first().first().toInt(), 0);
     QCOMPARE(rows().size(), 3);
     QCOMPARE(purged.count(), 0);
 

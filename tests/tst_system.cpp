@@ -231,20 +231,26 @@ void tst_System::purgesExpiredStorageOnTheConfiguredInterval()
     TestService timed({QStringLiteral("storage.purgeIntervalMs=20")}, {}, &clock);
     QVERIFY2(timed.ok(), qPrintable(timed.error()));
     ObjectStore &objects = timed.service().store().objects();
-    const QString id = objects
-                           .put(QString(), QStringLiteral("response"), QStringLiteral("r.json"),
-                                QStringLiteral("application/json"), "{}", 1000)
-                           .id;
-    auto stored = [&] {
+    auto put = [&](qint64 ttlMs) {
+        return objects
+            .put(QString(), QStringLiteral("response"), QStringLiteral("r.json"),
+                 QStringLiteral("application/json"), "{}", ttlMs)
+            .id;
+    };
+    const QString soon = put(1000);
+    const QString id = put(3000);
+    auto stored = [&](const QString &which) {
         QSqlQuery q(timed.service().store().database());
         q.prepare(QStringLiteral("SELECT COUNT(*) FROM stored_objects WHERE id = :id"));
-        q.bindValue(QStringLiteral(":id"), id);
+        q.bindValue(QStringLiteral(":id"), which);
         return q.exec() && q.next() ? q.value(0).toInt() : -1;
     };
-    QTest::qWait(60);
-    QCOMPARE(stored(), 1);
     clock.advance(2000);
-    QTRY_COMPARE_WITH_TIMEOUT(stored(), 0, 3000);
+    // The first has gone: a purge ran after the clock moved, and kept the one not yet due.
+    QTRY_COMPARE_WITH_TIMEOUT(stored(soon), 0, 3000);
+    QCOMPARE(stored(id), 1);
+    clock.advance(2000);
+    QTRY_COMPARE_WITH_TIMEOUT(stored(id), 0, 3000);
 }
 
 // A generated file, an upload or a website has no expiry of its own: it is kept for
@@ -273,7 +279,18 @@ void tst_System::forgetsFilesWithoutALifetimeAfterTheRetention()
     const QString artifact = put(QStringLiteral("artifact"));
     clock.advance(30 * 60 * 1000);
     const QString upload = put(QStringLiteral("upload"));
-    QTest::qWait(60);
+    // A marker with a TTL that has passed: once it is gone, a purge has run at this time.
+    auto expired = [&] {
+        const QString marker =
+            objects
+                .put(QString(), QStringLiteral("response"), QStringLiteral("m.json"),
+                     QStringLiteral("application/json"), "{}", 1)
+                .id;
+        clock.advance(2);
+        return marker;
+    };
+    const QString halfHour = expired();
+    QTRY_COMPARE_WITH_TIMEOUT(stored(halfHour), 0, 3000);
     QCOMPARE(stored(artifact), 1); // half an hour old: kept
     clock.advance(31 * 60 * 1000);
     QTRY_COMPARE_WITH_TIMEOUT(stored(artifact), 0, 3000); // an hour and a minute: gone
@@ -282,7 +299,8 @@ void tst_System::forgetsFilesWithoutALifetimeAfterTheRetention()
     QCOMPARE(timed.service().settings().set(QStringLiteral("storage.retentionHours"), 0),
              QString());
     clock.advance(10LL * 365 * 24 * 3600 * 1000);
-    QTest::qWait(60);
+    const QString tenYears = expired();
+    QTRY_COMPARE_WITH_TIMEOUT(stored(tenYears), 0, 3000);
     QCOMPARE(stored(upload), 1);
 }
 

@@ -12,7 +12,6 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
@@ -78,10 +77,7 @@ QByteArray tst_TriggersPanel::runCurlExample(int *exitCode)
     if (!shell.waitForStarted(5000))
         return {};
     // The service answers on this thread: keep the event loop turning.
-    QElapsedTimer waited;
-    waited.start();
-    while (shell.state() != QProcess::NotRunning && waited.elapsed() < 60000)
-        QTest::qWait(20);
+    (void)QTest::qWaitFor([&] { return shell.state() == QProcess::NotRunning; }, 60000);
     *exitCode = shell.exitCode();
     return shell.readAllStandardOutput();
 }

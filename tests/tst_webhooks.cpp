@@ -6,6 +6,7 @@
 
 #include "core/Clock.h"
 #include "core/Store.h"
+#include "engine/RunManager.h"
 #include "webhooks/WebhookQueue.h"
 
 #include <QDir>
@@ -13,6 +14,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
+#include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QUuid>
@@ -294,6 +296,16 @@ void tst_Webhooks::sendsSvcEventsOnlyToSubscriptionsThatSelectThem()
 {
     const int a = m_receiver.hits("/a");
     const int b = m_receiver.hits("/b");
+    const auto owed = [this](const QString &path, const QString &status) {
+        QSqlQuery q(m_ph->service().store().database());
+        q.prepare(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE url = ?") +
+                  (status.isEmpty() ? QString() : QStringLiteral(" AND status = ?")));
+        q.addBindValue(m_receiver.url(path));
+        if (!status.isEmpty())
+            q.addBindValue(status);
+        return q.exec() && q.next() ? q.value(0).toInt() : -1;
+    };
+    const int owedB = owed(QStringLiteral("/b"), QString());
     HttpClient c = m_ph->client();
     c.post(QStringLiteral("/agent"),
            {{QStringLiteral("input"), QStringLiteral("List the products")},
@@ -306,7 +318,11 @@ void tst_Webhooks::sendsSvcEventsOnlyToSubscriptionsThatSelectThem()
                                     {QStringLiteral("events"),
                                      QJsonArray{QStringLiteral("svc.execution.failed")}}}}}});
     QTRY_COMPARE_WITH_TIMEOUT(m_receiver.hits("/a"), a + 1, 5000);
-    QTest::qWait(300);
+    // The run's callbacks are stored with its end, in one commit: once /a has one, every
+    // delivery the run owes is in the store. All of them delivered, nothing more can go out.
+    QTRY_COMPARE(owed(QStringLiteral("/a"), QStringLiteral("delivered")),
+                 owed(QStringLiteral("/a"), QString()));
+    QCOMPARE(owed(QStringLiteral("/b"), QString()), owedB);
     QCOMPARE(m_receiver.hits("/a"), a + 1); // only the selected event, not workflow.completed too
     QCOMPARE(m_receiver.hits("/b"), b);     // the run succeeded: nothing for svc.execution.failed
     const QJsonObject p = QJsonDocument::fromJson(hooks("/a").last().body).object();
@@ -364,8 +380,9 @@ void tst_Webhooks::retriesOnThePublishedScheduleAndGivesUp()
     for (int i = 0; i < delays.size(); ++i) {
         // One millisecond early: nothing goes out.
         clock.advance(delays[i] - 1);
-        queue.pump();
-        QTest::qWait(100);
+        queue.pump(); // sends what is due before it returns
+        QCOMPARE(queue.inFlight(), 0);
+        QCOMPARE(queue.find(id, false)->attempts, 1 + i);
         QCOMPARE(m_receiver.hits("/flaky"), before + 1 + i);
         clock.advance(1);
         queue.pump();
@@ -374,8 +391,8 @@ void tst_Webhooks::retriesOnThePublishedScheduleAndGivesUp()
     }
     // Five attempts, all refused: the delivery is failed, and nothing more is sent.
     clock.advance(3600000);
-    queue.pump();
-    QTest::qWait(200);
+    queue.pump(); // sends what is due before it returns
+    QCOMPARE(queue.inFlight(), 0);
     QCOMPARE(m_receiver.hits("/flaky"), before + 5);
     const QJsonObject d = c.get(QStringLiteral("/webhooks/deliveries/") + id).json();
     QCOMPARE(d.value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
@@ -678,6 +695,7 @@ void tst_Webhooks::storesARunsEndOnlyTogetherWithItsCallbacks()
         QVERIFY(q.exec(QStringLiteral("CREATE TEMP TRIGGER no_deliveries BEFORE INSERT ON"
                                       " webhook_deliveries BEGIN SELECT RAISE(ABORT, 'disk"
                                       " full'); END")));
+        QSignalSpy settled(&ph.service().runs(), &engine::RunManager::runSettled);
         HttpClient c = ph.client();
         const auto r =
             c.post(QStringLiteral("/agent"),
@@ -686,7 +704,13 @@ void tst_Webhooks::storesARunsEndOnlyTogetherWithItsCallbacks()
                     {QStringLiteral("webhookUrl"), m_receiver.url(QStringLiteral("/ok"))}});
         trajectory = r.json().value(QStringLiteral("trajectoryId")).toString();
         QVERIFY(!trajectory.isEmpty());
-        QTest::qWait(300);
+        // The run has ended (and failed to store its end): callbacks would go out right
+        // after that commit, so nothing sent by now is nothing sent.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::any_of(settled.cbegin(), settled.cend(),
+                        [&](const QList<QVariant> &args) { return args.value(0) == trajectory; }),
+            10000);
+        QCOMPARE(ph.service().webhooks().inFlight(), 0);
         QCOMPARE(m_receiver.hits("/ok"), before); // nothing was sent
         QVERIFY(q.exec(QStringLiteral("SELECT status FROM phases WHERE trajectory_id = '%1'")
                            .arg(trajectory)));
@@ -819,17 +843,24 @@ void tst_Webhooks::resumesPendingDeliveriesAfterKillNine()
     // Due 5 s after the first attempt: all 50 arrive, each exactly once; and the run the
     // kill cut off, found executing at start, is announced as failed at once.
     QTRY_COMPARE_WITH_TIMEOUT(seen.size(), 51, 20000);
-    QTest::qWait(1000);
-    for (auto it = seen.begin(); it != seen.end(); ++it)
-        QCOMPARE(it.value(), 1);
+    // All 51 stored as delivered: nothing is due any more, so no second copy can follow.
     HttpClient c2(base2);
     c2.setBearer(QStringLiteral("kill-nine-test-owner-key"));
-    QCOMPARE(c2.get(QStringLiteral("/webhooks/deliveries?status=delivered&limit=500"))
+    QTRY_COMPARE_WITH_TIMEOUT(
+        c2.get(QStringLiteral("/webhooks/deliveries?status=delivered&limit=500"))
+            .json()
+            .value(QStringLiteral("deliveries"))
+            .toArray()
+            .size(),
+        51, 10000);
+    QCOMPARE(c2.get(QStringLiteral("/webhooks/deliveries?status=pending&limit=500"))
                  .json()
                  .value(QStringLiteral("deliveries"))
                  .toArray()
                  .size(),
-             51);
+             0);
+    for (auto it = seen.begin(); it != seen.end(); ++it)
+        QCOMPARE(it.value(), 1);
     QCOMPARE(failed.size(), 1);
     const QJsonObject p = QJsonDocument::fromJson(failed.first().body).object();
     QCOMPARE(sortedKeys(p), (QStringList{QStringLiteral("error"), QStringLiteral("event"),

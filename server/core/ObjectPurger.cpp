@@ -45,6 +45,7 @@ int ObjectPurger::purge()
         qCInfo(lcPurge) << "purged" << n << "expired stored objects";
         Q_EMIT purged(n);
     }
+    Q_EMIT swept(n);
     return n;
 }
 

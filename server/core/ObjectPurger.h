@@ -35,7 +35,10 @@ public:
     qint64 purgedTotal() const { return m_total; }
 
 Q_SIGNALS:
-    void purged(int count);
+    void purged(int count); // count > 0
+    // Every purge that ran, whatever it removed (0 included): tests wait on it to know a
+    // tick has happened before they check that something was kept.
+    void swept(int count);
 
 private:
     ObjectStore &m_objects;

@@ -127,10 +127,26 @@ void FixtureServer::answer(QTcpSocket *socket, const FixtureRequest &request)
         if (!response.hang)
             guard->disconnectFromHost();
     };
-    if (response.delayMs > 0)
-        QTimer::singleShot(response.delayMs, socket, send);
+    QPointer<QTcpSocket> owner(socket);
+    auto go = [owner, send, delayMs = response.delayMs] {
+        if (delayMs > 0 && owner)
+            QTimer::singleShot(delayMs, owner, send);
+        else
+            send();
+    };
+    if (response.holdUntilHits > m_hits.value(route))
+        m_held[route].append({response.holdUntilHits, go});
     else
-        send();
+        go();
+    // This hit may release requests held before it.
+    auto &held = m_held[route];
+    const int hits = m_hits.value(route);
+    for (qsizetype i = 0; i < held.size();) {
+        if (held[i].first <= hits)
+            held.takeAt(i).second();
+        else
+            ++i;
+    }
 }
 
 } // namespace ph::test

@@ -27,6 +27,9 @@ struct FixtureResponse
     QByteArray body;
     int delayMs = 0;   // wait before answering
     bool hang = false; // send the head and the body, then never finish
+    // Answer only once the route has been hit this many times: requests that must be in
+    // flight side by side (loaded one after the other, the first is never answered).
+    int holdUntilHits = 0;
     static FixtureResponse html(const QByteArray &body, const QByteArray &charset = "utf-8");
 };
 
@@ -71,6 +74,7 @@ private:
     QHash<QByteArray, int> m_hits;
     QHash<QByteArray, QList<FixtureRequest>> m_log;
     QHash<QTcpSocket *, QByteArray> m_buffers;
+    QHash<QByteArray, QList<QPair<int, std::function<void()>>>> m_held; // by route
 };
 
 } // namespace ph::test

@@ -266,6 +266,11 @@ void OverviewDock::showEvent(QShowEvent *event)
 
 // A dock behind another tab stays "visible", moved out of sight; visibilityChanged says
 // when its tab is chosen or left.
+bool OverviewDock::isIdle() const
+{
+    return !m_throttle->isActive() && !isRefreshing();
+}
+
 bool OverviewDock::onScreen() const
 {
     return isVisible() && m_tabShown;

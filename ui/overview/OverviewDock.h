@@ -50,6 +50,10 @@ public:
     // charts updated.
     void refreshNow();
     bool isRefreshing() const { return m_reading || m_again; }
+    // Nothing scheduled and no read running: no refresh comes without a new change.
+    bool isIdle() const;
+    // A change came while out of sight: the panel refreshes once it is shown.
+    bool isBehind() const { return m_dirty; }
     int refreshCount() const { return m_refreshes; }
     double lastQueryMs() const { return m_lastQueryMs; }
     double lastRefreshMs() const { return m_lastRefreshMs; }

@@ -257,6 +257,11 @@ QString TrajectoriesDock::statusFilter() const
     return m_statusFilter->currentData().toString();
 }
 
+bool TrajectoriesDock::isSearchPending() const
+{
+    return m_searchTimer->isActive();
+}
+
 void TrajectoriesDock::applyFilter()
 {
     m_searchTimer->stop();

@@ -35,6 +35,8 @@ public:
     explicit TrajectoriesDock(Service &service, QWidget *parent = nullptr);
     // How long typing in the filter field must pause before the list is filtered.
     static constexpr int kSearchPauseMs = 250;
+    // Typing has not paused yet: the list is filtered when it does (tests wait on this).
+    bool isSearchPending() const;
 
     TrajectoriesModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
