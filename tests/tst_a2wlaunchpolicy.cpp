@@ -25,7 +25,7 @@ private Q_SLOTS:
 
 namespace {
 const char *kShop = R"({"shortcuts":[
-    {"id":"kettles","label":"Find kettles","prompt":"find kettles","engagementKind":"research",
+    {"id":"kettles","label":"Find kettles","prompt":"find kettles","engagementKind":"support",
      "steps":[{"title":"Search","prompt":"kettle"}]},
     {"id":"order","kind":"journey","label":"Order","capabilityId":"buy"}]})";
 
@@ -71,11 +71,13 @@ void tst_A2wLaunchPolicy::plansARun_data()
     QTest::newRow("a stored shortcut runs its prompt and steps with its engagement kind")
         << QByteArray(R"({"url":"https://shop.test/","shortcutId":"kettles"})") << QString()
         << QStringLiteral("cloud") << QStringLiteral("find kettles\nStep 1: Search — kettle")
-        << QStringLiteral("research");
-    QTest::newRow("a capability the site declares runs its entry with the caller's values")
-        << QByteArray(R"({"url":"https://shop.test/","capabilityId":"buy","args":{"size":2}})")
+        << QStringLiteral("support");
+    QTest::newRow("a capability the caller names is a hint to the planner, with its values")
+        << QByteArray(
+               R"({"url":"https://shop.test/","prompt":"order","capabilityId":"buy","args":{"size":2}})")
         << QString() << QStringLiteral("cloud")
-        << QStringLiteral("Order\nWith these values:\nsize: 2") << QString();
+        << QStringLiteral("order\nUse the capability buy\nWith these values:\nsize: 2")
+        << QString();
     QTest::newRow("Prefer asks for the visitor's browser where the site allows handoffs")
         << QByteArray(R"({"url":"https://shop.test/","prompt":"find a kettle"})")
         << QStringLiteral("browser") << QStringLiteral("browser") << QStringLiteral("find a kettle")
@@ -131,7 +133,7 @@ void tst_A2wLaunchPolicy::refusesARun_data()
     QTest::newRow("an engagement kind that contradicts the stored one is refused")
         << QByteArray(kShop)
         << QByteArray(
-               R"({"url":"https://shop.test/","shortcutId":"kettles","engagementKind":"purchase"})")
+               R"({"url":"https://shop.test/","shortcutId":"kettles","engagementKind":"task"})")
         << QStringLiteral("ENGAGEMENT_KIND_MISMATCH");
     QTest::newRow("commerce from an anonymous caller needs a verified signature")
         << QByteArray("{}")

@@ -19,8 +19,14 @@ public:
     QString start(const ph::engine::ExecuteRequest &request, const QString &) override
     {
         started << request;
-        return request.historyContinue ? request.trajectoryId
-                                       : QStringLiteral("traj_%1").arg(++next);
+        const QString id =
+            request.historyContinue ? request.trajectoryId : QStringLiteral("traj_%1").arg(++next);
+        // Started or continued, the run executes (until the test moves it on).
+        ph::engine::RunSnapshot executing;
+        executing.status = ph::engine::RunStatus::Executing;
+        executing.steps = states.value(id).steps;
+        states.insert(id, executing);
+        return id;
     }
     std::optional<ph::engine::RunSnapshot> snapshot(const QString &trajectoryId,
                                                     const QString &) const override
