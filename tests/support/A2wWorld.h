@@ -79,6 +79,7 @@ struct A2wWorld
         run.kind = QStringLiteral("prompt");
         run.selector = QStringLiteral("find the cheapest kettle");
         run.execution = execution;
+        run.clientAddress = QStringLiteral("192.0.2.1");
         run.status = status;
         run.trust = ph::a2w::Trust::anonymous;
         run.contract = QStringLiteral("a2w");
