@@ -51,7 +51,6 @@ void tst_A2wBrowserHandoff::aReceiptIsClaimedOnlyOnItsSiteWhileTheRunWaits()
     const auto receiptOf = [&](const QString &id) { return handoff.receiptFor(id); };
     Run run = world.addRun(status, QStringLiteral("browser"), receiptOf);
     run.pendingTask = QStringLiteral("find a kettle");
-    run.agent = {{QStringLiteral("displayName"), QStringLiteral("ShopBot")}};
     world.repo->update(run);
     const QString own = handoff.receiptFor(run.id);
     QCOMPARE(handoff.findByReceipt(own)->id, run.id);
@@ -61,7 +60,8 @@ void tst_A2wBrowserHandoff::aReceiptIsClaimedOnlyOnItsSiteWhileTheRunWaits()
         QVERIFY2(code.isEmpty(), "claimed");
         QCOMPARE(c.runId, run.id);
         QCOMPARE(c.task, QStringLiteral("find a kettle"));
-        QCOMPARE(c.agentName, QStringLiteral("ShopBot"));
+        QCOMPARE(c.host, QStringLiteral("shop.test"));
+        QCOMPARE(c.trust, Trust::anonymous);
         const Run claimed = *world.repo->find(run.id);
         QCOMPARE(claimed.status, Status::running);
         QVERIFY(claimed.pendingTask.isEmpty());

@@ -63,17 +63,17 @@ void tst_A2wEngineMirror::buildsTheRunsGates_data()
     QTest::addColumn<bool>("confirmSubmits");
     QTest::addColumn<QString>("sameOrigin");
     QTest::newRow("by default a run confirms submits and stays on its origin")
-        << QByteArray("{}") << QByteArray("{}") << true << QStringLiteral("https://shop.test");
+        << QByteArray("{}") << QByteArray("{}") << true << QStringLiteral("https://shop.test:443");
     QTest::newRow("a site that allows cross-host and needs no confirmation lets the run go")
         << QByteArray(R"({"aiAccess":{"crossHost":"allow","confirmation":"never"}})")
         << QByteArray("{}") << false << QString();
     QTest::newRow("a caller may tighten a loose site to confirmation and its own origin")
         << QByteArray(R"({"aiAccess":{"crossHost":"allow","confirmation":"never"}})")
         << QByteArray(R"({"crossHost":"same_host","confirmation":"required"})") << true
-        << QStringLiteral("https://shop.test");
+        << QStringLiteral("https://shop.test:443");
     QTest::newRow("a caller never loosens a site that keeps runs on their origin")
         << QByteArray("{}") << QByteArray(R"({"crossHost":"allow","confirmation":"never"})") << true
-        << QStringLiteral("https://shop.test");
+        << QStringLiteral("https://shop.test:443");
 }
 
 void tst_A2wEngineMirror::buildsTheRunsGates()

@@ -18,7 +18,7 @@
 #include "engine/ResponseBuilder.h"
 #include "engine/RunManager.h"
 #include "net/NetworkPolicy.h"
-#include "sites/SiteConfigSchema.h"
+#include "sites/SiteConfig.h"
 #include "sites/SiteRepository.h"
 
 #include <QJsonArray>
@@ -184,15 +184,14 @@ engine::ExecuteRequest EngineMirror::engineRequest(const Run &run, const QString
     request.stored = stored;
     // A visiting agent's work: its pages come from the visitors' share of the pool.
     request.browser.forVisitorsOf(run.siteId);
-    const QJsonObject ai = sites::SiteConfigSchema::effective(m_sites.config(run.siteId).config)
-                               .value(QStringLiteral("aiAccess"))
-                               .toObject();
+    const sites::SiteConfig::AiAccess ai =
+        sites::SiteConfig(m_sites.config(run.siteId).config).aiAccess();
     const QJsonObject asked = run.request.value(QStringLiteral("policy")).toObject();
     // Confirmation: the site's aiAccess.confirmation, which a caller may tighten
     // (policy.confirmation: required) but never loosen. Continuations carry it too, so a
     // run rebuilt from the store after a restart keeps its gate.
     request.confirmSubmits =
-        ai.value(QStringLiteral("confirmation")).toString() == QLatin1String("required") ||
+        ai.confirmationRequired() ||
         asked.value(QStringLiteral("confirmation")).toString() == QLatin1String("required");
     // A delegated session is a person's approval in advance (scoped and spend-capped):
     // the run does not stop to ask again.
@@ -201,7 +200,7 @@ engine::ExecuteRequest EngineMirror::engineRequest(const Run &run, const QString
     // crossHost: the site's aiAccess.crossHost, which a caller may narrow (same_host)
     // but never widen; same_host keeps the run on the origin (scheme, host and port) it
     // started on, on every page it lands on.
-    if (ai.value(QStringLiteral("crossHost")).toString() != QLatin1String("allow") ||
+    if (!ai.crossHostAllowed() ||
         asked.value(QStringLiteral("crossHost")).toString() == QLatin1String("same_host"))
         request.sameOrigin = NetworkPolicy::originOf(QUrl(run.url));
     return request;

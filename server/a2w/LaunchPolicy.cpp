@@ -9,6 +9,7 @@
 #include "core/SecretBox.h"
 #include "core/Settings.h"
 #include "core/Store.h"
+#include "sites/SiteConfig.h"
 #include "sites/SiteConfigSchema.h"
 #include "sites/SiteRepository.h"
 
@@ -106,26 +107,25 @@ LaunchPolicy::Site LaunchPolicy::enabledSite(const CreateRequest &request,
         throw DomainError(DomainError::Kind::NotFound, QStringLiteral("SITE_NOT_ENABLED"),
                           QStringLiteral("%1 is not on an enabled site").arg(request.host),
                           QStringLiteral("url"));
-    const QJsonObject config = sites::SiteConfigSchema::effective(m_sites.config(site->id).config);
-    const QJsonObject ai = config.value(QStringLiteral("aiAccess")).toObject();
-    if (!ai.value(QStringLiteral("enabled")).toBool())
+    const sites::SiteConfig config(m_sites.config(site->id).config);
+    const sites::SiteConfig::AiAccess ai = config.aiAccess();
+    if (!ai.enabled())
         throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("AI_ACCESS_DISABLED"),
                           QStringLiteral("the site does not accept runs of AI agents "
                                          "(aiAccess.enabled is off)"),
                           QStringLiteral("url"));
-    if (execution == QLatin1String("cloud") && !ai.value(QStringLiteral("cloudBrowser")).toBool())
+    if (execution == QLatin1String("cloud") && !ai.cloudBrowser())
         throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("CLOUD_EXECUTION_DISABLED"),
                           QStringLiteral("the site does not allow runs in the cloud browser "
                                          "(aiAccess.cloudBrowser is off)"),
                           QStringLiteral("execution"));
-    if (execution == QLatin1String("browser") &&
-        !ai.value(QStringLiteral("browserDeepLinks")).toBool())
+    if (execution == QLatin1String("browser") && !ai.browserDeepLinks())
         throw DomainError(DomainError::Kind::Forbidden,
                           QStringLiteral("BROWSER_EXECUTION_DISABLED"),
                           QStringLiteral("the site does not allow browser handoffs "
                                          "(aiAccess.browserDeepLinks is off)"),
                           QStringLiteral("execution"));
-    return {site->id, site->name, config};
+    return {site->id, site->name, config.effective(), config.stored()};
 }
 
 void LaunchPolicy::checkRate(const Caller &caller, const QString &trust)
@@ -333,8 +333,8 @@ int LaunchPolicy::hopOf(const CreateRequest &request, const Site &site, const La
 {
     if (!how.parent)
         return 0;
-    const QJsonObject ai = site.config.value(QStringLiteral("aiAccess")).toObject();
-    if (!ai.value(QStringLiteral("allowDelegatedHandoffs")).toBool())
+    const sites::SiteConfig::AiAccess ai = sites::SiteConfig(site.stored).aiAccess();
+    if (!ai.allowDelegatedHandoffs())
         throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("HANDOFF_NOT_ALLOWED"),
                           QStringLiteral("%1 does not accept runs handed off by another run "
                                          "(aiAccess.allowDelegatedHandoffs is off)")
@@ -342,14 +342,9 @@ int LaunchPolicy::hopOf(const CreateRequest &request, const Site &site, const La
                           QStringLiteral("url"));
     // maxHops: the smallest of the receiving site's, the parent site's and every
     // limit the callers set on the way (the root's request, the parent's, this one).
-    const auto hopsOf = [](const QJsonObject &config) {
-        return config.value(QStringLiteral("aiAccess"))
-            .toObject()
-            .value(QStringLiteral("maxHops"))
-            .toInt(2);
-    };
-    int maxHops = std::min(hopsOf(site.config), hopsOf(sites::SiteConfigSchema::effective(
-                                                    m_sites.config(how.parent->siteId).config)));
+    int maxHops =
+        std::min(ai.maxHops(),
+                 sites::SiteConfig(m_sites.config(how.parent->siteId).config).aiAccess().maxHops());
     QString limitedBy = QStringLiteral("site");
     QList<QJsonObject> policies{how.parent->request.value(QStringLiteral("policy")).toObject(),
                                 request.policy};

@@ -99,6 +99,7 @@ private:
         QString id;
         QString name;
         QJsonObject config; // effective
+        QJsonObject stored; // as the owner stored it (sites::SiteConfig reads it typed)
     };
     Site enabledSite(const CreateRequest &request, const QString &execution) const;
     QString executionOf(const CreateRequest &request, const QString &preferExecution,
