@@ -2,6 +2,10 @@
 
 #include "A2wRepository.h"
 #include "A2wRequest.h"
+#include "BrowserHandoff.h"
+#include "Delegations.h"
+#include "LaunchPolicy.h"
+#include "SiteCapabilities.h"
 
 #include <QHash>
 #include <QObject>
@@ -30,31 +34,21 @@ class SiteRepository;
 
 namespace ph::a2w {
 
-// Who is calling (an anonymous visiting agent): its address for the rate limit, and
-// the headers it may be attributed from when it sends no `agent` object.
-struct Caller
-{
-    QString address;
-    QString userAgent;
-    QString signatureAgent;
-    QString clientId; // X-Svc-Client-Id
-    bool signedRequest = false;
-    // Set once WebBotAuth verified the request's signature: the key directory's origin.
-    QString verifiedAgent;
-};
-
-// A handoff's own fields (besides the child's create request).
-struct HandoffContext
-{
-    QString contextSummary;
-    QString expectedOutput;
-    QJsonObject lastObservation;
-};
+class EngineMirror;
+class EngineRuns;
+class ParkedRuns;
+class RunRecorder;
 
 // A2W runs (docs/api/a2w.md) on the one run core: a run is an agent trajectory of the
 // site's A2W account, started through cloud::RunService like /agent, and watched here
 // to keep the A2W view of it (status, input, result, events). The controller and the
 // console's A2W runs panel both call this. Failures are DomainErrors.
+//
+// A lifecycle facade over its parts (each its own class here): LaunchPolicy (may this
+// create run, and how), EngineMirror (the engine run, started and followed typed),
+// ParkedRuns (runs behind signed links, deadlines), Delegations (delegated sessions),
+// SiteCapabilities (the capability / MCP catalogue) and BrowserHandoff (runs the
+// visitor's browser runs); RunRecorder is how each of them changes a run.
 class A2wService : public QObject
 {
     Q_OBJECT
@@ -98,14 +92,7 @@ public:
 
     // The capabilities of the enabled site `url`, `host` or `siteId` names (docs/api/
     // a2w.md, "Capabilities"): the site, its effective configuration and its tools.
-    struct SiteTools
-    {
-        QString siteId;
-        QString siteName;
-        QString url; // the site's first allowed host as an https URL, for tools without one
-        QJsonObject config;
-        QJsonArray tools; // MCP tools: name, title, description, inputSchema
-    };
+    using SiteTools = ph::a2w::SiteTools;
     SiteTools capabilities(const QString &url, const QString &host, const QString &siteId) const;
     // Tools of a site by id (the MCP server's tools/list); 404 when not discoverable.
     SiteTools capabilitiesOfSite(const QString &siteId) const;
@@ -153,12 +140,7 @@ public:
     QJsonObject artifacts(const Run &run) const;
 
     // Delegated sessions (docs/api/a2w.md, "Delegated sessions").
-    struct DelegationGrant
-    {
-        QStringList scope; // tool ids of the site's capabilities (shortcut_…), or "*"
-        qint64 spendCapMilli = 0;
-        qint64 ttlMs = 0;
-    };
+    using DelegationGrant = Delegations::Grant;
     // The run waiting for auth_required whose input.links.verify carries `signature`;
     // 404 VERIFICATION_NOT_FOUND otherwise.
     Run verificationFor(const QString &id, const QString &signature) const;
@@ -195,17 +177,7 @@ public:
     // running; declineBrowserRun ends the run cancelled ("declined by the visitor"). Each
     // throws 404 RUN_NOT_FOUND for an unknown receipt, 403 SITE_MISMATCH for a page of
     // another site, 409 NOT_WAITING_FOR_BROWSER otherwise.
-    struct Claimed
-    {
-        QString runId;
-        QString task;
-        QString siteName;
-        QString host;
-        QString url;
-        QString agentName;      // as the agent names itself (or as attributed): not verified
-        QString trust;          // anonymous, identified, verified
-        QString signatureAgent; // the verified key directory, if any
-    };
+    using Claimed = ph::a2w::Claimed;
     Claimed offerBrowserRun(const QString &receipt, const QString &siteId) const;
     Claimed claimBrowserRun(const QString &receipt, const QString &siteId);
     void declineBrowserRun(const QString &receipt, const QString &siteId);
@@ -226,59 +198,21 @@ Q_SIGNALS:
     void delegationsChanged();
 
 private:
-    struct Site;
-    struct Launch;
-    Site enabledSite(const CreateRequest &request, const QString &execution) const;
     Created launch(const CreateRequest &request, const Caller &caller,
-                   const QString &preferExecution, const Launch &how);
-    QString taskFor(const CreateRequest &request, const Site &site, QString *engagementKind) const;
-    void checkRate(const Caller &caller, const QString &trust);
-    void checkSensitive(const CreateRequest &request, const QString &trust) const;
-    // The engine request of a run or its continuation (`raw` holds the task or the
-    // history): its page, steps verbosity, file tools, confirmation gate.
-    engine::ExecuteRequest engineRequest(const Run &run, QJsonObject raw,
-                                         const QString &keyId) const;
-    // Starts the run on the run core; a refusal settles it failed, then rethrows.
-    void start(Run &run, const QString &engineInput);
-    void onEngineChanged(const QString &trajectoryId);
-    void sync(Run &run, const QJsonObject &response, const QString &engineStatus);
-    void settle(Run &run, const QString &status, const QString &error);
-    void addTableFiles(Run &run, const QJsonObject &response);
-    void resume(Run &run, const QJsonObject &answers, const QString &input);
-    void consumeAuthInput(const QString &id);
-    // The signature of a link for one parking of a run (confirm, verify): an HMAC of the
-    // run and its deadline under a key of the store's secret box for `purpose`.
-    QString linkSignature(const QByteArray &purpose, const QString &runId,
-                          const QString &expiresAt) const;
-    // The run parked for `reason` whose link carries `signature`; else throws `notFound`.
-    Run parkedBehindLink(const QString &id, const QString &reason, const QString &signature,
-                         const QByteArray &purpose, const DomainError &notFound) const;
-    // The delegation `token` names, checked for `siteId` and the scope item `what` (a
-    // shortcut, playbook or capability id; empty: a free prompt, which needs "*").
-    Delegation checkDelegation(const QString &token, const QString &siteId,
-                               const QString &what) const;
-    static QString scopeItemOf(const Run &run);
-    void parkForVerification(Run &run, const QString &task);
-    Run decide(Run run, bool accept, const QString &who);
-    void emitEvent(const Run &run, const QString &type, const QJsonObject &data);
-    void setStatus(Run &run, const QString &status);
+                   const QString &preferExecution, const LaunchPolicy::Launch &how);
     void scheduleExpiry();
-    void recordInteraction(const Run &run);
-    QJsonObject shapeResult(const Run &run, const QJsonObject &response) const;
 
     Store &m_store;
     Settings &m_settings;
-    NetworkPolicy &m_policy;
-    sites::SiteRepository &m_sites;
-    sites::AnalyticsRepository &m_analytics;
-    ApiKeyService &m_keys;
-    cloud::RunService &m_runs;
-    engine::RunManager &m_engine;
     std::unique_ptr<A2wRepository> m_repo;
-    QHash<QString, QString> m_byTrajectory; // trajectory id -> run id
-    QHash<QString, int> m_stepsSeen;        // run id -> steps already sent as events
-    QHash<QString, int> m_toolsSeen;        // run id -> steps whose tool call was announced
-    QHash<QString, QList<qint64>> m_recent; // client address -> creation times (last minute)
+    std::unique_ptr<RunRecorder> m_recorder;
+    std::unique_ptr<EngineRuns> m_engineRuns;
+    std::unique_ptr<SiteCapabilities> m_capabilities;
+    std::unique_ptr<Delegations> m_delegations;
+    std::unique_ptr<LaunchPolicy> m_policy;
+    std::unique_ptr<EngineMirror> m_mirror;
+    std::unique_ptr<ParkedRuns> m_parked;
+    std::unique_ptr<BrowserHandoff> m_browser;
     QTimer m_expiry;
 };
 

@@ -39,18 +39,16 @@ void checkCount(const QString &field, qsizetype count, const QString &setting,
                                   {QStringLiteral("setting"), setting}});
 }
 
-QStringList readUrlList(const JsonFields &body, const QString &key, const EgressGrant &grant,
-                        const Settings *settings = nullptr, const QString &capSetting = {})
+} // namespace
+
+QStringList checkedUrls(const QStringList &list, const QString &listField, const EgressGrant &grant,
+                        const Settings *settings, const QString &capSetting)
 {
-    const auto list = body.stringArray(key, false);
-    if (!list)
-        return {};
     if (settings)
-        checkCount(body.path(key), list->size(), capSetting, *settings,
-                   QStringLiteral("TOO_MANY_URLS"));
-    for (qsizetype i = 0; i < list->size(); ++i) {
-        const QString field = QStringLiteral("%1[%2]").arg(body.path(key)).arg(i);
-        const QUrl url(list->at(i).trimmed());
+        checkCount(listField, list.size(), capSetting, *settings, QStringLiteral("TOO_MANY_URLS"));
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QString field = QStringLiteral("%1[%2]").arg(listField).arg(i);
+        const QUrl url(list.at(i).trimmed());
         if (!url.scheme().isEmpty() && !NetworkPolicy::isBrowsableScheme(url))
             throw DomainError(
                 DomainError::Kind::Invalid, QStringLiteral("UNSUPPORTED_SCHEME"),
@@ -67,9 +65,33 @@ QStringList readUrlList(const JsonFields &body, const QString &key, const Egress
                               field);
     }
     QStringList out;
-    for (const QString &u : *list)
+    for (const QString &u : list)
         out << u.trimmed();
     return out;
+}
+
+QJsonObject maskedAnswers(const QJsonObject &answers)
+{
+    QJsonObject masked;
+    for (auto it = answers.begin(); it != answers.end(); ++it)
+        masked.insert(it.key(), QStringLiteral("••••••"));
+    return masked;
+}
+
+EgressGrant pinnedGrant(const EgressGrant &grant, const QString &firstUrl)
+{
+    return NetworkPolicy::pinReach(grant, QUrl(firstUrl.trimmed()));
+}
+
+namespace {
+
+QStringList readUrlList(const JsonFields &body, const QString &key, const EgressGrant &grant,
+                        const Settings *settings = nullptr, const QString &capSetting = {})
+{
+    const auto list = body.stringArray(key, false);
+    if (!list)
+        return {};
+    return checkedUrls(*list, body.path(key), grant, settings, capSetting);
 }
 
 void checkDataInputs(const QJsonArray &inputs, const EgressGrant &grant)
@@ -113,8 +135,8 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
     // A visitor's run reaches its site's private hosts on the standard port of its first
     // URL's scheme, other ports only where the owner listed them (RunContext pins the
     // run's grant the same way).
-    const EgressGrant grant = NetworkPolicy::pinReach(
-        unpinned, QUrl(raw.value(QStringLiteral("urls")).toArray().at(0).toString().trimmed()));
+    const EgressGrant grant =
+        pinnedGrant(unpinned, raw.value(QStringLiteral("urls")).toArray().at(0).toString());
     const JsonFields body(raw);
     engine::ExecuteRequest r;
     r.trajectoryId = body.optionalString(QStringLiteral("trajectoryId")).value_or(QString());
@@ -208,9 +230,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
     QJsonObject stored = WebhookSubscription::redactedRequest(raw);
     if (stored.contains(QStringLiteral("history"))) {
         QJsonObject history = stored.value(QStringLiteral("history")).toObject();
-        QJsonObject masked;
-        for (auto it = r.answers.begin(); it != r.answers.end(); ++it)
-            masked.insert(it.key(), QStringLiteral("••••••"));
+        const QJsonObject masked = maskedAnswers(r.answers);
         if (!masked.isEmpty())
             history.insert(QStringLiteral("answers"), masked);
         stored.insert(QStringLiteral("history"), history);

@@ -681,7 +681,7 @@ void AgentRun::persist(bool finished)
     });
 }
 
-QJsonObject AgentRun::response() const
+RunSnapshot AgentRun::snapshot() const
 {
     RunSnapshot s;
     s.status = m_status;
@@ -704,6 +704,12 @@ QJsonObject AgentRun::response() const
     s.planner = plannerName();
     if (const auto t = m_services.trajectories.find(m_trajectoryId))
         s.trajectoryCreditsMilli = t->creditsMilli + m_unrecordedMilli;
+    return s;
+}
+
+QJsonObject AgentRun::response() const
+{
+    const RunSnapshot s = snapshot();
     const qint64 cap = m_request.inlineOutputMaxBytes.value_or(
         m_services.settings.int64Value(SettingKeys::agentInlineOutputMaxBytes));
     return ResponseBuilder::build(s, m_request.verbosity, cap, m_services.store.objects(),

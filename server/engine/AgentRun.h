@@ -67,6 +67,9 @@ public:
 
     // The ApiExecuteResponse as it stands (docs/api/agent.md).
     QJsonObject response() const;
+    // The same state typed (status, steps, questions, result, files), for followers that
+    // are not HTTP answers (a2w/EngineMirror).
+    RunSnapshot snapshot() const;
 
     // Called inside the transaction that stores the phase's end or pause
     // (RunManager::setSettleHook).

@@ -400,6 +400,58 @@ std::optional<QJsonObject> RunManager::latest(const QString &trajectoryId, const
     return r;
 }
 
+std::optional<RunSnapshot> RunManager::snapshot(const QString &trajectoryId, const QString &keyId,
+                                                EngineError *err) const
+{
+    if (AgentRun *run = live(trajectoryId))
+        return run->snapshot();
+    const auto trajectory = m_services.trajectories.find(trajectoryId);
+    const auto phase = trajectory && (keyId.isEmpty() || trajectory->keyId == keyId)
+                           ? m_services.trajectories.phase(
+                                 trajectoryId, m_services.trajectories.lastPhase(trajectoryId))
+                           : std::nullopt;
+    if (!phase) {
+        *err = error(DomainError::Kind::NotFound, QStringLiteral("TRAJECTORY_NOT_FOUND"),
+                     QStringLiteral("no trajectory %1").arg(trajectoryId));
+        return std::nullopt;
+    }
+    RunSnapshot s;
+    s.trajectoryId = trajectoryId;
+    s.phase = phase->phase;
+    s.requestId = phase->requestId;
+    s.status = runStatusFromString(phase->status);
+    s.error = phase->error.isEmpty() ? phase->response.value(QStringLiteral("error")).toString()
+                                     : phase->error;
+    s.steps = m_services.trajectories.steps(trajectoryId, phase->phase);
+    s.creditsMilli = phase->creditsMilli;
+    // The rest as the phase's stored answer holds it.
+    const QJsonObject &r = phase->response;
+    for (const QJsonValue &q : r.value(QStringLiteral("questions")).toArray())
+        s.questions << Question::fromJson(q.toObject());
+    const QJsonObject result = r.value(QStringLiteral("result")).toObject();
+    if (s.status != RunStatus::RequiresInput)
+        s.text = result.value(QStringLiteral("text")).toString();
+    if (result.contains(QStringLiteral("json")))
+        s.json = result.value(QStringLiteral("json"));
+    QList<QJsonValue> blocks;
+    for (const QJsonValue &b : r.value(QStringLiteral("output")).toArray())
+        if (b.toObject().value(QStringLiteral("type")).toString() == QLatin1String("json"))
+            blocks << b.toObject().value(QStringLiteral("data"));
+    if (blocks.size() > 1)
+        s.jsonBlocks = blocks;
+    const QJsonObject metadata = r.value(QStringLiteral("metadata")).toObject();
+    for (const QJsonValue &v : metadata.value(QStringLiteral("generatedFiles")).toArray()) {
+        const QJsonObject f = v.toObject();
+        s.files << GeneratedFile{f.value(QStringLiteral("tool")).toString(),
+                                 f.value(QStringLiteral("id")).toString(),
+                                 f.value(QStringLiteral("name")).toString(),
+                                 f.value(QStringLiteral("contentType")).toString(),
+                                 qint64(f.value(QStringLiteral("sizeBytes")).toDouble())};
+    }
+    s.planner = metadata.value(QStringLiteral("planner")).toString();
+    return s;
+}
+
 bool RunManager::cancel(const QString &trajectoryId, const QString &keyId, const QString &reason,
                         EngineError *err)
 {

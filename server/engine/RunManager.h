@@ -1,6 +1,7 @@
 #pragma once
 
 #include "EngineTypes.h"
+#include "ResponseBuilder.h"
 
 #include "core/DomainError.h"
 
@@ -49,6 +50,12 @@ public:
     // The latest ApiExecuteResponse of a trajectory the key owns (live or stored).
     std::optional<QJsonObject> latest(const QString &trajectoryId, const QString &keyId,
                                       EngineError *error) const;
+    // The same, typed: the live run's state, or what the store kept of the trajectory's
+    // last phase (its status, error, steps, questions, result and files; a phase still
+    // stored as executing was cut off by a restart). Followers that are not HTTP answers
+    // read this (a2w/EngineMirror).
+    std::optional<RunSnapshot> snapshot(const QString &trajectoryId, const QString &keyId,
+                                        EngineError *error) const;
     bool cancel(const QString &trajectoryId, const QString &keyId, const QString &reason,
                 EngineError *error);
     int executing(const QString &keyId) const;
