@@ -10,18 +10,22 @@
 #include <memory>
 
 namespace ph {
-class DomainError;
-class ObjectStore;
 class Settings;
 class Store;
 namespace sites {
 class AnalyticsRepository;
 class SiteRepository;
-struct SiteKey;
 } // namespace sites
 } // namespace ph
 
 namespace ph::runtime {
+
+class CommandProtocol;
+class RemoteSteps;
+class RuntimeJournal;
+class RuntimeProjection;
+class RuntimeSessions;
+class RuntimeTelemetry;
 
 // The browser runtime of embedded sites (docs/api/runtime.md): sessions opened with a
 // site's public key, session and stream tokens, strict epoch/seq commands (run input,
@@ -36,13 +40,6 @@ namespace ph::runtime {
 // visitor's page), RuntimeTelemetry (checkpoints, telemetry, quotas, the beacon) and
 // RuntimeProjection (the JSON views), sharing one RuntimeJournal (transactions, events,
 // what is owed after a commit).
-class RuntimeJournal;
-class RuntimeProjection;
-class RuntimeSessions;
-class RuntimeTelemetry;
-class RemoteSteps;
-class CommandProtocol;
-
 class RuntimeService : public QObject
 {
     Q_OBJECT
