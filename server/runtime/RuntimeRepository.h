@@ -91,7 +91,8 @@ struct Snapshot
     qint64 expiresAt = 0;
 };
 
-// The runtime's rows in the store. Callers hold the transaction (RuntimeService).
+// The runtime's rows in the store. Callers hold the transaction (the runtime's parts,
+// through RuntimeJournal::write).
 class RuntimeRepository
 {
 public:

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "RuntimeRepository.h"
+#include "RuntimeTypes.h"
 
 #include <QHash>
 #include <QObject>
@@ -8,21 +9,23 @@
 #include <functional>
 #include <memory>
 
-class QTimer;
-
 namespace ph {
-class DomainError;
-class ObjectStore;
 class Settings;
 class Store;
 namespace sites {
 class AnalyticsRepository;
 class SiteRepository;
-struct SiteKey;
 } // namespace sites
 } // namespace ph
 
 namespace ph::runtime {
+
+class CommandProtocol;
+class RemoteSteps;
+class RuntimeJournal;
+class RuntimeProjection;
+class RuntimeSessions;
+class RuntimeTelemetry;
 
 // The browser runtime of embedded sites (docs/api/runtime.md): sessions opened with a
 // site's public key, session and stream tokens, strict epoch/seq commands (run input,
@@ -30,28 +33,34 @@ namespace ph::runtime {
 // context. The controller and the console both call this; failures are DomainErrors
 // whose details carry the runtime envelope's `data` (code, retryable, next_action,
 // conflict …).
+//
+// A facade over its parts (each under server/runtime/): RuntimeSessions (open, tokens,
+// context, open rates), CommandProtocol (the strict command envelope and the run's life),
+// NavigationDecision (a pure function: where a link may go), RemoteSteps (steps run in the
+// visitor's page), RuntimeTelemetry (checkpoints, telemetry, quotas, the beacon) and
+// RuntimeProjection (the JSON views), sharing one RuntimeJournal (transactions, events,
+// what is owed after a commit).
 class RuntimeService : public QObject
 {
     Q_OBJECT
 public:
+    // The values its calls hand back (defined in RuntimeTypes.h).
+    using Opened = OpenedSession;
+    using SiteToken = MintedSiteToken;
+    using Answer = CommandAnswer;
+    using Adversarial = AdversarialReading;
+    using A2wOffer = runtime::A2wOffer;
+    using A2wClaim = runtime::A2wClaim;
+    using A2wClaimer = runtime::A2wClaimer;
+    using A2wReviewer = runtime::A2wReviewer;
+    using StepDone = runtime::StepDone;
+
     RuntimeService(Store &store, Settings &settings, sites::SiteRepository &sites,
                    sites::AnalyticsRepository &analytics, QObject *parent = nullptr);
     ~RuntimeService() override;
 
-    RuntimeRepository &repository() { return *m_repo; }
+    RuntimeRepository &repository();
 
-    struct Opened
-    {
-        Session session;
-        QString sessionToken;
-        qint64 sessionTokenExpiresAt = 0;
-        QString streamToken;
-        QJsonObject capabilities;
-        QJsonObject policy;
-        QJsonObject siteConfig;
-        QJsonObject analytics; // the signed beacon the SDK's track calls use
-        bool refreshed = false;
-    };
     // POST /session/open: a refresh with a valid sessionToken, else a bootstrap with
     // siteId, host or url, and publicKey. `bearer` is the Authorization token, if any.
     Opened open(const QJsonObject &body, const QString &bearer, const QString &clientAddress);
@@ -60,12 +69,6 @@ public:
     // single-use token for its page: `bootstrap` (opens a session instead of the public
     // key, optionally for one `host`) or `context` (carries `context` for
     // visitor.contextToken). 401 SITE_SECRET_INVALID for a wrong or revoked secret.
-    struct SiteToken
-    {
-        QString token;
-        QString kind;
-        qint64 expiresAt = 0;
-    };
     SiteToken mintSiteToken(const QString &secret, const QJsonObject &body);
 
     // The session a runtime call's token opens: SESSION_TOKEN_EXPIRED (401, retryable,
@@ -82,11 +85,6 @@ public:
     // POST /session/context: the sanitized context (visitor null clears it).
     QJsonObject updateContext(const Session &session, const QJsonObject &body);
 
-    struct Answer
-    {
-        int status = 200;
-        QJsonObject data;
-    };
     // POST /command: RUN_INPUT, run control or TAB_EVENT under strict mode; a command
     // already answered (same clientEventId) gets the same answer again.
     Answer command(const Session &session, const QJsonObject &body);
@@ -122,11 +120,6 @@ public:
     double blockScore() const;
 
     // The server's adversarial reading of a URL: a score in [0, 1] and its reasons.
-    struct Adversarial
-    {
-        double score = 0;
-        QStringList reasons;
-    };
     static Adversarial assessUrl(const QString &url, const QString &siteHost);
     // visitor.context: data-only values, secret-looking keys dropped, recent requests
     // cut to three, at most 2 KB of JSON.
@@ -137,36 +130,19 @@ public:
     // goes out as a `page.request` event and comes back as RUN_CONTROL `continue` with
     // its `stepId` and `result`. `done` is called once: with the result, or with an
     // error when the page does not answer in `timeoutMs` or the run stops.
-    using StepDone = std::function<void(bool ok, const QJsonObject &result, const QString &error)>;
     void requestStep(const QString &sessionId, const QString &runId, QJsonObject step,
                      int timeoutMs, StepDone done);
     // What the engine's run came to: `running` (with a step's summary), `awaiting_user`
     // (questions), `completed` (text, json) or `failed` (error).
     void runProgress(const QString &runId, const QString &status, const QJsonObject &data);
-    std::optional<Session> session(const QString &id) const { return m_repo->findSession(id); }
+    std::optional<Session> session(const QString &id) const;
     // An A2W browser run a session's page holds the receipt of (docs/api/runtime.md, "A2W
     // runs in the visitor's browser"): what the visitor is asked about. The claimer
     // reads the offer, claims the run (the visitor accepted) or declines it, and throws
     // the A2W area's DomainError; the reviewer sends a finished run's result to the A2W
     // caller (`share`) or withholds it. Service wires both to A2wService.
-    struct A2wOffer
-    {
-        QString runId;
-        QString task;
-        QString siteName;
-        QString host;
-        QString url;
-        QString agentName;
-        QString trust;
-        QString signatureAgent;
-    };
-    enum class A2wClaim { Offer, Accept, Decline };
-    using A2wClaimer =
-        std::function<A2wOffer(const QString &receipt, const QString &siteId, A2wClaim what)>;
-    using A2wReviewer =
-        std::function<void(const QString &a2wRunId, bool share, const QJsonObject &result)>;
-    void setA2wClaimer(A2wClaimer claimer) { m_claimer = std::move(claimer); }
-    void setA2wReviewer(A2wReviewer reviewer) { m_reviewer = std::move(reviewer); }
+    void setA2wClaimer(A2wClaimer claimer);
+    void setA2wReviewer(A2wReviewer reviewer);
     // The token an acceptance or a refusal must carry: it binds the offer the visitor was
     // shown to this session and this run.
     QString consentToken(const QString &sessionId, const QString &a2wRunId) const;
@@ -181,57 +157,13 @@ Q_SIGNALS:
     void runStopped(const QString &runId);
 
 private:
-    Opened finishOpen(Session session, const sites::SiteKey &key, bool refreshed);
-    void mintTokens(Opened &opened);
-    QByteArray beaconSignature(const QString &sessionId, qint64 expiresAt) const;
-    void appendEvent(Session &session, const QString &type, const QString &runId,
-                     const QJsonObject &data);
-    void checkEpoch(const Session &session, const QJsonObject &body) const;
-    void checkSeq(const Session &session, const QJsonObject &body) const;
-    Answer runInput(Session &session, const QJsonObject &body);
-    // RUN_INPUT with an a2wReceipt: the offer, the visitor's acceptance or refusal.
-    Answer a2wConsent(Session &session, const QJsonObject &body, QString *a2wRunId, QString *task);
-    Answer reviewResult(Session &session, const QJsonObject &body, const QString &action);
-    Answer runControl(Session &session, const QJsonObject &body);
-    Answer tabEvent(Session &session, const QJsonObject &body);
-    // Ends (or moves) a run; an end the visitor or an operator caused stops the engine's
-    // run too (`stopEngine`), one the engine reported does not.
-    void settleRun(Session &session, Run &run, const QString &status, const QString &why,
-                   bool stopEngine = true);
-    QJsonObject runInputData(const Session &session, const Run &run) const;
-    qint64 now() const;
-    // 429 RATE_LIMITED (with Retry-After) when `who` already made `setting`'s number of
-    // session/open calls in the last minute; else counts this one.
-    void checkOpenRate(const QString &who, const QString &setting, const QString &scope);
-    // 413 when `added` more bytes (after `freed` are given back) would take the session
-    // or its site over its storage quota.
-    void checkQuota(const Session &session, qint64 freed, qint64 added, const QString &field);
-    void write(const std::function<void()> &work);
-    // After a transaction: the streams and the run signals it owes.
-    void flush();
-    void failSteps(const QString &runId, const QString &why);
-    Answer deliverStep(Session &session, const QJsonObject &body);
-
-    struct PendingStep
-    {
-        QString sessionId;
-        QString runId;
-        StepDone done;
-        QTimer *timer = nullptr;
-    };
-    QHash<QString, PendingStep> m_steps;
-    A2wClaimer m_claimer;
-    A2wReviewer m_reviewer;
-    QList<std::function<void()>> m_afterCommit;
-    int m_stepCounter = 0;
-
-    Store &m_store;
-    Settings &m_settings;
-    sites::SiteRepository &m_sites;
-    sites::AnalyticsRepository &m_analytics;
-    std::unique_ptr<RuntimeRepository> m_repo;
-    QList<std::pair<QString, qint64>> m_advanced; // sessions to announce after commit
-    QHash<QString, QList<qint64>> m_opens;        // session/open times in the last minute, by who
+    // Declared in the order they are built; destroyed in reverse.
+    std::unique_ptr<RuntimeJournal> m_journal;
+    std::unique_ptr<RuntimeProjection> m_projection;
+    std::unique_ptr<RemoteSteps> m_steps;
+    std::unique_ptr<RuntimeSessions> m_sessions;
+    std::unique_ptr<RuntimeTelemetry> m_telemetry;
+    std::unique_ptr<CommandProtocol> m_commands;
 };
 
 } // namespace ph::runtime
