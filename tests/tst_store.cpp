@@ -4,6 +4,7 @@
 #include "core/ObjectStore.h"
 #include "core/RequestLog.h"
 #include "core/SecretBox.h"
+#include "core/SqlRow.h"
 #include "core/Store.h"
 #include "engine/TrajectoryRepository.h"
 
@@ -43,6 +44,8 @@ private Q_SLOTS:
     void sealsTheWebhookHeadersOfAnOlderStore();
     void usesFullSynchronousCommits();
     void takesPrivateTargetsFromTheSiteAccountsOfAnOlderStore();
+    void readsARowColumnByColumn_data();
+    void readsARowColumnByColumn();
 
 private:
     QTemporaryDir m_dir;
@@ -645,6 +648,68 @@ void tst_Store::takesPrivateTargetsFromTheSiteAccountsOfAnOlderStore()
     QVERIFY(q.exec(QStringLiteral("SELECT private_hosts FROM sites WHERE id = 'site_a'")));
     QVERIFY(q.next());
     QCOMPARE(q.value(0).toString(), QStringLiteral("[]"));
+}
+
+void tst_Store::readsARowColumnByColumn_data()
+{
+    QTest::addColumn<QString>("select");
+    QTest::addColumn<QString>("expected"); // what the readers answer, one per column
+    QTest::newRow("a row is read in the order the SELECT names its columns")
+        << "SELECT 'a', 7, 1, 2"
+        << "text=a integer=7 flag=true number=2";
+    QTest::newRow("a NULL timestamp reads as no value and a set one as its value")
+        << "SELECT NULL, 1700000000000"
+        << "optionalInt=none optionalInt=1700000000000";
+    QTest::newRow("a NULL number reads as no value") << "SELECT NULL, 3"
+                                                     << "optionalNumber=none optionalNumber=3";
+    QTest::newRow("JSON columns read as their object and array")
+        << R"(SELECT '{"k":1}', '["x","y"]', '["s"]')"
+        << R"(object={"k":1} array=["x","y"] strings=s)";
+    QTest::newRow("a NULL JSON column reads as an empty object") << "SELECT NULL"
+                                                                 << "object={}";
+}
+
+void tst_Store::readsARowColumnByColumn()
+{
+    QFETCH(QString, select);
+    QFETCH(QString, expected);
+    Store store(path(QStringLiteral("sqlrow.db")), m_clock);
+    QString error;
+    QVERIFY2(store.open(&error), qPrintable(error));
+    Sql q(store, select);
+    q.exec();
+    QVERIFY(q.next());
+    SqlRow row(q);
+    QStringList got;
+    const auto json = [](const auto &v) {
+        return QString::fromUtf8(QJsonDocument(v).toJson(QJsonDocument::Compact));
+    };
+    for (const QString &part : expected.split(u' ')) {
+        const QString reader = part.section(u'=', 0, 0);
+        QString value;
+        if (reader == QLatin1String("text"))
+            value = row.text();
+        else if (reader == QLatin1String("integer"))
+            value = QString::number(row.integer());
+        else if (reader == QLatin1String("number"))
+            value = QString::number(row.number());
+        else if (reader == QLatin1String("flag"))
+            value = row.flag() ? QStringLiteral("true") : QStringLiteral("false");
+        else if (reader == QLatin1String("optionalInt")) {
+            const auto v = row.optionalInt();
+            value = v ? QString::number(*v) : QStringLiteral("none");
+        } else if (reader == QLatin1String("optionalNumber")) {
+            const auto v = row.optionalNumber();
+            value = v ? QString::number(*v) : QStringLiteral("none");
+        } else if (reader == QLatin1String("object"))
+            value = json(row.object());
+        else if (reader == QLatin1String("array"))
+            value = json(row.array());
+        else if (reader == QLatin1String("strings"))
+            value = row.strings().join(u',');
+        got << reader + u'=' + value;
+    }
+    QCOMPARE(got.join(u' '), expected);
 }
 
 QTEST_GUILESS_MAIN(tst_Store)

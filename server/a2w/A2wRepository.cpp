@@ -3,6 +3,7 @@
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/JsonText.h"
+#include "core/SqlRow.h"
 #include "core/Store.h"
 
 #include <QJsonArray>
@@ -19,34 +20,35 @@ const QString kRunColumns = QStringLiteral(
 
 Run runFromRow(const Sql &q)
 {
+    SqlRow row(q);
     Run r;
-    r.id = q.value(0).toString();
-    r.workflowId = q.value(1).toString();
-    r.siteId = q.value(2).toString();
-    r.url = q.value(3).toString();
-    r.host = q.value(4).toString();
-    r.kind = q.value(5).toString();
-    r.selector = q.value(6).toString();
-    r.engagementKind = q.value(7).toString();
-    r.execution = q.value(8).toString();
-    r.status = q.value(9).toString();
-    r.request = JsonText::object(q.value(10));
-    r.agent = JsonText::object(q.value(11));
-    r.trajectoryId = q.value(12).toString();
-    r.input = JsonText::object(q.value(13));
-    r.result = JsonText::object(q.value(14));
-    r.error = q.value(15).toString();
-    r.clientAddress = q.value(16).toString();
-    r.createdAt = q.value(17).toLongLong();
-    r.updatedAt = q.value(18).toLongLong();
-    r.expiresAt = JsonText::optionalInt(q.value(19));
-    r.authInput = JsonText::object(q.value(20));
-    r.parentRunId = q.value(21).toString();
-    r.hop = q.value(22).toInt();
-    r.contract = q.value(23).toString();
-    r.trust = q.value(24).toString();
-    r.delegationId = q.value(25).toString();
-    r.pendingTask = q.value(26).toString();
+    r.id = row.text();
+    r.workflowId = row.text();
+    r.siteId = row.text();
+    r.url = row.text();
+    r.host = row.text();
+    r.kind = row.text();
+    r.selector = row.text();
+    r.engagementKind = row.text();
+    r.execution = row.text();
+    r.status = row.text();
+    r.request = row.object();
+    r.agent = row.object();
+    r.trajectoryId = row.text();
+    r.input = row.object();
+    r.result = row.object();
+    r.error = row.text();
+    r.clientAddress = row.text();
+    r.createdAt = row.integer();
+    r.updatedAt = row.integer();
+    r.expiresAt = row.optionalInt();
+    r.authInput = row.object();
+    r.parentRunId = row.text();
+    r.hop = row.number();
+    r.contract = row.text();
+    r.trust = row.text();
+    r.delegationId = row.text();
+    r.pendingTask = row.text();
     return r;
 }
 
@@ -200,9 +202,7 @@ std::optional<Run> A2wRepository::find(const QString &id) const
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_runs WHERE id = :id").arg(kRunColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return runFromRow(q);
+    return SqlRows::one(q, runFromRow);
 }
 
 bool A2wRepository::tokenMatches(const QString &id, const QString &tokenHash) const
@@ -217,9 +217,7 @@ std::optional<Run> A2wRepository::findByReceipt(const QString &receiptHash) cons
     Sql q(m_store,
           QStringLiteral("SELECT %1 FROM a2w_runs WHERE receipt_hash = :h").arg(kRunColumns));
     q.bind(QStringLiteral(":h"), receiptHash).exec();
-    if (!q.next())
-        return std::nullopt;
-    return runFromRow(q);
+    return SqlRows::one(q, runFromRow);
 }
 
 void A2wRepository::update(const Run &r)
@@ -250,19 +248,20 @@ const QString kDelegationColumns =
 
 Delegation delegationFromRow(const Sql &q)
 {
+    SqlRow row(q);
     Delegation d;
-    d.id = q.value(0).toString();
-    d.prefix = q.value(1).toString();
-    d.siteId = q.value(2).toString();
-    for (const QJsonValue &v : JsonText::array(q.value(3)))
+    d.id = row.text();
+    d.prefix = row.text();
+    d.siteId = row.text();
+    for (const QJsonValue &v : row.array())
         d.scope << v.toString();
-    d.spendCapMilli = q.value(4).toLongLong();
-    d.spentMilli = q.value(5).toLongLong();
-    d.approvedBy = q.value(6).toString();
-    d.runId = q.value(7).toString();
-    d.createdAt = q.value(8).toLongLong();
-    d.expiresAt = q.value(9).toLongLong();
-    d.revokedAt = JsonText::optionalInt(q.value(10));
+    d.spendCapMilli = row.integer();
+    d.spentMilli = row.integer();
+    d.approvedBy = row.text();
+    d.runId = row.text();
+    d.createdAt = row.integer();
+    d.expiresAt = row.integer();
+    d.revokedAt = row.optionalInt();
     return d;
 }
 
@@ -291,9 +290,7 @@ std::optional<Delegation> A2wRepository::delegationByToken(const QString &tokenH
     Sql q(m_store, QStringLiteral("SELECT %1 FROM a2w_delegations WHERE token_hash = :h")
                        .arg(kDelegationColumns));
     q.bind(QStringLiteral(":h"), tokenHash).exec();
-    if (!q.next())
-        return std::nullopt;
-    return delegationFromRow(q);
+    return SqlRows::one(q, delegationFromRow);
 }
 
 std::optional<Delegation> A2wRepository::delegation(const QString &id) const
@@ -301,9 +298,7 @@ std::optional<Delegation> A2wRepository::delegation(const QString &id) const
     Sql q(m_store,
           QStringLiteral("SELECT %1 FROM a2w_delegations WHERE id = :id").arg(kDelegationColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return delegationFromRow(q);
+    return SqlRows::one(q, delegationFromRow);
 }
 
 QList<Delegation> A2wRepository::delegations(int limit) const
@@ -312,10 +307,7 @@ QList<Delegation> A2wRepository::delegations(int limit) const
                                   " DESC LIMIT :n")
                        .arg(kDelegationColumns));
     q.bind(QStringLiteral(":n"), limit).exec();
-    QList<Delegation> out;
-    while (q.next())
-        out.append(delegationFromRow(q));
-    return out;
+    return SqlRows::all(q, delegationFromRow);
 }
 
 bool A2wRepository::revokeDelegation(const QString &id, qint64 nowMs)

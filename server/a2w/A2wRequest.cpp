@@ -1,6 +1,7 @@
 #include "A2wRequest.h"
 
 #include "core/DomainError.h"
+#include "core/HttpUrl.h"
 #include "core/JsonFields.h"
 
 #include <QUrl>
@@ -42,16 +43,14 @@ void strings(const JsonFields &o, const QStringList &keys)
 
 QString checkedUrl(const QString &raw, const QString &field)
 {
-    const QUrl url(raw, QUrl::StrictMode);
-    const QString scheme = url.scheme().toLower();
-    if (!url.isValid() || url.host().isEmpty() ||
-        (scheme != QLatin1String("https") && scheme != QLatin1String("http")))
+    const std::optional<QUrl> url = HttpUrl::parse(raw);
+    if (!url)
         throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_URL"),
                           QStringLiteral("%1 must be an absolute http(s) URL of a page on an "
                                          "enabled site")
                               .arg(field),
                           field);
-    return url.toString(QUrl::FullyEncoded);
+    return url->toString(QUrl::FullyEncoded);
 }
 
 // Exactly one of prompt, shortcutId, playbookId.

@@ -158,26 +158,42 @@ std::optional<QVariant> parseBare(Cursor &c)
     return std::nullopt;
 }
 
-std::optional<QList<QPair<QString, QVariant>>> parseParams(Cursor &c)
+// Parameters (RFC 8941 §3.1.2): `param` gets each key with the cursor on its value,
+// or no cursor when the key stands alone (a true boolean); false on a malformed one.
+bool readParams(Cursor &c, const std::function<bool(const QString &, Cursor *)> &param)
 {
-    QList<QPair<QString, QVariant>> params;
     while (c.peek() == ';') {
         ++c.i;
         c.skipSp();
         const auto key = parseKey(c);
         if (!key)
-            return std::nullopt;
-        QVariant value(true);
+            return false;
+        Cursor *value = nullptr;
         if (c.peek() == '=') {
             ++c.i;
-            const auto v = parseBare(c);
-            if (!v)
-                return std::nullopt;
-            value = *v;
+            value = &c;
         }
-        params.append({*key, value});
+        if (!param(*key, value))
+            return false;
     }
-    return params;
+    return true;
+}
+
+std::optional<QList<QPair<QString, QVariant>>> parseParams(Cursor &c)
+{
+    QList<QPair<QString, QVariant>> params;
+    const bool ok = readParams(c, [&](const QString &key, Cursor *value) {
+        QVariant v(true);
+        if (value) {
+            const auto bare = parseBare(*value);
+            if (!bare)
+                return false;
+            v = *bare;
+        }
+        params.append({key, v});
+        return true;
+    });
+    return ok ? std::optional(params) : std::nullopt;
 }
 
 // A dictionary (RFC 8941 §4.2.2) whose members are handed to `member` with the cursor
@@ -248,23 +264,18 @@ std::optional<QByteArray> canonicalBare(Cursor &c)
 std::optional<QByteArray> canonicalParams(Cursor &c)
 {
     QByteArray out;
-    while (c.peek() == ';') {
-        ++c.i;
-        c.skipSp();
-        const auto key = parseKey(c);
-        if (!key)
-            return std::nullopt;
-        out += ';' + key->toLatin1();
-        if (c.peek() == '=') {
-            ++c.i;
-            const auto v = canonicalBare(c);
-            if (!v)
-                return std::nullopt;
-            if (*v != "?1")
-                out += '=' + *v;
-        }
-    }
-    return out;
+    const bool ok = readParams(c, [&](const QString &key, Cursor *value) {
+        out += ';' + key.toLatin1();
+        if (!value)
+            return true;
+        const auto v = canonicalBare(*value);
+        if (!v)
+            return false;
+        if (*v != "?1")
+            out += '=' + *v;
+        return true;
+    });
+    return ok ? std::optional(out) : std::nullopt;
 }
 
 } // namespace
@@ -579,6 +590,112 @@ void WebBotAuth::verify(const SignedRequest &request, Done done)
     check(request, std::move(done), false);
 }
 
+namespace {
+
+// Why a signature is refused: the error code and message of the verdict.
+struct Refusal
+{
+    QString code;
+    QString message;
+};
+
+Refusal malformed(const QString &message)
+{
+    return {QStringLiteral("SIGNATURE_MALFORMED"), message};
+}
+
+// The Web Bot Auth signature's parameters and covered components, checked.
+std::optional<Refusal> inputRefusal(const SignatureInput *input,
+                                    const QHash<QString, QByteArray> &signatures,
+                                    const QByteArray &agentHeader)
+{
+    if (!input)
+        return malformed(QStringLiteral("no signature is tagged \"web-bot-auth\""));
+    if (!signatures.contains(input->label))
+        return malformed(QStringLiteral("Signature has no member %1").arg(input->label));
+    const QString alg = input->param(QStringLiteral("alg")).toString();
+    if (!alg.isEmpty() && alg != QLatin1String("ed25519"))
+        return malformed(QStringLiteral("alg %1 is not supported (ed25519 only)").arg(alg));
+    if (input->param(QStringLiteral("keyid")).toString().isEmpty() ||
+        input->param(QStringLiteral("created")).typeId() != QMetaType::LongLong ||
+        input->param(QStringLiteral("expires")).typeId() != QMetaType::LongLong ||
+        input->param(QStringLiteral("nonce")).toString().isEmpty())
+        return malformed(QStringLiteral("the signature needs keyid, created, expires and nonce"));
+    if ((!input->components.contains(QStringLiteral("@authority")) &&
+         !input->components.contains(QStringLiteral("@target-uri"))) ||
+        (!agentHeader.isEmpty() && !input->components.contains(QStringLiteral("signature-agent"))))
+        return malformed(QStringLiteral("the signature must cover @authority (or @target-uri) "
+                                        "and signature-agent"));
+    return std::nullopt;
+}
+
+// Signature-Agent: the draft's dictionary, whose member under this signature's label
+// it covers, or the older single string, covered whole. `agent` is the key directory's
+// origin URL it names.
+std::optional<Refusal> agentRefusal(const SignatureInput &input, const QByteArray &agentHeader,
+                                    bool plainHttp, QUrl *agent)
+{
+    const auto invalid = [](const QString &message) {
+        return Refusal{QStringLiteral("SIGNATURE_AGENT_INVALID"), message};
+    };
+    const qsizetype agentAt = input.components.indexOf(QStringLiteral("signature-agent"));
+    const QString agentKey = agentAt < 0 ? QString() : input.componentKeys.value(agentAt);
+    if (!agentKey.isEmpty() && agentKey != input.label)
+        return invalid(QStringLiteral("the signature covers the Signature-Agent member %1, not "
+                                      "its own (%2)")
+                           .arg(agentKey.left(64), input.label));
+    const QString agentUrl = WebBotAuth::parseSignatureAgent(agentHeader, input.label);
+    *agent = QUrl(agentUrl, QUrl::StrictMode);
+    const QString agentScheme = agent->scheme().toLower();
+    if (agentUrl.isEmpty() || !agent->isValid() || agent->host().isEmpty() ||
+        !(agentScheme == QLatin1String("https") ||
+          (plainHttp && agentScheme == QLatin1String("http"))) ||
+        !agent->userInfo().isEmpty() || agent->hasQuery() || agent->hasFragment() ||
+        (!agent->path().isEmpty() && agent->path() != QLatin1String("/")))
+        return invalid(QStringLiteral("Signature-Agent must name the https origin of a key "
+                                      "directory (an sf-string, or a dictionary member under "
+                                      "the signature's label)"));
+    // Key directories come from public addresses only: a name that is loopback or
+    // private as written is never fetched, one that resolves there is refused by the
+    // egress proxy before it connects.
+    if (NetworkPolicy::isPrivateHostLiteral(agent->host()))
+        return invalid(QStringLiteral("Signature-Agent names a loopback or private host: key "
+                                      "directories are fetched from public addresses only"));
+    return std::nullopt;
+}
+
+// The signature's window against the clock and the longest window allowed.
+std::optional<Refusal> windowRefusal(qint64 now, qint64 createdMs, qint64 expiresMs,
+                                     qint64 maxAgeMs)
+{
+    if (expiresMs <= now || createdMs > now + kSkewMs)
+        return Refusal{QStringLiteral("SIGNATURE_EXPIRED"),
+                       QStringLiteral("the signature is outside its window (created %1, "
+                                      "expires %2)")
+                           .arg(Clock::isoUtc(createdMs), Clock::isoUtc(expiresMs))};
+    if (expiresMs - createdMs > maxAgeMs)
+        return Refusal{QStringLiteral("SIGNATURE_EXPIRED"),
+                       QStringLiteral("the signature's window is longer than %1 s "
+                                      "(a2w.signatureMaxAgeSeconds)")
+                           .arg(maxAgeMs / 1000)};
+    return std::nullopt;
+}
+
+// The scheme of the public origin whose authority `host` is, or empty: the authority
+// the signature was made for must be ours.
+QString schemeOfOurs(const QStringList &publicOrigins, const QString &host)
+{
+    for (const QString &origin : publicOrigins) {
+        const QString originScheme = origin.section(QStringLiteral("://"), 0, 0);
+        const QString authority = WebBotAuth::authorityOf(originScheme, host);
+        if (!authority.isEmpty() && authority == origin.section(QStringLiteral("://"), 1).toLower())
+            return originScheme;
+    }
+    return {};
+}
+
+} // namespace
+
 void WebBotAuth::check(const SignedRequest &request, Done done, bool fetched)
 {
     const QByteArray sigHeader = request.header("signature");
@@ -588,113 +705,50 @@ void WebBotAuth::check(const SignedRequest &request, Done done, bool fetched)
         done(v); // no signature: anonymous (the caller may still be identified)
         return;
     }
-    auto refuse = [&](const QString &code, const QString &message) {
-        v.errorCode = code;
-        v.errorMessage = message;
+    auto refuse = [&](const Refusal &r) {
+        v.errorCode = r.code;
+        v.errorMessage = r.message;
         done(v);
     };
     QString error;
     const auto inputs = parseSignatureInput(inputHeader, &error);
     if (!inputs)
-        return refuse(QStringLiteral("SIGNATURE_MALFORMED"), error);
+        return refuse(malformed(error));
     const auto signatures = parseSignatures(sigHeader, &error);
     if (!signatures)
-        return refuse(QStringLiteral("SIGNATURE_MALFORMED"), error);
+        return refuse(malformed(error));
     // The Web Bot Auth signature: the one tagged web-bot-auth.
     const SignatureInput *input = nullptr;
     for (const SignatureInput &in : *inputs)
         if (in.param(QStringLiteral("tag")).toString() == kTag)
             input = &in;
-    if (!input)
-        return refuse(QStringLiteral("SIGNATURE_MALFORMED"),
-                      QStringLiteral("no signature is tagged \"web-bot-auth\""));
-    if (!signatures->contains(input->label))
-        return refuse(QStringLiteral("SIGNATURE_MALFORMED"),
-                      QStringLiteral("Signature has no member %1").arg(input->label));
-    const QString alg = input->param(QStringLiteral("alg")).toString();
-    if (!alg.isEmpty() && alg != QLatin1String("ed25519"))
-        return refuse(QStringLiteral("SIGNATURE_MALFORMED"),
-                      QStringLiteral("alg %1 is not supported (ed25519 only)").arg(alg));
-    const QString keyId = input->param(QStringLiteral("keyid")).toString();
-    const QVariant created = input->param(QStringLiteral("created"));
-    const QVariant expires = input->param(QStringLiteral("expires"));
-    const QString nonce = input->param(QStringLiteral("nonce")).toString();
-    if (keyId.isEmpty() || created.typeId() != QMetaType::LongLong ||
-        expires.typeId() != QMetaType::LongLong || nonce.isEmpty())
-        return refuse(QStringLiteral("SIGNATURE_MALFORMED"),
-                      QStringLiteral("the signature needs keyid, created, expires and nonce"));
     const QByteArray agentHeader = request.header("signature-agent");
-    const qsizetype agentAt = input->components.indexOf(QStringLiteral("signature-agent"));
-    if ((!input->components.contains(QStringLiteral("@authority")) &&
-         !input->components.contains(QStringLiteral("@target-uri"))) ||
-        (!agentHeader.isEmpty() && agentAt < 0))
-        return refuse(QStringLiteral("SIGNATURE_MALFORMED"),
-                      QStringLiteral("the signature must cover @authority (or @target-uri) and "
-                                     "signature-agent"));
+    if (const auto r = inputRefusal(input, *signatures, agentHeader))
+        return refuse(*r);
+    const QString keyId = input->param(QStringLiteral("keyid")).toString();
+    const QString nonce = input->param(QStringLiteral("nonce")).toString();
 
-    // The authority the signature was made for must be ours: a signature another site
-    // received is no use here, whatever Host its replay carries.
+    // A signature another site received is no use here, whatever Host its replay carries.
     const QString host = headerValue(request, QStringLiteral("host"));
-    QString scheme;
-    for (const QString &origin : publicOrigins()) {
-        const QString originScheme = origin.section(QStringLiteral("://"), 0, 0);
-        const QString authority = authorityOf(originScheme, host);
-        if (!authority.isEmpty() &&
-            authority == origin.section(QStringLiteral("://"), 1).toLower()) {
-            scheme = originScheme;
-            break;
-        }
-    }
+    const QString scheme = schemeOfOurs(publicOrigins(), host);
     if (scheme.isEmpty())
-        return refuse(QStringLiteral("SIGNATURE_WRONG_AUTHORITY"),
-                      QStringLiteral("the signature is for %1, which is not one of this "
-                                     "service's public origins (http.publicOrigins)")
-                          .arg(host.isEmpty() ? QStringLiteral("no host") : host.left(100)));
+        return refuse({QStringLiteral("SIGNATURE_WRONG_AUTHORITY"),
+                       QStringLiteral("the signature is for %1, which is not one of this "
+                                      "service's public origins (http.publicOrigins)")
+                           .arg(host.isEmpty() ? QStringLiteral("no host") : host.left(100))});
     SignedRequest ours = request;
     ours.scheme = scheme;
 
-    // Signature-Agent: the draft's dictionary, whose member under this signature's
-    // label it covers, or the older single string, covered whole.
-    const QString agentKey = agentAt < 0 ? QString() : input->componentKeys.value(agentAt);
-    if (!agentKey.isEmpty() && agentKey != input->label)
-        return refuse(QStringLiteral("SIGNATURE_AGENT_INVALID"),
-                      QStringLiteral("the signature covers the Signature-Agent member %1, not "
-                                     "its own (%2)")
-                          .arg(agentKey.left(64), input->label));
-    const QString agentUrl = parseSignatureAgent(agentHeader, input->label);
-    const QUrl agent(agentUrl, QUrl::StrictMode);
-    const QString agentScheme = agent.scheme().toLower();
-    if (agentUrl.isEmpty() || !agent.isValid() || agent.host().isEmpty() ||
-        !(agentScheme == QLatin1String("https") ||
-          (m_plainHttp && agentScheme == QLatin1String("http"))) ||
-        !agent.userInfo().isEmpty() || agent.hasQuery() || agent.hasFragment() ||
-        (!agent.path().isEmpty() && agent.path() != QLatin1String("/")))
-        return refuse(QStringLiteral("SIGNATURE_AGENT_INVALID"),
-                      QStringLiteral("Signature-Agent must name the https origin of a key "
-                                     "directory (an sf-string, or a dictionary member under "
-                                     "the signature's label)"));
-    // Key directories come from public addresses only: a name that is loopback or
-    // private as written is never fetched, one that resolves there is refused by the
-    // egress proxy before it connects.
-    if (NetworkPolicy::isPrivateHostLiteral(agent.host()))
-        return refuse(QStringLiteral("SIGNATURE_AGENT_INVALID"),
-                      QStringLiteral("Signature-Agent names a loopback or private host: key "
-                                     "directories are fetched from public addresses only"));
+    QUrl agent;
+    if (const auto r = agentRefusal(*input, agentHeader, m_plainHttp, &agent))
+        return refuse(*r);
 
     const qint64 now = m_store.clock().nowMs();
-    const qint64 createdMs = created.toLongLong() * 1000;
-    const qint64 expiresMs = expires.toLongLong() * 1000;
+    const qint64 createdMs = input->param(QStringLiteral("created")).toLongLong() * 1000;
+    const qint64 expiresMs = input->param(QStringLiteral("expires")).toLongLong() * 1000;
     const qint64 maxAge = m_settings.int64Value(SettingKeys::a2wSignatureMaxAgeSeconds) * 1000;
-    if (expiresMs <= now || createdMs > now + kSkewMs)
-        return refuse(QStringLiteral("SIGNATURE_EXPIRED"),
-                      QStringLiteral("the signature is outside its window (created %1, expires "
-                                     "%2)")
-                          .arg(Clock::isoUtc(createdMs), Clock::isoUtc(expiresMs)));
-    if (expiresMs - createdMs > maxAge)
-        return refuse(QStringLiteral("SIGNATURE_EXPIRED"),
-                      QStringLiteral("the signature's window is longer than %1 s "
-                                     "(a2w.signatureMaxAgeSeconds)")
-                          .arg(maxAge / 1000));
+    if (const auto r = windowRefusal(now, createdMs, expiresMs, maxAge))
+        return refuse(*r);
 
     const QString origin = agent
                                .adjusted(QUrl::RemovePath | QUrl::RemoveQuery |
@@ -713,25 +767,25 @@ void WebBotAuth::check(const SignedRequest &request, Done done, bool fetched)
         return;
     }
     if (unknownKey || dir.expiresAt <= now)
-        return refuse(QStringLiteral("SIGNATURE_KEY_UNKNOWN"),
-                      dir.problem.isEmpty()
-                          ? QStringLiteral("the key directory %1%2 has no Ed25519 key %3")
-                                .arg(origin, kDirectoryPath, keyId)
-                          : QStringLiteral("the key directory %1%2 %3")
-                                .arg(origin, kDirectoryPath, dir.problem));
+        return refuse({QStringLiteral("SIGNATURE_KEY_UNKNOWN"),
+                       dir.problem.isEmpty()
+                           ? QStringLiteral("the key directory %1%2 has no Ed25519 key %3")
+                                 .arg(origin, kDirectoryPath, keyId)
+                           : QStringLiteral("the key directory %1%2 %3")
+                                 .arg(origin, kDirectoryPath, dir.problem)});
 
     const QByteArray base = signatureBase(ours, *input, &error);
     if (base.isEmpty())
-        return refuse(QStringLiteral("SIGNATURE_MALFORMED"),
-                      QStringLiteral("the covered component %1 is not in the request").arg(error));
+        return refuse(
+            malformed(QStringLiteral("the covered component %1 is not in the request").arg(error)));
     if (!verifyEd25519(dir.keys.value(keyId), base, signatures->value(input->label)))
-        return refuse(QStringLiteral("SIGNATURE_INVALID"),
-                      QStringLiteral("the signature does not verify with key %1").arg(keyId));
+        return refuse({QStringLiteral("SIGNATURE_INVALID"),
+                       QStringLiteral("the signature does not verify with key %1").arg(keyId)});
     // Only a valid signature spends its nonce: a forged one cannot burn a real one.
     if (!m_repo->rememberNonce(Ids::sha256Hex((origin + u' ' + nonce).toUtf8()),
                                expiresMs + kSkewMs))
-        return refuse(QStringLiteral("SIGNATURE_REPLAYED"),
-                      QStringLiteral("this nonce was used already inside its window"));
+        return refuse({QStringLiteral("SIGNATURE_REPLAYED"),
+                       QStringLiteral("this nonce was used already inside its window")});
     v.tier = Trust::verified;
     v.agentUrl = origin;
     v.keyId = keyId;

@@ -57,12 +57,7 @@ QStringList checkedUrls(const QStringList &list, const QString &listField, const
                 field);
         if (!url.isValid() || url.host().isEmpty())
             throw DomainError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
-        if (!NetworkPolicy::literalRefusal(url.scheme(), url.host(), url.port(), grant).isEmpty())
-            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
-                              QStringLiteral("%1 points at a private address (%2), which this key "
-                                             "may not reach")
-                                  .arg(field, url.host()),
-                              field);
+        NetworkPolicy::requireReachable(url, field, grant);
     }
     QStringList out;
     for (const QString &u : list)

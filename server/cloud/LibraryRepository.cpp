@@ -3,6 +3,7 @@
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/JsonText.h"
+#include "core/SqlRow.h"
 #include "core/Store.h"
 
 #include <QJsonDocument>
@@ -66,34 +67,36 @@ LibraryRepository::LibraryRepository(Store &store)
 
 SavedTool LibraryRepository::toolFromRow(const Sql &q)
 {
+    SqlRow row(q);
     SavedTool t;
-    t.id = q.value(0).toString();
-    t.keyId = q.value(1).toString();
-    t.name = q.value(2).toString();
-    t.kind = q.value(3).toString();
-    t.description = q.value(4).toString();
-    t.parameters = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object();
-    t.steps = QJsonDocument::fromJson(q.value(6).toString().toUtf8()).array();
-    t.code = q.value(7).toString();
-    t.url = q.value(8).toString();
-    t.createdAt = q.value(9).toLongLong();
-    t.updatedAt = q.value(10).toLongLong();
+    t.id = row.text();
+    t.keyId = row.text();
+    t.name = row.text();
+    t.kind = row.text();
+    t.description = row.text();
+    t.parameters = row.object();
+    t.steps = row.array();
+    t.code = row.text();
+    t.url = row.text();
+    t.createdAt = row.integer();
+    t.updatedAt = row.integer();
     return t;
 }
 
 Trigger LibraryRepository::triggerFromRow(const Sql &q)
 {
+    SqlRow row(q);
     Trigger t;
-    t.id = q.value(0).toString();
-    t.keyId = q.value(1).toString();
-    t.label = q.value(2).toString();
-    t.targetKind = q.value(3).toString();
-    t.target = q.value(4).toString();
-    t.options = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object();
-    t.createdAt = q.value(6).toLongLong();
-    t.revokedAt = JsonText::optionalInt(q.value(7));
-    t.lastFiredAt = JsonText::optionalInt(q.value(8));
-    t.fireCount = q.value(9).toInt();
+    t.id = row.text();
+    t.keyId = row.text();
+    t.label = row.text();
+    t.targetKind = row.text();
+    t.target = row.text();
+    t.options = row.object();
+    t.createdAt = row.integer();
+    t.revokedAt = row.optionalInt();
+    t.lastFiredAt = row.optionalInt();
+    t.fireCount = row.number();
     return t;
 }
 
@@ -157,9 +160,7 @@ std::optional<SavedTool> LibraryRepository::tool(const QString &keyId, const QSt
     Sql q(m_store, QStringLiteral("SELECT %1 FROM saved_tools WHERE key_id = :key AND name = :name")
                        .arg(kToolColumns));
     q.bind(QStringLiteral(":key"), keyId).bind(QStringLiteral(":name"), name).exec();
-    if (!q.next())
-        return std::nullopt;
-    return toolFromRow(q);
+    return SqlRows::one(q, toolFromRow);
 }
 
 QList<SavedTool> LibraryRepository::tools(const QString &keyId) const
@@ -207,9 +208,7 @@ std::optional<Trigger> LibraryRepository::trigger(const QString &id) const
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM triggers WHERE id = :id").arg(kTriggerColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return triggerFromRow(q);
+    return SqlRows::one(q, triggerFromRow);
 }
 
 QList<Trigger> LibraryRepository::triggers(const QString &keyId) const

@@ -103,12 +103,7 @@ QList<QUrl> readUrls(const JsonFields &body, const Settings &settings, const Egr
             throw DomainError::invalidField(field, QStringLiteral("is not a valid absolute URL"));
         if (url.host().isEmpty())
             throw DomainError::invalidField(field, QStringLiteral("has no host"));
-        if (!NetworkPolicy::literalRefusal(url.scheme(), url.host(), url.port(), grant).isEmpty())
-            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
-                              QStringLiteral("%1 points at a private address (%2), which this key "
-                                             "may not reach")
-                                  .arg(field, url.host()),
-                              field);
+        NetworkPolicy::requireReachable(url, field, grant);
         urls.append(url);
     }
     return urls;

@@ -2,6 +2,7 @@
 
 #include "core/DomainError.h"
 #include "core/HeaderText.h"
+#include "core/HttpUrl.h"
 #include "core/JsonFields.h"
 #include "net/NetworkPolicy.h"
 
@@ -17,9 +18,7 @@ const QStringList kEvents = {
 
 QString checkTarget(const QString &field, const QString &raw, const EgressGrant &grant)
 {
-    const QUrl url(raw, QUrl::StrictMode);
-    if (!url.isValid() || url.host().isEmpty() || !NetworkPolicy::isBrowsableScheme(url))
-        throw DomainError::invalidField(field, QStringLiteral("must be an absolute https URL"));
+    const QUrl url = HttpUrl::require(raw, field, QStringLiteral("must be an absolute https URL"));
     if (!NetworkPolicy::literalRefusal(url.scheme(), url.host(), url.port(), grant).isEmpty())
         throw DomainError::invalidField(field, QStringLiteral("points at a private address, which "
                                                               "this key may not reach"));

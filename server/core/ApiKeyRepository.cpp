@@ -2,6 +2,7 @@
 
 #include "Clock.h"
 #include "Ids.h"
+#include "SqlRow.h"
 #include "Store.h"
 
 namespace ph {
@@ -9,16 +10,6 @@ namespace ph {
 namespace {
 const QString kColumns =
     QStringLiteral("id, label, prefix, role, balance_milli, created_at, last_used_at, revoked_at");
-
-std::optional<qint64> optionalInt(const QVariant &v)
-{
-    return v.isNull() ? std::nullopt : std::optional<qint64>(v.toLongLong());
-}
-
-QVariant toVariant(std::optional<qint64> v)
-{
-    return v ? QVariant(*v) : QVariant(QMetaType::fromType<qint64>());
-}
 } // namespace
 
 ApiKeyRepository::ApiKeyRepository(Store &store)
@@ -27,15 +18,16 @@ ApiKeyRepository::ApiKeyRepository(Store &store)
 
 ApiKey ApiKeyRepository::fromRow(const Sql &q)
 {
+    SqlRow row(q);
     ApiKey k;
-    k.id = q.value(0).toString();
-    k.label = q.value(1).toString();
-    k.prefix = q.value(2).toString();
-    k.role = q.value(3).toString();
-    k.balanceMilli = optionalInt(q.value(4));
-    k.createdAt = q.value(5).toLongLong();
-    k.lastUsedAt = optionalInt(q.value(6));
-    k.revokedAt = optionalInt(q.value(7));
+    k.id = row.text();
+    k.label = row.text();
+    k.prefix = row.text();
+    k.role = row.text();
+    k.balanceMilli = row.optionalInt();
+    k.createdAt = row.integer();
+    k.lastUsedAt = row.optionalInt();
+    k.revokedAt = row.optionalInt();
     return k;
 }
 
@@ -59,7 +51,7 @@ ApiKeyRepository::Minted ApiKeyRepository::insert(const QString &label, const QS
         .bind(QStringLiteral(":prefix"), k.prefix)
         .bind(QStringLiteral(":hash"), Ids::sha256Hex(secret.toUtf8()))
         .bind(QStringLiteral(":role"), k.role)
-        .bind(QStringLiteral(":balance"), toVariant(balanceMilli))
+        .bind(QStringLiteral(":balance"), JsonText::nullableInt(balanceMilli))
         .bind(QStringLiteral(":created"), k.createdAt)
         .exec();
     m_store.notifyChanged(QStringLiteral("api_keys"), k.id);
@@ -85,28 +77,21 @@ std::optional<ApiKey> ApiKeyRepository::findBySecret(const QString &secret)
         return std::nullopt;
     Sql q(m_store, QStringLiteral("SELECT %1 FROM api_keys WHERE key_hash = :hash").arg(kColumns));
     q.bind(QStringLiteral(":hash"), Ids::sha256Hex(secret.toUtf8())).exec();
-    if (!q.next())
-        return std::nullopt;
-    return fromRow(q);
+    return SqlRows::one(q, fromRow);
 }
 
 std::optional<ApiKey> ApiKeyRepository::find(const QString &id) const
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM api_keys WHERE id = :id").arg(kColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return fromRow(q);
+    return SqlRows::one(q, fromRow);
 }
 
 QList<ApiKey> ApiKeyRepository::list() const
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM api_keys ORDER BY created_at").arg(kColumns));
     q.exec();
-    QList<ApiKey> out;
-    while (q.next())
-        out.append(fromRow(q));
-    return out;
+    return SqlRows::all(q, fromRow);
 }
 
 QString ApiKeyRepository::activeOwnerId() const
@@ -139,7 +124,7 @@ bool ApiKeyRepository::revoke(const QString &id)
 void ApiKeyRepository::setBalance(const QString &id, std::optional<qint64> balanceMilli)
 {
     Sql(m_store, QStringLiteral("UPDATE api_keys SET balance_milli = :b WHERE id = :id"))
-        .bind(QStringLiteral(":b"), toVariant(balanceMilli))
+        .bind(QStringLiteral(":b"), JsonText::nullableInt(balanceMilli))
         .bind(QStringLiteral(":id"), id)
         .exec();
     m_store.notifyChanged(QStringLiteral("api_keys"), id);

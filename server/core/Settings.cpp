@@ -4,6 +4,7 @@
 #include "SecretBox.h"
 #include "Store.h"
 #include "TrustedProxies.h"
+#include "core/HttpUrl.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -478,9 +479,7 @@ QString Settings::validate(const QString &key, const QJsonValue &value) const
             return QStringLiteral("%1 must list IP addresses or CIDR ranges: %2").arg(key, problem);
     }
     if (d->unit == Definition::Unit::Url && !value.toString().trimmed().isEmpty()) {
-        const QUrl url(value.toString().trimmed(), QUrl::StrictMode);
-        if (!url.isValid() || url.host().isEmpty() ||
-            (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        if (!HttpUrl::parse(value.toString().trimmed()))
             return QStringLiteral("%1 must be an absolute http or https URL (or empty)").arg(key);
     }
     return {};

@@ -192,7 +192,7 @@ DocBlock tableOf(const QJsonArray &rows)
     for (const QJsonValue &row : rows) {
         QList<Inline> cells;
         for (const QString &c : columns)
-            cells.append(plain(cellText(row.toObject().value(c))));
+            cells.append(plain(cellText(row.toObject().value(c), BoolText::YesNo)));
         t.rows.append(cells);
     }
     return t;
@@ -210,7 +210,7 @@ void dataBlocks(const QJsonValue &data, int depth, int &listId, QList<DocBlock> 
             DocBlock item;
             item.kind = DocBlock::Kind::ListItem;
             item.list = listId;
-            item.runs = plain(cellText(v));
+            item.runs = plain(cellText(v, BoolText::YesNo));
             out.append(item);
         }
         return;
@@ -232,13 +232,13 @@ void dataBlocks(const QJsonValue &data, int depth, int &listId, QList<DocBlock> 
             item.kind = DocBlock::Kind::ListItem;
             item.list = listId;
             item.runs = plain(it.key() + QStringLiteral(": "), true);
-            item.runs.append(plain(cellText(v)));
+            item.runs.append(plain(cellText(v, BoolText::YesNo)));
             out.append(item);
         }
         return;
     }
     if (!data.isNull() && !data.isUndefined())
-        out.append(DocBlock::paragraph(cellText(data)));
+        out.append(DocBlock::paragraph(cellText(data, BoolText::YesNo)));
 }
 
 QString clipped(QString text)
@@ -320,21 +320,6 @@ QString plainText(const Inline &runs)
     for (const TextRun &r : runs)
         out += r.text;
     return out;
-}
-
-QString cellText(const QJsonValue &v)
-{
-    if (v.isString())
-        return v.toString();
-    if (v.isDouble())
-        return QString::number(v.toDouble(), 'g', 15);
-    if (v.isBool())
-        return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
-    if (v.isArray())
-        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
-    if (v.isObject())
-        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
-    return {};
 }
 
 QList<DocBlock> blocksFromMarkdown(const QString &markdown)

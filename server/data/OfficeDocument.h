@@ -1,5 +1,7 @@
 #pragma once
 
+#include "data/CellText.h" // cellText, once declared here
+
 #include "data/DataError.h"
 
 #include <QByteArray>
@@ -47,9 +49,6 @@ QList<DocBlock> blocksFromMarkdown(const QString &markdown);
 // (arrays and objects, under a heading named by the key) and "key: value" items (scalars).
 QList<DocBlock> blocksFromData(const QJsonValue &data);
 QString plainText(const Inline &runs);
-// A JSON value as the text of a cell: numbers as written, booleans yes/no, nested
-// values as compact JSON.
-QString cellText(const QJsonValue &value);
 
 // One slide: its title, bullets (nesting depth from 0, text) and speaker notes.
 struct Slide

@@ -1,5 +1,7 @@
 #include "data/Sheet.h"
 
+#include "data/CellText.h"
+
 #include "data/internal/Inference.h"
 
 #include <QHash>
@@ -18,30 +20,6 @@ namespace {
 
 const char *const kTypeNames[] = {"empty",   "string", "integer",  "number",
                                   "boolean", "date",   "datetime", "json"};
-
-QString cellText(const QJsonValue &v)
-{
-    switch (v.type()) {
-    case QJsonValue::Null:
-    case QJsonValue::Undefined:
-        return {};
-    case QJsonValue::Bool:
-        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    case QJsonValue::Double: {
-        const double d = v.toDouble();
-        if (std::floor(d) == d && std::fabs(d) <= double(kMaxExactInteger))
-            return QString::number(qint64(d));
-        return QString::number(d, 'g', QLocale::FloatingPointShortest);
-    }
-    case QJsonValue::String:
-        return v.toString();
-    case QJsonValue::Array:
-        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
-    case QJsonValue::Object:
-        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
-    }
-    return {};
-}
 
 bool isHttpUrl(const QString &s)
 {

@@ -7,6 +7,7 @@
 #include "browser/BrowserPool.h"
 #include "core/ObjectStore.h"
 #include "core/Store.h"
+#include "data/CellText.h"
 #include "data/PdfRender.h"
 #include "data/Reader.h"
 #include "data/XlsxWriter.h"
@@ -26,15 +27,11 @@ namespace ph::engine {
 
 namespace {
 
-QString cellText(const QJsonValue &v)
+// A cell of a generated markdown table: the one cell text (data/CellText.h), booleans
+// yes/no, on one line with its pipes escaped.
+QString markdownCell(const QJsonValue &v)
 {
-    QString s = v.isString()   ? v.toString()
-                : v.isDouble() ? QString::number(v.toDouble())
-                : v.isBool()   ? (v.toBool() ? QStringLiteral("yes") : QStringLiteral("no"))
-                : v.isNull() || v.isUndefined()
-                    ? QString()
-                    : QString::fromUtf8(
-                          QJsonDocument::fromVariant(v.toVariant()).toJson(QJsonDocument::Compact));
+    QString s = data::cellText(v, data::BoolText::YesNo);
     return s.replace(QLatin1Char('|'), QStringLiteral("\\|"))
         .replace(QLatin1Char('\n'), QLatin1Char(' '));
 }
@@ -57,7 +54,7 @@ QString table(const QJsonArray &rows)
     for (const auto &row : rows) {
         QStringList cells;
         for (const QString &c : columns)
-            cells << cellText(row.toObject().value(c));
+            cells << markdownCell(row.toObject().value(c));
         md += QStringLiteral("| %1 |\n").arg(cells.join(QStringLiteral(" | ")));
     }
     return md;
@@ -118,7 +115,7 @@ QString contentMarkdown(const QJsonObject &args)
             if (isTable(it.value()))
                 md += QStringLiteral("\n## %1\n\n%2").arg(it.key(), table(it.value().toArray()));
             else
-                md += QStringLiteral("- **%1**: %2\n").arg(it.key(), cellText(it.value()));
+                md += QStringLiteral("- **%1**: %2\n").arg(it.key(), markdownCell(it.value()));
         }
         return md.trimmed() + QLatin1Char('\n');
     }

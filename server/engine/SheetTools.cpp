@@ -4,6 +4,7 @@
 #include "RunContext.h"
 
 #include "core/Settings.h"
+#include "data/CellText.h"
 #include "net/NetworkPolicy.h"
 
 #include <QPointer>
@@ -56,17 +57,6 @@ QJsonObject rowObject(const data::Sheet &sheet, int row)
     return o;
 }
 
-// The text of a cell for matching.
-QString cellText(const QJsonValue &v)
-{
-    if (v.isString())
-        return v.toString();
-    if (v.isDouble())
-        return QString::number(v.toDouble(), 'g', 15);
-    if (v.isBool())
-        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    return {};
-}
 } // namespace
 
 namespace {
@@ -427,7 +417,7 @@ void SheetsAccessTool::run(RunContext &ctx, const QJsonObject &args,
             bool hit = false;
             for (int c = 0; c < sheet.columnCount() && !hit; ++c) {
                 if ((only < 0 || c == only) &&
-                    cellText(sheet.value(row, c)).contains(query, Qt::CaseInsensitive))
+                    data::cellText(sheet.value(row, c)).contains(query, Qt::CaseInsensitive))
                     hit = true;
             }
             if (!hit)

@@ -2,6 +2,7 @@
 
 #include "core/Clock.h"
 #include "core/JsonText.h"
+#include "core/SqlRow.h"
 #include "core/Store.h"
 
 #include <QJsonDocument>
@@ -11,17 +12,18 @@ namespace ph::engine {
 namespace {
 TrajectoryRow trajectoryFrom(const Sql &q)
 {
+    SqlRow row(q);
     TrajectoryRow t;
-    t.id = q.value(0).toString();
-    t.keyId = q.value(1).toString();
-    t.status = q.value(2).toString();
-    t.phase = q.value(3).toInt();
-    t.task = q.value(4).toString();
-    t.planner = q.value(5).toString();
-    t.createdAt = q.value(6).toLongLong();
-    t.updatedAt = q.value(7).toLongLong();
-    t.creditsMilli = q.value(8).toLongLong();
-    for (const auto &v : QJsonDocument::fromJson(q.value(9).toString().toUtf8()).array())
+    t.id = row.text();
+    t.keyId = row.text();
+    t.status = row.text();
+    t.phase = row.number();
+    t.task = row.text();
+    t.planner = row.text();
+    t.createdAt = row.integer();
+    t.updatedAt = row.integer();
+    t.creditsMilli = row.integer();
+    for (const auto &v : row.array())
         t.toolsUsed << v.toString();
     return t;
 }
@@ -57,9 +59,7 @@ std::optional<TrajectoryRow> TrajectoryRepository::find(const QString &id) const
     Sql q(m_store,
           QStringLiteral("SELECT %1 FROM trajectories WHERE id = :id").arg(kTrajectoryColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return trajectoryFrom(q);
+    return SqlRows::one(q, trajectoryFrom);
 }
 
 void TrajectoryRepository::update(const QString &id, const QString &status, int phase,
@@ -257,10 +257,7 @@ QList<TrajectoryRow> TrajectoryRepository::list(const QString &keyId, const QStr
     if (!status.isEmpty())
         q.bind(QStringLiteral(":s"), status);
     q.bind(QStringLiteral(":l"), limit).bind(QStringLiteral(":o"), offset).exec();
-    QList<TrajectoryRow> out;
-    while (q.next())
-        out.append(trajectoryFrom(q));
-    return out;
+    return SqlRows::all(q, trajectoryFrom);
 }
 
 QList<PhaseRow> TrajectoryRepository::executingPhases() const

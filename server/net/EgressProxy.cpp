@@ -1,5 +1,6 @@
 #include "net/EgressProxy.h"
 
+#include "core/Ids.h"
 #include "net/HostResolver.h"
 
 #include <QHash>
@@ -9,7 +10,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QPointer>
-#include <QRandomGenerator>
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -34,27 +34,6 @@ constexpr int kHeadTimeoutMs = 20000;
 constexpr int kDialTimeoutMs = 15000;
 constexpr int kIdleTimeoutMs = 5 * 60 * 1000;
 
-QString randomToken(int length)
-{
-    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    QString out;
-    out.reserve(length);
-    auto *rng = QRandomGenerator::system();
-    for (int i = 0; i < length; ++i)
-        out.append(QLatin1Char(alphabet[rng->bounded(62)]));
-    return out;
-}
-
-bool sameSecret(const QByteArray &a, const QByteArray &b)
-{
-    if (a.size() != b.size())
-        return false;
-    unsigned char diff = 0;
-    for (qsizetype i = 0; i < a.size(); ++i)
-        diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-    return diff == 0;
-}
-
 } // namespace
 
 struct Entry
@@ -73,7 +52,7 @@ public:
     {
         QMutexLocker lock(&m_mutex);
         const auto it = m_entries.constFind(user);
-        if (it == m_entries.cend() || !sameSecret(it->password, password))
+        if (it == m_entries.cend() || !Ids::equalConstantTime(it->password, password))
             return std::nullopt;
         return *it;
     }
@@ -868,7 +847,7 @@ bool EgressProxy::start()
 EgressProxy::Identity EgressProxy::open(const EgressGrant &grant,
                                         std::shared_ptr<const HostResolver> resolver)
 {
-    Identity id{QStringLiteral("ph_") + egress::randomToken(20), egress::randomToken(32)};
+    Identity id{QStringLiteral("ph_") + Ids::base62(20), Ids::base62(32)};
     if (!resolver)
         resolver = std::make_shared<HostResolver>();
     m_registry->insert(id.user, egress::Entry{id.password.toLatin1(), grant, std::move(resolver)});

@@ -1,5 +1,7 @@
 #include "net/NetworkPolicy.h"
 
+#include "core/DomainError.h"
+
 #include "net/EgressProxy.h"
 #include "net/HostResolver.h"
 
@@ -236,6 +238,18 @@ bool NetworkPolicy::isBrowsableScheme(const QUrl &url)
 {
     const QString scheme = url.scheme().toLower();
     return scheme == QLatin1String("http") || scheme == QLatin1String("https");
+}
+
+void NetworkPolicy::requireReachable(const QUrl &url, const QString &field,
+                                     const EgressGrant &grant)
+{
+    if (literalRefusal(url.scheme(), url.host(), url.port(), grant).isEmpty())
+        return;
+    throw DomainError(DomainError::Kind::Invalid, QStringLiteral("PRIVATE_TARGET"),
+                      QStringLiteral("%1 points at a private address (%2), which this key "
+                                     "may not reach")
+                          .arg(field, url.host()),
+                      field);
 }
 
 QString NetworkPolicy::callbackSchemeProblem(const QUrl &url)

@@ -157,6 +157,9 @@ public:
     // may not reach on `scheme` and `port` (see mayReachPrivate); else the reason.
     static QString literalRefusal(const QString &scheme, const QString &host, int port,
                                   const EgressGrant &grant);
+    // A caller-supplied URL field's literal-host check: throws 400 PRIVATE_TARGET naming
+    // `field` when literalRefusal refuses the URL.
+    static void requireReachable(const QUrl &url, const QString &field, const EgressGrant &grant);
     // Empty when a connection to `host` on `scheme` and `port` (see mayReachPrivate),
     // which resolved to `addresses`, is allowed; else the reason. Every address must pass
     // (a name with one private address is private).

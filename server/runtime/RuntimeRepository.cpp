@@ -1,6 +1,7 @@
 #include "RuntimeRepository.h"
 
 #include "core/JsonText.h"
+#include "core/SqlRow.h"
 #include "core/Store.h"
 
 namespace ph::runtime {
@@ -25,40 +26,42 @@ QVariant objectOrNull(const QJsonObject &o)
 
 Session sessionFromRow(const Sql &q)
 {
+    SqlRow row(q);
     Session s;
-    s.id = q.value(0).toString();
-    s.siteId = q.value(1).toString();
-    s.keyId = q.value(2).toString();
-    s.host = q.value(3).toString();
-    s.url = q.value(4).toString();
-    s.epoch = q.value(5).toLongLong();
-    s.seq = q.value(6).toLongLong();
-    s.activeRunId = q.value(7).toString();
-    s.context = JsonText::object(q.value(8));
-    s.clientAddress = q.value(9).toString();
-    s.createdAt = q.value(10).toLongLong();
-    s.updatedAt = q.value(11).toLongLong();
-    s.endedAt = JsonText::optionalInt(q.value(12));
+    s.id = row.text();
+    s.siteId = row.text();
+    s.keyId = row.text();
+    s.host = row.text();
+    s.url = row.text();
+    s.epoch = row.integer();
+    s.seq = row.integer();
+    s.activeRunId = row.text();
+    s.context = row.object();
+    s.clientAddress = row.text();
+    s.createdAt = row.integer();
+    s.updatedAt = row.integer();
+    s.endedAt = row.optionalInt();
     return s;
 }
 
 Run runFromRow(const Sql &q)
 {
+    SqlRow row(q);
     Run r;
-    r.id = q.value(0).toString();
-    r.sessionId = q.value(1).toString();
-    r.status = q.value(2).toString();
-    r.mode = q.value(3).toString();
-    r.requestedMode = q.value(4).toString();
-    r.message = q.value(5).toString();
-    r.routing = JsonText::object(q.value(6));
-    r.taskBoundaryId = q.value(7).toString();
-    r.continuationReason = q.value(8).toString();
-    r.a2wRunId = q.value(9).toString();
-    r.result = JsonText::object(q.value(10));
-    r.createdAt = q.value(11).toLongLong();
-    r.updatedAt = q.value(12).toLongLong();
-    r.endedAt = JsonText::optionalInt(q.value(13));
+    r.id = row.text();
+    r.sessionId = row.text();
+    r.status = row.text();
+    r.mode = row.text();
+    r.requestedMode = row.text();
+    r.message = row.text();
+    r.routing = row.object();
+    r.taskBoundaryId = row.text();
+    r.continuationReason = row.text();
+    r.a2wRunId = row.text();
+    r.result = row.object();
+    r.createdAt = row.integer();
+    r.updatedAt = row.integer();
+    r.endedAt = row.optionalInt();
     return r;
 }
 
@@ -125,9 +128,7 @@ std::optional<Session> RuntimeRepository::findSession(const QString &id) const
     Sql q(m_store,
           QStringLiteral("SELECT %1 FROM runtime_sessions WHERE id = :id").arg(kSessionColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return sessionFromRow(q);
+    return SqlRows::one(q, sessionFromRow);
 }
 
 void RuntimeRepository::updateSession(const Session &session)
@@ -148,10 +149,7 @@ QList<Session> RuntimeRepository::liveSessions(int limit) const
                                   " ORDER BY updated_at DESC LIMIT :limit")
                        .arg(kSessionColumns));
     q.bind(QStringLiteral(":limit"), limit).exec();
-    QList<Session> out;
-    while (q.next())
-        out.append(sessionFromRow(q));
-    return out;
+    return SqlRows::all(q, sessionFromRow);
 }
 
 void RuntimeRepository::insertToken(const QString &hash, const QString &sessionId, TokenKind kind,
@@ -212,9 +210,7 @@ std::optional<Run> RuntimeRepository::findRun(const QString &id) const
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM runtime_runs WHERE id = :id").arg(kRunColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return runFromRow(q);
+    return SqlRows::one(q, runFromRow);
 }
 
 QList<Run> RuntimeRepository::runsOf(const QString &sessionId) const
@@ -223,10 +219,7 @@ QList<Run> RuntimeRepository::runsOf(const QString &sessionId) const
                                   " ORDER BY created_at, rowid")
                        .arg(kRunColumns));
     q.bind(QStringLiteral(":s"), sessionId).exec();
-    QList<Run> out;
-    while (q.next())
-        out.append(runFromRow(q));
-    return out;
+    return SqlRows::all(q, runFromRow);
 }
 
 void RuntimeRepository::insertEvent(const QString &sessionId, const Event &event)

@@ -12,7 +12,7 @@
 #include "engine/AgentRun.h"
 #include "engine/RunManager.h"
 #include "net/NetworkPolicy.h"
-#include "sites/SiteConfigSchema.h"
+#include "sites/SiteConfig.h"
 #include "sites/SiteRepository.h"
 
 #include <QJsonArray>
@@ -98,9 +98,8 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
         // would send other than by GET waits for a person (the visitor, in the chat), and
         // crossHost `same_host` keeps the run on the page's host. A claimed A2W run's
         // caller may tighten both (its policy), never loosen them.
-        const QJsonObject ai = sites::SiteConfigSchema::effective(m_sites.config(site->id).config)
-                                   .value(QStringLiteral("aiAccess"))
-                                   .toObject();
+        const sites::SiteConfig::AiAccess ai =
+            sites::SiteConfig(m_sites.config(site->id).config).aiAccess();
         QJsonObject asked;
         bool claimedByAnAgent = false;
         if (const std::optional<Run> own = m_runtime.repository().findRun(runId);
@@ -112,10 +111,9 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
         // A visiting agent's run in the visitor's own session asks before every form it
         // would send, whatever the site's confirmation says: the consent dialog promised it.
         const QString required = QStringLiteral("required");
-        request.confirmSubmits = claimedByAnAgent ||
-                                 ai.value(QStringLiteral("confirmation")).toString() == required ||
+        request.confirmSubmits = claimedByAnAgent || ai.confirmationRequired() ||
                                  asked.value(QStringLiteral("confirmation")).toString() == required;
-        if (ai.value(QStringLiteral("crossHost")).toString() != QLatin1String("allow") ||
+        if (!ai.crossHostAllowed() ||
             asked.value(QStringLiteral("crossHost")).toString() == QLatin1String("same_host"))
             request.sameOrigin = NetworkPolicy::originOf(QUrl(session->url));
         request.browser.forVisitorsOf(site->id); // a visitor's work: the visitors' share

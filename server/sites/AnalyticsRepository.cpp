@@ -1,5 +1,6 @@
 #include "AnalyticsRepository.h"
 
+#include "SiteConfig.h"
 #include "SiteRepository.h"
 #include "core/JsonText.h"
 
@@ -182,11 +183,8 @@ QString AnalyticsRepository::record(const QString &siteId, Collection collection
     if (!site)
         throwSiteNotFound(siteId);
     const CollectionInfo &info = infoFor(collection);
-    const bool personal = m_sites.config(siteId)
-                              .config.value(QStringLiteral("analytics"))
-                              .toObject()
-                              .value(QStringLiteral("displayPersonalData"))
-                              .toBool();
+    const bool personal =
+        SiteConfig(m_sites.config(siteId).config).analytics().displayPersonalData();
     QJsonObject doc = input;
     const qint64 at = doc.value(QStringLiteral("occurredAt")).isDouble()
                           ? qint64(doc.value(QStringLiteral("occurredAt")).toDouble())

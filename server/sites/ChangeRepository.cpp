@@ -4,6 +4,7 @@
 
 #include "core/Clock.h"
 #include "core/Ids.h"
+#include "core/SqlRow.h"
 #include "core/Store.h"
 
 namespace ph::sites {
@@ -20,26 +21,25 @@ ChangeRepository::ChangeRepository(Store &store)
 
 ConfigChange ChangeRepository::fromRow(const Sql &q)
 {
+    SqlRow row(q);
     ConfigChange c;
-    c.id = q.value(0).toString();
-    c.siteId = q.value(1).toString();
-    c.author = q.value(2).toString();
-    c.clientRequestId = q.value(3).toString();
-    c.kind = q.value(4).toString();
-    c.title = q.value(5).toString();
-    c.description = q.value(6).toString();
-    c.patch = JsonText::object(q.value(7));
-    for (const QJsonValue &v : JsonText::array(q.value(8)))
+    c.id = row.text();
+    c.siteId = row.text();
+    c.author = row.text();
+    c.clientRequestId = row.text();
+    c.kind = row.text();
+    c.title = row.text();
+    c.description = row.text();
+    c.patch = row.object();
+    for (const QJsonValue &v : row.array())
         c.droppedPaths.append(v.toString());
-    c.baseVersion = q.value(9).toInt();
-    c.status = q.value(10).toString();
-    c.createdAt = q.value(11).toLongLong();
-    if (!q.value(12).isNull())
-        c.decidedAt = q.value(12).toLongLong();
-    c.decidedBy = q.value(13).toString();
-    c.decisionNote = q.value(14).toString();
-    if (!q.value(15).isNull())
-        c.appliedVersion = q.value(15).toInt();
+    c.baseVersion = row.number();
+    c.status = row.text();
+    c.createdAt = row.integer();
+    c.decidedAt = row.optionalInt();
+    c.decidedBy = row.text();
+    c.decisionNote = row.text();
+    c.appliedVersion = row.optionalNumber();
     return c;
 }
 
@@ -54,9 +54,7 @@ std::optional<ConfigChange> ChangeRepository::findByRequest(const QString &siteI
         .bind(QStringLiteral(":author"), author)
         .bind(QStringLiteral(":crid"), clientRequestId)
         .exec();
-    if (!q.next())
-        return std::nullopt;
-    return fromRow(q);
+    return SqlRows::one(q, fromRow);
 }
 
 std::pair<ConfigChange, bool> ChangeRepository::createOnce(ConfigChange c)
@@ -99,9 +97,7 @@ std::optional<ConfigChange> ChangeRepository::find(const QString &id) const
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM config_changes WHERE id = :id").arg(kColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return fromRow(q);
+    return SqlRows::one(q, fromRow);
 }
 
 QList<ConfigChange> ChangeRepository::pending(const QString &siteId, const QString &afterId,
@@ -118,10 +114,7 @@ QList<ConfigChange> ChangeRepository::pending(const QString &siteId, const QStri
         .bind(QStringLiteral(":after"), JsonText::text(afterId))
         .bind(QStringLiteral(":limit"), limit)
         .exec();
-    QList<ConfigChange> out;
-    while (q.next())
-        out.append(fromRow(q));
-    return out;
+    return SqlRows::all(q, fromRow);
 }
 
 QList<ConfigChange> ChangeRepository::recent(const QString &status, int limit) const
@@ -132,10 +125,7 @@ QList<ConfigChange> ChangeRepository::recent(const QString &status, int limit) c
     q.bind(QStringLiteral(":status"), JsonText::text(status))
         .bind(QStringLiteral(":limit"), limit)
         .exec();
-    QList<ConfigChange> out;
-    while (q.next())
-        out.append(fromRow(q));
-    return out;
+    return SqlRows::all(q, fromRow);
 }
 
 bool ChangeRepository::decide(const QString &id, const QString &status, const QString &actor,

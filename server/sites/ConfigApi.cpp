@@ -1,6 +1,7 @@
 #include "ConfigApi.h"
 
 #include "AnalyticsRepository.h"
+#include "SiteConfig.h"
 #include "SiteConfigSchema.h"
 
 #include "core/Clock.h"
@@ -24,10 +25,10 @@ QJsonObject journeySummary(const QJsonObject &j)
             {QStringLiteral("enabled"), j.value(QStringLiteral("enabled")).toBool(true)}};
 }
 
-QJsonArray journeysOf(const QJsonObject &config)
+QJsonArray journeysOf(const QJsonArray &shortcuts)
 {
     QJsonArray out;
-    for (const QJsonValue &s : config.value(QStringLiteral("shortcuts")).toArray()) {
+    for (const QJsonValue &s : shortcuts) {
         if (s.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("journey"))
             out.append(s);
     }
@@ -113,7 +114,7 @@ QJsonObject ConfigApi::listJourneys(const Principal &principal, const QString &s
 {
     const Site site = siteFor(principal, siteId);
     QJsonArray out;
-    for (const QJsonValue &j : journeysOf(m_sites.config(site.id).config))
+    for (const QJsonValue &j : journeysOf(SiteConfig(m_sites.config(site.id).config).shortcuts()))
         out.append(SiteConfigSchema::redact(journeySummary(j.toObject())));
     return {{QStringLiteral("siteId"), site.id}, {QStringLiteral("journeys"), out}};
 }
@@ -122,7 +123,7 @@ QJsonObject ConfigApi::getJourney(const Principal &principal, const QString &sit
                                   const QString &journeyId) const
 {
     const Site site = siteFor(principal, siteId);
-    for (const QJsonValue &j : journeysOf(m_sites.config(site.id).config)) {
+    for (const QJsonValue &j : journeysOf(SiteConfig(m_sites.config(site.id).config).shortcuts())) {
         if (j.toObject().value(QStringLiteral("id")).toString() == journeyId)
             return {{QStringLiteral("siteId"), site.id},
                     {QStringLiteral("journey"), SiteConfigSchema::redact(j)}};
@@ -193,15 +194,14 @@ QJsonObject ConfigApi::brief(const Principal &principal, const QString &siteId,
         throw DomainError::invalidField(
             QStringLiteral("section"),
             QStringLiteral("must be one of %1").arg(briefSections().join(QStringLiteral(", "))));
-    const QJsonObject stored = m_sites.config(site.id).config;
-    const QJsonObject config = SiteConfigSchema::effective(stored);
+    const SiteConfig config(m_sites.config(site.id).config);
     QJsonObject brief;
     QString summary;
     if (section == QLatin1String("journeys")) {
         QJsonArray journeys;
-        for (const QJsonValue &j : journeysOf(config))
+        for (const QJsonValue &j : journeysOf(config.shortcuts()))
             journeys.append(journeySummary(j.toObject()));
-        const auto shortcuts = config.value(QStringLiteral("shortcuts")).toArray().size();
+        const auto shortcuts = config.shortcuts().size();
         brief = {{QStringLiteral("journeys"), journeys},
                  {QStringLiteral("shortcutCount"), shortcuts - journeys.size()}};
         summary = QStringLiteral("%1 journeys and %2 other shortcuts")
@@ -210,7 +210,7 @@ QJsonObject ConfigApi::brief(const Principal &principal, const QString &siteId,
     } else if (section == QLatin1String("knowledge")) {
         QJsonArray entries;
         QJsonObject byKind;
-        for (const QJsonValue &v : config.value(QStringLiteral("knowledge")).toArray()) {
+        for (const QJsonValue &v : config.knowledge()) {
             const QJsonObject e = v.toObject();
             const QString kind = e.value(QStringLiteral("kind")).toString();
             byKind.insert(kind, byKind.value(kind).toInt() + 1);
@@ -223,30 +223,21 @@ QJsonObject ConfigApi::brief(const Principal &principal, const QString &siteId,
         brief = {{QStringLiteral("entries"), entries}, {QStringLiteral("byKind"), byKind}};
         summary = QStringLiteral("%1 knowledge entries").arg(entries.size());
     } else if (section == QLatin1String("appearance")) {
-        brief = {
-            {QStringLiteral("experience"), config.value(QStringLiteral("experience"))},
-            {QStringLiteral("greeting"), config.value(QStringLiteral("greeting"))},
-            {QStringLiteral("voice"), config.value(QStringLiteral("voice"))},
-            {QStringLiteral("discoverySurface"), config.value(QStringLiteral("agentDiscovery"))
-                                                     .toObject()
-                                                     .value(QStringLiteral("discoverySurface"))}};
+        brief = {{QStringLiteral("experience"), config.experience().effective()},
+                 {QStringLiteral("greeting"), config.greeting().effective()},
+                 {QStringLiteral("voice"), config.voice().effective()},
+                 {QStringLiteral("discoverySurface"),
+                  config.agentDiscovery().discoverySurface().effective()}};
         summary = QStringLiteral("anchored %1, live actions %2")
-                      .arg(config.value(QStringLiteral("experience"))
-                               .toObject()
-                               .value(QStringLiteral("anchor"))
-                               .toString(),
-                           config.value(QStringLiteral("experience"))
-                               .toObject()
-                               .value(QStringLiteral("liveActionMode"))
-                               .toString());
+                      .arg(config.experience().anchor(), config.experience().liveActionMode());
     } else {
         const QJsonObject totals =
             m_analytics.summary(site.id, 30).value(QStringLiteral("totals")).toObject();
-        brief = {{QStringLiteral("businessType"), config.value(QStringLiteral("businessType"))},
+        brief = {{QStringLiteral("businessType"), config.businessType()},
                  {QStringLiteral("last30Days"), totals},
                  {QStringLiteral("interviewQuestionCount"), m_analytics.questions(site.id).size()}};
         summary = QStringLiteral("%1 site; %2 visits and %3 interactions in 30 days")
-                      .arg(config.value(QStringLiteral("businessType")).toString())
+                      .arg(config.businessType())
                       .arg(totals.value(QStringLiteral("visits")).toInteger())
                       .arg(totals.value(QStringLiteral("interactions")).toInteger());
     }

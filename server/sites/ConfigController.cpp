@@ -209,15 +209,21 @@ void ConfigController::validate(Exchange &ex)
     ex.respondJson(200, m_api.validate(ex.request().principal, ex.request().jsonObject()));
 }
 
-void ConfigController::registerTools(mcp::McpServer &mcp)
-{
-    using mcp::CallContext;
-    auto siteOf = [](const QJsonObject &args) {
-        return args.value(QStringLiteral("siteId")).toString();
-    };
-    ConfigApi &api = m_api;
+namespace {
 
-    mcp.addTool(
+using mcp::CallContext;
+
+QString siteOf(const QJsonObject &args)
+{
+    return args.value(QStringLiteral("siteId")).toString();
+}
+
+// The tools that read: sites, configuration, journeys, analytics, proposals, briefs.
+QList<mcp::Tool> readTools(ConfigApi &api)
+{
+    QList<mcp::Tool> tools;
+
+    tools.push_back(
         {QStringLiteral("list_sites"), QStringLiteral("List sites"),
          QStringLiteral("Sites this key may read. A Connect AI key sees only its own site."),
          schema({}, {}),
@@ -231,37 +237,40 @@ void ConfigController::registerTools(mcp::McpServer &mcp)
          QJsonObject{
              {QStringLiteral("type"), QStringLiteral("string")},
              {QStringLiteral("enum"), QJsonArray::fromStringList(SiteConfigSchema::fields())}}}};
-    mcp.addTool({QStringLiteral("get_config_section"), QStringLiteral("Read configuration"),
-                 QStringLiteral("The site's redacted configuration with runtime defaults filled "
-                                "in, optionally only some top-level fields."),
-                 schema({{QStringLiteral("siteId"), siteIdProperty()},
-                         {QStringLiteral("fields"), fieldsProperty}},
-                        {QStringLiteral("siteId")}),
-                 [&api, siteOf](const QJsonObject &args, const CallContext &c) {
-                     QStringList fields;
-                     for (const QJsonValue &f : args.value(QStringLiteral("fields")).toArray())
-                         fields.append(f.toString());
-                     return api.getConfig(c.principal, siteOf(args), fields);
-                 }});
+    tools.push_back(
+        {QStringLiteral("get_config_section"), QStringLiteral("Read configuration"),
+         QStringLiteral("The site's redacted configuration with runtime defaults filled "
+                        "in, optionally only some top-level fields."),
+         schema({{QStringLiteral("siteId"), siteIdProperty()},
+                 {QStringLiteral("fields"), fieldsProperty}},
+                {QStringLiteral("siteId")}),
+         [&api](const QJsonObject &args, const CallContext &c) {
+             QStringList fields;
+             for (const QJsonValue &f : args.value(QStringLiteral("fields")).toArray())
+                 fields.append(f.toString());
+             return api.getConfig(c.principal, siteOf(args), fields);
+         }});
 
-    mcp.addTool({QStringLiteral("list_journeys"), QStringLiteral("List journeys"),
-                 QStringLiteral("Summaries of the site's journeys (guided multi-step shortcuts)."),
-                 schema({{QStringLiteral("siteId"), siteIdProperty()}}, {QStringLiteral("siteId")}),
-                 [&api, siteOf](const QJsonObject &args, const CallContext &c) {
-                     return api.listJourneys(c.principal, siteOf(args));
-                 }});
+    tools.push_back(
+        {QStringLiteral("list_journeys"), QStringLiteral("List journeys"),
+         QStringLiteral("Summaries of the site's journeys (guided multi-step shortcuts)."),
+         schema({{QStringLiteral("siteId"), siteIdProperty()}}, {QStringLiteral("siteId")}),
+         [&api](const QJsonObject &args, const CallContext &c) {
+             return api.listJourneys(c.principal, siteOf(args));
+         }});
 
-    mcp.addTool({QStringLiteral("get_journey"), QStringLiteral("Read a journey"),
-                 QStringLiteral("One full journey with its steps."),
-                 schema({{QStringLiteral("siteId"), siteIdProperty()},
-                         {QStringLiteral("journeyId"), str(QStringLiteral("The journey id."), 64)}},
-                        {QStringLiteral("siteId"), QStringLiteral("journeyId")}),
-                 [&api, siteOf](const QJsonObject &args, const CallContext &c) {
-                     return api.getJourney(c.principal, siteOf(args),
-                                           args.value(QStringLiteral("journeyId")).toString());
-                 }});
+    tools.push_back(
+        {QStringLiteral("get_journey"), QStringLiteral("Read a journey"),
+         QStringLiteral("One full journey with its steps."),
+         schema({{QStringLiteral("siteId"), siteIdProperty()},
+                 {QStringLiteral("journeyId"), str(QStringLiteral("The journey id."), 64)}},
+                {QStringLiteral("siteId"), QStringLiteral("journeyId")}),
+         [&api](const QJsonObject &args, const CallContext &c) {
+             return api.getJourney(c.principal, siteOf(args),
+                                   args.value(QStringLiteral("journeyId")).toString());
+         }});
 
-    mcp.addTool(
+    tools.push_back(
         {QStringLiteral("get_analytics_summary"), QStringLiteral("Analytics summary"),
          QStringLiteral("Aggregate counts (visits, interactions, conversions, reviews, "
                         "interviews, goals) over 7 or 30 days. No visitor-level data."),
@@ -272,12 +281,12 @@ void ConfigController::registerTools(mcp::McpServer &mcp)
                                QJsonArray{QStringLiteral("7d"), QStringLiteral("30d")}},
                               {QStringLiteral("description"), QStringLiteral("Default 7d.")}}}},
                 {QStringLiteral("siteId")}),
-         [&api, siteOf](const QJsonObject &args, const CallContext &c) {
+         [&api](const QJsonObject &args, const CallContext &c) {
              return api.analyticsSummary(c.principal, siteOf(args),
                                          args.value(QStringLiteral("range")).toString());
          }});
 
-    mcp.addTool(
+    tools.push_back(
         {QStringLiteral("list_pending_changes"), QStringLiteral("Pending proposals"),
          QStringLiteral("One page of proposals waiting for the owner's review, oldest first."),
          schema({{QStringLiteral("siteId"), siteIdProperty()},
@@ -290,36 +299,44 @@ void ConfigController::registerTools(mcp::McpServer &mcp)
                               {QStringLiteral("description"),
                                QStringLiteral("nextCursor of the previous page.")}}}},
                 {QStringLiteral("siteId")}),
-         [&api, siteOf](const QJsonObject &args, const CallContext &c) {
+         [&api](const QJsonObject &args, const CallContext &c) {
              return api.listPendingChanges(
                  c.principal, siteOf(args), args.value(QStringLiteral("limit")).toInt(20),
                  args.value(QStringLiteral("cursor")).toString(), c.request.origin());
          }});
 
-    mcp.addTool({QStringLiteral("get_config_brief"), QStringLiteral("Configuration brief"),
-                 QStringLiteral("A short redacted brief of one area of the site."),
-                 schema({{QStringLiteral("siteId"), siteIdProperty()},
-                         {QStringLiteral("section"),
-                          QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
-                                      {QStringLiteral("enum"),
-                                       QJsonArray::fromStringList(ConfigApi::briefSections())}}}},
-                        {QStringLiteral("siteId"), QStringLiteral("section")}),
-                 [&api, siteOf](const QJsonObject &args, const CallContext &c) {
-                     return api.brief(c.principal, siteOf(args),
-                                      args.value(QStringLiteral("section")).toString());
-                 }});
+    tools.push_back(
+        {QStringLiteral("get_config_brief"), QStringLiteral("Configuration brief"),
+         QStringLiteral("A short redacted brief of one area of the site."),
+         schema({{QStringLiteral("siteId"), siteIdProperty()},
+                 {QStringLiteral("section"),
+                  QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                              {QStringLiteral("enum"),
+                               QJsonArray::fromStringList(ConfigApi::briefSections())}}}},
+                {QStringLiteral("siteId"), QStringLiteral("section")}),
+         [&api](const QJsonObject &args, const CallContext &c) {
+             return api.brief(c.principal, siteOf(args),
+                              args.value(QStringLiteral("section")).toString());
+         }});
+    return tools;
+}
 
-    mcp.addTool({QStringLiteral("validate_config_patch"), QStringLiteral("Validate a patch"),
-                 QStringLiteral("Dry run: checks and normalises a patch with the same sanitizer as "
-                                "proposals. Writes nothing."),
-                 schema({{QStringLiteral("siteId"), siteIdProperty()},
-                         {QStringLiteral("patch"), patchProperty()}},
-                        {QStringLiteral("patch")}),
-                 [&api](const QJsonObject &args, const CallContext &c) {
-                     return api.validate(c.principal, args);
-                 }});
+// The tools that check or propose a change (the owner applies it in the console).
+QList<mcp::Tool> proposalTools(ConfigApi &api)
+{
+    QList<mcp::Tool> tools;
+    tools.push_back(
+        {QStringLiteral("validate_config_patch"), QStringLiteral("Validate a patch"),
+         QStringLiteral("Dry run: checks and normalises a patch with the same sanitizer as "
+                        "proposals. Writes nothing."),
+         schema({{QStringLiteral("siteId"), siteIdProperty()},
+                 {QStringLiteral("patch"), patchProperty()}},
+                {QStringLiteral("patch")}),
+         [&api](const QJsonObject &args, const CallContext &c) {
+             return api.validate(c.principal, args);
+         }});
 
-    mcp.addTool(
+    tools.push_back(
         {QStringLiteral("propose_config_change"), QStringLiteral("Propose a change"),
          QStringLiteral("Creates a pending proposal for the owner to apply or discard in the "
                         "console. Nothing changes until the owner applies it; there is no "
@@ -327,22 +344,31 @@ void ConfigController::registerTools(mcp::McpServer &mcp)
          schema(changeEnvelopeProperties({{QStringLiteral("patch"), patchProperty()}}),
                 {QStringLiteral("siteId"), QStringLiteral("patch"), QStringLiteral("title"),
                  QStringLiteral("clientRequestId")}),
-         [&api, siteOf](const QJsonObject &args, const CallContext &c) {
+         [&api](const QJsonObject &args, const CallContext &c) {
              bool created = false;
              return api.propose(c.principal, siteOf(args), args, c.request.origin(), &created);
          }});
 
-    mcp.addTool(
+    tools.push_back(
         {QStringLiteral("draft_journey"), QStringLiteral("Draft a journey"),
          QStringLiteral("Drafts one journey as a pending proposal (disabled until the owner "
                         "applies and enables it)."),
          schema(changeEnvelopeProperties({{QStringLiteral("journey"), journeyProperty()}}),
                 {QStringLiteral("siteId"), QStringLiteral("journey"),
                  QStringLiteral("clientRequestId")}),
-         [&api, siteOf](const QJsonObject &args, const CallContext &c) {
+         [&api](const QJsonObject &args, const CallContext &c) {
              bool created = false;
              return api.draftJourney(c.principal, siteOf(args), args, c.request.origin(), &created);
          }});
+    return tools;
+}
+
+} // namespace
+
+void ConfigController::registerTools(mcp::McpServer &mcp)
+{
+    for (mcp::Tool &tool : readTools(m_api) + proposalTools(m_api))
+        mcp.addTool(std::move(tool));
 }
 
 } // namespace ph::sites

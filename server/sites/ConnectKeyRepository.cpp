@@ -5,6 +5,7 @@
 #include "core/Clock.h"
 #include "core/DomainError.h"
 #include "core/Ids.h"
+#include "core/SqlRow.h"
 #include "core/Store.h"
 
 namespace ph::sites {
@@ -21,15 +22,16 @@ ConnectKeyRepository::ConnectKeyRepository(Store &store)
 
 ConnectKey ConnectKeyRepository::fromRow(const Sql &q)
 {
+    SqlRow row(q);
     ConnectKey k;
-    k.id = q.value(0).toString();
-    k.siteId = q.value(1).toString();
-    k.label = q.value(2).toString();
-    k.prefix = q.value(3).toString();
-    k.createdAt = q.value(4).toLongLong();
-    k.createdBy = q.value(5).toString();
-    k.lastUsedAt = JsonText::optionalInt(q.value(6));
-    k.revokedAt = JsonText::optionalInt(q.value(7));
+    k.id = row.text();
+    k.siteId = row.text();
+    k.label = row.text();
+    k.prefix = row.text();
+    k.createdAt = row.integer();
+    k.createdBy = row.text();
+    k.lastUsedAt = row.optionalInt();
+    k.revokedAt = row.optionalInt();
     return k;
 }
 
@@ -98,9 +100,7 @@ std::optional<ConnectKey> ConnectKeyRepository::find(const QString &id) const
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM connect_keys WHERE id = :id").arg(kColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return fromRow(q);
+    return SqlRows::one(q, fromRow);
 }
 
 QList<ConnectKey> ConnectKeyRepository::list(const QString &siteId) const
@@ -109,10 +109,7 @@ QList<ConnectKey> ConnectKeyRepository::list(const QString &siteId) const
                                   " created_at, id")
                        .arg(kColumns));
     q.bind(QStringLiteral(":site"), siteId).exec();
-    QList<ConnectKey> out;
-    while (q.next())
-        out.append(fromRow(q));
-    return out;
+    return SqlRows::all(q, fromRow);
 }
 
 int ConnectKeyRepository::activeCount(const QString &siteId) const

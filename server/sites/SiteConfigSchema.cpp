@@ -3,6 +3,7 @@
 #include "AllowedDomains.h"
 
 #include "core/DomainError.h"
+#include "core/HttpUrl.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -101,12 +102,10 @@ Check url()
     return [](const QJsonValue &v, const QString &path, Context &) {
         if (!v.isString())
             wrong(path, QStringLiteral("a URL string"));
-        const QUrl u(v.toString().trimmed(), QUrl::StrictMode);
-        if (!u.isValid() || u.host().isEmpty() ||
-            (u.scheme() != QLatin1String("https") && u.scheme() != QLatin1String("http")) ||
-            v.toString().size() > 2048)
+        const std::optional<QUrl> u = HttpUrl::parse(v.toString().trimmed());
+        if (!u || v.toString().size() > 2048)
             wrong(path, QStringLiteral("an absolute http or https URL"));
-        return QJsonValue(u.toString(QUrl::FullyEncoded));
+        return QJsonValue(u->toString(QUrl::FullyEncoded));
     };
 }
 

@@ -5,6 +5,7 @@
 #include "core/Clock.h"
 #include "core/DomainError.h"
 #include "core/Ids.h"
+#include "core/SqlRow.h"
 #include "core/Store.h"
 
 namespace ph::sites {
@@ -34,28 +35,29 @@ SiteRepository::SiteRepository(Store &store)
 
 Site SiteRepository::siteFromRow(const Sql &q)
 {
-    return {q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
-            q.value(3).toLongLong(), q.value(4).toLongLong()};
+    SqlRow row(q);
+    return {row.text(), row.text(), row.text(), row.integer(), row.integer()};
 }
 
 SiteKey SiteRepository::keyFromRow(const Sql &q)
 {
+    SqlRow row(q);
     SiteKey k;
-    k.id = q.value(0).toString();
-    k.siteId = q.value(1).toString();
-    k.label = q.value(2).toString();
-    k.publicKey = q.value(3).toString();
-    k.environment = q.value(4).toString();
-    for (const QJsonValue &v : JsonText::array(q.value(5)))
+    k.id = row.text();
+    k.siteId = row.text();
+    k.label = row.text();
+    k.publicKey = row.text();
+    k.environment = row.text();
+    for (const QJsonValue &v : row.array())
         k.allowedDomains.append(v.toString());
-    k.capabilities = JsonText::object(q.value(6));
-    k.sitePolicy = JsonText::object(q.value(7));
-    k.active = q.value(8).toBool();
-    k.ttlDays = q.value(9).toInt();
-    k.expiresAt = JsonText::optionalInt(q.value(10));
-    k.createdAt = q.value(11).toLongLong();
-    k.updatedAt = q.value(12).toLongLong();
-    k.rotatedAt = JsonText::optionalInt(q.value(13));
+    k.capabilities = row.object();
+    k.sitePolicy = row.object();
+    k.active = row.flag();
+    k.ttlDays = row.number();
+    k.expiresAt = row.optionalInt();
+    k.createdAt = row.integer();
+    k.updatedAt = row.integer();
+    k.rotatedAt = row.optionalInt();
     return k;
 }
 
@@ -93,9 +95,7 @@ std::optional<Site> SiteRepository::findSite(const QString &id) const
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM sites WHERE id = :id").arg(kSiteColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return siteFromRow(q);
+    return SqlRows::one(q, siteFromRow);
 }
 
 std::optional<Site> SiteRepository::findSiteByName(const QString &name,
@@ -104,9 +104,7 @@ std::optional<Site> SiteRepository::findSiteByName(const QString &name,
     Sql q(m_store, QStringLiteral("SELECT %1 FROM sites WHERE name = :name AND owner_uid = :owner")
                        .arg(kSiteColumns));
     q.bind(QStringLiteral(":name"), name).bind(QStringLiteral(":owner"), ownerUid).exec();
-    if (!q.next())
-        return std::nullopt;
-    return siteFromRow(q);
+    return SqlRows::one(q, siteFromRow);
 }
 
 QList<Site> SiteRepository::listSites(const QString &ownerUid) const
@@ -115,10 +113,7 @@ QList<Site> SiteRepository::listSites(const QString &ownerUid) const
                                   " created_at, id")
                        .arg(kSiteColumns));
     q.bind(QStringLiteral(":owner"), ownerUid).exec();
-    QList<Site> out;
-    while (q.next())
-        out.append(siteFromRow(q));
-    return out;
+    return SqlRows::all(q, siteFromRow);
 }
 
 bool SiteRepository::deleteSite(const QString &id)
@@ -186,9 +181,7 @@ std::optional<SiteKey> SiteRepository::findKey(const QString &id) const
 {
     Sql q(m_store, QStringLiteral("SELECT %1 FROM site_keys WHERE id = :id").arg(kKeyColumns));
     q.bind(QStringLiteral(":id"), id).exec();
-    if (!q.next())
-        return std::nullopt;
-    return keyFromRow(q);
+    return SqlRows::one(q, keyFromRow);
 }
 
 std::optional<SiteKey> SiteRepository::findUsableKeyByPublicKey(const QString &publicKey) const
@@ -212,10 +205,7 @@ QList<SiteKey> SiteRepository::listKeys(const QString &siteId) const
                                   " created_at, id")
                        .arg(kKeyColumns));
     q.bind(QStringLiteral(":site"), siteId).exec();
-    QList<SiteKey> out;
-    while (q.next())
-        out.append(keyFromRow(q));
-    return out;
+    return SqlRows::all(q, keyFromRow);
 }
 
 std::optional<SiteKey> SiteRepository::usableKeyFor(const QString &url, qint64 nowMs) const

@@ -13,6 +13,7 @@
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/DomainError.h"
+#include "core/HttpUrl.h"
 #include "core/Ids.h"
 #include "core/JsonFields.h"
 #include "core/SecretBox.h"
@@ -553,11 +554,8 @@ void WorkspaceController::upsertAnalyticsNotificationSettings(Exchange &ex)
             } else {
                 stored.insert(QStringLiteral("id"), Ids::make(QStringLiteral("wh"), 16));
             }
-            const QUrl url(w.requiredString(QStringLiteral("url")).trimmed(), QUrl::StrictMode);
-            if (!url.isValid() || url.host().isEmpty() ||
-                (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")))
-                throw DomainError::invalidField(w.path(QStringLiteral("url")),
-                                                QStringLiteral("must be an absolute http(s) URL"));
+            const QUrl url = HttpUrl::require(w.requiredString(QStringLiteral("url")).trimmed(),
+                                              w.path(QStringLiteral("url")));
             stored.insert(QStringLiteral("url"), url.toString(QUrl::FullyEncoded));
             const QStringList events =
                 w.stringArray(QStringLiteral("events"), false)

@@ -6,6 +6,7 @@
 #include "core/Ids.h"
 #include "core/JsonText.h"
 #include "core/SecretBox.h"
+#include "core/SqlRow.h"
 #include "core/Store.h"
 #include "net/HostResolver.h"
 #include "net/NetworkPolicy.h"
@@ -33,21 +34,20 @@ const QStringList kDefaultEvents = {
 
 DeliveryRecord fromRow(const Sql &q)
 {
+    SqlRow row(q);
     DeliveryRecord d;
-    d.id = q.value(0).toString();
-    d.requestId = q.value(1).toString();
-    d.keyId = q.value(2).toString();
-    d.url = q.value(3).toString();
-    d.event = q.value(4).toString();
-    d.status = q.value(5).toString();
-    d.attempts = q.value(6).toInt();
-    if (!q.value(7).isNull())
-        d.nextAttemptAt = q.value(7).toLongLong();
-    d.createdAt = q.value(8).toLongLong();
-    if (!q.value(9).isNull())
-        d.deliveredAt = q.value(9).toLongLong();
-    d.lastStatus = q.value(10).toInt();
-    d.lastError = q.value(11).toString();
+    d.id = row.text();
+    d.requestId = row.text();
+    d.keyId = row.text();
+    d.url = row.text();
+    d.event = row.text();
+    d.status = row.text();
+    d.attempts = row.number();
+    d.nextAttemptAt = row.optionalInt();
+    d.createdAt = row.integer();
+    d.deliveredAt = row.optionalInt();
+    d.lastStatus = row.number();
+    d.lastError = row.text();
     return d;
 }
 
@@ -870,10 +870,7 @@ QList<DeliveryRecord> WebhookQueue::list(const QString &keyId, const QString &st
     if (!before.isEmpty())
         q.bind(QStringLiteral(":b"), before);
     q.bind(QStringLiteral(":l"), limit).exec();
-    QList<DeliveryRecord> out;
-    while (q.next())
-        out.append(fromRow(q));
-    return out;
+    return SqlRows::all(q, fromRow);
 }
 
 } // namespace ph::webhooks

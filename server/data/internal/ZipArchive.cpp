@@ -6,91 +6,12 @@
 
 namespace ph::data::internal {
 
-namespace {
-
-using Memory = ZipArchive::Memory;
-
-voidpf openMemory(voidpf opaque, const void *, int mode)
-{
-    if (mode & ZLIB_FILEFUNC_MODE_WRITE)
-        return nullptr;
-    static_cast<Memory *>(opaque)->pos = 0;
-    return opaque;
-}
-
-uLong readMemory(voidpf, voidpf stream, void *buf, uLong size)
-{
-    auto *m = static_cast<Memory *>(stream);
-    const qint64 n = std::min<qint64>(qint64(size), m->size - m->pos);
-    if (n <= 0)
-        return 0;
-    std::memcpy(buf, m->data + m->pos, size_t(n));
-    m->pos += n;
-    return uLong(n);
-}
-
-uLong writeMemory(voidpf, voidpf, const void *, uLong)
-{
-    return 0;
-}
-
-ZPOS64_T tellMemory(voidpf, voidpf stream)
-{
-    return ZPOS64_T(static_cast<Memory *>(stream)->pos);
-}
-
-long seekMemory(voidpf, voidpf stream, ZPOS64_T offset, int origin)
-{
-    auto *m = static_cast<Memory *>(stream);
-    qint64 base = 0;
-    switch (origin) {
-    case ZLIB_FILEFUNC_SEEK_SET:
-        base = 0;
-        break;
-    case ZLIB_FILEFUNC_SEEK_CUR:
-        base = m->pos;
-        break;
-    case ZLIB_FILEFUNC_SEEK_END:
-        base = m->size;
-        break;
-    default:
-        return -1;
-    }
-    if (offset > ZPOS64_T(m->size))
-        return -1;
-    const qint64 target = base + qint64(offset);
-    if (target < 0 || target > m->size)
-        return -1;
-    m->pos = target;
-    return 0;
-}
-
-int closeMemory(voidpf, voidpf)
-{
-    return 0;
-}
-
-int errorMemory(voidpf, voidpf)
-{
-    return 0;
-}
-
-} // namespace
-
 ZipArchive::ZipArchive(const QByteArray &bytes)
     : m_bytes(bytes)
 {
-    m_memory.data = m_bytes.constData();
-    m_memory.size = m_bytes.size();
-    zlib_filefunc64_def io{};
-    io.zopen64_file = openMemory;
-    io.zread_file = readMemory;
-    io.zwrite_file = writeMemory;
-    io.ztell64_file = tellMemory;
-    io.zseek64_file = seekMemory;
-    io.zclose_file = closeMemory;
-    io.zerror_file = errorMemory;
-    io.opaque = &m_memory;
+    m_memory.bytes = m_bytes;
+    zlib_filefunc64_def io;
+    m_memory.fill(&io);
     m_zip = unzOpen2_64("memory", &io);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "data/internal/ZipMemory.h"
+
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
@@ -30,16 +32,9 @@ public:
     // a bad CRC or a broken deflate stream.
     Status read(const QString &name, qint64 maxBytes, QByteArray *out);
 
-    struct Memory
-    {
-        const char *data = nullptr;
-        qint64 size = 0;
-        qint64 pos = 0;
-    };
-
 private:
     QByteArray m_bytes;
-    Memory m_memory;
+    ZipMemory m_memory;
     void *m_zip = nullptr;
 };
 

@@ -8,89 +8,11 @@
 
 namespace ph::data::internal {
 
-namespace {
-
-using Memory = ZipWriter::Memory;
-
-voidpf openMemory(voidpf opaque, const void *, int)
-{
-    return opaque;
-}
-
-uLong readMemory(voidpf, voidpf stream, void *buf, uLong size)
-{
-    auto *m = static_cast<Memory *>(stream);
-    const qint64 n = std::min<qint64>(qint64(size), m->bytes.size() - m->pos);
-    if (n <= 0)
-        return 0;
-    std::memcpy(buf, m->bytes.constData() + m->pos, size_t(n));
-    m->pos += n;
-    return uLong(n);
-}
-
-uLong writeMemory(voidpf, voidpf stream, const void *buf, uLong size)
-{
-    auto *m = static_cast<Memory *>(stream);
-    const qint64 end = m->pos + qint64(size);
-    if (end > m->bytes.size())
-        m->bytes.resize(end);
-    std::memcpy(m->bytes.data() + m->pos, buf, size_t(size));
-    m->pos = end;
-    return size;
-}
-
-ZPOS64_T tellMemory(voidpf, voidpf stream)
-{
-    return ZPOS64_T(static_cast<Memory *>(stream)->pos);
-}
-
-long seekMemory(voidpf, voidpf stream, ZPOS64_T offset, int origin)
-{
-    auto *m = static_cast<Memory *>(stream);
-    qint64 base = 0;
-    switch (origin) {
-    case ZLIB_FILEFUNC_SEEK_SET:
-        base = 0;
-        break;
-    case ZLIB_FILEFUNC_SEEK_CUR:
-        base = m->pos;
-        break;
-    case ZLIB_FILEFUNC_SEEK_END:
-        base = m->bytes.size();
-        break;
-    default:
-        return -1;
-    }
-    const qint64 target = base + qint64(offset);
-    if (target < 0 || target > m->bytes.size())
-        return -1;
-    m->pos = target;
-    return 0;
-}
-
-int closeMemory(voidpf, voidpf)
-{
-    return 0;
-}
-
-int errorMemory(voidpf, voidpf)
-{
-    return 0;
-}
-
-} // namespace
-
 ZipWriter::ZipWriter()
 {
-    zlib_filefunc64_def io{};
-    io.zopen64_file = openMemory;
-    io.zread_file = readMemory;
-    io.zwrite_file = writeMemory;
-    io.ztell64_file = tellMemory;
-    io.zseek64_file = seekMemory;
-    io.zclose_file = closeMemory;
-    io.zerror_file = errorMemory;
-    io.opaque = &m_memory;
+    m_memory.writable = true;
+    zlib_filefunc64_def io;
+    m_memory.fill(&io);
     m_zip = zipOpen2_64("memory", APPEND_STATUS_CREATE, nullptr, &io);
     m_ok = m_zip != nullptr;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "data/internal/ZipMemory.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -22,14 +24,8 @@ public:
     // Closes the archive and returns its bytes (empty when anything failed).
     QByteArray finish();
 
-    struct Memory
-    {
-        QByteArray bytes;
-        qint64 pos = 0;
-    };
-
 private:
-    Memory m_memory;
+    ZipMemory m_memory;
     void *m_zip = nullptr;
     bool m_ok = true;
 };
