@@ -24,11 +24,13 @@
 #include "core/Settings.h"
 #include "core/SettingsService.h"
 #include "core/Store.h"
-#include "engine/LiveViews.h"
 #include "engine/RunContext.h"
 #include "engine/RunManager.h"
 #include "engine/Tool.h"
 #include "engine/TrajectoryRepository.h"
+#include "engine/liveview/LiveViews.h"
+#include "engine/planners/BuiltinPlanners.h"
+#include "engine/tools/BuiltinTools.h"
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
@@ -307,11 +309,12 @@ bool Service::start(QString *error)
     m_http->setMaxBodyBytes(m_settings->int64Value(SettingKeys::maxBodyBytes));
     m_network = std::make_unique<QNetworkAccessManager>();
     m_network->setProxy(QNetworkProxy::NoProxy); // the operator's LLM endpoint
-    m_tools = engine::ToolRegistry::builtIn();
+    m_tools = engine::builtinTools();
     m_trajectories = std::make_unique<engine::TrajectoryRepository>(*m_store);
     m_engine = std::make_unique<engine::EngineServices>(engine::EngineServices{
         *m_store, *m_settings, *m_pool, *m_policy, *m_network, *m_tools, *m_trajectories});
-    m_runs = std::make_unique<engine::RunManager>(*m_engine);
+    m_runs = std::make_unique<engine::RunManager>(
+        *m_engine, std::make_unique<engine::BuiltinPlanners>(*m_settings, *m_network));
     m_webhooks =
         std::make_unique<webhooks::WebhookQueue>(*m_store, *m_clock, *m_policy, *m_network);
     m_webhooksController = std::make_unique<webhooks::WebhooksController>(

@@ -1,10 +1,8 @@
 #include "RunManager.h"
 
 #include "AgentRun.h"
-#include "LlmPlanner.h"
-#include "RulePlanner.h"
+#include "Planner.h"
 #include "RunContext.h"
-#include "ScriptPlanner.h"
 #include "TrajectoryRepository.h"
 
 #include "browser/BrowserPool.h"
@@ -31,17 +29,6 @@ DomainError error(DomainError::Kind kind, const QString &code, const QString &me
     return e;
 }
 
-TaskContext taskContext(const ExecuteRequest &r)
-{
-    TaskContext c;
-    c.urls = r.urls;
-    c.hasSchema = !r.schema.isEmpty();
-    c.hasData = !r.dataInputs.isEmpty() || !r.fileUrls.isEmpty();
-    c.additionalTools = r.additionalTools;
-    c.pageOpen = !r.recordingId.isEmpty();
-    return c;
-}
-
 // The request as the store keeps it: a proxy password in settings sealed (the rest as
 // the request parser left it), so a run rebuilt after a restart reaches its proxy.
 QJsonObject storedRequest(const ExecuteRequest &r, const SecretBox &box)
@@ -54,9 +41,11 @@ QJsonObject storedRequest(const ExecuteRequest &r, const SecretBox &box)
 }
 } // namespace
 
-RunManager::RunManager(EngineServices &services, QObject *parent)
+RunManager::RunManager(EngineServices &services, std::unique_ptr<PlannerFactory> planners,
+                       QObject *parent)
     : QObject(parent)
     , m_services(services)
+    , m_planners(std::move(planners))
 {}
 
 int RunManager::recoverOrphans()
@@ -103,21 +92,16 @@ RunManager::~RunManager()
 }
 
 std::unique_ptr<Planner> RunManager::plannerNamed(const QString &name,
-                                                  const ExecuteRequest &request,
-                                                  EngineServices &services)
+                                                  const ExecuteRequest &request) const
 {
-    if (name == QLatin1String("llm"))
-        return std::make_unique<LlmPlanner>(request, services.settings, services.network);
-    if (name == QLatin1String("script"))
-        return std::make_unique<ScriptPlanner>(request.script);
-    return std::make_unique<RulePlanner>(request.input, taskContext(request), request.schema);
+    return m_planners->make(name, request);
 }
 
 std::unique_ptr<Planner> RunManager::plannerFor(const ExecuteRequest &request,
                                                 EngineError *err) const
 {
     if (!request.script.isEmpty())
-        return plannerNamed(QStringLiteral("script"), request, m_services);
+        return plannerNamed(QStringLiteral("script"), request);
     const QString asked = request.settings.value(QStringLiteral("planner")).toString();
     const bool llmConfigured = !m_services.settings.stringValue(SettingKeys::llmBaseUrl).isEmpty();
     if (asked == QLatin1String("llm") && !llmConfigured) {
@@ -130,11 +114,10 @@ std::unique_ptr<Planner> RunManager::plannerFor(const ExecuteRequest &request,
     }
     QString name = asked;
     if (name.isEmpty()) {
-        const bool understood =
-            RulePlanner::understood(request.input, taskContext(request), !request.schema.isEmpty());
+        const bool understood = m_planners->understood(request);
         name = llmConfigured && !understood ? QStringLiteral("llm") : QStringLiteral("rule");
     }
-    return plannerNamed(name, request, m_services);
+    return plannerNamed(name, request);
 }
 
 AgentRun *RunManager::live(const QString &trajectoryId) const
@@ -302,7 +285,7 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
                          QStringLiteral("settings"));
             return nullptr;
         }
-        auto planner = plannerNamed(trajectory->planner, original, m_services);
+        auto planner = plannerNamed(trajectory->planner, original);
         auto *run = adopt(new AgentRun(m_services, original, request.trajectoryId, last, keyId,
                                        requestId, std::move(planner), this));
         run->restoreWaiting(m_services.trajectories.steps(request.trajectoryId, last), phase->state,

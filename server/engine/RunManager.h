@@ -9,12 +9,14 @@
 #include <QObject>
 #include <QPointer>
 
+#include <memory>
 #include <optional>
 
 namespace ph::engine {
 
 class AgentRun;
 class Planner;
+class PlannerFactory;
 struct EngineServices;
 
 // A contract problem the HTTP layer turns into an DomainError.
@@ -27,7 +29,9 @@ class RunManager : public QObject
 {
     Q_OBJECT
 public:
-    explicit RunManager(EngineServices &services, QObject *parent = nullptr);
+    // `planners` builds the run's planners (engine/planners/BuiltinPlanners).
+    RunManager(EngineServices &services, std::unique_ptr<PlannerFactory> planners,
+               QObject *parent = nullptr);
     ~RunManager() override;
 
     // Called inside the transaction that stores a phase's end or pause (live runs,
@@ -67,8 +71,7 @@ public:
     // Which planner a request gets (settings.planner, else rule unless the task is
     // open-ended and an LLM endpoint is configured).
     std::unique_ptr<Planner> plannerFor(const ExecuteRequest &request, EngineError *error) const;
-    static std::unique_ptr<Planner> plannerNamed(const QString &name, const ExecuteRequest &request,
-                                                 EngineServices &services);
+    std::unique_ptr<Planner> plannerNamed(const QString &name, const ExecuteRequest &request) const;
 
 Q_SIGNALS:
     void runStarted(const QString &trajectoryId);
@@ -80,6 +83,7 @@ private:
     void scheduleForget(AgentRun *run);
 
     EngineServices &m_services;
+    std::unique_ptr<PlannerFactory> m_planners;
     QHash<QString, QPointer<AgentRun>> m_runs;
     SettleHook m_settleHook;
 };

@@ -6,7 +6,7 @@
 
 #include "engine/AnswerText.h"
 #include "engine/EngineTypes.h"
-#include "engine/TaskParser.h"
+#include "engine/planners/TaskParser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

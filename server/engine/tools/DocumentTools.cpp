@@ -1,7 +1,7 @@
 #include "DocumentTools.h"
 
-#include "GeneratorTools.h"
-#include "RunContext.h"
+#include "engine/RunContext.h"
+#include "engine/tools/GeneratorTools.h"
 
 #include "core/ObjectStore.h"
 #include "core/Store.h"

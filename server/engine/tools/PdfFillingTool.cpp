@@ -1,9 +1,9 @@
 #include "PdfFillingTool.h"
 
-#include "GeneratorTools.h"
-#include "InputLoader.h"
-#include "RunContext.h"
-#include "RunFetch.h"
+#include "engine/InputLoader.h"
+#include "engine/RunContext.h"
+#include "engine/RunFetch.h"
+#include "engine/tools/GeneratorTools.h"
 
 #include "core/ObjectStore.h"
 #include "core/Settings.h"
