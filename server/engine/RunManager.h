@@ -79,6 +79,23 @@ Q_SIGNALS:
     void runSettled(const QString &trajectoryId);
 
 private:
+    // submit()'s three cases: a new trajectory, the continuation of a run waiting for
+    // input, a new phase of an existing trajectory.
+    AgentRun *startTrajectory(const ExecuteRequest &request, const QString &keyId,
+                              const QString &requestId, const QList<StepRecord> &recording,
+                              EngineError *error);
+    AgentRun *continueWaiting(const ExecuteRequest &request, const QString &keyId,
+                              const QString &requestId, const QString &plannerName,
+                              AgentRun *current, EngineError *error);
+    AgentRun *startPhase(const ExecuteRequest &request, const QString &keyId,
+                         const QString &requestId, AgentRun *current,
+                         const QList<StepRecord> &recording, EngineError *error);
+    // The request of a waiting phase as stored, for rebuilding its run (the continuation's
+    // `request` gives what is never stored); nullopt with `error` set if it no longer reads.
+    std::optional<ExecuteRequest> storedPhaseRequest(const ExecuteRequest &request,
+                                                     const QJsonObject &stored,
+                                                     const QString &keyId,
+                                                     EngineError *error) const;
     AgentRun *adopt(AgentRun *run);
     void scheduleForget(AgentRun *run);
 

@@ -94,6 +94,186 @@ void work(Job &job)
     }
 }
 
+// The call's `rows`: one form per row of a sheet (empty cells left out), at most
+// agent.maxWorkflowRows. Returns why it cannot, or empty.
+QString readRows(RunContext &ctx, const QJsonValue &ref, Job &job, QStringList &warnings)
+{
+    const int i = ctx.findSheet(ref.isBool() ? QJsonValue() : ref);
+    if (i < 0)
+        return QStringLiteral("pdf_filling: no sheet %1")
+            .arg(ref.isString() ? ref.toString() : QString::number(ref.toInt()));
+    const data::Sheet &sheet = ctx.sheets().at(i);
+    const int cap = ctx.services().settings.intValue(SettingKeys::agentMaxWorkflowRows);
+    for (const QJsonValue &row : sheet.toObjects()) {
+        if (job.rows.size() >= cap) {
+            warnings << QStringLiteral("pdf_filling: filled the first %1 of %2 rows "
+                                       "(agent.maxWorkflowRows)")
+                            .arg(cap)
+                            .arg(sheet.rowCount());
+            break;
+        }
+        QJsonObject values;
+        const QJsonObject o = row.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (!it.value().isNull() && !(it.value().isString() && it.value().toString().isEmpty()))
+                values.insert(it.key(), it.value());
+        job.rows << values;
+    }
+    if (job.rows.isEmpty())
+        return QStringLiteral("pdf_filling: the sheet %1 has no rows").arg(sheet.title);
+    return {};
+}
+
+// Where the form comes from: a stored object of this key, or a URL to fetch.
+struct FormSource
+{
+    QString objectId;
+    QString url;
+};
+
+// The form: a stored object of this key, a URL, or the PDF among the run's files.
+FormSource formSource(RunContext &ctx, const QJsonObject &args)
+{
+    ObjectStore &objects = ctx.services().store.objects();
+    const QJsonObject ref = args.value(QStringLiteral("storageRef")).toObject();
+    FormSource src{ref.value(QStringLiteral("id")).toString(),
+                   args.value(QStringLiteral("url")).toString().trimmed()};
+    if (src.objectId.isEmpty() && ref.contains(QStringLiteral("downloadUrl"))) {
+        const QString link = ref.value(QStringLiteral("downloadUrl")).toString();
+        src.objectId = ownObjectId(link, objects);
+        if (src.objectId.isEmpty() && src.url.isEmpty())
+            src.url = link; // a storage link elsewhere: fetched like a URL
+    }
+    if (src.objectId.isEmpty() && !src.url.isEmpty())
+        src.objectId = ownObjectId(src.url, objects);
+    if (src.objectId.isEmpty() && src.url.isEmpty()) {
+        const QStringList files = ctx.request().fileUrls;
+        for (const QString &f : files)
+            if (src.url.isEmpty() && looksLikePdf(f))
+                src.url = f;
+        if (src.url.isEmpty() && files.size() == 1)
+            src.url = files.first();
+    }
+    return src;
+}
+
+// action list_fields: the form's fields.
+ToolResult fieldList(const Job &job)
+{
+    ToolResult r;
+    QJsonArray fields;
+    for (const data::PdfFormField &f : std::as_const(job.fields))
+        fields.append(f.toJson());
+    r.output = QJsonObject{{QStringLiteral("fields"), fields}};
+    r.summary = QStringLiteral("the form has %1 field%2: %3")
+                    .arg(job.fields.size())
+                    .arg(job.fields.size() == 1 ? QString() : QStringLiteral("s"))
+                    .arg(fieldNames(job.fields));
+    return r;
+}
+
+// The filled forms, stored as the run's files, and what could not be filled.
+struct Filled
+{
+    QStringList unknown;
+    QStringList refused;
+    QJsonArray files;
+    GeneratedFile last;
+    int fields = 0;
+};
+
+Filled storeFills(RunContext &c, const QString &toolName, const Job &job, const QString &base,
+                  QStringList &warnings)
+{
+    const bool perRow = !job.rows.isEmpty();
+    Filled out;
+    for (qsizetype i = 0; i < job.fills.size(); ++i) {
+        const data::PdfFormFill &fill = job.fills.at(i);
+        const QString where = perRow ? QStringLiteral("row %1: ").arg(i + 1) : QString();
+        for (const QString &u : fill.unknown)
+            if (!out.unknown.contains(u))
+                out.unknown << u;
+        for (const QString &why : fill.refused)
+            out.refused << where + why;
+        if (fill.filled.isEmpty()) {
+            if (perRow)
+                warnings
+                    << QStringLiteral("pdf_filling: row %1: no field could be filled").arg(i + 1);
+            continue;
+        }
+        const QString fileName =
+            generatedFileName(perRow ? QStringLiteral("%1-filled-%2").arg(base).arg(i + 1)
+                                     : QStringLiteral("%1-filled").arg(base),
+                              QStringLiteral("pdf"));
+        out.last =
+            storeGeneratedFile(c, toolName, fileName, QStringLiteral("application/pdf"), fill.pdf);
+        out.fields += int(fill.filled.size());
+        QJsonObject filled;
+        for (const auto &[field, value] : fill.filled)
+            filled.insert(field, value);
+        QJsonObject file{{QStringLiteral("file"), out.last.name},
+                         {QStringLiteral("objectId"), out.last.objectId},
+                         {QStringLiteral("sizeBytes"), double(out.last.sizeBytes)},
+                         {QStringLiteral("filled"), filled}};
+        if (perRow)
+            file.insert(QStringLiteral("row"), int(i + 1));
+        out.files.append(file);
+    }
+    return out;
+}
+
+// The result of filling: the files (one per row, or the one form), the run's warnings
+// for unknown and refused fields; a failure if nothing could be filled.
+ToolResult fillResult(RunContext &c, const QString &toolName, const Job &job, const QString &title,
+                      QStringList warnings)
+{
+    const bool perRow = !job.rows.isEmpty();
+    const Filled f = storeFills(c, toolName, job, title.isEmpty() ? job.base : title, warnings);
+    const QList<data::PdfFormField> fields =
+        job.fills.isEmpty() ? QList<data::PdfFormField>() : job.fills.first().fields;
+    if (!f.unknown.isEmpty())
+        warnings << QStringLiteral("pdf_filling: the form has no field %1 (its fields: %2)")
+                        .arg(f.unknown.join(QStringLiteral(", ")), fieldNames(fields));
+    for (const QString &why : std::as_const(f.refused))
+        warnings << QStringLiteral("pdf_filling: %1").arg(why);
+    if (f.files.isEmpty()) {
+        // Nothing filled is no success: say why, and what the form does have.
+        QStringList why;
+        if (!f.unknown.isEmpty())
+            why << QStringLiteral("no field named %1").arg(f.unknown.join(QStringLiteral(", ")));
+        why << f.refused;
+        return ToolResult::failure(
+            QStringLiteral("pdf_filling: no field could be filled (%1); the form's fields: %2")
+                .arg(why.join(QStringLiteral("; ")), fieldNames(fields)));
+    }
+    c.warnings() << warnings;
+    ToolResult r;
+    r.generatedContent = true;
+    if (perRow) {
+        r.output = QJsonObject{{QStringLiteral("files"), f.files},
+                               {QStringLiteral("rows"), int(job.rows.size())},
+                               {QStringLiteral("contentType"), QStringLiteral("application/pdf")}};
+        r.summary = QStringLiteral("filled %1 PDF forms, one per row (%2 of %3 rows)")
+                        .arg(f.files.size())
+                        .arg(f.files.size())
+                        .arg(job.rows.size());
+        return r;
+    }
+    QJsonObject out = f.files.first().toObject();
+    out.insert(QStringLiteral("contentType"), QStringLiteral("application/pdf"));
+    if (!f.unknown.isEmpty())
+        out.insert(QStringLiteral("unknown"), QJsonArray::fromStringList(f.unknown));
+    if (!f.refused.isEmpty())
+        out.insert(QStringLiteral("refused"), QJsonArray::fromStringList(f.refused));
+    r.output = out;
+    r.summary = QStringLiteral("filled %1 field%2 of the form: %3 (%4 bytes)")
+                    .arg(f.fields)
+                    .arg(f.fields == 1 ? QString() : QStringLiteral("s"))
+                    .arg(f.last.name)
+                    .arg(f.last.sizeBytes);
+    return r;
+}
+
 } // namespace
 
 PdfFillingTool::PdfFillingTool()
@@ -132,35 +312,9 @@ void PdfFillingTool::run(RunContext &ctx, const QJsonObject &args,
     QStringList warnings;
 
     if (!job->listOnly && args.contains(QStringLiteral("rows"))) {
-        const QJsonValue ref = args.value(QStringLiteral("rows"));
-        const int i = ctx.findSheet(ref.isBool() ? QJsonValue() : ref);
-        if (i < 0) {
-            done(ToolResult::failure(
-                QStringLiteral("pdf_filling: no sheet %1")
-                    .arg(ref.isString() ? ref.toString() : QString::number(ref.toInt()))));
-            return;
-        }
-        const data::Sheet &sheet = ctx.sheets().at(i);
-        const int cap = ctx.services().settings.intValue(SettingKeys::agentMaxWorkflowRows);
-        for (const QJsonValue &row : sheet.toObjects()) {
-            if (job->rows.size() >= cap) {
-                warnings << QStringLiteral("pdf_filling: filled the first %1 of %2 rows "
-                                           "(agent.maxWorkflowRows)")
-                                .arg(cap)
-                                .arg(sheet.rowCount());
-                break;
-            }
-            QJsonObject values;
-            const QJsonObject o = row.toObject();
-            for (auto it = o.begin(); it != o.end(); ++it)
-                if (!it.value().isNull() &&
-                    !(it.value().isString() && it.value().toString().isEmpty()))
-                    values.insert(it.key(), it.value());
-            job->rows << values;
-        }
-        if (job->rows.isEmpty()) {
-            done(ToolResult::failure(
-                QStringLiteral("pdf_filling: the sheet %1 has no rows").arg(sheet.title)));
+        const QString failure = readRows(ctx, args.value(QStringLiteral("rows")), *job, warnings);
+        if (!failure.isEmpty()) {
+            done(ToolResult::failure(failure));
             return;
         }
     }
@@ -170,28 +324,8 @@ void PdfFillingTool::run(RunContext &ctx, const QJsonObject &args,
         return;
     }
 
-    // The form: a stored object of this key, a URL, or the PDF among the run's files.
-    ObjectStore &objects = ctx.services().store.objects();
-    const QJsonObject ref = args.value(QStringLiteral("storageRef")).toObject();
-    QString objectId = ref.value(QStringLiteral("id")).toString();
-    QString url = args.value(QStringLiteral("url")).toString().trimmed();
-    if (objectId.isEmpty() && ref.contains(QStringLiteral("downloadUrl"))) {
-        const QString link = ref.value(QStringLiteral("downloadUrl")).toString();
-        objectId = ownObjectId(link, objects);
-        if (objectId.isEmpty() && url.isEmpty())
-            url = link; // a storage link elsewhere: fetched like a URL
-    }
-    if (objectId.isEmpty() && !url.isEmpty())
-        objectId = ownObjectId(url, objects);
-    if (objectId.isEmpty() && url.isEmpty()) {
-        const QStringList files = ctx.request().fileUrls;
-        for (const QString &f : files)
-            if (url.isEmpty() && looksLikePdf(f))
-                url = f;
-        if (url.isEmpty() && files.size() == 1)
-            url = files.first();
-    }
-    if (objectId.isEmpty() && url.isEmpty()) {
+    const FormSource source = formSource(ctx, args);
+    if (source.objectId.isEmpty() && source.url.isEmpty()) {
         done(ToolResult::failure(QStringLiteral(
             "pdf_filling: which form? Give its url or storageRef, or the PDF in file_urls")));
         return;
@@ -202,107 +336,12 @@ void PdfFillingTool::run(RunContext &ctx, const QJsonObject &args,
     auto finish = [guard, job, title, warnings, toolName, done]() mutable {
         if (!guard)
             return;
-        RunContext &c = *guard;
-        if (job->error) {
+        if (job->error)
             done(ToolResult::failure(QStringLiteral("pdf_filling: %1").arg(job->error->message)));
-            return;
-        }
-        ToolResult r;
-        if (job->listOnly) {
-            QJsonArray fields;
-            for (const data::PdfFormField &f : std::as_const(job->fields))
-                fields.append(f.toJson());
-            r.output = QJsonObject{{QStringLiteral("fields"), fields}};
-            r.summary = QStringLiteral("the form has %1 field%2: %3")
-                            .arg(job->fields.size())
-                            .arg(job->fields.size() == 1 ? QString() : QStringLiteral("s"))
-                            .arg(fieldNames(job->fields));
-            done(r);
-            return;
-        }
-        const bool perRow = !job->rows.isEmpty();
-        const QString base = title.isEmpty() ? job->base : title;
-        QStringList unknown;
-        QStringList refused;
-        QJsonArray files;
-        GeneratedFile last;
-        int filledFields = 0;
-        for (qsizetype i = 0; i < job->fills.size(); ++i) {
-            const data::PdfFormFill &fill = job->fills.at(i);
-            const QString where = perRow ? QStringLiteral("row %1: ").arg(i + 1) : QString();
-            for (const QString &u : fill.unknown)
-                if (!unknown.contains(u))
-                    unknown << u;
-            for (const QString &why : fill.refused)
-                refused << where + why;
-            if (fill.filled.isEmpty()) {
-                if (perRow)
-                    warnings << QStringLiteral("pdf_filling: row %1: no field could be filled")
-                                    .arg(i + 1);
-                continue;
-            }
-            const QString fileName =
-                generatedFileName(perRow ? QStringLiteral("%1-filled-%2").arg(base).arg(i + 1)
-                                         : QStringLiteral("%1-filled").arg(base),
-                                  QStringLiteral("pdf"));
-            last = storeGeneratedFile(c, toolName, fileName, QStringLiteral("application/pdf"),
-                                      fill.pdf);
-            filledFields += int(fill.filled.size());
-            QJsonObject filled;
-            for (const auto &[field, value] : fill.filled)
-                filled.insert(field, value);
-            QJsonObject file{{QStringLiteral("file"), last.name},
-                             {QStringLiteral("objectId"), last.objectId},
-                             {QStringLiteral("sizeBytes"), double(last.sizeBytes)},
-                             {QStringLiteral("filled"), filled}};
-            if (perRow)
-                file.insert(QStringLiteral("row"), int(i + 1));
-            files.append(file);
-        }
-        const QList<data::PdfFormField> fields =
-            job->fills.isEmpty() ? QList<data::PdfFormField>() : job->fills.first().fields;
-        if (!unknown.isEmpty())
-            warnings << QStringLiteral("pdf_filling: the form has no field %1 (its fields: %2)")
-                            .arg(unknown.join(QStringLiteral(", ")), fieldNames(fields));
-        for (const QString &why : std::as_const(refused))
-            warnings << QStringLiteral("pdf_filling: %1").arg(why);
-        if (files.isEmpty()) {
-            // Nothing filled is no success: say why, and what the form does have.
-            QStringList why;
-            if (!unknown.isEmpty())
-                why << QStringLiteral("no field named %1").arg(unknown.join(QStringLiteral(", ")));
-            why << refused;
-            done(ToolResult::failure(
-                QStringLiteral("pdf_filling: no field could be filled (%1); the form's fields: %2")
-                    .arg(why.join(QStringLiteral("; ")), fieldNames(fields))));
-            return;
-        }
-        c.warnings() << warnings;
-        r.generatedContent = true;
-        if (perRow) {
-            r.output =
-                QJsonObject{{QStringLiteral("files"), files},
-                            {QStringLiteral("rows"), int(job->rows.size())},
-                            {QStringLiteral("contentType"), QStringLiteral("application/pdf")}};
-            r.summary = QStringLiteral("filled %1 PDF forms, one per row (%2 of %3 rows)")
-                            .arg(files.size())
-                            .arg(files.size())
-                            .arg(job->rows.size());
-        } else {
-            QJsonObject out = files.first().toObject();
-            out.insert(QStringLiteral("contentType"), QStringLiteral("application/pdf"));
-            if (!unknown.isEmpty())
-                out.insert(QStringLiteral("unknown"), QJsonArray::fromStringList(unknown));
-            if (!refused.isEmpty())
-                out.insert(QStringLiteral("refused"), QJsonArray::fromStringList(refused));
-            r.output = out;
-            r.summary = QStringLiteral("filled %1 field%2 of the form: %3 (%4 bytes)")
-                            .arg(filledFields)
-                            .arg(filledFields == 1 ? QString() : QStringLiteral("s"))
-                            .arg(last.name)
-                            .arg(last.sizeBytes);
-        }
-        done(r);
+        else if (job->listOnly)
+            done(fieldList(*job));
+        else
+            done(fillResult(*guard, toolName, *job, title, warnings));
     };
     auto start = [guard, job, finish](const QByteArray &pdf, const QString &sourceName) mutable {
         if (!guard)
@@ -319,17 +358,20 @@ void PdfFillingTool::run(RunContext &ctx, const QJsonObject &args,
         watcher->setFuture(QtConcurrent::run([job] { work(*job); }));
     };
 
-    if (!objectId.isEmpty()) {
-        const auto object = objects.find(objectId);
+    if (!source.objectId.isEmpty()) {
+        ObjectStore &objects = ctx.services().store.objects();
+        const auto object = objects.find(source.objectId);
         // A key reads its own uploads only; someone else's id is "not found".
         if (!object || object->keyId != ctx.keyId()) {
             done(ToolResult::failure(
-                QStringLiteral("pdf_filling: no stored object %1 for this API key").arg(objectId)));
+                QStringLiteral("pdf_filling: no stored object %1 for this API key")
+                    .arg(source.objectId)));
             return;
         }
-        start(objects.data(objectId), object->name);
+        start(objects.data(source.objectId), object->name);
         return;
     }
+    const QString url = source.url;
     fetchForRun(ctx, url, InputLoader::kMaxFileBytes, &ctx,
                 [guard, url, start, done](const FetchResult &f) mutable {
                     if (!guard)
