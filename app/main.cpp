@@ -14,7 +14,7 @@
 #ifdef PILOTHOUSE_WITH_UI
 #include "MainWindow.h"
 #include "browserviews/ViewFrameSource.h"
-#include "engine/LiveViews.h"
+#include "engine/liveview/LiveViews.h"
 #include "sites/SitesDock.h"
 #include <QApplication>
 #include <QDockWidget>

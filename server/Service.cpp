@@ -10,8 +10,10 @@
 #include "core/Settings.h"
 #include "core/SettingsService.h"
 #include "core/Store.h"
-#include "engine/LiveViews.h"
 #include "engine/RunManager.h"
+#include "engine/liveview/LiveViews.h"
+#include "engine/planners/BuiltinPlanners.h"
+#include "engine/tools/BuiltinTools.h"
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
@@ -282,8 +284,9 @@ void Service::buildAreas()
     m_sites->installReach(*m_policy);
     m_sites->installOn(*m_auth);
     m_sites->startNotifications(m_webhooks->queue());
-    m_cloud = std::make_unique<cloud::CloudArea>(*m_store, *m_settings, *m_pool, *m_policy,
-                                                 *m_network, *m_auth, m_webhooks->queue());
+    m_cloud = std::make_unique<cloud::CloudArea>(
+        *m_store, *m_settings, *m_pool, *m_policy, *m_network, *m_auth, m_webhooks->queue(),
+        engine::builtinTools(), std::make_unique<engine::BuiltinPlanners>(*m_settings, *m_network));
     m_system = std::make_unique<sys::SystemController>(*m_keyService, *m_settingsService, *m_pool);
     m_a2w = std::make_unique<a2w::A2wArea>(*m_store, *m_settings, *m_policy, *m_keyService, *m_auth,
                                            *m_sites, *m_cloud);

@@ -2,7 +2,7 @@
 // a generated markdown table or an office document's table.
 #include "data/CellText.h"
 #include "data/OfficeDocument.h"
-#include "engine/GeneratorTools.h"
+#include "engine/tools/GeneratorTools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -9,9 +9,10 @@
 
 #include "core/ObjectStore.h"
 #include "core/Store.h"
-#include "engine/DocumentTools.h"
 #include "engine/RunContext.h"
 #include "engine/Tool.h"
+#include "engine/tools/BuiltinTools.h"
+#include "engine/tools/DocumentTools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -74,7 +75,7 @@ void tst_DocTools::initTestCase()
     m_ph = std::make_unique<TestService>();
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
     m_network = std::make_unique<QNetworkAccessManager>();
-    m_tools = ToolRegistry::builtIn();
+    m_tools = builtinTools();
     Service &s = m_ph->service();
     m_services = std::make_unique<EngineServices>(EngineServices{
         s.store(), s.settings(), s.pool(), s.policy(), *m_network, *m_tools, s.trajectories()});

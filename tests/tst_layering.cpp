@@ -56,24 +56,36 @@ const QHash<QString, QSet<QString>> &allowed()
     static const QHash<QString, QSet<QString>> rules = {
         {QStringLiteral("core"), {"core"}},
         {QStringLiteral("net"), {"net", "core"}},
-        {QStringLiteral("data"), {"data", "core"}},
+        // data/internal: the readers' and writers' private parts, reached only by data/.
+        {QStringLiteral("data"), {"data", "data/internal", "core"}},
+        {QStringLiteral("data/internal"), {"data/internal", "data", "core"}},
         {QStringLiteral("http"), {"http", "core"}},
         {QStringLiteral("browser"), {"browser", "net", "core"}},
         {QStringLiteral("mcp"), {"mcp", "http", "core"}},
+        // The run core (engine/) never reaches its planners, tools or live views; they
+        // include the core, never each other.
         {QStringLiteral("engine"), {"engine", "browser", "data", "net", "core"}},
+        {QStringLiteral("engine/planners"),
+         {"engine/planners", "engine", "browser", "data", "net", "core"}},
+        {QStringLiteral("engine/tools"),
+         {"engine/tools", "engine", "browser", "data", "net", "core"}},
+        {QStringLiteral("engine/liveview"),
+         {"engine/liveview", "engine", "browser", "data", "net", "core"}},
         {QStringLiteral("webhooks"), {"webhooks", "net", "core"}},
         {QStringLiteral("system"), {"system", "browser", "net", "core"}},
         {QStringLiteral("sites"), {"sites", "mcp", "webhooks", "net", "core"}},
         {QStringLiteral("cloud"),
-         {"cloud", "engine", "browser", "data", "webhooks", "mcp", "net", "core"}},
+         {"cloud", "engine", "engine/liveview", "browser", "data", "webhooks", "mcp", "net",
+          "core"}},
         {QStringLiteral("a2w"),
          {"a2w", "cloud", "engine", "browser", "data", "webhooks", "sites", "mcp", "net", "core"}},
         {QStringLiteral("runtime"),
          {"runtime", "a2w", "cloud", "engine", "browser", "data", "webhooks", "sites", "http",
           "mcp", "net", "core"}},
         {QStringLiteral("server"),
-         {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "webhooks", "system",
-          "sites", "cloud", "a2w", "runtime"}},
+         {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "engine/planners",
+          "engine/tools", "engine/liveview", "webhooks", "system", "sites", "cloud", "a2w",
+          "runtime"}},
         {QStringLiteral("ui"),
          {"ui", "server", "core", "net", "data", "browser", "engine", "webhooks", "system", "sites",
           "cloud", "a2w", "runtime"}},
@@ -331,6 +343,37 @@ void tst_Layering::judgesIncludeEdges_data()
     QTest::newRow("refuses an area's wiring including another area's controller")
         << "server/runtime/RuntimeArea.cpp"
         << "server/a2w/A2wController.h" << false;
+
+    QTest::newRow("refuses the run core naming a planner")
+        << "server/engine/RunManager.cpp"
+        << "server/engine/planners/RulePlanner.h" << false;
+    QTest::newRow("refuses the tool registry including a tool family")
+        << "server/engine/Tool.cpp"
+        << "server/engine/tools/SheetTools.h" << false;
+    QTest::newRow("refuses a planner reaching into a tool family")
+        << "server/engine/planners/RulePlanner.cpp"
+        << "server/engine/tools/SheetTools.h" << false;
+    QTest::newRow("refuses the live views reaching into the planners")
+        << "server/engine/liveview/LiveViews.cpp"
+        << "server/engine/planners/LlmPlanner.h" << false;
+    QTest::newRow("refuses the library area reaching into the tool implementations")
+        << "server/cloud/ToolLibrary.cpp"
+        << "server/engine/tools/BuiltinTools.h" << false;
+    QTest::newRow("refuses a reader of another area reaching data's private parts")
+        << "server/engine/InputLoader.cpp"
+        << "server/data/internal/ZipArchive.h" << false;
+    QTest::newRow("allows a tool family to use the run core")
+        << "server/engine/tools/SheetTools.cpp"
+        << "server/engine/RunContext.h" << true;
+    QTest::newRow("allows a planner to use the run core's sheet shaping")
+        << "server/engine/planners/RulePlanner.cpp"
+        << "server/engine/SheetShape.h" << true;
+    QTest::newRow("allows the service wiring to give the run manager its planners")
+        << "server/Service.cpp"
+        << "server/engine/planners/BuiltinPlanners.h" << true;
+    QTest::newRow("allows the live view controller to use the live views")
+        << "server/cloud/LiveViewController.cpp"
+        << "server/engine/liveview/LiveViews.h" << true;
     QTest::newRow("allows files of one area to include each other")
         << "server/net/EgressProxy.cpp"
         << "server/net/HostResolver.h" << true;

@@ -16,7 +16,7 @@
 #include "browserviews/ViewFrameSource.h"
 #include "cloud/LiveViewController.h"
 #include "core/Clock.h"
-#include "engine/LiveViews.h"
+#include "engine/liveview/LiveViews.h"
 
 #include <QApplication>
 #include <QCryptographicHash>

@@ -8,7 +8,7 @@
 #include "core/Clock.h"
 #include "core/Settings.h"
 #include "core/Store.h"
-#include "engine/LlmPlanner.h"
+#include "engine/planners/LlmPlanner.h"
 
 #include <QJsonArray>
 #include <QNetworkAccessManager>

@@ -3,7 +3,7 @@
 // browser are in tst_agent.
 #include "FakeTab.h"
 
-#include "engine/RulePlanner.h"
+#include "engine/planners/RulePlanner.h"
 
 #include <QtTest>
 

@@ -3,7 +3,7 @@
 // the operations in order (open(url) click(target) type(text→target) …), then the
 // plan's flags (+paginate, +max=N, +eachRow, +login, +direct, +steps, and +cannot(…) for
 // a form the task asks to fill in or send without giving its values).
-#include "engine/TaskParser.h"
+#include "engine/planners/TaskParser.h"
 
 #include <QJsonDocument>
 #include <QtTest>

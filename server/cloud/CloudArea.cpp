@@ -9,22 +9,23 @@
 #include "ScrapeController.h"
 #include "ToolLibrary.h"
 
-#include "engine/LiveViews.h"
 #include "engine/RunContext.h"
 #include "engine/RunManager.h"
 #include "engine/Tool.h"
 #include "engine/TrajectoryRepository.h"
+#include "engine/liveview/LiveViews.h"
 
 namespace ph::cloud {
 
 CloudArea::CloudArea(Store &store, Settings &settings, BrowserPool &pool, NetworkPolicy &policy,
                      QNetworkAccessManager &network, http::Authenticator &auth,
-                     webhooks::WebhookQueue &webhooks)
-    : m_tools(engine::ToolRegistry::builtIn())
+                     webhooks::WebhookQueue &webhooks, std::unique_ptr<engine::ToolRegistry> tools,
+                     std::unique_ptr<engine::PlannerFactory> planners)
+    : m_tools(std::move(tools))
     , m_trajectories(std::make_unique<engine::TrajectoryRepository>(store))
     , m_engine(std::make_unique<engine::EngineServices>(engine::EngineServices{
           store, settings, pool, policy, network, *m_tools, *m_trajectories}))
-    , m_runs(std::make_unique<engine::RunManager>(*m_engine))
+    , m_runs(std::make_unique<engine::RunManager>(*m_engine, std::move(planners)))
     , m_scrape(std::make_unique<ScrapeController>(store, settings, pool, policy, webhooks))
     // The browser bridge's library (saved tools, recordings, triggers) and agent runs.
     , m_library(std::make_unique<LibraryRepository>(store))

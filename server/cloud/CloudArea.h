@@ -13,6 +13,7 @@ class Settings;
 class Store;
 namespace engine {
 class LiveViews;
+class PlannerFactory;
 class RunManager;
 class ToolRegistry;
 class TrajectoryRepository;
@@ -50,7 +51,8 @@ class CloudArea
 public:
     CloudArea(Store &store, Settings &settings, BrowserPool &pool, NetworkPolicy &policy,
               QNetworkAccessManager &network, http::Authenticator &auth,
-              webhooks::WebhookQueue &webhooks);
+              webhooks::WebhookQueue &webhooks, std::unique_ptr<engine::ToolRegistry> tools,
+              std::unique_ptr<engine::PlannerFactory> planners);
     ~CloudArea();
 
     engine::RunManager &runs() { return *m_runs; }

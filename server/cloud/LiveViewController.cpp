@@ -2,7 +2,7 @@
 
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
-#include "engine/LiveViews.h"
+#include "engine/liveview/LiveViews.h"
 #include "http/EventStream.h"
 #include "http/Exchange.h"
 

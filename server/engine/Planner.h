@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <memory>
 
 namespace ph::data {
 struct Sheet;
@@ -52,6 +53,20 @@ public:
     virtual void restoreState(const QJsonObject &state) = 0;
     // The run continues after ask_user; the answers are in ctx.answers().
     virtual void resumeWithAnswers(PlanningContext &ctx) = 0;
+};
+
+// Builds the planners a run may get. RunManager decides which one a request gets
+// (settings.planner, a script, an LLM endpoint); the factory builds it. It is injected
+// (engine/planners/BuiltinPlanners) so the run core names no planner.
+class PlannerFactory
+{
+public:
+    virtual ~PlannerFactory() = default;
+    // The planner called `name`: "llm", "script", anything else the rule planner.
+    virtual std::unique_ptr<Planner> make(const QString &name, const ExecuteRequest &request) = 0;
+    // Whether the rule planner understands the request's task (else an open-ended task
+    // goes to the LLM planner when one is configured).
+    virtual bool understood(const ExecuteRequest &request) const = 0;
 };
 
 } // namespace ph::engine

@@ -1,10 +1,8 @@
 #include "RunManager.h"
 
 #include "AgentRun.h"
-#include "LlmPlanner.h"
-#include "RulePlanner.h"
+#include "Planner.h"
 #include "RunContext.h"
-#include "ScriptPlanner.h"
 #include "TrajectoryRepository.h"
 
 #include "browser/BrowserPool.h"
@@ -31,17 +29,6 @@ DomainError error(DomainError::Kind kind, const QString &code, const QString &me
     return e;
 }
 
-TaskContext taskContext(const ExecuteRequest &r)
-{
-    TaskContext c;
-    c.urls = r.urls;
-    c.hasSchema = !r.schema.isEmpty();
-    c.hasData = !r.dataInputs.isEmpty() || !r.fileUrls.isEmpty();
-    c.additionalTools = r.additionalTools;
-    c.pageOpen = !r.recordingId.isEmpty();
-    return c;
-}
-
 // The request as the store keeps it: a proxy password in settings sealed (the rest as
 // the request parser left it), so a run rebuilt after a restart reaches its proxy.
 QJsonObject storedRequest(const ExecuteRequest &r, const SecretBox &box)
@@ -54,9 +41,11 @@ QJsonObject storedRequest(const ExecuteRequest &r, const SecretBox &box)
 }
 } // namespace
 
-RunManager::RunManager(EngineServices &services, QObject *parent)
+RunManager::RunManager(EngineServices &services, std::unique_ptr<PlannerFactory> planners,
+                       QObject *parent)
     : QObject(parent)
     , m_services(services)
+    , m_planners(std::move(planners))
 {}
 
 int RunManager::recoverOrphans()
@@ -103,21 +92,16 @@ RunManager::~RunManager()
 }
 
 std::unique_ptr<Planner> RunManager::plannerNamed(const QString &name,
-                                                  const ExecuteRequest &request,
-                                                  EngineServices &services)
+                                                  const ExecuteRequest &request) const
 {
-    if (name == QLatin1String("llm"))
-        return std::make_unique<LlmPlanner>(request, services.settings, services.network);
-    if (name == QLatin1String("script"))
-        return std::make_unique<ScriptPlanner>(request.script);
-    return std::make_unique<RulePlanner>(request.input, taskContext(request), request.schema);
+    return m_planners->make(name, request);
 }
 
 std::unique_ptr<Planner> RunManager::plannerFor(const ExecuteRequest &request,
                                                 EngineError *err) const
 {
     if (!request.script.isEmpty())
-        return plannerNamed(QStringLiteral("script"), request, m_services);
+        return plannerNamed(QStringLiteral("script"), request);
     const QString asked = request.settings.value(QStringLiteral("planner")).toString();
     const bool llmConfigured = !m_services.settings.stringValue(SettingKeys::llmBaseUrl).isEmpty();
     if (asked == QLatin1String("llm") && !llmConfigured) {
@@ -130,11 +114,10 @@ std::unique_ptr<Planner> RunManager::plannerFor(const ExecuteRequest &request,
     }
     QString name = asked;
     if (name.isEmpty()) {
-        const bool understood =
-            RulePlanner::understood(request.input, taskContext(request), !request.schema.isEmpty());
+        const bool understood = m_planners->understood(request);
         name = llmConfigured && !understood ? QStringLiteral("llm") : QStringLiteral("rule");
     }
-    return plannerNamed(name, request, m_services);
+    return plannerNamed(name, request);
 }
 
 AgentRun *RunManager::live(const QString &trajectoryId) const
@@ -225,27 +208,8 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
         recording = *steps;
     }
 
-    // A new trajectory.
-    if (request.trajectoryId.isEmpty()) {
-        auto planner = plannerFor(request, err);
-        if (!planner)
-            return nullptr;
-        const QString id = Ids::make(QStringLiteral("traj"), 20);
-        const int phase = request.phase > 0 ? request.phase : 1;
-        m_services.store.transaction([&] {
-            m_services.trajectories.create(id, keyId, request.input, planner->name());
-            m_services.trajectories.beginPhase(
-                id, phase, requestId, storedRequest(request, m_services.store.secrets()),
-                QJsonObject{{QStringLiteral("__callback"),
-                             AgentRun::callbackState(request, requestId, {requestId},
-                                                     m_services.store.clock().nowMs())}});
-        });
-        auto *run = adopt(new AgentRun(m_services, request, id, phase, keyId, requestId,
-                                       std::move(planner), this));
-        Q_EMIT runStarted(id);
-        run->start(recording);
-        return run;
-    }
+    if (request.trajectoryId.isEmpty())
+        return startTrajectory(request, keyId, requestId, recording, err);
 
     const auto trajectory = m_services.trajectories.find(request.trajectoryId);
     if (!trajectory || trajectory->keyId != keyId) {
@@ -261,57 +225,101 @@ AgentRun *RunManager::submit(const ExecuteRequest &request, const QString &keyId
                      QStringLiteral("trajectoryId"));
         return nullptr;
     }
-    const int last = m_services.trajectories.lastPhase(request.trajectoryId);
+    if (request.historyContinue)
+        return continueWaiting(request, keyId, requestId, trajectory->planner, current, err);
+    return startPhase(request, keyId, requestId, current, recording, err);
+}
 
-    // A continuation of a run waiting for input.
-    if (request.historyContinue) {
-        if (current && current->status() == RunStatus::RequiresInput) {
-            current->resume(request, requestId);
-            return current;
-        }
-        const auto phase = m_services.trajectories.phase(request.trajectoryId, last);
-        if (!phase || phase->status != QLatin1String("requires_input")) {
-            *err = error(DomainError::Kind::Conflict, QStringLiteral("NOT_WAITING_FOR_INPUT"),
-                         QStringLiteral("the trajectory is not waiting for input; send a new phase "
-                                        "without history.continue"),
-                         QStringLiteral("history.continue"));
-            return nullptr;
-        }
-        // The run's object is gone (restart, or it waited long): rebuild it from the store.
-        ExecuteRequest original = request;
-        const QJsonObject stored = phase->request;
-        original.input = stored.value(QStringLiteral("input")).toString();
-        original.schema = stored.value(QStringLiteral("schema")).toObject();
-        original.urls.clear();
-        for (const auto &u : stored.value(QStringLiteral("urls")).toArray())
-            original.urls << u.toString();
-        original.settings = stored.value(QStringLiteral("settings")).toObject();
-        // The proxy's password comes back from its sealed form.
-        try {
-            original.runSettings = RunSettings::read(
-                original.settings, m_services.policy.grantFor(keyId), &m_services.store.secrets());
-            // The run's `browser` options (engine, polyfills) as it was started with.
-            original.browser = LeaseOptions::read(JsonFields(stored), QStringLiteral("browser"));
-            // Whose work it is, as the continuation's starter says (never stored).
-            original.browser.work = request.browser.work;
-            original.browser.site = request.browser.site;
-        } catch (const DomainError &e) {
-            *err = error(DomainError::Kind::Conflict, QStringLiteral("SETTINGS_UNREADABLE"),
-                         QStringLiteral("the stored settings of this run no longer read: %1")
-                             .arg(e.message()),
-                         QStringLiteral("settings"));
-            return nullptr;
-        }
-        auto planner = plannerNamed(trajectory->planner, original, m_services);
-        auto *run = adopt(new AgentRun(m_services, original, request.trajectoryId, last, keyId,
-                                       requestId, std::move(planner), this));
-        run->restoreWaiting(m_services.trajectories.steps(request.trajectoryId, last), phase->state,
-                            phase->creditsMilli);
-        run->resume(request, requestId);
-        return run;
+AgentRun *RunManager::startTrajectory(const ExecuteRequest &request, const QString &keyId,
+                                      const QString &requestId, const QList<StepRecord> &recording,
+                                      EngineError *err)
+{
+    auto planner = plannerFor(request, err);
+    if (!planner)
+        return nullptr;
+    const QString id = Ids::make(QStringLiteral("traj"), 20);
+    const int phase = request.phase > 0 ? request.phase : 1;
+    m_services.store.transaction([&] {
+        m_services.trajectories.create(id, keyId, request.input, planner->name());
+        m_services.trajectories.beginPhase(
+            id, phase, requestId, storedRequest(request, m_services.store.secrets()),
+            QJsonObject{{QStringLiteral("__callback"),
+                         AgentRun::callbackState(request, requestId, {requestId},
+                                                 m_services.store.clock().nowMs())}});
+    });
+    auto *run = adopt(
+        new AgentRun(m_services, request, id, phase, keyId, requestId, std::move(planner), this));
+    Q_EMIT runStarted(id);
+    run->start(recording);
+    return run;
+}
+
+AgentRun *RunManager::continueWaiting(const ExecuteRequest &request, const QString &keyId,
+                                      const QString &requestId, const QString &plannerName,
+                                      AgentRun *current, EngineError *err)
+{
+    if (current && current->status() == RunStatus::RequiresInput) {
+        current->resume(request, requestId);
+        return current;
     }
+    const int last = m_services.trajectories.lastPhase(request.trajectoryId);
+    const auto phase = m_services.trajectories.phase(request.trajectoryId, last);
+    if (!phase || phase->status != QLatin1String("requires_input")) {
+        *err = error(DomainError::Kind::Conflict, QStringLiteral("NOT_WAITING_FOR_INPUT"),
+                     QStringLiteral("the trajectory is not waiting for input; send a new phase "
+                                    "without history.continue"),
+                     QStringLiteral("history.continue"));
+        return nullptr;
+    }
+    // The run's object is gone (restart, or it waited long): rebuild it from the store.
+    const auto original = storedPhaseRequest(request, phase->request, keyId, err);
+    if (!original)
+        return nullptr;
+    auto planner = plannerNamed(plannerName, *original);
+    auto *run = adopt(new AgentRun(m_services, *original, request.trajectoryId, last, keyId,
+                                   requestId, std::move(planner), this));
+    run->restoreWaiting(m_services.trajectories.steps(request.trajectoryId, last), phase->state,
+                        phase->creditsMilli);
+    run->resume(request, requestId);
+    return run;
+}
 
-    // A new phase of an existing trajectory.
+std::optional<ExecuteRequest> RunManager::storedPhaseRequest(const ExecuteRequest &request,
+                                                             const QJsonObject &stored,
+                                                             const QString &keyId,
+                                                             EngineError *err) const
+{
+    ExecuteRequest original = request;
+    original.input = stored.value(QStringLiteral("input")).toString();
+    original.schema = stored.value(QStringLiteral("schema")).toObject();
+    original.urls.clear();
+    for (const auto &u : stored.value(QStringLiteral("urls")).toArray())
+        original.urls << u.toString();
+    original.settings = stored.value(QStringLiteral("settings")).toObject();
+    // The proxy's password comes back from its sealed form.
+    try {
+        original.runSettings = RunSettings::read(
+            original.settings, m_services.policy.grantFor(keyId), &m_services.store.secrets());
+        // The run's `browser` options (engine, polyfills) as it was started with.
+        original.browser = LeaseOptions::read(JsonFields(stored), QStringLiteral("browser"));
+        // Whose work it is, as the continuation's starter says (never stored).
+        original.browser.work = request.browser.work;
+        original.browser.site = request.browser.site;
+    } catch (const DomainError &e) {
+        *err = error(
+            DomainError::Kind::Conflict, QStringLiteral("SETTINGS_UNREADABLE"),
+            QStringLiteral("the stored settings of this run no longer read: %1").arg(e.message()),
+            QStringLiteral("settings"));
+        return std::nullopt;
+    }
+    return original;
+}
+
+AgentRun *RunManager::startPhase(const ExecuteRequest &request, const QString &keyId,
+                                 const QString &requestId, AgentRun *current,
+                                 const QList<StepRecord> &recording, EngineError *err)
+{
+    const int last = m_services.trajectories.lastPhase(request.trajectoryId);
     const int phase = request.phase > 0 ? request.phase : last + 1;
     if (phase <= last) {
         *err = error(DomainError::Kind::Conflict, QStringLiteral("PHASE_EXISTS"),

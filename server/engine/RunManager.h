@@ -10,12 +10,14 @@
 #include <QObject>
 #include <QPointer>
 
+#include <memory>
 #include <optional>
 
 namespace ph::engine {
 
 class AgentRun;
 class Planner;
+class PlannerFactory;
 struct EngineServices;
 
 // A contract problem the HTTP layer turns into an DomainError.
@@ -28,7 +30,9 @@ class RunManager : public QObject
 {
     Q_OBJECT
 public:
-    explicit RunManager(EngineServices &services, QObject *parent = nullptr);
+    // `planners` builds the run's planners (engine/planners/BuiltinPlanners).
+    RunManager(EngineServices &services, std::unique_ptr<PlannerFactory> planners,
+               QObject *parent = nullptr);
     ~RunManager() override;
 
     // Called inside the transaction that stores a phase's end or pause (live runs,
@@ -74,8 +78,7 @@ public:
     // Which planner a request gets (settings.planner, else rule unless the task is
     // open-ended and an LLM endpoint is configured).
     std::unique_ptr<Planner> plannerFor(const ExecuteRequest &request, EngineError *error) const;
-    static std::unique_ptr<Planner> plannerNamed(const QString &name, const ExecuteRequest &request,
-                                                 EngineServices &services);
+    std::unique_ptr<Planner> plannerNamed(const QString &name, const ExecuteRequest &request) const;
 
 Q_SIGNALS:
     void runStarted(const QString &trajectoryId);
@@ -83,10 +86,28 @@ Q_SIGNALS:
     void runSettled(const QString &trajectoryId);
 
 private:
+    // submit()'s three cases: a new trajectory, the continuation of a run waiting for
+    // input, a new phase of an existing trajectory.
+    AgentRun *startTrajectory(const ExecuteRequest &request, const QString &keyId,
+                              const QString &requestId, const QList<StepRecord> &recording,
+                              EngineError *error);
+    AgentRun *continueWaiting(const ExecuteRequest &request, const QString &keyId,
+                              const QString &requestId, const QString &plannerName,
+                              AgentRun *current, EngineError *error);
+    AgentRun *startPhase(const ExecuteRequest &request, const QString &keyId,
+                         const QString &requestId, AgentRun *current,
+                         const QList<StepRecord> &recording, EngineError *error);
+    // The request of a waiting phase as stored, for rebuilding its run (the continuation's
+    // `request` gives what is never stored); nullopt with `error` set if it no longer reads.
+    std::optional<ExecuteRequest> storedPhaseRequest(const ExecuteRequest &request,
+                                                     const QJsonObject &stored,
+                                                     const QString &keyId,
+                                                     EngineError *error) const;
     AgentRun *adopt(AgentRun *run);
     void scheduleForget(AgentRun *run);
 
     EngineServices &m_services;
+    std::unique_ptr<PlannerFactory> m_planners;
     QHash<QString, QPointer<AgentRun>> m_runs;
     SettleHook m_settleHook;
 };

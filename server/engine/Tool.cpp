@@ -1,12 +1,5 @@
 #include "Tool.h"
 
-#include "BrowserTools.h"
-#include "DocumentTools.h"
-#include "GeneratorTools.h"
-#include "PdfFillingTool.h"
-#include "SheetTools.h"
-#include "WebsiteTool.h"
-
 #include <QJsonDocument>
 
 namespace ph::engine {
@@ -55,28 +48,6 @@ QJsonArray ToolRegistry::functionSchemas(const QStringList &names) const
                                             {QStringLiteral("parameters"), t->parameters()}}}});
     }
     return out;
-}
-
-std::unique_ptr<ToolRegistry> ToolRegistry::builtIn()
-{
-    auto r = std::make_unique<ToolRegistry>();
-    r->add(std::make_unique<ActOnTabTool>());
-    r->add(std::make_unique<CrawlAndExtractTool>());
-    r->add(std::make_unique<AskUserTool>());
-    r->add(std::make_unique<PageScriptTool>());
-    r->add(std::make_unique<GenerateDocsTool>());
-    r->add(std::make_unique<GeneratePdfsTool>());
-    r->add(std::make_unique<ScreenshotTool>());
-    r->add(std::make_unique<GenerateSheetsTool>());
-    r->add(std::make_unique<GenerateWebsitesTool>());
-    r->add(std::make_unique<PdfFillingTool>());
-    r->add(std::make_unique<SheetsAccessTool>());
-    r->add(std::make_unique<CreateSheetFromDataTool>());
-    r->add(std::make_unique<SheetsWorkflowTool>());
-    r->add(std::make_unique<DocsAccessTool>());
-    r->add(std::make_unique<SlidesAccessTool>());
-    r->add(std::make_unique<PdfGeneratorTool>());
-    return r;
 }
 
 namespace AdditionalTools {

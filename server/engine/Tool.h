@@ -57,6 +57,8 @@ private:
     Spec m_spec;
 };
 
+// The tools a run may call, by name. It holds no implementation of its own: the
+// built-in set is registered by engine/tools/BuiltinTools (registerBuiltinTools).
 class ToolRegistry
 {
 public:
@@ -67,11 +69,6 @@ public:
     QList<Tool *> all() const;
     // OpenAI "tools" entries for the named tools.
     QJsonArray functionSchemas(const QStringList &names) const;
-
-    // The built-in set: act_on_tab, crawl_and_extract_from_tab, ask_user, sheets_access,
-    // sheets_workflow, create_sheet_from_data, docs_access, slides_access, pdf_generator,
-    // and the additional tools.
-    static std::unique_ptr<ToolRegistry> builtIn();
 
 private:
     QList<std::shared_ptr<Tool>> m_tools;

@@ -1,4 +1,4 @@
-// The rule planner's readers of free text (server/engine/TaskParser, AnswerText): a task
+// The rule planner's readers of free text (server/engine/planners/TaskParser, AnswerText): a task
 // and a continuation's answers, as anyone may write them. The first line is the task; the
 // rest is the answer text. Plans round-trip through JSON; answers only fill questions
 // that were asked, never with an empty value.
@@ -6,7 +6,7 @@
 
 #include "engine/AnswerText.h"
 #include "engine/EngineTypes.h"
-#include "engine/TaskParser.h"
+#include "engine/planners/TaskParser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

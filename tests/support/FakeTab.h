@@ -8,6 +8,7 @@
 #include "data/Sheet.h"
 #include "engine/Planner.h"
 #include "engine/Tool.h"
+#include "engine/tools/BuiltinTools.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -40,7 +41,7 @@ class FakeContext final : public engine::PlanningContext
 {
 public:
     FakeContext()
-        : m_tools(engine::ToolRegistry::builtIn())
+        : m_tools(engine::builtinTools())
     {}
     const engine::ExecuteRequest &request() const override { return m_request; }
     QJsonObject &answers() override { return m_answers; }

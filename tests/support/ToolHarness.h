@@ -9,6 +9,7 @@
 #include "engine/ResponseBuilder.h"
 #include "engine/RunContext.h"
 #include "engine/Tool.h"
+#include "engine/tools/BuiltinTools.h"
 
 #include <QEventLoop>
 #include <QNetworkAccessManager>
@@ -26,7 +27,7 @@ class ToolHarness
 public:
     explicit ToolHarness(TestService &ph, engine::ExecuteRequest request = {},
                          const QString &keySecret = {})
-        : m_tools(engine::ToolRegistry::builtIn())
+        : m_tools(engine::builtinTools())
         , m_services{ph.service().store(),
                      ph.service().settings(),
                      ph.service().pool(),

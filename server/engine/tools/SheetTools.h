@@ -1,28 +1,10 @@
 #pragma once
 
-#include "Tool.h"
+#include "engine/Tool.h"
 
 #include <QJsonObject>
 
 namespace ph::engine {
-
-// How a run's schema applies to a sheet workflow: an array schema describes the rows
-// (its items); an object schema whose only property is an array of objects wraps them
-// ({prop: rows}); any other object schema describes one row (the result is the array).
-struct WorkflowShape
-{
-    QJsonObject rowSchema;
-    QString wrapKey; // empty: the rows are the result
-};
-WorkflowShape workflowShape(const QJsonObject &schema);
-
-// A sheet's rows (objects keyed by header) shaped into `schema` (docs/api/agent.md,
-// "Data without a page"): rows of objects keep the schema's properties, matched to the
-// headers by name, plural/singular and common synonyms; an array of strings or numbers
-// is the column that best names it; an object schema fills each property (its arrays
-// from their columns, its scalars from the first row). Numbers written as text are read
-// as numbers. `warnings` gets one line per required property no column matched.
-QJsonValue shapeRows(const QJsonObject &schema, const QJsonArray &rows, QStringList *warnings);
 
 // The tools on the run's in-memory sheets (RunContext::sheets(): dataInputs, tabular
 // file_urls, and sheets the tools made). docs/api/agent.md describes their arguments.

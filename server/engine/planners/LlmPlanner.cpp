@@ -1,8 +1,8 @@
 #include "LlmPlanner.h"
 
-#include "LlmClient.h"
-#include "Tool.h"
 #include "data/Sheet.h"
+#include "engine/Tool.h"
+#include "engine/planners/LlmClient.h"
 
 #include "core/Settings.h"
 

@@ -1,7 +1,7 @@
 #include "RulePlanner.h"
 
-#include "SheetTools.h"
 #include "data/Sheet.h"
+#include "engine/SheetShape.h"
 
 #include "core/Settings.h"
 
@@ -269,7 +269,7 @@ void RulePlanner::takeExtract(const QJsonObject &out)
     ++m_index;
 }
 
-// A sheet workflow's rows, shaped as the schema asks (SheetTools.h: workflowShape).
+// A sheet workflow's rows, shaped as the schema asks (engine/SheetShape.h: workflowShape).
 void RulePlanner::takeWorkflow(const QJsonObject &out, const QString &summary)
 {
     const QString wrap = workflowShape(m_schema).wrapKey;

@@ -1,9 +1,9 @@
 #include "LiveViews.h"
 
-#include "AgentRun.h"
-#include "LiveSession.h"
-#include "RunManager.h"
-#include "TrajectoryRepository.h"
+#include "engine/AgentRun.h"
+#include "engine/RunManager.h"
+#include "engine/TrajectoryRepository.h"
+#include "engine/liveview/LiveSession.h"
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"

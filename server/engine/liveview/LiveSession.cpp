@@ -1,7 +1,7 @@
 #include "LiveSession.h"
 
-#include "PrintFrameSource.h"
-#include "RunManager.h"
+#include "engine/RunManager.h"
+#include "engine/liveview/PrintFrameSource.h"
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "LiveViews.h"
+#include "engine/liveview/LiveViews.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Planner.h"
+#include "engine/Planner.h"
 
 #include <QJsonArray>
 

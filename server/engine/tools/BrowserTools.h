@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Tool.h"
+#include "engine/Tool.h"
 
 namespace ph::engine {
 

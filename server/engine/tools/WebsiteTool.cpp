@@ -1,7 +1,7 @@
 #include "WebsiteTool.h"
 
-#include "GeneratorTools.h"
-#include "RunContext.h"
+#include "engine/RunContext.h"
+#include "engine/tools/GeneratorTools.h"
 
 #include "core/ObjectStore.h"
 #include "core/Store.h"
@@ -328,6 +328,135 @@ QString markdownHtml(const QString &markdown)
     return markdownToHtmlBody(markdown, false);
 }
 
+// The home page's markdown; split into a page per "## " section when `split` and it has
+// two sections or more.
+void addMarkdown(SiteBuilder &site, const QString &markdown, bool split, QString &home,
+                 QStringList &sectionLinks)
+{
+    QString preamble = markdown;
+    QList<QPair<QString, QString>> parts;
+    if (split)
+        parts = sections(markdown, &preamble);
+    if (parts.size() < 2) {
+        parts.clear();
+        preamble = markdown;
+    }
+    if (!preamble.trimmed().isEmpty())
+        home += markdownHtml(preamble);
+    for (const auto &[sectionTitle, text] : std::as_const(parts)) {
+        const QString file = site.fileFor(sectionTitle, QStringLiteral("section"));
+        site.add({file, sectionTitle, markdownHtml(text), true});
+        sectionLinks
+            << QStringLiteral("<li><a href=\"%1\">%2</a></li>").arg(file, esc(sectionTitle));
+    }
+}
+
+// The call's `data`: rows are the home page's table; an object shows its values on the
+// home page and each of its lists of rows on a page of its own.
+void addData(SiteBuilder &site, const QJsonValue &data, bool hasData, bool itemPages,
+             const QString &title, QString &home, QStringList &sectionLinks)
+{
+    const QString itemStem = itemPages ? QStringLiteral("item") : QString();
+    // One list of rows under one name ({"products": [...]}, as a schema often shapes it):
+    // the rows are the home page's table, under that name.
+    const QJsonObject only =
+        data.isObject() && data.toObject().size() == 1 ? data.toObject() : QJsonObject();
+    if (!only.isEmpty() && isRows(only.begin().value())) {
+        home += QStringLiteral("<h2>%1</h2>").arg(esc(only.begin().key()));
+        home += site.table(only.begin().value().toArray(), {}, QStringLiteral("index.html"), title,
+                           itemStem);
+    } else if (hasData && isRows(data)) {
+        home += site.table(data.toArray(), {}, QStringLiteral("index.html"), title, itemStem);
+    } else if (hasData && data.isObject()) {
+        const QJsonObject o = data.toObject();
+        QJsonObject scalars;
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (!isRows(it.value())) {
+                scalars.insert(it.key(), it.value());
+                continue;
+            }
+            const QString file = site.fileFor(it.key(), QStringLiteral("section"));
+            const QString stem = itemPages ? file.chopped(5) : QString();
+            const qsizetype count = it.value().toArray().size();
+            site.add(
+                {file, it.key(), site.table(it.value().toArray(), {}, file, it.key(), stem), true});
+            sectionLinks << QStringLiteral("<li><a href=\"%1\">%2</a> (%3)</li>")
+                                .arg(file, esc(it.key()))
+                                .arg(count);
+        }
+        if (!scalars.isEmpty())
+            home += definitionList(scalars);
+    } else if (hasData) {
+        home += valueHtml(data);
+    }
+}
+
+// A page per in-memory sheet, then the call's `pages`.
+void addSheetsAndPages(SiteBuilder &site, RunContext &ctx, const QList<int> &sheetIndexes,
+                       const QJsonArray &extra, bool itemPages, QStringList &sectionLinks)
+{
+    for (const int i : sheetIndexes) {
+        const data::Sheet &sheet = ctx.sheets().at(i);
+        const QString file = site.fileFor(sheet.title, QStringLiteral("sheet"));
+        const QString stem = itemPages ? file.chopped(5) : QString();
+        site.add({file, sheet.title,
+                  site.table(sheet.toObjects(), sheet.columnNames(), file, sheet.title, stem),
+                  true});
+        sectionLinks << QStringLiteral("<li><a href=\"%1\">%2</a> (%3 rows)</li>")
+                            .arg(file, esc(sheet.title))
+                            .arg(sheet.rowCount());
+    }
+    for (const QJsonValue &v : extra) {
+        const QJsonObject page = v.toObject();
+        const QString pageTitle = page.value(QStringLiteral("title")).toString().trimmed();
+        if (pageTitle.isEmpty() || !site.roomFor(1))
+            continue;
+        QString body = markdownHtml(page.value(QStringLiteral("markdown")).toString());
+        if (page.contains(QStringLiteral("data")))
+            body += valueHtml(page.value(QStringLiteral("data")));
+        const QString file = site.fileFor(pageTitle, QStringLiteral("page"));
+        site.add({file, pageTitle, body, true});
+        sectionLinks << QStringLiteral("<li><a href=\"%1\">%2</a></li>").arg(file, esc(pageTitle));
+    }
+}
+
+// The site rendered and stored as one of the run's files; the tool's result.
+ToolResult publish(RunContext &ctx, const QString &toolName, SiteBuilder &site,
+                   const QString &title)
+{
+    const QList<SiteFile> files = site.render();
+    const QString name = slugOf(title, QStringLiteral("site")) + QLatin1Char('/');
+    const StoredObject stored = ctx.services().store.objects().putSite(ctx.keyId(), name, files);
+    GeneratedFile f;
+    f.tool = toolName;
+    f.objectId = stored.id;
+    f.name = name;
+    f.contentType = QStringLiteral("text/html; charset=utf-8");
+    f.sizeBytes = stored.size;
+    ctx.files().append(f);
+    for (const QString &note : std::as_const(site.notes()))
+        ctx.warnings().append(QStringLiteral("generate_websites: %1").arg(note));
+
+    QJsonArray paths;
+    for (const SiteFile &file : files)
+        if (paths.size() < 50)
+            paths.append(file.path);
+    ToolResult r;
+    r.generatedContent = true;
+    r.output = QJsonObject{{QStringLiteral("site"), name},
+                           {QStringLiteral("objectId"), stored.id},
+                           {QStringLiteral("pages"), int(files.size() - 1)},
+                           {QStringLiteral("files"), paths},
+                           {QStringLiteral("contentType"), f.contentType},
+                           {QStringLiteral("sizeBytes"), double(stored.size)}};
+    r.summary = QStringLiteral("generated the site %1 (%2 page%3, %4 bytes)")
+                    .arg(name)
+                    .arg(files.size() - 1)
+                    .arg(files.size() == 2 ? QString() : QStringLiteral("s"))
+                    .arg(stored.size);
+    return r;
+}
+
 } // namespace
 
 GenerateWebsitesTool::GenerateWebsitesTool()
@@ -400,121 +529,18 @@ void GenerateWebsitesTool::run(RunContext &ctx, const QJsonObject &args,
     SiteBuilder site(title);
     QString home;
     QStringList sectionLinks;
-    const QString itemStem = itemPages ? QStringLiteral("item") : QString();
-
     // Markdown alone, in sections: a page per section.
-    QString preamble = markdown;
-    QList<QPair<QString, QString>> parts;
-    if (!hasData && extra.isEmpty() && sheetIndexes.isEmpty())
-        parts = sections(markdown, &preamble);
-    if (parts.size() < 2) {
-        parts.clear();
-        preamble = markdown;
-    }
-    if (!preamble.trimmed().isEmpty())
-        home += markdownHtml(preamble);
-    for (const auto &[sectionTitle, text] : std::as_const(parts)) {
-        const QString file = site.fileFor(sectionTitle, QStringLiteral("section"));
-        site.add({file, sectionTitle, markdownHtml(text), true});
-        sectionLinks
-            << QStringLiteral("<li><a href=\"%1\">%2</a></li>").arg(file, esc(sectionTitle));
-    }
-
-    // One list of rows under one name ({"products": [...]}, as a schema often shapes it):
-    // the rows are the home page's table, under that name.
-    const QJsonObject only =
-        data.isObject() && data.toObject().size() == 1 ? data.toObject() : QJsonObject();
-    if (!only.isEmpty() && isRows(only.begin().value())) {
-        home += QStringLiteral("<h2>%1</h2>").arg(esc(only.begin().key()));
-        home += site.table(only.begin().value().toArray(), {}, QStringLiteral("index.html"), title,
-                           itemStem);
-    } else if (hasData && isRows(data)) {
-        home += site.table(data.toArray(), {}, QStringLiteral("index.html"), title, itemStem);
-    } else if (hasData && data.isObject()) {
-        const QJsonObject o = data.toObject();
-        QJsonObject scalars;
-        for (auto it = o.begin(); it != o.end(); ++it) {
-            if (!isRows(it.value())) {
-                scalars.insert(it.key(), it.value());
-                continue;
-            }
-            const QString file = site.fileFor(it.key(), QStringLiteral("section"));
-            const QString stem = itemPages ? file.chopped(5) : QString();
-            const qsizetype count = it.value().toArray().size();
-            site.add(
-                {file, it.key(), site.table(it.value().toArray(), {}, file, it.key(), stem), true});
-            sectionLinks << QStringLiteral("<li><a href=\"%1\">%2</a> (%3)</li>")
-                                .arg(file, esc(it.key()))
-                                .arg(count);
-        }
-        if (!scalars.isEmpty())
-            home += definitionList(scalars);
-    } else if (hasData) {
-        home += valueHtml(data);
-    }
-
-    for (const int i : std::as_const(sheetIndexes)) {
-        const data::Sheet &sheet = ctx.sheets().at(i);
-        const QString file = site.fileFor(sheet.title, QStringLiteral("sheet"));
-        const QString stem = itemPages ? file.chopped(5) : QString();
-        site.add({file, sheet.title,
-                  site.table(sheet.toObjects(), sheet.columnNames(), file, sheet.title, stem),
-                  true});
-        sectionLinks << QStringLiteral("<li><a href=\"%1\">%2</a> (%3 rows)</li>")
-                            .arg(file, esc(sheet.title))
-                            .arg(sheet.rowCount());
-    }
-
-    for (const QJsonValue &v : extra) {
-        const QJsonObject page = v.toObject();
-        const QString pageTitle = page.value(QStringLiteral("title")).toString().trimmed();
-        if (pageTitle.isEmpty() || !site.roomFor(1))
-            continue;
-        QString body = markdownHtml(page.value(QStringLiteral("markdown")).toString());
-        if (page.contains(QStringLiteral("data")))
-            body += valueHtml(page.value(QStringLiteral("data")));
-        const QString file = site.fileFor(pageTitle, QStringLiteral("page"));
-        site.add({file, pageTitle, body, true});
-        sectionLinks << QStringLiteral("<li><a href=\"%1\">%2</a></li>").arg(file, esc(pageTitle));
-    }
+    addMarkdown(site, markdown, !hasData && extra.isEmpty() && sheetIndexes.isEmpty(), home,
+                sectionLinks);
+    addData(site, data, hasData, itemPages, title, home, sectionLinks);
+    addSheetsAndPages(site, ctx, sheetIndexes, extra, itemPages, sectionLinks);
 
     if (!sectionLinks.isEmpty())
         home += QStringLiteral("<h2>Contents</h2><ul>%1</ul>").arg(sectionLinks.join(QString()));
     for (const QString &note : std::as_const(site.notes()))
         home += QStringLiteral("<p class=\"note\">%1</p>").arg(esc(note));
     site.add({QStringLiteral("index.html"), title, home, false});
-
-    const QList<SiteFile> files = site.render();
-    const QString name = slugOf(title, QStringLiteral("site")) + QLatin1Char('/');
-    const StoredObject stored = ctx.services().store.objects().putSite(ctx.keyId(), name, files);
-    GeneratedFile f;
-    f.tool = this->name();
-    f.objectId = stored.id;
-    f.name = name;
-    f.contentType = QStringLiteral("text/html; charset=utf-8");
-    f.sizeBytes = stored.size;
-    ctx.files().append(f);
-    for (const QString &note : std::as_const(site.notes()))
-        ctx.warnings().append(QStringLiteral("generate_websites: %1").arg(note));
-
-    QJsonArray paths;
-    for (const SiteFile &file : files)
-        if (paths.size() < 50)
-            paths.append(file.path);
-    ToolResult r;
-    r.generatedContent = true;
-    r.output = QJsonObject{{QStringLiteral("site"), name},
-                           {QStringLiteral("objectId"), stored.id},
-                           {QStringLiteral("pages"), int(files.size() - 1)},
-                           {QStringLiteral("files"), paths},
-                           {QStringLiteral("contentType"), f.contentType},
-                           {QStringLiteral("sizeBytes"), double(stored.size)}};
-    r.summary = QStringLiteral("generated the site %1 (%2 page%3, %4 bytes)")
-                    .arg(name)
-                    .arg(files.size() - 1)
-                    .arg(files.size() == 2 ? QString() : QStringLiteral("s"))
-                    .arg(stored.size);
-    done(r);
+    done(publish(ctx, name(), site, title));
 }
 
 } // namespace ph::engine

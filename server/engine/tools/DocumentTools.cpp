@@ -1,7 +1,7 @@
 #include "DocumentTools.h"
 
-#include "GeneratorTools.h"
-#include "RunContext.h"
+#include "engine/RunContext.h"
+#include "engine/tools/GeneratorTools.h"
 
 #include "core/ObjectStore.h"
 #include "core/Store.h"
@@ -414,6 +414,115 @@ DocsAccessTool::DocsAccessTool()
     })json")})
 {}
 
+namespace {
+
+// docs_access read: a window of a document's text.
+ToolResult readDocument(RunContext &ctx, const QString &toolName, const QJsonObject &args)
+{
+    std::optional<ArgError> error;
+    const auto doc =
+        findDocument(documentsOf(ctx, isTextDocument, true), args.value(QStringLiteral("document")),
+                     QStringLiteral("document"), QStringLiteral("document"), error);
+    for (const QString &key : {QStringLiteral("offset"), QStringLiteral("limit")}) {
+        const QJsonValue v = args.value(key);
+        if (!v.isUndefined() && !v.isNull() && (!v.isDouble() || v.toDouble() < 0) && !error)
+            error = ArgError{QStringLiteral("%1 must be a number of characters").arg(key)};
+    }
+    if (error)
+        return argFailure(toolName, *error);
+    QString problem;
+    const auto text = documentText(ctx, *doc, &problem);
+    if (!text)
+        return ToolResult::failure(
+            QStringLiteral("docs_access: \"%1\" could not be read: %2").arg(doc->name, problem));
+    const int offset = qMax(0, args.value(QStringLiteral("offset")).toInt());
+    const int limit =
+        qBound(1, args.value(QStringLiteral("limit")).toInt(kDefaultReadChars), kMaxReadChars);
+    const QString part = text->mid(offset, limit);
+    ToolResult r;
+    r.output = QJsonObject{{QStringLiteral("document"), doc->name},
+                           {QStringLiteral("text"), part},
+                           {QStringLiteral("offset"), offset},
+                           {QStringLiteral("totalChars"), int(text->size())},
+                           {QStringLiteral("more"), offset + part.size() < text->size()}};
+    r.summary = QStringLiteral("read %1 of %2 characters of \"%3\"")
+                    .arg(part.size())
+                    .arg(text->size())
+                    .arg(doc->name);
+    return r;
+}
+
+// docs_access create: a new .docx or .odt of the call's content.
+ToolResult createDocument(RunContext &ctx, const QString &toolName, const QJsonObject &args,
+                          const QList<data::DocBlock> &blocks, std::optional<ArgError> &error)
+{
+    const QString title = titleArg(args, QStringLiteral("Document"), error);
+    const QString format = formatArg(args, {QStringLiteral("docx"), QStringLiteral("odt")}, error);
+    if (!error && blocks.isEmpty())
+        error = ArgError{QStringLiteral(
+            "create needs content: markdown, text, sections or data (all were empty)")};
+    if (error)
+        return argFailure(toolName, *error);
+    const bool odt = format == QLatin1String("odt");
+    const auto bytes = odt ? data::writeOdt(title, blocks) : data::writeDocx(title, blocks);
+    if (!bytes)
+        return ToolResult::failure(
+            QStringLiteral("docs_access: the document could not be written: %1")
+                .arg(bytes.error().message));
+    const GeneratedFile f =
+        storeGeneratedFile(ctx, toolName, uniqueName(ctx, title, format),
+                           odt ? DocumentTypes::odt : DocumentTypes::docx, *bytes);
+    ToolResult r = generatedFileResult(f);
+    QJsonObject out = r.output.toObject();
+    out.insert(QStringLiteral("document"), f.name);
+    out.insert(QStringLiteral("blocks"), int(blocks.size()));
+    r.output = out;
+    return r;
+}
+
+// docs_access append: to a document this run created (its parts are ours to extend).
+ToolResult appendDocument(RunContext &ctx, const QString &toolName, const QJsonObject &args,
+                          const QList<data::DocBlock> &blocks, std::optional<ArgError> &error)
+{
+    const auto doc =
+        findDocument(documentsOf(
+                         ctx,
+                         [](const QString &type) {
+                             return type == DocumentTypes::docx || type == DocumentTypes::odt;
+                         },
+                         false),
+                     args.value(QStringLiteral("document")), QStringLiteral("document"),
+                     QStringLiteral("document created in this run (.docx or .odt)"), error);
+    if (!error && blocks.isEmpty())
+        error = ArgError{QStringLiteral(
+            "append needs content: markdown, text, sections or data (all were empty)")};
+    if (error)
+        return argFailure(toolName, *error);
+    GeneratedFile &f = ctx.files()[doc->file];
+    const auto bytes =
+        data::appendToDocument(ctx.services().store.objects().data(f.objectId), blocks);
+    if (!bytes)
+        return ToolResult::failure(QStringLiteral("docs_access: could not append to \"%1\": %2")
+                                       .arg(f.name, bytes.error().message));
+    // The new version replaces the old one in the run's files.
+    const StoredObject o = ctx.services().store.objects().put(
+        ctx.keyId(), QStringLiteral("artifact"), f.name, f.contentType, *bytes);
+    f.objectId = o.id;
+    f.sizeBytes = o.size;
+    ToolResult r = generatedFileResult(f);
+    QJsonObject out = r.output.toObject();
+    out.insert(QStringLiteral("document"), f.name);
+    out.insert(QStringLiteral("appendedBlocks"), int(blocks.size()));
+    r.output = out;
+    r.summary = QStringLiteral("appended %1 blocks to %2 (%3 bytes)")
+                    .arg(blocks.size())
+                    .arg(f.name)
+                    .arg(f.sizeBytes);
+    return r;
+}
+
+} // namespace
+
 void DocsAccessTool::run(RunContext &ctx, const QJsonObject &args,
                          std::function<void(ToolResult)> done)
 {
@@ -432,114 +541,14 @@ void DocsAccessTool::run(RunContext &ctx, const QJsonObject &args,
         return;
     }
     if (action == QLatin1String("read")) {
-        const auto doc = findDocument(
-            documentsOf(ctx, isTextDocument, true), args.value(QStringLiteral("document")),
-            QStringLiteral("document"), QStringLiteral("document"), error);
-        for (const QString &key : {QStringLiteral("offset"), QStringLiteral("limit")}) {
-            const QJsonValue v = args.value(key);
-            if (!v.isUndefined() && !v.isNull() && (!v.isDouble() || v.toDouble() < 0) && !error)
-                error = ArgError{QStringLiteral("%1 must be a number of characters").arg(key)};
-        }
-        if (error) {
-            done(argFailure(name(), *error));
-            return;
-        }
-        QString problem;
-        const auto text = documentText(ctx, *doc, &problem);
-        if (!text) {
-            done(ToolResult::failure(QStringLiteral("docs_access: \"%1\" could not be read: %2")
-                                         .arg(doc->name, problem)));
-            return;
-        }
-        const int offset = qMax(0, args.value(QStringLiteral("offset")).toInt());
-        const int limit =
-            qBound(1, args.value(QStringLiteral("limit")).toInt(kDefaultReadChars), kMaxReadChars);
-        const QString part = text->mid(offset, limit);
-        ToolResult r;
-        r.output = QJsonObject{{QStringLiteral("document"), doc->name},
-                               {QStringLiteral("text"), part},
-                               {QStringLiteral("offset"), offset},
-                               {QStringLiteral("totalChars"), int(text->size())},
-                               {QStringLiteral("more"), offset + part.size() < text->size()}};
-        r.summary = QStringLiteral("read %1 of %2 characters of \"%3\"")
-                        .arg(part.size())
-                        .arg(text->size())
-                        .arg(doc->name);
-        done(r);
+        done(readDocument(ctx, name(), args));
         return;
     }
-
     const QList<data::DocBlock> blocks = contentBlocks(args, error);
-    if (action == QLatin1String("create")) {
-        const QString title = titleArg(args, QStringLiteral("Document"), error);
-        const QString format =
-            formatArg(args, {QStringLiteral("docx"), QStringLiteral("odt")}, error);
-        if (!error && blocks.isEmpty())
-            error = ArgError{QStringLiteral(
-                "create needs content: markdown, text, sections or data (all were empty)")};
-        if (error) {
-            done(argFailure(name(), *error));
-            return;
-        }
-        const bool odt = format == QLatin1String("odt");
-        const auto bytes = odt ? data::writeOdt(title, blocks) : data::writeDocx(title, blocks);
-        if (!bytes) {
-            done(ToolResult::failure(
-                QStringLiteral("docs_access: the document could not be written: %1")
-                    .arg(bytes.error().message)));
-            return;
-        }
-        const GeneratedFile f =
-            storeGeneratedFile(ctx, name(), uniqueName(ctx, title, format),
-                               odt ? DocumentTypes::odt : DocumentTypes::docx, *bytes);
-        ToolResult r = generatedFileResult(f);
-        QJsonObject out = r.output.toObject();
-        out.insert(QStringLiteral("document"), f.name);
-        out.insert(QStringLiteral("blocks"), int(blocks.size()));
-        r.output = out;
-        done(r);
-        return;
-    }
-    // append: to a document this run created (its parts are ours to extend).
-    const auto doc =
-        findDocument(documentsOf(
-                         ctx,
-                         [](const QString &type) {
-                             return type == DocumentTypes::docx || type == DocumentTypes::odt;
-                         },
-                         false),
-                     args.value(QStringLiteral("document")), QStringLiteral("document"),
-                     QStringLiteral("document created in this run (.docx or .odt)"), error);
-    if (!error && blocks.isEmpty())
-        error = ArgError{QStringLiteral(
-            "append needs content: markdown, text, sections or data (all were empty)")};
-    if (error) {
-        done(argFailure(name(), *error));
-        return;
-    }
-    GeneratedFile &f = ctx.files()[doc->file];
-    const auto bytes =
-        data::appendToDocument(ctx.services().store.objects().data(f.objectId), blocks);
-    if (!bytes) {
-        done(ToolResult::failure(QStringLiteral("docs_access: could not append to \"%1\": %2")
-                                     .arg(f.name, bytes.error().message)));
-        return;
-    }
-    // The new version replaces the old one in the run's files.
-    const StoredObject o = ctx.services().store.objects().put(
-        ctx.keyId(), QStringLiteral("artifact"), f.name, f.contentType, *bytes);
-    f.objectId = o.id;
-    f.sizeBytes = o.size;
-    ToolResult r = generatedFileResult(f);
-    QJsonObject out = r.output.toObject();
-    out.insert(QStringLiteral("document"), f.name);
-    out.insert(QStringLiteral("appendedBlocks"), int(blocks.size()));
-    r.output = out;
-    r.summary = QStringLiteral("appended %1 blocks to %2 (%3 bytes)")
-                    .arg(blocks.size())
-                    .arg(f.name)
-                    .arg(f.sizeBytes);
-    done(r);
+    if (action == QLatin1String("create"))
+        done(createDocument(ctx, name(), args, blocks, error));
+    else
+        done(appendDocument(ctx, name(), args, blocks, error));
 }
 
 // ---------------------------------------------------------------------- slides_access

@@ -1,7 +1,7 @@
 #include "GeneratorTools.h"
 
-#include "BrowserTab.h"
-#include "RunContext.h"
+#include "engine/BrowserTab.h"
+#include "engine/RunContext.h"
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"

@@ -113,9 +113,30 @@ TaskOp TaskOp::fromJson(const QJsonObject &o)
 
 namespace {
 
-// One clause ("click \x010\x01", "wait 2 seconds"): the operation it names, if any,
-// and the intents it shows.
-void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
+// The patterns of the clauses the rule planner understands (a table; readClause tries
+// them in order).
+struct ClausePatterns
+{
+    RE open;
+    RE click;
+    RE typeInto;
+    RE fillWith;
+    RE select;
+    RE check;
+    RE pressKey;
+    RE waitText;
+    RE waitTime;
+    RE scroll;
+    RE search;
+    RE searchWhereFor;
+    RE searchBox;
+    RE lookUp;
+    RE suche;
+    RE extractVerb;
+    RE direct;
+};
+
+const ClausePatterns &clausePatterns()
 {
     static const RE open(
         QStringLiteral("^(?:please\\s+)?(?:open|go to|navigate to|visit|load|browse "
@@ -199,84 +220,6 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
                        "me|tell me|read|what|which|how many|summari[sz]e)\\b"),
         CI);
 
-    clause = clause.trimmed();
-    while (clause.endsWith(QLatin1Char('.')) || clause.endsWith(QLatin1Char(',')))
-        clause.chop(1);
-    if (clause.isEmpty())
-        return;
-    QRegularExpressionMatch m;
-    // "open https://x.org/a" or "visit example.org" is a step; "open the link" is not.
-    if ((m = open.match(clause)).hasMatch() && looksLikeAddress(restore(m.captured(1), quoted))) {
-        QString url = restore(m.captured(1), quoted);
-        if (!url.contains(QLatin1String("://")))
-            url.prepend(QStringLiteral("https://"));
-        plan.ops.append({TaskOp::Kind::Open, url, {}, 0});
-    } else if ((m = typeInto.match(clause)).hasMatch()) {
-        plan.ops.append({TaskOp::Kind::Type, restore(m.captured(1), quoted),
-                         restore(m.captured(2), quoted), 0});
-    } else if ((m = fillWith.match(clause)).hasMatch()) {
-        plan.ops.append({TaskOp::Kind::Type, restore(m.captured(2), quoted),
-                         restore(m.captured(1), quoted), 0});
-    } else if ((m = select.match(clause)).hasMatch()) {
-        plan.ops.append({TaskOp::Kind::Select, restore(m.captured(1), quoted),
-                         restore(m.captured(2), quoted), 0});
-    } else if ((m = check.match(clause)).hasMatch()) {
-        const bool on = !m.captured(1).toLower().startsWith(QLatin1String("un"));
-        plan.ops.append({on ? TaskOp::Kind::Check : TaskOp::Kind::Uncheck,
-                         restore(m.captured(2), quoted),
-                         {},
-                         0});
-    } else if ((m = pressKey.match(clause)).hasMatch() &&
-               kKeys.contains(
-                   (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2))
-                       .toLower())) {
-        QString key =
-            (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2)).toLower();
-        key.remove(QLatin1Char(' '));
-        if (key == QLatin1String("return"))
-            key = QStringLiteral("enter");
-        plan.ops.append({TaskOp::Kind::Press, key, {}, 0});
-    } else if ((m = click.match(clause)).hasMatch()) {
-        plan.ops.append({TaskOp::Kind::Click, restore(m.captured(1), quoted), {}, 0});
-    } else if ((m = waitText.match(clause)).hasMatch()) {
-        plan.ops.append({TaskOp::Kind::WaitText, restore(m.captured(1), quoted), {}, 0});
-    } else if ((m = waitTime.match(clause)).hasMatch()) {
-        plan.ops.append({TaskOp::Kind::WaitMs,
-                         {},
-                         {},
-                         toMs(m.captured(1).toDouble(), m.captured(2).toLower())});
-    } else if ((m = scroll.match(clause)).hasMatch()) {
-        plan.ops.append(
-            {TaskOp::Kind::Scroll,
-             m.captured(1).toLower().contains(QLatin1String("bottom")) ||
-                     m.captured(1).toLower().startsWith(QLatin1String("ganz nach unten"))
-                 ? QStringLiteral("bottom")
-             : m.captured(1).toLower().contains(QLatin1String("top")) ||
-                     m.captured(1).toLower().startsWith(QLatin1String("ganz nach oben"))
-                 ? QStringLiteral("top")
-             : m.captured(1).toLower() == QLatin1String("nach unten") ? QStringLiteral("down")
-             : m.captured(1).toLower() == QLatin1String("nach oben")  ? QStringLiteral("up")
-                                                                      : m.captured(1).toLower(),
-             {},
-             0});
-    } else if ((m = searchBox.match(clause)).hasMatch() ||
-               (m = searchWhereFor.match(clause)).hasMatch() ||
-               (m = lookUp.match(clause)).hasMatch() || (m = suche.match(clause)).hasMatch() ||
-               (m = search.match(clause)).hasMatch()) {
-        QString query;
-        for (int i = 1; i <= m.lastCapturedIndex() && query.isEmpty(); ++i)
-            if (!m.captured(i).isEmpty())
-                query = m.captured(i).contains(QLatin1Char('\x01')) ? restore(m.captured(i), quoted)
-                                                                    : m.captured(i).trimmed();
-        if (!query.isEmpty())
-            plan.ops.append({TaskOp::Kind::Search, query, {}, 0});
-        if (clause.contains(QRegularExpression(
-                QStringLiteral("\\b(list|extract|return|get|collect|results?|ergebnisse|liste)\\b"),
-                CI)))
-            plan.extractIntent = true;
-    } else if (extractVerb.match(clause).hasMatch()) {
-        plan.extractIntent = true;
-    }
     static const RE direct(
         QStringLiteral(
             "^(?:(?:please|pls|kindly|could you|can you|would you|will you|bitte|kannst du|"
@@ -286,7 +229,120 @@ void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
             "i'd like|i would like|liste|zeige|zeig|hole|hol|sammle|extrahiere|lies|gib mir|"
             "finde alle|ich brauche|ich möchte)\\b"),
         CI);
-    if (direct.match(restore(clause, quoted)).hasMatch())
+    static const ClausePatterns patterns{
+        open,   click,  typeInto,       fillWith,  select, check, pressKey,    waitText, waitTime,
+        scroll, search, searchWhereFor, searchBox, lookUp, suche, extractVerb, direct};
+    return patterns;
+}
+
+// Where a "scroll" clause goes: down, up, bottom or top.
+QString scrollTarget(const QString &captured)
+{
+    const QString w = captured.toLower();
+    if (w.contains(QLatin1String("bottom")) || w.startsWith(QLatin1String("ganz nach unten")))
+        return QStringLiteral("bottom");
+    if (w.contains(QLatin1String("top")) || w.startsWith(QLatin1String("ganz nach oben")))
+        return QStringLiteral("top");
+    if (w == QLatin1String("nach unten"))
+        return QStringLiteral("down");
+    if (w == QLatin1String("nach oben"))
+        return QStringLiteral("up");
+    return w;
+}
+
+// A clause naming one page step (open, type, fill, select, check, press, click, wait,
+// scroll): appended to the plan. False if it names none.
+bool readStep(const QString &clause, const QStringList &quoted, const ClausePatterns &p,
+              TaskPlan &plan)
+{
+    QRegularExpressionMatch m;
+    // "open https://x.org/a" or "visit example.org" is a step; "open the link" is not.
+    if ((m = p.open.match(clause)).hasMatch() && looksLikeAddress(restore(m.captured(1), quoted))) {
+        QString url = restore(m.captured(1), quoted);
+        if (!url.contains(QLatin1String("://")))
+            url.prepend(QStringLiteral("https://"));
+        plan.ops.append({TaskOp::Kind::Open, url, {}, 0});
+    } else if ((m = p.typeInto.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::Type, restore(m.captured(1), quoted),
+                         restore(m.captured(2), quoted), 0});
+    } else if ((m = p.fillWith.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::Type, restore(m.captured(2), quoted),
+                         restore(m.captured(1), quoted), 0});
+    } else if ((m = p.select.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::Select, restore(m.captured(1), quoted),
+                         restore(m.captured(2), quoted), 0});
+    } else if ((m = p.check.match(clause)).hasMatch()) {
+        const bool on = !m.captured(1).toLower().startsWith(QLatin1String("un"));
+        plan.ops.append({on ? TaskOp::Kind::Check : TaskOp::Kind::Uncheck,
+                         restore(m.captured(2), quoted),
+                         {},
+                         0});
+    } else if ((m = p.pressKey.match(clause)).hasMatch() &&
+               kKeys.contains(
+                   (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2))
+                       .toLower())) {
+        QString key =
+            (m.captured(2).isEmpty() ? restore(m.captured(1), quoted) : m.captured(2)).toLower();
+        key.remove(QLatin1Char(' '));
+        if (key == QLatin1String("return"))
+            key = QStringLiteral("enter");
+        plan.ops.append({TaskOp::Kind::Press, key, {}, 0});
+    } else if ((m = p.click.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::Click, restore(m.captured(1), quoted), {}, 0});
+    } else if ((m = p.waitText.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::WaitText, restore(m.captured(1), quoted), {}, 0});
+    } else if ((m = p.waitTime.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::WaitMs,
+                         {},
+                         {},
+                         toMs(m.captured(1).toDouble(), m.captured(2).toLower())});
+    } else if ((m = p.scroll.match(clause)).hasMatch()) {
+        plan.ops.append({TaskOp::Kind::Scroll, scrollTarget(m.captured(1)), {}, 0});
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// A clause asking for a search ("search for x", "look up x", "suche nach x"): the query
+// appended to the plan, and whether the results are wanted. False if it asks none.
+bool readSearch(const QString &clause, const QStringList &quoted, const ClausePatterns &p,
+                TaskPlan &plan)
+{
+    QRegularExpressionMatch m;
+    if (!((m = p.searchBox.match(clause)).hasMatch() ||
+          (m = p.searchWhereFor.match(clause)).hasMatch() ||
+          (m = p.lookUp.match(clause)).hasMatch() || (m = p.suche.match(clause)).hasMatch() ||
+          (m = p.search.match(clause)).hasMatch()))
+        return false;
+    QString query;
+    for (int i = 1; i <= m.lastCapturedIndex() && query.isEmpty(); ++i)
+        if (!m.captured(i).isEmpty())
+            query = m.captured(i).contains(QLatin1Char('\x01')) ? restore(m.captured(i), quoted)
+                                                                : m.captured(i).trimmed();
+    if (!query.isEmpty())
+        plan.ops.append({TaskOp::Kind::Search, query, {}, 0});
+    if (clause.contains(QRegularExpression(
+            QStringLiteral("\\b(list|extract|return|get|collect|results?|ergebnisse|liste)\\b"),
+            CI)))
+        plan.extractIntent = true;
+    return true;
+}
+
+// One clause ("click \x010\x01", "wait 2 seconds"): the operation it names, if any,
+// and the intents it shows.
+void readClause(QString clause, const QStringList &quoted, TaskPlan &plan)
+{
+    const ClausePatterns &p = clausePatterns();
+    clause = clause.trimmed();
+    while (clause.endsWith(QLatin1Char('.')) || clause.endsWith(QLatin1Char(',')))
+        clause.chop(1);
+    if (clause.isEmpty())
+        return;
+    if (!readStep(clause, quoted, p, plan) && !readSearch(clause, quoted, p, plan) &&
+        p.extractVerb.match(clause).hasMatch())
+        plan.extractIntent = true;
+    if (p.direct.match(restore(clause, quoted)).hasMatch())
         plan.directExtraction = true;
 }
 

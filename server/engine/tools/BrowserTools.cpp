@@ -1,8 +1,8 @@
 // act_on_tab, crawl_and_extract_from_tab and ask_user.
 #include "BrowserTools.h"
 
-#include "BrowserTab.h"
-#include "RunContext.h"
+#include "engine/BrowserTab.h"
+#include "engine/RunContext.h"
 
 #include "browser/BrowserLease.h"
 #include "core/Settings.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Planner.h"
-#include "TaskParser.h"
+#include "engine/Planner.h"
+#include "engine/planners/TaskParser.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
