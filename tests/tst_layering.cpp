@@ -22,12 +22,24 @@ using ph::test::HttpClient;
 namespace {
 // The areas: server/<area>/…, the server library's own files (server/*.cpp: "server"),
 // ui/…, app/….
+// server/<area>/file is in <area>, server/<area>/<sub>/file in the sub-area "<area>/<sub>"
+// (browser/qtwebengine, browser/chromium), which has rules of its own.
 QString areaOf(const QString &relativePath)
 {
     const QStringList parts = relativePath.split(QLatin1Char('/'));
-    if (parts.value(0) == QLatin1String("server"))
-        return parts.size() > 2 ? parts.at(1) : QStringLiteral("server");
-    return parts.value(0);
+    if (parts.value(0) != QLatin1String("server"))
+        return parts.value(0);
+    if (parts.size() > 3)
+        return parts.at(1) + QLatin1Char('/') + parts.at(2);
+    return parts.size() > 2 ? parts.at(1) : QStringLiteral("server");
+}
+
+// The browser's engines are behind browser/PageEngine: the engine-neutral core (the pool's
+// leases, the interface) knows neither; only the pool, which makes the engines' pages,
+// includes them.
+bool makesEnginePages(const QString &relativePath)
+{
+    return relativePath == QLatin1String("server/browser/BrowserPool.cpp");
 }
 
 bool isController(const QString &relativePath)
@@ -54,8 +66,12 @@ const QHash<QString, QSet<QString>> &allowed()
         {QStringLiteral("data"), {"data", "core"}},
         {QStringLiteral("http"), {"http", "core"}},
         {QStringLiteral("browser"), {"browser", "net", "core"}},
+        {QStringLiteral("browser/qtwebengine"), {"browser/qtwebengine", "browser", "net", "core"}},
+        {QStringLiteral("browser/chromium"), {"browser/chromium", "browser", "net", "core"}},
         {QStringLiteral("mcp"), {"mcp", "http", "core"}},
-        {QStringLiteral("engine"), {"engine", "browser", "data", "net", "core"}},
+        // browser/qtwebengine: the print frame source prints a QtWebEngine page (PagePrint).
+        {QStringLiteral("engine"),
+         {"engine", "browser", "browser/qtwebengine", "data", "net", "core"}},
         {QStringLiteral("webhooks"), {"webhooks", "net", "core"}},
         {QStringLiteral("system"), {"system", "browser", "net", "core"}},
         {QStringLiteral("sites"), {"sites", "mcp", "net", "core"}},
@@ -85,6 +101,8 @@ QString edgeProblem(const QString &from, const QString &to)
     if (a == QLatin1String("app") || a == QLatin1String("tests") || a == b)
         return {};
     if (b == QLatin1String("http") && facesHttp(from))
+        return {};
+    if (b.startsWith(QLatin1String("browser/")) && makesEnginePages(from))
         return {};
     // A controller is reached only by the HTTP wiring (server/Service) and its own area.
     if (isController(to) && a != QLatin1String("server") && !facesHttp(from))
@@ -259,6 +277,39 @@ void tst_Layering::judgesIncludeEdges_data()
     QTest::newRow("allows the service wiring to include controllers")
         << "server/Service.cpp"
         << "server/cloud/AgentController.h" << true;
+    QTest::newRow("refuses the engine-neutral lease that includes an engine's page")
+        << "server/browser/BrowserLease.cpp"
+        << "server/browser/chromium/CdpPage.h" << false;
+    QTest::newRow("refuses the pool's header that names an engine's page")
+        << "server/browser/BrowserPool.h"
+        << "server/browser/qtwebengine/PageSlot.h" << false;
+    QTest::newRow("allows the pool to make the qtwebengine engine's pages")
+        << "server/browser/BrowserPool.cpp"
+        << "server/browser/qtwebengine/PageSlot.h" << true;
+    QTest::newRow("allows the pool to make the chromium engine's pages")
+        << "server/browser/BrowserPool.cpp"
+        << "server/browser/chromium/ChromiumEngine.h" << true;
+    QTest::newRow("allows an engine to implement the page-engine interface")
+        << "server/browser/chromium/CdpPage.h"
+        << "server/browser/PageEngine.h" << true;
+    QTest::newRow("allows an engine's files to include each other")
+        << "server/browser/qtwebengine/PageSlot.cpp"
+        << "server/browser/qtwebengine/WebEngineNavigation.h" << true;
+    QTest::newRow("refuses one browser engine that reaches into the other")
+        << "server/browser/chromium/CdpPage.cpp"
+        << "server/browser/qtwebengine/PageSlot.h" << false;
+    QTest::newRow("refuses an engine reaching up into the run engine")
+        << "server/browser/qtwebengine/PageSlot.cpp"
+        << "server/engine/RunContext.h" << false;
+    QTest::newRow("refuses the run engine that drives chromium past the lease")
+        << "server/engine/BrowserTab.cpp"
+        << "server/browser/chromium/CdpPage.h" << false;
+    QTest::newRow("allows the print frame source to print a QtWebEngine page")
+        << "server/engine/PrintFrameSource.cpp"
+        << "server/browser/qtwebengine/PagePrint.h" << true;
+    QTest::newRow("refuses a console panel that includes an engine's page")
+        << "ui/browserviews/BrowserTile.cpp"
+        << "server/browser/qtwebengine/PageSlot.h" << false;
     QTest::newRow("allows files of one area to include each other")
         << "server/net/EgressProxy.cpp"
         << "server/net/HostResolver.h" << true;
