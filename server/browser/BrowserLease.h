@@ -15,7 +15,6 @@
 class QPageLayout;
 class QWebEnginePage;
 class QWebEngineProfile;
-class QWebEngineLoadingInfo;
 
 namespace ph {
 

@@ -8,10 +8,8 @@
 
 #include "net/HostResolver.h"
 
-#include <QElapsedTimer>
 #include <QHostAddress>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QMarginsF>
 #include <QPageLayout>
