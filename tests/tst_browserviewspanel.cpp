@@ -9,7 +9,7 @@
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
-#include "browser/ChromiumEngine.h"
+#include "browser/chromium/ChromiumEngine.h"
 #include "browserviews/BrowserTile.h"
 #include "browserviews/BrowserViewsDock.h"
 #include "browserviews/ScreencastView.h"

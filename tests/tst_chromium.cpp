@@ -9,11 +9,11 @@
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
-#include "browser/CdpConnection.h"
-#include "browser/CdpPage.h"
-#include "browser/ChromiumEngine.h"
 #include "browser/LeaseOptions.h"
 #include "browser/LiveFrameSource.h"
+#include "browser/chromium/CdpConnection.h"
+#include "browser/chromium/CdpPage.h"
+#include "browser/chromium/ChromiumEngine.h"
 #include "net/NetworkPolicy.h"
 
 #include <QDir>

@@ -33,6 +33,14 @@ QString areaOf(const QString &relativePath)
     return parts.value(0);
 }
 
+// The browser's engines are behind browser/PageEngine: the engine-neutral core (the pool's
+// leases, the interface) knows neither; only the pool, which makes the engines' pages,
+// includes them.
+bool makesEnginePages(const QString &relativePath)
+{
+    return relativePath == QLatin1String("server/browser/BrowserPool.cpp");
+}
+
 bool isController(const QString &relativePath)
 {
     const QString name = QFileInfo(relativePath).completeBaseName();
@@ -61,6 +69,8 @@ const QHash<QString, QSet<QString>> &allowed()
         {QStringLiteral("data/internal"), {"data/internal", "data", "core"}},
         {QStringLiteral("http"), {"http", "core"}},
         {QStringLiteral("browser"), {"browser", "net", "core"}},
+        {QStringLiteral("browser/qtwebengine"), {"browser/qtwebengine", "browser", "net", "core"}},
+        {QStringLiteral("browser/chromium"), {"browser/chromium", "browser", "net", "core"}},
         {QStringLiteral("mcp"), {"mcp", "http", "core"}},
         // The run core (engine/) never reaches its planners, tools or live views; they
         // include the core, never each other.
@@ -69,8 +79,9 @@ const QHash<QString, QSet<QString>> &allowed()
          {"engine/planners", "engine", "browser", "data", "net", "core"}},
         {QStringLiteral("engine/tools"),
          {"engine/tools", "engine", "browser", "data", "net", "core"}},
+        // browser/qtwebengine: the print frame source prints a QtWebEngine page (PagePrint).
         {QStringLiteral("engine/liveview"),
-         {"engine/liveview", "engine", "browser", "data", "net", "core"}},
+         {"engine/liveview", "engine", "browser", "browser/qtwebengine", "data", "net", "core"}},
         {QStringLiteral("webhooks"), {"webhooks", "net", "core"}},
         {QStringLiteral("system"), {"system", "browser", "net", "core"}},
         {QStringLiteral("sites"), {"sites", "mcp", "webhooks", "net", "core"}},
@@ -110,6 +121,8 @@ QString edgeProblem(const QString &from, const QString &to)
     if (a == QLatin1String("app") || a == QLatin1String("tests") || a == b)
         return {};
     if (b == QLatin1String("http") && facesHttp(from))
+        return {};
+    if (b.startsWith(QLatin1String("browser/")) && makesEnginePages(from))
         return {};
     // A controller is reached only by the HTTP wiring (server/Service) and its own area
     // (its *Area among them).
@@ -374,9 +387,46 @@ void tst_Layering::judgesIncludeEdges_data()
     QTest::newRow("allows the live view controller to use the live views")
         << "server/cloud/LiveViewController.cpp"
         << "server/engine/liveview/LiveViews.h" << true;
+
+    QTest::newRow("refuses the engine-neutral lease that includes an engine's page")
+        << "server/browser/BrowserLease.cpp"
+        << "server/browser/chromium/CdpPage.h" << false;
+    QTest::newRow("refuses the pool's header that names an engine's page")
+        << "server/browser/BrowserPool.h"
+        << "server/browser/qtwebengine/PageSlot.h" << false;
+    QTest::newRow("allows the pool to make the qtwebengine engine's pages")
+        << "server/browser/BrowserPool.cpp"
+        << "server/browser/qtwebengine/PageSlot.h" << true;
+    QTest::newRow("allows the pool to make the chromium engine's pages")
+        << "server/browser/BrowserPool.cpp"
+        << "server/browser/chromium/ChromiumEngine.h" << true;
+    QTest::newRow("allows an engine to implement the page-engine interface")
+        << "server/browser/chromium/CdpPage.h"
+        << "server/browser/PageEngine.h" << true;
+    QTest::newRow("allows an engine's files to include each other")
+        << "server/browser/qtwebengine/PageSlot.cpp"
+        << "server/browser/qtwebengine/WebEngineNavigation.h" << true;
+    QTest::newRow("refuses one browser engine that reaches into the other")
+        << "server/browser/chromium/CdpPage.cpp"
+        << "server/browser/qtwebengine/PageSlot.h" << false;
+    QTest::newRow("refuses an engine reaching up into the run engine")
+        << "server/browser/qtwebengine/PageSlot.cpp"
+        << "server/engine/RunContext.h" << false;
+    QTest::newRow("refuses the run engine that drives chromium past the lease")
+        << "server/engine/BrowserTab.cpp"
+        << "server/browser/chromium/CdpPage.h" << false;
+    QTest::newRow("allows the print frame source to print a QtWebEngine page")
+        << "server/engine/liveview/PrintFrameSource.cpp"
+        << "server/browser/qtwebengine/PagePrint.h" << true;
+    QTest::newRow("refuses a console panel that includes an engine's page")
+        << "ui/browserviews/BrowserTile.cpp"
+        << "server/browser/qtwebengine/PageSlot.h" << false;
     QTest::newRow("allows files of one area to include each other")
         << "server/net/EgressProxy.cpp"
         << "server/net/HostResolver.h" << true;
+    QTest::newRow("allows a library to include its own internal folder")
+        << "server/data/Reader.cpp"
+        << "server/data/internal/Delimited.h" << true;
 }
 
 void tst_Layering::judgesIncludeEdges()

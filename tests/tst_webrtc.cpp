@@ -9,8 +9,8 @@
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
-#include "browser/ChromiumEngine.h"
 #include "browser/LeaseOptions.h"
+#include "browser/chromium/ChromiumEngine.h"
 #include "net/NetworkPolicy.h"
 
 #include <QJsonArray>

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "LeaseOptions.h"
+#include "browser/LeaseOptions.h"
+#include "browser/PageEngine.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -14,77 +15,28 @@
 class QPageLayout;
 class QWebEnginePage;
 class QWebEngineProfile;
-class QWebEngineLoadingInfo;
 
 namespace ph {
 
 class BrowserPool;
-class CdpPage;
 class LiveFrameSource;
-class Navigation;
-class PageSlot;
-
-struct NavigateOptions
-{
-    enum class WaitUntil { Load, DomContentLoaded };
-    int timeoutMs = 30000;
-    WaitUntil waitUntil = WaitUntil::Load;
-    QString waitForSelector; // after the load, wait until this CSS selector matches
-    QString waitForText;     // after the load, wait until the text appears
-};
-
-// What a navigation came to. `errorCode` is one of: TIMEOUT, DNS_FAILURE,
-// CONNECTION_REFUSED, CONNECTION_FAILED, TLS_ERROR, NETWORK_ERROR, HTTP_STATUS,
-// NON_HTML, BLOCKED, PROXY_FAILED, ABORTED, RENDERER_CRASHED, INVALID_SELECTOR
-// (docs/api/scrape.md).
-struct NavigationResult
-{
-    bool ok = false;
-    QString errorCode;
-    QString errorMessage;
-    int httpStatus = 0; // 0: unknown
-    QUrl requestedUrl;
-    QUrl finalUrl;
-    QString contentType; // known here only for downloads; snapshots report it otherwise
-    qint64 elapsedMs = 0;
-
-    QJsonObject errorJson() const;
-};
-
-// A request the network policy refused for this slot's page: by its request interceptor
-// (schemes, literal private hosts, for every request, redirect, frame and socket) or by
-// the egress proxy (names by their resolved addresses).
-struct Refusal
-{
-    quint64 serial = 0;
-    QString host;
-    QString target; // the URL, or host:port for a tunnel
-    QString reason;
-    bool unresolved = false;   // the host did not resolve (a DNS failure, not a policy block)
-    bool proxyFailure = false; // the run's own proxy failed the connection (settings.proxy)
-    bool mainFrame = false;    // the interceptor saw a main-frame navigation
-    bool fromPage = false;     // the renderer refused a page's own load of a local file
-};
-
-struct SnapshotResult
-{
-    bool ok = false;
-    QJsonObject data;
-    QString errorCode;
-    QString errorMessage;
-};
 
 // One page of the pool, leased to one API call, on one of the pool's engines: QtWebEngine
 // (a page in its own off-the-record profile) or `chromium` (a page in its own browser
 // context of Debian's Chromium, driven over the DevTools protocol). Either way no cookie,
 // storage or cache state is shared with any other lease, and the page goes back to the
 // pool, to be discarded, when the lease object is deleted. What a lease offers is the
-// same on both engines; only page() (QtWebEngine's page object) is engine-specific.
+// same on both engines; only page() (QtWebEngine's page object) is engine-specific. The
+// lease drives its page through PageEngine only, and knows neither engine.
 class BrowserLease : public QObject
 {
     Q_OBJECT
 public:
     ~BrowserLease() override;
+    // A lease of `page` (taken over) outside any pool: the page goes with the lease
+    // (tests drive the lease's decisions with a page of their own).
+    static std::unique_ptr<BrowserLease> adopt(PageEngine *page, const QString &label,
+                                               const LeaseOptions &options = LeaseOptions());
 
     QString id() const { return m_id; }
     QString label() const { return m_label; }
@@ -140,26 +92,20 @@ Q_SIGNALS:
 
 private:
     friend class BrowserPool;
-    BrowserLease(BrowserPool *pool, PageSlot *slot, QString label);
-    BrowserLease(BrowserPool *pool, CdpPage *page, QString label);
-    PageSlot *takeSlot();
-    CdpPage *takeCdpPage();
-    void connectPage();
+    BrowserLease(BrowserPool *pool, PageEngine *page, QString label);
+    PageEngine *takePage();
     QString egressUser() const;
     void noteRefusal(const Refusal &refusal);
     void navigateNow(const QUrl &url, const NavigateOptions &options,
                      std::function<void(const NavigationResult &)> done);
 
     QPointer<BrowserPool> m_pool;
-    PageSlot *m_slot = nullptr;
-    CdpPage *m_cdp = nullptr;
+    PageEngine *m_page = nullptr;
+    QString m_engine;
     QString m_id;
     QString m_label;
     LeaseOptions m_options;
     QElapsedTimer m_held;
-    friend class Navigation;
-    void navigationEnded(Navigation *navigation);
-    QPointer<Navigation> m_navigation; // the pending navigation, if any
 };
 
 } // namespace ph

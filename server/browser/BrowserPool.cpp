@@ -1,11 +1,11 @@
-#include "BrowserPool.h"
+#include "browser/BrowserPool.h"
 
-#include "BrowserLease.h"
-#include "CdpPage.h"
-#include "ChromiumEngine.h"
-#include "LeaseOptions.h"
-#include "PageAgent.h"
-#include "PageSlot.h"
+#include "browser/BrowserLease.h"
+#include "browser/LeaseOptions.h"
+#include "browser/PageAgent.h"
+#include "browser/chromium/CdpPage.h"
+#include "browser/chromium/ChromiumEngine.h"
+#include "browser/qtwebengine/PageSlot.h"
 
 #include "core/DomainError.h"
 #include "net/EgressProxy.h"
@@ -167,6 +167,30 @@ void BrowserPool::grantChromium(Waiter waiter)
     });
 }
 
+void BrowserPool::grantQtWebEngine(Waiter waiter)
+{
+    PageSlot *slot = nullptr;
+    while (!m_standby.isEmpty() && !slot) {
+        slot = m_standby.takeFirst();
+        if (slot->crashed()) {
+            retire(slot);
+            slot = nullptr;
+        }
+    }
+    if (!slot)
+        slot = newSlot();
+    slot->setGrant(*waiter.grant);
+    // A standby page has the pool's default; a lease that asks otherwise gets the
+    // script added or removed before its first document.
+    slot->setPolyfills(waiter.options.polyfills.value_or(m_polyfills));
+    auto lease = std::unique_ptr<BrowserLease>(new BrowserLease(this, slot, waiter.label));
+    lease->m_options = waiter.options;
+    m_leases.append(lease.get());
+    ++m_served;
+    Q_EMIT leaseStarted(lease.get());
+    waiter.granted(std::move(lease));
+}
+
 BrowserPool::~BrowserPool()
 {
     shutdown();
@@ -303,26 +327,7 @@ void BrowserPool::dispatch()
             grantChromium(std::move(waiter));
             continue;
         }
-        PageSlot *slot = nullptr;
-        while (!m_standby.isEmpty() && !slot) {
-            slot = m_standby.takeFirst();
-            if (slot->crashed()) {
-                retire(slot);
-                slot = nullptr;
-            }
-        }
-        if (!slot)
-            slot = newSlot();
-        slot->setGrant(*waiter.grant);
-        // A standby page has the pool's default; a lease that asks otherwise gets the
-        // script added or removed before its first document.
-        slot->setPolyfills(waiter.options.polyfills.value_or(m_polyfills));
-        auto lease = std::unique_ptr<BrowserLease>(new BrowserLease(this, slot, waiter.label));
-        lease->m_options = waiter.options;
-        m_leases.append(lease.get());
-        ++m_served;
-        Q_EMIT leaseStarted(lease.get());
-        waiter.granted(std::move(lease));
+        grantQtWebEngine(std::move(waiter));
     }
     if (changed)
         Q_EMIT statsChanged();
@@ -334,9 +339,7 @@ void BrowserPool::release(BrowserLease *lease)
     m_leases.removeOne(lease);
     m_avgLeaseMs = 0.8 * m_avgLeaseMs + 0.2 * double(lease->heldMs());
     // Never reused: the next lease gets a fresh isolation scope.
-    if (PageSlot *slot = lease->takeSlot())
-        retire(slot);
-    if (CdpPage *page = lease->takeCdpPage())
+    if (PageEngine *page = lease->takePage())
         retire(page);
     Q_EMIT leaseEnded(lease->id());
     Q_EMIT statsChanged();
@@ -465,10 +468,8 @@ void BrowserPool::shutdown()
     m_cdpStandby.clear();
     deleteRetired();
     // Leases still held by callers keep their slots; they delete them on release.
-    for (BrowserLease *lease : std::as_const(m_leases)) {
-        delete lease->takeSlot();
-        delete lease->takeCdpPage();
-    }
+    for (BrowserLease *lease : std::as_const(m_leases))
+        delete lease->takePage();
     if (m_chromium)
         m_chromium->stop();
 }

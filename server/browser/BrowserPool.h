@@ -1,6 +1,6 @@
 #pragma once
 
-#include "LeaseOptions.h"
+#include "browser/LeaseOptions.h"
 
 #include <QElapsedTimer>
 #include <QList>
@@ -154,6 +154,7 @@ private:
     PageSlot *newSlot();
     CdpPage *newCdpPage();
     ChromiumEngine *chromiumEngine();
+    void grantQtWebEngine(Waiter waiter);
     void grantChromium(Waiter waiter);
     QString engineOf(const Waiter &waiter) const;
 

@@ -1,4 +1,4 @@
-#include "LeaseOptions.h"
+#include "browser/LeaseOptions.h"
 
 #include "core/JsonFields.h"
 

@@ -1,6 +1,6 @@
-#include "LiveFrameSource.h"
+#include "browser/LiveFrameSource.h"
 
-#include "PageAgent.h"
+#include "browser/PageAgent.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

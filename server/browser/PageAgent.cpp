@@ -1,4 +1,4 @@
-#include "PageAgent.h"
+#include "browser/PageAgent.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "PageRequests.h"
+#include "browser/PageRequests.h"
 
 #include "net/NetworkPolicy.h"
 

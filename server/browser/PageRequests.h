@@ -1,6 +1,6 @@
 #pragma once
 
-#include "BrowserLease.h"
+#include "browser/BrowserLease.h"
 
 #include <QList>
 #include <QString>

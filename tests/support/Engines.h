@@ -7,7 +7,7 @@
 #include "TestService.h"
 
 #include "browser/BrowserPool.h"
-#include "browser/ChromiumEngine.h"
+#include "browser/chromium/ChromiumEngine.h"
 #include "core/Settings.h"
 
 #include <QtTest>

@@ -1,6 +1,6 @@
 #include "PrintFrameSource.h"
 
-#include "browser/PagePrint.h"
+#include "browser/qtwebengine/PagePrint.h"
 #include "data/PdfRender.h"
 
 #include <QFutureWatcher>

@@ -1,6 +1,6 @@
-#include "CdpScreencast.h"
+#include "browser/chromium/CdpScreencast.h"
 
-#include "CdpPage.h"
+#include "browser/chromium/CdpPage.h"
 
 #include <QJsonObject>
 #include <QTimer>

@@ -60,6 +60,13 @@ Q_SIGNALS:
 private:
     enum class State { Stopped, Starting, Ready };
     void start();
+    // Chromium's command line: headless, DevTools on fds 3 and 4, every connection
+    // through the egress proxy.
+    QStringList arguments() const;
+    // The two DevTools pipes, close-on-exec; the error when they could not be made.
+    static QString openPipes(int commands[2], int answers[2]);
+    // The process's output, its end, and the start's deadline.
+    void watchProcess();
     void connected();
     void settle(const QString &error);
     void onEnded(const QString &reason);

@@ -1,4 +1,4 @@
-#include "CdpConnection.h"
+#include "browser/chromium/CdpConnection.h"
 
 #include <QJsonDocument>
 #include <QList>

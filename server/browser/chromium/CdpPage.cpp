@@ -1,14 +1,15 @@
-#include "CdpPage.h"
+#include "browser/chromium/CdpPage.h"
 
-#include "CdpConnection.h"
-#include "ChromiumEngine.h"
+#include "browser/chromium/CdpNavigation.h"
+#include "browser/chromium/CdpScreencast.h"
+
+#include "browser/chromium/CdpConnection.h"
+#include "browser/chromium/ChromiumEngine.h"
 
 #include "net/HostResolver.h"
 
-#include <QElapsedTimer>
 #include <QHostAddress>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QMarginsF>
 #include <QPageLayout>
@@ -28,43 +29,6 @@ QString str(const QJsonObject &o, const char *key)
     return o.value(QLatin1String(key)).toString();
 }
 
-// A failed Page.navigate's net error, as the lease reports it (docs/api/scrape.md).
-void describeNetError(const QString &text, NavigationResult &r)
-{
-    r.errorMessage = text;
-    auto is = [&text](const char *code) { return text.contains(QLatin1String(code)); };
-    if (is("ERR_NAME_NOT_RESOLVED") || is("ERR_NAME_RESOLUTION_FAILED"))
-        r.errorCode = QStringLiteral("DNS_FAILURE");
-    else if (is("ERR_CONNECTION_REFUSED"))
-        r.errorCode = QStringLiteral("CONNECTION_REFUSED");
-    else if (is("ERR_TIMED_OUT") || is("ERR_CONNECTION_TIMED_OUT"))
-        r.errorCode = QStringLiteral("TIMEOUT");
-    else if (is("ERR_CERT_") || is("ERR_SSL_") || is("ERR_BAD_SSL"))
-        r.errorCode = QStringLiteral("TLS_ERROR");
-    else if (is("ERR_BLOCKED_BY_CLIENT") || is("ERR_UNSAFE_REDIRECT") || is("ERR_UNSAFE_PORT") ||
-             is("ERR_DISALLOWED_URL_SCHEME") || is("ERR_BLOCKED_BY_RESPONSE")) {
-        r.errorCode = QStringLiteral("BLOCKED");
-        if (is("ERR_UNSAFE_REDIRECT"))
-            r.errorMessage = QStringLiteral("the page redirected to a URL that is not http(s)");
-    } else if (is("ERR_ABORTED"))
-        r.errorCode = QStringLiteral("ABORTED");
-    else if (is("ERR_CONNECTION_") || is("ERR_EMPTY_RESPONSE") || is("ERR_ADDRESS_") ||
-             is("ERR_TUNNEL_CONNECTION_FAILED") || is("ERR_PROXY_CONNECTION_FAILED"))
-        r.errorCode = QStringLiteral("CONNECTION_FAILED");
-    else
-        r.errorCode = QStringLiteral("NETWORK_ERROR");
-}
-
-// What QtWebEngine would not show as a page but hand over as a download.
-bool isDownloadType(const QString &mime)
-{
-    const QString m = mime.toLower();
-    if (!m.startsWith(QLatin1String("application/")))
-        return false;
-    return !(m.contains(QLatin1String("xml")) || m.contains(QLatin1String("json")) ||
-             m.contains(QLatin1String("javascript")) || m.contains(QLatin1String("ecmascript")));
-}
-
 // Why a frame may not show the document at `url` (empty: it may): what the engine opens
 // (CdpConnection::targetRefusal), a page's own inline documents (blob:, about:srcdoc) and
 // Chromium's error page after a failed load. `url` is as Chromium reports it (canonical).
@@ -78,222 +42,9 @@ QString landingRefusal(const QString &url)
 
 } // namespace
 
-// One navigation of a CdpPage, from Page.navigate to its result: the document's response,
-// its lifecycle (DOMContentLoaded, load), the optional wait condition, a renderer crash,
-// the deadline. It reports once, then goes; a newer navigation supersedes it.
-class CdpNavigation : public QObject
-{
-public:
-    using Done = std::function<void(const NavigationResult &)>;
-
-    CdpNavigation(CdpPage &page, const QUrl &url, NavigateOptions options, Done done)
-        : QObject(&page)
-        , m_page(page)
-        , m_options(std::move(options))
-        , m_done(std::move(done))
-    {
-        m_result.requestedUrl = url;
-        m_clock.start();
-    }
-
-    void start()
-    {
-        m_deadline.setSingleShot(true);
-        connect(&m_deadline, &QTimer::timeout, this, &CdpNavigation::onDeadline);
-        m_deadline.start(m_options.timeoutMs);
-        connect(&m_page, &CdpPage::rendererCrashed, this, [this] {
-            if (m_page.engineLost())
-                fail(QStringLiteral("ENGINE_CRASHED"), m_page.failure());
-            else
-                fail(QStringLiteral("RENDERER_CRASHED"),
-                     QStringLiteral("the page's renderer crashed"));
-        });
-        QPointer<CdpNavigation> self(this);
-        m_page.send(QStringLiteral("Page.navigate"),
-                    {{QStringLiteral("url"), m_result.requestedUrl.toString(QUrl::FullyEncoded)}},
-                    [self](const QJsonObject &r, const QString &error) {
-                        if (self)
-                            self->navigated(r, error);
-                    });
-    }
-
-    void lifecycle(const QString &loaderId, const QString &name)
-    {
-        if (m_settled || loaderId.isEmpty() || loaderId != m_loader)
-            return;
-        if (name == QLatin1String("load") ||
-            (name == QLatin1String("DOMContentLoaded") &&
-             m_options.waitUntil == NavigateOptions::WaitUntil::DomContentLoaded))
-            afterLoad();
-    }
-
-    void fail(const QString &code, const QString &message)
-    {
-        m_result.errorCode = code;
-        m_result.errorMessage = message;
-        finish(false);
-    }
-
-private:
-    void navigated(const QJsonObject &r, const QString &error)
-    {
-        if (m_settled)
-            return;
-        if (!error.isEmpty()) {
-            if (m_page.engineLost())
-                fail(QStringLiteral("ENGINE_CRASHED"), m_page.failure());
-            else
-                fail(QStringLiteral("NETWORK_ERROR"), error);
-            return;
-        }
-        m_loader = str(r, "loaderId");
-        const CdpPage::Document doc = m_page.m_documents.value(m_loader);
-        applyResponse(doc);
-        const QString errorText = str(r, "errorText");
-        if (!errorText.isEmpty()) {
-            if (errorText.contains(QLatin1String("ERR_HTTP_RESPONSE_CODE_FAILURE")) &&
-                doc.status >= 400) {
-                failHttpStatus(doc.status);
-                return;
-            }
-            if (errorText.contains(QLatin1String("ERR_ABORTED")) && isDownloadType(doc.mimeType)) {
-                nonHtml(doc.mimeType);
-                return;
-            }
-            describeNetError(errorText, m_result);
-            finish(false);
-            return;
-        }
-        if (isDownloadType(doc.mimeType)) {
-            nonHtml(doc.mimeType);
-            return;
-        }
-        if (m_loader.isEmpty()) { // the same document (a fragment): nothing loads
-            afterLoad();
-            return;
-        }
-        if (doc.loaded ||
-            (doc.domContent && m_options.waitUntil == NavigateOptions::WaitUntil::DomContentLoaded))
-            afterLoad();
-    }
-
-    void applyResponse(const CdpPage::Document &doc)
-    {
-        if (!doc.url.isEmpty())
-            m_result.finalUrl = doc.url;
-        if (doc.status > 0)
-            m_result.httpStatus = doc.status;
-    }
-
-    // An error status fails the navigation as HTTP_STATUS (the page is there to be read).
-    void failHttpStatus(int status)
-    {
-        m_result.httpStatus = status;
-        fail(QStringLiteral("HTTP_STATUS"),
-             QStringLiteral("HTTP %1 %2").arg(status).arg(httpReasonPhrase(status)).trimmed());
-    }
-
-    void nonHtml(const QString &mime)
-    {
-        m_result.contentType = mime;
-        fail(QStringLiteral("NON_HTML"),
-             QStringLiteral("the URL serves %1, not a web page").arg(mime));
-    }
-
-    void onDeadline()
-    {
-        if (m_settled)
-            return;
-        m_page.send(QStringLiteral("Page.stopLoading"), {});
-        const QString what = m_loaded ? QStringLiteral("the wait condition was not met")
-                                      : QStringLiteral("the page did not finish loading");
-        fail(QStringLiteral("TIMEOUT"),
-             QStringLiteral("%1 within %2 ms").arg(what).arg(m_options.timeoutMs));
-    }
-
-    void afterLoad()
-    {
-        if (m_loaded)
-            return;
-        m_loaded = true;
-        applyResponse(m_page.m_documents.value(m_loader));
-        QJsonObject condition;
-        if (!m_options.waitForSelector.isEmpty())
-            condition.insert(QStringLiteral("selector"), m_options.waitForSelector);
-        else if (!m_options.waitForText.isEmpty())
-            condition.insert(QStringLiteral("text"), m_options.waitForText);
-        if (m_result.httpStatus >= 400) {
-            failHttpStatus(m_result.httpStatus);
-            return;
-        }
-        if (condition.isEmpty() && m_options.waitUntil == NavigateOptions::WaitUntil::Load) {
-            finish(true);
-            return;
-        }
-        if (condition.isEmpty())
-            condition.insert(QStringLiteral("readyState"), true);
-        m_probe =
-            QStringLiteral("window.__pilothouse ? window.__pilothouse.probe(%1) : false")
-                .arg(QString::fromUtf8(QJsonDocument(condition).toJson(QJsonDocument::Compact)));
-        probe();
-    }
-
-    void probe()
-    {
-        if (m_settled)
-            return;
-        QPointer<CdpNavigation> self(this);
-        m_page.evaluate(m_probe, 5000, [self](bool ok, const QVariant &v) {
-            if (!self || self->m_settled)
-                return;
-            if (ok && v.toString() == QLatin1String("invalid-selector")) {
-                self->fail(QStringLiteral("INVALID_SELECTOR"),
-                           QStringLiteral("waitForSelector is not a valid CSS selector"));
-                return;
-            }
-            if (ok && v.toBool()) {
-                self->finish(true);
-                return;
-            }
-            QTimer::singleShot(50, self, [self] {
-                if (self)
-                    self->probe();
-            });
-        });
-    }
-
-    void finish(bool ok)
-    {
-        if (m_settled)
-            return;
-        m_settled = true;
-        m_deadline.stop();
-        disconnect(&m_page, nullptr, this, nullptr);
-        m_result.ok = ok;
-        m_result.elapsedMs = m_clock.elapsed();
-        if (m_result.finalUrl.isEmpty())
-            m_result.finalUrl = ok ? m_page.url() : m_result.requestedUrl;
-        const Done done = std::move(m_done);
-        const NavigationResult result = m_result;
-        deleteLater();
-        done(result);
-    }
-
-    CdpPage &m_page;
-    NavigateOptions m_options;
-    Done m_done;
-    NavigationResult m_result;
-    QElapsedTimer m_clock;
-    QTimer m_deadline{this};
-    QString m_loader;
-    QString m_probe;
-    bool m_loaded = false;
-    bool m_settled = false;
-};
-
 CdpPage::CdpPage(ChromiumEngine &engine, QString agentSource, std::shared_ptr<EgressProxy> egress,
                  std::shared_ptr<const HostResolver> resolver, QObject *parent)
-    : QObject(parent)
+    : PageEngine(parent)
     , m_engine(engine)
     , m_agentSource(std::move(agentSource))
     , m_egress(std::move(egress))
@@ -733,24 +484,19 @@ void CdpPage::navigate(const QUrl &url, const NavigateOptions &options,
         refusal.mainFrame = true;
         refusal.reason = reason;
         noteRefusal(refusal);
-        NavigationResult r;
-        r.requestedUrl = url;
-        r.errorCode = QStringLiteral("BLOCKED");
-        r.errorMessage = QStringLiteral("the URL %1").arg(reason);
-        done(r);
+        done(NavigationResult::failedAtOnce(url, QStringLiteral("BLOCKED"),
+                                            QStringLiteral("the URL %1").arg(reason)));
         return;
     }
     if (m_navigation) // a new navigation supersedes the pending one
         m_navigation->fail(QStringLiteral("ABORTED"),
                            QStringLiteral("a newer navigation replaced this one"));
     if (m_engineLost || !isReady()) {
-        NavigationResult r;
-        r.requestedUrl = url;
-        r.errorCode = m_engineLost           ? QStringLiteral("ENGINE_CRASHED")
-                      : !m_failure.isEmpty() ? QStringLiteral("ENGINE_UNAVAILABLE")
-                                             : QStringLiteral("ABORTED");
-        r.errorMessage = m_failure.isEmpty() ? QStringLiteral("the page is not ready") : m_failure;
-        done(r);
+        const QString code = m_engineLost           ? QStringLiteral("ENGINE_CRASHED")
+                             : !m_failure.isEmpty() ? QStringLiteral("ENGINE_UNAVAILABLE")
+                                                    : QStringLiteral("ABORTED");
+        done(NavigationResult::failedAtOnce(
+            url, code, m_failure.isEmpty() ? QStringLiteral("the page is not ready") : m_failure));
         return;
     }
     m_navigation = new CdpNavigation(*this, url, options, std::move(done));
@@ -871,6 +617,27 @@ void CdpPage::recover()
     m_sessionId.clear();
     m_preparing = true;
     openTarget();
+}
+
+QString CdpPage::engineName() const
+{
+    return QStringLiteral("chromium");
+}
+
+void CdpPage::whenUsable(QObject *context, std::function<void()> then)
+{
+    if (!m_crashed || m_engineLost) {
+        then();
+        return;
+    }
+    // A fresh page target in the same browser context, then the load.
+    recover();
+    whenReady(context, [then](const QString &) { then(); });
+}
+
+std::unique_ptr<LiveFrameSource> CdpPage::screencast(QObject *parent)
+{
+    return std::make_unique<CdpScreencast>(this, parent);
 }
 
 } // namespace ph

@@ -1,12 +1,17 @@
-#include "PageSlot.h"
+#include "browser/qtwebengine/PageSlot.h"
 
-#include "PageAgent.h"
+#include "browser/LiveFrameSource.h"
+#include "browser/PageAgent.h"
+#include "browser/qtwebengine/PagePrint.h"
+#include "browser/qtwebengine/WebEngineNavigation.h"
 
 #include "net/HostResolver.h"
 
 #include <QAuthenticator>
 #include <QRegularExpression>
+#include <QTimer>
 #include <QWebEngineDownloadRequest>
+#include <QWebEngineLoadingInfo>
 #include <QWebEnginePage>
 #include <QWebEngineProfile>
 #include <QWebEngineScriptCollection>
@@ -88,11 +93,12 @@ private:
 
 PageSlot::PageSlot(const PageAgent &agent, std::shared_ptr<EgressProxy> egress,
                    std::shared_ptr<const HostResolver> resolver, bool polyfills, QObject *parent)
-    : QObject(parent)
+    : PageEngine(parent)
     , m_agent(agent)
     , m_egress(std::move(egress))
     , m_interceptor(std::make_unique<SlotInterceptor>(*this))
     , m_polyfills(polyfills)
+    , m_leaseScope(new QObject(this))
 {
     // Until leased, the slot acts for nobody: no private target, no tenant.
     m_identity = m_egress->open(m_grant, std::move(resolver));
@@ -128,6 +134,8 @@ PageSlot::PageSlot(const PageAgent &agent, std::shared_ptr<EgressProxy> egress,
 
 PageSlot::~PageSlot()
 {
+    // The lease's work goes first, unheard: a page being destroyed reports its load's end.
+    delete m_leaseScope;
     // Pages must go before their profile, and the profile before its interceptor.
     qDeleteAll(m_oldPages);
     delete m_page;
@@ -156,6 +164,20 @@ void PageSlot::createPage()
                 authenticator->setUser(m_identity.user);
                 authenticator->setPassword(m_identity.password);
             });
+    // The page's signals, as the engine's (again for a page replaced after a crash).
+    connect(m_page, &QWebEnginePage::urlChanged, this, &PageEngine::urlChanged);
+    connect(m_page, &QWebEnginePage::titleChanged, this, &PageEngine::titleChanged);
+    connect(
+        m_page, &QWebEnginePage::loadingChanged, this, [this](const QWebEngineLoadingInfo &info) {
+            if (info.status() == QWebEngineLoadingInfo::LoadStartedStatus) {
+                Q_EMIT loadStarted();
+                return;
+            }
+            Q_EMIT loadFinished(
+                info.status() == QWebEngineLoadingInfo::LoadSucceededStatus, info.url(),
+                info.errorDomain() == QWebEngineLoadingInfo::HttpStatusCodeDomain ? info.errorCode()
+                                                                                  : 0);
+        });
 }
 
 void PageSlot::setPolyfills(bool on)
@@ -206,6 +228,138 @@ void PageSlot::replacePage()
     old->disconnect(this);
     m_oldPages.append(old);
     createPage();
+}
+
+QString PageSlot::engineName() const
+{
+    return QStringLiteral("qtwebengine");
+}
+
+QUrl PageSlot::url() const
+{
+    return m_page ? m_page->url() : QUrl();
+}
+
+QString PageSlot::title() const
+{
+    return m_page ? m_page->title() : QString();
+}
+
+void PageSlot::detach()
+{
+    delete m_leaseScope;
+    m_leaseScope = new QObject(this);
+}
+
+void PageSlot::whenUsable(QObject *, std::function<void()> then)
+{
+    if (m_crashed)
+        replacePage(); // a fresh page in the same isolation scope
+    then();
+}
+
+void PageSlot::navigationEnded(WebEngineNavigation *navigation)
+{
+    if (m_navigation == navigation)
+        m_navigation = nullptr;
+}
+
+void PageSlot::navigate(const QUrl &url, const NavigateOptions &options,
+                        std::function<void(const NavigationResult &)> done)
+{
+    if (m_navigation) // a new navigation supersedes the pending one
+        m_navigation->fail(QStringLiteral("ABORTED"),
+                           QStringLiteral("a newer navigation replaced this one"));
+    m_navigation = new WebEngineNavigation(*this, m_leaseScope, url, options, std::move(done));
+    m_navigation->start();
+}
+
+void PageSlot::evaluate(const QString &script, int timeoutMs,
+                        std::function<void(bool, const QVariant &)> done)
+{
+    if (!m_page || m_crashed) {
+        done(false, QVariant());
+        return;
+    }
+    // The page may answer while it is being destroyed (QtWebEngine then calls pending
+    // callbacks with no value): nothing here may outlive the lease unguarded.
+    auto settled = std::make_shared<bool>(false);
+    QPointer<QTimer> timer = new QTimer(m_leaseScope);
+    timer->setSingleShot(true);
+    connect(timer, &QTimer::timeout, m_leaseScope, [settled, done, timer] {
+        if (timer)
+            timer->deleteLater();
+        if (*settled)
+            return;
+        *settled = true;
+        done(false, QVariant());
+    });
+    auto crash = std::make_shared<QMetaObject::Connection>();
+    *crash = connect(this, &PageEngine::rendererCrashed, m_leaseScope, [settled, done, timer] {
+        if (*settled)
+            return;
+        *settled = true;
+        if (timer) {
+            timer->stop();
+            timer->deleteLater();
+        }
+        done(false, QVariant());
+    });
+    timer->start(timeoutMs);
+    QPointer<QObject> scope(m_leaseScope);
+    m_page->runJavaScript(script, PageAgent::kWorld,
+                          [scope, settled, done, timer, crash](const QVariant &value) {
+                              QObject::disconnect(*crash);
+                              if (*settled)
+                                  return;
+                              *settled = true;
+                              if (timer) {
+                                  timer->stop();
+                                  timer->deleteLater();
+                              }
+                              // A callback from a page being torn down is not an answer.
+                              done(scope != nullptr, value);
+                          });
+}
+
+void PageSlot::loadHtml(const QString &html, int timeoutMs, std::function<void(bool)> done)
+{
+    if (m_warming) {
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = connect(this, &PageSlot::warmed, m_leaseScope, [this, once, html, timeoutMs, done] {
+            disconnect(*once);
+            loadHtml(html, timeoutMs, done);
+        });
+        return;
+    }
+    auto settled = std::make_shared<bool>(false);
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(m_page, &QWebEnginePage::loadFinished, m_leaseScope,
+                          [settled, connection, done](bool ok) {
+                              disconnect(*connection);
+                              if (*settled)
+                                  return;
+                              *settled = true;
+                              done(ok);
+                          });
+    QTimer::singleShot(timeoutMs, m_leaseScope, [settled, connection, done] {
+        if (*settled)
+            return;
+        *settled = true;
+        disconnect(*connection);
+        done(false);
+    });
+    m_page->setHtml(html, QUrl(QStringLiteral("about:blank")));
+}
+
+void PageSlot::printToPdf(const QPageLayout &layout, std::function<void(const QByteArray &)> done)
+{
+    printPage(m_page, layout, std::move(done));
+}
+
+std::unique_ptr<LiveFrameSource> PageSlot::screencast(QObject *)
+{
+    return nullptr; // a frame source shows webEnginePage()
 }
 
 } // namespace ph

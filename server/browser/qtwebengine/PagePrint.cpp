@@ -1,4 +1,4 @@
-#include "PagePrint.h"
+#include "browser/qtwebengine/PagePrint.h"
 
 #include <QPageLayout>
 #include <QPointer>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "BrowserLease.h"
-#include "PageRequests.h"
+#include "browser/PageEngine.h"
+#include "browser/PageRequests.h"
 
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
@@ -37,7 +37,9 @@ class HostResolver;
 // network policy judges it (the scheme, literal private hosts, and names by their
 // resolved addresses), and the context's connections go through the egress proxy, which
 // judges each connection again and connects to the address it checked.
-class CdpPage : public QObject
+//
+// It is the chromium engine's page (PageEngine).
+class CdpPage : public PageEngine
 {
     Q_OBJECT
 public:
@@ -53,32 +55,38 @@ public:
     void prepare();
     bool isReady() const { return !m_sessionId.isEmpty() && !m_preparing; }
     bool isPreparing() const { return m_preparing; }
-    QString failure() const { return m_failure; }
+    QString failure() const override { return m_failure; }
     // `done` once prepared (error empty) or failed; at once when already settled.
     void whenReady(QObject *context, std::function<void(const QString &error)> done);
 
-    bool crashed() const { return m_crashed; }
-    bool engineLost() const { return m_engineLost; }
+    bool crashed() const override { return m_crashed; }
+    bool engineLost() const override { return m_engineLost; }
     // The engine process that held this page ended: everything pending fails.
     void loseEngine(const QString &reason);
 
-    void setGrant(const EgressGrant &grant);
-    EgressGrant grant() const { return m_grant; }
-    QString egressUser() const { return m_identity.user; }
-    const RefusalLog &refusalLog() const { return m_log; }
-    void noteRefusal(Refusal refusal);
-
+    // PageEngine
+    QString engineName() const override;
+    void setGrant(const EgressGrant &grant) override;
+    EgressGrant grant() const override { return m_grant; }
+    QString egressUser() const override { return m_identity.user; }
+    const RefusalLog &refusalLog() const override { return m_log; }
+    void noteRefusal(Refusal refusal) override;
+    // After a renderer crash: a fresh page target first (not when the engine is gone).
+    void whenUsable(QObject *context, std::function<void()> then) override;
     void navigate(const QUrl &url, const NavigateOptions &options,
-                  std::function<void(const NavigationResult &)> done);
+                  std::function<void(const NavigationResult &)> done) override;
     void evaluate(const QString &script, int timeoutMs,
-                  std::function<void(bool ok, const QVariant &value)> done);
-    void loadHtml(const QString &html, int timeoutMs, std::function<void(bool ok)> done);
-    void printToPdf(const QPageLayout &layout, std::function<void(const QByteArray &pdf)> done);
+                  std::function<void(bool ok, const QVariant &value)> done) override;
+    void loadHtml(const QString &html, int timeoutMs, std::function<void(bool ok)> done) override;
+    void printToPdf(const QPageLayout &layout,
+                    std::function<void(const QByteArray &pdf)> done) override;
+    // The screencast (Page.startScreencast, Input.dispatch*).
+    std::unique_ptr<LiveFrameSource> screencast(QObject *parent) override;
     // A fresh page target in the same browser context (after a renderer crash).
-    void recover();
+    void recover() override;
 
-    QUrl url() const { return m_url; }
-    QString title() const { return m_title; }
+    QUrl url() const override { return m_url; }
+    QString title() const override { return m_title; }
 
     // A command on this page's session (live views: screencast, input).
     void command(const QString &method, const QJsonObject &params, QObject *context,
@@ -87,12 +95,6 @@ public:
 Q_SIGNALS:
     void ready();
     void failed(const QString &error);
-    void rendererCrashed();
-    void urlChanged(const QUrl &url);
-    void titleChanged(const QString &title);
-    void loadStarted();
-    void loadFinished(bool ok, const QUrl &url, int httpStatus);
-    void refused(const ph::Refusal &refusal);
     // Every event of the session (the screencast's frames among them).
     void event(const QString &method, const QJsonObject &params);
 

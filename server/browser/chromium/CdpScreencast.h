@@ -1,6 +1,6 @@
 #pragma once
 
-#include "LiveFrameSource.h"
+#include "browser/LiveFrameSource.h"
 
 #include <QImage>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "ChromiumEngine.h"
+#include "browser/chromium/ChromiumEngine.h"
 
-#include "CdpConnection.h"
+#include "browser/chromium/CdpConnection.h"
 
 #include <QFileInfo>
 #include <QLoggingCategory>
@@ -97,12 +97,7 @@ void ChromiumEngine::start()
     // of Pilothouse inherits them; the child's copies on fds 3 and 4 are made below.
     int commands[2] = {-1, -1}; // we write, Chromium reads on its fd 3
     int answers[2] = {-1, -1};  // Chromium writes on its fd 4, we read
-    if (::pipe2(commands, O_CLOEXEC) != 0 || ::pipe2(answers, O_CLOEXEC) != 0) {
-        const QString error =
-            QStringLiteral("the DevTools pipes could not be made: %1").arg(qt_error_string(errno));
-        for (int fd : {commands[0], commands[1], answers[0], answers[1]})
-            if (fd >= 0)
-                ::close(fd);
+    if (const QString error = openPipes(commands, answers); !error.isEmpty()) {
         m_state = State::Stopped;
         m_profileDir.reset();
         settle(error);
@@ -129,6 +124,19 @@ void ChromiumEngine::start()
         if (in < 0 || out < 0 || ::dup2(in, 3) != 3 || ::dup2(out, 4) != 4)
             ::_exit(127);
     });
+    const QStringList args = arguments();
+    watchProcess();
+    qCInfo(lcChromium) << "starting" << program;
+    m_process->start(program, args);
+    // The child has its copies (or never started): ours of its ends go.
+    ::close(childIn);
+    ::close(childOut);
+    if (m_process)
+        m_group = m_process->processId();
+}
+
+QStringList ChromiumEngine::arguments() const
+{
     QStringList args{
         QStringLiteral("--headless"),
         // DevTools over fds 3 and 4 only: no TCP port, no DevToolsActivePort file.
@@ -167,6 +175,23 @@ void ChromiumEngine::start()
     if (::geteuid() == 0)
         args << QStringLiteral("--no-sandbox");
     args << QStringLiteral("about:blank");
+    return args;
+}
+
+QString ChromiumEngine::openPipes(int commands[2], int answers[2])
+{
+    if (::pipe2(commands, O_CLOEXEC) == 0 && ::pipe2(answers, O_CLOEXEC) == 0)
+        return {};
+    const QString error =
+        QStringLiteral("the DevTools pipes could not be made: %1").arg(qt_error_string(errno));
+    for (int fd : {commands[0], commands[1], answers[0], answers[1]})
+        if (fd >= 0)
+            ::close(fd);
+    return error;
+}
+
+void ChromiumEngine::watchProcess()
+{
     // Read so that the browser never blocks on a full pipe; the tail is kept for the log.
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {
         m_stderr += m_process->readAllStandardError();
@@ -190,13 +215,6 @@ void ChromiumEngine::start()
                 QStringLiteral("chromium did not start within %1 s").arg(kStartTimeoutMs / 1000));
         }
     });
-    qCInfo(lcChromium) << "starting" << program;
-    m_process->start(program, args);
-    // The child has its copies (or never started): ours of its ends go.
-    ::close(childIn);
-    ::close(childOut);
-    if (m_process)
-        m_group = m_process->processId();
 }
 
 void ChromiumEngine::signalGroup(int signal)
