@@ -2,6 +2,7 @@
 
 #include "Demo.h"
 
+#include "ActivityStats.h"
 #include "AnalyticsNotifications.h"
 #include "a2w/A2wController.h"
 #include "a2w/A2wService.h"
@@ -184,6 +185,23 @@ engine::RunManager &Service::runs()
 engine::TrajectoryRepository &Service::trajectories()
 {
     return *m_trajectories;
+}
+
+RequestLog &Service::requestLog()
+{
+    return m_store->requests();
+}
+
+ActivityStats &Service::activityStats()
+{
+    if (!m_activityStats)
+        m_activityStats = std::make_unique<ActivityStats>(*m_store);
+    return *m_activityStats;
+}
+
+QString Service::databasePath() const
+{
+    return m_store->path();
 }
 
 engine::LiveViews &Service::liveViews()

@@ -11,6 +11,7 @@
 class QNetworkAccessManager;
 
 namespace ph {
+class ActivityStats;
 class AnalyticsNotifications;
 
 class ApiKeyService;
@@ -19,6 +20,7 @@ class Clock;
 class HostResolver;
 class NetworkPolicy;
 class ObjectPurger;
+class RequestLog;
 class Settings;
 class SettingsService;
 class Store;
@@ -137,6 +139,11 @@ public:
     a2w::WebBotAuth &webBotAuth();
     runtime::RuntimeService &runtime();
     AnalyticsNotifications &analyticsNotifications() { return *m_analyticsNotifications; }
+    // What the console reads besides the services: the request log (its activity
+    // list), the activity counts (its charts) and the database file (read off-thread).
+    RequestLog &requestLog();
+    ActivityStats &activityStats();
+    QString databasePath() const;
 
     // Mints an owner key on demand (console "new key" button).
     QString mintOwnerKey(const QString &label);
@@ -192,6 +199,7 @@ private:
     std::unique_ptr<AnalyticsNotifications> m_analyticsNotifications;
     std::unique_ptr<http::OpenApiController> m_openApi;
     std::unique_ptr<sites::SitesArea> m_sites;
+    std::unique_ptr<ActivityStats> m_activityStats; // made on first use
     QString m_mintedKey;
     bool m_keyFromEnv = false;
     bool m_running = false;

@@ -123,8 +123,10 @@ bool LibraryRepository::insertTool(SavedTool &tool)
             .exec();
         inserted = true;
     });
-    if (inserted)
+    if (inserted) {
         m_store.notifyChanged(QStringLiteral("saved_tools"), tool.id);
+        Q_EMIT toolsChanged(tool.id);
+    }
     return inserted;
 }
 
@@ -149,6 +151,7 @@ bool LibraryRepository::replaceTool(SavedTool &tool)
         .bind(QStringLiteral(":id"), tool.id)
         .exec();
     m_store.notifyChanged(QStringLiteral("saved_tools"), tool.id);
+    Q_EMIT toolsChanged(tool.id);
     return true;
 }
 
@@ -178,8 +181,10 @@ bool LibraryRepository::removeTool(const QString &keyId, const QString &name)
     Sql q(m_store, QStringLiteral("DELETE FROM saved_tools WHERE key_id = :key AND name = :name"));
     q.bind(QStringLiteral(":key"), keyId).bind(QStringLiteral(":name"), name).exec();
     const bool removed = q.rowsAffected() > 0;
-    if (removed)
+    if (removed) {
         m_store.notifyChanged(QStringLiteral("saved_tools"), name);
+        Q_EMIT toolsChanged(name);
+    }
     return removed;
 }
 
@@ -200,6 +205,7 @@ Trigger LibraryRepository::insertTrigger(Trigger trigger)
         .bind(QStringLiteral(":c"), trigger.createdAt)
         .exec();
     m_store.notifyChanged(QStringLiteral("triggers"), trigger.id);
+    Q_EMIT triggerChanged(trigger.id);
     return trigger;
 }
 
@@ -233,8 +239,10 @@ bool LibraryRepository::revokeTrigger(const QString &keyId, const QString &id)
         .bind(QStringLiteral(":key"), keyId)
         .exec();
     const bool revoked = q.rowsAffected() > 0;
-    if (revoked)
+    if (revoked) {
         m_store.notifyChanged(QStringLiteral("triggers"), id);
+        Q_EMIT triggerChanged(id);
+    }
     return revoked;
 }
 
@@ -246,6 +254,7 @@ void LibraryRepository::recordFiring(const QString &id)
         .bind(QStringLiteral(":id"), id)
         .exec();
     m_store.notifyChanged(QStringLiteral("triggers"), id);
+    Q_EMIT triggerChanged(id);
 }
 
 } // namespace ph::cloud

@@ -212,7 +212,11 @@ RuntimeService::RuntimeService(Store &store, Settings &settings, sites::SiteRepo
     , m_sites(sites)
     , m_analytics(analytics)
     , m_repo(std::make_unique<RuntimeRepository>(store))
-{}
+{
+    connect(m_repo.get(), &RuntimeRepository::sessionChanged, this,
+            &RuntimeService::sessionChanged);
+    connect(m_repo.get(), &RuntimeRepository::runChanged, this, &RuntimeService::visitorRunChanged);
+}
 
 RuntimeService::~RuntimeService() = default;
 

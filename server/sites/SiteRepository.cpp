@@ -86,6 +86,7 @@ Site SiteRepository::createSite(const QString &name, const QString &ownerUid)
             .exec();
     });
     m_store.notifyChanged(QStringLiteral("sites"), s.id);
+    Q_EMIT siteChanged(s.id);
     return s;
 }
 
@@ -142,8 +143,10 @@ bool SiteRepository::deleteSite(const QString &id)
             .bind(QStringLiteral(":id"), id)
             .exec();
     });
-    if (deleted)
+    if (deleted) {
         m_store.notifyChanged(QStringLiteral("sites"), id);
+        Q_EMIT siteChanged(id);
+    }
     return deleted;
 }
 
@@ -179,6 +182,7 @@ SiteKey SiteRepository::createKey(const NewKey &n)
         .bind(QStringLiteral(":t"), k.createdAt)
         .exec();
     m_store.notifyChanged(QStringLiteral("site_keys"), k.id);
+    Q_EMIT siteKeyChanged(k.id);
     return k;
 }
 
@@ -254,6 +258,7 @@ void SiteRepository::updateKey(const SiteKey &k)
         .bind(QStringLiteral(":id"), k.id)
         .exec();
     m_store.notifyChanged(QStringLiteral("site_keys"), k.id);
+    Q_EMIT siteKeyChanged(k.id);
 }
 
 SiteKey SiteRepository::rotateKey(const QString &id)
@@ -268,6 +273,7 @@ SiteKey SiteRepository::rotateKey(const QString &id)
         .bind(QStringLiteral(":id"), id)
         .exec();
     m_store.notifyChanged(QStringLiteral("site_keys"), id);
+    Q_EMIT siteKeyChanged(id);
     return *findKey(id);
 }
 
@@ -282,6 +288,7 @@ QString SiteRepository::mintSecret(const QString &keyId)
         .bind(QStringLiteral(":id"), keyId)
         .exec();
     m_store.notifyChanged(QStringLiteral("site_keys"), keyId);
+    Q_EMIT siteKeyChanged(keyId);
     return secret;
 }
 
@@ -338,6 +345,7 @@ SiteConfigRecord SiteRepository::writeConfig(const QString &siteId, const QJsonO
             .exec();
     });
     m_store.notifyChanged(QStringLiteral("site_configs"), siteId);
+    Q_EMIT siteConfigChanged(siteId);
     return r;
 }
 
@@ -362,6 +370,7 @@ void SiteRepository::setPrivateHosts(const QString &siteId, const QStringList &h
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .exec();
     m_store.notifyChanged(QStringLiteral("sites"), siteId);
+    Q_EMIT siteChanged(siteId);
 }
 
 std::optional<QString> SiteRepository::siteOfVisitorAccount(const QString &apiKeyId) const
@@ -394,6 +403,7 @@ void SiteRepository::setApiKeyCapabilities(const QString &apiKeyId, const QJsonO
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .exec();
     m_store.notifyChanged(QStringLiteral("api_keys"), apiKeyId);
+    Q_EMIT keyCapabilitiesChanged(apiKeyId);
 }
 
 } // namespace ph::sites

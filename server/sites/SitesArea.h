@@ -1,6 +1,8 @@
 #pragma once
 
+#include <QJsonObject>
 #include <QList>
+#include <QString>
 
 #include <memory>
 
@@ -25,6 +27,10 @@ class ConfigController;
 class ConnectKeyRepository;
 class SiteRepository;
 class WorkspaceController;
+struct ConfigChange;
+struct GeneratedSiteKey;
+struct SiteConfigRecord;
+struct SiteKey;
 
 // The sites area as one piece for Service: repositories, the owner's-AI API, the
 // workspace and configuration controllers and the configuration MCP server.
@@ -45,7 +51,19 @@ public:
     // The configuration MCP server (its session limits are settings).
     mcp::McpServer &mcp() { return *m_mcp; }
 
+    // The owner's actions the console takes, as the workspace API takes them
+    // (sites/WorkspaceActions.h, sites/ChangeDecisions.h); DomainErrors as there.
+    GeneratedSiteKey generateSiteKey(const QJsonObject &body);
+    SiteKey rotateSiteKey(const QJsonObject &body);
+    SiteConfigRecord upsertSiteConfig(const QString &siteId, const QJsonObject &patch,
+                                      const QString &actor);
+    ConfigChange applyChange(const QString &changeId, const QString &actor, const QString &note);
+    // The time the area's keys are judged against (usable, expired).
+    const Clock &clock() const { return m_clock; }
+
 private:
+    Store &m_store;
+    const Clock &m_clock;
     std::unique_ptr<SiteRepository> m_sites;
     std::unique_ptr<ConnectKeyRepository> m_connectKeys;
     std::unique_ptr<ChangeRepository> m_changes;
