@@ -13,7 +13,7 @@ struct Rule
 {
     const char *name;
     QRegularExpression pattern;
-    bool shellMayUse; // ui/shell/ and ui/common/ConsoleServices.cpp build from Service
+    bool shellMayUse; // ui/shell/ and ui/common/ConsoleServices build from Service
 };
 
 const QList<Rule> &rules()
@@ -33,7 +33,7 @@ const QList<Rule> &rules()
 bool isShell(const QString &relativePath)
 {
     return relativePath.startsWith(QLatin1String("ui/shell/")) ||
-           relativePath == QLatin1String("ui/common/ConsoleServices.cpp");
+           relativePath.startsWith(QLatin1String("ui/common/ConsoleServices."));
 }
 
 // The rules a line of `relativePath` breaks (their names), comments not counted.
@@ -87,6 +87,10 @@ void tst_ConsoleSources::judgesLines_data()
     QTest::newRow("the main window may build the console's services from the service")
         << "ui/shell/MainWindow.cpp"
         << "MainWindow::MainWindow(Service &service, QWidget *parent)"
+        << "";
+    QTest::newRow("the console's services may be built from the service")
+        << "ui/common/ConsoleServices.h"
+        << "    static ConsoleServices of(Service &service);"
         << "";
     QTest::newRow("a panel listening to a service's typed signal is fine")
         << "ui/keys/KeysModel.cpp"
