@@ -24,6 +24,7 @@
 #include "runtime/RuntimeArea.h"
 #include "runtime/RuntimeService.h"
 #include "sites/SitesArea.h"
+#include "system/ActivityStats.h"
 #include "system/SystemController.h"
 #include "webhooks/WebhookQueue.h"
 #include "webhooks/WebhooksArea.h"
@@ -138,6 +139,23 @@ engine::RunManager &Service::runs()
 engine::TrajectoryRepository &Service::trajectories()
 {
     return m_cloud->trajectories();
+}
+
+RequestLog &Service::requestLog()
+{
+    return m_store->requests();
+}
+
+ActivityStats &Service::activityStats()
+{
+    if (!m_activityStats)
+        m_activityStats = std::make_unique<ActivityStats>(*m_store);
+    return *m_activityStats;
+}
+
+QString Service::databasePath() const
+{
+    return m_store->path();
 }
 
 engine::LiveViews &Service::liveViews()

@@ -12,12 +12,14 @@
 class QNetworkAccessManager;
 
 namespace ph {
+class ActivityStats;
 class ApiKeyService;
 class BrowserPool;
 class Clock;
 class HostResolver;
 class NetworkPolicy;
 class ObjectPurger;
+class RequestLog;
 class Settings;
 class SettingsService;
 class Store;
@@ -130,6 +132,11 @@ public:
     a2w::WebBotAuth &webBotAuth();
     runtime::RuntimeService &runtime();
     sites::AnalyticsNotifications &analyticsNotifications();
+    // What the console reads besides the services: the request log (its activity
+    // list), the activity counts (its charts) and the database file (read off-thread).
+    RequestLog &requestLog();
+    ActivityStats &activityStats();
+    QString databasePath() const;
 
     // Mints an owner key on demand (console "new key" button).
     QString mintOwnerKey(const QString &label);
@@ -173,6 +180,7 @@ private:
     std::unique_ptr<http::OpenApiController> m_openApi;
     std::unique_ptr<ObjectPurger> m_purger;
     std::unique_ptr<http::HttpServer> m_http;
+    std::unique_ptr<ActivityStats> m_activityStats; // made on first use
     QString m_mintedKey;
     bool m_keyFromEnv = false;
     bool m_running = false;

@@ -86,7 +86,7 @@ void tst_A2wRunsPanel::initTestCase()
         201);
     m_ph->allowBrowserHandoffs();                // off by default; browser runs are tested here
     m_ph->listPrivateHosts({m_site.hostPort()}); // the site is on a random loopback port
-    m_dock = std::make_unique<ui::A2wRunsDock>(m_ph->service());
+    m_dock = std::make_unique<ui::A2wRunsDock>(ui::ConsoleServices::of(m_ph->service()));
     m_tester = std::make_unique<QAbstractItemModelTester>(
         m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     m_dock->resize(1000, 600);

@@ -65,7 +65,7 @@ void tst_BrowserViewsPanel::showsAWaitingRunsPageAndLetsTheOperatorTakeOver()
     serveLogin(site);
     TestService ph;
     QVERIFY(ph.ok());
-    ui::BrowserViewsDock dock(ph.service());
+    ui::BrowserViewsDock dock(ui::ConsoleServices::of(ph.service()));
     dock.resize(900, 700);
     dock.show();
     QCOMPARE(dock.tiles().size(), 0);
@@ -114,7 +114,7 @@ void tst_BrowserViewsPanel::showsAChromiumPageByItsScreencastAndTakesClicks()
     serveLogin(site);
     TestService ph({QStringLiteral("browser.engine=chromium")});
     QVERIFY(ph.ok());
-    ui::BrowserViewsDock dock(ph.service());
+    ui::BrowserViewsDock dock(ui::ConsoleServices::of(ph.service()));
     dock.resize(900, 700);
     dock.show();
     const QString run = startWaitingRun(ph, site);

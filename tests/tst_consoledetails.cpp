@@ -87,10 +87,10 @@ void tst_ConsoleDetails::initTestCase()
                          "</tbody></table>");
     m_ph = std::make_unique<TestService>(QStringList{QStringLiteral("agent.syncWindowMs=60000")});
     QVERIFY(m_ph->ok());
-    m_deliveries = std::make_unique<ui::DeliveriesDock>(m_ph->service());
+    m_deliveries = std::make_unique<ui::DeliveriesDock>(ui::ConsoleServices::of(m_ph->service()));
     m_deliveries->resize(1100, 700);
     m_deliveries->show();
-    m_runs = std::make_unique<ui::TrajectoriesDock>(m_ph->service());
+    m_runs = std::make_unique<ui::TrajectoriesDock>(ui::ConsoleServices::of(m_ph->service()));
     m_runs->resize(1100, 700);
     m_runs->show();
     // One real run for the step and curl tests.

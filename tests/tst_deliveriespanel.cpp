@@ -44,7 +44,7 @@ void tst_DeliveriesPanel::initTestCase()
     m_receiver.respond("/broken", 500, "receiver is down");
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
-    m_dock = std::make_unique<ui::DeliveriesDock>(m_ph->service());
+    m_dock = std::make_unique<ui::DeliveriesDock>(ui::ConsoleServices::of(m_ph->service()));
     m_tester = std::make_unique<QAbstractItemModelTester>(
         m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     m_dock->resize(1000, 600);

@@ -51,7 +51,7 @@ void tst_KeysPanel::initTestCase()
 {
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
-    m_dock = std::make_unique<ui::KeysDock>(m_ph->service());
+    m_dock = std::make_unique<ui::KeysDock>(ui::ConsoleServices::of(m_ph->service()));
     m_tester = std::make_unique<QAbstractItemModelTester>(
         m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     m_dock->resize(1100, 600);

@@ -659,7 +659,7 @@ void tst_LiveView::printsThePageWithoutAView()
 
 void tst_LiveView::leavesTheConsoleTilesTheirPages()
 {
-    ui::BrowserViewsDock dock(m_ph->service());
+    ui::BrowserViewsDock dock(ui::ConsoleServices::of(m_ph->service()));
     dock.resize(900, 700);
     dock.show();
     const QJsonObject run = startLogin();

@@ -95,7 +95,7 @@ void tst_OverviewDock::initTestCase()
     m_ph = std::make_unique<TestService>(QStringList{}, QString(), &m_clock);
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
     m_owner = m_ph->service().store().apiKeys().activeOwnerId();
-    m_dock = std::make_unique<ui::OverviewDock>(m_ph->service());
+    m_dock = std::make_unique<ui::OverviewDock>(ui::ConsoleServices::of(m_ph->service()));
     m_dock->resize(1200, 700);
     m_dock->show();
     QTRY_VERIFY(m_dock->refreshCount() > 0);
@@ -367,7 +367,7 @@ void tst_OverviewDock::aDockClosedDuringAReadWaitsForIt()
     // Its connection closed before it goes; nothing reaches the dock afterwards.
     QTest::failOnWarning(QRegularExpression(QStringLiteral("still in use|could not read")));
     for (int i = 0; i < 5; ++i) {
-        auto dock = std::make_unique<ui::OverviewDock>(m_ph->service());
+        auto dock = std::make_unique<ui::OverviewDock>(ui::ConsoleServices::of(m_ph->service()));
         dock->show();
         dock->refreshNow();
         dock->refreshNow(); // during the read: one more after it

@@ -60,7 +60,7 @@ void tst_ProposalsPanel::initTestCase()
             .value(QStringLiteral("key"))
             .toString();
     QVERIFY(m_connectKey.startsWith(QLatin1String("ck_")));
-    m_dock = std::make_unique<ui::ProposalsDock>(m_ph->service());
+    m_dock = std::make_unique<ui::ProposalsDock>(ui::ConsoleServices::of(m_ph->service()));
     m_tester = std::make_unique<QAbstractItemModelTester>(
         m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     m_dock->resize(1100, 700);

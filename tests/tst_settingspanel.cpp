@@ -72,7 +72,7 @@ void tst_SettingsPanel::initTestCase()
 {
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
-    m_dock = std::make_unique<ui::SettingsDock>(m_ph->service());
+    m_dock = std::make_unique<ui::SettingsDock>(ui::ConsoleServices::of(m_ph->service()));
     m_tester = std::make_unique<QAbstractItemModelTester>(
         m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     m_dock->resize(900, 900);
@@ -472,7 +472,7 @@ void tst_SettingsPanel::saysWhenAStartOverrideWins()
 {
     TestService overridden({QStringLiteral("agent.maxPages=7")});
     QVERIFY(overridden.ok());
-    ui::SettingsDock dock(overridden.service());
+    ui::SettingsDock dock(ui::ConsoleServices::of(overridden.service()));
     const QString key = QStringLiteral("agent.maxPages");
     QCOMPARE(dock.quantityEdit(key)->value(), 7.0);
     dock.quantityEdit(key)->spinBox()->setValue(9);

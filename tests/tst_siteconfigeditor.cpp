@@ -98,7 +98,7 @@ void tst_SiteConfigEditor::initTestCase()
                               QJsonObject{{QStringLiteral("enabled"), true},
                                           {QStringLiteral("language"), QStringLiteral("de")}}}}}});
     QCOMPARE(upsert.status, 200);
-    m_dock = std::make_unique<ui::SitesDock>(m_ph->service());
+    m_dock = std::make_unique<ui::SitesDock>(ui::ConsoleServices::of(m_ph->service()));
     m_dock->resize(1280, 800);
     m_dock->show();
     QApplication::setActiveWindow(m_dock.get());

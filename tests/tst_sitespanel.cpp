@@ -81,7 +81,7 @@ void tst_SitesPanel::initTestCase()
 {
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
-    m_dock = std::make_unique<ui::SitesDock>(m_ph->service());
+    m_dock = std::make_unique<ui::SitesDock>(ui::ConsoleServices::of(m_ph->service()));
     for (QAbstractItemModel *m : std::initializer_list<QAbstractItemModel *>{
              m_dock->model(), m_dock->siteKeysModel(), m_dock->connectKeysModel()})
         m_testers.push_back(std::make_unique<QAbstractItemModelTester>(

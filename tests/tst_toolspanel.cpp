@@ -58,7 +58,7 @@ void tst_ToolsPanel::initTestCase()
     m_site.page("/shop", "<!doctype html><title>Shop</title><h1>Rope</h1>");
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
-    m_dock = std::make_unique<ui::ToolsDock>(m_ph->service());
+    m_dock = std::make_unique<ui::ToolsDock>(ui::ConsoleServices::of(m_ph->service()));
     m_tester = std::make_unique<QAbstractItemModelTester>(
         m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     m_dock->resize(1100, 700);

@@ -62,7 +62,7 @@ void tst_TrajectoriesPanel::initTestCase()
     });
     m_ph = std::make_unique<TestService>(QStringList{QStringLiteral("agent.syncWindowMs=60000")});
     QVERIFY(m_ph->ok());
-    m_dock = std::make_unique<ui::TrajectoriesDock>(m_ph->service());
+    m_dock = std::make_unique<ui::TrajectoriesDock>(ui::ConsoleServices::of(m_ph->service()));
     m_tester = std::make_unique<QAbstractItemModelTester>(
         m_dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     m_dock->resize(1000, 700);
@@ -184,7 +184,7 @@ void tst_TrajectoriesPanel::fetchesALongListIncrementally()
             repo.create(QStringLiteral("traj_seed%1").arg(i), keyId,
                         QStringLiteral("seeded %1").arg(i), QStringLiteral("rule"));
     });
-    ui::TrajectoriesModel fresh(repo, m_ph->service().store());
+    ui::TrajectoriesModel fresh(repo, m_ph->service().clock());
     QCOMPARE(fresh.rowCount(), ui::TrajectoriesModel::kPageSize);
     QVERIFY(fresh.canFetchMore({}));
     fresh.fetchMore({});

@@ -417,256 +417,10 @@
 <context>
     <name>ph::ui::A2wRunsDock</name>
     <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="160"/>
-        <source>cancelled by the operator</source>
-        <translation>vom Operator abgebrochen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="214"/>
-        <source>ended by the operator</source>
-        <translation>vom Operator beendet</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="253"/>
-        <source>any task</source>
-        <translation>jede Aufgabe</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="255"/>
-        <source>%1 of %2 credits</source>
-        <translation>%1 von %2 Credits</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="259"/>
-        <source>Revoked</source>
-        <translation>Widerrufen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="260"/>
-        <source>Active</source>
-        <translation>Aktiv</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="297"/>
-        <source>none</source>
-        <translation>keiner</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="298"/>
-        <source>%1 open, %2 blocked</source>
-        <translation>%1 offen, %2 blockiert</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="322"/>
-        <source>Visitor session %1 on %2</source>
-        <translation>Besuchersitzung %1 auf %2</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="370"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="431"/>
-        <source>Select a run to follow its events.</source>
-        <translation>Wählen Sie einen Lauf, um seine Ereignisse zu verfolgen.</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="374"/>
-        <source>&lt;b&gt;%1&lt;/b&gt; on %2 — %3, %4 execution</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 — %3, Ausführung %4</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="380"/>
-        <source>The run asks: %1</source>
-        <translation>Der Lauf fragt: %1</translation>
-    </message>
-    <message>
         <location filename="../ui/a2w/A2wRunsDock.cpp" line="395"/>
         <location filename="../ui/a2w/A2wRunsDock.cpp" line="398"/>
         <source>A2W runs</source>
         <translation>A2W-Läufe</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="397"/>
-        <source>Status</source>
-        <translation>Status</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="399"/>
-        <source>Events</source>
-        <translation>Ereignisse</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="401"/>
-        <source>Delegations</source>
-        <translation>Delegierungen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="404"/>
-        <source>No A2W runs yet. A run appears here, live, when an agent asks one of your sites for a task through its agent-to-web (A2W) endpoint.</source>
-        <translation>Noch keine A2W-Läufe. Ein Lauf erscheint hier live, sobald ein Agent eine Ihrer Websites über ihren Agent-to-Web-Endpunkt (A2W) um eine Aufgabe bittet.</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="406"/>
-        <source>All sites</source>
-        <translation>Alle Sites</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
-        <source>All statuses</source>
-        <translation>Alle Status</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
-        <source>Pending</source>
-        <translation>Ausstehend</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="407"/>
-        <source>Waiting for a browser</source>
-        <translation>Wartet auf einen Browser</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
-        <source>Running</source>
-        <translation>Läuft</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
-        <source>Input required</source>
-        <translation>Eingabe nötig</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="408"/>
-        <source>Completed</source>
-        <translation>Abgeschlossen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
-        <source>Failed</source>
-        <translation>Fehlgeschlagen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
-        <source>Cancelled</source>
-        <translation>Abgebrochen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="417"/>
-        <source>Delegated sessions</source>
-        <translation>Delegierte Sitzungen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
-        <source>Token</source>
-        <translation>Token</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="396"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
-        <source>Site</source>
-        <translation>Website</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
-        <source>Scope</source>
-        <translation>Umfang</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
-        <source>Spent</source>
-        <translation>Verbraucht</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
-        <source>Expires</source>
-        <translation>Läuft ab</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="419"/>
-        <source>State</source>
-        <translation>Zustand</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="420"/>
-        <source>Revoke session</source>
-        <translation>Sitzung widerrufen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="421"/>
-        <source>Visitor sessions (embedded runtime)</source>
-        <translation>Besuchersitzungen (eingebettete Laufzeit)</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
-        <source>Session</source>
-        <translation>Sitzung</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
-        <source>Active run</source>
-        <translation>Aktiver Lauf</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
-        <source>Tabs</source>
-        <translation>Tabs</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
-        <source>Last event</source>
-        <translation>Letztes Ereignis</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="423"/>
-        <source>Updated</source>
-        <translation>Aktualisiert</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="424"/>
-        <source>End the session&apos;s run</source>
-        <translation>Lauf der Sitzung beenden</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="425"/>
-        <source>End the selected visitor session&apos;s run</source>
-        <translation>Lauf der gewählten Besuchersitzung beenden</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="402"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="426"/>
-        <source>Visitor sessions</source>
-        <translation>Besuchersitzungen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="261"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="409"/>
-        <source>Expired</source>
-        <translation>Abgelaufen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="412"/>
-        <source>Answer for every question</source>
-        <translation>Antwort auf jede Frage</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="400"/>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="413"/>
-        <source>Answer</source>
-        <translation>Antworten</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="414"/>
-        <source>Cancel run</source>
-        <translation>Lauf abbrechen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="415"/>
-        <source>Confirm action</source>
-        <translation>Aktion bestätigen</translation>
-    </message>
-    <message>
-        <location filename="../ui/a2w/A2wRunsDock.cpp" line="416"/>
-        <source>Live browser views</source>
-        <translation>Live-Browseransichten</translation>
     </message>
 </context>
 <context>
@@ -3672,6 +3426,223 @@ curl -H &quot;Authorization: Bearer $%1&quot; \
         <location filename="../ui/triggers/TriggersModel.cpp" line="74"/>
         <source>URL</source>
         <translation>URL</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::A2wRunsPanel</name>
+    <message>
+        <source>cancelled by the operator</source>
+        <translation>vom Operator abgebrochen</translation>
+    </message>
+    <message>
+        <source>Visitor session %1 on %2</source>
+        <translation>Besuchersitzung %1 auf %2</translation>
+    </message>
+    <message>
+        <source>Select a run to follow its events.</source>
+        <translation>Wählen Sie einen Lauf, um seine Ereignisse zu verfolgen.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2 — %3, %4 execution</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 — %3, Ausführung %4</translation>
+    </message>
+    <message>
+        <source>The run asks: %1</source>
+        <translation>Der Lauf fragt: %1</translation>
+    </message>
+    <message>
+        <source>Site</source>
+        <translation>Website</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>A2W runs</source>
+        <translation>A2W-Läufe</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>Antworten</translation>
+    </message>
+    <message>
+        <source>No A2W runs yet. A run appears here, live, when an agent asks one of your sites for a task through its agent-to-web (A2W) endpoint.</source>
+        <translation>Noch keine A2W-Läufe. Ein Lauf erscheint hier live, sobald ein Agent eine Ihrer Websites über ihren Agent-to-Web-Endpunkt (A2W) um eine Aufgabe bittet.</translation>
+    </message>
+    <message>
+        <source>All sites</source>
+        <translation>Alle Sites</translation>
+    </message>
+    <message>
+        <source>All statuses</source>
+        <translation>Alle Status</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Ausstehend</translation>
+    </message>
+    <message>
+        <source>Waiting for a browser</source>
+        <translation>Wartet auf einen Browser</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <source>Input required</source>
+        <translation>Eingabe nötig</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>Abgeschlossen</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>Abgelaufen</translation>
+    </message>
+    <message>
+        <source>Answer for every question</source>
+        <translation>Antwort auf jede Frage</translation>
+    </message>
+    <message>
+        <source>Cancel run</source>
+        <translation>Lauf abbrechen</translation>
+    </message>
+    <message>
+        <source>Confirm action</source>
+        <translation>Aktion bestätigen</translation>
+    </message>
+    <message>
+        <source>Live browser views</source>
+        <translation>Live-Browseransichten</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::DelegationsPanel</name>
+    <message>
+        <source>any task</source>
+        <translation>jede Aufgabe</translation>
+    </message>
+    <message>
+        <source>%1 of %2 credits</source>
+        <translation>%1 von %2 Credits</translation>
+    </message>
+    <message>
+        <source>Revoked</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>Abgelaufen</translation>
+    </message>
+    <message>
+        <source>Delegations</source>
+        <translation>Delegierungen</translation>
+    </message>
+    <message>
+        <source>Delegated sessions</source>
+        <translation>Delegierte Sitzungen</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>Site</source>
+        <translation>Website</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Umfang</translation>
+    </message>
+    <message>
+        <source>Spent</source>
+        <translation>Verbraucht</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Revoke session</source>
+        <translation>Sitzung widerrufen</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::VisitorSessionsPanel</name>
+    <message>
+        <source>ended by the operator</source>
+        <translation>vom Operator beendet</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>%1 open, %2 blocked</source>
+        <translation>%1 offen, %2 blockiert</translation>
+    </message>
+    <message>
+        <source>Visitor sessions (embedded runtime)</source>
+        <translation>Besuchersitzungen (eingebettete Laufzeit)</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>Sitzung</translation>
+    </message>
+    <message>
+        <source>Site</source>
+        <translation>Website</translation>
+    </message>
+    <message>
+        <source>Active run</source>
+        <translation>Aktiver Lauf</translation>
+    </message>
+    <message>
+        <source>Tabs</source>
+        <translation>Tabs</translation>
+    </message>
+    <message>
+        <source>Last event</source>
+        <translation>Letztes Ereignis</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Aktualisiert</translation>
+    </message>
+    <message>
+        <source>End the session&apos;s run</source>
+        <translation>Lauf der Sitzung beenden</translation>
+    </message>
+    <message>
+        <source>End the selected visitor session&apos;s run</source>
+        <translation>Lauf der gewählten Besuchersitzung beenden</translation>
+    </message>
+    <message>
+        <source>Visitor sessions</source>
+        <translation>Besuchersitzungen</translation>
     </message>
 </context>
 </TS>

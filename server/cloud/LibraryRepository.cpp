@@ -126,8 +126,10 @@ bool LibraryRepository::insertTool(SavedTool &tool)
             .exec();
         inserted = true;
     });
-    if (inserted)
+    if (inserted) {
         m_store.notifyChanged(QStringLiteral("saved_tools"), tool.id);
+        Q_EMIT toolsChanged(tool.id);
+    }
     return inserted;
 }
 
@@ -152,6 +154,7 @@ bool LibraryRepository::replaceTool(SavedTool &tool)
         .bind(QStringLiteral(":id"), tool.id)
         .exec();
     m_store.notifyChanged(QStringLiteral("saved_tools"), tool.id);
+    Q_EMIT toolsChanged(tool.id);
     return true;
 }
 
@@ -179,8 +182,10 @@ bool LibraryRepository::removeTool(const QString &keyId, const QString &name)
     Sql q(m_store, QStringLiteral("DELETE FROM saved_tools WHERE key_id = :key AND name = :name"));
     q.bind(QStringLiteral(":key"), keyId).bind(QStringLiteral(":name"), name).exec();
     const bool removed = q.rowsAffected() > 0;
-    if (removed)
+    if (removed) {
         m_store.notifyChanged(QStringLiteral("saved_tools"), name);
+        Q_EMIT toolsChanged(name);
+    }
     return removed;
 }
 
@@ -201,6 +206,7 @@ Trigger LibraryRepository::insertTrigger(Trigger trigger)
         .bind(QStringLiteral(":c"), trigger.createdAt)
         .exec();
     m_store.notifyChanged(QStringLiteral("triggers"), trigger.id);
+    Q_EMIT triggerChanged(trigger.id);
     return trigger;
 }
 
@@ -232,8 +238,10 @@ bool LibraryRepository::revokeTrigger(const QString &keyId, const QString &id)
         .bind(QStringLiteral(":key"), keyId)
         .exec();
     const bool revoked = q.rowsAffected() > 0;
-    if (revoked)
+    if (revoked) {
         m_store.notifyChanged(QStringLiteral("triggers"), id);
+        Q_EMIT triggerChanged(id);
+    }
     return revoked;
 }
 
@@ -245,6 +253,7 @@ void LibraryRepository::recordFiring(const QString &id)
         .bind(QStringLiteral(":id"), id)
         .exec();
     m_store.notifyChanged(QStringLiteral("triggers"), id);
+    Q_EMIT triggerChanged(id);
 }
 
 } // namespace ph::cloud

@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
 #include <QString>
 
 #include <optional>
@@ -52,8 +53,9 @@ struct Trigger
 };
 
 // The saved tools and triggers of each API key, in the store.
-class LibraryRepository
+class LibraryRepository : public QObject
 {
+    Q_OBJECT
 public:
     explicit LibraryRepository(Store &store);
 
@@ -71,6 +73,12 @@ public:
     QList<Trigger> triggers(const QString &keyId) const;
     bool revokeTrigger(const QString &keyId, const QString &id);
     void recordFiring(const QString &id);
+
+Q_SIGNALS:
+    // A saved tool was created, replaced or deleted (`tool` is its id or name).
+    void toolsChanged(const QString &tool);
+    // A trigger was created, changed or deleted.
+    void triggerChanged(const QString &triggerId);
 
 private:
     static SavedTool toolFromRow(const Sql &q);

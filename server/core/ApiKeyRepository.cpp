@@ -55,6 +55,7 @@ ApiKeyRepository::Minted ApiKeyRepository::insert(const QString &label, const QS
         .bind(QStringLiteral(":created"), k.createdAt)
         .exec();
     m_store.notifyChanged(QStringLiteral("api_keys"), k.id);
+    Q_EMIT keyChanged(k.id);
     return {k, secret};
 }
 
@@ -116,8 +117,10 @@ bool ApiKeyRepository::revoke(const QString &id)
                                   " revoked_at IS NULL"));
     q.bind(QStringLiteral(":t"), m_store.clock().nowMs()).bind(QStringLiteral(":id"), id).exec();
     const bool changed = q.rowsAffected() > 0;
-    if (changed)
+    if (changed) {
         m_store.notifyChanged(QStringLiteral("api_keys"), id);
+        Q_EMIT keyChanged(id);
+    }
     return changed;
 }
 
@@ -128,6 +131,7 @@ void ApiKeyRepository::setBalance(const QString &id, std::optional<qint64> balan
         .bind(QStringLiteral(":id"), id)
         .exec();
     m_store.notifyChanged(QStringLiteral("api_keys"), id);
+    Q_EMIT keyChanged(id);
 }
 
 void ApiKeyRepository::touch(const QString &id)
@@ -143,6 +147,7 @@ void ApiKeyRepository::touch(const QString &id)
         .exec();
     // At most once a minute per key: the console's "last used" follows without polling.
     m_store.notifyChanged(QStringLiteral("api_keys"), id);
+    Q_EMIT keyChanged(id);
 }
 
 } // namespace ph

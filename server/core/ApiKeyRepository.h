@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QObject>
 #include <QString>
 
 #include <optional>
@@ -28,8 +29,9 @@ struct ApiKey
 
 // API keys at rest: only the SHA-256 of a key is stored, with a short display prefix.
 // The secret itself exists only in the mint result, shown once.
-class ApiKeyRepository
+class ApiKeyRepository : public QObject
 {
+    Q_OBJECT
 public:
     struct Minted
     {
@@ -56,6 +58,10 @@ public:
     void setBalance(const QString &id, std::optional<qint64> balanceMilli);
     // Records use at most once a minute per key, so auth stays off the write path.
     void touch(const QString &id);
+
+Q_SIGNALS:
+    // A key was minted, revoked, or its balance or owner role changed.
+    void keyChanged(const QString &keyId);
 
 private:
     Minted insert(const QString &label, const QString &role, const QString &secret,

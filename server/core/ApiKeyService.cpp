@@ -13,7 +13,24 @@ const QStringList kRoles{QStringLiteral("user"), QStringLiteral("owner")};
 
 ApiKeyService::ApiKeyService(Store &store)
     : m_store(store)
-{}
+{
+    connect(&m_store.apiKeys(), &ApiKeyRepository::keyChanged, this, &ApiKeyService::keyChanged);
+    connect(&m_store.credits(), &CreditLedger::balanceChanged, this,
+            &ApiKeyService::creditsChanged);
+}
+
+std::optional<ApiKeyService::KeyUsage> ApiKeyService::lookup(const QString &id) const
+{
+    const auto key = m_store.apiKeys().find(id);
+    if (!key)
+        return std::nullopt;
+    return KeyUsage{*key, m_store.credits().totals(id)};
+}
+
+QString ApiKeyService::activeOwnerId() const
+{
+    return m_store.apiKeys().activeOwnerId();
+}
 
 QList<ApiKeyService::KeyUsage> ApiKeyService::list() const
 {

@@ -4,6 +4,7 @@
 #include "core/CreditLedger.h"
 
 #include <QList>
+#include <QObject>
 #include <QString>
 
 #include <optional>
@@ -16,8 +17,9 @@ class Store;
 // balance, revoke, list with usage. GET/POST /keys, PATCH/DELETE /keys/{id}, GET /usage
 // (sys::SystemController) and the console's keys panel both call it. Failures are
 // DomainErrors naming the field; nothing is stored then.
-class ApiKeyService
+class ApiKeyService : public QObject
 {
+    Q_OBJECT
 public:
     // A balance as the owner sets it: a number of credits, or unlimited.
     struct Balance
@@ -60,6 +62,18 @@ public:
     // Revokes the key; `actorKeyId` is the caller's own key (a key cannot revoke itself,
     // 409 CANNOT_REVOKE_SELF; empty for the console). 404 for an unknown key.
     ApiKey revoke(const QString &id, const QString &actorKeyId = {});
+
+    // A key and its use, or nothing (the console's lookups; find() answers 404).
+    std::optional<KeyUsage> lookup(const QString &id) const;
+    // The key the console acts as: the newest active owner key, else empty.
+    QString activeOwnerId() const;
+
+Q_SIGNALS:
+    // A key was minted, revoked, used or its balance set, whoever did it (the API, the
+    // console, a start).
+    void keyChanged(const QString &keyId);
+    // A key's credit ledger moved (a charged request or run, a refund).
+    void creditsChanged(const QString &keyId);
 
 private:
     static std::optional<qint64> milli(const Balance &balance);

@@ -89,6 +89,7 @@ Charge CreditLedger::charge(const QString &keyId, const QString &requestId, cons
             .exec();
     });
     m_store.notifyChanged(QStringLiteral("credit_ledger"), keyId);
+    Q_EMIT balanceChanged(keyId);
     return result;
 }
 

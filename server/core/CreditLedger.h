@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QObject>
 #include <QString>
 
 #include <optional>
@@ -52,8 +53,9 @@ double creditsFromMilli(qint64 milli);
 
 // The per-key ledger: every billed request appends a row and, for keys with a
 // balance, lowers it in the same transaction.
-class CreditLedger
+class CreditLedger : public QObject
 {
+    Q_OBJECT
 public:
     explicit CreditLedger(Store &store);
 
@@ -76,6 +78,10 @@ public:
         int requests = 0;
     };
     Totals totals(const QString &keyId) const;
+
+Q_SIGNALS:
+    // A key's ledger moved (a charge, a refund, a balance set).
+    void balanceChanged(const QString &keyId);
 
 private:
     Store &m_store;

@@ -113,6 +113,7 @@ void RequestLog::begin(const QString &requestId, const QString &keyId, const QSt
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .exec();
     m_store.notifyChanged(QStringLiteral("api_requests"), requestId);
+    Q_EMIT requestChanged(requestId);
 }
 
 void RequestLog::finish(const QString &requestId, const QString &status, const QJsonObject &summary)
@@ -125,6 +126,7 @@ void RequestLog::finish(const QString &requestId, const QString &status, const Q
         .bind(QStringLiteral(":id"), requestId)
         .exec();
     m_store.notifyChanged(QStringLiteral("api_requests"), requestId);
+    Q_EMIT requestChanged(requestId);
 }
 
 std::optional<RequestRecord> RequestLog::find(const QString &requestId) const

@@ -2,6 +2,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 
@@ -52,8 +53,9 @@ struct RequestRecord
 };
 
 // The log of billed API requests, with the webhook subscriptions they carried.
-class RequestLog
+class RequestLog : public QObject
 {
+    Q_OBJECT
 public:
     explicit RequestLog(Store &store);
 
@@ -65,6 +67,10 @@ public:
 
     void addSubscriptions(const QString &requestId, const QList<WebhookSubscription> &subs);
     QList<WebhookSubscription> subscriptions(const QString &requestId) const;
+
+Q_SIGNALS:
+    // A request was logged as started or finished.
+    void requestChanged(const QString &requestId);
 
 private:
     Store &m_store;

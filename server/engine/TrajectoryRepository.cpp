@@ -52,6 +52,7 @@ void TrajectoryRepository::create(const QString &id, const QString &keyId, const
         .bind(QStringLiteral(":p"), planner)
         .exec();
     m_store.notifyChanged(QStringLiteral("trajectories"), id);
+    Q_EMIT trajectoryChanged(id);
 }
 
 std::optional<TrajectoryRow> TrajectoryRepository::find(const QString &id) const
@@ -79,6 +80,7 @@ void TrajectoryRepository::update(const QString &id, const QString &status, int 
         .bind(QStringLiteral(":id"), id)
         .exec();
     m_store.notifyChanged(QStringLiteral("trajectories"), id);
+    Q_EMIT trajectoryChanged(id);
 }
 
 void TrajectoryRepository::beginPhase(const QString &trajectoryId, int phase,
@@ -117,6 +119,7 @@ void TrajectoryRepository::savePhase(const QString &trajectoryId, int phase, con
         .bind(QStringLiteral(":p"), phase)
         .exec();
     m_store.notifyChanged(QStringLiteral("phases"), trajectoryId);
+    Q_EMIT trajectoryChanged(trajectoryId);
 }
 
 std::optional<PhaseRow> TrajectoryRepository::phase(const QString &trajectoryId, int phase) const
@@ -169,6 +172,7 @@ qint64 TrajectoryRepository::addStep(const QString &trajectoryId, int phase, con
         .exec();
     const qint64 id = q.lastInsertId().toLongLong();
     m_store.notifyChanged(QStringLiteral("steps"), trajectoryId);
+    Q_EMIT stepsChanged(trajectoryId);
     return id;
 }
 

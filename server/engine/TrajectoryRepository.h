@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
 #include <QString>
 
 #include <optional>
@@ -44,8 +45,9 @@ struct PhaseRow
 };
 
 // Trajectories, phases and steps in the store (the engine's area repository).
-class TrajectoryRepository
+class TrajectoryRepository : public QObject
 {
+    Q_OBJECT
 public:
     explicit TrajectoryRepository(Store &store);
 
@@ -77,6 +79,12 @@ public:
     QList<PhaseRow> executingPhases() const;
     // Marks trajectories left "executing" (without an executing phase) as cancelled.
     int cancelOrphans();
+
+Q_SIGNALS:
+    // A trajectory or one of its phases changed (status, result, cost).
+    void trajectoryChanged(const QString &trajectoryId);
+    // A step was added to the trajectory.
+    void stepsChanged(const QString &trajectoryId);
 
 private:
     Store &m_store;

@@ -121,6 +121,7 @@ void RuntimeRepository::insertSession(const Session &session)
     bindSession(q, session);
     q.exec();
     m_store.notifyChanged(QStringLiteral("runtime_sessions"), session.id);
+    Q_EMIT sessionChanged(session.id);
 }
 
 std::optional<Session> RuntimeRepository::findSession(const QString &id) const
@@ -141,6 +142,7 @@ void RuntimeRepository::updateSession(const Session &session)
     bindSession(q, session);
     q.exec();
     m_store.notifyChanged(QStringLiteral("runtime_sessions"), session.id);
+    Q_EMIT sessionChanged(session.id);
 }
 
 QList<Session> RuntimeRepository::liveSessions(int limit) const
@@ -191,6 +193,7 @@ void RuntimeRepository::insertRun(const Run &run)
     bindRun(q, run);
     q.exec();
     m_store.notifyChanged(QStringLiteral("runtime_runs"), run.id);
+    Q_EMIT runChanged(run.id);
 }
 
 void RuntimeRepository::updateRun(const Run &run)
@@ -204,6 +207,7 @@ void RuntimeRepository::updateRun(const Run &run)
     bindRun(q, run);
     q.exec();
     m_store.notifyChanged(QStringLiteral("runtime_runs"), run.id);
+    Q_EMIT runChanged(run.id);
 }
 
 std::optional<Run> RuntimeRepository::findRun(const QString &id) const

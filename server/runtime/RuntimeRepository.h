@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
 #include <QString>
 
 #include <optional>
@@ -93,8 +94,9 @@ struct Snapshot
 
 // The runtime's rows in the store. Callers hold the transaction (the runtime's parts,
 // through RuntimeJournal::write).
-class RuntimeRepository
+class RuntimeRepository : public QObject
 {
+    Q_OBJECT
 public:
     explicit RuntimeRepository(Store &store);
 
@@ -167,6 +169,12 @@ public:
     int telemetryCount(const QString &sessionId) const;
     // What a telemetry batch counts against the quotas: its events and page URL, as stored.
     static qint64 telemetryBytes(const QJsonObject &batch);
+
+Q_SIGNALS:
+    // A runtime session was opened or moved.
+    void sessionChanged(const QString &sessionId);
+    // A runtime run was created or moved.
+    void runChanged(const QString &runId);
 
 private:
     Store &m_store;

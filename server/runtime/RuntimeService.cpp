@@ -6,6 +6,7 @@
 #include "RuntimeCommon.h"
 #include "RuntimeJournal.h"
 #include "RuntimeProjection.h"
+#include "RuntimeRepository.h"
 #include "RuntimeSessions.h"
 #include "RuntimeTelemetry.h"
 
@@ -33,6 +34,10 @@ RuntimeService::RuntimeService(Store &store, Settings &settings, sites::SiteRepo
         Q_EMIT runAnswered(sessionId, runId, message);
     };
     hooks.runStopped = [this](const QString &runId) { Q_EMIT runStopped(runId); };
+    connect(&m_journal->repo(), &RuntimeRepository::sessionChanged, this,
+            &RuntimeService::sessionChanged);
+    connect(&m_journal->repo(), &RuntimeRepository::runChanged, this,
+            &RuntimeService::visitorRunChanged);
 }
 
 RuntimeService::~RuntimeService() = default;

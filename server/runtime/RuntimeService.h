@@ -155,6 +155,10 @@ Q_SIGNALS:
     void runStarted(const QString &sessionId, const QString &runId);
     void runAnswered(const QString &sessionId, const QString &runId, const QString &message);
     void runStopped(const QString &runId);
+    // A visitor's session or run record was stored (opened, advanced, settled): the
+    // console's visitors list follows these.
+    void sessionChanged(const QString &sessionId);
+    void visitorRunChanged(const QString &runId);
 
 private:
     // Declared in the order they are built; destroyed in reverse.

@@ -88,8 +88,10 @@ std::pair<ConfigChange, bool> ChangeRepository::createOnce(ConfigChange c)
             .exec();
         created = true;
     });
-    if (created)
+    if (created) {
         m_store.notifyChanged(QStringLiteral("config_changes"), c.id);
+        Q_EMIT proposalChanged(c.id);
+    }
     return {c, created};
 }
 
@@ -143,8 +145,10 @@ bool ChangeRepository::decide(const QString &id, const QString &status, const QS
         .bind(QStringLiteral(":id"), id)
         .exec();
     const bool changed = q.rowsAffected() > 0;
-    if (changed)
+    if (changed) {
         m_store.notifyChanged(QStringLiteral("config_changes"), id);
+        Q_EMIT proposalChanged(id);
+    }
     return changed;
 }
 

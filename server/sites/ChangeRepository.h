@@ -2,6 +2,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 
@@ -36,8 +37,9 @@ struct ConfigChange
     std::optional<int> appliedVersion;
 };
 
-class ChangeRepository
+class ChangeRepository : public QObject
 {
+    Q_OBJECT
 public:
     explicit ChangeRepository(Store &store);
 
@@ -52,6 +54,10 @@ public:
     // Moves a pending change to applied or discarded; false when it was not pending.
     bool decide(const QString &id, const QString &status, const QString &actor, const QString &note,
                 std::optional<int> appliedVersion);
+
+Q_SIGNALS:
+    // A proposed configuration change was created or decided.
+    void proposalChanged(const QString &changeId);
 
 private:
     static ConfigChange fromRow(const Sql &q);

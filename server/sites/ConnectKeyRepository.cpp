@@ -77,6 +77,7 @@ ConnectKeyRepository::create(const QString &siteId, const QString &label, const 
     // Count and insert in one transaction: two concurrent creates cannot make a 9th.
     m_store.transaction([&] { m = insert(siteId, label, actor); });
     m_store.notifyChanged(QStringLiteral("connect_keys"), m.key.id);
+    Q_EMIT connectKeyChanged(m.key.id);
     return m;
 }
 
@@ -93,6 +94,7 @@ ConnectKeyRepository::Minted ConnectKeyRepository::rotate(const QString &id, con
         m = insert(old->siteId, old->label, actor);
     });
     m_store.notifyChanged(QStringLiteral("connect_keys"), m.key.id);
+    Q_EMIT connectKeyChanged(m.key.id);
     return m;
 }
 
@@ -126,8 +128,10 @@ bool ConnectKeyRepository::revoke(const QString &id)
                                   " revoked_at IS NULL"));
     q.bind(QStringLiteral(":t"), m_store.clock().nowMs()).bind(QStringLiteral(":id"), id).exec();
     const bool changed = q.rowsAffected() > 0;
-    if (changed)
+    if (changed) {
         m_store.notifyChanged(QStringLiteral("connect_keys"), id);
+        Q_EMIT connectKeyChanged(id);
+    }
     return changed;
 }
 
@@ -155,6 +159,7 @@ Principal ConnectKeyRepository::verify(const QString &credential)
             .exec();
         // At most once a minute per key: the console's "last used" follows live.
         m_store.notifyChanged(QStringLiteral("connect_keys"), key.id);
+        Q_EMIT connectKeyChanged(key.id);
     }
     Principal p;
     p.kind = Principal::Kind::ConnectKey;

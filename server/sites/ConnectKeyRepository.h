@@ -3,6 +3,7 @@
 #include "core/CredentialVerifier.h"
 
 #include <QList>
+#include <QObject>
 #include <QString>
 
 #include <optional>
@@ -30,8 +31,9 @@ struct ConnectKey
 // Connect AI keys: bearer keys `ck_<40 base62>` bound to one site, stored as SHA-256
 // only, at most kMaxActivePerSite active per site. Also the credential verifier the
 // authenticator consults for the SiteAgent and Workspace policies.
-class ConnectKeyRepository : public CredentialVerifier
+class ConnectKeyRepository : public QObject, public CredentialVerifier
 {
+    Q_OBJECT
 public:
     static constexpr int kMaxActivePerSite = 8;
 
@@ -55,6 +57,10 @@ public:
     // CredentialVerifier
     bool recognizes(const QString &credential) const override;
     Principal verify(const QString &credential) override;
+
+Q_SIGNALS:
+    // A Connect AI key was minted, revoked or used.
+    void connectKeyChanged(const QString &keyId);
 
 private:
     Minted insert(const QString &siteId, const QString &label, const QString &actor);

@@ -88,6 +88,7 @@ Site SiteRepository::createSite(const QString &name, const QString &ownerUid)
             .exec();
     });
     m_store.notifyChanged(QStringLiteral("sites"), s.id);
+    Q_EMIT siteChanged(s.id);
     return s;
 }
 
@@ -137,8 +138,10 @@ bool SiteRepository::deleteSite(const QString &id)
             .bind(QStringLiteral(":id"), id)
             .exec();
     });
-    if (deleted)
+    if (deleted) {
         m_store.notifyChanged(QStringLiteral("sites"), id);
+        Q_EMIT siteChanged(id);
+    }
     return deleted;
 }
 
@@ -174,6 +177,7 @@ SiteKey SiteRepository::createKey(const NewKey &n)
         .bind(QStringLiteral(":t"), k.createdAt)
         .exec();
     m_store.notifyChanged(QStringLiteral("site_keys"), k.id);
+    Q_EMIT siteKeyChanged(k.id);
     return k;
 }
 
@@ -244,6 +248,7 @@ void SiteRepository::updateKey(const SiteKey &k)
         .bind(QStringLiteral(":id"), k.id)
         .exec();
     m_store.notifyChanged(QStringLiteral("site_keys"), k.id);
+    Q_EMIT siteKeyChanged(k.id);
 }
 
 SiteKey SiteRepository::rotateKey(const QString &id)
@@ -258,6 +263,7 @@ SiteKey SiteRepository::rotateKey(const QString &id)
         .bind(QStringLiteral(":id"), id)
         .exec();
     m_store.notifyChanged(QStringLiteral("site_keys"), id);
+    Q_EMIT siteKeyChanged(id);
     return *findKey(id);
 }
 
@@ -272,6 +278,7 @@ QString SiteRepository::mintSecret(const QString &keyId)
         .bind(QStringLiteral(":id"), keyId)
         .exec();
     m_store.notifyChanged(QStringLiteral("site_keys"), keyId);
+    Q_EMIT siteKeyChanged(keyId);
     return secret;
 }
 
@@ -328,6 +335,7 @@ SiteConfigRecord SiteRepository::writeConfig(const QString &siteId, const QJsonO
             .exec();
     });
     m_store.notifyChanged(QStringLiteral("site_configs"), siteId);
+    Q_EMIT siteConfigChanged(siteId);
     return r;
 }
 
@@ -352,6 +360,7 @@ void SiteRepository::setPrivateHosts(const QString &siteId, const QStringList &h
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .exec();
     m_store.notifyChanged(QStringLiteral("sites"), siteId);
+    Q_EMIT siteChanged(siteId);
 }
 
 std::optional<QString> SiteRepository::siteOfVisitorAccount(const QString &apiKeyId) const
@@ -384,6 +393,7 @@ void SiteRepository::setApiKeyCapabilities(const QString &apiKeyId, const QJsonO
         .bind(QStringLiteral(":t"), m_store.clock().nowMs())
         .exec();
     m_store.notifyChanged(QStringLiteral("api_keys"), apiKeyId);
+    Q_EMIT keyCapabilitiesChanged(apiKeyId);
 }
 
 } // namespace ph::sites

@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 
@@ -77,8 +78,9 @@ struct SiteConfigRecord
 };
 
 // Sites, site keys, site configuration and user-key capabilities in the store.
-class SiteRepository
+class SiteRepository : public QObject
 {
+    Q_OBJECT
 public:
     explicit SiteRepository(Store &store);
 
@@ -133,6 +135,16 @@ public:
 
     std::optional<QJsonObject> apiKeyCapabilities(const QString &apiKeyId) const;
     void setApiKeyCapabilities(const QString &apiKeyId, const QJsonObject &capabilities);
+
+Q_SIGNALS:
+    // A site was created, renamed or deleted (with its keys and configuration).
+    void siteChanged(const QString &siteId);
+    // A site's configuration was saved.
+    void siteConfigChanged(const QString &siteId);
+    // A site key was minted, rotated, revoked or used.
+    void siteKeyChanged(const QString &keyId);
+    // An API key's site capabilities were set.
+    void keyCapabilitiesChanged(const QString &apiKeyId);
 
 private:
     static Site siteFromRow(const Sql &q);

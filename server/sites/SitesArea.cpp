@@ -3,11 +3,13 @@
 #include "AllowedDomains.h"
 #include "AnalyticsNotifications.h"
 #include "AnalyticsRepository.h"
+#include "ChangeDecisions.h"
 #include "ChangeRepository.h"
 #include "ConfigApi.h"
 #include "ConfigController.h"
 #include "ConnectKeyRepository.h"
 #include "SiteRepository.h"
+#include "WorkspaceActions.h"
 #include "WorkspaceController.h"
 
 #include "core/ApiKeyRepository.h"
@@ -20,7 +22,9 @@
 namespace ph::sites {
 
 SitesArea::SitesArea(Store &store, const Clock &clock)
-    : m_sites(std::make_unique<SiteRepository>(store))
+    : m_store(store)
+    , m_clock(clock)
+    , m_sites(std::make_unique<SiteRepository>(store))
     , m_connectKeys(std::make_unique<ConnectKeyRepository>(store))
     , m_changes(std::make_unique<ChangeRepository>(store))
     , m_analytics(std::make_unique<AnalyticsRepository>(store, *m_sites))
@@ -119,6 +123,28 @@ void SitesArea::startNotifications(webhooks::WebhookQueue &queue)
                     return k.id;
             return QString();
         });
+}
+
+GeneratedSiteKey SitesArea::generateSiteKey(const QJsonObject &body)
+{
+    return sites::generateSiteKey(m_store, *m_sites, body);
+}
+
+SiteKey SitesArea::rotateSiteKey(const QJsonObject &body)
+{
+    return sites::rotateSiteKey(m_store, *m_sites, body);
+}
+
+SiteConfigRecord SitesArea::upsertSiteConfig(const QString &siteId, const QJsonObject &patch,
+                                             const QString &actor)
+{
+    return sites::upsertSiteConfig(m_store, *m_sites, siteId, patch, actor);
+}
+
+ConfigChange SitesArea::applyChange(const QString &changeId, const QString &actor,
+                                    const QString &note)
+{
+    return sites::applyChange(m_store, *m_sites, *m_changes, changeId, actor, note);
 }
 
 } // namespace ph::sites

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <QJsonObject>
 #include <QList>
+#include <QString>
 
 #include <memory>
 
@@ -31,6 +33,10 @@ class ConfigController;
 class ConnectKeyRepository;
 class SiteRepository;
 class WorkspaceController;
+struct ConfigChange;
+struct GeneratedSiteKey;
+struct SiteConfigRecord;
+struct SiteKey;
 
 // The sites area as one piece for Service: repositories, the owner's-AI API, the
 // workspace and configuration controllers and the configuration MCP server.
@@ -62,7 +68,19 @@ public:
     void startNotifications(webhooks::WebhookQueue &queue);
     AnalyticsNotifications &notifications() { return *m_notifications; }
 
+    // The owner's actions the console takes, as the workspace API takes them
+    // (sites/WorkspaceActions.h, sites/ChangeDecisions.h); DomainErrors as there.
+    GeneratedSiteKey generateSiteKey(const QJsonObject &body);
+    SiteKey rotateSiteKey(const QJsonObject &body);
+    SiteConfigRecord upsertSiteConfig(const QString &siteId, const QJsonObject &patch,
+                                      const QString &actor);
+    ConfigChange applyChange(const QString &changeId, const QString &actor, const QString &note);
+    // The time the area's keys are judged against (usable, expired).
+    const Clock &clock() const { return m_clock; }
+
 private:
+    Store &m_store;
+    const Clock &m_clock;
     std::unique_ptr<SiteRepository> m_sites;
     std::unique_ptr<ConnectKeyRepository> m_connectKeys;
     std::unique_ptr<ChangeRepository> m_changes;
@@ -72,8 +90,6 @@ private:
     std::unique_ptr<WorkspaceController> m_workspace;
     std::unique_ptr<ConfigController> m_config;
     std::unique_ptr<AnalyticsNotifications> m_notifications;
-    Store &m_store;
-    const Clock &m_clock;
 };
 
 } // namespace ph::sites

@@ -1,53 +1,52 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 
 class QComboBox;
-class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QTableView;
 class QTableWidget;
-class QTimer;
-
-namespace ph {
-class Service;
-namespace a2w {
-struct Event;
-}
-} // namespace ph
 
 namespace ph::ui {
 
 class A2wRunsModel;
+class A2wRunsPanel;
+class DelegationsPanel;
+class VisitorSessionsPanel;
 
-// A2W runs of visiting agents: by site, agent, status and execution mode; the selected
-// run's live events; answer its questions, cancel it, or show the live browser views.
+// The A2W dock: three panels one above the other. The runs of visiting agents with the
+// selected run's live events (A2wRunsPanel), the delegated sessions they act under
+// (DelegationsPanel) and the embedded runtime's visitor sessions (VisitorSessionsPanel).
+// A visitor session chosen below shows its events in the runs panel's detail; the
+// panels' errors show in its error line.
 class A2wRunsDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit A2wRunsDock(Service &service, QWidget *parent = nullptr);
+    explicit A2wRunsDock(const ConsoleServices &services, QWidget *parent = nullptr);
 
-    A2wRunsModel *model() const { return m_model; }
-    QTableView *view() const { return m_view; }
-    QPlainTextEdit *eventsView() const { return m_events; }
-    QLineEdit *answerEdit() const { return m_answer; }
-    QPushButton *answerButton() const { return m_send; }
-    QPushButton *cancelButton() const { return m_cancel; }
-    QPushButton *confirmButton() const { return m_confirm; }
-    QPushButton *browserButton() const { return m_browser; }
-    QComboBox *siteFilter() const { return m_site; }
-    QComboBox *statusFilter() const { return m_status; }
-    // Delegated sessions visiting agents act under: listed with their scope and spend;
-    // the operator revokes the selected one.
-    QTableWidget *delegationsView() const { return m_delegations; }
-    QPushButton *revokeButton() const { return m_revoke; }
-    // Live visitor sessions of the embedded runtime: their tabs, active run and last
-    // event; the operator ends the selected session's run.
-    QTableWidget *visitorSessionsView() const { return m_visitors; }
-    QPushButton *endRunButton() const { return m_endRun; }
+    A2wRunsPanel *runsPanel() const { return m_runs; }
+    DelegationsPanel *delegationsPanel() const { return m_delegations; }
+    VisitorSessionsPanel *visitorSessionsPanel() const { return m_visitors; }
+
+    A2wRunsModel *model() const;
+    QTableView *view() const;
+    QPlainTextEdit *eventsView() const;
+    QLineEdit *answerEdit() const;
+    QPushButton *answerButton() const;
+    QPushButton *cancelButton() const;
+    QPushButton *confirmButton() const;
+    QPushButton *browserButton() const;
+    QComboBox *siteFilter() const;
+    QComboBox *statusFilter() const;
+    QTableWidget *delegationsView() const;
+    QPushButton *revokeButton() const;
+    QTableWidget *visitorSessionsView() const;
+    QPushButton *endRunButton() const;
     bool select(const QString &runId);
 
 Q_SIGNALS:
@@ -59,36 +58,10 @@ protected:
 
 private:
     void retranslateUi();
-    void showCurrent();
-    void appendEvent(const a2w::Event &event);
-    void applyFilter();
-    void refreshSites();
-    void refreshDelegations();
-    void refreshVisitors();
-    void showVisitor(const QString &sessionId);
 
-    Service &m_service;
-    A2wRunsModel *m_model;
-    QComboBox *m_site;
-    QComboBox *m_status;
-    QTableView *m_view;
-    QLabel *m_heading;
-    QPlainTextEdit *m_events;
-    QLabel *m_question;
-    QLineEdit *m_answer;
-    QPushButton *m_send;
-    QPushButton *m_cancel;
-    QPushButton *m_confirm;
-    QPushButton *m_browser;
-    QLabel *m_error;
-    QLabel *m_delegationsHeading;
-    QTableWidget *m_delegations;
-    QPushButton *m_revoke;
-    QLabel *m_visitorsHeading;
-    QTableWidget *m_visitors;
-    QPushButton *m_endRun;
-    QTimer *m_visitorsTimer;
-    QString m_current;
+    A2wRunsPanel *m_runs;
+    DelegationsPanel *m_delegations;
+    VisitorSessionsPanel *m_visitors;
 };
 
 } // namespace ph::ui

@@ -2,10 +2,8 @@
 
 #include "ScreencastView.h"
 
-#include "Service.h"
 #include "browser/BrowserLease.h"
 #include "browser/LiveFrameSource.h"
-#include "core/Store.h"
 #include "engine/TrajectoryRepository.h"
 
 #include <QCheckBox>
@@ -18,9 +16,9 @@
 
 namespace ph::ui {
 
-BrowserTile::BrowserTile(Service &service, BrowserLease *lease, QWidget *parent)
+BrowserTile::BrowserTile(const ConsoleServices &services, BrowserLease *lease, QWidget *parent)
     : QFrame(parent)
-    , m_service(service)
+    , m_services(services)
     , m_leaseId(lease->id())
     , m_label(lease->label())
     , m_page(lease->page())
@@ -50,9 +48,9 @@ BrowserTile::BrowserTile(Service &service, BrowserLease *lease, QWidget *parent)
             m_shown->setFocus();
     });
     connect(lease, &BrowserLease::urlChanged, this, &BrowserTile::update);
-    connect(&service.store(), &Store::changed, this,
-            [this](const QString &table, const QString &id) {
-                if (id == m_label && table == QLatin1String("trajectories"))
+    connect(&services.trajectories, &engine::TrajectoryRepository::trajectoryChanged, this,
+            [this](const QString &id) {
+                if (id == m_label)
                     update();
             });
     retranslateUi();
@@ -66,7 +64,7 @@ BrowserTile::~BrowserTile()
 
 bool BrowserTile::runIsPaused() const
 {
-    const auto run = m_service.trajectories().find(m_label);
+    const auto run = m_services.trajectories.find(m_label);
     return run && run->status == QLatin1String("requires_input");
 }
 
@@ -77,7 +75,7 @@ void BrowserTile::update()
     if (!paused && m_takeOver->isChecked())
         m_takeOver->setChecked(false); // the run goes on: handed back
     m_shown->setEnabled(paused && m_takeOver->isChecked());
-    const auto run = m_service.trajectories().find(m_label);
+    const auto run = m_services.trajectories.find(m_label);
     m_caption->setText(QStringLiteral("<b>%1</b> %2<br>%3")
                            .arg(m_label.toHtmlEscaped(),
                                 run ? QStringLiteral("— ") + run->status : QString(),

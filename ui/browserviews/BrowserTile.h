@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QFrame>
 #include <QPointer>
 
@@ -10,7 +12,6 @@ class QWebEngineView;
 
 namespace ph {
 class BrowserLease;
-class Service;
 } // namespace ph
 
 namespace ph::ui {
@@ -22,7 +23,7 @@ class BrowserTile : public QFrame
     Q_OBJECT
 public:
     // A QtWebEngine page is shown in a view; a chromium page by its screencast.
-    BrowserTile(Service &service, BrowserLease *lease, QWidget *parent = nullptr);
+    BrowserTile(const ConsoleServices &services, BrowserLease *lease, QWidget *parent = nullptr);
     ~BrowserTile() override;
 
     QString label() const { return m_label; }
@@ -42,7 +43,7 @@ private:
     void update();
     void enlarge();
 
-    Service &m_service;
+    ConsoleServices m_services;
     QString m_leaseId;
     QString m_label;
     QPointer<QWebEnginePage> m_page;

@@ -2,7 +2,6 @@
 
 #include "BrowserTile.h"
 
-#include "Service.h"
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
 
@@ -13,9 +12,9 @@
 
 namespace ph::ui {
 
-BrowserViewsDock::BrowserViewsDock(Service &service, QWidget *parent)
+BrowserViewsDock::BrowserViewsDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("browserViewsDock"));
     auto *scroll = new QScrollArea(this);
@@ -27,10 +26,10 @@ BrowserViewsDock::BrowserViewsDock(Service &service, QWidget *parent)
     m_layout->addWidget(m_empty, 0, 0);
     scroll->setWidget(m_grid);
     setWidget(scroll);
-    for (BrowserLease *lease : service.pool().leases())
+    for (BrowserLease *lease : services.pool.leases())
         add(lease);
-    connect(&service.pool(), &BrowserPool::leaseStarted, this, &BrowserViewsDock::add);
-    connect(&service.pool(), &BrowserPool::leaseEnded, this, &BrowserViewsDock::remove);
+    connect(&services.pool, &BrowserPool::leaseStarted, this, &BrowserViewsDock::add);
+    connect(&services.pool, &BrowserPool::leaseEnded, this, &BrowserViewsDock::remove);
     retranslateUi();
     layoutTiles();
 }
@@ -53,7 +52,7 @@ void BrowserViewsDock::add(BrowserLease *lease)
 {
     if (!lease || m_tiles.contains(lease->id()))
         return;
-    m_tiles.insert(lease->id(), new BrowserTile(m_service, lease, m_grid));
+    m_tiles.insert(lease->id(), new BrowserTile(m_services, lease, m_grid));
     layoutTiles();
 }
 

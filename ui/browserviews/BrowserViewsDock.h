@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 #include <QHash>
 
@@ -8,7 +10,6 @@ class QLabel;
 
 namespace ph {
 class BrowserLease;
-class Service;
 } // namespace ph
 
 namespace ph::ui {
@@ -24,7 +25,7 @@ class BrowserViewsDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit BrowserViewsDock(Service &service, QWidget *parent = nullptr);
+    explicit BrowserViewsDock(const ConsoleServices &services, QWidget *parent = nullptr);
     ~BrowserViewsDock() override;
 
     QList<BrowserTile *> tiles() const { return m_tiles.values(); }
@@ -39,7 +40,7 @@ private:
     void remove(const QString &leaseId);
     void layoutTiles();
 
-    Service &m_service;
+    ConsoleServices m_services;
     QWidget *m_grid;
     QGridLayout *m_layout;
     QLabel *m_empty;

@@ -2,7 +2,6 @@
 
 #include "DeliveriesModel.h"
 
-#include "Service.h"
 #include "common/CurlText.h"
 #include "common/DateText.h"
 #include "common/EmptyState.h"
@@ -41,12 +40,12 @@ QPlainTextEdit *textPane(QWidget *parent)
 }
 } // namespace
 
-DeliveriesDock::DeliveriesDock(Service &service, QWidget *parent)
+DeliveriesDock::DeliveriesDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("deliveriesDock"));
-    m_model = new DeliveriesModel(service.webhooks(), this);
+    m_model = new DeliveriesModel(services.webhooks, this);
     auto *body = new QWidget(this);
     auto *layout = new QVBoxLayout(body);
     auto *bar = new QHBoxLayout;
@@ -73,44 +72,17 @@ DeliveriesDock::DeliveriesDock(Service &service, QWidget *parent)
     m_empty = new EmptyState(m_view);
     for (const int column : {int(DeliveriesModel::NextAttempt), int(DeliveriesModel::Created)})
         m_view->horizontalHeader()->resizeSection(column, dateColumnWidth(m_view->fontMetrics()));
-    auto *detail = new QWidget(split);
-    auto *d = new QVBoxLayout(detail);
-    d->setContentsMargins(0, 0, 0, 0);
-    m_heading = new QLabel(detail);
-    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    d->addWidget(m_heading);
-    auto *inner = new QSplitter(Qt::Horizontal, detail);
-    inner->setObjectName(QStringLiteral("deliveryDetailSplit"));
-    m_attempts = new QTableWidget(0, 5, inner);
-    m_attempts->verticalHeader()->hide();
-    m_attempts->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_attempts->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_attempts->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_attempts->horizontalHeader()->setStretchLastSection(true);
-    m_attempts->horizontalHeader()->resizeSection(0, dateColumnWidth(m_attempts->fontMetrics()));
-    // The selected attempt: what went out, what came back.
-    auto *request = new QWidget(inner);
-    auto *r = new QVBoxLayout(request);
-    r->setContentsMargins(0, 0, 0, 0);
-    m_requestCaption = new QLabel(request);
-    m_requestHeaders = textPane(request);
-    m_requestBody = new JsonView(request);
-    m_requestCaption->setBuddy(m_requestHeaders);
-    r->addWidget(m_requestCaption);
-    r->addWidget(m_requestHeaders, 2);
-    r->addWidget(m_requestBody, 3);
-    auto *answer = new QWidget(inner);
-    auto *a = new QVBoxLayout(answer);
-    a->setContentsMargins(0, 0, 0, 0);
-    m_answerCaption = new QLabel(answer);
-    m_answer = textPane(answer);
-    m_answerCaption->setBuddy(m_answer);
-    a->addWidget(m_answerCaption);
-    a->addWidget(m_answer, 1);
-    d->addWidget(inner, 1);
+    makeDetail(split);
     layout->addWidget(split, 1);
     setWidget(body);
 
+    connectActions();
+    retranslateUi();
+    showCurrent();
+}
+
+void DeliveriesDock::connectActions()
+{
     auto *refresh = new QAction(this);
     refresh->setShortcut(QKeySequence::Refresh);
     refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -150,18 +122,55 @@ DeliveriesDock::DeliveriesDock(Service &service, QWidget *parent)
     connect(m_redeliver, &QPushButton::clicked, this, [this] {
         const QString id = m_current; // the row may move while it is redelivered
         if (!id.isEmpty())
-            m_service.webhooks().redeliver(id);
+            m_services.webhooks.redeliver(id);
     });
     connect(m_redeliverFailed, &QPushButton::clicked, this,
-            [this] { m_service.webhooks().redeliverFailed(QString()); });
+            [this] { m_services.webhooks.redeliverFailed(QString()); });
     connect(m_copyCurl, &QPushButton::clicked, this, &DeliveriesDock::copyCurl);
-    connect(&service.webhooks(), &webhooks::WebhookQueue::deliveryChanged, this,
+    connect(&m_services.webhooks, &webhooks::WebhookQueue::deliveryChanged, this,
             [this](const QString &id) {
                 if (id == m_current)
                     showCurrent();
             });
-    retranslateUi();
-    showCurrent();
+}
+
+void DeliveriesDock::makeDetail(QWidget *split)
+{
+    auto *detail = new QWidget(split);
+    auto *d = new QVBoxLayout(detail);
+    d->setContentsMargins(0, 0, 0, 0);
+    m_heading = new QLabel(detail);
+    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    d->addWidget(m_heading);
+    auto *inner = new QSplitter(Qt::Horizontal, detail);
+    inner->setObjectName(QStringLiteral("deliveryDetailSplit"));
+    m_attempts = new QTableWidget(0, 5, inner);
+    m_attempts->verticalHeader()->hide();
+    m_attempts->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_attempts->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_attempts->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_attempts->horizontalHeader()->setStretchLastSection(true);
+    m_attempts->horizontalHeader()->resizeSection(0, dateColumnWidth(m_attempts->fontMetrics()));
+    // The selected attempt: what went out, what came back.
+    auto *request = new QWidget(inner);
+    auto *r = new QVBoxLayout(request);
+    r->setContentsMargins(0, 0, 0, 0);
+    m_requestCaption = new QLabel(request);
+    m_requestHeaders = textPane(request);
+    m_requestBody = new JsonView(request);
+    m_requestCaption->setBuddy(m_requestHeaders);
+    r->addWidget(m_requestCaption);
+    r->addWidget(m_requestHeaders, 2);
+    r->addWidget(m_requestBody, 3);
+    auto *answer = new QWidget(inner);
+    auto *a = new QVBoxLayout(answer);
+    a->setContentsMargins(0, 0, 0, 0);
+    m_answerCaption = new QLabel(answer);
+    m_answer = textPane(answer);
+    m_answerCaption->setBuddy(m_answer);
+    a->addWidget(m_answerCaption);
+    a->addWidget(m_answer, 1);
+    d->addWidget(inner, 1);
 }
 
 DeliveriesDock::~DeliveriesDock() = default;
@@ -194,7 +203,7 @@ void DeliveriesDock::selectAttempt(int row)
 
 void DeliveriesDock::showCurrent()
 {
-    const auto d = m_current.isEmpty() ? std::nullopt : m_service.webhooks().find(m_current, true);
+    const auto d = m_current.isEmpty() ? std::nullopt : m_services.webhooks.find(m_current, true);
     m_redeliver->setEnabled(d.has_value());
     m_copyCurl->setEnabled(d.has_value());
     m_shown.reset();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 
 #include <memory>
@@ -12,9 +14,7 @@ class QSplitter;
 class QTableView;
 class QTableWidget;
 
-namespace ph {
-class Service;
-}
+namespace ph {}
 
 namespace ph::webhooks {
 struct DeliveryRecord;
@@ -35,7 +35,7 @@ class DeliveriesDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit DeliveriesDock(Service &service, QWidget *parent = nullptr);
+    explicit DeliveriesDock(const ConsoleServices &services, QWidget *parent = nullptr);
     ~DeliveriesDock() override;
 
     DeliveriesModel *model() const { return m_model; }
@@ -68,11 +68,13 @@ protected:
 
 private:
     void retranslateUi();
+    void connectActions();
+    void makeDetail(QWidget *split);
     void showCurrent();
     void showAttempt();
     void copyCurl();
 
-    Service &m_service;
+    ConsoleServices m_services;
     DeliveriesModel *m_model;
     QComboBox *m_filter;
     QTableView *m_view;

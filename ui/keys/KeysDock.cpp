@@ -2,12 +2,10 @@
 
 #include "KeysModel.h"
 
-#include "Service.h"
 #include "core/ApiKeyRepository.h"
 #include "core/ApiKeyService.h"
 #include "core/CreditLedger.h"
 #include "core/DomainError.h"
-#include "core/Store.h"
 
 #include "common/Icons.h"
 #include "common/SecretReveal.h"
@@ -54,12 +52,12 @@ std::optional<ApiKeyService::Balance> balanceOf(const QString &text, bool unlimi
 }
 } // namespace
 
-KeysDock::KeysDock(Service &service, QWidget *parent)
+KeysDock::KeysDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("keysDock"));
-    m_model = new KeysModel(service.store(), this);
+    m_model = new KeysModel(services.keyService, this);
 
     auto *body = new QWidget(this);
     auto *layout = new QVBoxLayout(body);
@@ -217,7 +215,7 @@ void KeysDock::mint()
         request.label = m_label->text().trimmed();
         request.role = m_role->currentData().toString();
         request.balance = balanceOf(m_mintBalance->text(), m_mintUnlimited->isChecked());
-        const ApiKeyRepository::Minted minted = m_service.keyService().mint(request);
+        const ApiKeyRepository::Minted minted = m_services.keyService.mint(request);
         // Shown here once; the model and the store only know its hash and prefix.
         m_secret->reveal(minted.secret);
         m_label->clear();
@@ -239,7 +237,7 @@ void KeysDock::setBalance()
         if (!balance)
             throw DomainError::missingField(QStringLiteral("balance"));
         const ApiKey key =
-            m_service.keyService().setBalance(m_current, *balance, QStringLiteral("console"));
+            m_services.keyService.setBalance(m_current, *balance, QStringLiteral("console"));
         showCurrent();
         showMessage(key.balanceMilli
                         ? tr("%1 now has %2 credits.")
@@ -256,11 +254,11 @@ void KeysDock::revoke()
 {
     if (m_current.isEmpty())
         return;
-    const auto key = m_service.store().apiKeys().find(m_current);
-    if (!key || key->revokedAt)
+    const auto key = m_services.keyService.lookup(m_current);
+    if (!key || key->key.revokedAt)
         return;
     try {
-        const ApiKey revoked = m_service.keyService().revoke(m_current);
+        const ApiKey revoked = m_services.keyService.revoke(m_current);
         showCurrent();
         showMessage(tr("Revoked %1; it now answers 401.").arg(revoked.label), false);
     } catch (const DomainError &e) {
@@ -270,8 +268,9 @@ void KeysDock::revoke()
 
 void KeysDock::showCurrent()
 {
-    const auto key =
-        m_current.isEmpty() ? std::nullopt : m_service.store().apiKeys().find(m_current);
+    const auto found = m_current.isEmpty() ? std::nullopt : m_services.keyService.lookup(m_current);
+    const std::optional<ApiKey> key =
+        found ? std::optional<ApiKey>(found->key) : std::optional<ApiKey>();
     const bool active = key && key->isActive();
     if (!key) {
         m_heading->setText(tr("Select a key to set its balance or revoke it."));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 
 class QCheckBox;
@@ -12,7 +14,6 @@ class QTableView;
 
 namespace ph {
 class DomainError;
-class Service;
 namespace http {}
 } // namespace ph
 
@@ -28,7 +29,7 @@ class KeysDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit KeysDock(Service &service, QWidget *parent = nullptr);
+    explicit KeysDock(const ConsoleServices &services, QWidget *parent = nullptr);
 
     KeysModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
@@ -63,7 +64,7 @@ private:
     void showMessage(const QString &text, bool error);
     void showError(const DomainError &error);
 
-    Service &m_service;
+    ConsoleServices m_services;
     KeysModel *m_model;
     QTableView *m_view;
     QGroupBox *m_mintBox;

@@ -2,7 +2,7 @@
 
 #include "common/DateText.h"
 
-#include "core/Store.h"
+#include "core/ApiKeyService.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -26,25 +26,23 @@ QString credits(qint64 milli)
 
 } // namespace
 
-KeysModel::KeysModel(Store &store, QObject *parent)
+KeysModel::KeysModel(ApiKeyService &keys, QObject *parent)
     : RowTableModel(
           ColumnCount, [](const KeyRow &r) { return r.key.id; }, parent)
-    , m_store(store)
+    , m_keys(keys)
 {
-    for (const ApiKey &k : m_store.apiKeys().list())
-        m_rows.append({k, m_store.credits().totals(k.id)});
-    connect(&m_store, &Store::changed, this, [this](const QString &table, const QString &id) {
-        if (table == QLatin1String("api_keys") || table == QLatin1String("credit_ledger"))
-            update(id);
-    });
+    for (const ApiKeyService::KeyUsage &k : m_keys.list())
+        m_rows.append({k.key, k.usage});
+    connect(&m_keys, &ApiKeyService::keyChanged, this, &KeysModel::update);
+    connect(&m_keys, &ApiKeyService::creditsChanged, this, &KeysModel::update);
 }
 
 void KeysModel::update(const QString &id)
 {
-    const auto key = m_store.apiKeys().find(id);
-    if (!key)
+    const auto found = m_keys.lookup(id);
+    if (!found)
         return; // keys are revoked, never deleted
-    const KeyRow fresh{*key, m_store.credits().totals(id)};
+    const KeyRow fresh{found->key, found->usage};
     const int row = rowOf(id);
     if (row >= 0) {
         if (!sameRow(m_rows.at(row), fresh)) {
@@ -61,8 +59,8 @@ void KeysModel::update(const QString &id)
 
 void KeysModel::refresh()
 {
-    for (const ApiKey &k : m_store.apiKeys().list())
-        update(k.id);
+    for (const ApiKeyService::KeyUsage &k : m_keys.list())
+        update(k.key.id);
 }
 
 QVariant KeysModel::data(const QModelIndex &index, int role) const

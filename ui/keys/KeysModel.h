@@ -5,6 +5,10 @@
 
 #include "common/RowTableModel.h"
 
+namespace ph {
+class ApiKeyService;
+}
+
 namespace ph::ui {
 
 // One API key as GET /keys shows it: the key (never its secret) and its usage.
@@ -15,8 +19,8 @@ struct KeyRow
 };
 
 // Every API key, oldest first, with balance and credits used. Live through
-// Store::changed: "api_keys" (minted, revoked, balance set) and "credit_ledger" (a
-// request billed) update or append the one row.
+// ApiKeyService::keyChanged (minted, revoked, balance set, a request billed, by the
+// console or the API): it updates or appends the one row.
 class KeysModel : public RowTableModel<KeyRow>
 {
     Q_OBJECT
@@ -34,7 +38,7 @@ public:
         ColumnCount
     };
 
-    explicit KeysModel(Store &store, QObject *parent = nullptr);
+    explicit KeysModel(ApiKeyService &keys, QObject *parent = nullptr);
 
     // Re-reads every key (F5): changed rows update, new ones are appended.
     void refresh();
@@ -46,7 +50,7 @@ public:
 private:
     void update(const QString &id);
 
-    Store &m_store;
+    ApiKeyService &m_keys;
 };
 
 } // namespace ph::ui

@@ -2,12 +2,13 @@
 
 #include "OverviewChart.h"
 
-#include "Service.h"
 #include "a2w/A2wService.h"
 #include "browser/BrowserPool.h"
+#include "core/ApiKeyService.h"
 #include "core/Clock.h"
 #include "core/RequestLog.h"
-#include "core/Store.h"
+#include "engine/TrajectoryRepository.h"
+#include "runtime/RuntimeService.h"
 #include "system/ActivityStats.h"
 #include "webhooks/WebhookQueue.h"
 
@@ -32,13 +33,6 @@ namespace {
 constexpr qint64 kMinuteMs = 60000;
 constexpr qint64 kPoolSlotMs = 10000; // the pool's load is kept per 10 s (its peak)
 constexpr int kTickMs = 10000;        // the hour moves on even when nothing changes
-
-// The tables whose changes move a chart (deliveries and A2W runs come by their services).
-bool movesACharts(const QString &table)
-{
-    return table == QLatin1String("trajectories") || table == QLatin1String("api_requests") ||
-           table == QLatin1String("credit_ledger") || table == QLatin1String("runtime_runs");
-}
 
 const QColor kGreen(0x2e, 0x7d, 0x32);
 const QColor kRed(0xc6, 0x28, 0x28);
@@ -88,10 +82,10 @@ struct OverviewDock::Read
     double queryMs = 0;
 };
 
-OverviewDock::OverviewDock(Service &service, QWidget *parent)
+OverviewDock::OverviewDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
-    , m_stats(std::make_unique<ActivityStats>(service.store()))
+    , m_services(services)
+    , m_stats(services.activityStats)
     , m_workers(std::make_unique<QThreadPool>())
 {
     m_workers->setObjectName(QStringLiteral("overviewReader"));
@@ -99,7 +93,7 @@ OverviewDock::OverviewDock(Service &service, QWidget *parent)
     m_watcher = new QFutureWatcher<void>(this);
     connect(m_watcher, &QFutureWatcherBase::finished, this, &OverviewDock::onReadFinished);
     // An in-memory store has no file a second connection could open.
-    const QString path = service.store().path();
+    const QString path = services.databasePath;
     m_readOnStore = path.isEmpty() || path == QLatin1String(":memory:") ||
                     path.startsWith(QLatin1String("file:"));
     setObjectName(QStringLiteral("overviewDock"));
@@ -127,6 +121,71 @@ OverviewDock::OverviewDock(Service &service, QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical, page);
     split->setObjectName(QStringLiteral("overviewSplit"));
     split->setChildrenCollapsible(false);
+    QWidget *chartsPage = makeChartsPage(split);
+    auto *logPage = new QWidget(split);
+    auto *logLayout = new QVBoxLayout(logPage);
+    logLayout->setContentsMargins(0, 0, 0, 0);
+    m_activityTitle = new QLabel(logPage);
+    m_activity = new QPlainTextEdit(logPage);
+    m_activity->setObjectName(QStringLiteral("overviewRequests"));
+    m_activity->setReadOnly(true);
+    m_activity->setMaximumBlockCount(500);
+    m_activity->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_activity->setTabChangesFocus(true);
+    m_activityTitle->setBuddy(m_activity);
+    logLayout->addWidget(m_activityTitle);
+    logLayout->addWidget(m_activity, 1);
+    split->addWidget(chartsPage);
+    split->addWidget(logPage);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    setWidget(page);
+
+    connectChanges();
+    samplePool();
+    retranslateUi();
+}
+
+void OverviewDock::connectChanges()
+{
+    m_throttle = new QTimer(this);
+    m_throttle->setSingleShot(true);
+    m_throttle->setTimerType(Qt::PreciseTimer);
+    connect(m_throttle, &QTimer::timeout, this, &OverviewDock::refreshNow);
+    m_tick = new QTimer(this);
+    m_tick->setInterval(kTickMs);
+    connect(m_tick, &QTimer::timeout, this, [this] {
+        samplePool();
+        scheduleRefresh();
+    });
+    m_tick->start();
+
+    // The charts move with runs, requests, credits and visitors' runs, whoever made them.
+    connect(&m_services.requestLog, &RequestLog::requestChanged, this,
+            &OverviewDock::onRequestChanged);
+    connect(&m_services.trajectories, &engine::TrajectoryRepository::trajectoryChanged, this,
+            &OverviewDock::scheduleRefresh);
+    connect(&m_services.keyService, &ApiKeyService::creditsChanged, this,
+            &OverviewDock::scheduleRefresh);
+    connect(&m_services.runtime, &runtime::RuntimeService::visitorRunChanged, this,
+            &OverviewDock::scheduleRefresh);
+    connect(&m_services.webhooks, &webhooks::WebhookQueue::deliveryChanged, this,
+            &OverviewDock::scheduleRefresh);
+    connect(&m_services.a2w, &a2w::A2wService::runChanged, this, &OverviewDock::scheduleRefresh);
+    connect(&m_services.pool, &BrowserPool::statsChanged, this, [this] {
+        samplePool();
+        scheduleRefresh();
+    });
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        m_tabShown = shown;
+        if (shown && m_dirty)
+            scheduleRefresh();
+    });
+}
+
+QWidget *OverviewDock::makeChartsPage(QWidget *split)
+{
     auto *chartsPage = new QWidget(split);
     auto *chartsLayout = new QVBoxLayout(chartsPage);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
@@ -189,54 +248,7 @@ OverviewDock::OverviewDock(Service &service, QWidget *parent)
     connect(deliveries, &OverviewChart::activated, this, &OverviewDock::deliveriesRequested);
     connect(chart(Chart::Credits), &OverviewChart::activated, this, &OverviewDock::keysRequested);
     connect(activityChart, &OverviewChart::activated, this, &OverviewDock::a2wRunsRequested);
-
-    auto *logPage = new QWidget(split);
-    auto *logLayout = new QVBoxLayout(logPage);
-    logLayout->setContentsMargins(0, 0, 0, 0);
-    m_activityTitle = new QLabel(logPage);
-    m_activity = new QPlainTextEdit(logPage);
-    m_activity->setObjectName(QStringLiteral("overviewRequests"));
-    m_activity->setReadOnly(true);
-    m_activity->setMaximumBlockCount(500);
-    m_activity->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_activity->setTabChangesFocus(true);
-    m_activityTitle->setBuddy(m_activity);
-    logLayout->addWidget(m_activityTitle);
-    logLayout->addWidget(m_activity, 1);
-    split->addWidget(chartsPage);
-    split->addWidget(logPage);
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
-    setWidget(page);
-
-    m_throttle = new QTimer(this);
-    m_throttle->setSingleShot(true);
-    m_throttle->setTimerType(Qt::PreciseTimer);
-    connect(m_throttle, &QTimer::timeout, this, &OverviewDock::refreshNow);
-    m_tick = new QTimer(this);
-    m_tick->setInterval(kTickMs);
-    connect(m_tick, &QTimer::timeout, this, [this] {
-        samplePool();
-        scheduleRefresh();
-    });
-    m_tick->start();
-
-    connect(&service.store(), &Store::changed, this, &OverviewDock::onStoreChanged);
-    connect(&service.webhooks(), &webhooks::WebhookQueue::deliveryChanged, this,
-            &OverviewDock::scheduleRefresh);
-    connect(&service.a2w(), &a2w::A2wService::runChanged, this, &OverviewDock::scheduleRefresh);
-    connect(&service.pool(), &BrowserPool::statsChanged, this, [this] {
-        samplePool();
-        scheduleRefresh();
-    });
-    connect(this, &QDockWidget::visibilityChanged, this, [this](bool shown) {
-        m_tabShown = shown;
-        if (shown && m_dirty)
-            scheduleRefresh();
-    });
-    samplePool();
-    retranslateUi();
+    return chartsPage;
 }
 
 // A read in flight is told to stop after its current query and waited for (a few ms),
@@ -282,11 +294,11 @@ void OverviewDock::retranslateUi()
     m_title->setText(tr("Pilothouse is running"));
     m_intro->setText(tr("The API listens at %1. Send your API key as "
                         "\"Authorization: Bearer <key>\". For example:")
-                         .arg(m_service.apiAddress()));
+                         .arg(m_services.apiAddress()));
     m_example->setPlainText(
         QStringLiteral("curl -s -H \"Authorization: Bearer $KEY\" \\\n  -d "
                        "'{\"urls\":[\"https://example.org/\"]}' \\\n  %1/scrape")
-            .arg(m_service.apiAddress()));
+            .arg(m_services.apiAddress()));
     m_example->setAccessibleName(tr("Example request"));
     m_chartsTitle->setText(tr("The last hour, per minute (click a chart to open its panel)"));
     m_activityTitle->setText(tr("Requests"));
@@ -341,13 +353,10 @@ void OverviewDock::retranslateUi()
     activityChart->setSeriesName(QStringLiteral("runtime"), tr("runtime runs"));
 }
 
-void OverviewDock::onStoreChanged(const QString &table, const QString &id)
+void OverviewDock::onRequestChanged(const QString &id)
 {
-    if (movesACharts(table))
-        scheduleRefresh();
-    if (table != QLatin1String("api_requests"))
-        return;
-    const auto record = m_service.store().requests().find(id);
+    scheduleRefresh();
+    const auto record = m_services.requestLog.find(id);
     if (!record)
         return;
     const QString time =
@@ -375,8 +384,8 @@ void OverviewDock::scheduleRefresh()
 
 void OverviewDock::samplePool()
 {
-    const BrowserPool::Stats s = m_service.pool().stats();
-    const qint64 slot = m_service.clock().nowMs() / kPoolSlotMs * kPoolSlotMs;
+    const BrowserPool::Stats s = m_services.pool.stats();
+    const qint64 slot = m_services.clock.nowMs() / kPoolSlotMs * kPoolSlotMs;
     if (!m_pool.isEmpty() && m_pool.last().at == slot) {
         PoolSample &last = m_pool.last();
         last.busy = qMax(last.busy, s.busy);
@@ -401,12 +410,12 @@ void OverviewDock::refreshNow()
     m_sinceRefresh.start();
     m_dirty = false;
     m_again = false;
-    const qint64 now = m_service.clock().nowMs();
+    const qint64 now = m_services.clock.nowMs();
     if (m_readOnStore) {
         // On the store's connection, so on this thread: all of it is UI-thread time.
         QElapsedTimer t;
         t.start();
-        const ActivityBuckets b = m_stats->lastMinutes(now, kMinutes);
+        const ActivityBuckets b = m_stats.lastMinutes(now, kMinutes);
         m_lastQueryMs = msSince(t);
         apply(b, now);
         m_lastRefreshMs = m_lastLatencyMs = msSince(t);
@@ -415,7 +424,7 @@ void OverviewDock::refreshNow()
         return;
     }
     auto read = std::make_shared<Read>();
-    read->path = m_service.store().path();
+    read->path = m_services.databasePath;
     read->now = now;
     read->minutes = kMinutes;
     read->started.start();
@@ -539,7 +548,7 @@ void OverviewDock::apply(const ActivityBuckets &b, qint64 now)
             size << QPointF(qreal(s.at), s.size);
             top = qMax(top, qreal(qMax(s.size, qMax(s.busy, s.queued))));
         }
-        const BrowserPool::Stats now_ = m_service.pool().stats();
+        const BrowserPool::Stats now_ = m_services.pool.stats();
         busy << QPointF(qreal(now), now_.busy);
         queued << QPointF(qreal(now), now_.queued);
         size << QPointF(qreal(now), now_.size);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QList>
@@ -15,7 +17,6 @@ template <typename T> class QFutureWatcher;
 namespace ph {
 class ActivityStats;
 struct ActivityBuckets;
-class Service;
 } // namespace ph
 
 namespace ph::ui {
@@ -38,7 +39,7 @@ public:
     static constexpr int kMinRefreshMs = 500; // at most 2 Hz
     static constexpr int kMinutes = 60;
 
-    explicit OverviewDock(Service &service, QWidget *parent = nullptr);
+    explicit OverviewDock(const ConsoleServices &services, QWidget *parent = nullptr);
     ~OverviewDock() override;
     QPlainTextEdit *activity() const { return m_activity; }
     OverviewChart *chart(Chart which) const { return m_charts.at(int(which)); }
@@ -82,15 +83,17 @@ private:
     };
     struct Read; // one read's input and result, shared with its worker
     void retranslateUi();
+    void connectChanges();
+    QWidget *makeChartsPage(QWidget *split);
     void onReadFinished();
     void apply(const ActivityBuckets &b, qint64 now);
-    void onStoreChanged(const QString &table, const QString &id);
+    void onRequestChanged(const QString &requestId);
     void scheduleRefresh();
     void samplePool();
     bool onScreen() const;
 
-    Service &m_service;
-    std::unique_ptr<ActivityStats> m_stats;
+    ConsoleServices m_services;
+    ActivityStats &m_stats;
     QLabel *m_title;
     QLabel *m_intro;
     QPlainTextEdit *m_example;

@@ -5,7 +5,6 @@
 #include "ProposalsModel.h"
 #include "common/JsonView.h"
 
-#include "Service.h"
 #include "common/Icons.h"
 #include "core/DomainError.h"
 #include "sites/ChangeDecisions.h"
@@ -68,13 +67,12 @@ void differences(const QJsonValue &a, const QJsonValue &b, const QString &path, 
 
 } // namespace
 
-ProposalsDock::ProposalsDock(Service &service, QWidget *parent)
+ProposalsDock::ProposalsDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("proposalsDock"));
-    m_model = new ProposalsModel(service.sites().changes(), service.sites().sites(),
-                                 service.store(), this);
+    m_model = new ProposalsModel(services.sites.changes(), services.sites.sites(), this);
     auto *body = new QWidget(this);
     auto *layout = new QVBoxLayout(body);
     m_filter = new QComboBox(body);
@@ -160,7 +158,7 @@ bool ProposalsDock::select(const QString &changeId)
 void ProposalsDock::showCurrent()
 {
     const auto change =
-        m_current.isEmpty() ? std::nullopt : m_service.sites().changes().find(m_current);
+        m_current.isEmpty() ? std::nullopt : m_services.sites.changes().find(m_current);
     m_changes->clear();
     const bool pending = change && change->status == QLatin1String("pending");
     m_apply->setEnabled(pending);
@@ -175,7 +173,7 @@ void ProposalsDock::showCurrent()
         m_proposed->setJson(QJsonValue(QJsonValue::Undefined));
         return;
     }
-    const auto site = m_service.sites().sites().findSite(change->siteId);
+    const auto site = m_services.sites.sites().findSite(change->siteId);
     m_heading->setText(QStringLiteral("<b>%1</b>").arg(change->title.toHtmlEscaped()));
     QString meta = tr("%1 · proposed by %2 on %3 · %4")
                        .arg(site ? site->name : change->siteId, change->author,
@@ -186,7 +184,7 @@ void ProposalsDock::showCurrent()
         meta += tr(" · decided by %1").arg(change->decidedBy);
     m_meta->setText(meta);
     m_description->setText(change->description);
-    const QJsonObject current = m_service.sites().sites().config(change->siteId).config;
+    const QJsonObject current = m_services.sites.sites().config(change->siteId).config;
     const QJsonObject proposed = sites::SiteConfigSchema::applyProposal(current, change->patch);
     m_currentView->setJson(current);
     m_proposed->setJson(pending ? QJsonValue(proposed) : QJsonValue(change->patch));
@@ -210,13 +208,11 @@ void ProposalsDock::decide(bool apply)
     const QString id = m_current;
     try {
         if (apply) {
-            const sites::ConfigChange c =
-                sites::applyChange(m_service.store(), m_service.sites().sites(),
-                                   m_service.sites().changes(), id, actor, m_note->text());
+            const sites::ConfigChange c = m_services.sites.applyChange(id, actor, m_note->text());
             m_message->setText(tr("Applied: the site's configuration is now version %1.")
                                    .arg(c.appliedVersion.value_or(0)));
         } else {
-            sites::discardChange(m_service.sites().changes(), id, actor, m_note->text());
+            sites::discardChange(m_services.sites.changes(), id, actor, m_note->text());
             m_message->setText(tr("Discarded; the configuration is unchanged."));
         }
         m_note->clear();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 
 class QComboBox;
@@ -9,9 +11,7 @@ class QListWidget;
 class QPushButton;
 class QTableView;
 
-namespace ph {
-class Service;
-}
+namespace ph {}
 
 namespace ph::ui {
 
@@ -26,7 +26,7 @@ class ProposalsDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit ProposalsDock(Service &service, QWidget *parent = nullptr);
+    explicit ProposalsDock(const ConsoleServices &services, QWidget *parent = nullptr);
 
     ProposalsModel *model() const { return m_model; }
     QComboBox *statusFilter() const { return m_filter; }
@@ -45,7 +45,7 @@ private:
     void showCurrent();
     void decide(bool apply);
 
-    Service &m_service;
+    ConsoleServices m_services;
     ProposalsModel *m_model;
     QComboBox *m_filter;
     QTableView *m_view;

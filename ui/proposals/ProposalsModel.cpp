@@ -1,7 +1,6 @@
 #include "ProposalsModel.h"
 #include "common/DateText.h"
 
-#include "core/Store.h"
 #include "sites/SiteRepository.h"
 
 #include <QDateTime>
@@ -10,14 +9,15 @@
 namespace ph::ui {
 
 ProposalsModel::ProposalsModel(sites::ChangeRepository &changes, sites::SiteRepository &sites,
-                               Store &store, QObject *parent)
+                               QObject *parent)
     : RowTableModel(
           ColumnCount, [](const sites::ConfigChange &r) { return r.id; }, parent)
     , m_changes(changes)
     , m_sites(sites)
 {
     m_rows = m_changes.recent(m_status, kLimit);
-    connect(&store, &Store::changed, this, &ProposalsModel::onStoreChanged);
+    connect(&m_changes, &sites::ChangeRepository::proposalChanged, this,
+            &ProposalsModel::onProposalChanged);
 }
 
 void ProposalsModel::setStatusFilter(const QString &status)
@@ -73,10 +73,8 @@ QVariant ProposalsModel::headerData(int section, Qt::Orientation orientation, in
     }
 }
 
-void ProposalsModel::onStoreChanged(const QString &table, const QString &id)
+void ProposalsModel::onProposalChanged(const QString &id)
 {
-    if (table != QLatin1String("config_changes"))
-        return;
     const auto fresh = m_changes.find(id);
     place(id, fresh, fresh && (m_status.isEmpty() || fresh->status == m_status));
 }

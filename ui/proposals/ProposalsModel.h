@@ -4,9 +4,6 @@
 
 #include "common/RowTableModel.h"
 
-namespace ph {
-class Store;
-}
 namespace ph::sites {
 class SiteRepository;
 }
@@ -14,7 +11,7 @@ class SiteRepository;
 namespace ph::ui {
 
 // Configuration proposals of every site, newest first, filtered by status; live through
-// Store::changed("config_changes").
+// ChangeRepository::proposalChanged (the console, the API or the configuration MCP).
 class ProposalsModel : public RowTableModel<sites::ConfigChange>
 {
     Q_OBJECT
@@ -22,7 +19,7 @@ public:
     enum Column { Title, Site, Status, Author, Proposed, ColumnCount };
     static constexpr int kLimit = 1000;
 
-    ProposalsModel(sites::ChangeRepository &changes, sites::SiteRepository &sites, Store &store,
+    ProposalsModel(sites::ChangeRepository &changes, sites::SiteRepository &sites,
                    QObject *parent = nullptr);
 
     void setStatusFilter(const QString &status);
@@ -32,7 +29,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    void onStoreChanged(const QString &table, const QString &id);
+    void onProposalChanged(const QString &id);
 
     sites::ChangeRepository &m_changes;
     sites::SiteRepository &m_sites;

@@ -4,7 +4,6 @@
 #include "SettingLabels.h"
 #include "SettingsModel.h"
 
-#include "Service.h"
 #include "common/Icons.h"
 #include "core/DomainError.h"
 #include "core/SettingsService.h"
@@ -38,25 +37,56 @@ QString prefixOf(const QString &key)
 
 } // namespace
 
-SettingsDock::SettingsDock(Service &service, QWidget *parent)
+SettingsDock::SettingsDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("settingsDock"));
-    m_model = new SettingsModel(service.settings(), this);
+    m_model = new SettingsModel(services.settings, this);
 
     auto *body = new QWidget(this);
     auto *layout = new QVBoxLayout(body);
 
+    layout->addWidget(makeServiceBox(body));
+
+    // Find a setting by its name or its key.
+    m_search = new QLineEdit(body);
+    m_search->setClearButtonEnabled(true);
+    m_search->setObjectName(QStringLiteral("settingsSearch"));
+    layout->addWidget(m_search);
+
+    layout->addWidget(makeFieldsArea(body), 1);
+
+    auto *buttons = new QHBoxLayout;
+    m_message = new QLabel(body);
+    m_message->setWordWrap(true);
+    m_apply = new QPushButton(icon(Icon::Save), QString(), body);
+    m_apply->setDefault(true);
+    m_revert = new QPushButton(icon(Icon::Revert), QString(), body);
+    buttons->addWidget(m_message, 1);
+    buttons->addWidget(m_revert);
+    buttons->addWidget(m_apply);
+    layout->addLayout(buttons);
+    setWidget(body);
+
+    for (Field &f : m_fields)
+        load(f);
+
+    connectActions();
+    retranslateUi();
+}
+
+QWidget *SettingsDock::makeServiceBox(QWidget *body)
+{
     // Set at start (command line), shown for reference; and the console's language.
     m_serviceBox = new QGroupBox(body);
     auto *serviceForm = new QFormLayout(m_serviceBox);
     m_addressCaption = new QLabel(m_serviceBox);
     m_dataDirCaption = new QLabel(m_serviceBox);
     m_languageCaption = new QLabel(m_serviceBox);
-    m_address = new QLineEdit(service.apiAddress(), m_serviceBox);
+    m_address = new QLineEdit(m_services.apiAddress(), m_serviceBox);
     m_address->setReadOnly(true);
-    m_dataDir = new QLineEdit(service.dataDir(), m_serviceBox);
+    m_dataDir = new QLineEdit(m_services.dataDir, m_serviceBox);
     m_dataDir->setReadOnly(true);
     m_language = new QComboBox(m_serviceBox);
     // Each language by its own name, so it can be found whatever is shown now.
@@ -66,14 +96,12 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
     serviceForm->addRow(m_addressCaption, m_address);
     serviceForm->addRow(m_dataDirCaption, m_dataDir);
     serviceForm->addRow(m_languageCaption, m_language);
-    layout->addWidget(m_serviceBox);
 
-    // Find a setting by its name or its key.
-    m_search = new QLineEdit(body);
-    m_search->setClearButtonEnabled(true);
-    m_search->setObjectName(QStringLiteral("settingsSearch"));
-    layout->addWidget(m_search);
+    return m_serviceBox;
+}
 
+QWidget *SettingsDock::makeFieldsArea(QWidget *body)
+{
     // One group per key prefix, in the definitions' order.
     auto *scroll = new QScrollArea(body);
     scroll->setWidgetResizable(true);
@@ -93,91 +121,85 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
             m_groups.append({prefix, box});
             formLayout->addWidget(box);
         }
-        QWidget *box = grid->parentWidget();
-        Field f;
-        f.definition = &d;
-        f.grid = grid;
-        f.caption = new QLabel(box);
-        QWidget *editor;
-        QWidget *focus;
-        if (d.type == QJsonValue::Bool) {
-            f.check = new QCheckBox(box);
-            editor = focus = f.check;
-        } else if (d.secret) {
-            // Write-only: the field starts empty and is emptied after storing.
-            auto *row = new QWidget(box);
-            auto *h = new QHBoxLayout(row);
-            h->setContentsMargins(0, 0, 0, 0);
-            f.line = new QLineEdit(row);
-            f.line->setEchoMode(QLineEdit::Password);
-            f.line->setAccessibleName(d.key); // its caption is in the row's parent
-            f.secretState = new QLabel(row);
-            f.clearSecret = new QPushButton(icon(Icon::Clear), QString(), row);
-            h->addWidget(f.line, 1);
-            h->addWidget(f.secretState);
-            h->addWidget(f.clearSecret);
-            editor = row;
-            focus = f.line;
-        } else if (d.type == QJsonValue::Double) {
-            f.quantity = new QuantityEdit(d, box);
-            editor = f.quantity;
-            focus = f.quantity->spinBox();
-        } else if (!d.choices.isEmpty()) {
-            // A choice: picked from a list; the list's line edit holds the value.
-            auto *combo = new QComboBox(box);
-            combo->setEditable(true);
-            combo->addItems(d.choices);
-            combo->setInsertPolicy(QComboBox::NoInsert);
-            f.line = combo->lineEdit();
-            editor = focus = combo;
-        } else {
-            f.line = new QLineEdit(box);
-            if (d.unit == Settings::Definition::Unit::Url)
-                f.line->setInputMethodHints(Qt::ImhUrlCharactersOnly);
-            editor = focus = f.line;
-        }
-        f.editorRow = editor;
-        f.caption->setBuddy(focus);
-        f.hint = new QLabel(box);
-        f.hint->setWordWrap(true);
-        f.hint->setForegroundRole(QPalette::PlaceholderText);
-        if (d.applies != Settings::Definition::Applies::Immediately) {
-            f.applies = new QLabel(box);
-            f.applies->setObjectName(QStringLiteral("appliesNote"));
-            f.applies->setWordWrap(true);
-        }
-        f.error = new QLabel(box);
-        f.error->setWordWrap(true);
-        f.error->setStyleSheet(kErrorStyle);
-        f.error->hide();
-        const int row = grid->rowCount();
-        grid->addWidget(f.caption, row, 0);
-        grid->addWidget(editor, row, 1);
-        grid->addWidget(f.hint, row, 2);
-        if (f.applies)
-            grid->addWidget(f.applies, row, 3);
-        grid->addWidget(f.error, row + 1, 1, 1, 3);
-        m_fields.append(f);
+        m_fields.append(makeField(d, grid));
     }
     formLayout->addStretch(1);
     scroll->setWidget(form);
-    layout->addWidget(scroll, 1);
 
-    auto *buttons = new QHBoxLayout;
-    m_message = new QLabel(body);
-    m_message->setWordWrap(true);
-    m_apply = new QPushButton(icon(Icon::Save), QString(), body);
-    m_apply->setDefault(true);
-    m_revert = new QPushButton(icon(Icon::Revert), QString(), body);
-    buttons->addWidget(m_message, 1);
-    buttons->addWidget(m_revert);
-    buttons->addWidget(m_apply);
-    layout->addLayout(buttons);
-    setWidget(body);
+    return scroll;
+}
 
-    for (Field &f : m_fields)
-        load(f);
+SettingsDock::Field SettingsDock::makeField(const Settings::Definition &d, QGridLayout *grid)
+{
+    QWidget *box = grid->parentWidget();
+    Field f;
+    f.definition = &d;
+    f.grid = grid;
+    f.caption = new QLabel(box);
+    QWidget *editor;
+    QWidget *focus;
+    if (d.type == QJsonValue::Bool) {
+        f.check = new QCheckBox(box);
+        editor = focus = f.check;
+    } else if (d.secret) {
+        // Write-only: the field starts empty and is emptied after storing.
+        auto *row = new QWidget(box);
+        auto *h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        f.line = new QLineEdit(row);
+        f.line->setEchoMode(QLineEdit::Password);
+        f.line->setAccessibleName(d.key); // its caption is in the row's parent
+        f.secretState = new QLabel(row);
+        f.clearSecret = new QPushButton(icon(Icon::Clear), QString(), row);
+        h->addWidget(f.line, 1);
+        h->addWidget(f.secretState);
+        h->addWidget(f.clearSecret);
+        editor = row;
+        focus = f.line;
+    } else if (d.type == QJsonValue::Double) {
+        f.quantity = new QuantityEdit(d, box);
+        editor = f.quantity;
+        focus = f.quantity->spinBox();
+    } else if (!d.choices.isEmpty()) {
+        // A choice: picked from a list; the list's line edit holds the value.
+        auto *combo = new QComboBox(box);
+        combo->setEditable(true);
+        combo->addItems(d.choices);
+        combo->setInsertPolicy(QComboBox::NoInsert);
+        f.line = combo->lineEdit();
+        editor = focus = combo;
+    } else {
+        f.line = new QLineEdit(box);
+        if (d.unit == Settings::Definition::Unit::Url)
+            f.line->setInputMethodHints(Qt::ImhUrlCharactersOnly);
+        editor = focus = f.line;
+    }
+    f.editorRow = editor;
+    f.caption->setBuddy(focus);
+    f.hint = new QLabel(box);
+    f.hint->setWordWrap(true);
+    f.hint->setForegroundRole(QPalette::PlaceholderText);
+    if (d.applies != Settings::Definition::Applies::Immediately) {
+        f.applies = new QLabel(box);
+        f.applies->setObjectName(QStringLiteral("appliesNote"));
+        f.applies->setWordWrap(true);
+    }
+    f.error = new QLabel(box);
+    f.error->setWordWrap(true);
+    f.error->setStyleSheet(kErrorStyle);
+    f.error->hide();
+    const int row = grid->rowCount();
+    grid->addWidget(f.caption, row, 0);
+    grid->addWidget(editor, row, 1);
+    grid->addWidget(f.hint, row, 2);
+    if (f.applies)
+        grid->addWidget(f.applies, row, 3);
+    grid->addWidget(f.error, row + 1, 1, 1, 3);
+    return f;
+}
 
+void SettingsDock::connectActions()
+{
     // Keyboard: Enter in a field applies, F5 (or Revert) reloads the stored values.
     auto *refresh = new QAction(this);
     refresh->setShortcut(QKeySequence::Refresh);
@@ -221,7 +243,6 @@ SettingsDock::SettingsDock(Service &service, QWidget *parent)
                         load(m_fields[row]);
                 }
             });
-    retranslateUi();
 }
 
 const SettingsDock::Field *SettingsDock::field(const QString &key) const
@@ -365,7 +386,7 @@ bool SettingsDock::check(Field &f)
         f.error->hide();
         return true;
     }
-    const QString problem = m_service.settings().validate(f.definition->key, editorValue(f));
+    const QString problem = m_services.settings.validate(f.definition->key, editorValue(f));
     f.error->setText(problem.isEmpty()
                          ? QString()
                          : tr("%1 (%2)").arg(problem, QStringLiteral("INVALID_FIELD")));
@@ -394,7 +415,7 @@ bool SettingsDock::apply()
         }
         try {
             const QStringList overridden =
-                m_service.settingsService().apply({{f.definition->key, editorValue(f)}});
+                m_services.settingsService.apply({{f.definition->key, editorValue(f)}});
             f.error->clear();
             f.error->hide();
             f.clearRequested = false;

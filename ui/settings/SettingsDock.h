@@ -2,6 +2,8 @@
 
 #include "core/Settings.h"
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 #include <QJsonValue>
 
@@ -13,9 +15,7 @@ class QLineEdit;
 class QPushButton;
 class QGridLayout;
 
-namespace ph {
-class Service;
-}
+namespace ph {}
 
 namespace ph::ui {
 
@@ -37,7 +37,7 @@ class SettingsDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit SettingsDock(Service &service, QWidget *parent = nullptr);
+    explicit SettingsDock(const ConsoleServices &services, QWidget *parent = nullptr);
 
     SettingsModel *model() const { return m_model; }
     // The editor of a setting: a QuantityEdit (numbers), a QLineEdit (text, URLs,
@@ -102,6 +102,10 @@ private:
     };
 
     void retranslateUi();
+    QWidget *makeServiceBox(QWidget *body);
+    QWidget *makeFieldsArea(QWidget *body);
+    Field makeField(const Settings::Definition &d, QGridLayout *grid);
+    void connectActions();
     const Field *field(const QString &key) const;
     void load(Field &field);
     QJsonValue editorValue(const Field &field) const;
@@ -111,7 +115,7 @@ private:
     void updateApply();
     QString groupTitle(const QString &prefix) const;
 
-    Service &m_service;
+    ConsoleServices m_services;
     SettingsModel *m_model;
     QGroupBox *m_serviceBox;
     QLabel *m_addressCaption;

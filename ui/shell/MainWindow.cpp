@@ -16,6 +16,7 @@
 
 #include "Service.h"
 #include "common/Accessibility.h"
+#include "common/ConsoleServices.h"
 #include "common/Icons.h"
 
 #include <QAction>
@@ -45,6 +46,7 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
                    QMainWindow::AllowTabbedDocks);
     // No central widget: the panels have the whole window, the Overview first among them.
     m_statusBar = new StatusBar(service, this);
+    const ConsoleServices services = ConsoleServices::of(service);
     setStatusBar(m_statusBar);
 
     m_fileMenu = menuBar()->addMenu(QString());
@@ -52,79 +54,39 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     m_quitAction->setShortcut(QKeySequence::Quit);
     // Each panel is a dock; the View menu shows and hides them.
     m_viewMenu = menuBar()->addMenu(QString());
-    m_overview = new OverviewDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_overview);
-    m_viewMenu->addAction(m_overview->toggleViewAction());
-    m_trajectories = new TrajectoriesDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_trajectories);
-    tabifyDockWidget(m_overview, m_trajectories);
-    m_viewMenu->addAction(m_trajectories->toggleViewAction());
-    m_a2wRuns = new A2wRunsDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_a2wRuns);
-    tabifyDockWidget(m_trajectories, m_a2wRuns);
-    m_viewMenu->addAction(m_a2wRuns->toggleViewAction());
-    m_deliveries = new DeliveriesDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_deliveries);
-    tabifyDockWidget(m_trajectories, m_deliveries);
-    m_viewMenu->addAction(m_deliveries->toggleViewAction());
-    m_triggers = new TriggersDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_triggers);
-    tabifyDockWidget(m_deliveries, m_triggers);
-    m_viewMenu->addAction(m_triggers->toggleViewAction());
-    m_proposals = new ProposalsDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_proposals);
-    tabifyDockWidget(m_triggers, m_proposals);
-    m_viewMenu->addAction(m_proposals->toggleViewAction());
-    m_browserViews = new BrowserViewsDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_browserViews);
-    tabifyDockWidget(m_proposals, m_browserViews);
-    m_viewMenu->addAction(m_browserViews->toggleViewAction());
-    connect(m_a2wRuns, &A2wRunsDock::browserViewRequested, m_browserViews, [this] {
-        m_browserViews->show();
-        m_browserViews->raise();
-    });
-    m_tools = new ToolsDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_tools);
-    tabifyDockWidget(m_proposals, m_tools);
-    m_viewMenu->addAction(m_tools->toggleViewAction());
-    m_keys = new KeysDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_keys);
-    tabifyDockWidget(m_tools, m_keys);
-    m_viewMenu->addAction(m_keys->toggleViewAction());
-    m_settingsDock = new SettingsDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_settingsDock);
-    tabifyDockWidget(m_keys, m_settingsDock);
-    m_viewMenu->addAction(m_settingsDock->toggleViewAction());
-    // The language picked in the panel is the console's from now on, also after a restart.
-    connect(m_settingsDock, &SettingsDock::languageRequested, this, [this](const QString &l) {
-        QSettings().setValue(QStringLiteral("console/language"), l);
-        setLanguage(l);
-    });
-    m_sitesDock = new SitesDock(service, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_sitesDock);
-    tabifyDockWidget(m_settingsDock, m_sitesDock);
-    m_viewMenu->addAction(m_sitesDock->toggleViewAction());
-    // The Overview's charts open their panels, filtered by the status or outcome clicked.
-    auto bringUp = [](QDockWidget *dock) {
-        dock->show();
-        dock->raise();
-        dock->setFocus();
-    };
-    connect(m_overview, &OverviewDock::runsRequested, this, [this, bringUp](const QString &s) {
-        m_trajectories->filterByStatus(s);
-        bringUp(m_trajectories);
-    });
-    connect(m_overview, &OverviewDock::deliveriesRequested, this,
-            [this, bringUp](const QString &s) {
-                m_deliveries->filterByStatus(s);
-                bringUp(m_deliveries);
-            });
-    connect(m_overview, &OverviewDock::browserViewsRequested, this,
-            [this, bringUp] { bringUp(m_browserViews); });
-    connect(m_overview, &OverviewDock::keysRequested, this, [this, bringUp] { bringUp(m_keys); });
-    connect(m_overview, &OverviewDock::a2wRunsRequested, this,
-            [this, bringUp] { bringUp(m_a2wRuns); });
+    addPanels(services);
+    connectOverview();
     m_overview->raise();
+    addPanelNavigation();
+    m_helpMenu = menuBar()->addMenu(QString());
+    m_shortcutsAction =
+        m_helpMenu->addAction(icon(Icon::About), QString(), this, &MainWindow::showShortcuts);
+    m_shortcutsAction->setShortcut(QKeySequence::HelpContents);
+    m_aboutAction = m_helpMenu->addAction(icon(Icon::About), QString(), this, [this] {
+        QMessageBox::about(this, tr("About Pilothouse"),
+                           tr("<b>Pilothouse %1</b><p>A self-hosted web-automation service: "
+                              "an API server, a cloud browser and this console.</p>")
+                               .arg(QStringLiteral(PILOTHOUSE_VERSION)));
+    });
+
+    // Screen readers name a form's fields by their labels.
+    labelFormFields(this);
+    resize(1100, 720);
+    restoreLayout();
+    const QString remembered = QSettings().value(QStringLiteral("console/closeAction")).toString();
+    if (remembered == QLatin1String("tray"))
+        m_closeAction = CloseAction::Tray;
+    else if (remembered == QLatin1String("quit"))
+        m_closeAction = CloseAction::Quit;
+    setLanguage(QSettings()
+                    .value(QStringLiteral("console/language"),
+                           QLocale().name().section(QLatin1Char('_'), 0, 0))
+                    .toString());
+    retranslateUi();
+}
+
+void MainWindow::addPanelNavigation()
+{
     // Keyboard: Ctrl+1 … Ctrl+0 go to the first ten panels, Ctrl+PgDown / Ctrl+PgUp to the
     // next and previous one; every panel is in View > Go to panel.
     m_panels = {m_overview,     m_trajectories, m_a2wRuns, m_deliveries,   m_triggers, m_proposals,
@@ -155,31 +117,86 @@ MainWindow::MainWindow(Service &service, QWidget *parent)
     m_previousPanelAction =
         m_goMenu->addAction(icon(Icon::Open), QString(), this, [step] { step(-1); });
     m_previousPanelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
-    m_helpMenu = menuBar()->addMenu(QString());
-    m_shortcutsAction =
-        m_helpMenu->addAction(icon(Icon::About), QString(), this, &MainWindow::showShortcuts);
-    m_shortcutsAction->setShortcut(QKeySequence::HelpContents);
-    m_aboutAction = m_helpMenu->addAction(icon(Icon::About), QString(), this, [this] {
-        QMessageBox::about(this, tr("About Pilothouse"),
-                           tr("<b>Pilothouse %1</b><p>A self-hosted web-automation service: "
-                              "an API server, a cloud browser and this console.</p>")
-                               .arg(QStringLiteral(PILOTHOUSE_VERSION)));
-    });
+}
 
-    // Screen readers name a form's fields by their labels.
-    labelFormFields(this);
-    resize(1100, 720);
-    restoreLayout();
-    const QString remembered = QSettings().value(QStringLiteral("console/closeAction")).toString();
-    if (remembered == QLatin1String("tray"))
-        m_closeAction = CloseAction::Tray;
-    else if (remembered == QLatin1String("quit"))
-        m_closeAction = CloseAction::Quit;
-    setLanguage(QSettings()
-                    .value(QStringLiteral("console/language"),
-                           QLocale().name().section(QLatin1Char('_'), 0, 0))
-                    .toString());
-    retranslateUi();
+void MainWindow::connectOverview()
+{
+    // The Overview's charts open their panels, filtered by the status or outcome clicked.
+    auto bringUp = [](QDockWidget *dock) {
+        dock->show();
+        dock->raise();
+        dock->setFocus();
+    };
+    connect(m_overview, &OverviewDock::runsRequested, this, [this, bringUp](const QString &s) {
+        m_trajectories->filterByStatus(s);
+        bringUp(m_trajectories);
+    });
+    connect(m_overview, &OverviewDock::deliveriesRequested, this,
+            [this, bringUp](const QString &s) {
+                m_deliveries->filterByStatus(s);
+                bringUp(m_deliveries);
+            });
+    connect(m_overview, &OverviewDock::browserViewsRequested, this,
+            [this, bringUp] { bringUp(m_browserViews); });
+    connect(m_overview, &OverviewDock::keysRequested, this, [this, bringUp] { bringUp(m_keys); });
+    connect(m_overview, &OverviewDock::a2wRunsRequested, this,
+            [this, bringUp] { bringUp(m_a2wRuns); });
+}
+
+void MainWindow::addPanels(const ConsoleServices &services)
+{
+    m_overview = new OverviewDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_overview);
+    m_viewMenu->addAction(m_overview->toggleViewAction());
+    m_trajectories = new TrajectoriesDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_trajectories);
+    tabifyDockWidget(m_overview, m_trajectories);
+    m_viewMenu->addAction(m_trajectories->toggleViewAction());
+    m_a2wRuns = new A2wRunsDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_a2wRuns);
+    tabifyDockWidget(m_trajectories, m_a2wRuns);
+    m_viewMenu->addAction(m_a2wRuns->toggleViewAction());
+    m_deliveries = new DeliveriesDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_deliveries);
+    tabifyDockWidget(m_trajectories, m_deliveries);
+    m_viewMenu->addAction(m_deliveries->toggleViewAction());
+    m_triggers = new TriggersDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_triggers);
+    tabifyDockWidget(m_deliveries, m_triggers);
+    m_viewMenu->addAction(m_triggers->toggleViewAction());
+    m_proposals = new ProposalsDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_proposals);
+    tabifyDockWidget(m_triggers, m_proposals);
+    m_viewMenu->addAction(m_proposals->toggleViewAction());
+    m_browserViews = new BrowserViewsDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_browserViews);
+    tabifyDockWidget(m_proposals, m_browserViews);
+    m_viewMenu->addAction(m_browserViews->toggleViewAction());
+    connect(m_a2wRuns, &A2wRunsDock::browserViewRequested, m_browserViews, [this] {
+        m_browserViews->show();
+        m_browserViews->raise();
+    });
+    m_tools = new ToolsDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_tools);
+    tabifyDockWidget(m_proposals, m_tools);
+    m_viewMenu->addAction(m_tools->toggleViewAction());
+    m_keys = new KeysDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_keys);
+    tabifyDockWidget(m_tools, m_keys);
+    m_viewMenu->addAction(m_keys->toggleViewAction());
+    m_settingsDock = new SettingsDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_settingsDock);
+    tabifyDockWidget(m_keys, m_settingsDock);
+    m_viewMenu->addAction(m_settingsDock->toggleViewAction());
+    // The language picked in the panel is the console's from now on, also after a restart.
+    connect(m_settingsDock, &SettingsDock::languageRequested, this, [this](const QString &l) {
+        QSettings().setValue(QStringLiteral("console/language"), l);
+        setLanguage(l);
+    });
+    m_sitesDock = new SitesDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_sitesDock);
+    tabifyDockWidget(m_settingsDock, m_sitesDock);
+    m_viewMenu->addAction(m_sitesDock->toggleViewAction());
 }
 
 MainWindow::~MainWindow() = default;

@@ -14,6 +14,7 @@ class Service;
 
 namespace ph::ui {
 
+struct ConsoleServices;
 class OverviewDock;
 class StatusBar;
 class BrowserViewsDock;
@@ -75,6 +76,9 @@ protected:
 
 private:
     void retranslateUi();
+    void addPanelNavigation();
+    void connectOverview();
+    void addPanels(const ConsoleServices &services);
     void hideToTray();
     CloseAction askOnClose();
 

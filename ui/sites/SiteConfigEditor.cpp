@@ -1,10 +1,8 @@
 #include "SiteConfigEditor.h"
 
-#include "Service.h"
 #include "common/Icons.h"
 #include "common/JsonView.h"
 #include "core/DomainError.h"
-#include "core/Store.h"
 #include "sites/SiteConfigSchema.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
@@ -250,9 +248,9 @@ const QList<SiteConfigEditor::Spec> &SiteConfigEditor::specs()
     return list;
 }
 
-SiteConfigEditor::SiteConfigEditor(Service &service, QWidget *parent)
+SiteConfigEditor::SiteConfigEditor(const ConsoleServices &services, QWidget *parent)
     : QWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("siteConfigEditor"));
     auto *layout = new QVBoxLayout(this);
@@ -332,7 +330,8 @@ SiteConfigEditor::SiteConfigEditor(Service &service, QWidget *parent)
     connect(m_json, &QPlainTextEdit::textChanged, this, &SiteConfigEditor::fromJson);
     connect(m_save, &QPushButton::clicked, this, &SiteConfigEditor::save);
     connect(m_revert, &QPushButton::clicked, this, &SiteConfigEditor::reload);
-    connect(&m_service.store(), &Store::changed, this, &SiteConfigEditor::onStoreChanged);
+    connect(&m_services.sites.sites(), &sites::SiteRepository::siteConfigChanged, this,
+            &SiteConfigEditor::onConfigChanged);
     retranslateUi();
     setSiteId(QString());
 }
@@ -729,7 +728,7 @@ void SiteConfigEditor::reload()
         m_stored = {};
         m_version = 0;
     } else {
-        const sites::SiteConfigRecord record = m_service.sites().sites().config(m_siteId);
+        const sites::SiteConfigRecord record = m_services.sites.sites().config(m_siteId);
         m_stored = record.config;
         m_version = record.version;
     }
@@ -740,10 +739,10 @@ void SiteConfigEditor::reload()
     retranslateUi();
 }
 
-void SiteConfigEditor::onStoreChanged(const QString &table, const QString &id)
+void SiteConfigEditor::onConfigChanged(const QString &siteId)
 {
     // Changed elsewhere (the API, an applied proposal): shown unless a draft is open.
-    if (table == QLatin1String("site_configs") && id == m_siteId && !hasChanges())
+    if (siteId == m_siteId && !hasChanges())
         reload();
 }
 
@@ -784,8 +783,8 @@ bool SiteConfigEditor::save()
     if (dialog.exec() != QDialog::Accepted)
         return false;
     try {
-        const sites::SiteConfigRecord written = sites::upsertSiteConfig(
-            m_service.store(), m_service.sites().sites(), m_siteId, patch(), kActor);
+        const sites::SiteConfigRecord written =
+            m_services.sites.upsertSiteConfig(m_siteId, patch(), kActor);
         reload();
         Q_EMIT message(tr("Saved the site configuration as version %1.").arg(written.version),
                        false);

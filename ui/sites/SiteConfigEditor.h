@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QStringList>
@@ -11,9 +13,7 @@ class QPushButton;
 class QTabWidget;
 class QTableWidget;
 
-namespace ph {
-class Service;
-}
+namespace ph {}
 
 namespace ph::ui {
 
@@ -33,7 +33,7 @@ class SiteConfigEditor : public QWidget
 {
     Q_OBJECT
 public:
-    explicit SiteConfigEditor(Service &service, QWidget *parent = nullptr);
+    explicit SiteConfigEditor(const ConsoleServices &services, QWidget *parent = nullptr);
 
     // Loads the stored configuration of `siteId` (none: an empty, disabled editor).
     void setSiteId(const QString &siteId);
@@ -111,10 +111,10 @@ private:
     void fromJson();
     void showDraft(bool json);
     void check();
-    void onStoreChanged(const QString &table, const QString &id);
+    void onConfigChanged(const QString &siteId);
     QString sectionTitle(const QString &name) const;
 
-    Service &m_service;
+    ConsoleServices m_services;
     QString m_siteId;
     QJsonObject m_stored;
     int m_version = 0;

@@ -6,10 +6,8 @@
 #include "SiteKeyPolicyForm.h"
 #include "SitesModel.h"
 
-#include "Service.h"
 #include "core/Clock.h"
 #include "core/DomainError.h"
-#include "core/Store.h"
 #include "sites/ConnectKeyRepository.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
@@ -43,16 +41,16 @@ const QString kErrorStyle = QStringLiteral("color: #c0392b");
 const QString kActor = QStringLiteral("console");
 } // namespace
 
-SitesDock::SitesDock(Service &service, QWidget *parent)
+SitesDock::SitesDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("sitesDock"));
-    sites::SitesArea &area = service.sites();
+    sites::SitesArea &area = services.sites;
     m_sites =
-        new SitesModel(area.sites(), area.connectKeys(), area.changes(), service.store(), this);
-    m_keys = new SiteKeysModel(area.sites(), service.store(), this);
-    m_connect = new ConnectKeysModel(area.connectKeys(), area.sites(), service.store(), this);
+        new SitesModel(area.sites(), area.connectKeys(), area.changes(), services.clock, this);
+    m_keys = new SiteKeysModel(area.sites(), services.clock, this);
+    m_connect = new ConnectKeysModel(area.connectKeys(), area.sites(), this);
 
     auto *body = new QWidget(this);
     auto *layout = new QVBoxLayout(body);
@@ -94,6 +92,65 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
     connect(m_savePrivateHosts, &QPushButton::clicked, this, &SitesDock::savePrivateHosts);
     connect(m_privateHosts, &QLineEdit::returnPressed, this, &SitesDock::savePrivateHosts);
     m_tabs = new QTabWidget(right);
+    makeKeysTab();
+    m_connectPane = new ConnectKeysPane(m_connect, m_tabs);
+    m_tabs->addTab(m_connectPane, QString());
+    m_configEditor = new SiteConfigEditor(services, m_tabs);
+    m_tabs->addTab(m_configEditor, QString());
+    connect(m_configEditor, &SiteConfigEditor::message, this, &SitesDock::showMessage);
+    r->addWidget(m_tabs, 1);
+
+    // A new key to copy: a public key (minted, rotated) or a Connect AI secret (once).
+    m_secret = new SecretReveal(right);
+    r->addWidget(m_secret);
+    m_message = new QLabel(right);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    r->addWidget(m_message);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
+    setWidget(body);
+
+    connectActions();
+    connectSelection();
+    retranslateUi();
+    loadPrivateHosts();
+    loadKeyForm();
+    showCurrent();
+}
+
+void SitesDock::connectActions()
+{
+    // Keyboard: Delete deletes the selected site (after the confirmation), deactivates
+    // the selected site key (the Connect AI pane revokes its key itself); F5 re-reads
+    // the Connect AI keys (their last use).
+    onDeleteKey(m_sitesView, this, &SitesDock::deleteSite);
+    onDeleteKey(m_keysView, this, &SitesDock::deactivate);
+    auto *refresh = new QAction(this);
+    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(refresh, &QAction::triggered, this, [this] {
+        m_connect->refresh();
+        showCurrent();
+    });
+    addAction(refresh);
+
+    connect(m_mintForm, &SiteKeyMintForm::mintRequested, this, &SitesDock::mint);
+    connect(m_deleteSite, &QPushButton::clicked, this, &SitesDock::deleteSite);
+    connect(m_keyForm, &SiteKeyPolicyForm::saveRequested, this, &SitesDock::savePolicy);
+    connect(m_keyForm, &SiteKeyPolicyForm::rotateRequested, this, &SitesDock::rotate);
+    connect(m_keyForm, &SiteKeyPolicyForm::toggleActiveRequested, this, [this] {
+        const auto key = m_services.sites.sites().findKey(m_keyId);
+        if (key)
+            setActive(!key->active);
+    });
+    connect(m_connectPane, &ConnectKeysPane::createRequested, this, &SitesDock::createConnectKey);
+    connect(m_connectPane, &ConnectKeysPane::revokeRequested, this, &SitesDock::revokeConnectKey);
+}
+
+void SitesDock::makeKeysTab()
+{
     m_keysTab = new QWidget(m_tabs);
     auto *k = new QVBoxLayout(m_keysTab);
     m_keysView = makeTableView(m_keys, SiteKeysModel::AllowedDomains, m_keysTab);
@@ -123,55 +180,6 @@ SitesDock::SitesDock(Service &service, QWidget *parent)
         }
     });
     m_tabs->addTab(m_keysTab, QString());
-    m_connectPane = new ConnectKeysPane(m_connect, m_tabs);
-    m_tabs->addTab(m_connectPane, QString());
-    m_configEditor = new SiteConfigEditor(service, m_tabs);
-    m_tabs->addTab(m_configEditor, QString());
-    connect(m_configEditor, &SiteConfigEditor::message, this, &SitesDock::showMessage);
-    r->addWidget(m_tabs, 1);
-
-    // A new key to copy: a public key (minted, rotated) or a Connect AI secret (once).
-    m_secret = new SecretReveal(right);
-    r->addWidget(m_secret);
-    m_message = new QLabel(right);
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    r->addWidget(m_message);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    layout->addWidget(split, 1);
-    setWidget(body);
-
-    // Keyboard: Delete deletes the selected site (after the confirmation), deactivates
-    // the selected site key (the Connect AI pane revokes its key itself); F5 re-reads
-    // the Connect AI keys (their last use).
-    onDeleteKey(m_sitesView, this, &SitesDock::deleteSite);
-    onDeleteKey(m_keysView, this, &SitesDock::deactivate);
-    auto *refresh = new QAction(this);
-    refresh->setShortcut(QKeySequence::Refresh);
-    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(refresh, &QAction::triggered, this, [this] {
-        m_connect->refresh();
-        showCurrent();
-    });
-    addAction(refresh);
-
-    connect(m_mintForm, &SiteKeyMintForm::mintRequested, this, &SitesDock::mint);
-    connect(m_deleteSite, &QPushButton::clicked, this, &SitesDock::deleteSite);
-    connect(m_keyForm, &SiteKeyPolicyForm::saveRequested, this, &SitesDock::savePolicy);
-    connect(m_keyForm, &SiteKeyPolicyForm::rotateRequested, this, &SitesDock::rotate);
-    connect(m_keyForm, &SiteKeyPolicyForm::toggleActiveRequested, this, [this] {
-        const auto key = m_service.sites().sites().findKey(m_keyId);
-        if (key)
-            setActive(!key->active);
-    });
-    connect(m_connectPane, &ConnectKeysPane::createRequested, this, &SitesDock::createConnectKey);
-    connect(m_connectPane, &ConnectKeysPane::revokeRequested, this, &SitesDock::revokeConnectKey);
-    connectSelection();
-    retranslateUi();
-    loadPrivateHosts();
-    loadKeyForm();
-    showCurrent();
 }
 
 void SitesDock::connectSelection()
@@ -242,7 +250,7 @@ void SitesDock::showConfiguration()
 
 bool SitesDock::selectSiteKey(const QString &keyId)
 {
-    const auto key = m_service.sites().sites().findKey(keyId);
+    const auto key = m_services.sites.sites().findKey(keyId);
     if (!key || !select(key->siteId))
         return false;
     const int row = m_keys->rowOf(keyId);
@@ -255,7 +263,7 @@ bool SitesDock::selectSiteKey(const QString &keyId)
 
 bool SitesDock::selectConnectKey(const QString &keyId)
 {
-    const auto key = m_service.sites().connectKeys().find(keyId);
+    const auto key = m_services.sites.connectKeys().find(keyId);
     if (!key || !select(key->siteId))
         return false;
     const int row = m_connect->rowOf(keyId);
@@ -273,7 +281,7 @@ void SitesDock::loadPrivateHosts()
     m_privateHosts->setText(
         m_siteId.isEmpty()
             ? QString()
-            : m_service.sites().sites().privateHosts(m_siteId).join(QStringLiteral(", ")));
+            : m_services.sites.sites().privateHosts(m_siteId).join(QStringLiteral(", ")));
 }
 
 void SitesDock::savePrivateHosts()
@@ -288,7 +296,7 @@ void SitesDock::savePrivateHosts()
     try {
         const QStringList hosts =
             sites::normalizePrivateHosts(entries, QStringLiteral("privateHosts"));
-        m_service.sites().sites().setPrivateHosts(m_siteId, hosts);
+        m_services.sites.sites().setPrivateHosts(m_siteId, hosts);
         m_privateHosts->setText(hosts.join(QStringLiteral(", ")));
         showMessage(hosts.isEmpty()
                         ? tr("Visitors' work reaches no private host beside the site's own.")
@@ -314,9 +322,8 @@ void SitesDock::showError(const DomainError &error)
 void SitesDock::mint()
 {
     try {
-        sites::SitesArea &area = m_service.sites();
-        const sites::GeneratedSiteKey g =
-            sites::generateSiteKey(m_service.store(), area.sites(), m_mintForm->request());
+        sites::SitesArea &area = m_services.sites;
+        const sites::GeneratedSiteKey g = area.generateSiteKey(m_mintForm->request());
         m_mintForm->reset(g.site.id);
         selectSiteKey(g.key.id);
         showKey(g.key.publicKey, false);
@@ -336,7 +343,7 @@ void SitesDock::savePolicy()
         return;
     try {
         const sites::SiteKey key =
-            sites::updateSiteKeyPolicy(m_service.sites().sites(), m_keyForm->request(m_keyId));
+            sites::updateSiteKeyPolicy(m_services.sites.sites(), m_keyForm->request(m_keyId));
         loadKeyForm();
         showCurrent();
         showMessage(tr("Saved the allowed domains, capabilities and policy of %1.").arg(key.label),
@@ -352,8 +359,7 @@ void SitesDock::rotate()
         return;
     try {
         const sites::SiteKey key =
-            sites::rotateSiteKey(m_service.store(), m_service.sites().sites(),
-                                 QJsonObject{{QStringLiteral("keyId"), m_keyId}});
+            m_services.sites.rotateSiteKey(QJsonObject{{QStringLiteral("keyId"), m_keyId}});
         showKey(key.publicKey, false);
         showCurrent();
         showMessage(tr("Rotated %1: its new public key is shown; the previous one no longer works.")
@@ -370,7 +376,7 @@ void SitesDock::setActive(bool active)
         return;
     try {
         const sites::SiteKey key = sites::updateSiteKeyPolicy(
-            m_service.sites().sites(),
+            m_services.sites.sites(),
             QJsonObject{{QStringLiteral("keyId"), m_keyId}, {QStringLiteral("active"), active}});
         showCurrent();
         showMessage(active ? tr("Activated %1.").arg(key.label)
@@ -383,14 +389,14 @@ void SitesDock::setActive(bool active)
 
 void SitesDock::deactivate()
 {
-    const auto key = m_keyId.isEmpty() ? std::nullopt : m_service.sites().sites().findKey(m_keyId);
+    const auto key = m_keyId.isEmpty() ? std::nullopt : m_services.sites.sites().findKey(m_keyId);
     if (key && key->active)
         setActive(false);
 }
 
 void SitesDock::deleteSite()
 {
-    sites::SitesArea &area = m_service.sites();
+    sites::SitesArea &area = m_services.sites;
     const auto site = m_siteId.isEmpty() ? std::nullopt : area.sites().findSite(m_siteId);
     if (!site)
         return;
@@ -424,7 +430,7 @@ void SitesDock::createConnectKey()
 {
     if (m_siteId.isEmpty())
         return;
-    sites::SitesArea &area = m_service.sites();
+    sites::SitesArea &area = m_services.sites;
     try {
         const auto minted = sites::createConnectKey(
             area.sites(), area.connectKeys(),
@@ -445,7 +451,7 @@ void SitesDock::revokeConnectKey()
 {
     if (m_connectId.isEmpty())
         return;
-    sites::SitesArea &area = m_service.sites();
+    sites::SitesArea &area = m_services.sites;
     const auto key = area.connectKeys().find(m_connectId);
     if (!key || key->revokedAt)
         return;
@@ -468,13 +474,13 @@ void SitesDock::showKey(const QString &key, bool secret)
 
 void SitesDock::loadKeyForm()
 {
-    const auto key = m_keyId.isEmpty() ? std::nullopt : m_service.sites().sites().findKey(m_keyId);
+    const auto key = m_keyId.isEmpty() ? std::nullopt : m_services.sites.sites().findKey(m_keyId);
     m_keyForm->load(key ? &*key : nullptr);
 }
 
 void SitesDock::showCurrent()
 {
-    sites::SitesArea &area = m_service.sites();
+    sites::SitesArea &area = m_services.sites;
     const auto site = m_siteId.isEmpty() ? std::nullopt : area.sites().findSite(m_siteId);
     if (!site)
         m_siteHeading->setText(tr("Select a site to see its site keys and Connect AI keys."));
@@ -486,13 +492,13 @@ void SitesDock::showCurrent()
     auto key = m_keyId.isEmpty() ? std::nullopt : area.sites().findKey(m_keyId);
     if (key && key->siteId != m_siteId)
         key.reset();
-    m_keyForm->showKey(key ? &*key : nullptr, site.has_value(), m_service.store().clock().nowMs());
+    m_keyForm->showKey(key ? &*key : nullptr, site.has_value(), m_services.clock.nowMs());
     // Shown with the key shortened, as everywhere in the panel; Copy gives the whole line.
     const QString snippet = QStringLiteral("<script src=\"%1/embed.js\" data-site-key=\"%2\" "
                                            "data-site-id=\"%3\" defer></script>");
     m_snippetText =
-        key ? snippet.arg(m_service.apiAddress(), key->publicKey, key->siteId) : QString();
-    m_snippet->setText(key ? snippet.arg(m_service.apiAddress(),
+        key ? snippet.arg(m_services.apiAddress(), key->publicKey, key->siteId) : QString();
+    m_snippet->setText(key ? snippet.arg(m_services.apiAddress(),
                                          SiteKeysModel::maskedPublicKey(key->publicKey),
                                          key->siteId)
                            : QString());

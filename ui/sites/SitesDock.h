@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 
 class QLabel;
@@ -10,7 +12,6 @@ class QTableView;
 
 namespace ph {
 class DomainError;
-class Service;
 } // namespace ph
 
 namespace ph::ui {
@@ -37,7 +38,7 @@ class SitesDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit SitesDock(Service &service, QWidget *parent = nullptr);
+    explicit SitesDock(const ConsoleServices &services, QWidget *parent = nullptr);
 
     SitesModel *model() const { return m_sites; }
     SiteKeysModel *siteKeysModel() const { return m_keys; }
@@ -79,6 +80,8 @@ protected:
 private:
     void connectSelection();
     void retranslateUi();
+    void connectActions();
+    void makeKeysTab();
     void retranslateSecret();
     void mint();
     void savePolicy();
@@ -96,7 +99,7 @@ private:
     void loadPrivateHosts();
     void savePrivateHosts();
 
-    Service &m_service;
+    ConsoleServices m_services;
     SitesModel *m_sites;
     SiteKeysModel *m_keys;
     ConnectKeysModel *m_connect;

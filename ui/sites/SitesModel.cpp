@@ -3,7 +3,6 @@
 #include "common/DateText.h"
 
 #include "core/Clock.h"
-#include "core/Store.h"
 #include "sites/ChangeRepository.h"
 
 #include <QColor>
@@ -35,19 +34,33 @@ template <class T> QList<T> newestFirst(QList<T> list)
 // --- SitesModel ---------------------------------------------------------------------------
 
 SitesModel::SitesModel(sites::SiteRepository &sites, sites::ConnectKeyRepository &connectKeys,
-                       sites::ChangeRepository &changes, Store &store, QObject *parent)
+                       sites::ChangeRepository &changes, const Clock &clock, QObject *parent)
     : RowTableModel(
           ColumnCount, [](const SiteRow &r) { return r.site.id; }, parent)
     , m_sites(sites)
     , m_connectKeys(connectKeys)
     , m_changes(changes)
-    , m_store(store)
+    , m_clock(clock)
 {
     for (const sites::Site &s : newestFirst(m_sites.listSites(sites::kLocalOwner))) {
         if (const auto row = load(s.id))
             m_rows.append(*row);
     }
-    connect(&store, &Store::changed, this, &SitesModel::onStoreChanged);
+    connect(&m_sites, &sites::SiteRepository::siteChanged, this, &SitesModel::update);
+    connect(&m_sites, &sites::SiteRepository::siteConfigChanged, this, &SitesModel::update);
+    connect(&m_sites, &sites::SiteRepository::siteKeyChanged, this, [this](const QString &id) {
+        if (const auto key = m_sites.findKey(id))
+            update(key->siteId);
+    });
+    connect(&m_connectKeys, &sites::ConnectKeyRepository::connectKeyChanged, this,
+            [this](const QString &id) {
+                if (const auto key = m_connectKeys.find(id))
+                    update(key->siteId);
+            });
+    connect(&m_changes, &sites::ChangeRepository::proposalChanged, this, [this](const QString &id) {
+        if (const auto change = m_changes.find(id))
+            update(change->siteId);
+    });
 }
 
 std::optional<SiteRow> SitesModel::load(const QString &siteId) const
@@ -57,7 +70,7 @@ std::optional<SiteRow> SitesModel::load(const QString &siteId) const
         return std::nullopt;
     SiteRow row;
     row.site = *site;
-    const qint64 now = m_store.clock().nowMs();
+    const qint64 now = m_clock.nowMs();
     for (const sites::SiteKey &k : m_sites.listKeys(siteId)) {
         ++row.siteKeys;
         if (k.isUsable(now))
@@ -76,22 +89,6 @@ void SitesModel::update(const QString &siteId)
     if (row >= 0 && fresh && sameRow(m_rows.at(row), *fresh))
         return;
     place(siteId, fresh, fresh.has_value());
-}
-
-void SitesModel::onStoreChanged(const QString &table, const QString &id)
-{
-    if (table == QLatin1String("sites") || table == QLatin1String("site_configs")) {
-        update(id);
-    } else if (table == QLatin1String("site_keys")) {
-        if (const auto key = m_sites.findKey(id))
-            update(key->siteId);
-    } else if (table == QLatin1String("connect_keys")) {
-        if (const auto key = m_connectKeys.find(id))
-            update(key->siteId);
-    } else if (table == QLatin1String("config_changes")) {
-        if (const auto change = m_changes.find(id))
-            update(change->siteId);
-    }
 }
 
 QVariant SitesModel::data(const QModelIndex &index, int role) const
@@ -153,13 +150,14 @@ QVariant SitesModel::headerData(int section, Qt::Orientation orientation, int ro
 
 // --- SiteKeysModel ------------------------------------------------------------------------
 
-SiteKeysModel::SiteKeysModel(sites::SiteRepository &sites, Store &store, QObject *parent)
+SiteKeysModel::SiteKeysModel(sites::SiteRepository &sites, const Clock &clock, QObject *parent)
     : RowTableModel(
           ColumnCount, [](const sites::SiteKey &k) { return k.id; }, parent)
     , m_sites(sites)
-    , m_store(store)
+    , m_clock(clock)
 {
-    connect(&store, &Store::changed, this, &SiteKeysModel::onStoreChanged);
+    connect(&m_sites, &sites::SiteRepository::siteKeyChanged, this, &SiteKeysModel::onKeyChanged);
+    connect(&m_sites, &sites::SiteRepository::siteChanged, this, &SiteKeysModel::onSiteChanged);
 }
 
 void SiteKeysModel::setSiteId(const QString &siteId)
@@ -176,17 +174,19 @@ QString SiteKeysModel::maskedPublicKey(const QString &publicKey)
     return publicKey.left(prefix.size() + 4) + QStringLiteral("…") + publicKey.right(4);
 }
 
-void SiteKeysModel::onStoreChanged(const QString &table, const QString &id)
+void SiteKeysModel::onKeyChanged(const QString &keyId)
 {
     if (m_siteId.isEmpty())
         return;
-    if (table == QLatin1String("site_keys")) {
-        const auto key = m_sites.findKey(id);
-        place(id, key, key && key->siteId == m_siteId);
-    } else if (table == QLatin1String("sites") && id == m_siteId && !m_sites.findSite(id)) {
-        // Deleted with its keys (the cascade sends no row notifications).
+    const auto key = m_sites.findKey(keyId);
+    place(keyId, key, key && key->siteId == m_siteId);
+}
+
+void SiteKeysModel::onSiteChanged(const QString &siteId)
+{
+    // Deleted with its keys (the cascade sends no key notifications).
+    if (!m_siteId.isEmpty() && siteId == m_siteId && !m_sites.findSite(siteId))
         resetRows({});
-    }
 }
 
 QVariant SiteKeysModel::data(const QModelIndex &index, int role) const
@@ -194,7 +194,7 @@ QVariant SiteKeysModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= m_rows.size())
         return {};
     const sites::SiteKey &k = m_rows.at(index.row());
-    const qint64 now = m_store.clock().nowMs();
+    const qint64 now = m_clock.nowMs();
     if (role == Qt::UserRole)
         return k.id;
     if (role == Qt::ForegroundRole)
@@ -285,13 +285,15 @@ QVariant SiteKeysModel::headerData(int section, Qt::Orientation orientation, int
 // --- ConnectKeysModel ---------------------------------------------------------------------
 
 ConnectKeysModel::ConnectKeysModel(sites::ConnectKeyRepository &connectKeys,
-                                   sites::SiteRepository &sites, Store &store, QObject *parent)
+                                   sites::SiteRepository &sites, QObject *parent)
     : RowTableModel(
           ColumnCount, [](const sites::ConnectKey &k) { return k.id; }, parent)
     , m_connectKeys(connectKeys)
     , m_sites(sites)
 {
-    connect(&store, &Store::changed, this, &ConnectKeysModel::onStoreChanged);
+    connect(&m_connectKeys, &sites::ConnectKeyRepository::connectKeyChanged, this,
+            &ConnectKeysModel::onKeyChanged);
+    connect(&m_sites, &sites::SiteRepository::siteChanged, this, &ConnectKeysModel::onSiteChanged);
 }
 
 QList<sites::ConnectKey> ConnectKeysModel::load() const
@@ -322,16 +324,18 @@ void ConnectKeysModel::refresh()
     }
 }
 
-void ConnectKeysModel::onStoreChanged(const QString &table, const QString &id)
+void ConnectKeysModel::onKeyChanged(const QString &keyId)
 {
     if (m_siteId.isEmpty())
         return;
-    if (table == QLatin1String("connect_keys")) {
-        const auto key = m_connectKeys.find(id);
-        place(id, key, key && key->siteId == m_siteId);
-    } else if (table == QLatin1String("sites") && id == m_siteId && !m_sites.findSite(id)) {
+    const auto key = m_connectKeys.find(keyId);
+    place(keyId, key, key && key->siteId == m_siteId);
+}
+
+void ConnectKeysModel::onSiteChanged(const QString &siteId)
+{
+    if (!m_siteId.isEmpty() && siteId == m_siteId && !m_sites.findSite(siteId))
         resetRows({});
-    }
 }
 
 QVariant ConnectKeysModel::data(const QModelIndex &index, int role) const

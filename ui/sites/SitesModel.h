@@ -6,7 +6,7 @@
 #include "common/RowTableModel.h"
 
 namespace ph {
-class Store;
+class Clock;
 }
 namespace ph::sites {
 class ChangeRepository;
@@ -26,9 +26,9 @@ struct SiteRow
     int pendingChanges = 0;
 };
 
-// The owner's sites, newest first. Live through Store::changed: "sites" (created,
-// deleted) places the row; "site_keys", "connect_keys", "site_configs" and
-// "config_changes" update the counts of the one site they belong to.
+// The owner's sites, newest first. Live through the repositories' typed signals:
+// siteChanged (created, deleted) places the row; siteKeyChanged, connectKeyChanged,
+// siteConfigChanged and proposalChanged update the counts of the one site they belong to.
 class SitesModel : public RowTableModel<SiteRow>
 {
     Q_OBJECT
@@ -36,21 +36,20 @@ public:
     enum Column { Name, Id, SiteKeys, ConnectKeys, ConfigVersion, Pending, Created, ColumnCount };
 
     SitesModel(sites::SiteRepository &sites, sites::ConnectKeyRepository &connectKeys,
-               sites::ChangeRepository &changes, Store &store, QObject *parent = nullptr);
+               sites::ChangeRepository &changes, const Clock &clock, QObject *parent = nullptr);
 
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
 private:
-    void onStoreChanged(const QString &table, const QString &id);
     void update(const QString &siteId);
     std::optional<SiteRow> load(const QString &siteId) const;
 
     sites::SiteRepository &m_sites;
     sites::ConnectKeyRepository &m_connectKeys;
     sites::ChangeRepository &m_changes;
-    Store &m_store;
+    const Clock &m_clock;
 };
 
 // The site keys of one site, newest first. Public keys are shown masked (prefix and
@@ -73,7 +72,7 @@ public:
         ColumnCount
     };
 
-    SiteKeysModel(sites::SiteRepository &sites, Store &store, QObject *parent = nullptr);
+    SiteKeysModel(sites::SiteRepository &sites, const Clock &clock, QObject *parent = nullptr);
 
     // The site whose keys are listed (empty: none).
     void setSiteId(const QString &siteId);
@@ -87,10 +86,11 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    void onStoreChanged(const QString &table, const QString &id);
+    void onKeyChanged(const QString &keyId);
+    void onSiteChanged(const QString &siteId);
 
     sites::SiteRepository &m_sites;
-    Store &m_store;
+    const Clock &m_clock;
     QString m_siteId;
 };
 
@@ -104,7 +104,7 @@ public:
     enum Column { Label, Prefix, Created, LastUsed, State, ColumnCount };
 
     ConnectKeysModel(sites::ConnectKeyRepository &connectKeys, sites::SiteRepository &sites,
-                     Store &store, QObject *parent = nullptr);
+                     QObject *parent = nullptr);
 
     void setSiteId(const QString &siteId);
     QString siteId() const { return m_siteId; }
@@ -115,7 +115,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    void onStoreChanged(const QString &table, const QString &id);
+    void onKeyChanged(const QString &keyId);
+    void onSiteChanged(const QString &siteId);
     QList<sites::ConnectKey> load() const;
 
     sites::ConnectKeyRepository &m_connectKeys;

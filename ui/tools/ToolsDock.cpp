@@ -5,15 +5,16 @@
 #include "common/EmptyState.h"
 #include "common/JsonView.h"
 
-#include "Service.h"
+#include "cloud/LibraryRepository.h"
 #include "cloud/RunService.h"
 #include "cloud/ToolLibrary.h"
 #include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
+#include "core/ApiKeyService.h"
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
-#include "core/Store.h"
 #include "engine/AgentRun.h"
+#include "engine/TrajectoryRepository.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -40,12 +41,12 @@ const QString kJavaScript = QStringLiteral("javascript");
 const QString kErrorStyle = QStringLiteral("color: #c0392b");
 } // namespace
 
-ToolsDock::ToolsDock(Service &service, QWidget *parent)
+ToolsDock::ToolsDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("toolsDock"));
-    m_model = new ToolsModel(service.library(), service.store(), ownerKeyId(), this);
+    m_model = new ToolsModel(services.library, ownerKeyId(), this);
 
     auto *body = new QWidget(this);
     auto *layout = new QVBoxLayout(body);
@@ -76,6 +77,113 @@ ToolsDock::ToolsDock(Service &service, QWidget *parent)
 
     // The editor above, the test run below.
     auto *right = new QSplitter(Qt::Vertical, split);
+    QWidget *editor = makeEditor(right);
+
+    makeTestRun(right);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
+    setWidget(body);
+
+    addShortcuts(editor);
+
+    connectActions();
+    retranslateUi();
+    startNew();
+}
+
+void ToolsDock::connectActions()
+{
+    connect(m_new, &QPushButton::clicked, this, &ToolsDock::startNew);
+    connect(m_delete, &QPushButton::clicked, this, &ToolsDock::remove);
+    connect(m_save, &QPushButton::clicked, this, &ToolsDock::save);
+    connect(m_run, &QPushButton::clicked, this, &ToolsDock::testRun);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &index) {
+                if (!index.isValid())
+                    return;
+                m_editing = m_model->rowAt(index).name;
+                m_error->clear();
+                loadCurrent();
+            });
+    auto markDirty = [this] {
+        if (!m_loading)
+            m_dirty = true;
+    };
+    connect(m_name, &QLineEdit::textEdited, this, markDirty);
+    connect(m_description, &QLineEdit::textEdited, this, markDirty);
+    connect(m_url, &QLineEdit::textEdited, this, markDirty);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, markDirty);
+    for (QPlainTextEdit *edit : {static_cast<QPlainTextEdit *>(m_parameters),
+                                 static_cast<QPlainTextEdit *>(m_steps), m_code})
+        connect(edit, &QPlainTextEdit::textChanged, this, markDirty);
+
+    // Live: the tool in the editor follows the store unless it is being edited; a new
+    // owner key (the old one revoked) lists its own tools; the test run's progress.
+    connect(&m_services.library, &cloud::LibraryRepository::toolsChanged, this, [this] {
+        if (!m_dirty && !m_editing.isEmpty())
+            loadCurrent();
+    });
+    connect(&m_services.keyService, &ApiKeyService::keyChanged, this, &ToolsDock::followOwnerKey);
+    connect(&m_services.trajectories, &engine::TrajectoryRepository::trajectoryChanged, this,
+            [this](const QString &id) {
+                if (!m_runId.isEmpty() && id == m_runId)
+                    showRun();
+            });
+}
+
+void ToolsDock::addShortcuts(QWidget *editor)
+{
+    // Keyboard: Delete removes the selected tool, Ctrl+S saves, F5 reloads the list.
+    auto *removeAction = new QAction(this);
+    removeAction->setShortcut(QKeySequence::Delete);
+    removeAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(removeAction, &QAction::triggered, this, &ToolsDock::remove);
+    m_view->addAction(removeAction);
+    auto *saveAction = new QAction(this);
+    saveAction->setShortcut(QKeySequence::Save);
+    saveAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(saveAction, &QAction::triggered, this, &ToolsDock::save);
+    editor->addAction(saveAction);
+    auto *refresh = new QAction(this);
+    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(refresh, &QAction::triggered, this, [this] {
+        followOwnerKey();
+        m_model->refresh();
+        if (!m_dirty)
+            loadCurrent();
+    });
+    addAction(refresh);
+}
+
+void ToolsDock::makeTestRun(QWidget *right)
+{
+    auto *test = new QWidget(right);
+    auto *t = new QVBoxLayout(test);
+    t->setContentsMargins(0, 0, 0, 0);
+    m_argumentsCaption = new QLabel(test);
+    m_arguments = new JsonEdit(test);
+    m_arguments->setMaximumHeight(90);
+    m_arguments->setPlainText(QStringLiteral("{}"));
+    auto *runRow = new QHBoxLayout;
+    m_runStatus = new QLabel(test);
+    m_runStatus->setWordWrap(true);
+    m_runStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_run = new QPushButton(icon(Icon::Run), QString(), test);
+    runRow->addWidget(m_runStatus, 1);
+    runRow->addWidget(m_run);
+    m_result = new JsonView(test);
+    t->addWidget(m_argumentsCaption);
+    t->addWidget(m_arguments);
+    t->addLayout(runRow);
+    t->addWidget(m_result, 1);
+}
+
+QWidget *ToolsDock::makeEditor(QWidget *right)
+{
     auto *editor = new QWidget(right);
     auto *form = new QFormLayout(editor);
     form->setContentsMargins(0, 0, 0, 0);
@@ -115,6 +223,7 @@ ToolsDock::ToolsDock(Service &service, QWidget *parent)
         form->setRowVisible(m_url, javascript);
     };
     showKind();
+    connect(m_kind, &QComboBox::currentIndexChanged, this, showKind);
     m_save = new QPushButton(icon(Icon::Save), QString(), editor);
     m_save->setDefault(true);
     form->addRow(QString(), m_save);
@@ -122,100 +231,13 @@ ToolsDock::ToolsDock(Service &service, QWidget *parent)
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(m_error);
-
-    auto *test = new QWidget(right);
-    auto *t = new QVBoxLayout(test);
-    t->setContentsMargins(0, 0, 0, 0);
-    m_argumentsCaption = new QLabel(test);
-    m_arguments = new JsonEdit(test);
-    m_arguments->setMaximumHeight(90);
-    m_arguments->setPlainText(QStringLiteral("{}"));
-    auto *runRow = new QHBoxLayout;
-    m_runStatus = new QLabel(test);
-    m_runStatus->setWordWrap(true);
-    m_runStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_run = new QPushButton(icon(Icon::Run), QString(), test);
-    runRow->addWidget(m_runStatus, 1);
-    runRow->addWidget(m_run);
-    m_result = new JsonView(test);
-    t->addWidget(m_argumentsCaption);
-    t->addWidget(m_arguments);
-    t->addLayout(runRow);
-    t->addWidget(m_result, 1);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    layout->addWidget(split, 1);
-    setWidget(body);
-
-    // Keyboard: Delete removes the selected tool, Ctrl+S saves, F5 reloads the list.
-    auto *removeAction = new QAction(this);
-    removeAction->setShortcut(QKeySequence::Delete);
-    removeAction->setShortcutContext(Qt::WidgetShortcut);
-    connect(removeAction, &QAction::triggered, this, &ToolsDock::remove);
-    m_view->addAction(removeAction);
-    auto *saveAction = new QAction(this);
-    saveAction->setShortcut(QKeySequence::Save);
-    saveAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(saveAction, &QAction::triggered, this, &ToolsDock::save);
-    editor->addAction(saveAction);
-    auto *refresh = new QAction(this);
-    refresh->setShortcut(QKeySequence::Refresh);
-    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(refresh, &QAction::triggered, this, [this] {
-        followOwnerKey();
-        m_model->refresh();
-        if (!m_dirty)
-            loadCurrent();
-    });
-    addAction(refresh);
-
-    connect(m_kind, &QComboBox::currentIndexChanged, this, showKind);
-    connect(m_new, &QPushButton::clicked, this, &ToolsDock::startNew);
-    connect(m_delete, &QPushButton::clicked, this, &ToolsDock::remove);
-    connect(m_save, &QPushButton::clicked, this, &ToolsDock::save);
-    connect(m_run, &QPushButton::clicked, this, &ToolsDock::testRun);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &index) {
-                if (!index.isValid())
-                    return;
-                m_editing = m_model->rowAt(index).name;
-                m_error->clear();
-                loadCurrent();
-            });
-    auto markDirty = [this] {
-        if (!m_loading)
-            m_dirty = true;
-    };
-    connect(m_name, &QLineEdit::textEdited, this, markDirty);
-    connect(m_description, &QLineEdit::textEdited, this, markDirty);
-    connect(m_url, &QLineEdit::textEdited, this, markDirty);
-    connect(m_kind, &QComboBox::currentIndexChanged, this, markDirty);
-    for (QPlainTextEdit *edit : {static_cast<QPlainTextEdit *>(m_parameters),
-                                 static_cast<QPlainTextEdit *>(m_steps), m_code})
-        connect(edit, &QPlainTextEdit::textChanged, this, markDirty);
-
-    // Live: the tool in the editor follows the store unless it is being edited; a new
-    // owner key (the old one revoked) lists its own tools; the test run's progress.
-    connect(
-        &service.store(), &Store::changed, this, [this](const QString &table, const QString &id) {
-            if (table == QLatin1String("saved_tools") && !m_dirty && !m_editing.isEmpty())
-                loadCurrent();
-            else if (table == QLatin1String("api_keys"))
-                followOwnerKey();
-            else if (!m_runId.isEmpty() && id == m_runId &&
-                     (table == QLatin1String("trajectories") || table == QLatin1String("phases")))
-                showRun();
-        });
-    retranslateUi();
-    startNew();
+    return editor;
 }
 
 QString ToolsDock::ownerKeyId() const
 {
     // The console acts as the owner.
-    return m_service.store().apiKeys().activeOwnerId();
+    return m_services.keyService.activeOwnerId();
 }
 
 void ToolsDock::followOwnerKey()
@@ -262,7 +284,7 @@ void ToolsDock::loadCurrent()
 {
     if (m_editing.isEmpty())
         return;
-    const auto tool = m_service.toolLibrary().findTool(m_model->keyId(), m_editing);
+    const auto tool = m_services.toolLibrary.findTool(m_model->keyId(), m_editing);
     if (!tool) {
         // Deleted elsewhere: the editor keeps what it shows; saving says so.
         updateButtons();
@@ -286,7 +308,7 @@ void ToolsDock::loadCurrent()
 void ToolsDock::updateButtons()
 {
     const bool stored =
-        !m_editing.isEmpty() && m_service.toolLibrary().findTool(m_model->keyId(), m_editing);
+        !m_editing.isEmpty() && m_services.toolLibrary.findTool(m_model->keyId(), m_editing);
     m_delete->setEnabled(stored);
     m_run->setEnabled(stored);
     m_save->setEnabled(!m_model->keyId().isEmpty());
@@ -331,8 +353,8 @@ void ToolsDock::save()
         }
         const cloud::SavedTool tool =
             m_editing.isEmpty()
-                ? m_service.toolLibrary().createTool(m_model->keyId(), draft)
-                : m_service.toolLibrary().replaceTool(m_model->keyId(), m_editing, draft);
+                ? m_services.toolLibrary.createTool(m_model->keyId(), draft)
+                : m_services.toolLibrary.replaceTool(m_model->keyId(), m_editing, draft);
         m_dirty = false;
         m_editing.clear(); // select() sets it again
         select(tool.name);
@@ -348,7 +370,7 @@ void ToolsDock::remove()
     if (m_editing.isEmpty())
         return;
     try {
-        m_service.toolLibrary().removeTool(m_model->keyId(), m_editing);
+        m_services.toolLibrary.removeTool(m_model->keyId(), m_editing);
         const QString name = m_editing;
         startNew();
         m_error->setStyleSheet(QString());
@@ -361,7 +383,7 @@ void ToolsDock::remove()
 void ToolsDock::testRun()
 {
     const QString keyId = m_model->keyId();
-    const auto tool = m_service.toolLibrary().findTool(keyId, m_editing);
+    const auto tool = m_services.toolLibrary.findTool(keyId, m_editing);
     if (!tool)
         return;
     m_runStatus->setStyleSheet(QString());
@@ -376,7 +398,7 @@ void ToolsDock::testRun()
                                 .optionalObject(QStringLiteral("params"));
         // As the bridge runs user_<name>, and as the API starts runs: credits, room in
         // the pool, an entry in the request log.
-        engine::AgentRun *run = m_service.runService().runSavedTool(
+        engine::AgentRun *run = m_services.runService.runSavedTool(
             keyId, tool->name, fields ? fields->object() : QJsonObject(),
             QStringLiteral("console"));
         m_runId = run->trajectoryId();
@@ -396,7 +418,7 @@ void ToolsDock::showRun()
         return;
     QJsonObject response;
     try {
-        response = m_service.runService().latest(m_runId, m_runKeyId);
+        response = m_services.runService.latest(m_runId, m_runKeyId);
     } catch (const DomainError &e) {
         m_runStatus->setText(e.message());
         return;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 
 class QComboBox;
@@ -11,7 +13,6 @@ class QTableView;
 
 namespace ph {
 class DomainError;
-class Service;
 namespace http {}
 } // namespace ph
 
@@ -30,7 +31,7 @@ class ToolsDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit ToolsDock(Service &service, QWidget *parent = nullptr);
+    explicit ToolsDock(const ConsoleServices &services, QWidget *parent = nullptr);
 
     ToolsModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
@@ -62,6 +63,10 @@ protected:
 
 private:
     void retranslateUi();
+    void connectActions();
+    void addShortcuts(QWidget *editor);
+    void makeTestRun(QWidget *right);
+    QWidget *makeEditor(QWidget *right);
     QString ownerKeyId() const;
     void followOwnerKey();
     void loadCurrent();
@@ -72,7 +77,7 @@ private:
     void showError(const DomainError &error);
     void updateButtons();
 
-    Service &m_service;
+    ConsoleServices m_services;
     ToolsModel *m_model;
     QTableView *m_view;
     QPushButton *m_new;

@@ -1,8 +1,6 @@
 #include "ToolsModel.h"
 #include "common/DateText.h"
 
-#include "core/Store.h"
-
 #include <QDateTime>
 #include <QLocale>
 
@@ -17,8 +15,7 @@ bool sameTool(const cloud::SavedTool &a, const cloud::SavedTool &b)
 }
 } // namespace
 
-ToolsModel::ToolsModel(cloud::LibraryRepository &library, Store &store, QString keyId,
-                       QObject *parent)
+ToolsModel::ToolsModel(cloud::LibraryRepository &library, QString keyId, QObject *parent)
     : RowTableModel(
           ColumnCount, [](const cloud::SavedTool &r) { return r.name; }, parent)
     , m_library(library)
@@ -27,10 +24,7 @@ ToolsModel::ToolsModel(cloud::LibraryRepository &library, Store &store, QString 
     if (!m_keyId.isEmpty())
         m_rows = m_library.tools(m_keyId);
     // The id of a removed tool is its name (the row is gone); refresh() sorts it out.
-    connect(&store, &Store::changed, this, [this](const QString &table) {
-        if (table == QLatin1String("saved_tools"))
-            refresh();
-    });
+    connect(&m_library, &cloud::LibraryRepository::toolsChanged, this, &ToolsModel::refresh);
 }
 
 void ToolsModel::setKeyId(const QString &keyId)

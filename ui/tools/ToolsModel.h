@@ -4,14 +4,10 @@
 
 #include "common/RowTableModel.h"
 
-namespace ph {
-class Store;
-}
-
 namespace ph::ui {
 
-// One API key's saved tools (GET /tools for that key), by name. Store::changed
-// ("saved_tools") keeps it live: rows are inserted, updated and removed where they
+// One API key's saved tools (GET /tools for that key), by name.
+// LibraryRepository::toolsChanged keeps it live: rows are inserted, updated and removed where they
 // changed, never reset.
 class ToolsModel : public RowTableModel<cloud::SavedTool>
 {
@@ -19,8 +15,7 @@ class ToolsModel : public RowTableModel<cloud::SavedTool>
 public:
     enum Column { Name, Kind, Description, Parameters, Updated, ColumnCount };
 
-    ToolsModel(cloud::LibraryRepository &library, Store &store, QString keyId,
-               QObject *parent = nullptr);
+    ToolsModel(cloud::LibraryRepository &library, QString keyId, QObject *parent = nullptr);
 
     // Whose tools are listed; another key lists its own (a reset).
     void setKeyId(const QString &keyId);

@@ -6,12 +6,10 @@
 #include "common/EmptyState.h"
 #include "common/JsonView.h"
 
-#include "Service.h"
 #include "cloud/RunService.h"
 #include "common/Icons.h"
 #include "core/DomainError.h"
 #include "core/Ids.h"
-#include "core/Store.h"
 #include "engine/RunManager.h"
 #include "engine/TrajectoryRepository.h"
 
@@ -48,12 +46,12 @@ const QStringList kStatuses{QString(),
                             QStringLiteral("cancelled")};
 }
 
-TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
+TrajectoriesDock::TrajectoriesDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("trajectoriesDock"));
-    m_model = new TrajectoriesModel(service.trajectories(), service.store(), this);
+    m_model = new TrajectoriesModel(services.trajectories, services.clock, this);
 
     auto *body = new QWidget(this);
     auto *layout = new QVBoxLayout(body);
@@ -81,6 +79,104 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     m_view->horizontalHeader()->resizeSection(TrajectoriesModel::Started,
                                               dateColumnWidth(m_view->fontMetrics()));
 
+    makeDetail(split);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    setWidget(body);
+
+    addShortcuts();
+
+    connectActions();
+    retranslateUi();
+    showCurrent();
+}
+
+void TrajectoriesDock::connectActions()
+{
+    connect(m_statusFilter, &QComboBox::currentIndexChanged, this, &TrajectoriesDock::applyFilter);
+    // Typing filters once it pauses, not on every key (a text under 3 characters is not
+    // indexed and reads the runs until a page fills); Enter and clearing filter at once.
+    m_searchTimer = new QTimer(this);
+    m_searchTimer->setSingleShot(true);
+    m_searchTimer->setInterval(kSearchPauseMs);
+    connect(m_searchTimer, &QTimer::timeout, this, &TrajectoriesDock::applyFilter);
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (text.trimmed().isEmpty())
+            applyFilter(); // cleared: the unfiltered list is a cheap indexed page
+        else
+            m_searchTimer->start();
+    });
+    connect(m_search, &QLineEdit::returnPressed, this, &TrajectoriesDock::applyFilter);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &index) {
+                m_current = index.isValid() ? m_model->rowAt(index).id : QString();
+                showCurrent();
+            });
+    connect(m_cancel, &QPushButton::clicked, this, &TrajectoriesDock::cancelCurrent);
+    connect(m_copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_current); });
+    connect(m_recording, &QPushButton::clicked, this, &TrajectoriesDock::showRecording);
+    connect(m_copyCurl, &QPushButton::clicked, this, [this] {
+        const QString text = currentCurl();
+        if (!text.isEmpty())
+            QApplication::clipboard()->setText(text);
+    });
+    connect(m_steps, &QTableWidget::currentCellChanged, this, [this](int row) {
+        showStep(row);
+        if (row >= 0)
+            m_detailTabs->setCurrentIndex(1);
+    });
+    connect(m_continue, &QPushButton::clicked, this, &TrajectoriesDock::continueCurrent);
+
+    // Steps and phases of the shown run land as they happen; coalesce the bursts.
+    m_detailTimer = new QTimer(this);
+    m_detailTimer->setSingleShot(true);
+    m_detailTimer->setInterval(50);
+    connect(m_detailTimer, &QTimer::timeout, this, &TrajectoriesDock::showCurrent);
+    const auto followShown = [this](const QString &id) {
+        if (id == m_current)
+            scheduleDetail();
+    };
+    connect(&m_services.trajectories, &engine::TrajectoryRepository::trajectoryChanged, this,
+            followShown);
+    connect(&m_services.trajectories, &engine::TrajectoryRepository::stepsChanged, this,
+            followShown);
+}
+
+void TrajectoriesDock::addShortcuts()
+{
+    // Keyboard: Ctrl+F filters, F5 reloads, Delete cancels the selected run.
+    auto *find = new QAction(this);
+    find->setShortcut(QKeySequence::Find);
+    find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QAction::triggered, m_search, [this] {
+        m_search->setFocus();
+        m_search->selectAll();
+    });
+    addAction(find);
+    auto *refresh = new QAction(this);
+    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(refresh, &QAction::triggered, this, &TrajectoriesDock::applyFilter);
+    addAction(refresh);
+    auto *cancel = new QAction(this);
+    cancel->setShortcut(QKeySequence::Delete);
+    cancel->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(cancel, &QAction::triggered, this, &TrajectoriesDock::cancelCurrent);
+    m_view->addAction(cancel);
+    // Ctrl+Shift+C copies the run's request as curl.
+    auto *copyCurl = new QAction(this);
+    copyCurl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copyCurl->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    copyCurl->setProperty(
+        "help", QT_TRANSLATE_NOOP("ph::ui::ShortcutsDialog", "Copy the run's request as curl"));
+    connect(copyCurl, &QAction::triggered, m_copyCurl, &QPushButton::click);
+    addAction(copyCurl);
+}
+
+void TrajectoriesDock::makeDetail(QWidget *split)
+{
     auto *detail = new QWidget(split);
     auto *d = new QVBoxLayout(detail);
     d->setContentsMargins(0, 0, 0, 0);
@@ -136,88 +232,6 @@ TrajectoriesDock::TrajectoriesDock(Service &service, QWidget *parent)
     m_detailTabs->addTab(m_result, QString());
     m_detailTabs->addTab(stepPage, QString());
     d->addWidget(inner, 1);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
-    setWidget(body);
-
-    // Keyboard: Ctrl+F filters, F5 reloads, Delete cancels the selected run.
-    auto *find = new QAction(this);
-    find->setShortcut(QKeySequence::Find);
-    find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(find, &QAction::triggered, m_search, [this] {
-        m_search->setFocus();
-        m_search->selectAll();
-    });
-    addAction(find);
-    auto *refresh = new QAction(this);
-    refresh->setShortcut(QKeySequence::Refresh);
-    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(refresh, &QAction::triggered, this, &TrajectoriesDock::applyFilter);
-    addAction(refresh);
-    auto *cancel = new QAction(this);
-    cancel->setShortcut(QKeySequence::Delete);
-    cancel->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(cancel, &QAction::triggered, this, &TrajectoriesDock::cancelCurrent);
-    m_view->addAction(cancel);
-    // Ctrl+Shift+C copies the run's request as curl.
-    auto *copyCurl = new QAction(this);
-    copyCurl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    copyCurl->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    copyCurl->setProperty(
-        "help", QT_TRANSLATE_NOOP("ph::ui::ShortcutsDialog", "Copy the run's request as curl"));
-    connect(copyCurl, &QAction::triggered, m_copyCurl, &QPushButton::click);
-    addAction(copyCurl);
-
-    connect(m_statusFilter, &QComboBox::currentIndexChanged, this, &TrajectoriesDock::applyFilter);
-    // Typing filters once it pauses, not on every key (a text under 3 characters is not
-    // indexed and reads the runs until a page fills); Enter and clearing filter at once.
-    m_searchTimer = new QTimer(this);
-    m_searchTimer->setSingleShot(true);
-    m_searchTimer->setInterval(kSearchPauseMs);
-    connect(m_searchTimer, &QTimer::timeout, this, &TrajectoriesDock::applyFilter);
-    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
-        if (text.trimmed().isEmpty())
-            applyFilter(); // cleared: the unfiltered list is a cheap indexed page
-        else
-            m_searchTimer->start();
-    });
-    connect(m_search, &QLineEdit::returnPressed, this, &TrajectoriesDock::applyFilter);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &index) {
-                m_current = index.isValid() ? m_model->rowAt(index).id : QString();
-                showCurrent();
-            });
-    connect(m_cancel, &QPushButton::clicked, this, &TrajectoriesDock::cancelCurrent);
-    connect(m_copy, &QPushButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(m_current); });
-    connect(m_recording, &QPushButton::clicked, this, &TrajectoriesDock::showRecording);
-    connect(m_copyCurl, &QPushButton::clicked, this, [this] {
-        const QString text = currentCurl();
-        if (!text.isEmpty())
-            QApplication::clipboard()->setText(text);
-    });
-    connect(m_steps, &QTableWidget::currentCellChanged, this, [this](int row) {
-        showStep(row);
-        if (row >= 0)
-            m_detailTabs->setCurrentIndex(1);
-    });
-    connect(m_continue, &QPushButton::clicked, this, &TrajectoriesDock::continueCurrent);
-
-    // Steps and phases of the shown run land as they happen; coalesce the bursts.
-    m_detailTimer = new QTimer(this);
-    m_detailTimer->setSingleShot(true);
-    m_detailTimer->setInterval(50);
-    connect(m_detailTimer, &QTimer::timeout, this, &TrajectoriesDock::showCurrent);
-    connect(&service.store(), &Store::changed, this,
-            [this](const QString &table, const QString &id) {
-                if (id == m_current &&
-                    (table == QLatin1String("steps") || table == QLatin1String("phases") ||
-                     table == QLatin1String("trajectories")))
-                    scheduleDetail();
-            });
-    retranslateUi();
-    showCurrent();
 }
 
 bool TrajectoriesDock::select(const QString &trajectoryId)
@@ -281,7 +295,7 @@ void TrajectoriesDock::scheduleDetail()
 
 void TrajectoriesDock::showCurrent()
 {
-    engine::TrajectoryRepository &repo = m_service.trajectories();
+    engine::TrajectoryRepository &repo = m_services.trajectories;
     const auto trajectory = m_current.isEmpty() ? std::nullopt : repo.find(m_current);
     m_cancel->setEnabled(trajectory && (trajectory->status == QLatin1String("executing") ||
                                         trajectory->status == QLatin1String("requires_input")));
@@ -391,11 +405,11 @@ QString TrajectoriesDock::currentCurl() const
         return {};
     // The first phase's request started the run; what the store kept of it is already
     // without secrets (no webhook secrets, masked headers and answers).
-    const auto first = m_service.trajectories().phase(m_current, 1);
+    const auto first = m_services.trajectories.phase(m_current, 1);
     if (!first)
         return {};
     const QString source = first->request.value(QStringLiteral("source")).toString();
-    return runCurl(m_service.apiAddress(),
+    return runCurl(m_services.apiAddress(),
                    source.startsWith(QLatin1Char('/')) ? source : QStringLiteral("/agent"),
                    first->request);
 }
@@ -409,7 +423,7 @@ void TrajectoriesDock::updateEmptyText()
                  : tr("No runs yet — try:\ncurl -H \"Authorization: Bearer $%1\" \\\n"
                       "  -d '{\"input\":\"Read the title\",\"urls\":[\"https://example.org/\"]}' "
                       "\\\n  %2/agent")
-                       .arg(QLatin1String(kApiKeyVariable), m_service.apiAddress()));
+                       .arg(QLatin1String(kApiKeyVariable), m_services.apiAddress()));
 }
 
 void TrajectoriesDock::cancelCurrent()
@@ -417,12 +431,12 @@ void TrajectoriesDock::cancelCurrent()
     if (m_current.isEmpty())
         return;
     const QString id = m_current; // cancelling may move the row and the selection
-    const auto trajectory = m_service.trajectories().find(id);
+    const auto trajectory = m_services.trajectories.find(id);
     if (!trajectory)
         return;
     // The same service as DELETE /agent/{id}: its callbacks are announced as for the API.
     try {
-        m_service.runService().cancel(id, trajectory->keyId);
+        m_services.runService.cancel(id, trajectory->keyId);
     } catch (const DomainError &e) {
         QMessageBox::information(this, tr("Cancel run"), e.message());
     }
@@ -431,7 +445,7 @@ void TrajectoriesDock::cancelCurrent()
 
 void TrajectoriesDock::continueCurrent()
 {
-    const auto trajectory = m_service.trajectories().find(m_current);
+    const auto trajectory = m_services.trajectories.find(m_current);
     if (!trajectory)
         return;
     engine::ExecuteRequest request;
@@ -451,8 +465,8 @@ void TrajectoriesDock::continueCurrent()
     // As POST /agent continues a run: credits, the key's limit, the request log and
     // the run's callbacks.
     try {
-        m_service.runService().start(request, trajectory->keyId, Ids::make(QStringLiteral("req")),
-                                     QStringLiteral("console"));
+        m_services.runService.start(request, trajectory->keyId, Ids::make(QStringLiteral("req")),
+                                    QStringLiteral("console"));
     } catch (const DomainError &e) {
         QMessageBox::warning(this, tr("Continue run"), e.message());
         return;
@@ -464,7 +478,7 @@ void TrajectoriesDock::continueCurrent()
 
 void TrajectoriesDock::showRecording()
 {
-    const auto steps = m_service.runs().recordingSteps(m_current, QString());
+    const auto steps = m_services.runs.recordingSteps(m_current, QString());
     if (!steps)
         return;
     QJsonArray out;

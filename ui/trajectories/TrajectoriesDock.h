@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 
 class QComboBox;
@@ -13,9 +15,7 @@ class QTableWidget;
 class QTabWidget;
 class QTimer;
 
-namespace ph {
-class Service;
-}
+namespace ph {}
 
 namespace ph::ui {
 
@@ -32,7 +32,7 @@ class TrajectoriesDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit TrajectoriesDock(Service &service, QWidget *parent = nullptr);
+    explicit TrajectoriesDock(const ConsoleServices &services, QWidget *parent = nullptr);
     // How long typing in the filter field must pause before the list is filtered.
     static constexpr int kSearchPauseMs = 250;
     // Typing has not paused yet: the list is filtered when it does (tests wait on this).
@@ -67,6 +67,9 @@ protected:
 
 private:
     void retranslateUi();
+    void connectActions();
+    void addShortcuts();
+    void makeDetail(QWidget *split);
     void applyFilter();
     void showCurrent();
     void scheduleDetail();
@@ -76,7 +79,7 @@ private:
     void showStep(int row);
     void updateEmptyText();
 
-    Service &m_service;
+    ConsoleServices m_services;
     TrajectoriesModel *m_model;
     QComboBox *m_statusFilter;
     QLineEdit *m_search;

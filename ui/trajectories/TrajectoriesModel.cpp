@@ -2,7 +2,6 @@
 #include "common/DateText.h"
 
 #include "core/Clock.h"
-#include "core/Store.h"
 
 #include <QDateTime>
 #include <QGuiApplication>
@@ -22,14 +21,15 @@ QString duration(qint64 ms)
 }
 } // namespace
 
-TrajectoriesModel::TrajectoriesModel(engine::TrajectoryRepository &trajectories, Store &store,
+TrajectoriesModel::TrajectoriesModel(engine::TrajectoryRepository &trajectories, const Clock &clock,
                                      QObject *parent)
     : RowTableModel(
           ColumnCount, [](const engine::TrajectoryRow &r) { return r.id; }, parent)
     , m_trajectories(trajectories)
-    , m_store(store)
+    , m_clock(clock)
 {
-    connect(&m_store, &Store::changed, this, &TrajectoriesModel::onStoreChanged);
+    connect(&m_trajectories, &engine::TrajectoryRepository::trajectoryChanged, this,
+            &TrajectoriesModel::onTrajectoryChanged);
     m_rows = m_trajectories.list(QString(), m_status, kPageSize, 0, m_text);
     m_exhausted = m_rows.size() < kPageSize;
 }
@@ -69,7 +69,7 @@ QVariant TrajectoriesModel::data(const QModelIndex &index, int role) const
         return shortDateTime(r.createdAt);
     case Duration: {
         const bool running = r.status == QLatin1String("executing");
-        return duration((running ? m_store.clock().nowMs() : r.updatedAt) - r.createdAt);
+        return duration((running ? m_clock.nowMs() : r.updatedAt) - r.createdAt);
     }
     case Credits:
         return QString::number(r.creditsMilli / 1000.0, 'f', 3);
@@ -125,10 +125,8 @@ bool TrajectoriesModel::matches(const engine::TrajectoryRow &row) const
            row.id.contains(m_text, Qt::CaseInsensitive);
 }
 
-void TrajectoriesModel::onStoreChanged(const QString &table, const QString &id)
+void TrajectoriesModel::onTrajectoryChanged(const QString &id)
 {
-    if (table != QLatin1String("trajectories") && table != QLatin1String("phases"))
-        return;
     const auto fresh = m_trajectories.find(id);
     place(id, fresh, fresh && matches(*fresh));
 }

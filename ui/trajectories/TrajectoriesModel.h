@@ -5,14 +5,14 @@
 #include "common/RowTableModel.h"
 
 namespace ph {
-class Store;
+class Clock;
 }
 
 namespace ph::ui {
 
 // Every run (trajectory), newest activity first, fetched a page at a time as the view
-// scrolls. Store signals keep it live: a changed run updates its row, a new one that
-// matches the filter appears on top. No reload on change.
+// scrolls. TrajectoryRepository::trajectoryChanged keeps it live: a changed run updates its row, a
+// new one that matches the filter appears on top. No reload on change.
 class TrajectoriesModel : public RowTableModel<engine::TrajectoryRow>
 {
     Q_OBJECT
@@ -20,7 +20,7 @@ public:
     enum Column { Status, Task, Started, Duration, Credits, Tools, ColumnCount };
     static constexpr int kPageSize = 200;
 
-    TrajectoriesModel(engine::TrajectoryRepository &trajectories, Store &store,
+    TrajectoriesModel(engine::TrajectoryRepository &trajectories, const Clock &clock,
                       QObject *parent = nullptr);
 
     // Status ("" for all) and text (task or id); reloads from the first page.
@@ -36,11 +36,11 @@ public:
     // Header texts follow the language.
 
 private:
-    void onStoreChanged(const QString &table, const QString &id);
+    void onTrajectoryChanged(const QString &id);
     bool matches(const engine::TrajectoryRow &row) const;
 
     engine::TrajectoryRepository &m_trajectories;
-    Store &m_store;
+    const Clock &m_clock;
     QString m_status;
     QString m_text;
     bool m_exhausted = false;

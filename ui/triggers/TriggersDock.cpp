@@ -2,15 +2,14 @@
 
 #include "TriggersModel.h"
 
-#include "Service.h"
 #include "cloud/LibraryRepository.h"
 #include "cloud/ToolLibrary.h"
 #include "common/EmptyState.h"
 #include "common/Icons.h"
 #include "core/ApiKeyRepository.h"
+#include "core/ApiKeyService.h"
 #include "core/DomainError.h"
 #include "core/Settings.h"
-#include "core/Store.h"
 
 #include <QAction>
 #include <QApplication>
@@ -33,13 +32,13 @@
 
 namespace ph::ui {
 
-TriggersDock::TriggersDock(Service &service, QWidget *parent)
+TriggersDock::TriggersDock(const ConsoleServices &services, QWidget *parent)
     : QDockWidget(parent)
-    , m_service(service)
+    , m_services(services)
 {
     setObjectName(QStringLiteral("triggersDock"));
-    m_model = new TriggersModel(service.library(), service.store(),
-                                service.settings().stringValue(SettingKeys::publicBaseUrl), this);
+    m_model = new TriggersModel(services.library,
+                                services.settings.stringValue(SettingKeys::publicBaseUrl), this);
     auto *body = new QWidget(this);
     auto *layout = new QVBoxLayout(body);
     auto *split = new QSplitter(Qt::Horizontal, body);
@@ -143,10 +142,8 @@ TriggersDock::TriggersDock(Service &service, QWidget *parent)
                 m_current = index.isValid() ? m_model->rowAt(index).id : QString();
                 showCurrent();
             });
-    connect(&service.store(), &Store::changed, this, [this](const QString &table) {
-        if (table == QLatin1String("saved_tools"))
-            reloadTools();
-    });
+    connect(&services.library, &cloud::LibraryRepository::toolsChanged, this,
+            &TriggersDock::reloadTools);
     reloadTools();
     retranslateUi();
     showCurrent();
@@ -155,14 +152,14 @@ TriggersDock::TriggersDock(Service &service, QWidget *parent)
 QString TriggersDock::ownerKeyId() const
 {
     // The console acts as the owner.
-    return m_service.store().apiKeys().activeOwnerId();
+    return m_services.keyService.activeOwnerId();
 }
 
 void TriggersDock::reloadTools()
 {
     const QString keep = m_tool->currentText();
     m_tool->clear();
-    for (const cloud::SavedTool &t : m_service.toolLibrary().tools(ownerKeyId()))
+    for (const cloud::SavedTool &t : m_services.toolLibrary.tools(ownerKeyId()))
         m_tool->addItem(t.name);
     const int again = m_tool->findText(keep);
     if (again >= 0)
@@ -186,7 +183,7 @@ void TriggersDock::create()
             draft.urls = urls;
     }
     try {
-        const cloud::Trigger t = m_service.toolLibrary().createTrigger(ownerKeyId(), draft);
+        const cloud::Trigger t = m_services.toolLibrary.createTrigger(ownerKeyId(), draft);
         m_error->clear();
         const int row = m_model->rowOf(t.id);
         if (row >= 0)
@@ -200,11 +197,11 @@ void TriggersDock::create()
 
 void TriggersDock::revoke()
 {
-    const auto t = m_service.toolLibrary().findTrigger(m_current);
+    const auto t = m_services.toolLibrary.findTrigger(m_current);
     if (!t)
         return;
     try {
-        m_service.toolLibrary().revokeTrigger(t->keyId, t->id);
+        m_services.toolLibrary.revokeTrigger(t->keyId, t->id);
     } catch (const DomainError &e) {
         m_error->setText(e.message());
     }
@@ -214,7 +211,7 @@ void TriggersDock::revoke()
 void TriggersDock::showCurrent()
 {
     const auto t =
-        m_current.isEmpty() ? std::nullopt : m_service.toolLibrary().findTrigger(m_current);
+        m_current.isEmpty() ? std::nullopt : m_services.toolLibrary.findTrigger(m_current);
     m_copy->setEnabled(t.has_value());
     m_revoke->setEnabled(t && !t->revokedAt);
     if (!t) {

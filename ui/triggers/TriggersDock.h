@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/ConsoleServices.h"
+
 #include <QDockWidget>
 
 class QComboBox;
@@ -10,9 +12,7 @@ class QPushButton;
 class QStackedWidget;
 class QTableView;
 
-namespace ph {
-class Service;
-}
+namespace ph {}
 
 namespace ph::ui {
 
@@ -26,7 +26,7 @@ class TriggersDock : public QDockWidget
 {
     Q_OBJECT
 public:
-    explicit TriggersDock(Service &service, QWidget *parent = nullptr);
+    explicit TriggersDock(const ConsoleServices &services, QWidget *parent = nullptr);
 
     TriggersModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
@@ -54,7 +54,7 @@ private:
     void showCurrent();
     QString ownerKeyId() const;
 
-    Service &m_service;
+    ConsoleServices m_services;
     TriggersModel *m_model;
     QTableView *m_view;
     QLineEdit *m_label;

@@ -1,22 +1,20 @@
 #include "TriggersModel.h"
 #include "common/DateText.h"
 
-#include "core/Store.h"
-
 #include <QDateTime>
 #include <QLocale>
 
 namespace ph::ui {
 
-TriggersModel::TriggersModel(cloud::LibraryRepository &library, Store &store, QString baseUrl,
-                             QObject *parent)
+TriggersModel::TriggersModel(cloud::LibraryRepository &library, QString baseUrl, QObject *parent)
     : RowTableModel(
           ColumnCount, [](const cloud::Trigger &r) { return r.id; }, parent)
     , m_library(library)
     , m_baseUrl(std::move(baseUrl))
 {
     m_rows = library.triggers(QString());
-    connect(&store, &Store::changed, this, &TriggersModel::onStoreChanged);
+    connect(&m_library, &cloud::LibraryRepository::triggerChanged, this,
+            &TriggersModel::onTriggerChanged);
 }
 
 QString TriggersModel::urlOf(const cloud::Trigger &trigger) const
@@ -77,10 +75,8 @@ QVariant TriggersModel::headerData(int section, Qt::Orientation orientation, int
     }
 }
 
-void TriggersModel::onStoreChanged(const QString &table, const QString &id)
+void TriggersModel::onTriggerChanged(const QString &id)
 {
-    if (table != QLatin1String("triggers"))
-        return;
     const auto fresh = m_library.trigger(id);
     place(id, fresh, true);
 }

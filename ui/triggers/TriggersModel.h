@@ -4,21 +4,17 @@
 
 #include "common/RowTableModel.h"
 
-namespace ph {
-class Store;
-}
-
 namespace ph::ui {
 
-// Every trigger URL (all keys), newest first; live through Store::changed("triggers").
+// Every trigger URL (all keys), newest first; live through
+// LibraryRepository::triggerChanged (the console or the API).
 class TriggersModel : public RowTableModel<cloud::Trigger>
 {
     Q_OBJECT
 public:
     enum Column { Label, Target, Active, Fired, LastFired, Url, ColumnCount };
 
-    TriggersModel(cloud::LibraryRepository &library, Store &store, QString baseUrl,
-                  QObject *parent = nullptr);
+    TriggersModel(cloud::LibraryRepository &library, QString baseUrl, QObject *parent = nullptr);
 
     QString urlOf(const cloud::Trigger &trigger) const;
 
@@ -27,7 +23,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    void onStoreChanged(const QString &table, const QString &id);
+    void onTriggerChanged(const QString &id);
 
     cloud::LibraryRepository &m_library;
     QString m_baseUrl;
