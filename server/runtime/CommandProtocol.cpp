@@ -279,10 +279,7 @@ CommandAnswer CommandProtocol::a2wConsent(Session &session, const QJsonObject &b
     }
     const QString token = f.optionalString(QStringLiteral("a2wConsentToken")).value_or(QString());
     const QByteArray want = consentToken(session.id, offer.runId).toUtf8();
-    // Compared as MACs of both, so the time taken says nothing about the token.
-    const QByteArray key = m_journal.store().secrets().derive("runtime-a2w-consent-compare");
-    if (QMessageAuthenticationCode::hash(token.toUtf8(), key, QCryptographicHash::Sha256) !=
-        QMessageAuthenticationCode::hash(want, key, QCryptographicHash::Sha256))
+    if (!Ids::equalConstantTime(token.toUtf8(), want))
         throw forbidden(QStringLiteral("A2W_CONSENT_INVALID"),
                         QStringLiteral("a2wConsentToken is not the token of this session's "
                                        "offer of this run"),
