@@ -29,8 +29,6 @@ SitesArea::SitesArea(Store &store, const Clock &clock)
     , m_changes(std::make_unique<ChangeRepository>(store))
     , m_analytics(std::make_unique<AnalyticsRepository>(store, *m_sites))
     , m_api(std::make_unique<ConfigApi>(*m_sites, *m_changes, *m_analytics))
-    , m_store(store)
-    , m_clock(clock)
 {
     mcp::McpServer::Info info;
     info.name = QStringLiteral("pilothouse-config");
