@@ -11,6 +11,7 @@
 #include "core/SettingsService.h"
 #include "core/Store.h"
 #include "engine/RunManager.h"
+#include "engine/Tool.h"
 #include "engine/liveview/LiveViews.h"
 #include "engine/planners/BuiltinPlanners.h"
 #include "engine/tools/BuiltinTools.h"
