@@ -676,137 +676,160 @@ QByteArray decompress(int codec, Span s, qint64 uncompressedSize, const QString 
     }
 }
 
-ColumnSchema describeColumn(const Value &element)
+// Dictionary-encoded values: a bit width, then RLE/bit-packed indexes into the dictionary.
+void decodeDictionaryIndexes(const ColumnSchema &c, Span values, qint64 present,
+                             const QList<QJsonValue> *dictionary, QList<QJsonValue> *out)
 {
-    ColumnSchema c;
-    c.name = QString::fromUtf8(element.binaryField(4));
-    c.physical = int(element.integerField(1, -1));
-    c.typeLength = int(element.integerField(2, 0));
-    const int repetition = int(element.integerField(3, Required));
-    if (repetition == Repeated)
-        fail(DataError::unsupported(
-            QStringLiteral("parquet column '%1' uses nested repetition, which is not supported")
-                .arg(c.name)));
-    c.optional = repetition == Optional;
-    if (c.physical < Boolean || c.physical > FixedLenByteArray)
-        corrupt(QStringLiteral("column '%1' has an unknown physical type").arg(c.name));
-    if (c.physical == FixedLenByteArray && (c.typeLength <= 0 || c.typeLength > 1 << 20))
-        corrupt(
-            QStringLiteral("column '%1' has a fixed length of %2").arg(c.name).arg(c.typeLength));
-
-    const int converted = int(element.integerField(6, -1));
-    c.scale = int(element.integerField(7, 0));
-    int logical = LNone;
-    const Value *logicalType = element.field(10);
-    const Value *logicalBody = nullptr;
-    if (logicalType && logicalType->type == Value::Type::Struct && !logicalType->fields.empty()) {
-        logical = logicalType->fields.front().id;
-        logicalBody = &logicalType->fields.front().value;
+    if (!dictionary)
+        corrupt(QStringLiteral("column '%1' uses a dictionary it does not have").arg(c.name));
+    values.need(present > 0 ? 1 : 0, c.name);
+    if (present > 0) {
+        const int width = *values.p++;
+        for (const quint32 index : decodeHybrid(values, width, present, c.name)) {
+            if (index >= quint32(dictionary->size()))
+                corrupt(QStringLiteral("column '%1' refers past its dictionary").arg(c.name));
+            out->append((*dictionary)[index]);
+        }
     }
-    const auto unitOf = [](const Value *body) {
-        const Value *unit = body ? body->field(2) : nullptr;
-        if (unit && unit->type == Value::Type::Struct && !unit->fields.empty())
-            return unit->fields.front().id;
-        return int(Millis);
-    };
+}
 
+[[noreturn]] void nestedUnsupported(const QString &column)
+{
+    fail(DataError::unsupported(
+        QStringLiteral("parquet column '%1' uses nested repetition, which is not supported")
+            .arg(column)));
+}
+
+// The unit of a TIME or TIMESTAMP logical type: the id of its TimeUnit union's member.
+int timeUnitOf(const Value *body)
+{
+    const Value *unit = body ? body->field(2) : nullptr;
+    if (unit && unit->type == Value::Type::Struct && !unit->fields.empty())
+        return unit->fields.front().id;
+    return int(Millis);
+}
+
+// The meaning from the (newer) logical type annotation; false when it gives none.
+bool applyLogicalType(ColumnSchema &c, int logical, const Value *body)
+{
     switch (logical) {
     case LString:
     case LEnum:
         c.meaning = Meaning::String;
-        break;
+        return true;
     case LJson:
         c.meaning = Meaning::Json;
-        break;
+        return true;
     case LBson:
         c.meaning = Meaning::Binary;
-        break;
+        return true;
     case LUuid:
         c.meaning = Meaning::Uuid;
-        break;
+        return true;
     case LFloat16:
         c.meaning = Meaning::Float16;
-        break;
+        return true;
     case LDecimal:
         c.meaning = Meaning::Decimal;
-        c.scale = int(logicalBody->integerField(1, c.scale));
-        break;
+        c.scale = int(body->integerField(1, c.scale));
+        return true;
     case LDate:
         c.meaning = Meaning::Date;
-        break;
+        return true;
     case LTime:
         c.meaning = Meaning::Time;
-        c.unit = unitOf(logicalBody);
-        break;
+        c.unit = timeUnitOf(body);
+        return true;
     case LTimestamp:
         c.meaning = Meaning::Timestamp;
-        c.unit = unitOf(logicalBody);
-        c.utc = logicalBody->boolField(1, true);
-        break;
+        c.unit = timeUnitOf(body);
+        c.utc = body->boolField(1, true);
+        return true;
     case LInteger:
-        c.meaning = logicalBody->boolField(2, true) ? Meaning::Plain : Meaning::Unsigned;
-        break;
+        c.meaning = body->boolField(2, true) ? Meaning::Plain : Meaning::Unsigned;
+        return true;
     case LMap:
     case LList:
-        fail(DataError::unsupported(
-            QStringLiteral("parquet column '%1' uses nested repetition, which is not supported")
-                .arg(c.name)));
+        nestedUnsupported(c.name);
     default:
-        switch (converted) {
-        case CUtf8:
-        case CEnum:
-            c.meaning = Meaning::String;
-            break;
-        case CJson:
-            c.meaning = Meaning::Json;
-            break;
-        case CBson:
-        case CInterval:
-            c.meaning = Meaning::Binary;
-            break;
-        case CDecimal:
-            c.meaning = Meaning::Decimal;
-            break;
-        case CDate:
-            c.meaning = Meaning::Date;
-            break;
-        case CTimeMillis:
-            c.meaning = Meaning::Time;
-            c.unit = Millis;
-            break;
-        case CTimeMicros:
-            c.meaning = Meaning::Time;
-            c.unit = Micros;
-            break;
-        case CTimestampMillis:
-            c.meaning = Meaning::Timestamp;
-            c.unit = Millis;
-            break;
-        case CTimestampMicros:
-            c.meaning = Meaning::Timestamp;
-            c.unit = Micros;
-            break;
-        case CUint8:
-        case CUint16:
-        case CUint32:
-        case CUint64:
-            c.meaning = Meaning::Unsigned;
-            break;
-        case CMap:
-        case CMapKeyValue:
-        case CList:
-            fail(DataError::unsupported(
-                QStringLiteral("parquet column '%1' uses nested repetition, which is not "
-                               "supported")
-                    .arg(c.name)));
-        default:
-            break;
-        }
+        return false;
     }
-    if (c.unit < Millis || c.unit > Nanos)
-        c.unit = Millis;
+}
 
-    // The column's type in the sheet.
+// The meaning from the (legacy) converted type, read when there is no logical type.
+void applyConvertedType(ColumnSchema &c, int converted)
+{
+    switch (converted) {
+    case CUtf8:
+    case CEnum:
+        c.meaning = Meaning::String;
+        break;
+    case CJson:
+        c.meaning = Meaning::Json;
+        break;
+    case CBson:
+    case CInterval:
+        c.meaning = Meaning::Binary;
+        break;
+    case CDecimal:
+        c.meaning = Meaning::Decimal;
+        break;
+    case CDate:
+        c.meaning = Meaning::Date;
+        break;
+    case CTimeMillis:
+        c.meaning = Meaning::Time;
+        c.unit = Millis;
+        break;
+    case CTimeMicros:
+        c.meaning = Meaning::Time;
+        c.unit = Micros;
+        break;
+    case CTimestampMillis:
+        c.meaning = Meaning::Timestamp;
+        c.unit = Millis;
+        break;
+    case CTimestampMicros:
+        c.meaning = Meaning::Timestamp;
+        c.unit = Micros;
+        break;
+    case CUint8:
+    case CUint16:
+    case CUint32:
+    case CUint64:
+        c.meaning = Meaning::Unsigned;
+        break;
+    case CMap:
+    case CMapKeyValue:
+    case CList:
+        nestedUnsupported(c.name);
+    default:
+        break;
+    }
+}
+
+// The sheet type of a column whose values mean no more than their physical type.
+ColumnType physicalSheetType(int physical)
+{
+    switch (physical) {
+    case Boolean:
+        return ColumnType::Boolean;
+    case Int32:
+    case Int64:
+        return ColumnType::Integer;
+    case Int96:
+        return ColumnType::DateTime;
+    case Float:
+    case Double:
+        return ColumnType::Number;
+    default:
+        return ColumnType::String;
+    }
+}
+
+// The column's type in the sheet.
+void assignSheetType(ColumnSchema &c)
+{
     switch (c.meaning) {
     case Meaning::Date:
         c.type = ColumnType::Date;
@@ -831,27 +854,41 @@ ColumnSchema describeColumn(const Value &element)
         break;
     case Meaning::Unsigned:
     case Meaning::Plain:
-        switch (c.physical) {
-        case Boolean:
-            c.type = ColumnType::Boolean;
-            break;
-        case Int32:
-        case Int64:
-            c.type = ColumnType::Integer;
-            break;
-        case Int96:
-            c.type = ColumnType::DateTime;
-            break;
-        case Float:
-        case Double:
-            c.type = ColumnType::Number;
-            break;
-        default:
-            c.type = ColumnType::String;
-            break;
-        }
+        c.type = physicalSheetType(c.physical);
         break;
     }
+}
+
+ColumnSchema describeColumn(const Value &element)
+{
+    ColumnSchema c;
+    c.name = QString::fromUtf8(element.binaryField(4));
+    c.physical = int(element.integerField(1, -1));
+    c.typeLength = int(element.integerField(2, 0));
+    const int repetition = int(element.integerField(3, Required));
+    if (repetition == Repeated)
+        nestedUnsupported(c.name);
+    c.optional = repetition == Optional;
+    if (c.physical < Boolean || c.physical > FixedLenByteArray)
+        corrupt(QStringLiteral("column '%1' has an unknown physical type").arg(c.name));
+    if (c.physical == FixedLenByteArray && (c.typeLength <= 0 || c.typeLength > 1 << 20))
+        corrupt(
+            QStringLiteral("column '%1' has a fixed length of %2").arg(c.name).arg(c.typeLength));
+
+    const int converted = int(element.integerField(6, -1));
+    c.scale = int(element.integerField(7, 0));
+    int logical = LNone;
+    const Value *logicalType = element.field(10);
+    const Value *logicalBody = nullptr;
+    if (logicalType && logicalType->type == Value::Type::Struct && !logicalType->fields.empty()) {
+        logical = logicalType->fields.front().id;
+        logicalBody = &logicalType->fields.front().value;
+    }
+    if (!applyLogicalType(c, logical, logicalBody))
+        applyConvertedType(c, converted);
+    if (c.unit < Millis || c.unit > Nanos)
+        c.unit = Millis;
+    assignSheetType(c);
     return c;
 }
 
@@ -1091,81 +1128,72 @@ private:
         }
     }
 
-    // Decodes one data page into `out`; returns the number of values (nulls included).
-    qint64 readDataPage(const Value &header, int type, Span page, qint64 uncompressed, int codec,
-                        const ColumnSchema &c, const QList<QJsonValue> *dictionary,
-                        qint64 remaining, QList<QJsonValue> *out)
+    // A data page's levels and values: `buffer` holds the decompressed bytes they point into.
+    struct PageBody
     {
-        const Value *h = header.field(type == DataPage ? 5 : 8);
-        if (!h || h->type != Value::Type::Struct)
-            corrupt(QStringLiteral("column '%1' has a data page without its header").arg(c.name));
-        const qint64 count = h->integerField(1, -1);
-        if (count < 0 || count > remaining)
-            corrupt(QStringLiteral("column '%1' has a page with %2 values where %3 remain")
-                        .arg(c.name)
-                        .arg(count)
-                        .arg(remaining));
-        const int encoding = int(h->integerField(type == DataPage ? 2 : 4, Plain));
-        const int maxDefinition = c.optional ? 1 : 0;
-
         QByteArray buffer;
         Span levels;
         Span values;
-        if (type == DataPage) {
-            expand(uncompressed, c.name);
-            buffer = decompress(codec, page, uncompressed, c.name);
-            Span s{reinterpret_cast<const uchar *>(buffer.constData()),
-                   reinterpret_cast<const uchar *>(buffer.constData()) + buffer.size()};
-            if (maxDefinition > 0) {
-                const int levelEncoding = int(h->integerField(3, Rle));
-                if (levelEncoding != Rle)
-                    fail(DataError::unsupported(
-                        QStringLiteral("parquet column '%1' encodes its definition levels as "
-                                       "%2, which is not supported")
-                            .arg(c.name, encodingName(levelEncoding))));
-                s.need(4, c.name);
-                const qint64 length = le32(s.p);
-                s.p += 4;
-                s.need(length, c.name);
-                levels = Span{s.p, s.p + length};
-                s.p += length;
-            }
-            values = s;
+    };
+
+    // A v1 data page: the whole page is compressed, definition levels first (length-prefixed).
+    void readPageV1(const Value &h, Span page, qint64 uncompressed, int codec,
+                    const ColumnSchema &c, PageBody *body)
+    {
+        expand(uncompressed, c.name);
+        body->buffer = decompress(codec, page, uncompressed, c.name);
+        Span s{reinterpret_cast<const uchar *>(body->buffer.constData()),
+               reinterpret_cast<const uchar *>(body->buffer.constData()) + body->buffer.size()};
+        if (c.optional) {
+            const int levelEncoding = int(h.integerField(3, Rle));
+            if (levelEncoding != Rle)
+                fail(DataError::unsupported(
+                    QStringLiteral("parquet column '%1' encodes its definition levels as "
+                                   "%2, which is not supported")
+                        .arg(c.name, encodingName(levelEncoding))));
+            s.need(4, c.name);
+            const qint64 length = le32(s.p);
+            s.p += 4;
+            s.need(length, c.name);
+            body->levels = Span{s.p, s.p + length};
+            s.p += length;
+        }
+        body->values = s;
+    }
+
+    // A v2 data page: levels stay uncompressed in front, the values may be compressed.
+    void readPageV2(const Value &h, Span page, qint64 uncompressed, int codec,
+                    const ColumnSchema &c, PageBody *body)
+    {
+        const qint64 definitionLength = h.integerField(5, -1);
+        const qint64 repetitionLength = h.integerField(6, -1);
+        // Each length alone first: their sum may overflow.
+        if (definitionLength < 0 || repetitionLength < 0 || definitionLength > page.size() ||
+            repetitionLength > page.size() - definitionLength ||
+            definitionLength + repetitionLength > uncompressed)
+            corrupt(QStringLiteral("column '%1' has a v2 page with bad level lengths").arg(c.name));
+        body->levels =
+            Span{page.p + repetitionLength, page.p + repetitionLength + definitionLength};
+        const Span rest{body->levels.end, page.end};
+        const qint64 valuesSize = uncompressed - definitionLength - repetitionLength;
+        const bool compressed = h.boolField(7, true);
+        expand(valuesSize, c.name);
+        if (compressed && codec != Uncompressed) {
+            body->buffer = decompress(codec, rest, valuesSize, c.name);
         } else {
-            const qint64 definitionLength = h->integerField(5, -1);
-            const qint64 repetitionLength = h->integerField(6, -1);
-            // Each length alone first: their sum may overflow.
-            if (definitionLength < 0 || repetitionLength < 0 || definitionLength > page.size() ||
-                repetitionLength > page.size() - definitionLength ||
-                definitionLength + repetitionLength > uncompressed)
-                corrupt(
-                    QStringLiteral("column '%1' has a v2 page with bad level lengths").arg(c.name));
-            levels = Span{page.p + repetitionLength, page.p + repetitionLength + definitionLength};
-            const Span rest{levels.end, page.end};
-            const qint64 valuesSize = uncompressed - definitionLength - repetitionLength;
-            const bool compressed = h->boolField(7, true);
-            expand(valuesSize, c.name);
-            if (compressed && codec != Uncompressed) {
-                buffer = decompress(codec, rest, valuesSize, c.name);
-            } else {
-                if (rest.size() != valuesSize)
-                    corrupt(
-                        QStringLiteral("column '%1' has a page whose sizes disagree").arg(c.name));
-                buffer = QByteArray(reinterpret_cast<const char *>(rest.p), rest.size());
-            }
-            values = Span{reinterpret_cast<const uchar *>(buffer.constData()),
-                          reinterpret_cast<const uchar *>(buffer.constData()) + buffer.size()};
+            if (rest.size() != valuesSize)
+                corrupt(QStringLiteral("column '%1' has a page whose sizes disagree").arg(c.name));
+            body->buffer = QByteArray(reinterpret_cast<const char *>(rest.p), rest.size());
         }
+        body->values =
+            Span{reinterpret_cast<const uchar *>(body->buffer.constData()),
+                 reinterpret_cast<const uchar *>(body->buffer.constData()) + body->buffer.size()};
+    }
 
-        std::vector<quint32> definition;
-        qint64 present = count;
-        if (maxDefinition > 0) {
-            definition = decodeHybrid(levels, 1, count, c.name);
-            present = 0;
-            for (const quint32 d : definition)
-                present += d == quint32(maxDefinition);
-        }
-
+    // Decodes `present` non-null values of one page in the page's `encoding`.
+    QList<QJsonValue> decodeValues(int encoding, const ColumnSchema &c, Span values, qint64 present,
+                                   const QList<QJsonValue> *dictionary)
+    {
         QList<QJsonValue> decoded;
         decoded.reserve(present);
         switch (encoding) {
@@ -1173,22 +1201,9 @@ private:
             decodePlain(c, values, present, &decoded);
             break;
         case PlainDictionary:
-        case RleDictionary: {
-            if (!dictionary)
-                corrupt(
-                    QStringLiteral("column '%1' uses a dictionary it does not have").arg(c.name));
-            values.need(present > 0 ? 1 : 0, c.name);
-            if (present > 0) {
-                const int width = *values.p++;
-                for (const quint32 index : decodeHybrid(values, width, present, c.name)) {
-                    if (index >= quint32(dictionary->size()))
-                        corrupt(
-                            QStringLiteral("column '%1' refers past its dictionary").arg(c.name));
-                    decoded.append((*dictionary)[index]);
-                }
-            }
+        case RleDictionary:
+            decodeDictionaryIndexes(c, values, present, dictionary, &decoded);
             break;
-        }
         case Rle: {
             if (c.physical != Boolean)
                 fail(DataError::unsupported(
@@ -1221,6 +1236,43 @@ private:
                 QStringLiteral("parquet column '%1' uses the %2 encoding, which is not supported")
                     .arg(c.name, encodingName(encoding))));
         }
+        return decoded;
+    }
+
+    // Decodes one data page into `out`; returns the number of values (nulls included).
+    qint64 readDataPage(const Value &header, int type, Span page, qint64 uncompressed, int codec,
+                        const ColumnSchema &c, const QList<QJsonValue> *dictionary,
+                        qint64 remaining, QList<QJsonValue> *out)
+    {
+        const Value *h = header.field(type == DataPage ? 5 : 8);
+        if (!h || h->type != Value::Type::Struct)
+            corrupt(QStringLiteral("column '%1' has a data page without its header").arg(c.name));
+        const qint64 count = h->integerField(1, -1);
+        if (count < 0 || count > remaining)
+            corrupt(QStringLiteral("column '%1' has a page with %2 values where %3 remain")
+                        .arg(c.name)
+                        .arg(count)
+                        .arg(remaining));
+        const int encoding = int(h->integerField(type == DataPage ? 2 : 4, Plain));
+        const int maxDefinition = c.optional ? 1 : 0;
+
+        PageBody body;
+        if (type == DataPage)
+            readPageV1(*h, page, uncompressed, codec, c, &body);
+        else
+            readPageV2(*h, page, uncompressed, codec, c, &body);
+
+        std::vector<quint32> definition;
+        qint64 present = count;
+        if (maxDefinition > 0) {
+            definition = decodeHybrid(body.levels, 1, count, c.name);
+            present = 0;
+            for (const quint32 d : definition)
+                present += d == quint32(maxDefinition);
+        }
+
+        const QList<QJsonValue> decoded =
+            decodeValues(encoding, c, body.values, present, dictionary);
         if (decoded.size() != present)
             corrupt(QStringLiteral("column '%1' has fewer values than its page says").arg(c.name));
 
