@@ -158,11 +158,21 @@ void tst_Egress::initTestCase()
         embeds += QStringLiteral("<img src=\"%1/secret.png\"><script src=\"%1/secret.js\">"
                                  "</script><link rel=\"stylesheet\" href=\"%1/secret.css\">"
                                  "<iframe src=\"%1/frame\"></iframe>"
-                                 "<script>fetch('%1/fetched').catch(function(){});</script>")
+                                 "<script>fetches.push(fetch('%1/fetched'));</script>")
                       .arg(base);
     }
-    m_public.page("/embeds-private", htmlPage(QStringLiteral("Embeds"),
-                                              QStringLiteral("<p>embeds page</p>") + embeds));
+    // Once every embed has settled (the load event waits for images, scripts, styles and
+    // frames; allSettled for the fetches), the page marks itself: a scrape that waits for the
+    // mark returns only after every private request the page makes has been made.
+    m_public.page("/embeds-private",
+                  htmlPage(QStringLiteral("Embeds"),
+                           QStringLiteral("<p>embeds page</p><script>var fetches = [];</script>") +
+                               embeds +
+                               QStringLiteral("<script>addEventListener('load', function () {"
+                                              "Promise.allSettled(fetches).then(function () {"
+                                              "var p = document.createElement('p');"
+                                              "p.id = 'settled'; p.textContent = 'embeds settled';"
+                                              "document.body.appendChild(p); }); });</script>")));
     m_public.page("/next-private",
                   htmlPage(QStringLiteral("Listing"),
                            QStringLiteral("<p>listing</p><a rel=\"next\" href=\"http:"
@@ -348,10 +358,13 @@ void tst_Egress::pageRequestsNeverReachAPrivateHost()
         as(m_stranger, QStringLiteral("/scrape"),
            {
                {QStringLiteral("urls"), QJsonArray{pub(QStringLiteral("/embeds-private"))}},
+               {QStringLiteral("waitForSelector"), QStringLiteral("#settled")},
            });
     QCOMPARE(r.status, 200);
     QVERIFY2(r.body.contains("embeds page"), r.body.left(1500).constData());
-    QTest::qWait(300); // late subresources would have arrived by now
+    // The mark is set after every embed settled: a request that reached the private host was
+    // counted there before it was answered, so the count below is final, not a guess.
+    QVERIFY2(r.body.contains("embeds settled"), r.body.left(1500).constData());
     QCOMPARE(privateHits(), before);
 }
 

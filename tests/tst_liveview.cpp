@@ -16,6 +16,7 @@
 #include "browserviews/ViewFrameSource.h"
 #include "cloud/LiveViewController.h"
 #include "core/Clock.h"
+#include "core/Store.h"
 #include "engine/liveview/LiveViews.h"
 
 #include <QApplication>
@@ -270,12 +271,14 @@ BrowserLease *tst_LiveView::leaseOf(const QString &trajectoryId) const
 void tst_LiveView::givesTheLinkInTheFirstAnswerAndWhileTheRunLives()
 {
     HttpClient c = m_ph->client();
+    const qint64 askedAt = m_ph->service().store().clock().nowMs();
     const HttpResponse started =
         c.post(QStringLiteral("/agent"),
                {{QStringLiteral("input"), QStringLiteral("Read the page")},
                 {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/slow"))}},
                 {QStringLiteral("options"), QJsonObject{{QStringLiteral("liveView"), true}}}},
                {{"Prefer", "wait=0"}});
+    const qint64 answeredAt = m_ph->service().store().clock().nowMs();
     QCOMPARE(started.status, 202);
     const QJsonObject link = started.json().value(QStringLiteral("liveView")).toObject();
     const QString id = started.json().value(QStringLiteral("trajectoryId")).toString();
@@ -287,8 +290,14 @@ void tst_LiveView::givesTheLinkInTheFirstAnswerAndWhileTheRunLives()
     const QDateTime expires = QDateTime::fromString(
         link.value(QStringLiteral("expiresAt")).toString(), Qt::ISODateWithMs);
     QVERIFY(expires.isValid());
-    // agent.liveViewTokenSeconds: 1800 by default.
-    QVERIFY(qAbs(QDateTime::currentDateTimeUtc().secsTo(expires) - 1800) < 60);
+    // agent.liveViewTokenSeconds: 1800 by default, from the moment the link was made (between
+    // the request and its answer: bounds from the order of events, not from how fast they were).
+    const qint64 expiresMs = expires.toMSecsSinceEpoch();
+    QVERIFY2(expiresMs >= askedAt + 1800 * 1000 && expiresMs <= answeredAt + 1800 * 1000,
+             qPrintable(QStringLiteral("%1 not in [%2, %3]")
+                            .arg(expiresMs)
+                            .arg(askedAt + 1800 * 1000)
+                            .arg(answeredAt + 1800 * 1000)));
 
     // While it runs, GET gives the link again (the same one).
     const HttpResponse running = c.get(QStringLiteral("/agent/") + id);

@@ -239,9 +239,9 @@ void tst_Webhooks::signsWhatAnIndependentHmacVerifies()
     const FixtureRequest hook = hooks("/ok").last();
     const QByteArray timestamp = hook.headers.value("x-svc-timestamp");
     const QByteArray signature = hook.headers.value("x-svc-signature");
+    // Stamped between the request and the hook's arrival (bounds from the order of events).
     QVERIFY(timestamp.toLongLong() >= sentAt);
-    QVERIFY(timestamp.toLongLong() - QDateTime::currentMSecsSinceEpoch() <
-            300000); // within tolerance
+    QVERIFY(timestamp.toLongLong() <= QDateTime::currentMSecsSinceEpoch());
     QCOMPARE(signature, opensslSignature("whsec_test_1", timestamp, hook.body));
     QCOMPARE(signature, signature.toLower());
     // Any change to the body or a wrong secret does not verify.

@@ -57,6 +57,34 @@ function raw(port, head, { trickle = '', everyMs = 150, until = null, timeoutMs 
   });
 }
 
+// Twelve /scrape requests of a slow page at once (more than the pool has pages: loads,
+// page creations and teardowns overlap) while /health is asked every 10 ms, one at a time;
+// resolves with the worst gap between two answers, less the 10 ms pause: how long the
+// server's event loop stalled (tst_browserpool, 1,000 ms).
+async function loopGap(ph, round) {
+  let busy = true;
+  const loads = Promise.all(Array.from({ length: 12 }, (_, i) =>
+    fetch(`${ph.base}/scrape`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ph.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ urls: [`${siteBase}/slow?gap${round}-${i}`] }),
+    }).then(async (res) => {
+      if (!res.ok) { failed = true; console.error(`scrape failed: ${res.status} ${(await res.text()).slice(0, 300)}`); }
+    }))).finally(() => { busy = false; });
+  let worst = 0;
+  let last = now();
+  while (busy) {
+    const res = await fetch(`${ph.base}/health`, { headers: { Authorization: `Bearer ${ph.key}` } });
+    await res.arrayBuffer();
+    const t = now();
+    worst = Math.max(worst, t - last);
+    await new Promise((ok) => setTimeout(ok, 10));
+    last = now();
+  }
+  await loads;
+  return worst;
+}
+
 const rows = [];
 const row = (what, xs, limit) => rows.push({ what, median: median(xs), worst: Math.max(...xs), limit });
 
@@ -67,6 +95,9 @@ for (const engine of engines) {
     const scrape = [];
     for (let i = 0; i < rounds; i++) scrape.push(await scrapeThree(ph, i));
     row(`/scrape of three ${slowMs} ms pages, ${engine}`, scrape, 3300);
+    const gaps = [];
+    for (let i = 0; i < rounds; i++) gaps.push(await loopGap(ph, i));
+    row(`worst event-loop gap, twelve loads at once, ${engine}`, gaps, 1000);
     if (engine === engines[0]) {
       const port = +new URL(ph.base).port;
       const big = [];

@@ -5,7 +5,9 @@
 #   /scrape of three 1.2 s pages in one request (tst_scrape::loadsUrlsInParallel, 3,300 ms;
 #   one after the other would be 3,600 ms), the 413 for a declared 11 MiB body that never
 #   comes (tst_httpserver, 4,000 ms), the 408 for a client that trickles its head a byte
-#   every 150 ms with http.headerTimeoutMs=600 (tst_httpserver, 4,000 ms).
+#   every 150 ms with http.headerTimeoutMs=600 (tst_httpserver, 4,000 ms), and the worst
+#   event-loop gap (answers to /health asked every 10 ms) while twelve slow pages load at
+#   once (tst_browserpool, 1,000 ms).
 # BENCH_ENGINES (qtwebengine,chromium) picks the engines, BENCH_ROUNDS (5) the rounds; the
 # median and the worst are printed. Builds Pilothouse first when needed.
 set -euo pipefail
