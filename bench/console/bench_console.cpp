@@ -29,6 +29,7 @@
 // Slowness is reported, never an exit status: the exit status is non-zero only when the
 // benchmark itself could not run.
 #include "Service.h"
+#include "common/ConsoleServices.h"
 #include "core/ApiKeyRepository.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
@@ -514,7 +515,7 @@ template <class Dock> class DockPanel : public Panel
 {
 public:
     explicit DockPanel(Service &service)
-        : m_dock(new Dock(service))
+        : m_dock(new Dock(ui::ConsoleServices::of(service)))
     {}
     ~DockPanel() override { delete m_dock; }
     QWidget *window() override { return m_dock; }
@@ -985,7 +986,7 @@ void measureOverview(Service &service, int repeat, int hourRows, Results &r)
     for (int rep = 0; rep < repeat; ++rep) {
         QElapsedTimer t;
         t.start();
-        auto dock = std::make_unique<ui::OverviewDock>(service);
+        auto dock = std::make_unique<ui::OverviewDock>(ui::ConsoleServices::of(service));
         dock->resize(kWindowWidth, kWindowHeight);
         PaintWatch paint(dock->chart(ui::OverviewDock::Chart::Runs)->viewport());
         dock->show();
