@@ -13,23 +13,8 @@
 
 using namespace ph;
 using namespace ph::runtime;
-
-namespace {
-QJsonObject json(const QByteArray &text)
-{
-    return QJsonDocument::fromJson(text).object();
-}
-
-template <typename F> DomainError thrown(F call)
-{
-    try {
-        call();
-    } catch (const DomainError &e) {
-        return e;
-    }
-    return DomainError(DomainError::Kind::Internal, QStringLiteral("NOT_THROWN"), QString());
-}
-} // namespace
+using ph::test::json;
+using ph::test::thrown;
 
 class tst_RuntimeCommands : public QObject
 {

@@ -12,23 +12,10 @@
 
 using namespace ph;
 using namespace ph::runtime;
+using ph::test::json;
+using ph::test::thrown;
 
 namespace {
-QJsonObject json(const QByteArray &text)
-{
-    return QJsonDocument::fromJson(text).object();
-}
-
-template <typename F> DomainError thrown(F call)
-{
-    try {
-        call();
-    } catch (const DomainError &e) {
-        return e;
-    }
-    return DomainError(DomainError::Kind::Internal, QStringLiteral("NOT_THROWN"), QString());
-}
-
 // What a step's `done` was called with (and how often).
 struct Outcome
 {

@@ -13,23 +13,10 @@
 
 using namespace ph;
 using namespace ph::runtime;
+using ph::test::json;
+using ph::test::thrown;
 
 namespace {
-QJsonObject json(const QByteArray &text)
-{
-    return QJsonDocument::fromJson(text).object();
-}
-
-template <typename F> DomainError thrown(F call)
-{
-    try {
-        call();
-    } catch (const DomainError &e) {
-        return e;
-    }
-    return DomainError(DomainError::Kind::Internal, QStringLiteral("NOT_THROWN"), QString());
-}
-
 // A checkpoint of about `bytes` bytes of JSON.
 QJsonObject checkpoint(int bytes, int version = 1)
 {

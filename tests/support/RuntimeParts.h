@@ -4,6 +4,7 @@
 // one site whose key allows harbour.example and its subdomains: what the fast runtime
 // unit tests (tst_runtime<part>) share. No HTTP, no service.
 #include "core/Clock.h"
+#include "core/DomainError.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "runtime/RuntimeJournal.h"
@@ -11,12 +12,30 @@
 #include "sites/AnalyticsRepository.h"
 #include "sites/SiteRepository.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <memory>
 
 namespace ph::test {
+
+inline QJsonObject json(const QByteArray &text)
+{
+    return QJsonDocument::fromJson(text).object();
+}
+
+// Runs `call`, which must throw; returns the error.
+template <typename F> DomainError thrown(F call)
+{
+    try {
+        call();
+    } catch (const DomainError &e) {
+        return e;
+    }
+    return DomainError(DomainError::Kind::Internal, QStringLiteral("NOT_THROWN"), QString());
+}
 
 class RuntimeParts
 {
