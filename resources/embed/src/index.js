@@ -26,6 +26,14 @@ function randomId(prefix) {
   return prefix + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+// Whether a command's refusal may pass by itself (a retry may succeed): no answer, a busy
+// or failing server, or a seq or epoch that moved again while we caught up.
+function transient(r) {
+  if (r.status === 200) return false;
+  const code = r.json && r.json.data && r.json.data.code;
+  return r.status === 429 || r.status >= 500 || (r.status === 409 && (code === 'stale_seq' || code === 'stale_epoch'));
+}
+
 class Runtime {
   constructor(options) {
     this.siteKey = options.siteKey;
@@ -254,12 +262,29 @@ class Runtime {
 
   // --- steps on this page ------------------------------------------------------------
 
+  // Delivers a step's answer. The run waits for it, so what may pass is tried again (the
+  // network, a busy server, a stale seq twice in a row); a refusal that says the step is
+  // gone (stale_run) ends it. The step stays stored as pending until then: a page load
+  // in between answers it from the next document.
   async answer(step, result, reason) {
     this.handled.add(step.stepId);
+    this.save();
+    const body = { type: 'RUN_CONTROL', action: 'continue', runId: step.runId, stepId: step.stepId,
+      result, reason: reason || 'loop_continue' };
+    let r = null;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      if (attempt) await new Promise((done) => setTimeout(done, 250 * attempt));
+      try {
+        r = await this.command(body);
+      } catch (e) {
+        r = null;
+        continue;
+      }
+      if (!transient(r)) break;
+    }
     if (this.s.pendingStep && this.s.pendingStep.stepId === step.stepId) this.s.pendingStep = undefined;
     this.save();
-    await this.command({ type: 'RUN_CONTROL', action: 'continue', runId: step.runId, stepId: step.stepId,
-      result, reason: reason || 'loop_continue' });
+    return r;
   }
 
   parse(value) {
@@ -328,8 +353,6 @@ class Runtime {
   async resumePending() {
     const p = this.s.pendingStep;
     if (!p) return;
-    this.s.pendingStep = undefined;
-    this.save();
     const result = p.op === 'act'
       ? { ok: true, answer: { ok: true }, navigated: true, navigationOk: true, url: location.href }
       : { ok: true, url: location.href };
@@ -427,7 +450,16 @@ async function init(options = {}) {
     runtime.leaving = true;
   });
   ready = (async () => {
-    await runtime.open();
+    // A busy server or a dropped connection does not leave the page without its session.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await runtime.open();
+        break;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        await new Promise((done) => setTimeout(done, 500 * attempt));
+      }
+    }
     await runtime.sync().catch(() => {});
     runtime.startStream();
     if (options.chat !== false && data.chat !== 'off') {
