@@ -14,6 +14,7 @@ class QWebSocket;
 namespace ph {
 
 class BrowserLease;
+class LiveFrameSource;
 
 // What a browser session's browser is made of (POST /sessions, docs/api/sessions.md).
 struct SessionBrowserSpec
@@ -61,6 +62,11 @@ public:
     virtual void openPage(const QString &label, QObject *context,
                           std::function<void(std::unique_ptr<BrowserLease>, const QString &error)>
                               granted) = 0;
+
+    // The pixels of the session's current page and a way to hand it an operator's input
+    // (the console's live browser views: watch, take over). Null when no page is open.
+    // Made while someone watches; deleting it stops the capture.
+    virtual std::unique_ptr<LiveFrameSource> liveFrames(QObject *parent) = 0;
 
     // Closes the clients and ends the process; the profile directory is complete on disk
     // when `done` runs (from the event loop). ended() is not emitted for it.
