@@ -180,7 +180,8 @@ void tst_ChromiumSession::initTestCase()
     QVERIFY(m_site.start());
     m_site.route("/login", [](const ph::test::FixtureRequest &) {
         FixtureResponse r = FixtureResponse::html("<!doctype html><title>signed in</title><p>hi");
-        r.headers.append({"Set-Cookie", "sid=s3cret; Max-Age=3600; Path=/"});
+        r.headers.append(
+            qMakePair(QByteArray("Set-Cookie"), QByteArray("sid=s3cret; Max-Age=3600; Path=/")));
         return r;
     });
     m_site.page("/", "<!doctype html><title>home</title><p>home");

@@ -126,7 +126,8 @@ void ChromiumSession::setUp(std::function<void(const QString &)> ready)
                 m_version = {
                     {QStringLiteral("Browser"), str(r, "product")},
                     {QStringLiteral("Protocol-Version"), str(r, "protocolVersion")},
-                    {QStringLiteral("User-Agent"), str(r, "userAgent")},
+                    {QStringLiteral("User-Agent"),
+                     m_spec.userAgent.isEmpty() ? m_engine->userAgent() : str(r, "userAgent")},
                     {QStringLiteral("V8-Version"), str(r, "jsVersion")},
                     {QStringLiteral("WebKit-Version"), str(r, "revision")},
                 };
@@ -165,6 +166,10 @@ void ChromiumSession::onBrowserEvent(const QString &method, const QJsonObject &p
 {
     const QJsonObject info = params.value(QStringLiteral("targetInfo")).toObject();
     if (method == QLatin1String("Target.attachedToTarget")) {
+        // A client's own browser-level session (CdpRelay) is announced here too: it is
+        // the client's, not a target to take.
+        if (str(info, "type") == QLatin1String("browser"))
+            return;
         adopt(str(params, "sessionId"), info,
               params.value(QStringLiteral("waitingForDebugger")).toBool());
     } else if (method == QLatin1String("Target.detachedFromTarget")) {
@@ -206,6 +211,11 @@ void ChromiumSession::adopt(const QString &sessionId, const QJsonObject &info, b
             sessionId, this);
     if (isDocument(type))
         c->send(QStringLiteral("Page.enable"), {}, sessionId, this);
+    // Without a user agent of the session's, the browser's own with "HeadlessChrome" said
+    // as "Chrome" (the engine's), in documents and workers alike.
+    if (m_spec.userAgent.isEmpty() && !m_engine->userAgent().isEmpty())
+        c->send(QStringLiteral("Network.setUserAgentOverride"),
+                {{QStringLiteral("userAgent"), m_engine->userAgent()}}, sessionId, this);
     c->send(QStringLiteral("Target.setAutoAttach"),
             {{QStringLiteral("autoAttach"), true},
              {QStringLiteral("waitForDebuggerOnStart"), true},
