@@ -438,6 +438,19 @@ void tst_ChromiumSession::rejectsMalformedMessagesWithoutHarm()
                 .value(QStringLiteral("product"))
                 .toString()
                 .contains(QLatin1String("Chrom")));
+    // A command larger than the relay takes ends that client only.
+    RawClient big;
+    QVERIFY(big.open(s.endpoint()));
+    QTRY_COMPARE_WITH_TIMEOUT(s.browser->clientCount(), 2, 5000);
+    big.sendText(
+        QStringLiteral(R"({"id":1,"method":"Runtime.evaluate","params":{"expression":"%1"}})")
+            .arg(QString(65 * 1024 * 1024, QLatin1Char('x'))));
+    QTRY_VERIFY_WITH_TIMEOUT(big.socket().state() == QAbstractSocket::UnconnectedState, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(s.browser->clientCount(), 1, 5000);
+    QVERIFY(resultOf(c.call(QStringLiteral("Browser.getVersion")))
+                .value(QStringLiteral("product"))
+                .toString()
+                .contains(QLatin1String("Chrom")));
     QVERIFY(s.browser->isRunning());
 }
 

@@ -25,6 +25,8 @@ namespace {
 
 // How long stop() lets the browser write its profile out before it is ended.
 constexpr int kCloseTimeoutMs = 10000;
+// DevTools clients of one session at once (a script, an agent, a debugger: a few).
+constexpr int kMaxClients = 16;
 
 QString str(const QJsonObject &o, const char *key)
 {
@@ -347,10 +349,14 @@ void ChromiumSession::refuse(const QString &sessionId, const QString &requestId,
 
 void ChromiumSession::attachClient(std::unique_ptr<QWebSocket> socket)
 {
-    if (!m_running || m_stopping || !connection()) {
+    const bool full = clientCount() >= kMaxClients;
+    if (!m_running || m_stopping || !connection() || full) {
         QWebSocket *s = socket.release();
-        s->close(QWebSocketProtocol::CloseCodeGoingAway,
-                 QStringLiteral("the session's browser is not running"));
+        s->close(
+            full ? QWebSocketProtocol::CloseCodePolicyViolated
+                 : QWebSocketProtocol::CloseCodeGoingAway,
+            full ? QStringLiteral("the session has %1 DevTools clients already").arg(kMaxClients)
+                 : QStringLiteral("the session's browser is not running"));
         s->deleteLater();
         return;
     }
