@@ -1,6 +1,7 @@
 #include "KeysDock.h"
 
 #include "KeysModel.h"
+#include "ProfilesPanel.h"
 
 #include "core/ApiKeyRepository.h"
 #include "core/ApiKeyService.h"
@@ -129,7 +130,15 @@ KeysDock::KeysDock(const ConsoleServices &services, QWidget *parent)
     s->addStretch(1);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
+    // The keys' browser profiles below them (a profile belongs to a key).
+    auto *rows = new QSplitter(Qt::Vertical, body);
+    rows->setObjectName(QStringLiteral("keysProfilesSplitter"));
+    rows->addWidget(split);
+    m_profiles = new ProfilesPanel(services, rows);
+    rows->addWidget(m_profiles);
+    rows->setStretchFactor(0, 3);
+    rows->setStretchFactor(1, 1);
+    layout->addWidget(rows, 1);
     setWidget(body);
 
     // Keyboard: Delete revokes the selected key, F5 re-reads the list.
@@ -325,6 +334,7 @@ void KeysDock::retranslateUi()
     m_setBalance->setText(tr("Set balance"));
     m_revoke->setText(tr("Revoke (Del)"));
     m_model->retranslate();
+    m_profiles->retranslateUi();
     showCurrent();
 }
 
