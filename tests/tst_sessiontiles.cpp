@@ -3,7 +3,7 @@
 // through the service shows a tile with its id, key, profile, expiry and clients; the
 // tile goes when the session ends, however it ends; Release (confirmed) ends it through
 // the service; Take over hands the operator's click to the session's page.
-#include "PretendSessionBrowser.h"
+#include "PretendSessions.h"
 #include "TestMain.h"
 #include "TestService.h"
 
@@ -41,32 +41,26 @@ private:
     QString start(const QString &profile = {});
     void answerConfirmation(const QString &name, bool confirm);
 
+    sessions::SessionService &sessions() { return m_sessions->service; }
+
     std::unique_ptr<TestService> m_ph;
-    std::unique_ptr<ui::ConsoleServices> m_services;
+    std::unique_ptr<PretendSessions> m_sessions;
     std::unique_ptr<ui::BrowserViewsDock> m_dock;
     std::shared_ptr<QList<LiveInput>> m_inputs;
-    QList<QPointer<PretendSessionBrowser>> m_browsers;
     Principal m_shopBot;
 };
 
 void tst_SessionTiles::init()
 {
     m_inputs = std::make_shared<QList<LiveInput>>();
-    m_browsers.clear();
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
-    sessions::SessionService &service = m_ph->service().sessions();
-    service.setBrowserFactory([this](const SessionBrowserSpec &) {
-        auto browser = std::make_unique<PretendSessionBrowser>(m_inputs);
-        m_browsers << browser.get();
-        return std::unique_ptr<SessionBrowser>(std::move(browser));
-    });
+    m_sessions = std::make_unique<PretendSessions>(*m_ph, m_inputs);
     const auto minted = m_ph->service().keyService().mint({QStringLiteral("shop bot")});
     m_shopBot.kind = Principal::Kind::ApiKey;
     m_shopBot.keyId = minted.key.id;
     m_shopBot.label = minted.key.label;
-    m_services = std::make_unique<ui::ConsoleServices>(ui::ConsoleServices::of(m_ph->service()));
-    m_dock = std::make_unique<ui::BrowserViewsDock>(*m_services);
+    m_dock = std::make_unique<ui::BrowserViewsDock>(m_sessions->console);
     m_dock->resize(900, 700);
     m_dock->show();
 }
@@ -74,7 +68,7 @@ void tst_SessionTiles::init()
 void tst_SessionTiles::cleanup()
 {
     m_dock.reset();
-    m_services.reset();
+    m_sessions.reset();
     m_ph.reset();
 }
 
@@ -83,7 +77,7 @@ QString tst_SessionTiles::start(const QString &profile)
 {
     sessions::CreateSessionRequest request;
     request.profile = profile;
-    return m_ph->service().sessions().create(m_shopBot, request).id;
+    return sessions().create(m_shopBot, request).id;
 }
 
 // Answers the next confirmation box named `name`: its destructive button, or Cancel.
@@ -120,7 +114,7 @@ void tst_SessionTiles::aStartedSessionShowsATile()
           QStringLiteral("clients connected: 0")})
         QVERIFY2(caption.contains(says), qPrintable(says + QStringLiteral(" in ") + caption));
     // Its page, live, watched only until the operator takes over.
-    QVERIFY(tile->screen()->hasSource());
+    QTRY_VERIFY(tile->screen()->hasSource());
     QTRY_VERIFY(!tile->screen()->frame().isNull());
     QVERIFY(!tile->screen()->isEnabled());
     QVERIFY(!tile->releaseButton()->accessibleName().isEmpty());
@@ -141,10 +135,10 @@ void tst_SessionTiles::aSessionsEndRemovesItsTile()
     QTRY_VERIFY(m_dock->sessionTileFor(id));
     QTRY_VERIFY(m_dock->sessionTileFor(other));
     if (how == QLatin1String("release")) {
-        m_ph->service().sessions().release(m_shopBot, id);
+        sessions().release(m_shopBot, id);
     } else {
-        QCOMPARE(m_browsers.size(), 2);
-        m_browsers.first()->crash();
+        QCOMPARE(m_sessions->browsers.size(), 2);
+        m_sessions->browsers.first()->crash();
     }
     QTRY_VERIFY(!m_dock->sessionTileFor(id));
     // The other session keeps its tile.
@@ -171,7 +165,11 @@ void tst_SessionTiles::releaseEndsTheSessionThroughTheService()
     QTRY_COMPARE(tile->info().status, QStringLiteral("active"));
     answerConfirmation(QStringLiteral("confirmReleaseSession"), confirm);
     QCOMPARE(tile->release(), confirm);
-    QTRY_COMPARE(m_ph->service().sessions().find(m_shopBot, id)->status, status);
+    const auto statusOf = [&] {
+        const auto found = sessions().find(m_shopBot, id);
+        return found ? found->status : QString();
+    };
+    QTRY_COMPARE(statusOf(), status);
     QCOMPARE(m_dock->sessionTileFor(id) == nullptr, confirm);
 }
 

@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -80,8 +81,7 @@ void SessionTile::attachFrames()
     auto *screen = new ScreencastView(std::move(source), this);
     screen->setEnabled(m_takeOver && m_takeOver->isChecked());
     screen->setAccessibleName(m_screen->accessibleName());
-    if (auto *box = qobject_cast<QVBoxLayout *>(layout()))
-        box->replaceWidget(m_screen, screen);
+    delete layout()->replaceWidget(m_screen, screen);
     delete m_screen;
     m_screen = screen;
     m_screen->show();
@@ -132,27 +132,32 @@ void SessionTile::showCaption()
 
 bool SessionTile::release()
 {
+    // The session may end while the operator reads the question (its tile then goes):
+    // the box belongs to the window, and the tile is checked for after it.
+    const QString id = m_info.id;
+    QPointer<SessionTile> self(this);
     QMessageBox box(QMessageBox::Warning, tr("Release session"),
                     tr("End the browser session %1 of key %2? Its browser closes and every "
                        "connected client is disconnected; its profile is kept.")
-                        .arg(m_info.id, keyLabel()),
-                    QMessageBox::NoButton, this);
+                        .arg(id, keyLabel()),
+                    QMessageBox::NoButton, window());
     box.setObjectName(QStringLiteral("confirmReleaseSession"));
     QPushButton *confirm = box.addButton(tr("Release session"), QMessageBox::DestructiveRole);
     QPushButton *cancel = box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(cancel);
     box.exec();
-    if (box.clickedButton() != confirm)
+    if (box.clickedButton() != confirm || !self)
         return false;
     try {
-        m_services.sessions.release(m_services.operatorPrincipal(), m_info.id);
-        m_message->hide();
-        return true;
+        m_services.sessions.release(m_services.operatorPrincipal(), id);
     } catch (const DomainError &e) {
-        m_message->setText(tr("%1 (%2)").arg(e.message(), e.code()));
-        m_message->show();
+        if (self) {
+            m_message->setText(tr("%1 (%2)").arg(e.message(), e.code()));
+            m_message->show();
+        }
         return false;
     }
+    return true;
 }
 
 void SessionTile::retranslateUi()

@@ -26,10 +26,11 @@ ProfilesModel::ProfilesModel(sessions::SessionService &sessions, ApiKeyService &
     , m_keys(keys)
 {
     m_rows = load();
-    // A profile is made, used, sealed back or deleted as sessions start and end.
+    // A profile is made and opened as a session starts, sealed back (its size, no longer
+    // in use) as it ends, and deleted by the API or the console.
     connect(&m_sessions, &sessions::SessionService::sessionStarted, this, &ProfilesModel::refresh);
-    connect(&m_sessions, &sessions::SessionService::sessionChanged, this, &ProfilesModel::refresh);
     connect(&m_sessions, &sessions::SessionService::sessionEnded, this, &ProfilesModel::refresh);
+    connect(&m_sessions, &sessions::SessionService::profilesChanged, this, &ProfilesModel::refresh);
 }
 
 QList<KeyProfileRow> ProfilesModel::load() const

@@ -28,7 +28,8 @@ struct KeyProfileRow
 
 // Every key's browser profiles (issue 30): name, key, last used, size, in use. Live
 // through SessionService's signals (a session opening or closing a profile changes its
-// "in use", last use and size): rows update in place, new ones go on top, deleted ones go.
+// "in use", last use and size; profilesChanged: one was deleted): rows update in place,
+// new ones go on top, deleted ones go.
 class ProfilesModel : public RowTableModel<KeyProfileRow>
 {
     Q_OBJECT
