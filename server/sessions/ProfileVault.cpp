@@ -7,8 +7,11 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QLoggingCategory>
 #include <QSaveFile>
+
+#include <algorithm>
 
 Q_LOGGING_CATEGORY(lcProfiles, "pilothouse.sessions.profiles")
 

@@ -16,6 +16,8 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <algorithm>
+
 Q_LOGGING_CATEGORY(lcSessions, "pilothouse.sessions")
 
 namespace ph::sessions {

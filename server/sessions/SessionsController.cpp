@@ -5,6 +5,7 @@
 
 #include "browser/SessionBrowser.h"
 #include "core/DomainError.h"
+#include "core/Principal.h"
 #include "http/Exchange.h"
 #include "net/NetworkPolicy.h"
 
