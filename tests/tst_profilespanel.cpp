@@ -61,7 +61,9 @@ void tst_ProfilesPanel::init()
     m_sessions = std::make_unique<PretendSessions>(*m_ph);
     for (auto [who, label] : {std::pair{&m_shopBot, QStringLiteral("shop bot")},
                               std::pair{&m_mailBot, QStringLiteral("mail bot")}}) {
-        const auto minted = m_ph->service().keyService().mint({label});
+        ApiKeyService::NewKey key;
+        key.label = label;
+        const auto minted = m_ph->service().keyService().mint(key);
         who->kind = Principal::Kind::ApiKey;
         who->keyId = minted.key.id;
         who->label = label;

@@ -56,7 +56,9 @@ void tst_SessionTiles::init()
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
     m_sessions = std::make_unique<PretendSessions>(*m_ph, m_inputs);
-    const auto minted = m_ph->service().keyService().mint({QStringLiteral("shop bot")});
+    ApiKeyService::NewKey shopBot;
+    shopBot.label = QStringLiteral("shop bot");
+    const auto minted = m_ph->service().keyService().mint(shopBot);
     m_shopBot.kind = Principal::Kind::ApiKey;
     m_shopBot.keyId = minted.key.id;
     m_shopBot.label = minted.key.label;

@@ -4,6 +4,7 @@
 // stops at once, has a page whose frames are grey and whose inputs are recorded, and
 // can "crash". Given to SessionService through its browser factory.
 
+#include "browser/BrowserLease.h"
 #include "browser/LiveFrameSource.h"
 #include "browser/SessionBrowser.h"
 
