@@ -1,6 +1,7 @@
 #include "KeysDock.h"
 
 #include "KeysModel.h"
+#include "ProfilesModel.h"
 #include "ProfilesPanel.h"
 
 #include "core/ApiKeyRepository.h"
@@ -141,20 +142,7 @@ KeysDock::KeysDock(const ConsoleServices &services, QWidget *parent)
     layout->addWidget(rows, 1);
     setWidget(body);
 
-    // Keyboard: Delete revokes the selected key, F5 re-reads the list.
-    auto *revokeAction = new QAction(this);
-    revokeAction->setShortcut(QKeySequence::Delete);
-    revokeAction->setShortcutContext(Qt::WidgetShortcut);
-    connect(revokeAction, &QAction::triggered, this, &KeysDock::revoke);
-    m_view->addAction(revokeAction);
-    auto *refresh = new QAction(this);
-    refresh->setShortcut(QKeySequence::Refresh);
-    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(refresh, &QAction::triggered, this, [this] {
-        m_model->refresh();
-        showCurrent();
-    });
-    addAction(refresh);
+    installShortcuts();
 
     connect(m_mint, &QPushButton::clicked, this, &KeysDock::mint);
     connect(m_label, &QLineEdit::returnPressed, this, &KeysDock::mint);
@@ -178,6 +166,25 @@ KeysDock::KeysDock(const ConsoleServices &services, QWidget *parent)
             });
     retranslateUi();
     showCurrent();
+}
+
+// Keyboard: Delete revokes the selected key, F5 re-reads the list.
+void KeysDock::installShortcuts()
+{
+    auto *revokeAction = new QAction(this);
+    revokeAction->setShortcut(QKeySequence::Delete);
+    revokeAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(revokeAction, &QAction::triggered, this, &KeysDock::revoke);
+    m_view->addAction(revokeAction);
+    auto *refresh = new QAction(this);
+    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(refresh, &QAction::triggered, this, [this] {
+        m_model->refresh();
+        m_profiles->model()->refresh();
+        showCurrent();
+    });
+    addAction(refresh);
 }
 
 QLineEdit *KeysDock::secretField() const

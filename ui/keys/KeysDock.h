@@ -60,6 +60,7 @@ protected:
 
 private:
     void retranslateUi();
+    void installShortcuts();
     void mint();
     void setBalance();
     void revoke();
