@@ -3,17 +3,20 @@
 // each row makes one change over HTTP, waits for the service's signal and finds the
 // change in the panel's model.
 #include "HttpClient.h"
+#include "PretendSessionBrowser.h"
 #include "TestMain.h"
 #include "TestService.h"
 
 #include "common/ConsoleServices.h"
 #include "keys/KeysModel.h"
+#include "keys/ProfilesModel.h"
 #include "sites/SitesModel.h"
 #include "tools/ToolsModel.h"
 #include "triggers/TriggersModel.h"
 
 #include "cloud/LibraryRepository.h"
 #include "core/ApiKeyService.h"
+#include "sessions/SessionService.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
 
@@ -55,6 +58,7 @@ private:
     std::unique_ptr<ui::ToolsModel> m_tools;
     std::unique_ptr<ui::TriggersModel> m_triggers;
     std::unique_ptr<ui::SitesModel> m_sites;
+    std::unique_ptr<ui::ProfilesModel> m_profiles;
 };
 
 void tst_ConsoleSignals::initTestCase()
@@ -69,10 +73,17 @@ void tst_ConsoleSignals::initTestCase()
     m_triggers = std::make_unique<ui::TriggersModel>(m_services->library, m_ph->base());
     m_sites = std::make_unique<ui::SitesModel>(area.sites(), area.connectKeys(), area.changes(),
                                                m_services->clock);
+    // Sessions without a browser: what matters here is the signal.
+    m_services->sessions.setBrowserFactory(
+        [](const SessionBrowserSpec &) -> std::unique_ptr<SessionBrowser> {
+            return std::make_unique<PretendSessionBrowser>();
+        });
+    m_profiles = std::make_unique<ui::ProfilesModel>(m_services->sessions, m_services->keyService);
 }
 
 void tst_ConsoleSignals::cleanupTestCase()
 {
+    m_profiles.reset();
     m_sites.reset();
     m_triggers.reset();
     m_tools.reset();
@@ -107,6 +118,10 @@ void tst_ConsoleSignals::anApiChangeReachesItsPanel_data()
         << QByteArray(R"({"siteName":"Made over http","label":"embed",)"
                       R"("allowedDomains":["made.example"]})")
         << "Made over http";
+    QTest::newRow("a session made over HTTP shows its profile in the keys panel through "
+                  "sessionStarted")
+        << "profiles"
+        << "/sessions" << QByteArray(R"({"profile":"made_over_http"})") << "made_over_http";
 }
 
 void tst_ConsoleSignals::anApiChangeReachesItsPanel()
@@ -129,6 +144,10 @@ void tst_ConsoleSignals::anApiChangeReachesItsPanel()
         spy = std::make_unique<QSignalSpy>(&m_services->library,
                                            &cloud::LibraryRepository::triggerChanged);
         model = m_triggers.get();
+    } else if (panel == QLatin1String("profiles")) {
+        spy = std::make_unique<QSignalSpy>(&m_services->sessions,
+                                           &sessions::SessionService::sessionStarted);
+        model = m_profiles.get();
     } else {
         spy = std::make_unique<QSignalSpy>(&m_services->sites.sites(),
                                            &sites::SiteRepository::siteChanged);

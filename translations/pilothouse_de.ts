@@ -508,15 +508,15 @@
 <context>
     <name>ph::ui::BrowserViewsDock</name>
     <message>
-        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="90"/>
-        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="91"/>
+        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="138"/>
+        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="139"/>
         <source>Live browser views</source>
         <translation>Live-Browseransichten</translation>
     </message>
     <message>
-        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="92"/>
-        <source>No page is leased right now. Pages appear here while runs use them.</source>
-        <translation>Gerade ist keine Seite vergeben. Seiten erscheinen hier, solange Läufe sie nutzen.</translation>
+        <location filename="../ui/browserviews/BrowserViewsDock.cpp" line="140"/>
+        <source>No page is leased and no browser session is open right now. Pages appear here while runs use them, sessions while they last.</source>
+        <translation>Gerade ist keine Seite vergeben und keine Browsersitzung offen. Seiten erscheinen hier, solange Läufe sie nutzen, Sitzungen, solange sie bestehen.</translation>
     </message>
 </context>
 <context>
@@ -1327,6 +1327,85 @@
     </message>
 </context>
 <context>
+    <name>ph::ui::ProfilesModel</name>
+    <message>
+        <location filename="../ui/keys/ProfilesModel.cpp" line="83"/>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesModel.cpp" line="87"/>
+        <source>in use</source>
+        <translation>in Benutzung</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesModel.cpp" line="99"/>
+        <source>Profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesModel.cpp" line="101"/>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesModel.cpp" line="103"/>
+        <source>Last used</source>
+        <translation>Zuletzt verwendet</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesModel.cpp" line="105"/>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesModel.cpp" line="107"/>
+        <source>In use</source>
+        <translation>In Benutzung</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::ProfilesPanel</name>
+    <message>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="79"/>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="85"/>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="112"/>
+        <source>Delete profile</source>
+        <translation>Profil löschen</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="80"/>
+        <source>Delete the browser profile %1 of key %2? Its cookies, local storage and other saved state are gone for good.</source>
+        <translation>Das Browserprofil %1 des Schlüssels %2 löschen? Seine Cookies, sein lokaler Speicher und alles andere, was darin gespeichert ist, sind dann endgültig verloren.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="96"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="100"/>
+        <source>Deleted the profile %1 of %2.</source>
+        <translation>Das Profil %1 von %2 wurde gelöscht.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="106"/>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="107"/>
+        <source>Browser profiles</source>
+        <translation>Browserprofile</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="108"/>
+        <source>No browser profiles yet. A session created with a profile name keeps its cookies and storage here for the next one: POST /sessions {&quot;profile&quot;: &quot;shop&quot;}.</source>
+        <translation>Noch keine Browserprofile. Eine Sitzung, die mit einem Profilnamen erstellt wird, bewahrt ihre Cookies und ihren Speicher hier für die nächste auf: POST /sessions {&quot;profile&quot;: &quot;shop&quot;}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/ProfilesPanel.cpp" line="111"/>
+        <source>Delete profile (Del)</source>
+        <translation>Profil löschen (Entf)</translation>
+    </message>
+</context>
+<context>
     <name>ph::ui::ProposalsDock</name>
     <message>
         <location filename="../ui/proposals/ProposalsDock.cpp" line="170"/>
@@ -1498,6 +1577,90 @@
         <location filename="../ui/common/SecretReveal.cpp" line="70"/>
         <source>Done</source>
         <translation>Fertig</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::SessionTile</name>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="103"/>
+        <source>expires now</source>
+        <translation>läuft jetzt ab</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="111"/>
+        <source>expires in %1 (at %2)</source>
+        <translation>läuft in %1 ab (um %2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="124"/>
+        <source>no profile</source>
+        <translation>kein Profil</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="125"/>
+        <source>profile %1</source>
+        <translation>Profil %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="128"/>
+        <source>key %1</source>
+        <translation>Schlüssel %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="130"/>
+        <source>clients connected: %1</source>
+        <translation>verbundene Clients: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="135"/>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="141"/>
+        <source>Release session</source>
+        <translation>Sitzung beenden</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="136"/>
+        <source>End the browser session %1 of key %2? Its browser closes and every connected client is disconnected; its profile is kept.</source>
+        <translation>Die Browsersitzung %1 des Schlüssels %2 beenden? Ihr Browser wird geschlossen und jeder verbundene Client getrennt; ihr Profil bleibt erhalten.</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="152"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="160"/>
+        <source>Take over</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="161"/>
+        <source>Click and type in this session&apos;s page yourself; its clients keep their connection. Untick to only watch again.</source>
+        <translation>Selbst in die Seite dieser Sitzung klicken und tippen; ihre Clients bleiben verbunden. Den Haken entfernen, um wieder nur zuzusehen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="163"/>
+        <source>Release</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="164"/>
+        <source>End this session (its browser closes; its profile is kept).</source>
+        <translation>Diese Sitzung beenden (ihr Browser wird geschlossen, ihr Profil bleibt erhalten).</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="165"/>
+        <source>Release session %1</source>
+        <translation>Sitzung %1 beenden</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="166"/>
+        <source>Take over session %1</source>
+        <translation>Sitzung %1 übernehmen</translation>
+    </message>
+    <message>
+        <location filename="../ui/browserviews/SessionTile.cpp" line="167"/>
+        <source>Live page of session %1</source>
+        <translation>Live-Seite der Sitzung %1</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "BrowserViewsDock.h"
 
 #include "BrowserTile.h"
+#include "SessionTile.h"
 
 #include "browser/BrowserLease.h"
 #include "browser/BrowserPool.h"
@@ -30,6 +31,16 @@ BrowserViewsDock::BrowserViewsDock(const ConsoleServices &services, QWidget *par
         add(lease);
     connect(&services.pool, &BrowserPool::leaseStarted, this, &BrowserViewsDock::add);
     connect(&services.pool, &BrowserPool::leaseEnded, this, &BrowserViewsDock::remove);
+    for (const sessions::BrowserSessionInfo &info : services.sessions.all()) {
+        if (info.status == QLatin1String("starting") || info.status == QLatin1String("active"))
+            showSession(info.id);
+    }
+    connect(&services.sessions, &sessions::SessionService::sessionStarted, this,
+            &BrowserViewsDock::showSession);
+    connect(&services.sessions, &sessions::SessionService::sessionChanged, this,
+            &BrowserViewsDock::showSession);
+    connect(&services.sessions, &sessions::SessionService::sessionEnded, this,
+            [this](const QString &id) { removeSession(id); });
     retranslateUi();
     layoutTiles();
 }
@@ -37,6 +48,7 @@ BrowserViewsDock::BrowserViewsDock(const ConsoleServices &services, QWidget *par
 BrowserViewsDock::~BrowserViewsDock()
 {
     qDeleteAll(m_tiles);
+    qDeleteAll(m_sessionTiles);
 }
 
 BrowserTile *BrowserViewsDock::tileFor(const QString &runOrLabel) const
@@ -62,13 +74,50 @@ void BrowserViewsDock::remove(const QString &leaseId)
     layoutTiles();
 }
 
+void BrowserViewsDock::showSession(const QString &sessionId)
+{
+    const auto info = m_services.sessions.find(m_services.operatorPrincipal(), sessionId);
+    const bool live = info && (info->status == QLatin1String("starting") ||
+                               info->status == QLatin1String("active"));
+    if (!live) {
+        removeSession(sessionId);
+        return;
+    }
+    if (SessionTile *tile = m_sessionTiles.value(sessionId)) {
+        tile->refresh(*info);
+        return;
+    }
+    m_sessionTiles.insert(sessionId, new SessionTile(m_services, *info, m_grid));
+    layoutTiles();
+}
+
+void BrowserViewsDock::removeSession(const QString &sessionId)
+{
+    if (!m_sessionTiles.contains(sessionId))
+        return;
+    // Later: the tile may be the one whose Release button ended the session.
+    SessionTile *tile = m_sessionTiles.take(sessionId);
+    tile->hide();
+    tile->deleteLater();
+    layoutTiles();
+}
+
 void BrowserViewsDock::layoutTiles()
 {
-    QList<BrowserTile *> tiles = m_tiles.values();
-    std::sort(tiles.begin(), tiles.end(),
+    QList<BrowserTile *> runs = m_tiles.values();
+    std::sort(runs.begin(), runs.end(),
               [](BrowserTile *a, BrowserTile *b) { return a->label() < b->label(); });
-    for (BrowserTile *t : std::as_const(tiles))
-        m_layout->removeWidget(t);
+    QList<SessionTile *> sessions = m_sessionTiles.values();
+    std::sort(sessions.begin(), sessions.end(),
+              [](SessionTile *a, SessionTile *b) { return a->sessionId() < b->sessionId(); });
+    // The runs' pages first, then the sessions.
+    QList<QWidget *> tiles(runs.begin(), runs.end());
+    tiles.append(QList<QWidget *>(sessions.begin(), sessions.end()));
+    for (int i = m_layout->count() - 1; i >= 0; --i) {
+        QWidget *w = m_layout->itemAt(i)->widget();
+        if (w && w != m_empty)
+            m_layout->removeWidget(w);
+    }
     m_empty->setVisible(tiles.isEmpty());
     const int columns = 2;
     for (int i = 0; i < tiles.size(); ++i) {
@@ -88,8 +137,11 @@ void BrowserViewsDock::retranslateUi()
 {
     setWindowTitle(tr("Live browser views"));
     widget()->setAccessibleName(tr("Live browser views"));
-    m_empty->setText(tr("No page is leased right now. Pages appear here while runs use them."));
+    m_empty->setText(tr("No page is leased and no browser session is open right now. Pages "
+                        "appear here while runs use them, sessions while they last."));
     for (BrowserTile *t : std::as_const(m_tiles))
+        t->retranslateUi();
+    for (SessionTile *t : std::as_const(m_sessionTiles))
         t->retranslateUi();
 }
 

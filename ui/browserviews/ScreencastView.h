@@ -23,6 +23,8 @@ public:
     ~ScreencastView() override;
 
     QImage frame() const { return m_frame; }
+    // Whether it shows a page (a session's view waits for its first page without one).
+    bool hasSource() const { return m_source != nullptr; }
     QSize sizeHint() const override { return {640, 400}; }
 
 protected:

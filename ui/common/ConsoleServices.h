@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/Principal.h"
+
 #include <QString>
 
 #include <functional>
@@ -27,6 +29,9 @@ class TrajectoryRepository;
 } // namespace engine
 namespace runtime {
 class RuntimeService;
+}
+namespace sessions {
+class SessionService;
 }
 namespace sites {
 class SitesArea;
@@ -61,6 +66,9 @@ struct ConsoleServices
     a2w::A2wService &a2w;
     runtime::RuntimeService &runtime;
     sites::SitesArea &sites;
+    // Browser sessions and their profiles (issue 30): the live views' session tiles and
+    // the keys panel's profiles act as the owner through it (operator()).
+    sessions::SessionService &sessions;
     // The API's base URL as it is now (the port is known once the service listens).
     std::function<QString()> apiAddress;
     // The data directory chosen at start (--data-dir).
@@ -69,6 +77,10 @@ struct ConsoleServices
     QString databasePath;
 
     static ConsoleServices of(Service &service);
+
+    // The console's operator as a caller of the domain services: the owner (the owner
+    // sees and may end every key's sessions), named "console" in audit records' labels.
+    Principal operatorPrincipal() const;
 };
 
 } // namespace ph::ui

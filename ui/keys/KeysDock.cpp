@@ -1,6 +1,8 @@
 #include "KeysDock.h"
 
 #include "KeysModel.h"
+#include "ProfilesModel.h"
+#include "ProfilesPanel.h"
 
 #include "core/ApiKeyRepository.h"
 #include "core/ApiKeyService.h"
@@ -129,23 +131,18 @@ KeysDock::KeysDock(const ConsoleServices &services, QWidget *parent)
     s->addStretch(1);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
+    // The keys' browser profiles below them (a profile belongs to a key).
+    auto *rows = new QSplitter(Qt::Vertical, body);
+    rows->setObjectName(QStringLiteral("keysProfilesSplitter"));
+    rows->addWidget(split);
+    m_profiles = new ProfilesPanel(services, rows);
+    rows->addWidget(m_profiles);
+    rows->setStretchFactor(0, 3);
+    rows->setStretchFactor(1, 1);
+    layout->addWidget(rows, 1);
     setWidget(body);
 
-    // Keyboard: Delete revokes the selected key, F5 re-reads the list.
-    auto *revokeAction = new QAction(this);
-    revokeAction->setShortcut(QKeySequence::Delete);
-    revokeAction->setShortcutContext(Qt::WidgetShortcut);
-    connect(revokeAction, &QAction::triggered, this, &KeysDock::revoke);
-    m_view->addAction(revokeAction);
-    auto *refresh = new QAction(this);
-    refresh->setShortcut(QKeySequence::Refresh);
-    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(refresh, &QAction::triggered, this, [this] {
-        m_model->refresh();
-        showCurrent();
-    });
-    addAction(refresh);
+    installShortcuts();
 
     connect(m_mint, &QPushButton::clicked, this, &KeysDock::mint);
     connect(m_label, &QLineEdit::returnPressed, this, &KeysDock::mint);
@@ -169,6 +166,25 @@ KeysDock::KeysDock(const ConsoleServices &services, QWidget *parent)
             });
     retranslateUi();
     showCurrent();
+}
+
+// Keyboard: Delete revokes the selected key, F5 re-reads the list.
+void KeysDock::installShortcuts()
+{
+    auto *revokeAction = new QAction(this);
+    revokeAction->setShortcut(QKeySequence::Delete);
+    revokeAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(revokeAction, &QAction::triggered, this, &KeysDock::revoke);
+    m_view->addAction(revokeAction);
+    auto *refresh = new QAction(this);
+    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(refresh, &QAction::triggered, this, [this] {
+        m_model->refresh();
+        m_profiles->model()->refresh();
+        showCurrent();
+    });
+    addAction(refresh);
 }
 
 QLineEdit *KeysDock::secretField() const
@@ -325,6 +341,7 @@ void KeysDock::retranslateUi()
     m_setBalance->setText(tr("Set balance"));
     m_revoke->setText(tr("Revoke (Del)"));
     m_model->retranslate();
+    m_profiles->retranslateUi();
     showCurrent();
 }
 

@@ -20,11 +20,13 @@ namespace http {}
 namespace ph::ui {
 
 class KeysModel;
+class ProfilesPanel;
 class SecretReveal;
 
 // API keys and credits (the /keys endpoints): every key with its role, prefix, balance
 // and credits used; mint one (its secret shown once, with Copy, until dismissed; never
-// again); revoke the selected key (Delete); set its balance (empty: unlimited).
+// again); revoke the selected key (Delete); set its balance (empty: unlimited). Below
+// them, the keys' browser profiles (ProfilesPanel).
 class KeysDock : public QDockWidget
 {
     Q_OBJECT
@@ -51,12 +53,14 @@ public:
     QPushButton *setBalanceButton() const { return m_setBalance; }
     QPushButton *revokeButton() const { return m_revoke; }
     QLabel *messageLabel() const { return m_message; }
+    ProfilesPanel *profilesPanel() const { return m_profiles; }
 
 protected:
     void changeEvent(QEvent *event) override;
 
 private:
     void retranslateUi();
+    void installShortcuts();
     void mint();
     void setBalance();
     void revoke();
@@ -85,6 +89,7 @@ private:
     QPushButton *m_setBalance;
     QPushButton *m_revoke;
     QLabel *m_message;
+    ProfilesPanel *m_profiles;
     QString m_current;
 };
 
