@@ -3,6 +3,7 @@
 #include "WebhookOptions.h"
 
 #include "browser/LeaseOptions.h"
+#include "SessionWork.h"
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
 #include "core/Settings.h"
@@ -188,6 +189,7 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
         r.settings = runSettings->object();
     }
     r.browser = LeaseOptions::read(body, QStringLiteral("browser"));
+    r.browserSession = readBrowserSession(body, r.browser);
     if (const auto tools = body.optionalObject(QStringLiteral("tools"))) {
         if (const auto extra = tools->stringArray(QStringLiteral("enableAdditionalTools"), false)) {
             for (qsizetype i = 0; i < extra->size(); ++i) {

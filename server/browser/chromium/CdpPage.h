@@ -23,6 +23,7 @@ class QPageLayout;
 namespace ph {
 
 class ChromiumEngine;
+class CdpConnection;
 class CdpNavigation;
 class HostResolver;
 
@@ -49,6 +50,21 @@ public:
 
     // The user agent the page sends and shows; empty: the browser's own (before prepare()).
     void setUserAgent(const QString &userAgent) { m_userAgent = userAgent; }
+
+    // Where the page's target opens (before prepare()). By default (the pool's pages) in a
+    // browser context of its own, made with the page and disposed with it. A browser
+    // session's own pages (ChromiumSession::openPage) are tabs of the browser's default
+    // context instead: they share the session's cookies and storage, the context is
+    // neither made nor disposed, and the tab is closed with the page. The browser itself
+    // then sends every connection to the egress proxy (its command line).
+    struct Placement
+    {
+        bool defaultContext = false;
+        int width = 1280; // the viewport
+        int height = 800;
+    };
+    void setPlacement(const Placement &placement) { m_placement = placement; }
+    const Placement &placement() const { return m_placement; }
 
     // Starts the engine if need be and opens the context, the target and its session;
     // ready() or failed() follow.
@@ -128,9 +144,14 @@ private:
     void send(const QString &method, const QJsonObject &params,
               std::function<void(const QJsonObject &, const QString &)> reply = {});
 
-    ChromiumEngine &m_engine;
+    // The engine's channel, or null once the engine is gone (a browser session's page
+    // may outlive the session's engine in a run that still holds its lease).
+    CdpConnection *engineConnection() const;
+
+    QPointer<ChromiumEngine> m_engine;
     QString m_agentSource;
     QString m_userAgent;
+    Placement m_placement;
     std::shared_ptr<EgressProxy> m_egress;
     std::shared_ptr<const HostResolver> m_resolver;
     EgressProxy::Identity m_identity;
