@@ -4,12 +4,14 @@
 #include "a2w/A2wRequest.h"
 #include "browser/BrowserLease.h"
 #include "browser/LeaseOptions.h"
+#include "browser/LiveFrameSource.h"
 #include "browser/SessionBrowser.h"
 #include "cloud/SessionWork.h"
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
 
 #include <QJsonDocument>
+#include <QWebSocket>
 #include <QtTest>
 
 using namespace ph;

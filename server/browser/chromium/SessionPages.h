@@ -1,6 +1,5 @@
 #pragma once
 
-#include "browser/LeaseOptions.h"
 #include "net/NetworkPolicy.h"
 
 #include <QList>
