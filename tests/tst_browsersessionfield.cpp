@@ -34,9 +34,9 @@ public:
     int clientCount() const override { return 0; }
     QJsonObject version() const override { return {}; }
     qint64 processId() const override { return 0; }
-    void openPage(const QString &, QObject *,
-                  std::function<void(std::unique_ptr<BrowserLease>, const QString &)> granted)
-        override
+    void
+    openPage(const QString &, QObject *,
+             std::function<void(std::unique_ptr<BrowserLease>, const QString &)> granted) override
     {
         ++opened;
         granted(nullptr, QStringLiteral("opened"));
@@ -118,8 +118,7 @@ void tst_BrowserSessionField::findsOnlyWhatTheLookupGives_data()
     QTest::addColumn<int>("lookup"); // 0 unset, 1 finds nothing, 2 throws 409, 3 finds it
     QTest::addColumn<int>("status");
     QTest::newRow("a service without sessions finds none: 404") << 0 << 404;
-    QTest::newRow("another key's or an unknown session is not found: 404, never 403")
-        << 1 << 404;
+    QTest::newRow("another key's or an unknown session is not found: 404, never 403") << 1 << 404;
     QTest::newRow("a session that is not active says so: 409") << 2 << 409;
     QTest::newRow("the caller's own active session is found") << 3 << 0;
 }
@@ -148,7 +147,8 @@ void tst_BrowserSessionField::findsOnlyWhatTheLookupGives()
         QCOMPARE(status, 0);
         QCOMPARE(found, &browser);
     } catch (const DomainError &e) {
-        QCOMPARE(e.kind(), status == 404 ? DomainError::Kind::NotFound : DomainError::Kind::Conflict);
+        QCOMPARE(e.kind(),
+                 status == 404 ? DomainError::Kind::NotFound : DomainError::Kind::Conflict);
     }
 }
 

@@ -69,16 +69,16 @@ void tst_SessionPages::initTestCase()
     if (ChromiumEngine::findExecutable(QString()).isEmpty())
         QSKIP("chromium is not installed (packaging/dev/deps.sh --bench installs it)");
     m_site.route("/sign-in", [](const test::FixtureRequest &) {
-        FixtureResponse r = FixtureResponse::html(test::htmlPage(QStringLiteral("Signed in"),
-                                                                 QStringLiteral("<p>ok</p>")));
+        FixtureResponse r = FixtureResponse::html(
+            test::htmlPage(QStringLiteral("Signed in"), QStringLiteral("<p>ok</p>")));
         r.headers.append({"Set-Cookie", "account=ada; Path=/"});
         return r;
     });
     m_site.route("/account", [](const test::FixtureRequest &req) {
         const QString cookie = QString::fromLatin1(req.headers.value("cookie"));
         return FixtureResponse::html(
-            test::htmlPage(QStringLiteral("Account"), QStringLiteral("<p id=c>%1</p>")
-                                                          .arg(cookie.toHtmlEscaped())));
+            test::htmlPage(QStringLiteral("Account"),
+                           QStringLiteral("<p id=c>%1</p>").arg(cookie.toHtmlEscaped())));
     });
     m_site.page("/a", test::htmlPage(QStringLiteral("A"), QStringLiteral("<p>a</p>")));
     QVERIFY(m_site.start());
@@ -104,8 +104,8 @@ std::unique_ptr<SessionPages> tst_SessionPages::pages(int limit, int queueLimit)
     SessionPages::Options o;
     o.limit = limit;
     o.queueLimit = queueLimit;
-    return std::make_unique<SessionPages>(*m_engine, kLocal, m_policy.egress(),
-                                          m_policy.resolver(), o);
+    return std::make_unique<SessionPages>(*m_engine, kLocal, m_policy.egress(), m_policy.resolver(),
+                                          o);
 }
 
 // The signed-in state of a session is its browser's default context: a cookie one of its

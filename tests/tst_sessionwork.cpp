@@ -165,11 +165,11 @@ QJsonObject tst_SessionWork::playwright(const QString &action, const QString &cd
                           {QStringLiteral("site"), m_site.url(QString())},
                           {QStringLiteral("email"), kEmail},
                           {QStringLiteral("password"), kPassword}};
-    const NodeResult r = runNodeScript(
-        QStringLiteral(PILOTHOUSE_CDP_TEST_DIR),
-        {QStringLiteral("sessionwork.mjs"),
-         QString::fromUtf8(QJsonDocument(cfg).toJson(QJsonDocument::Compact))},
-        90000);
+    const NodeResult r =
+        runNodeScript(QStringLiteral(PILOTHOUSE_CDP_TEST_DIR),
+                      {QStringLiteral("sessionwork.mjs"),
+                       QString::fromUtf8(QJsonDocument(cfg).toJson(QJsonDocument::Compact))},
+                      90000);
     if (!r.ok())
         qWarning().noquote() << r.diagnostics();
     return r.result();
@@ -203,8 +203,9 @@ void tst_SessionWork::aScriptSignsInAndTheApiWorksSignedIn()
     QCOMPARE(scraped.status, 200);
     const QJsonObject result =
         scraped.json().value(QStringLiteral("results")).toArray().first().toObject();
-    QVERIFY2(result.value(QStringLiteral("text")).toString().contains(QLatin1String("Ada Lovelace")),
-             scraped.body.constData());
+    QVERIFY2(
+        result.value(QStringLiteral("text")).toString().contains(QLatin1String("Ada Lovelace")),
+        scraped.body.constData());
     // The same URL in the pool: a fresh isolated page, not signed in.
     const HttpResponse pooled = as(m_keyA).post(
         QStringLiteral("/scrape"),
@@ -238,11 +239,11 @@ void tst_SessionWork::theAgentSignsInAndTheScriptIsSignedIn()
     history.insert(QStringLiteral("continue"), true);
     history.insert(QStringLiteral("answers"), QJsonObject{{QStringLiteral("email"), kEmail},
                                                           {QStringLiteral("password"), kPassword}});
-    const QJsonObject second =
-        agent(m_keyA, {{QStringLiteral("input"), QStringLiteral("Here are my credentials")},
-                       {QStringLiteral("trajectoryId"), first.value(QStringLiteral("trajectoryId"))},
-                       {QStringLiteral("history"), history},
-                       {QStringLiteral("browserSession"), sessionRef(id)}});
+    const QJsonObject second = agent(
+        m_keyA, {{QStringLiteral("input"), QStringLiteral("Here are my credentials")},
+                 {QStringLiteral("trajectoryId"), first.value(QStringLiteral("trajectoryId"))},
+                 {QStringLiteral("history"), history},
+                 {QStringLiteral("browserSession"), sessionRef(id)}});
     QCOMPARE(second.value(QStringLiteral("status")).toString(), QStringLiteral("success"));
     QCOMPARE(orderNames(second), (QStringList{QStringLiteral("Sextant"), QStringLiteral("Chart")}));
 
@@ -265,8 +266,7 @@ void tst_SessionWork::refusesWhatIsNotTheCallersActiveSession_data()
         << QStringLiteral("/scrape") << QStringLiteral("other") << QJsonObject() << 404
         << QString();
     QTest::newRow("another key's session is not found by /agent, never forbidden")
-        << QStringLiteral("/agent") << QStringLiteral("other") << QJsonObject() << 404
-        << QString();
+        << QStringLiteral("/agent") << QStringLiteral("other") << QJsonObject() << 404 << QString();
     QTest::newRow("a session id nobody has is not found")
         << QStringLiteral("/scrape") << QStringLiteral("unknown") << QJsonObject() << 404
         << QString();

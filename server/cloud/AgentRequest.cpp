@@ -2,8 +2,8 @@
 
 #include "WebhookOptions.h"
 
-#include "browser/LeaseOptions.h"
 #include "SessionWork.h"
+#include "browser/LeaseOptions.h"
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
 #include "core/Settings.h"

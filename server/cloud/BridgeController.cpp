@@ -502,8 +502,8 @@ ExecuteRequest BridgeController::scriptRequest(const Call &call, const QJsonArra
     ExecuteRequest r = ToolLibrary::scriptRequest(call.tool, call.params, script, task);
     r.webhooks = call.webhooks;
     // act and crawl work in the caller's browser session when params name one.
-    r.browserSession = readBrowserSession(JsonFields(call.params, QStringLiteral("params")),
-                                          r.browser);
+    r.browserSession =
+        readBrowserSession(JsonFields(call.params, QStringLiteral("params")), r.browser);
     return r;
 }
 

@@ -98,8 +98,8 @@ AgentRun *RunService::start(const engine::ExecuteRequest &request, const QString
         // A run inside the caller's own active browser session (404 for another key's or
         // an unknown one, 409 when it is not active): its pages are the session's tabs.
         engine::ExecuteRequest inSession = request;
-        inSession.sessionPage = sessionPageOpener(
-            findSessionBrowser(m_sessions, keyId, request.browserSession));
+        inSession.sessionPage =
+            sessionPageOpener(findSessionBrowser(m_sessions, keyId, request.browserSession));
         return start(inSession, keyId, requestId, endpoint);
     }
     if (!m_store.credits().canSpend(keyId))

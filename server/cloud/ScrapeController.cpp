@@ -186,10 +186,9 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
                                    m_pool.retryAfterSeconds());
     // Inside the caller's own active browser session (404 for another key's or an unknown
     // one, 409 when it is not active), the pages are the session's tabs, not the pool's.
-    SessionBrowser *session =
-        options.browserSession.isEmpty()
-            ? nullptr
-            : findSessionBrowser(m_sessions, keyId, options.browserSession);
+    SessionBrowser *session = options.browserSession.isEmpty()
+                                  ? nullptr
+                                  : findSessionBrowser(m_sessions, keyId, options.browserSession);
     m_pool.requireEngine(options.browser);
     // A job keeps one wave (at most the pool's size) in the pool at a time.
     const int parallel = qMin(int(urls.size()), m_pool.options().size);

@@ -32,7 +32,7 @@ struct ScrapeOptions
     QString waitForSelector;
     QString waitForText;
     int maxTextChars = 0;
-    LeaseOptions browser; // `browser`: the engine, the polyfills of every page
+    LeaseOptions browser;   // `browser`: the engine, the polyfills of every page
     QString browserSession; // `browserSession.id`: the pages are that session's tabs
 
     QJsonObject snapshotOptions() const;
@@ -53,10 +53,11 @@ public:
     ~ScrapeJob() override;
 
     // The pages come from a browser session instead of the pool (before start()).
-    void setSessionPages(std::function<void(const QString &label, QObject *context,
-                                            std::function<void(std::unique_ptr<BrowserLease>,
-                                                               const QString &error)>)>
-                             opener)
+    void
+    setSessionPages(std::function<
+                    void(const QString &label, QObject *context,
+                         std::function<void(std::unique_ptr<BrowserLease>, const QString &error)>)>
+                        opener)
     {
         m_sessionPages = std::move(opener);
     }

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (const QString &prefix : {QString(), QStringLiteral("params")}) {
         const ph::JsonFields body(input, prefix);
         try {
-            const ph::LeaseOptions browser = ph::LeaseOptions::read(body, QStringLiteral("browser"));
+            const ph::LeaseOptions browser =
+                ph::LeaseOptions::read(body, QStringLiteral("browser"));
             const QString id = ph::cloud::readBrowserSession(body, browser);
             static const QRegularExpression shape(QStringLiteral("^bs_[A-Za-z0-9_-]{1,64}$"));
             require(id.isEmpty() || shape.match(id).hasMatch(), "an id that is no session's");

@@ -108,9 +108,8 @@ void CdpPage::prepare()
         return;
     m_preparing = true;
     if (!m_engine) {
-        QTimer::singleShot(0, this, [this] {
-            settlePreparation(QStringLiteral("the chromium engine is gone"));
-        });
+        QTimer::singleShot(
+            0, this, [this] { settlePreparation(QStringLiteral("the chromium engine is gone")); });
         return;
     }
     m_engine->whenReady(this, [this](const QString &error) {
@@ -141,10 +140,10 @@ void CdpPage::openContext()
                 m_contextId = str(r, "browserContextId");
                 // Nothing the page serves is ever written to disk.
                 engineConnection()->send(QStringLiteral("Browser.setDownloadBehavior"),
-                                            {{QStringLiteral("behavior"), QStringLiteral("deny")},
-                                             {QStringLiteral("browserContextId"), m_contextId},
-                                             {QStringLiteral("eventsEnabled"), true}},
-                                            {}, this);
+                                         {{QStringLiteral("behavior"), QStringLiteral("deny")},
+                                          {QStringLiteral("browserContextId"), m_contextId},
+                                          {QStringLiteral("eventsEnabled"), true}},
+                                         {}, this);
                 openTarget();
             });
 }
@@ -159,8 +158,8 @@ void CdpPage::openTarget()
     QJsonObject target{{QStringLiteral("url"), QStringLiteral("about:blank")}};
     if (!m_contextId.isEmpty())
         target.insert(QStringLiteral("browserContextId"), m_contextId);
-    c->send(QStringLiteral("Target.createTarget"), target,
-            {}, this, [this](const QJsonObject &r, const QString &error) {
+    c->send(QStringLiteral("Target.createTarget"), target, {}, this,
+            [this](const QJsonObject &r, const QString &error) {
                 if (!error.isEmpty()) {
                     settlePreparation(error);
                     return;

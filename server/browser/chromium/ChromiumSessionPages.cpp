@@ -36,9 +36,8 @@ void ChromiumSession::openPage(
         // A crash, or the engine going with stop(): what waits fails, warm pages go.
         connect(this, &SessionBrowser::ended, pages,
                 [pages](const QString &reason) { pages->close(reason); });
-        connect(m_engine, &QObject::destroyed, pages, [pages] {
-            pages->close(QStringLiteral("the browser session has ended"));
-        });
+        connect(m_engine, &QObject::destroyed, pages,
+                [pages] { pages->close(QStringLiteral("the browser session has ended")); });
     }
     pages->open(label, context, std::move(granted));
 }

@@ -105,13 +105,12 @@ void SessionPages::grant(Waiter waiter)
     ++m_busy;
     m_leased.append(page);
     QPointer<SessionPages> self(this);
-    auto lease = BrowserLease::adopt(page, waiter.label, LeaseOptions(),
-                                     [self](PageEngine *p) {
-                                         if (self)
-                                             self->released(p);
-                                         else if (p)
-                                             p->deleteLater();
-                                     });
+    auto lease = BrowserLease::adopt(page, waiter.label, LeaseOptions(), [self](PageEngine *p) {
+        if (self)
+            self->released(p);
+        else if (p)
+            p->deleteLater();
+    });
     // Handed over once ready; a page that could not be made is handed over too, and its
     // loads fail with the reason (as the pool's chromium leases).
     auto held = std::make_shared<std::unique_ptr<BrowserLease>>(std::move(lease));

@@ -43,8 +43,7 @@ public:
         int height = 800;
         QString userAgent;
     };
-    using Granted =
-        std::function<void(std::unique_ptr<BrowserLease> lease, const QString &error)>;
+    using Granted = std::function<void(std::unique_ptr<BrowserLease> lease, const QString &error)>;
 
     SessionPages(ChromiumEngine &engine, EgressGrant grant, std::shared_ptr<EgressProxy> egress,
                  std::shared_ptr<const HostResolver> resolver, const Options &options,
