@@ -488,9 +488,22 @@ void CdpPage::readTitle()
          });
 }
 
-void CdpPage::navigate(const QUrl &url, const NavigateOptions &options,
-                       std::function<void(const NavigationResult &)> done)
+template <typename... Args>
+std::function<void(Args...)> CdpPage::counted(std::function<void(Args...)> done)
 {
+    ++m_userCalls;
+    QPointer<CdpPage> self(this);
+    return [self, done](Args... args) {
+        if (self)
+            --self->m_userCalls;
+        done(args...);
+    };
+}
+
+void CdpPage::navigate(const QUrl &url, const NavigateOptions &options,
+                       std::function<void(const NavigationResult &)> userDone)
+{
+    auto done = counted(std::move(userDone));
     // The engine opens no file:, chrome:, devtools:, view-source:, javascript: (…) URL,
     // whatever the policy above it said: nothing is sent, nothing loads.
     if (const QString reason = CdpConnection::targetRefusal(url.toString(QUrl::FullyEncoded));
@@ -548,8 +561,9 @@ void CdpPage::withWorld(std::function<void(qint64, const QString &)> done)
 }
 
 void CdpPage::evaluate(const QString &script, int timeoutMs,
-                       std::function<void(bool, const QVariant &)> done)
+                       std::function<void(bool, const QVariant &)> userDone)
 {
+    auto done = counted(std::move(userDone));
     if (!isReady() || m_crashed) {
         QTimer::singleShot(0, this, [done] { done(false, QVariant()); });
         return;
@@ -604,8 +618,10 @@ void CdpPage::loadHtml(const QString &html, int timeoutMs, std::function<void(bo
     navigate(url, options, [done](const NavigationResult &r) { done(r.ok); });
 }
 
-void CdpPage::printToPdf(const QPageLayout &layout, std::function<void(const QByteArray &)> done)
+void CdpPage::printToPdf(const QPageLayout &layout,
+                         std::function<void(const QByteArray &)> userDone)
 {
+    auto done = counted(std::move(userDone));
     const QRectF paper = layout.fullRect(QPageLayout::Inch);
     const QMarginsF margins = layout.margins(QPageLayout::Inch);
     send(QStringLiteral("Page.printToPDF"),

@@ -104,6 +104,10 @@ public:
     QUrl url() const override { return m_url; }
     QString title() const override { return m_title; }
 
+    // No navigation, script or print of a caller is under way: none of their callbacks is
+    // still to come (a browser session keeps such a page warm for its next lease).
+    bool isIdle() const { return m_userCalls == 0; }
+
     // A command on this page's session (live views: screencast, input).
     void command(const QString &method, const QJsonObject &params, QObject *context,
                  std::function<void(const QJsonObject &result, const QString &error)> reply = {});
@@ -144,11 +148,16 @@ private:
     void send(const QString &method, const QJsonObject &params,
               std::function<void(const QJsonObject &, const QString &)> reply = {});
 
+    // `done`, counted among the callers' calls under way until it has run (isIdle()).
+    template <typename... Args>
+    std::function<void(Args...)> counted(std::function<void(Args...)> done);
+
     // The engine's channel, or null once the engine is gone (a browser session's page
     // may outlive the session's engine in a run that still holds its lease).
     CdpConnection *engineConnection() const;
 
     QPointer<ChromiumEngine> m_engine;
+    int m_userCalls = 0;
     QString m_agentSource;
     QString m_userAgent;
     Placement m_placement;

@@ -133,7 +133,9 @@ void SessionPages::released(PageEngine *engine)
         // A session keeps its pages warm: a healthy page stays open for the next lease
         // (its tab shows what it last showed; the session's context is shared anyway).
         // The page given back goes first; one prepared ahead and never used goes instead.
-        if (!m_closed && !page->crashed() && page->failure().isEmpty() && m_options.warm > 0) {
+        // Only an idle one: a caller's callback still to come must not reach the next.
+        if (!m_closed && !page->crashed() && page->failure().isEmpty() && page->isIdle() &&
+            m_options.warm > 0) {
             m_warm.prepend(page);
             while (int(m_warm.size()) > m_options.warm)
                 m_warm.takeLast()->deleteLater();
@@ -146,10 +148,13 @@ void SessionPages::released(PageEngine *engine)
 
 void SessionPages::fill()
 {
-    // Only a session that is worked in gets a page ahead: a session only driven over CDP
-    // shows its clients no tab of Pilothouse's.
-    if (m_closed || m_busy + int(m_warm.size()) == 0)
+    // Once, at the session's first lease: a page ahead for a second request at the same
+    // time. Later the pages given back are the warm ones (a page made ahead each time
+    // would be thrown away when the lease's own comes back). A session only driven over
+    // CDP never gets one: its clients see no tab of Pilothouse's.
+    if (m_closed || m_preparedAhead || m_busy == 0)
         return;
+    m_preparedAhead = true;
     if (m_waiting.empty() && int(m_warm.size()) < m_options.warm &&
         m_busy + int(m_warm.size()) < m_options.limit)
         m_warm.append(newPage());

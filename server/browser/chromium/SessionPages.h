@@ -29,7 +29,7 @@ class PageEngine;
 // Capacity: at most `limit` pages leased at once; up to `queueLimit` requests wait behind
 // them; beyond, open() refuses with busyError(). A session keeps its pages warm: a page
 // given back healthy stays open, ready (target, session, page agent in place), for the
-// next lease, up to `warm` of them; the first lease of a session prepares one more ahead.
+// next lease, up to `warm` of them; the first lease of a session prepares one ahead.
 class SessionPages : public QObject
 {
     Q_OBJECT
@@ -91,6 +91,7 @@ private:
     QList<QPointer<CdpPage>> m_leased;
     int m_busy = 0;
     bool m_closed = false;
+    bool m_preparedAhead = false;
     QString m_closeReason;
 };
 
