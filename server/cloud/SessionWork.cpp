@@ -41,9 +41,7 @@ SessionBrowser *findSessionBrowser(const SessionLookup &lookup, const QString &k
 {
     SessionBrowser *browser = lookup ? lookup(keyId, sessionId) : nullptr;
     if (!browser)
-        throw DomainError(DomainError::Kind::NotFound, QStringLiteral("SESSION_NOT_FOUND"),
-                          QStringLiteral("no browser session %1").arg(sessionId),
-                          QStringLiteral("browserSession.id"));
+        throw DomainError::notFound(QStringLiteral("no browser session %1").arg(sessionId));
     return browser;
 }
 
