@@ -54,6 +54,7 @@ private slots:
     void keepsWithinItsLimit_data();
     void keepsWithinItsLimit();
     void keepsAPageWarmForTheNextLease();
+    void keepsNoPageWithACallStillUnderWay();
     void closingFailsTheWaitingRequests();
 
 private:
@@ -81,6 +82,11 @@ void tst_SessionPages::initTestCase()
                            QStringLiteral("<p id=c>%1</p>").arg(cookie.toHtmlEscaped())));
     });
     m_site.page("/a", test::htmlPage(QStringLiteral("A"), QStringLiteral("<p>a</p>")));
+    m_site.route("/slow", [](const test::FixtureRequest &) {
+        FixtureResponse r = FixtureResponse::html(test::htmlPage(QStringLiteral("Slow"), {}));
+        r.hang = true;
+        return r;
+    });
     QVERIFY(m_site.start());
     m_engine = std::make_unique<ChromiumEngine>(QString(), m_policy.egress()->port());
     bool ready = false;
@@ -173,6 +179,29 @@ void tst_SessionPages::keepsAPageWarmForTheNextLease()
     QTRY_VERIFY_WITH_TIMEOUT(second->done, 30000);
     QVERIFY(second->lease);
     QCOMPARE(second->lease->url().toString(), a);
+}
+
+// A page given back while its navigation is still under way is closed, not kept: the
+// caller's callback must never reach the next lease.
+void tst_SessionPages::keepsNoPageWithACallStillUnderWay()
+{
+    auto session = pages(4, 4);
+    auto first = open(*session);
+    QTRY_VERIFY_WITH_TIMEOUT(first->done, 30000);
+    QVERIFY(first->lease);
+    const QString a = m_site.url(QStringLiteral("/a"));
+    QVERIFY(test::navigateAndWait(*first->lease, a).ok);
+    NavigateOptions o;
+    o.timeoutMs = 60000;
+    const QString slow = m_site.url(QStringLiteral("/slow"));
+    first->lease->navigate(QUrl(slow), o, [](const NavigationResult &) {});
+    QTRY_COMPARE(m_site.hits("/slow"), 1);
+    first->lease.reset();
+    auto second = open(*session);
+    QTRY_VERIFY_WITH_TIMEOUT(second->done, 30000);
+    QVERIFY(second->lease);
+    const QString shown = second->lease->url().toString();
+    QVERIFY2(shown != a && shown != slow, qPrintable(shown));
 }
 
 void tst_SessionPages::closingFailsTheWaitingRequests()
