@@ -24,6 +24,8 @@
 #include "net/NetworkPolicy.h"
 #include "runtime/RuntimeArea.h"
 #include "runtime/RuntimeService.h"
+#include "sessions/SessionService.h"
+#include "sessions/SessionsArea.h"
 #include "sites/SitesArea.h"
 #include "system/ActivityStats.h"
 #include "system/SystemController.h"
@@ -35,6 +37,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QTimer>
+#include <QWebSocket>
 
 Q_LOGGING_CATEGORY(lcService, "pilothouse.service")
 
@@ -59,6 +62,11 @@ Service::~Service()
     // the profiles are there. The members then go in reverse declaration order.
     if (m_cloud)
         m_cloud->shutdown();
+    // Browser sessions go while the HTTP server is there: their clients' WebSockets hold
+    // sockets the server's listener made.
+    if (m_http)
+        m_http->setWebSocketHandler(nullptr);
+    m_sessions.reset();
     if (m_pool)
         m_pool->shutdown();
     // No delivery starts while the areas that announce events go.
@@ -116,6 +124,11 @@ a2w::WebBotAuth &Service::webBotAuth()
 runtime::RuntimeService &Service::runtime()
 {
     return m_runtime->service();
+}
+
+sessions::SessionService &Service::sessions()
+{
+    return m_sessions->service();
 }
 
 cloud::RunService &Service::runService()
@@ -232,6 +245,7 @@ bool Service::start(QString *error)
     m_cloud->recoverRuns();
     m_a2w->recover();
     m_cloud->recoverScrapes();
+    m_sessions->service().start();
 
     if (!listen(error))
         return false;
@@ -311,6 +325,11 @@ void Service::buildAreas()
                                            *m_sites, *m_cloud);
     m_runtime = std::make_unique<runtime::RuntimeArea>(*m_store, *m_settings, *m_pool, *m_policy,
                                                        *m_sites, *m_cloud, m_a2w->service());
+    m_sessions = std::make_unique<sessions::SessionsArea>(*m_store, *m_settings, *m_pool, *m_policy,
+                                                          m_config.dataDir);
+    m_http->setWebSocketHandler([area = m_sessions.get()](std::unique_ptr<QWebSocket> socket) {
+        area->acceptWebSocket(std::move(socket));
+    });
 
     addRoutes(m_cloud->controllers());
     addRoutes({m_system.get()});
@@ -318,6 +337,7 @@ void Service::buildAreas()
     addRoutes(m_sites->controllers());
     addRoutes(m_a2w->controllers());
     addRoutes(m_runtime->controllers());
+    addRoutes(m_sessions->controllers());
     for (const QString &prefix : runtime::RuntimeArea::crossOriginPrefixes())
         m_http->allowCrossOrigin(prefix);
     addRoutes(m_config.extraControllers);
@@ -440,13 +460,17 @@ void Service::shutdown()
         m_http->failInFlight();
         // Let the last answers reach their clients before the process goes.
         m_http->drain(2000, [this] {
-            qCInfo(lcService) << "answers sent; closing the browser pool and the store";
-            m_purger.reset();
-            m_cloud->liveViews().shutdown();
-            m_pool->shutdown();
-            m_store->close();
-            qCInfo(lcService) << "stopped";
-            Q_EMIT stopped();
+            // Every browser session stops and its profile is sealed before the store goes.
+            m_sessions->service().shutdown(
+                m_settings->intValue(SettingKeys::shutdownGraceMs), [this] {
+                    qCInfo(lcService) << "answers sent; closing the browser pool and the store";
+                    m_purger.reset();
+                    m_cloud->liveViews().shutdown();
+                    m_pool->shutdown();
+                    m_store->close();
+                    qCInfo(lcService) << "stopped";
+                    Q_EMIT stopped();
+                });
         });
     };
     if (m_http->inFlight() == 0) {

@@ -38,6 +38,10 @@ namespace runtime {
 class RuntimeArea;
 class RuntimeService;
 } // namespace runtime
+namespace sessions {
+class SessionsArea;
+class SessionService;
+} // namespace sessions
 namespace a2w {
 class A2wArea;
 class A2wService;
@@ -131,6 +135,8 @@ public:
     // Web Bot Auth of visiting agents (tests reach its test-only switches here).
     a2w::WebBotAuth &webBotAuth();
     runtime::RuntimeService &runtime();
+    // Browser sessions (POST /sessions) and their profiles; the console's live views.
+    sessions::SessionService &sessions();
     sites::AnalyticsNotifications &analyticsNotifications();
     // What the console reads besides the services: the request log (its activity
     // list), the activity counts (its charts) and the database file (read off-thread).
@@ -177,6 +183,7 @@ private:
     std::unique_ptr<sys::SystemController> m_system;
     std::unique_ptr<a2w::A2wArea> m_a2w;
     std::unique_ptr<runtime::RuntimeArea> m_runtime;
+    std::unique_ptr<sessions::SessionsArea> m_sessions;
     std::unique_ptr<http::OpenApiController> m_openApi;
     std::unique_ptr<ObjectPurger> m_purger;
     std::unique_ptr<http::HttpServer> m_http;

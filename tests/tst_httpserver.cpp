@@ -24,6 +24,7 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QWebSocket>
 #include <QtTest>
 
 using namespace ph;
@@ -271,6 +272,8 @@ private Q_SLOTS:
     void keepsALongPollPastTheReadTimeouts();
     void keepsAStreamPastTheReadTimeouts();
     void refusesThe65thConnectionFromOneAddress();
+    void handsUpgradedWebSocketsToItsHandler_data();
+    void handsUpgradedWebSocketsToItsHandler();
     void refusesAConnectionOverTheGlobalCap();
     void capsTheStreamsOfOneClient();
     void capsTheStreamsOfOneSite();
@@ -715,6 +718,56 @@ void tst_HttpServer::keepsAStreamPastTheReadTimeouts()
     QVERIFY2(reply.startsWith("HTTP/1.1 200"), reply.constData());
     QVERIFY2(reply.contains("{\"data\":{\"n\":4},\"type\":\"tick\"}"), reply.constData());
     QVERIFY(reply.endsWith("0\r\n\r\n"));
+}
+
+void tst_HttpServer::handsUpgradedWebSocketsToItsHandler_data()
+{
+    QTest::addColumn<bool>("handler");
+    QTest::newRow("an upgraded connection goes to the handler, counted until it closes") << true;
+    QTest::newRow("with no handler an upgrade is closed as a policy violation") << false;
+}
+
+void tst_HttpServer::handsUpgradedWebSocketsToItsHandler()
+{
+    QFETCH(bool, handler);
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 0, 5000);
+    ConnectionLimits limits;
+    limits.headerTimeoutMs = 300; // an upgraded connection is not timed any more
+    limits.bodyTimeoutMs = 300;
+    m_server->setConnectionLimits(limits);
+    std::unique_ptr<QWebSocket> taken;
+    QString path;
+    if (handler)
+        m_server->setWebSocketHandler([&](std::unique_ptr<QWebSocket> socket) {
+            path = socket->requestUrl().path();
+            connect(socket.get(), &QWebSocket::textMessageReceived, socket.get(),
+                    [s = socket.get()](const QString &m) { s->sendTextMessage(m); });
+            taken = std::move(socket);
+        });
+    QWebSocket client;
+    QSignalSpy closed(&client, &QWebSocket::disconnected);
+    QSignalSpy echoed(&client, &QWebSocket::textMessageReceived);
+    client.open(
+        QUrl(QStringLiteral("ws://127.0.0.1:%1/cdp/t/devtools/browser").arg(m_server->port())));
+    if (!handler) {
+        QVERIFY(closed.wait(5000));
+        QCOMPARE(client.closeCode(), QWebSocketProtocol::CloseCodePolicyViolated);
+        return;
+    }
+    QTRY_VERIFY(taken);
+    QCOMPARE(path, QStringLiteral("/cdp/t/devtools/browser"));
+    QCOMPARE(m_server->connectionsFrom(QHostAddress::LocalHost), 1);
+    // Past the read timeouts, the connection still works: nothing cut it off.
+    QTest::qWait(600);
+    client.sendTextMessage(QStringLiteral("ping"));
+    QVERIFY(echoed.wait(5000));
+    QCOMPARE(echoed.first().first().toString(), QStringLiteral("ping"));
+    client.close();
+    QVERIFY(closed.wait(5000));
+    taken.reset();
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 0, 5000);
+    m_server->setWebSocketHandler(nullptr);
+    m_server->setConnectionLimits(ConnectionLimits());
 }
 
 void tst_HttpServer::refusesThe65thConnectionFromOneAddress()

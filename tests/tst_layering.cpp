@@ -93,13 +93,16 @@ const QHash<QString, QSet<QString>> &allowed()
         {QStringLiteral("runtime"),
          {"runtime", "a2w", "cloud", "engine", "browser", "data", "webhooks", "sites", "http",
           "mcp", "net", "core"}},
+        // sessions: browser sessions on the session browser of browser/ (never an engine's
+        // own classes), the run settings' proxy reader of engine/, data/'s zip files.
+        {QStringLiteral("sessions"), {"sessions", "engine", "browser", "data", "net", "core"}},
         {QStringLiteral("server"),
          {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "engine/planners",
           "engine/tools", "engine/liveview", "webhooks", "system", "sites", "cloud", "a2w",
-          "runtime"}},
+          "runtime", "sessions"}},
         {QStringLiteral("ui"),
          {"ui", "server", "core", "net", "data", "browser", "engine", "webhooks", "system", "sites",
-          "cloud", "a2w", "runtime"}},
+          "cloud", "a2w", "runtime", "sessions"}},
     };
     return rules;
 }
@@ -243,7 +246,7 @@ void tst_Layering::serverLibrariesNeverLinkWidgets_data()
 {
     QTest::addColumn<QString>("library");
     for (const char *lib : {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud",
-                            "sites", "system", "data", "a2w", "runtime", "server"})
+                            "sites", "system", "data", "a2w", "runtime", "sessions", "server"})
         QTest::newRow(lib)
             << QStringLiteral(PILOTHOUSE_LIB_DIR "/libpilothouse_%1.so").arg(QLatin1String(lib));
 }

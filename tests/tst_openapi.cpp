@@ -1,6 +1,7 @@
 // The API description: GET /openapi.json lists every route the server holds, with the
 // credential and capability of its route table, passes a real OpenAPI validator, and
 // real answers of the service match the schemas it gives them.
+#include "FakeSessionBrowser.h"
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "NodeScript.h"
@@ -9,6 +10,7 @@
 
 #include "http/HttpServer.h"
 #include "http/OpenApi.h"
+#include "sessions/SessionService.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -275,6 +277,30 @@ void tst_OpenApi::realAnswersMatchTheirSchemas()
     call("GET", QStringLiteral("/triggers"), QStringLiteral("/triggers"));
     call("GET", QStringLiteral("/recordings"), QStringLiteral("/recordings"));
     call("GET", QStringLiteral("/webhooks/deliveries"), QStringLiteral("/webhooks/deliveries"));
+
+    // Browser sessions, on a fake session browser (no Chromium needed here).
+    m_ph->service().sessions().setBrowserFactory(
+        [](const SessionBrowserSpec &spec) { return std::make_unique<FakeSessionBrowser>(spec); });
+    const HttpResponse session =
+        call("POST", QStringLiteral("/sessions"), QStringLiteral("/sessions"),
+             {{QStringLiteral("profile"), QStringLiteral("described")}});
+    QCOMPARE(session.status, 201);
+    const QString sessionId = session.json()[QStringLiteral("id")].toString();
+    const QString cdp = session.json()[QStringLiteral("cdpHttpUrl")].toString();
+    call("POST", QStringLiteral("/sessions"), QStringLiteral("/sessions"),
+         {{QStringLiteral("engine"), QStringLiteral("qtwebengine")}});
+    call("GET", QStringLiteral("/sessions"), QStringLiteral("/sessions"));
+    call("GET", QStringLiteral("/sessions/") + sessionId, QStringLiteral("/sessions/{id}"));
+    call("GET", QStringLiteral("/sessions/profiles"), QStringLiteral("/sessions/profiles"));
+    call("GET", cdp.mid(cdp.indexOf(QStringLiteral("/cdp/"))) + QStringLiteral("/json/version"),
+         QStringLiteral("/cdp/{token}/json/version"));
+    call("GET", QStringLiteral("/cdp/cdp_wrong/json"), QStringLiteral("/cdp/{token}/json"));
+    call("GET", QStringLiteral("/cdp/cdp_wrong/json/list"),
+         QStringLiteral("/cdp/{token}/json/list"));
+    call("DELETE", QStringLiteral("/sessions/") + sessionId, QStringLiteral("/sessions/{id}"));
+    QTRY_COMPARE(m_ph->service().sessions().liveCount(), 0);
+    call("DELETE", QStringLiteral("/sessions/profiles/described"),
+         QStringLiteral("/sessions/profiles/{name}"));
 
     // Sites.
     const HttpResponse site =

@@ -375,6 +375,16 @@
     </message>
     <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="126"/>
+        <source>Browser sessions per key</source>
+        <translation>Browser-Sitzungen pro Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="126"/>
+        <source>Browser sessions</source>
+        <translation>Browser-Sitzungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="126"/>
         <source>MCP sessions</source>
         <translation>MCP-Sitzungen</translation>
     </message>

@@ -302,6 +302,14 @@ const QList<Settings::Definition> &Settings::definitions()
                         "dataInputs) may come to once decoded and decompressed; beyond, 400 "
                         "INPUT_TOO_LARGE naming the input that crossed it."),
          false, Unit::Bytes, Applies::Immediately},
+        {SettingKeys::sessionsPerKey, T::Double, 3, 1, 1000,
+         QStringLiteral("Browser sessions (POST /sessions) one API key may have running at "
+                        "once; beyond it, 429 with Retry-After."),
+         false, Unit::None, Applies::Immediately},
+        {SettingKeys::sessionsMax, T::Double, 6, 1, 1000,
+         QStringLiteral("Browser sessions running at once on this service, each a Chromium "
+                        "process of its own; beyond it, 429 with Retry-After."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::mcpMaxSessions, T::Double, 1000, 1, 100000,
          QStringLiteral("MCP sessions one MCP endpoint keeps; a new one evicts the least "
                         "recently used."),

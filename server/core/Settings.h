@@ -183,6 +183,8 @@ inline const QString mcpMaxSessionBytes = QStringLiteral("mcp.maxSessionBytes");
 inline const QString mcpSessionIdleMs = QStringLiteral("mcp.sessionIdleMs");
 inline const QString storagePurgeIntervalMs = QStringLiteral("storage.purgeIntervalMs");
 inline const QString storageRetentionHours = QStringLiteral("storage.retentionHours");
+inline const QString sessionsPerKey = QStringLiteral("sessions.perKey");
+inline const QString sessionsMax = QStringLiteral("sessions.max");
 inline const QString webhooksMaxTestCount = QStringLiteral("webhooks.maxTestCount");
 inline const QString webhooksMaxPendingTestsPerKey =
     QStringLiteral("webhooks.maxPendingTestsPerKey");

@@ -16,6 +16,7 @@
 #include <QLoggingCategory>
 #include <QTcpSocket>
 #include <QTimer>
+#include <QWebSocket>
 
 Q_LOGGING_CATEGORY(lcHttp, "pilothouse.http")
 
@@ -96,6 +97,16 @@ QByteArray rawError(int status, qint64 limit)
            QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
 }
 
+// A path as logs may show it: a browser session's DevTools path carries its token
+// (/cdp/{token}/…), which no log line names.
+QString loggedPath(const QString &path)
+{
+    if (!path.startsWith(QLatin1String("/cdp/")))
+        return path;
+    const qsizetype end = path.indexOf(QLatin1Char('/'), 5);
+    return QStringLiteral("/cdp/[token]") + (end < 0 ? QString() : path.mid(end));
+}
+
 } // namespace
 
 HttpServer::HttpServer(Authenticator &authenticator, const Clock &clock, QObject *parent)
@@ -105,6 +116,26 @@ HttpServer::HttpServer(Authenticator &authenticator, const Clock &clock, QObject
     , m_streams(std::make_shared<OpenStreams>())
 {
     m_streams->setCaps(m_limits.maxStreamsPerClient, m_limits.maxStreamsPerSite);
+    // Connected, QHttpServer hands upgrade requests to its WebSocket server instead of
+    // refusing them; takeWebSockets passes each on (or closes it).
+    connect(this, &QAbstractHttpServer::newWebSocketConnection, this, &HttpServer::takeWebSockets);
+}
+
+void HttpServer::takeWebSockets()
+{
+    while (hasPendingWebSocketConnections()) {
+        std::unique_ptr<QWebSocket> socket = nextPendingWebSocketConnection();
+        if (!socket)
+            continue;
+        if (m_webSocketHandler) {
+            m_webSocketHandler(std::move(socket));
+            continue;
+        }
+        QWebSocket *s = socket.release();
+        connect(s, &QWebSocket::disconnected, s, &QObject::deleteLater);
+        s->close(QWebSocketProtocol::CloseCodePolicyViolated, QString());
+        QTimer::singleShot(2000, s, &QObject::deleteLater);
+    }
 }
 
 HttpServer::~HttpServer()
@@ -330,11 +361,13 @@ void HttpServer::dispatch(Exchange &exchange, const Route &route)
         if (!exchange.isAnswered())
             exchange.fail(error);
     } catch (const StoreError &error) {
-        qCWarning(lcHttp) << "store error in" << exchange.request().path << error.what();
+        qCWarning(lcHttp) << "store error in" << loggedPath(exchange.request().path)
+                          << error.what();
         if (!exchange.isAnswered())
             exchange.fail(DomainError::internal(QStringLiteral("storage error")));
     } catch (const std::exception &error) {
-        qCWarning(lcHttp) << "unexpected error in" << exchange.request().path << error.what();
+        qCWarning(lcHttp) << "unexpected error in" << loggedPath(exchange.request().path)
+                          << error.what();
         if (!exchange.isAnswered())
             exchange.fail(DomainError::internal(QStringLiteral("internal error")));
     }

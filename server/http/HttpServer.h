@@ -13,6 +13,8 @@
 #include <functional>
 #include <memory>
 
+class QWebSocket;
+
 namespace ph {
 class Clock;
 }
@@ -42,6 +44,11 @@ public:
     // every answer allows any origin (no cookies: these routes take bearer tokens), and
     // OPTIONS preflights are answered.
     void allowCrossOrigin(const QString &prefix) { m_crossOrigin.append(prefix); }
+    // Who takes the WebSocket connections upgraded on the API's port (the sessions' CDP
+    // gateway). It owns each socket and closes what it does not know; with none set,
+    // every upgrade is closed as a policy violation.
+    using WebSocketHandler = std::function<void(std::unique_ptr<QWebSocket>)>;
+    void setWebSocketHandler(WebSocketHandler handler) { m_webSocketHandler = std::move(handler); }
     // Routes refused while the table was built (a duplicate): the service does not start.
     QStringList routeProblems() const { return m_routeProblems; }
     QList<Route> routes() const { return m_router.routes(); }
@@ -85,6 +92,7 @@ protected:
 
 private:
     void dispatch(Exchange &exchange, const Route &route);
+    void takeWebSockets();
 
     Authenticator &m_authenticator;
     const Clock &m_clock;
@@ -98,6 +106,7 @@ private:
     QHostAddress m_address;
     quint16 m_port = 0;
     QSet<Exchange *> m_inFlight;
+    WebSocketHandler m_webSocketHandler;
 };
 
 } // namespace ph::http

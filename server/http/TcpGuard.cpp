@@ -122,7 +122,9 @@ void TcpGuard::incomingConnection(qintptr descriptor)
     // Connected before QHttpServer connects its own readyRead slot, so this runs first
     // and can peek at bytes the parser has not consumed yet.
     connect(socket, &QTcpSocket::readyRead, this, [this, socket] { inspect(socket); });
-    connect(socket, &QObject::destroyed, this, [this, socket] {
+    // On the timer, a child of the socket: QHttpServer disconnects every signal of a
+    // socket it upgrades to a WebSocket, the socket's own destroyed() among them.
+    connect(t.timer, &QObject::destroyed, this, [this, socket] {
         auto it = m_trackers.find(socket);
         if (it == m_trackers.end())
             return;
@@ -247,6 +249,7 @@ void TcpGuard::inspect(QTcpSocket *socket)
         const QByteArray head = t.head.left(end).toLower();
         t.head.clear();
         bool expectContinue = false;
+        bool upgrade = false;
         QByteArray forwarded;
         QByteArray forwardedFor;
         auto join = [](QByteArray &to, const QByteArray &value) {
@@ -262,11 +265,20 @@ void TcpGuard::inspect(QTcpSocket *socket)
                 join(forwarded, l.mid(10));
             else if (l.startsWith("x-forwarded-for:"))
                 join(forwardedFor, l.mid(16));
+            else if (l.startsWith("upgrade:") && l.contains("websocket"))
+                upgrade = true;
         }
         if (t.proxied) {
             t.client = m_trusted.clientOf(t.peer, forwarded, forwardedFor);
             if (!countFor(socket, t, t.client))
                 return;
+        }
+        if (upgrade) {
+            // A WebSocket from here on (the sessions' DevTools connections): it stays
+            // counted for its client until it closes, and no read timeout applies.
+            t.busy = 1;
+            arm(t);
+            return;
         }
         if (t.declared > m_limits.maxBodyBytes) {
             reject(socket, 413, m_limits.maxBodyBytes);

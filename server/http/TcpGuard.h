@@ -33,7 +33,8 @@ namespace ph::http {
 //    or a quiet close when nothing of a request came at all.
 // The read timeouts run only while the connection waits for a request: from the moment
 // a request is complete until its answer is (streams, long-polls), nothing is timed.
-// It also answers `Expect: 100-continue`, which QHttpServer 6.4 ignores.
+// It also answers `Expect: 100-continue`, which QHttpServer 6.4 ignores. A request that
+// upgrades to a WebSocket keeps its connection counted until it closes, untimed.
 // A refused connection is drained briefly and closed.
 class TcpGuard : public QTcpServer
 {
