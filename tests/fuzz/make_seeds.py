@@ -229,9 +229,21 @@ def trustedproxies():
     write("trustedproxies", "untrusted.txt", "10.0.0.0/33, proxy.local\n192.0.2.7\nfor=unknown\n[::1]:80, unknown, 127.1\n")
 
 
+def cdpfilter():
+    # A DevTools client's command as it arrives on a session's WebSocket (CdpFilter).
+    write("cdpfilter", 'create-context.json', '{"id":2,"method":"Target.createBrowserContext","params":{"proxyServer":"direct://"}}')
+    write("cdpfilter", 'create-file-target.json', '{"id":1,"method":"Target.createTarget","params":{"url":"file:///etc/passwd"}}')
+    write("cdpfilter", 'downloads.json', '{"id":3,"method":"Browser.setDownloadBehavior","params":{"behavior":"allowAndName","downloadPath":"/root","browserContextId":"CTX"}}')
+    write("cdpfilter", 'fetch-enable.json', '{"id":6,"method":"Fetch.enable","params":{},"sessionId":"S","result":{}}')
+    write("cdpfilter", 'navigate-javascript.json', '{"id":4,"method":"Page.navigate","params":{"url":" \\tjava\\nscript:alert(1)"},"sessionId":"S"}')
+    write("cdpfilter", 'storage-other.json', '{"id":8,"method":"Storage.getCookies","params":{"browserContextId":"OTHER"}}')
+    write("cdpfilter", 'target-created.json', '{"id":7,"method":"Target.targetCreated","params":{"targetInfo":{"targetId":"T","type":"page"}}}')
+    write("cdpfilter", 'upload.json', '{"id":5,"method":"DOM.setFileInputFiles","params":{"files":["/etc/passwd"],"backendNodeId":3},"sessionId":"S"}')
+
+
 def main():
     for make in (xlsx, zips, parquet, thrift, csv, jsontable, text, pdf, httpreply, jwt,
-                 alloweddomains, siteconfig, mcp, pageagent, trustedproxies):
+                 alloweddomains, siteconfig, mcp, pageagent, trustedproxies, cdpfilter):
         make()
 
 

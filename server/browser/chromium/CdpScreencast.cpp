@@ -29,30 +29,50 @@ const KeyCode kKeys[] = {
 CdpScreencast::CdpScreencast(CdpPage *page, QObject *parent)
     : LiveFrameSource(parent)
     , m_page(page)
+    , m_hasPage(true)
 {
+    QPointer<CdpPage> guard(page);
+    m_command = [guard](const QString &method, const QJsonObject &params, QObject *context,
+                        std::function<void(const QJsonObject &, const QString &)> reply) {
+        if (guard)
+            guard->command(method, params, context, std::move(reply));
+    };
     connect(page, &CdpPage::event, this, &CdpScreencast::onEvent);
-    page->command(QStringLiteral("Page.startScreencast"),
-                  {{QStringLiteral("format"), QStringLiteral("jpeg")},
-                   {QStringLiteral("quality"), 70},
-                   {QStringLiteral("maxWidth"), kWidth},
-                   {QStringLiteral("maxHeight"), kHeight}},
-                  this);
+    start();
+}
+
+CdpScreencast::CdpScreencast(Command command, QSize size, QObject *parent)
+    : LiveFrameSource(parent)
+    , m_command(std::move(command))
+    , m_size(size)
+{
+    start();
+}
+
+void CdpScreencast::start()
+{
+    m_command(QStringLiteral("Page.startScreencast"),
+              {{QStringLiteral("format"), QStringLiteral("jpeg")},
+               {QStringLiteral("quality"), 70},
+               {QStringLiteral("maxWidth"), m_size.width()},
+               {QStringLiteral("maxHeight"), m_size.height()}},
+              this, {});
 }
 
 CdpScreencast::~CdpScreencast()
 {
-    if (m_page)
-        m_page->command(QStringLiteral("Page.stopScreencast"), {}, nullptr);
+    if (alive())
+        m_command(QStringLiteral("Page.stopScreencast"), {}, nullptr, {});
 }
 
 void CdpScreencast::onEvent(const QString &method, const QJsonObject &params)
 {
     if (method != QLatin1String("Page.screencastFrame"))
         return;
-    if (m_page)
-        m_page->command(QStringLiteral("Page.screencastFrameAck"),
-                        {{QStringLiteral("sessionId"), params.value(QStringLiteral("sessionId"))}},
-                        nullptr);
+    if (alive())
+        m_command(QStringLiteral("Page.screencastFrameAck"),
+                  {{QStringLiteral("sessionId"), params.value(QStringLiteral("sessionId"))}},
+                  nullptr, {});
     QImage frame;
     if (!frame.loadFromData(
             QByteArray::fromBase64(params.value(QStringLiteral("data")).toString().toLatin1()),
@@ -67,7 +87,7 @@ void CdpScreencast::onEvent(const QString &method, const QJsonObject &params)
 
 void CdpScreencast::capture(std::function<void(const QImage &)> done)
 {
-    if (!m_frame.isNull() || !m_page) {
+    if (!m_frame.isNull() || !alive()) {
         QTimer::singleShot(0, this, [this, done] { done(m_frame); });
         return;
     }
@@ -82,7 +102,7 @@ void CdpScreencast::capture(std::function<void(const QImage &)> done)
 
 void CdpScreencast::deliver(const LiveInput &input, Done done)
 {
-    if (!m_page) {
+    if (!alive()) {
         QTimer::singleShot(0, this, [done] { done(false, QStringLiteral("the page is gone")); });
         return;
     }
@@ -136,13 +156,13 @@ void CdpScreencast::deliver(const LiveInput &input, Done done)
     auto failure = std::make_shared<QString>();
     auto remaining = std::make_shared<int>(int(events.size()));
     for (const auto &[method, params] : events) {
-        m_page->command(method, params, this,
-                        [failure, remaining, done](const QJsonObject &, const QString &error) {
-                            if (!error.isEmpty() && failure->isEmpty())
-                                *failure = error;
-                            if (--*remaining == 0)
-                                done(failure->isEmpty(), *failure);
-                        });
+        m_command(method, params, this,
+                  [failure, remaining, done](const QJsonObject &, const QString &error) {
+                      if (!error.isEmpty() && failure->isEmpty())
+                          *failure = error;
+                      if (--*remaining == 0)
+                          done(failure->isEmpty(), *failure);
+                  });
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "browser/chromium/CdpConnection.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QProcess>
@@ -90,7 +91,10 @@ void ChromiumEngine::start()
     }
     m_state = State::Starting;
     ++m_starts;
-    m_profileDir = std::make_unique<QTemporaryDir>();
+    if (m_options.userDataDir.isEmpty())
+        m_profileDir = std::make_unique<QTemporaryDir>();
+    else
+        QDir().mkpath(m_options.userDataDir);
     m_stderr.clear();
     // The DevTools channel: two pipes, no socket (`--remote-debugging-pipe`), so nobody
     // but this process can talk to the browser. Close-on-exec here, so that no other child
@@ -141,7 +145,8 @@ QStringList ChromiumEngine::arguments() const
         QStringLiteral("--headless"),
         // DevTools over fds 3 and 4 only: no TCP port, no DevToolsActivePort file.
         QStringLiteral("--remote-debugging-pipe"),
-        QStringLiteral("--user-data-dir=") + m_profileDir->path(),
+        QStringLiteral("--user-data-dir=") +
+            (m_profileDir ? m_profileDir->path() : m_options.userDataDir),
         QStringLiteral("--no-first-run"),
         QStringLiteral("--no-default-browser-check"),
         QStringLiteral("--disable-gpu"),
@@ -167,11 +172,13 @@ QStringList ChromiumEngine::arguments() const
         // proxy takes no UDP), so no peer connection leaves beside the egress proxy.
         QStringLiteral("--force-webrtc-ip-handling-policy=disable_non_proxied_udp"),
         QStringLiteral("--webrtc-ip-handling-policy=disable_non_proxied_udp"),
-        QStringLiteral("--window-size=1280,800"),
+        QStringLiteral("--window-size=%1,%2").arg(m_options.width).arg(m_options.height),
         // Every connection leaves through the egress proxy; nothing is bypassed.
         QStringLiteral("--proxy-server=http://127.0.0.1:%1").arg(m_proxyPort),
         QStringLiteral("--proxy-bypass-list=<-loopback>"),
     };
+    if (!m_options.userAgent.isEmpty())
+        args << QStringLiteral("--user-agent=") + m_options.userAgent;
     if (::geteuid() == 0)
         args << QStringLiteral("--no-sandbox");
     args << QStringLiteral("about:blank");
@@ -306,6 +313,36 @@ void ChromiumEngine::stop()
     m_group = 0;
     m_profileDir.reset();
     settle(QStringLiteral("the browser pool is shutting down"));
+}
+
+void ChromiumEngine::close(int timeoutMs, std::function<void()> done)
+{
+    if (m_state == State::Stopped || !m_process) {
+        stop();
+        QTimer::singleShot(0, this, std::move(done));
+        return;
+    }
+    // From now on the end is expected: no lost(), no waiter is told of a crash.
+    QProcess *process = m_process;
+    process->disconnect(this);
+    if (m_connection)
+        m_connection->disconnect(this);
+    auto finished = std::make_shared<bool>(false);
+    auto finish = [this, finished, done] {
+        if (std::exchange(*finished, true))
+            return;
+        // Not inside the process's own signal: stop() deletes it.
+        QTimer::singleShot(0, this, [this, done] {
+            stop(); // what is left of the group, the pipes, a throw-away profile
+            done();
+        });
+    };
+    connect(process, &QProcess::finished, this, finish);
+    QTimer::singleShot(timeoutMs, this, finish);
+    if (m_connection && m_connection->isOpen())
+        m_connection->send(QStringLiteral("Browser.close"), {}, {}, nullptr);
+    else
+        process->terminate();
 }
 
 void ChromiumEngine::kill()

@@ -34,6 +34,16 @@ public:
     ChromiumEngine(QString executable, quint16 proxyPort, QObject *parent = nullptr);
     ~ChromiumEngine() override;
 
+    // What a browser session's browser differs in from the pool's (set before the start).
+    struct Options
+    {
+        QString userDataDir; // kept (a profile); empty: a throw-away one
+        int width = 1280;    // the window
+        int height = 800;
+        QString userAgent; // empty: the browser's own
+    };
+    void setOptions(const Options &options) { m_options = options; }
+
     // The executable that would run, or empty when none is installed.
     static QString findExecutable(const QString &configured);
 
@@ -51,6 +61,10 @@ public:
 
     // Ends the process (the pool's shutdown; tests simulate a crash with it).
     void stop();
+    // Asks the browser to close (Browser.close: it writes its profile out) and waits for its
+    // process to end, at most `timeoutMs`, then ends it; `done` runs from the event loop.
+    // lost() is not emitted for it.
+    void close(int timeoutMs, std::function<void()> done);
     void kill();
 
 Q_SIGNALS:
@@ -75,6 +89,7 @@ private:
 
     QString m_executable;
     quint16 m_proxyPort;
+    Options m_options;
     State m_state = State::Stopped;
     QProcess *m_process = nullptr;
     qint64 m_group = 0; // the process group, named by its leader's pid
