@@ -72,7 +72,7 @@ void tst_SessionPages::initTestCase()
     m_site.route("/sign-in", [](const test::FixtureRequest &) {
         FixtureResponse r = FixtureResponse::html(
             test::htmlPage(QStringLiteral("Signed in"), QStringLiteral("<p>ok</p>")));
-        r.headers.append({"Set-Cookie", "account=ada; Path=/"});
+        r.headers.append({QByteArray("Set-Cookie"), QByteArray("account=ada; Path=/")});
         return r;
     });
     m_site.route("/account", [](const test::FixtureRequest &req) {

@@ -51,7 +51,9 @@ QString SessionPages::busyError(int limit)
 void SessionPages::open(const QString &label, QObject *context, Granted granted)
 {
     Waiter w{label, QPointer<QObject>(context), context != nullptr, std::move(granted)};
-    if (m_closed || int(m_waiting.size()) >= m_options.queueLimit) {
+    // Past the pages it may hold and the requests it queues behind them: refused.
+    if (m_closed ||
+        m_busy + int(m_waiting.size()) >= m_options.limit + qMax(0, m_options.queueLimit)) {
         const QString error = m_closed ? m_closeReason : busyError(m_options.limit);
         QTimer::singleShot(0, this, [w, error] {
             if (!w.hasContext || w.context)
