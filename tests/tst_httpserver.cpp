@@ -737,6 +737,11 @@ void tst_HttpServer::handsUpgradedWebSocketsToItsHandler()
     m_server->setConnectionLimits(limits);
     std::unique_ptr<QWebSocket> taken;
     QString path;
+    // The handler captures this function's locals: it goes with them, whatever happens.
+    const std::shared_ptr<void> unset(nullptr, [this](void *) {
+        m_server->setWebSocketHandler(nullptr);
+        m_server->setConnectionLimits(ConnectionLimits());
+    });
     if (handler)
         m_server->setWebSocketHandler([&](std::unique_ptr<QWebSocket> socket) {
             path = socket->requestUrl().path();
@@ -763,11 +768,9 @@ void tst_HttpServer::handsUpgradedWebSocketsToItsHandler()
     QVERIFY(echoed.wait(5000));
     QCOMPARE(echoed.first().first().toString(), QStringLiteral("ping"));
     client.close();
-    QVERIFY(closed.wait(5000));
+    QTRY_COMPARE(client.state(), QAbstractSocket::UnconnectedState);
     taken.reset();
     QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionsFrom(QHostAddress::LocalHost), 0, 5000);
-    m_server->setWebSocketHandler(nullptr);
-    m_server->setConnectionLimits(ConnectionLimits());
 }
 
 void tst_HttpServer::refusesThe65thConnectionFromOneAddress()

@@ -260,6 +260,11 @@ void HttpServer::drain(int timeoutMs, std::function<void()> done)
 
 bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket)
 {
+    // QHttpServer 6.4 asks here first and then upgrades a WebSocket request itself
+    // (takeWebSockets): nothing may be answered on that connection.
+    if (raw.value(QByteArrayLiteral("upgrade"))
+            .compare(QByteArrayLiteral("websocket"), Qt::CaseInsensitive) == 0)
+        return true;
     if (m_guard)
         m_guard->requestComplete(socket);
 
