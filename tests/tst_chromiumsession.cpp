@@ -157,6 +157,9 @@ private Q_SLOTS:
     void refusesEachEscapeAndNothingLeaks();
     void refusesAPrivateAddressEvenAfterFetchDisable();
     void rejectsMalformedMessagesWithoutHarm();
+    void keepsTwoClientsOfOneSessionApart();
+    void givesPagesTheSessionsUserAgentAndWindow_data();
+    void givesPagesTheSessionsUserAgentAndWindow();
     void keepsAProfileAcrossSessions();
     void showsItsPageLive();
     void endsWhenItsBrowserIsKilled();
@@ -164,7 +167,8 @@ private Q_SLOTS:
     void leavesNoBrowserAfterKillOfItsStarter();
 
 private:
-    Served serve(const EgressGrant &grant, const QString &profile = {});
+    Served serve(const EgressGrant &grant, const QString &profile = {},
+                 const QString &userAgent = {}, QSize window = {1280, 800});
     // A page of the raw client in its session, attached: its session id.
     QString openPage(RawClient &client, const QString &url, QString *targetId = nullptr);
 
@@ -180,7 +184,8 @@ void tst_ChromiumSession::initTestCase()
     QVERIFY(m_site.start());
     m_site.route("/login", [](const ph::test::FixtureRequest &) {
         FixtureResponse r = FixtureResponse::html("<!doctype html><title>signed in</title><p>hi");
-        r.headers.append({"Set-Cookie", "sid=s3cret; Max-Age=3600; Path=/"});
+        r.headers.append(
+            qMakePair(QByteArray("Set-Cookie"), QByteArray("sid=s3cret; Max-Age=3600; Path=/")));
         return r;
     });
     m_site.page("/", "<!doctype html><title>home</title><p>home");
@@ -190,12 +195,16 @@ void tst_ChromiumSession::initTestCase()
     m_site.page("/allowed-fetch", "allowed");
 }
 
-Served tst_ChromiumSession::serve(const EgressGrant &grant, const QString &profile)
+Served tst_ChromiumSession::serve(const EgressGrant &grant, const QString &profile,
+                                  const QString &userAgent, QSize window)
 {
     SessionBrowserSpec spec;
     spec.label = QStringLiteral("bs_test");
     spec.userDataDir = profile;
     spec.grant = grant;
+    spec.userAgent = userAgent;
+    spec.width = window.width();
+    spec.height = window.height();
     Served s;
     s.browser = makeChromiumSessionBrowser(QString(), spec, m_policy);
     s.server =
@@ -429,7 +438,87 @@ void tst_ChromiumSession::rejectsMalformedMessagesWithoutHarm()
                 .value(QStringLiteral("product"))
                 .toString()
                 .contains(QLatin1String("Chrom")));
+    // A command larger than the relay takes ends that client only.
+    RawClient big;
+    QVERIFY(big.open(s.endpoint()));
+    QTRY_COMPARE_WITH_TIMEOUT(s.browser->clientCount(), 2, 5000);
+    big.sendText(
+        QStringLiteral(R"({"id":1,"method":"Runtime.evaluate","params":{"expression":"%1"}})")
+            .arg(QString(65 * 1024 * 1024, QLatin1Char('x'))));
+    QTRY_VERIFY_WITH_TIMEOUT(big.socket().state() == QAbstractSocket::UnconnectedState, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(s.browser->clientCount(), 1, 5000);
+    QVERIFY(resultOf(c.call(QStringLiteral("Browser.getVersion")))
+                .value(QStringLiteral("product"))
+                .toString()
+                .contains(QLatin1String("Chrom")));
     QVERIFY(s.browser->isRunning());
+}
+
+// Two clients of one session: neither sees nor drives the other's sessions, and one
+// going leaves the other and the browser running.
+void tst_ChromiumSession::keepsTwoClientsOfOneSessionApart()
+{
+    Served s = serve(kLocal);
+    RawClient a, b;
+    QVERIFY(a.open(s.endpoint()));
+    QVERIFY(b.open(s.endpoint()));
+    QTRY_COMPARE_WITH_TIMEOUT(s.browser->clientCount(), 2, 5000);
+    const QString page = openPage(a, m_site.url(QStringLiteral("/")));
+    QVERIFY(!page.isEmpty());
+    QVERIFY(errorOf(a.call(QStringLiteral("Page.enable"), {}, page)).isEmpty());
+    QVERIFY(errorOf(a.call(QStringLiteral("Page.reload"), {}, page)).isEmpty());
+    QVERIFY(errorOf(b.call(QStringLiteral("Runtime.evaluate"),
+                           {{QStringLiteral("expression"), QStringLiteral("1")}}, page))
+                .contains(QLatin1String("not found")));
+    // b's own round trip comes after everything a's page said: none of it reached b.
+    QVERIFY(errorOf(b.call(QStringLiteral("Browser.getVersion"))).isEmpty());
+    QVERIFY(!a.events().isEmpty());
+    for (const QJsonObject &e : b.events())
+        QVERIFY2(!QJsonDocument(e).toJson().contains(page.toUtf8()),
+                 QJsonDocument(e).toJson().constData());
+    a.socket().close();
+    QTRY_COMPARE_WITH_TIMEOUT(s.browser->clientCount(), 1, 5000);
+    QVERIFY(errorOf(b.call(QStringLiteral("Browser.getVersion"))).isEmpty());
+    QVERIFY(s.browser->isRunning());
+}
+
+void tst_ChromiumSession::givesPagesTheSessionsUserAgentAndWindow_data()
+{
+    QTest::addColumn<QString>("userAgent");
+    QTest::addColumn<QSize>("window");
+    QTest::newRow("a session without a user agent says Chrome, not HeadlessChrome")
+        << QString() << QSize(1280, 800);
+    QTest::newRow("a session's own user agent and window reach its pages")
+        << QStringLiteral("PilothouseSession/1.0 (test)") << QSize(1024, 700);
+}
+
+void tst_ChromiumSession::givesPagesTheSessionsUserAgentAndWindow()
+{
+    QFETCH(QString, userAgent);
+    QFETCH(QSize, window);
+    Served s = serve(kLocal, {}, userAgent, window);
+    RawClient c;
+    QVERIFY(c.open(s.endpoint()));
+    const QString page = openPage(c, m_site.url(QStringLiteral("/")));
+    const QJsonObject r = resultOf(
+        c.call(QStringLiteral("Runtime.evaluate"),
+               {{QStringLiteral("expression"),
+                 QStringLiteral("JSON.stringify([navigator.userAgent, innerWidth, innerHeight])")},
+                {QStringLiteral("returnByValue"), true}},
+               page));
+    const QJsonArray seen = QJsonDocument::fromJson(r.value(QStringLiteral("result"))
+                                                        .toObject()
+                                                        .value(QStringLiteral("value"))
+                                                        .toString()
+                                                        .toUtf8())
+                                .array();
+    const QString agent = seen.at(0).toString();
+    QVERIFY2(!agent.contains(QLatin1String("Headless")), qPrintable(agent));
+    if (!userAgent.isEmpty())
+        QCOMPARE(agent, userAgent);
+    QCOMPARE(s.browser->version().value(QStringLiteral("User-Agent")).toString(), agent);
+    QCOMPARE(seen.at(1).toInt(), window.width());
+    QCOMPARE(seen.at(2).toInt(), window.height());
 }
 
 // The cookie a page set in one session is there in the next on the same directory.

@@ -8,6 +8,7 @@ sessions started side by side, as ChromiumSession starts them (ChromiumEngine's 
     bench/sessions/process-cost.py [--sessions 4] [--chromium PATH]
 """
 import argparse
+import fcntl
 import json
 import os
 import shutil
@@ -45,15 +46,19 @@ def start(chromium, profile):
 
     def fds():
         os.setpgid(0, 0)
-        os.dup2(to_child_r, 3)
-        os.dup2(from_child_w, 4)
+        # Above 4 first (either may be 3 or 4 already), then on Chromium's fds 3 and 4.
+        r = fcntl.fcntl(to_child_r, fcntl.F_DUPFD, 10)
+        w = fcntl.fcntl(from_child_w, fcntl.F_DUPFD, 10)
+        os.dup2(r, 3)
+        os.dup2(w, 4)
 
     args = [chromium] + FLAGS + ["--user-data-dir=" + profile]
     if os.geteuid() == 0:
         args.append("--no-sandbox")
     args.append("about:blank")
     began = time.monotonic()
-    proc = subprocess.Popen(args, preexec_fn=fds, pass_fds=(to_child_r, from_child_w),
+    # fds 3 and 4 are kept (subprocess closes the others after preexec_fn).
+    proc = subprocess.Popen(args, preexec_fn=fds, pass_fds=(3, 4),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(to_child_r)
     os.close(from_child_w)

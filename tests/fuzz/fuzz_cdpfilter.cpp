@@ -6,6 +6,7 @@
 #include "browser/chromium/CdpConnection.h"
 #include "browser/chromium/CdpFilter.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 

@@ -25,6 +25,8 @@ namespace {
 
 // How long stop() lets the browser write its profile out before it is ended.
 constexpr int kCloseTimeoutMs = 10000;
+// DevTools clients of one session at once (a script, an agent, a debugger: a few).
+constexpr int kMaxClients = 16;
 
 QString str(const QJsonObject &o, const char *key)
 {
@@ -126,7 +128,8 @@ void ChromiumSession::setUp(std::function<void(const QString &)> ready)
                 m_version = {
                     {QStringLiteral("Browser"), str(r, "product")},
                     {QStringLiteral("Protocol-Version"), str(r, "protocolVersion")},
-                    {QStringLiteral("User-Agent"), str(r, "userAgent")},
+                    {QStringLiteral("User-Agent"),
+                     m_spec.userAgent.isEmpty() ? m_engine->userAgent() : str(r, "userAgent")},
                     {QStringLiteral("V8-Version"), str(r, "jsVersion")},
                     {QStringLiteral("WebKit-Version"), str(r, "revision")},
                 };
@@ -165,6 +168,10 @@ void ChromiumSession::onBrowserEvent(const QString &method, const QJsonObject &p
 {
     const QJsonObject info = params.value(QStringLiteral("targetInfo")).toObject();
     if (method == QLatin1String("Target.attachedToTarget")) {
+        // A client's own browser-level session (CdpRelay) is announced here too: it is
+        // the client's, not a target to take.
+        if (str(info, "type") == QLatin1String("browser"))
+            return;
         adopt(str(params, "sessionId"), info,
               params.value(QStringLiteral("waitingForDebugger")).toBool());
     } else if (method == QLatin1String("Target.detachedFromTarget")) {
@@ -206,6 +213,11 @@ void ChromiumSession::adopt(const QString &sessionId, const QJsonObject &info, b
             sessionId, this);
     if (isDocument(type))
         c->send(QStringLiteral("Page.enable"), {}, sessionId, this);
+    // Without a user agent of the session's, the browser's own with "HeadlessChrome" said
+    // as "Chrome" (the engine's), in documents and workers alike.
+    if (m_spec.userAgent.isEmpty() && !m_engine->userAgent().isEmpty())
+        c->send(QStringLiteral("Network.setUserAgentOverride"),
+                {{QStringLiteral("userAgent"), m_engine->userAgent()}}, sessionId, this);
     c->send(QStringLiteral("Target.setAutoAttach"),
             {{QStringLiteral("autoAttach"), true},
              {QStringLiteral("waitForDebuggerOnStart"), true},
@@ -337,10 +349,14 @@ void ChromiumSession::refuse(const QString &sessionId, const QString &requestId,
 
 void ChromiumSession::attachClient(std::unique_ptr<QWebSocket> socket)
 {
-    if (!m_running || m_stopping || !connection()) {
+    const bool full = clientCount() >= kMaxClients;
+    if (!m_running || m_stopping || !connection() || full) {
         QWebSocket *s = socket.release();
-        s->close(QWebSocketProtocol::CloseCodeGoingAway,
-                 QStringLiteral("the session's browser is not running"));
+        s->close(
+            full ? QWebSocketProtocol::CloseCodePolicyViolated
+                 : QWebSocketProtocol::CloseCodeGoingAway,
+            full ? QStringLiteral("the session has %1 DevTools clients already").arg(kMaxClients)
+                 : QStringLiteral("the session's browser is not running"));
         s->deleteLater();
         return;
     }
