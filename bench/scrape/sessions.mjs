@@ -36,7 +36,11 @@ async function loadPerWorker(n, count, task) {
 }
 
 const { server, base: site } = await startSite(total);
-const ph = await startPilothouse();
+// One session per worker: the per-key and global session limits made room for them.
+const ph = await startPilothouse(['--set', `sessions.perKey=${workers}`,
+  '--set', `sessions.max=${Math.max(6, workers)}`]);
+let stopped = false;
+process.on('exit', () => { if (!stopped) ph.child.kill('SIGTERM'); });
 const api = (method, path, body) => fetch(`${ph.base}${path}`, {
   method,
   headers: { Authorization: `Bearer ${ph.key}`, 'Content-Type': 'application/json' },
@@ -62,6 +66,7 @@ await loadPerWorker(workers, 2 * workers, scrapeInSession); // warm-up: each ses
 const ours = await loadPerWorker(workers, total, scrapeInSession);
 for (const id of sessions) await api('DELETE', `/sessions/${id}`);
 await ph.stop();
+stopped = true;
 
 // The peer: one browser, one page, reused for every URL, one after the other.
 const browser = await chromium.launch({ executablePath: exe, args: chromiumArgs });
