@@ -100,7 +100,8 @@ void tst_Sessions::initTestCase()
     QVERIFY(QFile::exists(cdpDir() + QStringLiteral("/node_modules/playwright-core")));
     m_site.route("/login", [](const FixtureRequest &) {
         FixtureResponse r = FixtureResponse::html(htmlPage(QStringLiteral("Signed in"), {}));
-        r.headers.append({"Set-Cookie", "sid=signed-in; Max-Age=86400; Path=/; HttpOnly"});
+        r.headers.append(qMakePair(QByteArray("Set-Cookie"),
+                                   QByteArray("sid=signed-in; Max-Age=86400; Path=/; HttpOnly")));
         return r;
     });
     m_site.page("/home", htmlPage(QStringLiteral("Home"), QStringLiteral("<p>home</p>")));
