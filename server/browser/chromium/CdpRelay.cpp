@@ -57,6 +57,10 @@ void CdpRelay::start()
     m_browser->send(QStringLiteral("Target.attachToBrowserTarget"), {}, {}, this,
                     [this](const QJsonObject &r, const QString &e) {
                         m_root = str(r, "sessionId");
+                        if (m_closed) { // the client went while its session was being made
+                            detachAll();
+                            return;
+                        }
                         if (!e.isEmpty() || m_root.isEmpty()) {
                             qCWarning(lcCdp) << "a DevTools client got no browser session:" << e;
                             close();
