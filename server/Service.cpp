@@ -330,6 +330,11 @@ void Service::buildAreas()
     m_http->setWebSocketHandler([area = m_sessions.get()](std::unique_ptr<QWebSocket> socket) {
         area->acceptWebSocket(std::move(socket));
     });
+    // browserSession on /scrape, /agent, /execute and the bridge: the caller's own active
+    // session (docs/api/sessions.md, "Work inside a session").
+    m_cloud->setSessionLookup([this](const QString &keyId, const QString &sessionId) {
+        return m_sessions ? m_sessions->service().browserOf(keyId, sessionId) : nullptr;
+    });
 
     addRoutes(m_cloud->controllers());
     addRoutes({m_system.get()});

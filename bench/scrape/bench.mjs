@@ -11,6 +11,13 @@ import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { load, startPilothouse, startSite, chromiumArgs } from '../lib.mjs';
 
+// Sessions mode (BENCH_MODE=sessions, run.sh --sessions): /scrape in one browser session
+// per worker beside playwright-core with one reused page (sessions.mjs); nothing else.
+if (process.env.BENCH_MODE === 'sessions' || process.argv.includes('--sessions')) {
+  await import('./sessions.mjs');
+  process.exit(0);
+}
+
 // `chromium-full`: the chromium engine made to run the full chromium build instead of
 // its default, the headless shell (browser.chromiumPath), to show what the build costs.
 const engines = (process.env.BENCH_ENGINES || 'qtwebengine,chromium,chromium-full').split(',');

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs bench/scrape: Pilothouse /scrape beside playwright-core + Debian chromium.
+# Runs bench/scrape: Pilothouse /scrape beside playwright-core + Debian chromium
+# (--sessions: /scrape in one browser session per worker beside one reused page).
 # Builds Pilothouse first when needed (same setup as the README's run command).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -72,6 +72,15 @@ std::unique_ptr<BrowserLease> BrowserLease::adopt(PageEngine *page, const QStrin
     return lease;
 }
 
+std::unique_ptr<BrowserLease> BrowserLease::adopt(PageEngine *page, const QString &label,
+                                                  const LeaseOptions &options,
+                                                  std::function<void(PageEngine *)> released)
+{
+    std::unique_ptr<BrowserLease> lease = adopt(page, label, options);
+    lease->m_released = std::move(released);
+    return lease;
+}
+
 BrowserLease::~BrowserLease()
 {
     if (m_page) {
@@ -80,6 +89,8 @@ BrowserLease::~BrowserLease()
     }
     if (m_pool)
         m_pool->release(this);
+    else if (m_released)
+        m_released(std::exchange(m_page, nullptr));
     else
         delete m_page;
 }

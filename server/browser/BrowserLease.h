@@ -37,6 +37,11 @@ public:
     // (tests drive the lease's decisions with a page of their own).
     static std::unique_ptr<BrowserLease> adopt(PageEngine *page, const QString &label,
                                                const LeaseOptions &options = LeaseOptions());
+    // A lease of `page` outside the pool whose owner takes the page back when the lease
+    // ends (`released` gets it; a browser session's own pages: ChromiumSession::openPage).
+    static std::unique_ptr<BrowserLease> adopt(PageEngine *page, const QString &label,
+                                               const LeaseOptions &options,
+                                               std::function<void(PageEngine *page)> released);
 
     QString id() const { return m_id; }
     QString label() const { return m_label; }
@@ -106,6 +111,7 @@ private:
     QString m_label;
     LeaseOptions m_options;
     QElapsedTimer m_held;
+    std::function<void(PageEngine *)> m_released;
 };
 
 } // namespace ph

@@ -2,6 +2,7 @@
 
 #include "WebhookOptions.h"
 
+#include "SessionWork.h"
 #include "browser/LeaseOptions.h"
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
@@ -188,6 +189,12 @@ engine::ExecuteRequest readExecuteRequest(const QJsonObject &raw, const EgressGr
         r.settings = runSettings->object();
     }
     r.browser = LeaseOptions::read(body, QStringLiteral("browser"));
+    r.browserSession = readBrowserSession(body, r.browser);
+    if (!r.browserSession.isEmpty() && r.runSettings.proxy)
+        throw DomainError::invalidField(
+            body.path(QStringLiteral("settings")) + QStringLiteral(".proxy"),
+            QStringLiteral("cannot be combined with browserSession: a session's pages leave "
+                           "through the session's own proxy (POST /sessions settings.proxy)"));
     if (const auto tools = body.optionalObject(QStringLiteral("tools"))) {
         if (const auto extra = tools->stringArray(QStringLiteral("enableAdditionalTools"), false)) {
             for (qsizetype i = 0; i < extra->size(); ++i) {

@@ -1,5 +1,7 @@
 #include "BridgeController.h"
 
+#include "SessionWork.h"
+
 #include "AgentRequest.h"
 #include "RunService.h"
 #include "ScrapeController.h"
@@ -57,7 +59,8 @@ const BuiltIn kTools[] = {
      "Do a task end to end from one prompt in a cloud browser: open pages, act, extract. "
      "Takes the fields of POST /agent (input, urls, schema, dataInputs …); user_input and "
      "tab_urls are accepted for input and urls.",
-     R"({"type":"object","properties":{"input":{"type":"string"},"user_input":{"type":"string"},
+     R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
+        "input":{"type":"string"},"user_input":{"type":"string"},
         "urls":{"type":"array","items":{"type":"string"}},"tab_urls":{"type":"array","items":{"type":"string"}},
         "schema":{"type":"object"},"dataInputs":{"type":"array"},"file_urls":{"type":"array","items":{"type":"string"}},
         "image_urls":{"type":"array","items":{"type":"string"}},"settings":{"type":"object"},"tools":{"type":"object"},
@@ -65,22 +68,26 @@ const BuiltIn kTools[] = {
     {"scrape", "cloudScrape",
      "Read pages: text, accessibility tree, links. Takes the fields of POST /scrape (urls, "
      "formats, timeoutMs …); tab_urls is accepted for urls.",
-     R"({"type":"object","properties":{"urls":{"type":"array","items":{"type":"string"}},
+     R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
+        "urls":{"type":"array","items":{"type":"string"}},
         "tab_urls":{"type":"array","items":{"type":"string"}},"formats":{"type":"array","items":{"type":"string"}}}})"},
     {"planner", "cloudAgent", "Carry out a multi-step task described in natural language.",
-     R"({"type":"object","properties":{"user_input":{"type":"string"},
+     R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
+        "user_input":{"type":"string"},
         "tab_urls":{"type":"array","items":{"type":"string"}},"schema":{"type":"object"}},
         "required":["user_input"]})"},
     {"extract", "cloudAgent",
      "Extract structured data from pages, shaped like an optional JSON Schema.",
-     R"({"type":"object","properties":{"user_input":{"type":"string"},
+     R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
+        "user_input":{"type":"string"},
         "tab_urls":{"type":"array","items":{"type":"string"}},"schema":{"type":"object"}},
         "required":["user_input"]})"},
     {"act", "cloudAgent",
      "One page interaction: navigate, click, type, select, check, uncheck, press, scroll, "
      "wait, search or submit, by accessible name or element id. url (or tab_urls[0]) is "
      "opened first.",
-     R"({"type":"object","properties":{"action":{"type":"string","enum":["navigate","click","type",
+     R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
+        "action":{"type":"string","enum":["navigate","click","type",
         "select","check","uncheck","press","scroll","wait","search","submit"]},
         "url":{"type":"string"},"tab_urls":{"type":"array","items":{"type":"string"}},
         "target":{"type":"string"},"role":{"type":"string"},"text":{"type":"string"},
@@ -90,13 +97,15 @@ const BuiltIn kTools[] = {
         "submit":{"type":"boolean"}},"required":["action"]})"},
     {"crawl", "cloudAgent",
      "Read a page and follow its next-page links, extracting text or schema-shaped data.",
-     R"({"type":"object","properties":{"url":{"type":"string"},
+     R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
+        "url":{"type":"string"},
         "tab_urls":{"type":"array","items":{"type":"string"}},"schema":{"type":"object"},
         "maxPages":{"type":"integer","minimum":1,"maximum":1000},"paginate":{"type":"boolean"}}})"},
     {"replay_workflow", "cloudAgent",
      "Run a previous workflow again: its recorded steps, then read the page (with input and "
      "schema, like an agent task). By recording_id (a trajectoryId) or by its URL.",
-     R"({"type":"object","properties":{"recording_id":{"type":"string"},"url":{"type":"string"},
+     R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
+        "recording_id":{"type":"string"},"url":{"type":"string"},
         "input":{"type":"string"},"schema":{"type":"object"}}})"},
     {"get_browser_tabs", "cloudAgent",
      "List the open tabs of the connected browser (needs a connected device).",
@@ -492,6 +501,9 @@ ExecuteRequest BridgeController::scriptRequest(const Call &call, const QJsonArra
 {
     ExecuteRequest r = ToolLibrary::scriptRequest(call.tool, call.params, script, task);
     r.webhooks = call.webhooks;
+    // act and crawl work in the caller's browser session when params name one.
+    r.browserSession =
+        readBrowserSession(JsonFields(call.params, QStringLiteral("params")), r.browser);
     return r;
 }
 

@@ -71,4 +71,10 @@ void CloudArea::shutdown()
     m_runs->shutdown();
 }
 
+void CloudArea::setSessionLookup(const SessionLookup &lookup)
+{
+    m_scrape->setSessionLookup(lookup);
+    m_runService->setSessionLookup(lookup);
+}
+
 } // namespace ph::cloud

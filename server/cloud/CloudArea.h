@@ -1,5 +1,7 @@
 #pragma once
 
+#include "SessionLookup.h"
+
 #include <QList>
 
 #include <memory>
@@ -64,6 +66,10 @@ public:
     // The bridge's MCP server (its session limits are settings).
     mcp::McpServer &bridgeMcp();
     QList<http::Controller *> controllers();
+
+    // How /scrape and the runs (/agent, /execute, the bridge) find a request's
+    // `browserSession` (docs/api/sessions.md, "Work inside a session"); unset: never.
+    void setSessionLookup(const SessionLookup &lookup);
 
     // After an abrupt end: what the last process left executing is stored cancelled.
     void recoverRuns();

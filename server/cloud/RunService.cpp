@@ -1,5 +1,7 @@
 #include "RunService.h"
 
+#include "SessionWork.h"
+
 #include "ToolLibrary.h"
 
 #include "browser/BrowserPool.h"
@@ -92,6 +94,14 @@ void RunService::announce(const engine::Settlement &s)
 AgentRun *RunService::start(const engine::ExecuteRequest &request, const QString &keyId,
                             const QString &requestId, const QString &endpoint)
 {
+    if (!request.browserSession.isEmpty() && !request.sessionPage) {
+        // A run inside the caller's own active browser session (404 for another key's or
+        // an unknown one, 409 when it is not active): its pages are the session's tabs.
+        engine::ExecuteRequest inSession = request;
+        inSession.sessionPage =
+            sessionPageOpener(findSessionBrowser(m_sessions, keyId, request.browserSession));
+        return start(inSession, keyId, requestId, endpoint);
+    }
     if (!m_store.credits().canSpend(keyId))
         throw DomainError::creditsExhausted();
     // Per-key fairness: runs executing, and waiting ones that hold a page, count.
@@ -100,8 +110,10 @@ AgentRun *RunService::start(const engine::ExecuteRequest &request, const QString
         throw DomainError::keyBusy(QStringLiteral("agent runs"), m_runs.active(keyId), limit,
                                    SettingKeys::agentMaxRunsPerKey, m_pool.retryAfterSeconds());
     m_pool.requireEngine(request.browser);
-    // A run on a visitor's own page (the runtime's remote tab) takes no page of the pool.
-    if (!request.historyContinue && !request.remoteTab && !m_pool.hasRoomFor(1, request.browser))
+    // A run on a visitor's own page (the runtime's remote tab) or in a browser session
+    // takes no page of the pool.
+    if (!request.historyContinue && !request.remoteTab && !request.sessionPage &&
+        !m_pool.hasRoomFor(1, request.browser))
         throw DomainError::busy(QStringLiteral("the browser pool is busy; retry later"),
                                 m_pool.retryAfterSeconds());
 

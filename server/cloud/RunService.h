@@ -1,5 +1,7 @@
 #pragma once
 
+#include "SessionLookup.h"
+
 #include "core/DomainError.h"
 
 #include <QJsonObject>
@@ -40,6 +42,10 @@ public:
     RunService(Store &store, Settings &settings, BrowserPool &pool, engine::RunManager &runs,
                webhooks::WebhookQueue &webhooks, ToolLibrary &library);
 
+    // How a run's `browserSession` is found (Service: sessions::SessionService::browserOf);
+    // unset: none is (404).
+    void setSessionLookup(SessionLookup lookup) { m_sessions = std::move(lookup); }
+
     // Starts (or continues) a run for `keyId` as request `requestId` of `endpoint`, with
     // the callbacks it subscribes. 402 CREDITS_EXHAUSTED, 429 BUSY (the key's limit, a
     // full pool), or the engine's refusal; nothing is started then.
@@ -75,6 +81,7 @@ private:
     engine::RunManager &m_runs;
     webhooks::WebhookQueue &m_webhooks;
     ToolLibrary &m_library;
+    SessionLookup m_sessions;
 };
 
 } // namespace ph::cloud

@@ -1,6 +1,7 @@
 #include "ScrapeController.h"
 
 #include "ScrapeJob.h"
+#include "SessionWork.h"
 #include "WebhookOptions.h"
 
 #include "browser/BrowserPool.h"
@@ -66,6 +67,7 @@ ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
     if (const auto m = body.optionalInt(QStringLiteral("maxTextChars"), 1, 50'000'000))
         o.maxTextChars = int(*m);
     o.browser = LeaseOptions::read(body, QStringLiteral("browser"));
+    o.browserSession = readBrowserSession(body, o.browser);
     return o;
 }
 
@@ -182,10 +184,15 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
         throw DomainError::keyBusy(QStringLiteral("scrape requests"), m_inFlight.value(keyId),
                                    perKey, SettingKeys::scrapeMaxRequestsPerKey,
                                    m_pool.retryAfterSeconds());
+    // Inside the caller's own active browser session (404 for another key's or an unknown
+    // one, 409 when it is not active), the pages are the session's tabs, not the pool's.
+    SessionBrowser *session = options.browserSession.isEmpty()
+                                  ? nullptr
+                                  : findSessionBrowser(m_sessions, keyId, options.browserSession);
     m_pool.requireEngine(options.browser);
     // A job keeps one wave (at most the pool's size) in the pool at a time.
     const int parallel = qMin(int(urls.size()), m_pool.options().size);
-    if (!m_pool.hasRoomFor(parallel))
+    if (!session && !m_pool.hasRoomFor(parallel))
         throw DomainError::busy(QStringLiteral("the browser pool is busy; retry later"),
                                 m_pool.retryAfterSeconds());
 
@@ -196,6 +203,8 @@ void ScrapeController::start(const QJsonObject &request, const QString &fieldPre
     });
 
     auto *job = new ScrapeJob(m_pool, m_policy, grant, urls, options, requestId, parallel, this);
+    if (session)
+        job->setSessionPages(sessionPageOpener(session));
     // Settles once: when the job finishes, or earlier when the exchange ends without it
     // (client gone, shutdown). Browser time and pages used so far are billed either way.
     auto settled = std::make_shared<bool>(false);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "SessionLookup.h"
+
 #include "core/RequestLog.h"
 
 #include <QJsonObject>
@@ -34,6 +36,9 @@ public:
                      webhooks::WebhookQueue &webhooks, QObject *parent = nullptr);
     QList<http::Route> routes() override;
 
+    // How `browserSession` is found (Service: sessions::SessionService::browserOf).
+    void setSessionLookup(SessionLookup lookup) { m_sessions = std::move(lookup); }
+
     static const QStringList &knownFormats();
     static const QStringList &defaultFormats();
 
@@ -62,6 +67,7 @@ private:
     webhooks::WebhookQueue &m_webhooks;
     // Scrapes in flight per API key (scrape.maxConcurrentRequestsPerKey).
     QHash<QString, int> m_inFlight;
+    SessionLookup m_sessions;
 };
 
 } // namespace ph::cloud

@@ -94,6 +94,21 @@ void ScrapeJob::run(int index)
 
 void ScrapeJob::lease(int index)
 {
+    if (m_sessionPages) {
+        // A tab of the caller's browser session: its signed-in state, its grant.
+        m_sessionPages(m_label, this,
+                       [this, index](std::unique_ptr<BrowserLease> l, const QString &why) {
+                           if (m_done.at(index))
+                               return;
+                           if (!l) {
+                               fail(index, error(QStringLiteral("SESSION_UNAVAILABLE"), why));
+                               return;
+                           }
+                           m_leases[index] = std::move(l);
+                           load(index);
+                       });
+        return;
+    }
     const bool queued = m_pool.acquire(m_label, m_grant, m_options.browser, this,
                                        [this, index](std::unique_ptr<BrowserLease> l) {
                                            if (m_done.at(index))

@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -31,7 +32,8 @@ struct ScrapeOptions
     QString waitForSelector;
     QString waitForText;
     int maxTextChars = 0;
-    LeaseOptions browser; // `browser`: the engine, the polyfills of every page
+    LeaseOptions browser;   // `browser`: the engine, the polyfills of every page
+    QString browserSession; // `browserSession.id`: the pages are that session's tabs
 
     QJsonObject snapshotOptions() const;
 };
@@ -49,6 +51,16 @@ public:
     ScrapeJob(BrowserPool &pool, const NetworkPolicy &policy, EgressGrant grant, QList<QUrl> urls,
               ScrapeOptions options, QString label, int parallel, QObject *parent = nullptr);
     ~ScrapeJob() override;
+
+    // The pages come from a browser session instead of the pool (before start()).
+    void
+    setSessionPages(std::function<
+                    void(const QString &label, QObject *context,
+                         std::function<void(std::unique_ptr<BrowserLease>, const QString &error)>)>
+                        opener)
+    {
+        m_sessionPages = std::move(opener);
+    }
 
     void start();
     // Ends every URL still in progress with CANCELLED and releases its page.
@@ -81,6 +93,9 @@ private:
     QList<QJsonObject> m_results;
     QList<bool> m_done;
     std::map<int, std::unique_ptr<BrowserLease>> m_leases;
+    std::function<void(const QString &, QObject *,
+                       std::function<void(std::unique_ptr<BrowserLease>, const QString &)>)>
+        m_sessionPages;
     Usage m_usage;
     int m_remaining = 0;
     int m_parallel = 1;

@@ -476,6 +476,8 @@ void AgentRun::yieldPageIfWanted()
     const BrowserPool::Stats s = m_services.pool.stats();
     if (s.servable == 0 || s.busy < s.size)
         return; // nobody waits whom the page would serve
+    if (m_request.sessionPage)
+        return; // a tab of the run's browser session: no page of the pool
     disconnect(m_poolWatch);
     m_releasePage.stop();
     m_ctx->releaseTab();

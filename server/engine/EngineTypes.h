@@ -17,6 +17,12 @@
 #include <memory>
 #include <optional>
 
+class QObject;
+
+namespace ph {
+class BrowserLease;
+}
+
 namespace ph::engine {
 
 // Execution status of a phase, exactly the spec's values.
@@ -30,6 +36,13 @@ inline bool isTerminal(RunStatus s)
 
 // The body of POST /agent and /execute, validated (cloud/AgentRequest.cpp reads it).
 class BrowserTab;
+
+// Opens a page of a browser session for a run working inside it (SessionBrowser::openPage;
+// docs/api/sessions.md, "Work inside a session"): `granted` once, from the event loop,
+// with the lease or with null and why; never after `context` is gone.
+using SessionPageOpener = std::function<void(
+    const QString &label, QObject *context,
+    std::function<void(std::unique_ptr<ph::BrowserLease> lease, const QString &error)> granted)>;
 
 struct ExecuteRequest
 {
@@ -78,6 +91,13 @@ struct ExecuteRequest
     // A run of the embedded runtime acts on the visitor's own page: this makes its tab
     // (runtime/RemoteTab) instead of leasing a page of the pool. Not stored.
     std::function<std::unique_ptr<BrowserTab>()> remoteTab;
+    // `browserSession.id`: the caller's browser session the run works in (its pages are
+    // tabs of the session's browser, not the pool's). Read by the cloud's readers only;
+    // A2W and runtime runs never take one.
+    QString browserSession;
+    // Opens the run's pages in that session (set where the session is found: RunService).
+    // Not stored.
+    SessionPageOpener sessionPage;
 };
 
 // How a phase ended (or paused for input), as its callbacks announce it. The engine

@@ -121,25 +121,17 @@ void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
     if (m_leasing)
         return;
     m_leasing = true;
+    if (m_request.sessionPage) {
+        // A run inside a browser session: its tab is a tab of the session's browser.
+        m_request.sessionPage(m_trajectoryId, this,
+                              [this](std::unique_ptr<BrowserLease> lease, const QString &error) {
+                                  granted(std::move(lease), error);
+                              });
+        return;
+    }
     const bool queued = m_services.pool.acquire(
         m_trajectoryId, m_grant, m_request.browser, this,
-        [this](std::unique_ptr<BrowserLease> lease) {
-            m_leasing = false;
-            if (m_cancelled) {
-                // The run ended while it waited for the page: the page goes straight back.
-                lease.reset();
-                const auto waiting = std::exchange(m_waiting, {});
-                for (const auto &w : waiting)
-                    w(nullptr, QStringLiteral("the run was cancelled"));
-                return;
-            }
-            m_tab = std::make_unique<LeasedTab>(std::move(lease), navigateOptions());
-            m_tabClock.start();
-            m_clockRunning = true;
-            const auto waiting = std::exchange(m_waiting, {});
-            for (const auto &w : waiting)
-                w(m_tab.get(), QString());
-        });
+        [this](std::unique_ptr<BrowserLease> lease) { granted(std::move(lease), QString()); });
     if (!queued) {
         m_leasing = false;
         const auto waiting = std::exchange(m_waiting, {});
@@ -148,6 +140,26 @@ void RunContext::tab(std::function<void(BrowserTab *, const QString &)> ready)
                 w(nullptr, QStringLiteral("the browser pool is full; no page is free"));
         });
     }
+}
+
+void RunContext::granted(std::unique_ptr<BrowserLease> lease, const QString &error)
+{
+    m_leasing = false;
+    if (m_cancelled || !lease) {
+        // The run ended while it waited for the page: the page goes straight back.
+        lease.reset();
+        const QString why = m_cancelled ? QStringLiteral("the run was cancelled") : error;
+        const auto waiting = std::exchange(m_waiting, {});
+        for (const auto &w : waiting)
+            w(nullptr, why);
+        return;
+    }
+    m_tab = std::make_unique<LeasedTab>(std::move(lease), navigateOptions());
+    m_tabClock.start();
+    m_clockRunning = true;
+    const auto waiting = std::exchange(m_waiting, {});
+    for (const auto &w : waiting)
+        w(m_tab.get(), QString());
 }
 
 void RunContext::pauseClock()

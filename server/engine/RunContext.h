@@ -18,6 +18,7 @@
 class QNetworkAccessManager;
 
 namespace ph {
+class BrowserLease;
 class BrowserPool;
 class Clock;
 class NetworkPolicy;
@@ -108,6 +109,9 @@ public:
     NavigateOptions navigateOptions() const;
 
 private:
+    // The run's page arrived (null: it could not be had, for `error`).
+    void granted(std::unique_ptr<BrowserLease> lease, const QString &error);
+
     EngineServices &m_services;
     const ExecuteRequest &m_request;
     QString m_trajectoryId;

@@ -33,6 +33,17 @@ QJsonObject responseOf(const engine::RunManager &engine, const QString &trajecto
     engine::EngineError error;
     return engine.latest(trajectoryId, keyId, &error).value_or(QJsonObject());
 }
+
+// Runtime runs act on a visitor's page for a site's account: they never work inside a
+// caller's browser session (docs/api/sessions.md, "Work inside a session"). Their requests
+// are made here, so this only holds that line should a field ever reach them.
+void refuseBrowserSession(const engine::ExecuteRequest &request)
+{
+    if (!request.browserSession.isEmpty() || request.sessionPage)
+        throw DomainError::invalidField(
+            QStringLiteral("browserSession"),
+            QStringLiteral("runtime runs never work inside a caller's browser session"));
+}
 } // namespace
 
 RuntimeRunner::RuntimeRunner(RuntimeService &runtime, cloud::RunService &runs,
@@ -93,6 +104,7 @@ void RuntimeRunner::launch(const QString &sessionId, const QString &runId, QJson
                    QJsonObject{{QStringLiteral("verbosity"), QStringLiteral("steps")}});
         engine::ExecuteRequest request =
             cloud::readExecuteRequest(raw, m_policy.grantFor(keyId), m_settings);
+        refuseBrowserSession(request);
         // The site's policies apply as to its cloud runs (docs/security.md, "Consent in
         // the visitor's page"): under aiAccess.confirmation `required` a form the run
         // would send other than by GET waits for a person (the visitor, in the chat), and
@@ -154,6 +166,7 @@ void RuntimeRunner::actExternally(const QString &siteId, const QString &pageUrl,
     engine::ExecuteRequest request = cloud::readExecuteRequest(
         {{QStringLiteral("input"), task}, {QStringLiteral("urls"), QJsonArray{url}}}, grant,
         m_settings);
+    refuseBrowserSession(request);
     request.reachStart = page;
     request.browser.forVisitorsOf(site->id); // a visitor's work: the visitors' share
     engine::AgentRun *run =

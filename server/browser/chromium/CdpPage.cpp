@@ -45,7 +45,7 @@ QString landingRefusal(const QString &url)
 CdpPage::CdpPage(ChromiumEngine &engine, QString agentSource, std::shared_ptr<EgressProxy> egress,
                  std::shared_ptr<const HostResolver> resolver, QObject *parent)
     : PageEngine(parent)
-    , m_engine(engine)
+    , m_engine(&engine)
     , m_agentSource(std::move(agentSource))
     , m_egress(std::move(egress))
     , m_resolver(std::move(resolver))
@@ -56,20 +56,28 @@ CdpPage::CdpPage(ChromiumEngine &engine, QString agentSource, std::shared_ptr<Eg
 
 CdpPage::~CdpPage()
 {
-    if (CdpConnection *c = m_engine.connection()) {
+    if (CdpConnection *c = engineConnection()) {
         if (!m_sessionId.isEmpty())
             c->removeSink(m_sessionId);
         if (!m_contextId.isEmpty() && !m_engineLost)
             c->send(QStringLiteral("Target.disposeBrowserContext"),
                     {{QStringLiteral("browserContextId"), m_contextId}}, {}, nullptr);
+        else if (m_placement.defaultContext && !m_targetId.isEmpty() && !m_engineLost)
+            c->send(QStringLiteral("Target.closeTarget"),
+                    {{QStringLiteral("targetId"), m_targetId}}, {}, nullptr);
     }
     m_egress->close(m_identity);
+}
+
+CdpConnection *CdpPage::engineConnection() const
+{
+    return m_engine ? m_engine->connection() : nullptr;
 }
 
 void CdpPage::send(const QString &method, const QJsonObject &params,
                    std::function<void(const QJsonObject &, const QString &)> reply)
 {
-    CdpConnection *c = m_engine.connection();
+    CdpConnection *c = engineConnection();
     if (!c || m_engineLost) {
         if (reply)
             QTimer::singleShot(0, this, [reply, this] {
@@ -84,7 +92,7 @@ void CdpPage::send(const QString &method, const QJsonObject &params,
 void CdpPage::command(const QString &method, const QJsonObject &params, QObject *context,
                       std::function<void(const QJsonObject &, const QString &)> reply)
 {
-    CdpConnection *c = m_engine.connection();
+    CdpConnection *c = engineConnection();
     if (!c || m_sessionId.isEmpty() || m_engineLost) {
         if (reply)
             QTimer::singleShot(0, context ? context : this,
@@ -99,18 +107,26 @@ void CdpPage::prepare()
     if (m_preparing || isReady())
         return;
     m_preparing = true;
-    m_engine.whenReady(this, [this](const QString &error) {
+    if (!m_engine) {
+        QTimer::singleShot(
+            0, this, [this] { settlePreparation(QStringLiteral("the chromium engine is gone")); });
+        return;
+    }
+    m_engine->whenReady(this, [this](const QString &error) {
         if (!error.isEmpty()) {
             settlePreparation(error);
             return;
         }
-        openContext();
+        if (m_placement.defaultContext)
+            openTarget();
+        else
+            openContext();
     });
 }
 
 void CdpPage::openContext()
 {
-    CdpConnection *c = m_engine.connection();
+    CdpConnection *c = engineConnection();
     const QString proxy = QStringLiteral("http://127.0.0.1:%1").arg(m_egress->port());
     c->send(QStringLiteral("Target.createBrowserContext"),
             {{QStringLiteral("disposeOnDetach"), false},
@@ -123,32 +139,33 @@ void CdpPage::openContext()
                 }
                 m_contextId = str(r, "browserContextId");
                 // Nothing the page serves is ever written to disk.
-                m_engine.connection()->send(QStringLiteral("Browser.setDownloadBehavior"),
-                                            {{QStringLiteral("behavior"), QStringLiteral("deny")},
-                                             {QStringLiteral("browserContextId"), m_contextId},
-                                             {QStringLiteral("eventsEnabled"), true}},
-                                            {}, this);
+                engineConnection()->send(QStringLiteral("Browser.setDownloadBehavior"),
+                                         {{QStringLiteral("behavior"), QStringLiteral("deny")},
+                                          {QStringLiteral("browserContextId"), m_contextId},
+                                          {QStringLiteral("eventsEnabled"), true}},
+                                         {}, this);
                 openTarget();
             });
 }
 
 void CdpPage::openTarget()
 {
-    CdpConnection *c = m_engine.connection();
+    CdpConnection *c = engineConnection();
     if (!c) {
         settlePreparation(QStringLiteral("the chromium engine is not running"));
         return;
     }
-    c->send(QStringLiteral("Target.createTarget"),
-            {{QStringLiteral("url"), QStringLiteral("about:blank")},
-             {QStringLiteral("browserContextId"), m_contextId}},
-            {}, this, [this](const QJsonObject &r, const QString &error) {
+    QJsonObject target{{QStringLiteral("url"), QStringLiteral("about:blank")}};
+    if (!m_contextId.isEmpty())
+        target.insert(QStringLiteral("browserContextId"), m_contextId);
+    c->send(QStringLiteral("Target.createTarget"), target, {}, this,
+            [this](const QJsonObject &r, const QString &error) {
                 if (!error.isEmpty()) {
                     settlePreparation(error);
                     return;
                 }
                 m_targetId = str(r, "targetId");
-                m_engine.connection()->send(
+                engineConnection()->send(
                     QStringLiteral("Target.attachToTarget"),
                     {{QStringLiteral("targetId"), m_targetId}, {QStringLiteral("flatten"), true}},
                     {}, this, [this](const QJsonObject &a, const QString &e) {
@@ -158,7 +175,7 @@ void CdpPage::openTarget()
                         }
                         m_sessionId = str(a, "sessionId");
                         QPointer<CdpPage> self(this);
-                        m_engine.connection()->setSink(
+                        engineConnection()->setSink(
                             m_sessionId, [self](const QString &method, const QJsonObject &params) {
                                 if (self)
                                     self->onEvent(method, params);
@@ -189,10 +206,10 @@ void CdpPage::setUpSession()
           {QStringLiteral("runImmediately"), true}}},
         {QStringLiteral("Network.setUserAgentOverride"),
          {{QStringLiteral("userAgent"),
-           m_userAgent.isEmpty() ? m_engine.userAgent() : m_userAgent}}},
+           m_userAgent.isEmpty() ? (m_engine ? m_engine->userAgent() : QString()) : m_userAgent}}},
         {QStringLiteral("Emulation.setDeviceMetricsOverride"),
-         {{QStringLiteral("width"), 1280},
-          {QStringLiteral("height"), 800},
+         {{QStringLiteral("width"), m_placement.width},
+          {QStringLiteral("height"), m_placement.height},
           {QStringLiteral("deviceScaleFactor"), 1},
           {QStringLiteral("mobile"), false}}},
     };
@@ -471,9 +488,22 @@ void CdpPage::readTitle()
          });
 }
 
-void CdpPage::navigate(const QUrl &url, const NavigateOptions &options,
-                       std::function<void(const NavigationResult &)> done)
+template <typename... Args>
+std::function<void(Args...)> CdpPage::counted(std::function<void(Args...)> done)
 {
+    ++m_userCalls;
+    QPointer<CdpPage> self(this);
+    return [self, done](Args... args) {
+        if (self)
+            --self->m_userCalls;
+        done(args...);
+    };
+}
+
+void CdpPage::navigate(const QUrl &url, const NavigateOptions &options,
+                       std::function<void(const NavigationResult &)> userDone)
+{
+    auto done = counted(std::move(userDone));
     // The engine opens no file:, chrome:, devtools:, view-source:, javascript: (…) URL,
     // whatever the policy above it said: nothing is sent, nothing loads.
     if (const QString reason = CdpConnection::targetRefusal(url.toString(QUrl::FullyEncoded));
@@ -531,8 +561,9 @@ void CdpPage::withWorld(std::function<void(qint64, const QString &)> done)
 }
 
 void CdpPage::evaluate(const QString &script, int timeoutMs,
-                       std::function<void(bool, const QVariant &)> done)
+                       std::function<void(bool, const QVariant &)> userDone)
 {
+    auto done = counted(std::move(userDone));
     if (!isReady() || m_crashed) {
         QTimer::singleShot(0, this, [done] { done(false, QVariant()); });
         return;
@@ -587,8 +618,10 @@ void CdpPage::loadHtml(const QString &html, int timeoutMs, std::function<void(bo
     navigate(url, options, [done](const NavigationResult &r) { done(r.ok); });
 }
 
-void CdpPage::printToPdf(const QPageLayout &layout, std::function<void(const QByteArray &)> done)
+void CdpPage::printToPdf(const QPageLayout &layout,
+                         std::function<void(const QByteArray &)> userDone)
 {
+    auto done = counted(std::move(userDone));
     const QRectF paper = layout.fullRect(QPageLayout::Inch);
     const QMarginsF margins = layout.margins(QPageLayout::Inch);
     send(QStringLiteral("Page.printToPDF"),
@@ -607,9 +640,9 @@ void CdpPage::printToPdf(const QPageLayout &layout, std::function<void(const QBy
 
 void CdpPage::recover()
 {
-    if (m_engineLost || m_contextId.isEmpty())
+    if (m_engineLost || (m_contextId.isEmpty() && !m_placement.defaultContext))
         return;
-    if (CdpConnection *c = m_engine.connection()) {
+    if (CdpConnection *c = engineConnection()) {
         c->removeSink(m_sessionId);
         c->send(QStringLiteral("Target.closeTarget"), {{QStringLiteral("targetId"), m_targetId}},
                 {}, nullptr);

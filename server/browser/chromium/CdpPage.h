@@ -23,6 +23,7 @@ class QPageLayout;
 namespace ph {
 
 class ChromiumEngine;
+class CdpConnection;
 class CdpNavigation;
 class HostResolver;
 
@@ -49,6 +50,21 @@ public:
 
     // The user agent the page sends and shows; empty: the browser's own (before prepare()).
     void setUserAgent(const QString &userAgent) { m_userAgent = userAgent; }
+
+    // Where the page's target opens (before prepare()). By default (the pool's pages) in a
+    // browser context of its own, made with the page and disposed with it. A browser
+    // session's own pages (ChromiumSession::openPage) are tabs of the browser's default
+    // context instead: they share the session's cookies and storage, the context is
+    // neither made nor disposed, and the tab is closed with the page. The browser itself
+    // then sends every connection to the egress proxy (its command line).
+    struct Placement
+    {
+        bool defaultContext = false;
+        int width = 1280; // the viewport
+        int height = 800;
+    };
+    void setPlacement(const Placement &placement) { m_placement = placement; }
+    const Placement &placement() const { return m_placement; }
 
     // Starts the engine if need be and opens the context, the target and its session;
     // ready() or failed() follow.
@@ -87,6 +103,10 @@ public:
 
     QUrl url() const override { return m_url; }
     QString title() const override { return m_title; }
+
+    // No navigation, script or print of a caller is under way: none of their callbacks is
+    // still to come (a browser session keeps such a page warm for its next lease).
+    bool isIdle() const { return m_userCalls == 0; }
 
     // A command on this page's session (live views: screencast, input).
     void command(const QString &method, const QJsonObject &params, QObject *context,
@@ -128,9 +148,19 @@ private:
     void send(const QString &method, const QJsonObject &params,
               std::function<void(const QJsonObject &, const QString &)> reply = {});
 
-    ChromiumEngine &m_engine;
+    // `done`, counted among the callers' calls under way until it has run (isIdle()).
+    template <typename... Args>
+    std::function<void(Args...)> counted(std::function<void(Args...)> done);
+
+    // The engine's channel, or null once the engine is gone (a browser session's page
+    // may outlive the session's engine in a run that still holds its lease).
+    CdpConnection *engineConnection() const;
+
+    QPointer<ChromiumEngine> m_engine;
+    int m_userCalls = 0;
     QString m_agentSource;
     QString m_userAgent;
+    Placement m_placement;
     std::shared_ptr<EgressProxy> m_egress;
     std::shared_ptr<const HostResolver> m_resolver;
     EgressProxy::Identity m_identity;
