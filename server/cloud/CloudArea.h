@@ -61,6 +61,8 @@ public:
     LibraryRepository &library() { return *m_library; }
     ToolLibrary &toolLibrary() { return *m_toolLibrary; }
     RunService &runService() { return *m_runService; }
+    // /scrape's work (credits, limits, the pool), which other APIs' scrapes go through.
+    ScrapeController &scrape() { return *m_scrape; }
     // The bridge's MCP server (its session limits are settings).
     mcp::McpServer &bridgeMcp();
     QList<http::Controller *> controllers();

@@ -63,6 +63,8 @@ ScrapeOptions readOptions(const JsonFields &body, const Settings &settings)
     if (!o.waitForSelector.isEmpty() && !o.waitForText.isEmpty())
         throw DomainError::invalidField(QStringLiteral("waitForText"),
                                         QStringLiteral("cannot be combined with waitForSelector"));
+    if (const auto w = body.optionalInt(QStringLiteral("waitMs"), 0, 60000))
+        o.waitMs = int(*w);
     if (const auto m = body.optionalInt(QStringLiteral("maxTextChars"), 1, 50'000'000))
         o.maxTextChars = int(*m);
     o.browser = LeaseOptions::read(body, QStringLiteral("browser"));
