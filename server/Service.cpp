@@ -15,6 +15,7 @@
 #include "engine/liveview/LiveViews.h"
 #include "engine/planners/BuiltinPlanners.h"
 #include "engine/tools/BuiltinTools.h"
+#include "firecrawl/FirecrawlArea.h"
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
@@ -311,6 +312,8 @@ void Service::buildAreas()
                                            *m_sites, *m_cloud);
     m_runtime = std::make_unique<runtime::RuntimeArea>(*m_store, *m_settings, *m_pool, *m_policy,
                                                        *m_sites, *m_cloud, m_a2w->service());
+    m_firecrawl = std::make_unique<firecrawl::FirecrawlArea>(*m_store, *m_settings, *m_policy,
+                                                             *m_cloud, *m_network);
 
     addRoutes(m_cloud->controllers());
     addRoutes({m_system.get()});
@@ -318,6 +321,7 @@ void Service::buildAreas()
     addRoutes(m_sites->controllers());
     addRoutes(m_a2w->controllers());
     addRoutes(m_runtime->controllers());
+    addRoutes(m_firecrawl->controllers());
     for (const QString &prefix : runtime::RuntimeArea::crossOriginPrefixes())
         m_http->allowCrossOrigin(prefix);
     addRoutes(m_config.extraControllers);

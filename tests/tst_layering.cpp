@@ -93,10 +93,11 @@ const QHash<QString, QSet<QString>> &allowed()
         {QStringLiteral("runtime"),
          {"runtime", "a2w", "cloud", "engine", "browser", "data", "webhooks", "sites", "http",
           "mcp", "net", "core"}},
+        {QStringLiteral("firecrawl"), {"firecrawl", "cloud", "browser", "http", "net", "core"}},
         {QStringLiteral("server"),
          {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "engine/planners",
           "engine/tools", "engine/liveview", "webhooks", "system", "sites", "cloud", "a2w",
-          "runtime"}},
+          "runtime", "firecrawl"}},
         {QStringLiteral("ui"),
          {"ui", "server", "core", "net", "data", "browser", "engine", "webhooks", "system", "sites",
           "cloud", "a2w", "runtime"}},
@@ -243,7 +244,7 @@ void tst_Layering::serverLibrariesNeverLinkWidgets_data()
 {
     QTest::addColumn<QString>("library");
     for (const char *lib : {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud",
-                            "sites", "system", "data", "a2w", "runtime", "server"})
+                            "sites", "system", "data", "a2w", "runtime", "firecrawl", "server"})
         QTest::newRow(lib)
             << QStringLiteral(PILOTHOUSE_LIB_DIR "/libpilothouse_%1.so").arg(QLatin1String(lib));
 }
