@@ -263,6 +263,22 @@ void tst_OpenApi::realAnswersMatchTheirSchemas()
              m_ph->mintKey(100));
     QCOMPARE(scraped.status, 200);
     call("GET", QStringLiteral("/agent/no-such-run"), QStringLiteral("/agent/{trajectoryId}"));
+    // The Firecrawl-compatible API answers in Firecrawl's shapes, described as such.
+    call("POST", QStringLiteral("/firecrawl/v2/scrape"), QStringLiteral("/firecrawl/v2/scrape"),
+         {{QStringLiteral("url"), 42}});
+    const HttpResponse firecrawled =
+        call("POST", QStringLiteral("/firecrawl/v2/scrape"),
+             QStringLiteral("/firecrawl/v2/scrape"),
+             {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))},
+              {QStringLiteral("formats"), QJsonArray{QStringLiteral("markdown"),
+                                                     QStringLiteral("links")}}},
+             m_ph->mintKey(100));
+    QCOMPARE(firecrawled.status, 200);
+    call("POST", QStringLiteral("/firecrawl/v1/map"), QStringLiteral("/firecrawl/v1/map"),
+         {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))},
+          {QStringLiteral("sitemap"), QStringLiteral("skip")}});
+    call("POST", QStringLiteral("/firecrawl/v2/search"), QStringLiteral("/firecrawl/v2/search"),
+         {{QStringLiteral("query"), QStringLiteral("described")}}); // 503: no SearXNG
     // Live views: a token that is not valid is the one 403 envelope.
     call("GET", QStringLiteral("/live/no-such-run?token=1.2.3"),
          QStringLiteral("/live/{trajectoryId}"));
