@@ -75,10 +75,9 @@ void tst_Firecrawl::initTestCase()
                   .toUtf8());
     site.page("/a.html", htmlPage(QStringLiteral("Alpha"), QStringLiteral("<p>Alpha page</p>")));
     site.page("/b.html", htmlPage(QStringLiteral("Bravo"), QStringLiteral("<p>Bravo page</p>")));
-    site.respond("/robots.txt", 200,
-                 ("User-agent: *\nDisallow: /private\nSitemap: " + base +
-                  "/sitemap-index.xml\n")
-                     .toUtf8());
+    site.respond(
+        "/robots.txt", 200,
+        ("User-agent: *\nDisallow: /private\nSitemap: " + base + "/sitemap-index.xml\n").toUtf8());
     site.respond("/sitemap-index.xml", 200,
                  ("<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps.org/schemas/"
                   "sitemap/0.9\"><sitemap><loc>" +
@@ -109,9 +108,8 @@ void tst_Firecrawl::initTestCase()
                      .toJson(QJsonDocument::Compact);
         return r;
     });
-    m_ph = std::make_unique<TestService>(
-        QStringList{SettingKeys::searchSearxngUrl + QStringLiteral("=") + base +
-                    QStringLiteral("/searxng")});
+    m_ph = std::make_unique<TestService>(QStringList{
+        SettingKeys::searchSearxngUrl + QStringLiteral("=") + base + QStringLiteral("/searxng")});
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
     m_api = m_ph->base() + QStringLiteral("/firecrawl");
 }
@@ -119,9 +117,9 @@ void tst_Firecrawl::initTestCase()
 void tst_Firecrawl::theSdkScrapesMapsAndSearches()
 {
     const QString base = m_site->url(QString());
-    const NodeResult run = runNodeScript(
-        QStringLiteral(PILOTHOUSE_FIRECRAWL_TEST_DIR),
-        {QStringLiteral("firecrawl_sdk.mjs"), m_api, m_ph->ownerKey(), base}, 240000);
+    const NodeResult run =
+        runNodeScript(QStringLiteral(PILOTHOUSE_FIRECRAWL_TEST_DIR),
+                      {QStringLiteral("firecrawl_sdk.mjs"), m_api, m_ph->ownerKey(), base}, 240000);
     QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
     const QJsonObject r = run.result();
     const QByteArray all = QJsonDocument(r).toJson(QJsonDocument::Compact);
@@ -148,8 +146,7 @@ void tst_Firecrawl::theSdkScrapesMapsAndSearches()
 
     // map: the page's links and the sitemaps (through robots.txt's Sitemap line and the
     // index), without what robots.txt disallows.
-    const QStringList mapped =
-        urlsOf(r[QStringLiteral("map")][QStringLiteral("links")].toArray());
+    const QStringList mapped = urlsOf(r[QStringLiteral("map")][QStringLiteral("links")].toArray());
     QVERIFY2(mapped.contains(base + "/a.html"), all.constData());
     QVERIFY2(mapped.contains(base + "/from-sitemap.html"), all.constData());
     QVERIFY(!mapped.contains(base + "/private/secret.html"));
@@ -192,9 +189,9 @@ void tst_Firecrawl::theSdkScrapesMapsAndSearches()
 void tst_Firecrawl::theMcpServerScrapesAndMaps()
 {
     const QString page = m_site->url(QStringLiteral("/page.html"));
-    const NodeResult run = runNodeScript(
-        QStringLiteral(PILOTHOUSE_FIRECRAWL_TEST_DIR),
-        {QStringLiteral("firecrawl_mcp.mjs"), m_api, m_ph->ownerKey(), page}, 240000);
+    const NodeResult run =
+        runNodeScript(QStringLiteral(PILOTHOUSE_FIRECRAWL_TEST_DIR),
+                      {QStringLiteral("firecrawl_mcp.mjs"), m_api, m_ph->ownerKey(), page}, 240000);
     QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
     const QJsonObject r = run.result();
     const QByteArray all = QJsonDocument(r).toJson(QJsonDocument::Compact);
@@ -203,13 +200,13 @@ void tst_Firecrawl::theMcpServerScrapesAndMaps()
     QVERIFY(tools.contains(QStringLiteral("firecrawl_scrape")));
     QVERIFY(tools.contains(QStringLiteral("firecrawl_map")));
     QVERIFY2(!r[QStringLiteral("scrape")][QStringLiteral("isError")].toBool(), all.constData());
-    QVERIFY2(r[QStringLiteral("scrape")][QStringLiteral("text")].toString().contains(
-                 u"Harbor text"),
-             all.constData());
+    QVERIFY2(
+        r[QStringLiteral("scrape")][QStringLiteral("text")].toString().contains(u"Harbor text"),
+        all.constData());
     QVERIFY2(!r[QStringLiteral("map")][QStringLiteral("isError")].toBool(), all.constData());
-    QVERIFY2(r[QStringLiteral("map")][QStringLiteral("text")].toString().contains(
-                 u"from-sitemap.html"),
-             all.constData());
+    QVERIFY2(
+        r[QStringLiteral("map")][QStringLiteral("text")].toString().contains(u"from-sitemap.html"),
+        all.constData());
 }
 
 // Who may call each route: no token, an empty Bearer, a key that does not exist (401 in
@@ -221,11 +218,11 @@ void tst_Firecrawl::routesAnswerFirecrawlsAuthShapes_data()
     QTest::addColumn<QString>("caller");
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("errorStart");
-    for (const char *route : {"/v2/scrape", "/v1/scrape", "/v2/map", "/v1/map", "/v2/search",
-                              "/v1/search"}) {
+    for (const char *route :
+         {"/v2/scrape", "/v1/scrape", "/v2/map", "/v1/map", "/v2/search", "/v1/search"}) {
         const auto row = [&](const char *who, const char *caller, int status, const char *start) {
-            QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(route),
-                                                                 QLatin1String(who))))
+            QTest::newRow(
+                qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(route), QLatin1String(who))))
                 << QString::fromLatin1(route) << QString::fromLatin1(caller) << status
                 << QString::fromLatin1(start);
         };
@@ -248,14 +245,15 @@ void tst_Firecrawl::routesAnswerFirecrawlsAuthShapes()
     if (caller == QLatin1String("wrong"))
         bearer = QStringLiteral("pk_live_not_a_key_of_this_service_000000");
     if (caller == QLatin1String("broke") || caller == QLatin1String("noScrape")) {
-        const auto minted = owner.post(
-            QStringLiteral("/keys"),
-            {{QStringLiteral("label"), caller},
-             {QStringLiteral("balance"), caller == QLatin1String("broke") ? 0 : 100}});
+        const auto minted =
+            owner.post(QStringLiteral("/keys"),
+                       {{QStringLiteral("label"), caller},
+                        {QStringLiteral("balance"), caller == QLatin1String("broke") ? 0 : 100}});
         QVERIFY2(minted.status == 201 || minted.status == 200, minted.body.constData());
         bearer = minted.json().value(QStringLiteral("key")).toString();
-        const QJsonObject caps{{QStringLiteral("privateTargets"), true},
-                               {QStringLiteral("cloudScrape"), caller != QLatin1String("noScrape")}};
+        const QJsonObject caps{
+            {QStringLiteral("privateTargets"), true},
+            {QStringLiteral("cloudScrape"), caller != QLatin1String("noScrape")}};
         const auto set = owner.post(
             QStringLiteral("/updateApiKeyCapabilities"),
             {{QStringLiteral("keyId"), minted.json().value(QStringLiteral("id")).toString()},
@@ -269,11 +267,10 @@ void tst_Firecrawl::routesAnswerFirecrawlsAuthShapes()
         headers << qMakePair(QByteArray("Authorization"), ("Bearer " + bearer).toUtf8());
     const QJsonObject body{{QStringLiteral("url"), m_site->url(QStringLiteral("/a.html"))},
                            {QStringLiteral("query"), QStringLiteral("harbor")}};
-    const HttpResponse r = HttpClient(m_ph->base())
-                               .send("POST", QStringLiteral("/firecrawl") + route,
-                                     QJsonDocument(body).toJson(),
-                                     headers << qMakePair(QByteArray("Content-Type"),
-                                                          QByteArray("application/json")));
+    const HttpResponse r =
+        HttpClient(m_ph->base())
+            .send("POST", QStringLiteral("/firecrawl") + route, QJsonDocument(body).toJson(),
+                  headers << qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
     QCOMPARE(r.status, status);
     const QJsonObject json = r.json();
     QCOMPARE(json.value(QStringLiteral("success")), QJsonValue(false));
@@ -322,13 +319,11 @@ void tst_Firecrawl::refusesWhatItCannotDoByField_data()
     QTest::newRow("refuses a map limit over 30000")
         << "/v2/map" << QByteArray(R"({"url":"http://a.example","limit":30001})") << "limit";
     QTest::newRow("refuses a sitemap mode it does not know")
-        << "/v2/map" << QByteArray(R"({"url":"http://a.example","sitemap":"always"})")
-        << "sitemap";
+        << "/v2/map" << QByteArray(R"({"url":"http://a.example","sitemap":"always"})") << "sitemap";
     QTest::newRow("refuses a search without a query")
         << "/v2/search" << QByteArray(R"({"limit":3})") << "query";
     QTest::newRow("refuses a search scrape format by its full path")
-        << "/v2/search"
-        << QByteArray(R"({"query":"q","scrapeOptions":{"formats":["screenshot"]}})")
+        << "/v2/search" << QByteArray(R"({"query":"q","scrapeOptions":{"formats":["screenshot"]}})")
         << "scrapeOptions.formats[0]";
 }
 
@@ -344,11 +339,12 @@ void tst_Firecrawl::refusesWhatItCannotDoByField()
     const QJsonObject json = r.json();
     QCOMPARE(json.value(QStringLiteral("success")), QJsonValue(false));
     QCOMPARE(json.value(QStringLiteral("code")).toString(), QStringLiteral("BAD_REQUEST"));
-    QVERIFY2(json.value(QStringLiteral("error")).toString().startsWith(
-                 QStringLiteral("Bad Request: %1: ").arg(field)),
+    QVERIFY2(json.value(QStringLiteral("error"))
+                 .toString()
+                 .startsWith(QStringLiteral("Bad Request: %1: ").arg(field)),
              r.body.constData());
-    QVERIFY(json.value(QStringLiteral("details")).toArray().first()[QStringLiteral("path")]
-                .isArray());
+    QVERIFY(
+        json.value(QStringLiteral("details")).toArray().first()[QStringLiteral("path")].isArray());
 }
 
 void tst_Firecrawl::searchWithoutSearxngSaysHowToConfigureIt()

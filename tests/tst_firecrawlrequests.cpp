@@ -58,9 +58,10 @@ void tst_FirecrawlRequests::refusesScrapesByField_data()
     QTest::addColumn<QByteArray>("body");
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("code");
-    QTest::newRow("refuses a missing url") << QByteArray("{}") << "url" << "MISSING_FIELD";
-    QTest::newRow("refuses a mailto url")
-        << QByteArray(R"({"url":"mailto:a@b.example"})") << "url" << "INVALID_FIELD";
+    QTest::newRow("refuses a missing url") << QByteArray("{}") << "url"
+                                           << "MISSING_FIELD";
+    QTest::newRow("refuses a mailto url") << QByteArray(R"({"url":"mailto:a@b.example"})") << "url"
+                                          << "INVALID_FIELD";
     QTest::newRow("refuses a screenshot, which the engine does not take")
         << QByteArray(R"({"url":"a.example","formats":["markdown",{"type":"screenshot"}]})")
         << "formats[1]"
@@ -97,7 +98,8 @@ void tst_FirecrawlRequests::refusesScrapesByField_data()
         << QByteArray(R"({"url":"a.example","mobile":true})") << "mobile"
         << "UNSUPPORTED_OPTION";
     QTest::newRow("refuses a negative maxAge")
-        << QByteArray(R"({"url":"a.example","maxAge":-1})") << "maxAge" << "INVALID_FIELD";
+        << QByteArray(R"({"url":"a.example","maxAge":-1})") << "maxAge"
+        << "INVALID_FIELD";
 }
 
 void tst_FirecrawlRequests::refusesScrapesByField()
@@ -141,8 +143,8 @@ void tst_FirecrawlRequests::readsScrapeOptionsIntoAScrape()
     QCOMPARE(cloud.value(QStringLiteral("urls")).toArray(), (QJsonArray{"http://a.example/p?q=1"}));
 
     // Inside scrapeOptions, fields are named by their path; no formats: nothing scraped.
-    const ScrapeRequest none = readScrapeRequest(object("{}"), ApiVersion::V2,
-                                                 QStringLiteral("scrapeOptions"), false, {});
+    const ScrapeRequest none =
+        readScrapeRequest(object("{}"), ApiVersion::V2, QStringLiteral("scrapeOptions"), false, {});
     QVERIFY(none.formats.isEmpty());
     try {
         readScrapeRequest(object(R"({"waitFor":"soon"})"), ApiVersion::V2,
@@ -188,7 +190,8 @@ void tst_FirecrawlRequests::makesFirecrawlsDocument()
     const QJsonObject meta = doc.value(QStringLiteral("metadata")).toObject();
     QCOMPARE(meta.value(QStringLiteral("title")).toString(), QStringLiteral("T"));
     QCOMPARE(meta.value(QStringLiteral("language")).toString(), QStringLiteral("de"));
-    QCOMPARE(meta.value(QStringLiteral("sourceURL")).toString(), QStringLiteral("http://a.example/"));
+    QCOMPARE(meta.value(QStringLiteral("sourceURL")).toString(),
+             QStringLiteral("http://a.example/"));
     QCOMPARE(meta.value(QStringLiteral("url")).toString(), QStringLiteral("http://a.example/x"));
     QCOMPARE(meta.value(QStringLiteral("statusCode")).toInt(), 404);
     QCOMPARE(meta.value(QStringLiteral("scrapeId")).toString(), QStringLiteral("req_1"));
@@ -204,8 +207,8 @@ void tst_FirecrawlRequests::answersAPageErrorByKind_data()
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("code");
     using K = DomainError::Kind;
-    QTest::newRow("refuses a blocked target as forbidden") << "BLOCKED" << int(K::Forbidden)
-                                                            << "BLOCKED";
+    QTest::newRow("refuses a blocked target as forbidden")
+        << "BLOCKED" << int(K::Forbidden) << "BLOCKED";
     QTest::newRow("answers a timeout as Firecrawl's SCRAPE_TIMEOUT")
         << "TIMEOUT" << int(K::Timeout) << "SCRAPE_TIMEOUT";
     QTest::newRow("answers a full pool as busy") << "BUSY" << int(K::TooManyRequests) << "BUSY";
@@ -231,17 +234,19 @@ void tst_FirecrawlRequests::shapesErrorsAsFirecrawlDoes_data()
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("error");
     using K = DomainError::Kind;
-    QTest::newRow("names the field of a bad request")
-        << int(K::Invalid) << "BAD_REQUEST" << "Bad Request: formats[0]: why";
-    QTest::newRow("says Unauthorized for a missing key")
-        << int(K::Unauthenticated) << "C" << "Unauthorized: why";
+    QTest::newRow("names the field of a bad request") << int(K::Invalid) << "BAD_REQUEST"
+                                                      << "Bad Request: formats[0]: why";
+    QTest::newRow("says Unauthorized for a missing key") << int(K::Unauthenticated) << "C"
+                                                         << "Unauthorized: why";
     QTest::newRow("says Insufficient credits without credits")
         << int(K::PaymentRequired) << "C"
         << "Insufficient credits to perform this request. why (ask the Pilothouse owner for more "
            "credits).";
     QTest::newRow("says Rate limit exceeded when busy")
-        << int(K::TooManyRequests) << "C" << "Rate limit exceeded: why. Retry after 3 seconds.";
-    QTest::newRow("keeps a page's code on a 500") << int(K::Internal) << "C" << "why";
+        << int(K::TooManyRequests) << "C"
+        << "Rate limit exceeded: why. Retry after 3 seconds.";
+    QTest::newRow("keeps a page's code on a 500") << int(K::Internal) << "C"
+                                                  << "why";
 }
 
 void tst_FirecrawlRequests::shapesErrorsAsFirecrawlDoes()
@@ -331,26 +336,28 @@ void tst_FirecrawlRequests::readsSearxngAnswers()
     QString problem;
     const QList<SearchHit> hits = readSearxng(
         R"({"results":[{"url":"https://a.example/1","title":"One","content":"first"},
-                       {"url":"javascript:alert(1)","title":"x"},
+                       {"url":"javascript:alert(1)","title":"x"
+},
                        {"url":"https://a.example/1","title":"again"},
                        {"url":"https://a.example/2","title":"Two"},
-                       {"url":"https://a.example/3","title":"Three"}]})",
+                       {"url":"https://a.example/3","title":"Three"}]
+})",
         2, &problem);
-    QVERIFY(problem.isEmpty());
-    QCOMPARE(hits.size(), 2);
-    QCOMPARE(hits.at(0).url, QStringLiteral("https://a.example/1"));
-    QCOMPARE(hits.at(0).description, QStringLiteral("first"));
-    QCOMPARE(hits.at(1).url, QStringLiteral("https://a.example/2"));
-    readSearxng("<html>not json</html>", 5, &problem);
-    QVERIFY(problem.contains(u"json format"));
+QVERIFY(problem.isEmpty());
+QCOMPARE(hits.size(), 2);
+QCOMPARE(hits.at(0).url, QStringLiteral("https://a.example/1"));
+QCOMPARE(hits.at(0).description, QStringLiteral("first"));
+QCOMPARE(hits.at(1).url, QStringLiteral("https://a.example/2"));
+readSearxng("<html>not json</html>", 5, &problem);
+QVERIFY(problem.contains(u"json format"));
 
-    const SearchRequest s = readSearchRequest(
-        object(R"({"query":"q","limit":3,"sources":["web","news"],"tbs":"qdr:d",
+const SearchRequest s =
+    readSearchRequest(object(R"({"query":"q","limit":3,"sources":["web","news"],"tbs":"qdr:d",
                    "scrapeOptions":{"formats":["markdown"]}})"),
-        ApiVersion::V2);
-    QCOMPARE(s.limit, 3);
-    QCOMPARE(s.scrape.formats, QStringList{"markdown"});
-    QCOMPARE(s.warnings.size(), 2); // news and tbs are said to be left out
+                      ApiVersion::V2);
+QCOMPARE(s.limit, 3);
+QCOMPARE(s.scrape.formats, QStringList{"markdown"});
+QCOMPARE(s.warnings.size(), 2); // news and tbs are said to be left out
 }
 
 void tst_FirecrawlRequests::cachesPerKeyWithinMaxAge()

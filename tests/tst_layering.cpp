@@ -93,7 +93,7 @@ const QHash<QString, QSet<QString>> &allowed()
         {QStringLiteral("runtime"),
          {"runtime", "a2w", "cloud", "engine", "browser", "data", "webhooks", "sites", "http",
           "mcp", "net", "core"}},
-        {QStringLiteral("firecrawl"), {"firecrawl", "cloud", "browser", "http", "net", "core"}},
+        {QStringLiteral("firecrawl"), {"firecrawl", "cloud", "net", "core"}},
         {QStringLiteral("server"),
          {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "engine/planners",
           "engine/tools", "engine/liveview", "webhooks", "system", "sites", "cloud", "a2w",

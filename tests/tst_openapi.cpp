@@ -267,11 +267,10 @@ void tst_OpenApi::realAnswersMatchTheirSchemas()
     call("POST", QStringLiteral("/firecrawl/v2/scrape"), QStringLiteral("/firecrawl/v2/scrape"),
          {{QStringLiteral("url"), 42}});
     const HttpResponse firecrawled =
-        call("POST", QStringLiteral("/firecrawl/v2/scrape"),
-             QStringLiteral("/firecrawl/v2/scrape"),
+        call("POST", QStringLiteral("/firecrawl/v2/scrape"), QStringLiteral("/firecrawl/v2/scrape"),
              {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))},
-              {QStringLiteral("formats"), QJsonArray{QStringLiteral("markdown"),
-                                                     QStringLiteral("links")}}},
+              {QStringLiteral("formats"),
+               QJsonArray{QStringLiteral("markdown"), QStringLiteral("links")}}},
              m_ph->mintKey(100));
     QCOMPARE(firecrawled.status, 200);
     call("POST", QStringLiteral("/firecrawl/v1/map"), QStringLiteral("/firecrawl/v1/map"),

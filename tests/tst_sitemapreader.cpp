@@ -54,8 +54,8 @@ void tst_SitemapReader::readsSitemaps_data()
     laughs += "]><urlset><url><loc>https://a.example/&l9;</loc></url></urlset>";
     QTest::newRow("stops at an entity that expands without end (billion laughs)")
         << laughs << QStringList() << QStringList() << true;
-    QTest::newRow("reads nothing from what is not XML") << QByteArray("User-agent: *\n")
-                                                         << QStringList() << QStringList() << true;
+    QTest::newRow("reads nothing from what is not XML")
+        << QByteArray("User-agent: *\n") << QStringList() << QStringList() << true;
 }
 
 void tst_SitemapReader::readsSitemaps()

@@ -24,7 +24,7 @@ class FirecrawlController;
 
 // The Firecrawl-compatible API (/firecrawl/v1, /firecrawl/v2) as one piece for Service,
 // over the cloud area's scrape. The next parts (crawl, batch scrape, extract) add their
-// controllers here, on the same errors, request readers and ScrapeController.
+// controllers here, on the same errors, request readers and cloud::ScrapeService.
 class FirecrawlArea
 {
 public:

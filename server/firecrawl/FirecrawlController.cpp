@@ -5,7 +5,7 @@
 #include "ScrapeCache.h"
 #include "Searxng.h"
 
-#include "cloud/ScrapeController.h"
+#include "cloud/ScrapeService.h"
 #include "core/CreditLedger.h"
 #include "core/DomainError.h"
 #include "core/Settings.h"
@@ -48,7 +48,7 @@ double creditsOf(const QJsonObject &scrapeAnswer)
 } // namespace
 
 FirecrawlController::FirecrawlController(Store &store, Settings &settings, NetworkPolicy &policy,
-                                         cloud::ScrapeController &scrape,
+                                         cloud::ScrapeService &scrape,
                                          QNetworkAccessManager &network, QObject *parent)
     : QObject(parent)
     , m_store(store)
@@ -100,19 +100,23 @@ void FirecrawlController::load(Exchange &ex, const ScrapeRequest &request, const
                                std::function<void(const QJsonArray &, double)> done)
 {
     QPointer<Exchange> pending(&ex);
-    m_scrape.start(request.cloudRequest(urls), QString(), {}, endpointOf(ex),
-                   QStringLiteral("scrape"), ex.request().jsonObject(), ex,
-                   [pending, done](const QJsonObject &answer) {
-                       if (!pending)
-                           return;
-                       const QJsonArray results = answer.value(QStringLiteral("results")).toArray();
-                       if (results.isEmpty()) { // the end could not be stored
-                           pending->fail(DomainError::internal(
-                               answer.value(QStringLiteral("error")).toString()));
-                           return;
-                       }
-                       done(results, creditsOf(answer));
-                   });
+    cloud::ScrapeCall call;
+    call.keyId = ex.request().principal.keyId;
+    call.requestId = ex.request().id;
+    call.endpoint = endpointOf(ex);
+    call.params = ex.request().jsonObject();
+    m_scrape.start(
+        request.cloudRequest(urls), call, &ex, [pending, done](const QJsonObject &answer) {
+            if (!pending)
+                return;
+            const QJsonArray results = answer.value(QStringLiteral("results")).toArray();
+            if (results.isEmpty()) { // the end could not be stored
+                pending->fail(
+                    DomainError::internal(answer.value(QStringLiteral("error")).toString()));
+                return;
+            }
+            done(results, creditsOf(answer));
+        });
 }
 
 void FirecrawlController::scrape(Exchange &ex, ApiVersion version)

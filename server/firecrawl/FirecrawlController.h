@@ -15,7 +15,7 @@ class NetworkPolicy;
 class Settings;
 class Store;
 namespace cloud {
-class ScrapeController;
+class ScrapeService;
 }
 } // namespace ph
 
@@ -28,7 +28,7 @@ struct SearchRequest;
 
 // Firecrawl's API under /firecrawl (docs/api/firecrawl.md): v2 scrape, map and search,
 // and their v1 aliases, for Firecrawl's SDKs, its MCP server and the tools built on
-// them. Thin: every page loads through /scrape's ScrapeController (credits, per-key
+// them. Thin: every page loads through /scrape's ScrapeService (credits, per-key
 // limits, the pool, the caller's network policy), sitemaps and robots.txt through the
 // caller's egress; errors answer in Firecrawl's shape (FirecrawlErrors).
 class FirecrawlController : public QObject, public http::Controller
@@ -38,7 +38,7 @@ public:
     // `network` reaches the operator's own services (the SearXNG instance), never a URL
     // a caller named.
     FirecrawlController(Store &store, Settings &settings, NetworkPolicy &policy,
-                        cloud::ScrapeController &scrape, QNetworkAccessManager &network,
+                        cloud::ScrapeService &scrape, QNetworkAccessManager &network,
                         QObject *parent = nullptr);
     ~FirecrawlController() override;
     QList<http::Route> routes() override;
@@ -71,7 +71,7 @@ private:
     Store &m_store;
     Settings &m_settings;
     NetworkPolicy &m_policy;
-    cloud::ScrapeController &m_scrape;
+    cloud::ScrapeService &m_scrape;
     QNetworkAccessManager &m_network;
     std::unique_ptr<ScrapeCache> m_cache;
 };
