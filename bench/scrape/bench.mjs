@@ -90,7 +90,7 @@ async function scrapeSame(ph, i) {
     body: JSON.stringify({ urls: [`${site}/p${i % total}.html`], formats: ['markdown', 'links'] }),
   });
   const body = await res.json();
-  return res.ok && body.results?.[0]?.status === 'success' && body.results[0].markdown.includes(`Product page ${i % total}`);
+  return res.ok && body.results?.[0]?.status === 'success' && body.results[0].markdown.includes(`Item ${i % total}-0`);
 }
 async function firecrawlOne(ph, i) {
   const res = await fetch(`${ph.base}/firecrawl/v2/scrape`, {
@@ -99,7 +99,7 @@ async function firecrawlOne(ph, i) {
     body: JSON.stringify({ url: `${site}/p${i % total}.html`, formats: ['markdown', 'links'] }),
   });
   const body = await res.json();
-  return res.ok && body.success === true && body.data.markdown.includes(`Product page ${i % total}`);
+  return res.ok && body.success === true && body.data.markdown.includes(`Item ${i % total}-0`);
 }
 // The chromium build a Pilothouse runs: the program of its chromium child.
 function runningChromium(pid) {
