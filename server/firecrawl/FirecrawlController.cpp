@@ -6,6 +6,7 @@
 #include "Searxng.h"
 
 #include "cloud/ScrapeService.h"
+#include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/DomainError.h"
 #include "core/Settings.h"
@@ -13,7 +14,6 @@
 #include "http/Exchange.h"
 #include "net/NetworkPolicy.h"
 
-#include <QDateTime>
 #include <QJsonArray>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -131,9 +131,7 @@ void FirecrawlController::scrape(Exchange &ex, ApiVersion version)
         QJsonObject doc = hit->document;
         QJsonObject meta = doc.value(QStringLiteral("metadata")).toObject();
         meta.insert(QStringLiteral("cacheState"), QStringLiteral("hit"));
-        meta.insert(QStringLiteral("cachedAt"),
-                    QDateTime::fromMSecsSinceEpoch(hit->storedAtMs, QTimeZone::UTC)
-                        .toString(Qt::ISODateWithMs));
+        meta.insert(QStringLiteral("cachedAt"), Clock::isoUtc(hit->storedAtMs));
         meta.insert(QStringLiteral("creditsUsed"), 0);
         doc.insert(QStringLiteral("metadata"), meta);
         ex.respondJson(200, {{QStringLiteral("success"), true}, {QStringLiteral("data"), doc}});

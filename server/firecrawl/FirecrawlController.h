@@ -3,6 +3,7 @@
 #include "FirecrawlScrape.h"
 #include "http/Route.h"
 
+#include <QJsonArray>
 #include <QObject>
 
 #include <functional>

@@ -61,7 +61,8 @@ QList<MapLink> selectLinks(const MapRequest &request, const QList<MapLink> &cand
     const QStringList terms = request.search.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     QList<MapLink> out;
     QSet<QString> seen;
-    QList<MapLink> all{{request.url.toString(), QString()}};
+    QList<MapLink> all;
+    all.append(MapLink{request.url.toString(), QString()});
     all += candidates;
     for (const MapLink &candidate : std::as_const(all)) {
         if (out.size() >= request.limit)
