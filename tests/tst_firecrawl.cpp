@@ -134,6 +134,8 @@ void tst_Firecrawl::theSdkScrapesMapsAndSearches()
     const QJsonObject meta = scrape.value(QStringLiteral("metadata")).toObject();
     QCOMPARE(meta.value(QStringLiteral("title")).toString(), QStringLiteral("Harbor"));
     QCOMPARE(meta.value(QStringLiteral("language")).toString(), QStringLiteral("en"));
+    QCOMPARE(meta.value(QStringLiteral("description")).toString(),
+             QStringLiteral("Pilots and ships"));
     QCOMPARE(meta.value(QStringLiteral("statusCode")).toInt(), 200);
     QCOMPARE(meta.value(QStringLiteral("sourceURL")).toString(), base + "/page.html");
     QVERIFY(!meta.value(QStringLiteral("scrapeId")).toString().isEmpty());
