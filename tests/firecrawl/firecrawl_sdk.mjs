@@ -35,7 +35,8 @@ await attempt('search', async () =>
 await attempt('badKey', async () =>
   new Firecrawl({ apiKey: 'fc-not-a-pilothouse-key', apiUrl, maxRetries: 1 })
     .scrape(`${site}/page.html`));
-await attempt('badField', async () => app.scrape(`${site}/page.html`, { waitFor: -5 }));
+await attempt('badField', async () =>
+  app.scrape(`${site}/page.html`, { waitFor: 40000, timeout: 50000 }));
 await attempt('screenshot', async () =>
   app.scrape(`${site}/page.html`, { formats: ['screenshot'] }));
 await attempt('v1scrape', async () => {
