@@ -24,13 +24,6 @@ QJsonObject object(const char *json)
     return QJsonDocument::fromJson(json).object();
 }
 
-class ManualClock : public Clock
-{
-public:
-    qint64 nowMs() const override { return now; }
-    qint64 now = 1'000'000;
-};
-
 } // namespace
 
 class tst_FirecrawlRequests : public QObject
@@ -123,14 +116,14 @@ void tst_FirecrawlRequests::readsScrapeOptionsIntoAScrape()
     const ScrapeRequest r = readScrapeRequest(
         object(R"({"url":"a.example/p?q=1","formats":[{"type":"markdown"},"rawHtml","links"],
                    "waitFor":200,"actions":[{"type":"wait","milliseconds":300},
-                   {"type":"wait","selector":"#done"}],"timeout":10000,"maxAge":60000,
+                   {"type":"wait","selector":".done"}],"timeout":10000,"maxAge":60000,
                    "onlyMainContent":false,"origin":"js-sdk","integration":"n8n",
                    "someFutureKey":{"x":1}})"),
         ApiVersion::V2, QString(), true, {QStringLiteral("markdown")});
     QCOMPARE(r.url, QUrl(QStringLiteral("http://a.example/p?q=1")));
     QCOMPARE(r.formats, (QStringList{"markdown", "rawHtml", "links"}));
     QCOMPARE(r.waitMs, 500);
-    QCOMPARE(r.waitForSelector, QStringLiteral("#done"));
+    QCOMPARE(r.waitForSelector, QStringLiteral(".done"));
     QCOMPARE(r.timeoutMs, 9500);
     QCOMPARE(r.maxAgeMs, qint64(60000));
     QCOMPARE(r.warnings.size(), 1); // onlyMainContent:false is said, not hidden
@@ -138,7 +131,7 @@ void tst_FirecrawlRequests::readsScrapeOptionsIntoAScrape()
     QCOMPARE(cloud.value(QStringLiteral("formats")).toArray(),
              (QJsonArray{"markdown", "html", "links"}));
     QCOMPARE(cloud.value(QStringLiteral("waitMs")).toInt(), 500);
-    QCOMPARE(cloud.value(QStringLiteral("waitForSelector")).toString(), QStringLiteral("#done"));
+    QCOMPARE(cloud.value(QStringLiteral("waitForSelector")).toString(), QStringLiteral(".done"));
     QCOMPARE(cloud.value(QStringLiteral("timeoutMs")).toInt(), 9500);
     QCOMPARE(cloud.value(QStringLiteral("urls")).toArray(), (QJsonArray{"http://a.example/p?q=1"}));
 
@@ -177,28 +170,46 @@ void tst_FirecrawlRequests::makesFirecrawlsDocument()
 {
     ScrapeRequest r;
     r.formats = {QStringLiteral("markdown"), QStringLiteral("rawHtml"), QStringLiteral("links")};
-    const QJsonObject result = object(R"({"url":"http://a.example/","finalUrl":"http://a.example/x",
-        "httpStatus":404,"title":"T","lang":"de","contentType":"text/html","markdown":"# T",
-        "html":"<html></html>","links":[{"id":"l1","href":"http://a.example/y","text":"Y"}],
-        "error":{"code":"HTTP_STATUS","message":"the server answered 404"},"status":"error"})");
+    QJsonObject result{{QStringLiteral("url"), QStringLiteral("http://a.example/")},
+                       {QStringLiteral("finalUrl"), QStringLiteral("http://a.example/x")},
+                       {QStringLiteral("httpStatus"), 404},
+                       {QStringLiteral("title"), QStringLiteral("T")},
+                       {QStringLiteral("lang"), QStringLiteral("de")},
+                       {QStringLiteral("contentType"), QStringLiteral("text/html")},
+                       {QStringLiteral("markdown"), QStringLiteral("Title T")},
+                       {QStringLiteral("html"), QStringLiteral("<html></html>")},
+                       {QStringLiteral("status"), QStringLiteral("error")}};
+    result.insert(
+        QStringLiteral("links"),
+        QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("l1")},
+                               {QStringLiteral("href"), QStringLiteral("http://a.example/y")},
+                               {QStringLiteral("text"), QStringLiteral("Y")}}});
+    result.insert(
+        QStringLiteral("error"),
+        QJsonObject{{QStringLiteral("code"), QStringLiteral("HTTP_STATUS")},
+                    {QStringLiteral("message"), QStringLiteral("the server answered 404")}});
     QVERIFY(hasPage(result));
     const QJsonObject doc = documentFor(result, r, QStringLiteral("req_1"));
-    QCOMPARE(doc.value(QStringLiteral("markdown")).toString(), QStringLiteral("# T"));
+    QCOMPARE(doc.value(QStringLiteral("markdown")).toString(), QStringLiteral("Title T"));
     QCOMPARE(doc.value(QStringLiteral("rawHtml")).toString(), QStringLiteral("<html></html>"));
     QVERIFY(!doc.contains(QStringLiteral("html")));
     QCOMPARE(doc.value(QStringLiteral("links")).toArray(), (QJsonArray{"http://a.example/y"}));
     const QJsonObject meta = doc.value(QStringLiteral("metadata")).toObject();
     QCOMPARE(meta.value(QStringLiteral("title")).toString(), QStringLiteral("T"));
     QCOMPARE(meta.value(QStringLiteral("language")).toString(), QStringLiteral("de"));
-    QCOMPARE(meta.value(QStringLiteral("sourceURL")).toString(),
-             QStringLiteral("http://a.example/"));
+    const QString source = QString::fromLatin1("http://a.example/");
+    QCOMPARE(meta.value(QStringLiteral("sourceURL")).toString(), source);
     QCOMPARE(meta.value(QStringLiteral("url")).toString(), QStringLiteral("http://a.example/x"));
     QCOMPARE(meta.value(QStringLiteral("statusCode")).toInt(), 404);
     QCOMPARE(meta.value(QStringLiteral("scrapeId")).toString(), QStringLiteral("req_1"));
     QCOMPARE(meta.value(QStringLiteral("error")).toString(),
              QStringLiteral("the server answered 404"));
-    QVERIFY(!hasPage(object(R"({"url":"http://a.example/","error":{"code":"DNS_FAILURE"}})")));
-    QVERIFY(!hasPage(object(R"({"contentType":"application/pdf","error":{"code":"NON_HTML"}})")));
+    const QJsonObject unloaded =
+        object(R"({"url":"http://a.example/","error":{"code":"DNS_FAILURE"}})");
+    QVERIFY(!hasPage(unloaded));
+    const QJsonObject pdf =
+        object(R"({"contentType":"application/pdf","error":{"code":"NON_HTML"}})");
+    QVERIFY(!hasPage(pdf));
 }
 
 void tst_FirecrawlRequests::answersAPageErrorByKind_data()
@@ -329,43 +340,43 @@ void tst_FirecrawlRequests::selectsMapLinks()
 
 void tst_FirecrawlRequests::readsSearxngAnswers()
 {
-    QCOMPARE(searxngQuery(QUrl(QStringLiteral("http://127.0.0.1:8888/sx")), QStringLiteral("a b"),
-                          QStringLiteral("en"))
-                 .toString(),
-             QStringLiteral("http://127.0.0.1:8888/sx/search?q=a b&format=json&language=en"));
+    const QUrl searxng(QStringLiteral("http://127.0.0.1:8888/sx"));
+    const QString query =
+        searxngQuery(searxng, QStringLiteral("a b"), QStringLiteral("en")).toString();
+    const QString expected =
+        QStringLiteral("http://127.0.0.1:8888/sx/search?q=a b&format=json&language=en");
+    QCOMPARE(query, expected);
     QString problem;
     const QList<SearchHit> hits = readSearxng(
         R"({"results":[{"url":"https://a.example/1","title":"One","content":"first"},
-                       {"url":"javascript:alert(1)","title":"x"
-},
+                       {"url":"javascript:void 0","title":"x"},
                        {"url":"https://a.example/1","title":"again"},
                        {"url":"https://a.example/2","title":"Two"},
-                       {"url":"https://a.example/3","title":"Three"}]
-})",
+                       {"url":"https://a.example/3","title":"Three"}]})",
         2, &problem);
-QVERIFY(problem.isEmpty());
-QCOMPARE(hits.size(), 2);
-QCOMPARE(hits.at(0).url, QStringLiteral("https://a.example/1"));
-QCOMPARE(hits.at(0).description, QStringLiteral("first"));
-QCOMPARE(hits.at(1).url, QStringLiteral("https://a.example/2"));
-readSearxng("<html>not json</html>", 5, &problem);
-QVERIFY(problem.contains(u"json format"));
+    QVERIFY(problem.isEmpty());
+    QCOMPARE(hits.size(), 2);
+    QCOMPARE(hits.at(0).url, QStringLiteral("https://a.example/1"));
+    QCOMPARE(hits.at(0).description, QStringLiteral("first"));
+    QCOMPARE(hits.at(1).url, QStringLiteral("https://a.example/2"));
+    readSearxng("<html>not json</html>", 5, &problem);
+    QVERIFY(problem.contains(u"json format"));
 
-const SearchRequest s =
-    readSearchRequest(object(R"({"query":"q","limit":3,"sources":["web","news"],"tbs":"qdr:d",
+    const SearchRequest s =
+        readSearchRequest(object(R"({"query":"q","limit":3,"sources":["web","news"],"tbs":"qdr:d",
                    "scrapeOptions":{"formats":["markdown"]}})"),
-                      ApiVersion::V2);
-QCOMPARE(s.limit, 3);
-QCOMPARE(s.scrape.formats, QStringList{"markdown"});
-QCOMPARE(s.warnings.size(), 2); // news and tbs are said to be left out
+                          ApiVersion::V2);
+    QCOMPARE(s.limit, 3);
+    QCOMPARE(s.scrape.formats, QStringList{"markdown"});
+    QCOMPARE(s.warnings.size(), 2); // news and tbs are said to be left out
 }
 
 void tst_FirecrawlRequests::cachesPerKeyWithinMaxAge()
 {
-    ManualClock clock;
+    ManualClock clock(1'000'000);
     ScrapeCache cache(clock, 2);
     cache.store(QStringLiteral("k1"), QStringLiteral("r1"), {{QStringLiteral("n"), 1}});
-    clock.now += 1000;
+    clock.advance(1000);
     QVERIFY(cache.find(QStringLiteral("k1"), QStringLiteral("r1"), 1000).has_value());
     QVERIFY(!cache.find(QStringLiteral("k1"), QStringLiteral("r1"), 999).has_value());
     QVERIFY(!cache.find(QStringLiteral("k1"), QStringLiteral("r1"), 0).has_value());

@@ -125,8 +125,8 @@ void tst_SitemapReader::readsTheSitemapLinesOfRobotsTxt()
         "Sitemap: https://a.example/s.xml\nUser-agent: *\nsitemap:https://a.example/t.xml\n"
         "Sitemap: /relative.xml\n",
         QStringLiteral("pilothouse"));
-    QCOMPARE(robots.sitemaps(),
-             (QStringList{"https://a.example/s.xml", "https://a.example/t.xml"}));
+    const QStringList expected{"https://a.example/s.xml", "https://a.example/t.xml"};
+    QCOMPARE(robots.sitemaps(), expected);
 }
 
 QTEST_GUILESS_MAIN(tst_SitemapReader)

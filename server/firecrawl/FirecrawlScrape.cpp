@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 namespace ph::firecrawl {
 
@@ -131,8 +132,13 @@ QUrl readUrl(const QString &raw, const QString &field)
     QString text = raw.trimmed();
     if (text.isEmpty())
         throw DomainError::invalidField(field, QStringLiteral("must not be empty"));
-    if (!text.contains(QLatin1String("://")))
+    // "mailto:x@y", "javascript:…": a scheme of its own, not a host before a port.
+    static const QRegularExpression otherScheme(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*:(?!\\d)"));
+    if (!text.contains(QLatin1String("://"))) {
+        if (otherScheme.match(text).hasMatch())
+            throw DomainError::invalidField(field, QStringLiteral("URL uses unsupported protocol"));
         text.prepend(QStringLiteral("http://"));
+    }
     const QUrl url(text, QUrl::StrictMode);
     const QString scheme = url.scheme().toLower();
     if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
@@ -168,7 +174,7 @@ ScrapeRequest readScrapeRequest(const QJsonObject &object, ApiVersion version,
             throw DomainError::invalidField(body.path(QStringLiteral("waitFor")),
                                             QStringLiteral("waitFor must not exceed half of "
                                                            "timeout"));
-        r.timeoutMs = int(qBound<qint64>(100, *t - r.waitMs, kMaxTimeoutMs));
+        r.timeoutMs = int(qBound(qint64(100), qint64(*t - r.waitMs), qint64(kMaxTimeoutMs)));
     }
     r.maxAgeMs = body.optionalInt(QStringLiteral("maxAge"), 0, 9'007'199'254'740'991LL).value_or(0);
     r.storeInCache = body.optionalBool(QStringLiteral("storeInCache")).value_or(true);
