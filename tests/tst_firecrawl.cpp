@@ -108,10 +108,13 @@ void tst_Firecrawl::initTestCase()
                      .toJson(QJsonDocument::Compact);
         return r;
     });
-    m_ph = std::make_unique<TestService>(QStringList{
-        SettingKeys::searchSearxngUrl + QStringLiteral("=") + base + QStringLiteral("/searxng")});
+    m_ph = std::make_unique<TestService>();
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
     m_api = m_ph->base() + QStringLiteral("/firecrawl");
+    // As an operator sets it (PATCH /settings), so a test can take it away again.
+    const QString problem = m_ph->service().settings().set(SettingKeys::searchSearxngUrl,
+                                                           base + QStringLiteral("/searxng"));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 void tst_Firecrawl::theSdkScrapesMapsAndSearches()
