@@ -73,6 +73,11 @@ void tst_Firecrawl::initTestCase()
                              "Hidden</a></nav><article><h1>Harbor</h1>%1</article></body></html>")
                   .arg(QString::fromUtf8(article()))
                   .toUtf8());
+    site.page("/shop.html",
+              htmlPage(QStringLiteral("Shop"),
+                       QStringLiteral("<table><thead><tr><th>Name</th><th>Price</th></tr></thead>"
+                                      "<tbody><tr><td>Rope</td><td>12.50</td></tr><tr><td>Fender"
+                                      "</td><td>24.00</td></tr></tbody></table>")));
     site.page("/a.html", htmlPage(QStringLiteral("Alpha"), QStringLiteral("<p>Alpha page</p>")));
     site.page("/b.html", htmlPage(QStringLiteral("Bravo"), QStringLiteral("<p>Bravo page</p>")));
     site.respond(
@@ -180,6 +185,13 @@ void tst_Firecrawl::theSdkScrapesMapsAndSearches()
     const QJsonObject shot = r.value(QStringLiteral("screenshot")).toObject();
     QCOMPARE(shot.value(QStringLiteral("status")).toInt(), 400);
     QVERIFY(shot.value(QStringLiteral("message")).toString().contains(u"formats[0]"));
+
+    // json: the page's data shaped into the schema by an agent run (the rule planner here).
+    const QJsonArray products = r[QStringLiteral("json")][QStringLiteral("json")].toArray();
+    QVERIFY2(products.size() == 2,
+             QJsonDocument(r[QStringLiteral("json")].toObject()).toJson().constData());
+    QCOMPARE(products.at(0)[QStringLiteral("name")].toString(), QStringLiteral("Rope"));
+    QCOMPARE(products.at(1)[QStringLiteral("price")].toDouble(), 24.0);
 
     // The v1 aliases, through the SDK's v1 client.
     const QJsonObject v1 = r.value(QStringLiteral("v1scrape")).toObject();
@@ -310,9 +322,8 @@ void tst_Firecrawl::refusesWhatItCannotDoByField_data()
     QTest::newRow("refuses an unknown format")
         << "/v2/scrape" << QByteArray(R"({"url":"http://a.example","formats":["pdfx"]})")
         << "formats[0]";
-    QTest::newRow("refuses the json format it does not serve yet")
-        << "/v2/scrape"
-        << QByteArray(R"({"url":"http://a.example","formats":[{"type":"json","prompt":"x"}]})")
+    QTest::newRow("refuses a json format with neither prompt nor schema")
+        << "/v2/scrape" << QByteArray(R"({"url":"http://a.example","formats":[{"type":"json"}]})")
         << "formats[0]";
     QTest::newRow("refuses a click action rather than skipping it")
         << "/v2/scrape"

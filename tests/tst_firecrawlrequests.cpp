@@ -33,6 +33,7 @@ private Q_SLOTS:
     void refusesScrapesByField_data();
     void refusesScrapesByField();
     void readsScrapeOptionsIntoAScrape();
+    void readsTheJsonFormatIntoAnAgentRequest();
     void readsV1FormatsAsStrings();
     void makesFirecrawlsDocument();
     void answersAPageErrorByKind_data();
@@ -59,10 +60,10 @@ void tst_FirecrawlRequests::refusesScrapesByField_data()
         << QByteArray(R"({"url":"a.example","formats":["markdown",{"type":"screenshot"}]})")
         << "formats[1]"
         << "UNSUPPORTED_FORMAT";
-    QTest::newRow("refuses json extraction it does not serve yet")
+    QTest::newRow("refuses a json format with neither prompt nor schema")
         << QByteArray(R"({"url":"a.example","formats":[{"type":"json","schema":{}}]})")
         << "formats[0]"
-        << "UNSUPPORTED_FORMAT";
+        << "INVALID_FIELD";
     QTest::newRow("refuses a format it does not know")
         << QByteArray(R"({"url":"a.example","formats":["pdfx"]})") << "formats[0]"
         << "INVALID_FIELD";
@@ -145,6 +146,38 @@ void tst_FirecrawlRequests::readsScrapeOptionsIntoAScrape()
         QFAIL("accepted");
     } catch (const DomainError &e) {
         QCOMPARE(e.field(), QStringLiteral("scrapeOptions.waitFor"));
+    }
+}
+
+void tst_FirecrawlRequests::readsTheJsonFormatIntoAnAgentRequest()
+{
+    const ScrapeRequest v2 = readScrapeRequest(
+        object(R"({"url":"a.example/shop","formats":["markdown",{"type":"json","prompt":"List them",
+                   "schema":{"type":"array"}}]})"),
+        ApiVersion::V2, QString(), true, {});
+    QVERIFY(v2.json);
+    QCOMPARE(v2.formats, QStringList{"markdown"});
+    const QJsonObject agent = v2.agentRequest();
+    QCOMPARE(agent.value(QStringLiteral("input")).toString(), QStringLiteral("List them"));
+    QCOMPARE(agent.value(QStringLiteral("urls")).toArray(), (QJsonArray{"http://a.example/shop"}));
+    QCOMPARE(agent[QStringLiteral("schema")][QStringLiteral("type")].toString(),
+             QStringLiteral("array"));
+    const ScrapeRequest v1 = readScrapeRequest(
+        object(
+            R"({"url":"a.example","formats":["json"],"jsonOptions":{"schema":{"type":"object"}}})"),
+        ApiVersion::V1, QString(), true, {});
+    QVERIFY(v1.json);
+    QVERIFY(v1.agentRequest().value(QStringLiteral("input")).toString().contains(u"schema"));
+    QVERIFY(v1.cacheKey() !=
+            readScrapeRequest(object(R"({"url":"a.example"})"), ApiVersion::V1, QString(), true, {})
+                .cacheKey());
+    try {
+        readSearchRequest(object(R"({"query":"q","scrapeOptions":{"formats":[{"type":"json",
+                                   "prompt":"p"}]}})"),
+                          ApiVersion::V2);
+        QFAIL("a search took the json format it would not serve");
+    } catch (const DomainError &e) {
+        QCOMPARE(e.code(), QStringLiteral("UNSUPPORTED_FORMAT"));
     }
 }
 

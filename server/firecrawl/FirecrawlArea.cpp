@@ -8,8 +8,8 @@ namespace ph::firecrawl {
 
 FirecrawlArea::FirecrawlArea(Store &store, Settings &settings, NetworkPolicy &policy,
                              cloud::CloudArea &cloud, QNetworkAccessManager &network)
-    : m_controller(std::make_unique<FirecrawlController>(store, settings, policy,
-                                                         cloud.scrapeService(), network))
+    : m_controller(std::make_unique<FirecrawlController>(
+          store, settings, policy, cloud.scrapeService(), cloud.runService(), network))
 {}
 
 FirecrawlArea::~FirecrawlArea() = default;

@@ -5,12 +5,17 @@
 #include "ScrapeCache.h"
 #include "Searxng.h"
 
+#include "cloud/AgentRequest.h"
+#include "cloud/RunService.h"
 #include "cloud/ScrapeService.h"
 #include "core/Clock.h"
 #include "core/CreditLedger.h"
 #include "core/DomainError.h"
+#include "core/Ids.h"
 #include "core/Settings.h"
 #include "core/Store.h"
+#include "engine/AgentRun.h"
+#include "engine/EngineTypes.h"
 #include "http/Exchange.h"
 #include "net/NetworkPolicy.h"
 
@@ -48,13 +53,14 @@ double creditsOf(const QJsonObject &scrapeAnswer)
 } // namespace
 
 FirecrawlController::FirecrawlController(Store &store, Settings &settings, NetworkPolicy &policy,
-                                         cloud::ScrapeService &scrape,
+                                         cloud::ScrapeService &scrape, cloud::RunService &runs,
                                          QNetworkAccessManager &network, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_settings(settings)
     , m_policy(policy)
     , m_scrape(scrape)
+    , m_runs(runs)
     , m_network(network)
     , m_cache(std::make_unique<ScrapeCache>(store.clock(),
                                             settings.intValue(SettingKeys::firecrawlCacheEntries)))
@@ -152,11 +158,68 @@ void FirecrawlController::scrape(Exchange &ex, ApiVersion version)
              if (request.maxAgeMs > 0)
                  meta.insert(QStringLiteral("cacheState"), QStringLiteral("miss"));
              doc.insert(QStringLiteral("metadata"), meta);
-             if (request.storeInCache && m_cache->capacity() > 0)
-                 m_cache->store(keyId, request.cacheKey(), doc);
-             pending->respondJson(
-                 200, {{QStringLiteral("success"), true}, {QStringLiteral("data"), doc}});
+             auto finish = [this, pending, request, keyId](const QJsonObject &answer) {
+                 if (!pending)
+                     return;
+                 if (request.storeInCache && m_cache->capacity() > 0)
+                     m_cache->store(keyId, request.cacheKey(), answer);
+                 pending->respondJson(
+                     200, {{QStringLiteral("success"), true}, {QStringLiteral("data"), answer}});
+             };
+             if (!request.json) {
+                 finish(doc);
+                 return;
+             }
+             extract(*pending, request,
+                     [finish, doc](const QJsonValue &json, const QString &problem) mutable {
+                         doc.insert(QStringLiteral("json"), json);
+                         if (!problem.isEmpty()) {
+                             const QString before = doc.value(QStringLiteral("warning")).toString();
+                             doc.insert(QStringLiteral("warning"),
+                                        before.isEmpty() ? problem
+                                                         : before + QStringLiteral("; ") + problem);
+                         }
+                         finish(doc);
+                     });
          });
+}
+
+void FirecrawlController::extract(Exchange &ex, const ScrapeRequest &request,
+                                  std::function<void(const QJsonValue &, const QString &)> done)
+{
+    const QString keyId = ex.request().principal.keyId;
+    const engine::ExecuteRequest run =
+        cloud::readExecuteRequest(request.agentRequest(), m_policy.grantFor(keyId), m_settings);
+    // Its own entry in the request log (the page's scrape holds the exchange's id), under
+    // the same endpoint, billed as any agent run.
+    engine::AgentRun *agent =
+        m_runs.start(run, keyId, Ids::make(QStringLiteral("req"), 20), endpointOf(ex));
+    QPointer<engine::AgentRun> guard(agent);
+    const int windowMs =
+        request.timeoutMs > 0 ? request.timeoutMs : m_settings.intValue(SettingKeys::agentMaxRunMs);
+    cloud::RunService::awaitRun(agent, windowMs, &ex, [guard, done] {
+        if (!guard) {
+            done(QJsonValue(), QStringLiteral("json: the extraction run is gone"));
+            return;
+        }
+        const QJsonObject response = guard->response();
+        if (guard->status() == engine::RunStatus::Executing) {
+            guard->cancel(QStringLiteral("timeout"));
+            done(QJsonValue(), QStringLiteral("json: the extraction did not finish in time"));
+            return;
+        }
+        if (guard->status() != engine::RunStatus::Success) {
+            done(
+                QJsonValue(),
+                QStringLiteral("json: %1").arg(response.value(QStringLiteral("error")).toString()));
+            return;
+        }
+        // An agent's result is {json, text}: the schema-shaped data is Firecrawl's json.
+        const QJsonObject result = response.value(QStringLiteral("result")).toObject();
+        done(result.contains(QStringLiteral("json")) ? result.value(QStringLiteral("json"))
+                                                     : QJsonValue(result),
+             QString());
+    });
 }
 
 void FirecrawlController::map(Exchange &ex, ApiVersion version)

@@ -16,8 +16,9 @@ class NetworkPolicy;
 class Settings;
 class Store;
 namespace cloud {
+class RunService;
 class ScrapeService;
-}
+} // namespace cloud
 } // namespace ph
 
 namespace ph::firecrawl {
@@ -39,8 +40,8 @@ public:
     // `network` reaches the operator's own services (the SearXNG instance), never a URL
     // a caller named.
     FirecrawlController(Store &store, Settings &settings, NetworkPolicy &policy,
-                        cloud::ScrapeService &scrape, QNetworkAccessManager &network,
-                        QObject *parent = nullptr);
+                        cloud::ScrapeService &scrape, cloud::RunService &runs,
+                        QNetworkAccessManager &network, QObject *parent = nullptr);
     ~FirecrawlController() override;
     QList<http::Route> routes() override;
 
@@ -68,11 +69,16 @@ private:
     void searched(http::Exchange &ex, const SearchRequest &request, ApiVersion version,
                   const QByteArray &answer);
     void requireCredits(const http::Exchange &ex) const;
+    // The json format: an agent run on the page (RunService, as POST /agent), then `done`
+    // with its result, or with null and why there is none.
+    void extract(http::Exchange &ex, const ScrapeRequest &request,
+                 std::function<void(const QJsonValue &json, const QString &problem)> done);
 
     Store &m_store;
     Settings &m_settings;
     NetworkPolicy &m_policy;
     cloud::ScrapeService &m_scrape;
+    cloud::RunService &m_runs;
     QNetworkAccessManager &m_network;
     std::unique_ptr<ScrapeCache> m_cache;
 };

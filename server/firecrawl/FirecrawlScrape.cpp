@@ -27,9 +27,6 @@ QString unsupportedFormatReason(const QString &format)
 {
     if (format.startsWith(QLatin1String("screenshot")))
         return QStringLiteral("screenshots are not taken by Pilothouse's scrape engine yet");
-    if (format == QLatin1String("json") || format == QLatin1String("extract"))
-        return QStringLiteral("LLM extraction (json) is not served by this endpoint yet; use "
-                              "POST /agent with a schema");
     if (format == QLatin1String("summary") || format == QLatin1String("changeTracking"))
         return QStringLiteral("the %1 format is not served by Pilothouse").arg(format);
     return {};
@@ -40,7 +37,22 @@ DomainError unsupported(const QString &code, const QString &field, const QString
     return DomainError(DomainError::Kind::Invalid, code, message, field);
 }
 
-QStringList readFormats(const JsonFields &body, ApiVersion version, const QStringList &defaults)
+// The json format's prompt and schema: v2 from the format object, v1 from jsonOptions
+// (format "json") or extract (format "extract").
+void readJsonFormat(const JsonFields &options, const QString &field, ScrapeRequest &r)
+{
+    r.json = true;
+    r.jsonPrompt = options.optionalString(QStringLiteral("prompt")).value_or(QString());
+    if (const auto schema = options.optionalObject(QStringLiteral("schema")))
+        r.jsonSchema = schema->object();
+    if (r.jsonPrompt.trimmed().isEmpty() && r.jsonSchema.isEmpty())
+        throw DomainError::invalidField(field,
+                                        QStringLiteral("json format requires either 'prompt' or "
+                                                       "'schema' (or both)"));
+}
+
+QStringList readFormats(const JsonFields &body, ApiVersion version, const QStringList &defaults,
+                        ScrapeRequest &r)
 {
     const QString key = QStringLiteral("formats");
     if (!body.has(key))
@@ -59,6 +71,23 @@ QStringList readFormats(const JsonFields &body, ApiVersion version, const QStrin
                                                        ? QStringLiteral("must be a format name "
                                                                         "or {type: …}")
                                                        : QStringLiteral("must be a format name"));
+        if (name == QLatin1String("json") || name == QLatin1String("extract")) {
+            if (version == ApiVersion::V2 && name == QLatin1String("json"))
+                readJsonFormat(JsonFields(raw.at(i).toObject(), field), field, r);
+            else if (version == ApiVersion::V1) {
+                const QString optionsKey = name == QLatin1String("json")
+                                               ? QStringLiteral("jsonOptions")
+                                               : QStringLiteral("extract");
+                const auto options = body.optionalObject(optionsKey);
+                readJsonFormat(options.value_or(JsonFields(QJsonObject(), body.path(optionsKey))),
+                               body.path(optionsKey), r);
+            } else {
+                throw DomainError::invalidField(
+                    field, QStringLiteral("must be one of %1, json")
+                               .arg(servedFormats().join(QStringLiteral(", "))));
+            }
+            continue;
+        }
         if (const QString why = unsupportedFormatReason(name); !why.isEmpty())
             throw unsupported(QStringLiteral("UNSUPPORTED_FORMAT"), field, why);
         if (!servedFormats().contains(name))
@@ -157,7 +186,7 @@ ScrapeRequest readScrapeRequest(const QJsonObject &object, ApiVersion version,
     if (needsUrl)
         r.url =
             readUrl(body.requiredString(QStringLiteral("url")), body.path(QStringLiteral("url")));
-    r.formats = readFormats(body, version, defaultFormats);
+    r.formats = readFormats(body, version, defaultFormats, r);
     refuseOptions(body);
     r.onlyMainContent = body.optionalBool(QStringLiteral("onlyMainContent")).value_or(true);
     if (!r.onlyMainContent)
@@ -209,12 +238,28 @@ QJsonObject ScrapeRequest::cloudRequest(const QList<QUrl> &urls) const
     return body;
 }
 
+QJsonObject ScrapeRequest::agentRequest() const
+{
+    QJsonObject body{{QStringLiteral("input"),
+                      jsonPrompt.trimmed().isEmpty()
+                          ? QStringLiteral("Extract the data the schema describes from the page %1")
+                                .arg(url.toString(QUrl::FullyEncoded))
+                          : jsonPrompt},
+                     {QStringLiteral("urls"), QJsonArray{url.toString(QUrl::FullyEncoded)}}};
+    if (!jsonSchema.isEmpty())
+        body.insert(QStringLiteral("schema"), jsonSchema);
+    return body;
+}
+
 QString ScrapeRequest::cacheKey() const
 {
     const QJsonObject shape{{QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
                             {QStringLiteral("formats"), QJsonArray::fromStringList(formats)},
                             {QStringLiteral("waitMs"), waitMs},
-                            {QStringLiteral("waitForSelector"), waitForSelector}};
+                            {QStringLiteral("waitForSelector"), waitForSelector},
+                            {QStringLiteral("json"), json},
+                            {QStringLiteral("jsonPrompt"), jsonPrompt},
+                            {QStringLiteral("jsonSchema"), jsonSchema}};
     return QString::fromUtf8(QJsonDocument(shape).toJson(QJsonDocument::Compact));
 }
 

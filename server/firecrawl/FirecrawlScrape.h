@@ -29,9 +29,16 @@ struct ScrapeRequest
     qint64 maxAgeMs = 0; // 0: never answered from the cache
     bool storeInCache = true;
     QStringList warnings; // what was accepted but is not done as Firecrawl does it
+    // The json format (v1: json or extract): extracted by an agent run on the page, as
+    // POST /agent does it (the rule planner, or the configured model).
+    bool json = false;
+    QString jsonPrompt;
+    QJsonObject jsonSchema; // empty: none
 
     // The /scrape body (docs/api/scrape.md) that loads `urls` as this request asks.
     QJsonObject cloudRequest(const QList<QUrl> &urls) const;
+    // The /agent body (docs/api/agent.md) that extracts the json format from the page.
+    QJsonObject agentRequest() const;
     // What decides the answer besides the page: two requests with the same key get the
     // same document from the same page.
     QString cacheKey() const;

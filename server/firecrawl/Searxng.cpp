@@ -34,6 +34,11 @@ SearchRequest readSearchRequest(const QJsonObject &object, ApiVersion version)
     if (const auto options = body.optionalObject(QStringLiteral("scrapeOptions")))
         r.scrape = readScrapeRequest(options->object(), version, QStringLiteral("scrapeOptions"),
                                      false, {});
+    if (r.scrape.json)
+        throw DomainError(DomainError::Kind::Invalid, QStringLiteral("UNSUPPORTED_FORMAT"),
+                          QStringLiteral("the json format is served by scrape, not by search's "
+                                         "scrapeOptions"),
+                          QStringLiteral("scrapeOptions.formats"));
     return r;
 }
 

@@ -28,6 +28,13 @@ await attempt('cached', async () => {
     formats: ['markdown', 'html', 'rawHtml', 'links'], waitFor: 10, maxAge: 600000 });
   return { markdown: doc.markdown, metadata: doc.metadata };
 });
+await attempt('json', async () => {
+  const doc = await app.scrape(`${site}/shop.html`, { formats: [{ type: 'json',
+    prompt: 'List the products with their prices',
+    schema: { type: 'array', items: { type: 'object', properties: {
+      name: { type: 'string' }, price: { type: 'number' } } } } }] });
+  return { json: doc.json ?? null, warning: doc.warning ?? null, metadata: doc.metadata };
+});
 await attempt('map', async () => app.map(`${site}/page.html`, { limit: 50 }));
 await attempt('mapSearch', async () => app.map(`${site}/page.html`, { search: 'sitemap' }));
 await attempt('search', async () =>
