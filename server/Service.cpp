@@ -15,6 +15,7 @@
 #include "engine/liveview/LiveViews.h"
 #include "engine/planners/BuiltinPlanners.h"
 #include "engine/tools/BuiltinTools.h"
+#include "firecrawl/FirecrawlArea.h"
 #include "http/Authenticator.h"
 #include "http/HttpServer.h"
 #include "http/IdTokenVerifier.h"
@@ -336,6 +337,9 @@ void Service::buildAreas()
         return m_sessions ? m_sessions->service().browserOf(keyId, sessionId) : nullptr;
     });
 
+    m_firecrawl = std::make_unique<firecrawl::FirecrawlArea>(*m_store, *m_settings, *m_policy,
+                                                             *m_cloud, *m_network);
+
     addRoutes(m_cloud->controllers());
     addRoutes({m_system.get()});
     addRoutes(m_webhooks->controllers());
@@ -343,6 +347,8 @@ void Service::buildAreas()
     addRoutes(m_a2w->controllers());
     addRoutes(m_runtime->controllers());
     addRoutes(m_sessions->controllers());
+
+    addRoutes(m_firecrawl->controllers());
     for (const QString &prefix : runtime::RuntimeArea::crossOriginPrefixes())
         m_http->allowCrossOrigin(prefix);
     addRoutes(m_config.extraControllers);

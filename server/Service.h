@@ -65,6 +65,9 @@ class WebhooksArea;
 namespace sys {
 class SystemController;
 }
+namespace firecrawl {
+class FirecrawlArea;
+}
 
 struct ServiceConfig
 {
@@ -184,6 +187,8 @@ private:
     std::unique_ptr<a2w::A2wArea> m_a2w;
     std::unique_ptr<runtime::RuntimeArea> m_runtime;
     std::unique_ptr<sessions::SessionsArea> m_sessions;
+
+    std::unique_ptr<firecrawl::FirecrawlArea> m_firecrawl;
     std::unique_ptr<http::OpenApiController> m_openApi;
     std::unique_ptr<ObjectPurger> m_purger;
     std::unique_ptr<http::HttpServer> m_http;

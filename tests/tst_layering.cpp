@@ -96,10 +96,12 @@ const QHash<QString, QSet<QString>> &allowed()
         // sessions: browser sessions on the session browser of browser/ (never an engine's
         // own classes), the run settings' proxy reader of engine/, data/'s zip files.
         {QStringLiteral("sessions"), {"sessions", "engine", "browser", "data", "net", "core"}},
+        {QStringLiteral("firecrawl"),
+         {"firecrawl", "cloud", "engine", "browser", "data", "net", "core"}},
         {QStringLiteral("server"),
          {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "engine/planners",
           "engine/tools", "engine/liveview", "webhooks", "system", "sites", "cloud", "a2w",
-          "runtime", "sessions"}},
+          "runtime", "sessions", "firecrawl"}},
         {QStringLiteral("ui"),
          {"ui", "server", "core", "net", "data", "browser", "engine", "webhooks", "system", "sites",
           "cloud", "a2w", "runtime", "sessions"}},
@@ -245,8 +247,9 @@ private Q_SLOTS:
 void tst_Layering::serverLibrariesNeverLinkWidgets_data()
 {
     QTest::addColumn<QString>("library");
-    for (const char *lib : {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud",
-                            "sites", "system", "data", "a2w", "runtime", "sessions", "server"})
+    for (const char *lib :
+         {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud", "sites", "system",
+          "data", "a2w", "runtime", "sessions", "firecrawl", "server"})
         QTest::newRow(lib)
             << QStringLiteral(PILOTHOUSE_LIB_DIR "/libpilothouse_%1.so").arg(QLatin1String(lib));
 }

@@ -210,6 +210,15 @@ void tst_OpenApi::givesEveryRouteTheOneErrorEnvelope()
         const QJsonObject item = p.value().toObject();
         for (auto m = item.begin(); m != item.end(); ++m) {
             const QJsonObject responses = m.value()[QStringLiteral("responses")].toObject();
+            // The Firecrawl-compatible routes answer in Firecrawl's envelope, described as
+            // such (docs/api/firecrawl.md#errors); every other route in the one envelope.
+            if (p.key().startsWith(QLatin1String("/firecrawl/"))) {
+                QCOMPARE(responses[QStringLiteral("500")][QStringLiteral("content")][QStringLiteral(
+                             "application/json")][QStringLiteral("schema")][QStringLiteral("$ref")]
+                             .toString(),
+                         QStringLiteral("#/components/schemas/FirecrawlError"));
+                continue;
+            }
             QCOMPARE(responses[QStringLiteral("500")][QStringLiteral("$ref")].toString(),
                      QStringLiteral("#/components/responses/Error"));
         }
@@ -265,6 +274,21 @@ void tst_OpenApi::realAnswersMatchTheirSchemas()
              m_ph->mintKey(100));
     QCOMPARE(scraped.status, 200);
     call("GET", QStringLiteral("/agent/no-such-run"), QStringLiteral("/agent/{trajectoryId}"));
+    // The Firecrawl-compatible API answers in Firecrawl's shapes, described as such.
+    call("POST", QStringLiteral("/firecrawl/v2/scrape"), QStringLiteral("/firecrawl/v2/scrape"),
+         {{QStringLiteral("url"), 42}});
+    const HttpResponse firecrawled =
+        call("POST", QStringLiteral("/firecrawl/v2/scrape"), QStringLiteral("/firecrawl/v2/scrape"),
+             {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))},
+              {QStringLiteral("formats"),
+               QJsonArray{QStringLiteral("markdown"), QStringLiteral("links")}}},
+             m_ph->mintKey(100));
+    QCOMPARE(firecrawled.status, 200);
+    call("POST", QStringLiteral("/firecrawl/v1/map"), QStringLiteral("/firecrawl/v1/map"),
+         {{QStringLiteral("url"), m_site.url(QStringLiteral("/page.html"))},
+          {QStringLiteral("sitemap"), QStringLiteral("skip")}});
+    call("POST", QStringLiteral("/firecrawl/v2/search"), QStringLiteral("/firecrawl/v2/search"),
+         {{QStringLiteral("query"), QStringLiteral("described")}}); // 503: no SearXNG
     // Live views: a token that is not valid is the one 403 envelope.
     call("GET", QStringLiteral("/live/no-such-run?token=1.2.3"),
          QStringLiteral("/live/{trajectoryId}"));

@@ -85,6 +85,21 @@
     </message>
     <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="37"/>
+        <source>SearXNG instance for search</source>
+        <translation>SearXNG-Instanz für die Suche</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="39"/>
+        <source>Respect robots.txt when mapping</source>
+        <translation>robots.txt beim Erfassen der Links beachten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="41"/>
+        <source>Cached scrapes per key</source>
+        <translation>Zwischengespeicherte Abrufe je Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="37"/>
         <source>Shutdown grace time</source>
         <translation>Schonfrist beim Beenden</translation>
     </message>

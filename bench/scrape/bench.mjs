@@ -6,7 +6,9 @@
 // context per page: goto, innerText, aria snapshot). Prints pages/s, p50, p95, the
 // ratios, the memory of each (PSS of the whole process tree, peak at concurrency 4),
 // headless start-to-ready time, and the cost per page of the polyfills (the same work
-// with browser.polyfills off and on). BENCH_ENGINES picks the engines.
+// with browser.polyfills off and on), and the same pages through the Firecrawl-compatible
+// /firecrawl/v2/scrape beside /scrape asking the same formats (target: within 10%).
+// BENCH_ENGINES picks the engines.
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { load, startPilothouse, startSite, chromiumArgs } from '../lib.mjs';
@@ -86,6 +88,26 @@ async function scrapeOne(ph, i, browser) {
   const body = await res.json();
   return res.ok && body.results?.[0]?.status === 'success' && body.results[0].text.includes(`Product page ${i % total}`);
 }
+// The same page and the same work (markdown and links) through /scrape and through the
+// Firecrawl-compatible /firecrawl/v2/scrape: what the compatibility layer costs.
+async function scrapeSame(ph, i) {
+  const res = await fetch(`${ph.base}/scrape`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ph.key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ urls: [`${site}/p${i % total}.html`], formats: ['markdown', 'links'] }),
+  });
+  const body = await res.json();
+  return res.ok && body.results?.[0]?.status === 'success' && body.results[0].markdown.includes(`Item ${i % total}-0`);
+}
+async function firecrawlOne(ph, i) {
+  const res = await fetch(`${ph.base}/firecrawl/v2/scrape`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ph.key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url: `${site}/p${i % total}.html`, formats: ['markdown', 'links'] }),
+  });
+  const body = await res.json();
+  return res.ok && body.success === true && body.data.markdown.includes(`Item ${i % total}-0`);
+}
 // The chromium build a Pilothouse runs: the program of its chromium child.
 function runningChromium(pid) {
   for (const d of fs.readdirSync('/proc')) {
@@ -103,6 +125,7 @@ const chromiumBuild = {};
 const ours = {};
 const memory = {};
 let poly = {};
+const firecrawl = {};
 const polyLevels = levels.filter((c) => c === 1 || c === 4);
 for (const engine of engines) {
   const ph = await startPilothouse(engineArgs(engine));
@@ -116,6 +139,18 @@ for (const engine of engines) {
   }
   if (engine.startsWith('chromium')) chromiumBuild[engine] = runningChromium(ph.child.pid);
   if (engine === 'qtwebengine') {
+    // /firecrawl/v2/scrape beside /scrape, alternating, twice each, at concurrency 1 and 4.
+    for (const c of polyLevels) {
+      const runs = { scrape: [], firecrawl: [] };
+      for (let round = 0; round < 2; round++) {
+        runs.scrape.push(await load(total, c, (i) => scrapeSame(ph, i)));
+        runs.firecrawl.push(await load(total, c, (i) => firecrawlOne(ph, i)));
+      }
+      const mean = (rs, k) => rs.reduce((a, r) => a + r[k], 0) / rs.length;
+      firecrawl[c] = Object.fromEntries(Object.entries(runs).map(([k, rs]) => [k,
+        { perSecond: mean(rs, 'perSecond'), p50: mean(rs, 'p50'), p95: mean(rs, 'p95'),
+          errors: rs.reduce((a, r) => a + r.errors, 0) }]));
+    }
     // The polyfills' cost per page: the same work with them off and on (the request's
     // browser.polyfills), alternating, twice each, at concurrency 1 and 4.
     for (const c of polyLevels) {
@@ -202,4 +237,13 @@ for (const c of polyLevels.filter((l) => poly[l])) {
   const { off, on } = poly[c];
   console.log(`${String(c).padStart(11)} | ${fmt(off.perSecond)}             ${fmt(off.p50, 0)}  ${fmt(off.p95, 0)} | ${fmt(on.perSecond)}            ${fmt(on.p50, 0)}  ${fmt(on.p95, 0)} | ${fmt(on.perSecond / off.perSecond, 3)}x      ${fmt(on.p95 - off.p95, 0)}` +
     (off.errors + on.errors ? `  (${off.errors + on.errors} errors)` : ''));
+}
+
+console.log(`\nthe Firecrawl-compatible API on qtwebengine: /firecrawl/v2/scrape beside /scrape, the same pages and formats (markdown, links), ${total} pages per run, mean of 2 runs each\n`);
+console.log('concurrency |  /scrape pages/s    p95 ms | /firecrawl pages/s    p95 ms | ratio pages/s | target within 10%');
+for (const c of polyLevels.filter((l) => firecrawl[l])) {
+  const { scrape, firecrawl: fc } = firecrawl[c];
+  const ratio = fc.perSecond / scrape.perSecond;
+  console.log(`${String(c).padStart(11)} | ${fmt(scrape.perSecond)}        ${fmt(scrape.p95, 0)} | ${fmt(fc.perSecond)}           ${fmt(fc.p95, 0)} | ${fmt(ratio, 3)}x     | ${ratio >= 0.9 ? 'MET' : 'NOT MET'}` +
+    (scrape.errors + fc.errors ? `  (${scrape.errors + fc.errors} errors)` : ''));
 }

@@ -4,7 +4,7 @@
 
 #include "AgentRequest.h"
 #include "RunService.h"
-#include "ScrapeController.h"
+#include "ScrapeService.h"
 #include "ToolLibrary.h"
 #include "WebhookOptions.h"
 
@@ -196,7 +196,7 @@ QJsonObject withTool(QJsonObject body, const QString &tool, const QString &trigg
 
 BridgeController::BridgeController(Store &store, Settings &settings, NetworkPolicy &policy,
                                    http::Authenticator &auth, RunService &runs,
-                                   ScrapeController &scrape, ToolLibrary &library,
+                                   ScrapeService &scrape, ToolLibrary &library,
                                    webhooks::WebhookQueue &webhooks, QObject *parent)
     : QObject(parent)
     , m_store(store)
@@ -402,11 +402,17 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
         for (const char *k : {"webhookUrl", "webhookSecret", "webhooks"})
             request.remove(QLatin1String(k));
         try {
-            m_scrape.start(request, QStringLiteral("params"), call.webhooks, QStringLiteral("/mcp"),
-                           tool, call.params, ex,
-                           [reply, tool, triggerId](const QJsonObject &body) {
-                               reply(200, withTool(body, tool, triggerId), nullptr);
-                           });
+            ScrapeCall scrape;
+            scrape.keyId = ex.request().principal.keyId;
+            scrape.requestId = ex.request().id;
+            scrape.endpoint = QStringLiteral("/mcp");
+            scrape.tool = tool;
+            scrape.fieldPrefix = QStringLiteral("params");
+            scrape.subscriptions = call.webhooks;
+            scrape.params = call.params;
+            m_scrape.start(request, scrape, &ex, [reply, tool, triggerId](const QJsonObject &body) {
+                reply(200, withTool(body, tool, triggerId), nullptr);
+            });
         } catch (const DomainError &e) {
             throw underParams(e, call.params);
         }

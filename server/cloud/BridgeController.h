@@ -34,7 +34,7 @@ class WebhookQueue;
 namespace ph::cloud {
 
 class RunService;
-class ScrapeController;
+class ScrapeService;
 class ToolLibrary;
 
 // The browser bridge (docs/api/bridge.md) on one address, told apart by the body:
@@ -50,7 +50,7 @@ class BridgeController : public QObject, public http::Controller
     Q_OBJECT
 public:
     BridgeController(Store &store, Settings &settings, NetworkPolicy &policy,
-                     http::Authenticator &auth, RunService &runs, ScrapeController &scrape,
+                     http::Authenticator &auth, RunService &runs, ScrapeService &scrape,
                      ToolLibrary &library, webhooks::WebhookQueue &webhooks,
                      QObject *parent = nullptr);
     ~BridgeController() override;
@@ -94,7 +94,7 @@ private:
     NetworkPolicy &m_policy;
     http::Authenticator &m_auth;
     RunService &m_runs;
-    ScrapeController &m_scrape;
+    ScrapeService &m_scrape;
     ToolLibrary &m_library;
     webhooks::WebhookQueue &m_webhooks;
     std::unique_ptr<mcp::McpServer> m_mcp;

@@ -7,6 +7,7 @@
 #include "LiveViewController.h"
 #include "RunService.h"
 #include "ScrapeController.h"
+#include "ScrapeService.h"
 #include "ToolLibrary.h"
 
 #include "engine/RunContext.h"
@@ -26,7 +27,8 @@ CloudArea::CloudArea(Store &store, Settings &settings, BrowserPool &pool, Networ
     , m_engine(std::make_unique<engine::EngineServices>(engine::EngineServices{
           store, settings, pool, policy, network, *m_tools, *m_trajectories}))
     , m_runs(std::make_unique<engine::RunManager>(*m_engine, std::move(planners)))
-    , m_scrape(std::make_unique<ScrapeController>(store, settings, pool, policy, webhooks))
+    , m_scrapeService(std::make_unique<ScrapeService>(store, settings, pool, policy, webhooks))
+    , m_scrape(std::make_unique<ScrapeController>(*m_scrapeService, policy))
     // The browser bridge's library (saved tools, recordings, triggers) and agent runs.
     , m_library(std::make_unique<LibraryRepository>(store))
     , m_toolLibrary(std::make_unique<ToolLibrary>(*m_library, *m_runs, *m_trajectories))
@@ -39,7 +41,7 @@ CloudArea::CloudArea(Store &store, Settings &settings, BrowserPool &pool, Networ
           std::make_unique<AgentController>(store, settings, policy, *m_runService, *m_liveViews))
     , m_libraryController(std::make_unique<LibraryController>(settings, *m_toolLibrary))
     , m_bridge(std::make_unique<BridgeController>(store, settings, policy, auth, *m_runService,
-                                                  *m_scrape, *m_toolLibrary, webhooks))
+                                                  *m_scrapeService, *m_toolLibrary, webhooks))
 {}
 
 CloudArea::~CloudArea() = default;
@@ -62,7 +64,7 @@ void CloudArea::recoverRuns()
 
 void CloudArea::recoverScrapes()
 {
-    m_scrape->recoverUnfinished();
+    m_scrapeService->recoverUnfinished();
 }
 
 void CloudArea::shutdown()
@@ -73,7 +75,7 @@ void CloudArea::shutdown()
 
 void CloudArea::setSessionLookup(const SessionLookup &lookup)
 {
-    m_scrape->setSessionLookup(lookup);
+    m_scrapeService->setSessionLookup(lookup);
     m_runService->setSessionLookup(lookup);
 }
 

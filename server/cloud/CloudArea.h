@@ -42,6 +42,7 @@ class LibraryRepository;
 class LiveViewController;
 class RunService;
 class ScrapeController;
+class ScrapeService;
 class ToolLibrary;
 
 // The run core and the cloud area over it, as one piece for Service: the engine (tools,
@@ -63,6 +64,8 @@ public:
     LibraryRepository &library() { return *m_library; }
     ToolLibrary &toolLibrary() { return *m_toolLibrary; }
     RunService &runService() { return *m_runService; }
+    // /scrape's work (credits, limits, the pool), which other APIs' scrapes go through.
+    ScrapeService &scrapeService() { return *m_scrapeService; }
     // The bridge's MCP server (its session limits are settings).
     mcp::McpServer &bridgeMcp();
     QList<http::Controller *> controllers();
@@ -82,6 +85,7 @@ private:
     std::unique_ptr<engine::TrajectoryRepository> m_trajectories;
     std::unique_ptr<engine::EngineServices> m_engine;
     std::unique_ptr<engine::RunManager> m_runs;
+    std::unique_ptr<ScrapeService> m_scrapeService;
     std::unique_ptr<ScrapeController> m_scrape;
     std::unique_ptr<LibraryRepository> m_library;
     std::unique_ptr<ToolLibrary> m_toolLibrary;

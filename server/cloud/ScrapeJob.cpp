@@ -8,6 +8,7 @@
 #include <QHostAddress>
 #include <QHostInfo>
 #include <QJsonDocument>
+#include <QTimer>
 
 namespace ph::cloud {
 
@@ -147,45 +148,57 @@ void ScrapeJob::load(int index)
             return;
         }
         const QJsonObject navError = nav.ok ? QJsonObject() : nav.errorJson();
-        m_leases.at(index)->snapshot(
-            m_options.snapshotOptions(), kSnapshotTimeoutMs,
-            [this, index, result, navError](const SnapshotResult &snap) mutable {
-                if (m_done.at(index))
-                    return;
-                if (!snap.ok) {
-                    result.insert(QStringLiteral("error"),
-                                  error(snap.errorCode, snap.errorMessage));
-                    complete(index, result, false);
-                    return;
-                }
-                QJsonObject data = snap.data;
-                QJsonObject timing = result.value(QStringLiteral("timing")).toObject();
-                timing.insert(QStringLiteral("extractMs"), data.take(QStringLiteral("extractMs")));
-                result.insert(QStringLiteral("timing"), timing);
-                data.remove(QStringLiteral("url"));
-                data.remove(QStringLiteral("readyState"));
-                for (auto it = data.begin(); it != data.end(); ++it)
-                    result.insert(it.key(), it.value());
-                const QString type = data.value(QStringLiteral("contentType")).toString();
-                if (type != QLatin1String("text/html") &&
-                    type != QLatin1String("application/xhtml+xml")) {
-                    result.insert(
-                        QStringLiteral("error"),
-                        QJsonObject{{QStringLiteral("code"), QStringLiteral("NON_HTML")},
-                                    {QStringLiteral("message"),
-                                     QStringLiteral("the URL serves %1, not a web page").arg(type)},
-                                    {QStringLiteral("contentType"), type}});
-                    complete(index, result, false);
-                    return;
-                }
-                if (!navError.isEmpty()) {
-                    result.insert(QStringLiteral("error"), navError);
-                    complete(index, result, false);
-                    return;
-                }
-                complete(index, result, true);
+        if (m_options.waitMs > 0) {
+            QTimer::singleShot(m_options.waitMs, this, [this, index, result, navError] {
+                if (!m_done.at(index))
+                    read(index, result, navError);
             });
+            return;
+        }
+        read(index, result, navError);
     });
+}
+
+void ScrapeJob::read(int index, const QJsonObject &loaded, const QJsonObject &navError)
+{
+    QJsonObject result = loaded;
+    m_leases.at(index)->snapshot(
+        m_options.snapshotOptions(), kSnapshotTimeoutMs,
+        [this, index, result, navError](const SnapshotResult &snap) mutable {
+            if (m_done.at(index))
+                return;
+            if (!snap.ok) {
+                result.insert(QStringLiteral("error"), error(snap.errorCode, snap.errorMessage));
+                complete(index, result, false);
+                return;
+            }
+            QJsonObject data = snap.data;
+            QJsonObject timing = result.value(QStringLiteral("timing")).toObject();
+            timing.insert(QStringLiteral("extractMs"), data.take(QStringLiteral("extractMs")));
+            result.insert(QStringLiteral("timing"), timing);
+            data.remove(QStringLiteral("url"));
+            data.remove(QStringLiteral("readyState"));
+            for (auto it = data.begin(); it != data.end(); ++it)
+                result.insert(it.key(), it.value());
+            const QString type = data.value(QStringLiteral("contentType")).toString();
+            if (type != QLatin1String("text/html") &&
+                type != QLatin1String("application/xhtml+xml")) {
+                result.insert(
+                    QStringLiteral("error"),
+                    QJsonObject{{QStringLiteral("code"), QStringLiteral("NON_HTML")},
+                                {QStringLiteral("message"),
+                                 QStringLiteral("the URL serves %1, not a web page").arg(type)},
+                                {QStringLiteral("contentType"), type}});
+                complete(index, result, false);
+                return;
+            }
+            if (!navError.isEmpty()) {
+                result.insert(QStringLiteral("error"), navError);
+                complete(index, result, false);
+                return;
+            }
+            complete(index, result, true);
+        });
 }
 
 void ScrapeJob::fail(int index, const QJsonObject &err)

@@ -31,6 +31,7 @@ struct ScrapeOptions
     bool domContentLoaded = false;
     QString waitForSelector;
     QString waitForText;
+    int waitMs = 0; // a pause after the load (and the wait condition), before the read
     int maxTextChars = 0;
     LeaseOptions browser;   // `browser`: the engine, the polyfills of every page
     QString browserSession; // `browserSession.id`: the pages are that session's tabs
@@ -80,6 +81,8 @@ private:
     void run(int index);
     void lease(int index);
     void load(int index);
+    // Reads the loaded page back (the snapshot) into `loaded`, the navigation's result.
+    void read(int index, const QJsonObject &loaded, const QJsonObject &navError);
     void complete(int index, QJsonObject result, bool ok);
     void fail(int index, const QJsonObject &error);
     void releaseLease(int index);

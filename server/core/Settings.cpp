@@ -90,6 +90,20 @@ const QList<Settings::Definition> &Settings::definitions()
         {SettingKeys::scrapeMaxTreeNodes, T::Double, 2000, 10, 200000,
          QStringLiteral("Default node cap of an accessibility tree."), false, Unit::None,
          Applies::Immediately},
+        {SettingKeys::searchSearxngUrl, T::String, QString(), 0, 0,
+         QStringLiteral("Base URL of a SearXNG instance whose JSON API answers the "
+                        "Firecrawl-compatible /firecrawl/v2/search (format json enabled in its "
+                        "settings.yml); empty: search answers that it is not configured."),
+         false, Unit::Url, Applies::Immediately},
+        {SettingKeys::firecrawlRespectRobots, T::Bool, true, 0, 0,
+         QStringLiteral("The Firecrawl-compatible map (and crawl) leave out the URLs a site's "
+                        "robots.txt disallows for every user agent; off: robots.txt is read for "
+                        "its Sitemap lines only."),
+         false, Unit::None, Applies::Immediately},
+        {SettingKeys::firecrawlCacheEntries, T::Double, 256, 0, 100000,
+         QStringLiteral("Recent Firecrawl-compatible scrapes kept in memory per API key for "
+                        "requests with maxAge; 0: no cache."),
+         false, Unit::None, Applies::Immediately},
         {SettingKeys::shutdownGraceMs, T::Double, 5000, 0, 120000,
          QStringLiteral("How long shutdown waits for in-flight requests before failing them."),
          false, Unit::Milliseconds, Applies::Immediately},

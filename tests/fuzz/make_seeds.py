@@ -240,10 +240,17 @@ def cdpfilter():
     write("cdpfilter", 'target-created.json', '{"id":7,"method":"Target.targetCreated","params":{"targetInfo":{"targetId":"T","type":"page"}}}')
     write("cdpfilter", 'upload.json', '{"id":5,"method":"DOM.setFileInputFiles","params":{"files":["/etc/passwd"],"backendNodeId":3},"sessionId":"S"}')
 
+def sitemap():
+    # First byte even: a sitemap (urlset or index); odd: robots.txt, paths on its last line.
+    write("sitemap", "urlset.xml", "\x00<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://a.example/one</loc></url></urlset>")
+    write("sitemap", "index.xml", "\x02<sitemapindex><sitemap><loc>https://a.example/s.xml</loc></sitemap><sitemap><loc>/rel</loc></sitemap></sitemapindex>")
+    write("sitemap", "robots.txt", "\x01User-agent: *\nDisallow: /private\nAllow: /private/open\nDisallow: /*.pdf$\nSitemap: https://a.example/s.xml\n/private/open/x.pdf")
+    write("sitemap", "robots-stars.txt", "\x03User-agent: other\nUser-agent: pilothouse\nDisallow: /***x$\n/aaaaaaaaaaaaaaaaaaaaaaa")
+
 
 def main():
     for make in (xlsx, zips, parquet, thrift, csv, jsontable, text, pdf, httpreply, jwt,
-                 alloweddomains, siteconfig, mcp, pageagent, trustedproxies, cdpfilter):
+                 alloweddomains, siteconfig, mcp, pageagent, trustedproxies, cdpfilter, sitemap):
         make()
 
 

@@ -16,6 +16,13 @@ function text(maxChars) {
   return { text: all, truncated: false, length: all.length };
 }
 
+// The page's own summary: <meta name="description">, else its Open Graph description.
+function metaDescription() {
+  const meta = document.querySelector('meta[name="description" i]') ||
+    document.querySelector('meta[property="og:description"]');
+  return meta ? (meta.getAttribute('content') || '').trim() : '';
+}
+
 // options: { formats: [...], maxNodes, scope, maxTextChars }
 function snapshot(options = {}) {
   const formats = new Set(options.formats || ['text', 'accessibilityTree', 'elementLinkRecord', 'links']);
@@ -26,6 +33,7 @@ function snapshot(options = {}) {
     contentType: document.contentType,
     charset: document.characterSet,
     lang: document.documentElement ? document.documentElement.lang || '' : '',
+    description: metaDescription(),
     readyState: document.readyState,
   };
   const html = document.contentType === 'text/html' || document.contentType === 'application/xhtml+xml';

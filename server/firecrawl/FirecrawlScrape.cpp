@@ -1,0 +1,331 @@
+#include "FirecrawlScrape.h"
+
+#include "core/DomainError.h"
+#include "core/JsonFields.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+namespace ph::firecrawl {
+
+namespace {
+
+constexpr int kMaxWaitMs = 60000;     // Firecrawl's cap on waitFor plus wait actions
+constexpr int kMaxTimeoutMs = 120000; // /scrape's navigation cap
+
+const QStringList &servedFormats()
+{
+    static const QStringList f = {QStringLiteral("markdown"), QStringLiteral("html"),
+                                  QStringLiteral("rawHtml"), QStringLiteral("links")};
+    return f;
+}
+
+// Formats Firecrawl has and Pilothouse does not produce: a typed error, never a document
+// without them.
+QString unsupportedFormatReason(const QString &format)
+{
+    if (format.startsWith(QLatin1String("screenshot")))
+        return QStringLiteral("screenshots are not taken by Pilothouse's scrape engine yet");
+    if (format == QLatin1String("summary") || format == QLatin1String("changeTracking"))
+        return QStringLiteral("the %1 format is not served by Pilothouse").arg(format);
+    return {};
+}
+
+DomainError unsupported(const QString &code, const QString &field, const QString &message)
+{
+    return DomainError(DomainError::Kind::Invalid, code, message, field);
+}
+
+// The json format's prompt and schema: v2 from the format object, v1 from jsonOptions
+// (format "json") or extract (format "extract").
+void readJsonFormat(const JsonFields &options, const QString &field, ScrapeRequest &r)
+{
+    r.json = true;
+    r.jsonPrompt = options.optionalString(QStringLiteral("prompt")).value_or(QString());
+    if (const auto schema = options.optionalObject(QStringLiteral("schema")))
+        r.jsonSchema = schema->object();
+    if (r.jsonPrompt.trimmed().isEmpty() && r.jsonSchema.isEmpty())
+        throw DomainError::invalidField(field,
+                                        QStringLiteral("json format requires either 'prompt' or "
+                                                       "'schema' (or both)"));
+}
+
+QStringList readFormats(const JsonFields &body, ApiVersion version, const QStringList &defaults,
+                        ScrapeRequest &r)
+{
+    const QString key = QStringLiteral("formats");
+    if (!body.has(key))
+        return defaults;
+    const QJsonArray raw = *body.optionalArray(key);
+    QStringList formats;
+    for (qsizetype i = 0; i < raw.size(); ++i) {
+        const QString field = QStringLiteral("%1[%2]").arg(body.path(key)).arg(i);
+        QString name;
+        if (raw.at(i).isString())
+            name = raw.at(i).toString();
+        else if (raw.at(i).isObject() && version == ApiVersion::V2)
+            name = raw.at(i).toObject().value(QStringLiteral("type")).toString();
+        else
+            throw DomainError::invalidField(field, version == ApiVersion::V2
+                                                       ? QStringLiteral("must be a format name "
+                                                                        "or {type: …}")
+                                                       : QStringLiteral("must be a format name"));
+        if (name == QLatin1String("json") || name == QLatin1String("extract")) {
+            if (version == ApiVersion::V2 && name == QLatin1String("json"))
+                readJsonFormat(JsonFields(raw.at(i).toObject(), field), field, r);
+            else if (version == ApiVersion::V1) {
+                const QString optionsKey = name == QLatin1String("json")
+                                               ? QStringLiteral("jsonOptions")
+                                               : QStringLiteral("extract");
+                const auto options = body.optionalObject(optionsKey);
+                readJsonFormat(options.value_or(JsonFields(QJsonObject(), body.path(optionsKey))),
+                               body.path(optionsKey), r);
+            } else {
+                throw DomainError::invalidField(
+                    field, QStringLiteral("must be one of %1, json")
+                               .arg(servedFormats().join(QStringLiteral(", "))));
+            }
+            continue;
+        }
+        if (const QString why = unsupportedFormatReason(name); !why.isEmpty())
+            throw unsupported(QStringLiteral("UNSUPPORTED_FORMAT"), field, why);
+        if (!servedFormats().contains(name))
+            throw DomainError::invalidField(field,
+                                            QStringLiteral("must be one of %1")
+                                                .arg(servedFormats().join(QStringLiteral(", "))));
+        formats << name;
+    }
+    formats.removeDuplicates();
+    return formats;
+}
+
+// Only `wait` is served: it becomes a pause or a selector to wait for. Anything else a
+// page would have to do is refused by name, never skipped.
+void readActions(const JsonFields &body, ScrapeRequest &r)
+{
+    const auto actions = body.optionalArray(QStringLiteral("actions"));
+    if (!actions)
+        return;
+    for (qsizetype i = 0; i < actions->size(); ++i) {
+        const QString field =
+            QStringLiteral("%1[%2]").arg(body.path(QStringLiteral("actions"))).arg(i);
+        if (!actions->at(i).isObject())
+            throw DomainError::invalidField(field, QStringLiteral("must be an object"));
+        const JsonFields action(actions->at(i).toObject(), field);
+        const QString type = action.requiredString(QStringLiteral("type"));
+        if (type != QLatin1String("wait"))
+            throw unsupported(
+                QStringLiteral("UNSUPPORTED_ACTION"), action.path(QStringLiteral("type")),
+                QStringLiteral("the %1 action is not served by Pilothouse's scrape yet; only wait "
+                               "is (POST /agent drives pages)")
+                    .arg(type));
+        const auto ms = action.optionalInt(QStringLiteral("milliseconds"), 1, kMaxWaitMs);
+        const auto selector = action.optionalString(QStringLiteral("selector"));
+        if (ms.has_value() == selector.has_value())
+            throw DomainError::invalidField(
+                field, QStringLiteral("Either 'milliseconds' or 'selector' must be provided, but "
+                                      "not both."));
+        if (ms)
+            r.waitMs += int(*ms);
+        else if (!r.waitForSelector.isEmpty())
+            throw unsupported(QStringLiteral("UNSUPPORTED_ACTION"), field,
+                              QStringLiteral("one wait for a selector per scrape is served"));
+        else
+            r.waitForSelector = *selector;
+    }
+}
+
+void refuseOptions(const JsonFields &body)
+{
+    for (const QString &key : {QStringLiteral("includeTags"), QStringLiteral("excludeTags")}) {
+        if (const auto tags = body.stringArray(key, false); tags && !tags->isEmpty())
+            throw unsupported(QStringLiteral("UNSUPPORTED_OPTION"), body.path(key),
+                              QStringLiteral("tag filters are not served by Pilothouse's scrape "
+                                             "yet; markdown is the page's main content"));
+    }
+    if (const auto headers = body.optionalObject(QStringLiteral("headers"));
+        headers && !headers->object().isEmpty())
+        throw unsupported(QStringLiteral("UNSUPPORTED_OPTION"),
+                          body.path(QStringLiteral("headers")),
+                          QStringLiteral("request headers are not sent by Pilothouse's pages"));
+    if (body.optionalBool(QStringLiteral("mobile")).value_or(false))
+        throw unsupported(QStringLiteral("UNSUPPORTED_OPTION"), body.path(QStringLiteral("mobile")),
+                          QStringLiteral("mobile emulation is not served by Pilothouse's scrape"));
+}
+
+} // namespace
+
+QUrl readUrl(const QString &raw, const QString &field)
+{
+    QString text = raw.trimmed();
+    if (text.isEmpty())
+        throw DomainError::invalidField(field, QStringLiteral("must not be empty"));
+    // "mailto:x@y", "javascript:…": a scheme of its own, not a host before a port.
+    static const QRegularExpression otherScheme(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*:(?!\\d)"));
+    if (!text.contains(QLatin1String("://"))) {
+        if (otherScheme.match(text).hasMatch())
+            throw DomainError::invalidField(field, QStringLiteral("URL uses unsupported protocol"));
+        text.prepend(QStringLiteral("http://"));
+    }
+    const QUrl url(text, QUrl::StrictMode);
+    const QString scheme = url.scheme().toLower();
+    if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
+        throw DomainError::invalidField(field, QStringLiteral("URL uses unsupported protocol"));
+    if (!url.isValid() || url.host().isEmpty())
+        throw DomainError::invalidField(field, QStringLiteral("Invalid URL"));
+    return url;
+}
+
+ScrapeRequest readScrapeRequest(const QJsonObject &object, ApiVersion version,
+                                const QString &prefix, bool needsUrl,
+                                const QStringList &defaultFormats)
+{
+    const JsonFields body(object, prefix);
+    ScrapeRequest r;
+    if (needsUrl)
+        r.url =
+            readUrl(body.requiredString(QStringLiteral("url")), body.path(QStringLiteral("url")));
+    r.formats = readFormats(body, version, defaultFormats, r);
+    refuseOptions(body);
+    r.onlyMainContent = body.optionalBool(QStringLiteral("onlyMainContent")).value_or(true);
+    if (!r.onlyMainContent)
+        r.warnings << QStringLiteral("onlyMainContent:false is not served: markdown is the page's "
+                                     "main content (html and rawHtml hold the whole page)");
+    r.waitMs = int(body.optionalInt(QStringLiteral("waitFor"), 0, kMaxWaitMs).value_or(0));
+    readActions(body, r);
+    if (r.waitMs > kMaxWaitMs)
+        throw DomainError::invalidField(
+            body.path(QStringLiteral("actions")),
+            QStringLiteral("Total wait time (waitFor + wait actions) cannot exceed 60 seconds"));
+    if (const auto t = body.optionalInt(QStringLiteral("timeout"), 1, 24LL * 3600 * 1000)) {
+        if (r.waitMs > *t / 2)
+            throw DomainError::invalidField(body.path(QStringLiteral("waitFor")),
+                                            QStringLiteral("waitFor must not exceed half of "
+                                                           "timeout"));
+        r.timeoutMs = int(qBound(qint64(100), qint64(*t - r.waitMs), qint64(kMaxTimeoutMs)));
+    }
+    r.maxAgeMs = body.optionalInt(QStringLiteral("maxAge"), 0, 9'007'199'254'740'991LL).value_or(0);
+    r.storeInCache = body.optionalBool(QStringLiteral("storeInCache")).value_or(true);
+    return r;
+}
+
+QJsonObject ScrapeRequest::cloudRequest(const QList<QUrl> &urls) const
+{
+    QStringList cloudFormats;
+    for (const QString &f : formats) {
+        if (f == QLatin1String("markdown"))
+            cloudFormats << QStringLiteral("markdown");
+        else if (f == QLatin1String("html") || f == QLatin1String("rawHtml"))
+            cloudFormats << QStringLiteral("html");
+        else if (f == QLatin1String("links"))
+            cloudFormats << QStringLiteral("links");
+    }
+    cloudFormats.removeDuplicates();
+    if (cloudFormats.isEmpty()) // metadata only: the cheapest read
+        cloudFormats << QStringLiteral("links");
+    QJsonArray list;
+    for (const QUrl &u : urls)
+        list.append(u.toString(QUrl::FullyEncoded));
+    QJsonObject body{{QStringLiteral("urls"), list},
+                     {QStringLiteral("formats"), QJsonArray::fromStringList(cloudFormats)}};
+    if (waitMs > 0)
+        body.insert(QStringLiteral("waitMs"), waitMs);
+    if (!waitForSelector.isEmpty())
+        body.insert(QStringLiteral("waitForSelector"), waitForSelector);
+    if (timeoutMs > 0)
+        body.insert(QStringLiteral("timeoutMs"), timeoutMs);
+    return body;
+}
+
+QJsonObject ScrapeRequest::agentRequest() const
+{
+    QJsonObject body{{QStringLiteral("input"),
+                      jsonPrompt.trimmed().isEmpty()
+                          ? QStringLiteral("Extract the data the schema describes from the page %1")
+                                .arg(url.toString(QUrl::FullyEncoded))
+                          : jsonPrompt},
+                     {QStringLiteral("urls"), QJsonArray{url.toString(QUrl::FullyEncoded)}}};
+    if (!jsonSchema.isEmpty())
+        body.insert(QStringLiteral("schema"), jsonSchema);
+    return body;
+}
+
+QString ScrapeRequest::cacheKey() const
+{
+    const QJsonObject shape{{QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
+                            {QStringLiteral("formats"), QJsonArray::fromStringList(formats)},
+                            {QStringLiteral("waitMs"), waitMs},
+                            {QStringLiteral("waitForSelector"), waitForSelector},
+                            {QStringLiteral("json"), json},
+                            {QStringLiteral("jsonPrompt"), jsonPrompt},
+                            {QStringLiteral("jsonSchema"), jsonSchema}};
+    return QString::fromUtf8(QJsonDocument(shape).toJson(QJsonDocument::Compact));
+}
+
+bool hasPage(const QJsonObject &result)
+{
+    const QString code =
+        result.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString();
+    return result.contains(QStringLiteral("contentType")) && code != QLatin1String("NON_HTML");
+}
+
+QJsonObject documentFor(const QJsonObject &result, const ScrapeRequest &request,
+                        const QString &scrapeId)
+{
+    QJsonObject doc;
+    for (const QString &f : request.formats) {
+        if (f == QLatin1String("markdown"))
+            doc.insert(f, result.value(QStringLiteral("markdown")).toString());
+        else if (f == QLatin1String("html") || f == QLatin1String("rawHtml"))
+            doc.insert(f, result.value(QStringLiteral("html")).toString());
+        else if (f == QLatin1String("links")) {
+            QJsonArray links;
+            for (const QJsonValue &l : result.value(QStringLiteral("links")).toArray())
+                links.append(l.toObject().value(QStringLiteral("href")).toString());
+            doc.insert(f, links);
+        }
+    }
+    const QString finalUrl = result.value(QStringLiteral("finalUrl")).toString();
+    QJsonObject meta{
+        {QStringLiteral("title"), result.value(QStringLiteral("title")).toString()},
+        {QStringLiteral("language"), result.value(QStringLiteral("lang")).toString()},
+        {QStringLiteral("sourceURL"), result.value(QStringLiteral("url")).toString()},
+        {QStringLiteral("url"),
+         finalUrl.isEmpty() ? result.value(QStringLiteral("url")).toString() : finalUrl},
+        {QStringLiteral("statusCode"), result.value(QStringLiteral("httpStatus")).toInt(200)},
+        {QStringLiteral("scrapeId"), scrapeId},
+        {QStringLiteral("contentType"), result.value(QStringLiteral("contentType")).toString()},
+        {QStringLiteral("proxyUsed"), QStringLiteral("basic")}};
+    if (const QString d = result.value(QStringLiteral("description")).toString(); !d.isEmpty())
+        meta.insert(QStringLiteral("description"), d);
+    const QJsonObject error = result.value(QStringLiteral("error")).toObject();
+    if (!error.isEmpty())
+        meta.insert(QStringLiteral("error"), error.value(QStringLiteral("message")).toString());
+    doc.insert(QStringLiteral("metadata"), meta);
+    if (!request.warnings.isEmpty())
+        doc.insert(QStringLiteral("warning"), request.warnings.join(QStringLiteral("; ")));
+    return doc;
+}
+
+DomainError pageError(const QJsonObject &result)
+{
+    const QJsonObject error = result.value(QStringLiteral("error")).toObject();
+    const QString code = error.value(QStringLiteral("code")).toString();
+    QString message = error.value(QStringLiteral("message")).toString();
+    if (message.isEmpty())
+        message = QStringLiteral("the page could not be read");
+    using K = DomainError::Kind;
+    if (code == QLatin1String("BLOCKED") || code == QLatin1String("PRIVATE_TARGET"))
+        return DomainError(K::Forbidden, code, message, QStringLiteral("url"));
+    if (code == QLatin1String("TIMEOUT"))
+        return DomainError(K::Timeout, QStringLiteral("SCRAPE_TIMEOUT"), message);
+    if (code == QLatin1String("BUSY"))
+        return DomainError::busy(message, 1);
+    if (code == QLatin1String("NON_HTML"))
+        return DomainError::invalidField(QStringLiteral("url"), message);
+    return DomainError(K::Internal, code.isEmpty() ? QStringLiteral("SCRAPE_FAILED") : code,
+                       message);
+}
+
+} // namespace ph::firecrawl
