@@ -46,16 +46,7 @@ BrowserPool::BrowserPool(const Options &options, const NetworkPolicy &policy, QO
         BrowserLease *lease = leaseOfEgressUser(user);
         if (!lease)
             return;
-        Refusal r;
-        r.target = target;
-        r.host = target.contains(QLatin1String("://"))
-                     ? QUrl(target).host()
-                     : target.left(target.lastIndexOf(QLatin1Char(':')))
-                           .remove(QLatin1Char('['))
-                           .remove(QLatin1Char(']'));
-        r.reason = reason;
-        r.unresolved = unresolved;
-        r.proxyFailure = proxyFailure;
+        const Refusal r = Refusal::fromProxy(target, reason, unresolved, proxyFailure);
         lease->noteRefusal(r);
     };
     connect(m_egress.get(), &EgressProxy::refused, this,

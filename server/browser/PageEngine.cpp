@@ -3,6 +3,7 @@
 #include "browser/PageRequests.h"
 
 #include <QJsonDocument>
+#include <QUrl>
 
 namespace ph {
 
@@ -75,5 +76,21 @@ QString httpStatusMessage(int status)
 }
 
 } // namespace navigation
+
+Refusal Refusal::fromProxy(const QString &target, const QString &reason, bool unresolved,
+                           bool proxyFailure)
+{
+    Refusal r;
+    r.target = target;
+    r.host = target.contains(QLatin1String("://"))
+                 ? QUrl(target).host()
+                 : target.left(target.lastIndexOf(QLatin1Char(':')))
+                       .remove(QLatin1Char('['))
+                       .remove(QLatin1Char(']'));
+    r.reason = reason;
+    r.unresolved = unresolved;
+    r.proxyFailure = proxyFailure;
+    return r;
+}
 
 } // namespace ph

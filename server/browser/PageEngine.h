@@ -62,6 +62,11 @@ struct Refusal
     bool proxyFailure = false; // the run's own proxy failed the connection (settings.proxy)
     bool mainFrame = false;    // the interceptor saw a main-frame navigation
     bool fromPage = false;     // the renderer refused a page's own load of a local file
+
+    // The egress proxy's refusal of a connection to `target` (a URL, or host:port for a
+    // tunnel), as EgressProxy::refused and proxyFailed report it.
+    static Refusal fromProxy(const QString &target, const QString &reason, bool unresolved,
+                             bool proxyFailure);
 };
 
 struct SnapshotResult

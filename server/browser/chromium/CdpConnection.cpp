@@ -316,4 +316,12 @@ void CdpConnection::failAll(const QString &error)
     }
 }
 
+QString CdpConnection::landingRefusal(const QString &url)
+{
+    if (url.startsWith(QLatin1String("blob:")) || url.startsWith(QLatin1String("about:srcdoc")) ||
+        url.startsWith(QLatin1String("chrome-error://chromewebdata/")))
+        return {};
+    return targetRefusal(url);
+}
+
 } // namespace ph

@@ -55,6 +55,10 @@ public:
     // in it, do not hide the scheme). send() refuses Page.navigate and
     // Target.createTarget with such a URL: they never reach the browser.
     static QString targetRefusal(const QString &url);
+    // Why a frame may not show the document at `url` (empty: it may): targetRefusal's
+    // rule, except a page's own inline documents (blob:, about:srcdoc) and Chromium's error
+    // page after a failed load. `url` is as Chromium reports it (canonical).
+    static QString landingRefusal(const QString &url);
 
 Q_SIGNALS:
     void opened();

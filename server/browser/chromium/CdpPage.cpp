@@ -29,17 +29,6 @@ QString str(const QJsonObject &o, const char *key)
     return o.value(QLatin1String(key)).toString();
 }
 
-// Why a frame may not show the document at `url` (empty: it may): what the engine opens
-// (CdpConnection::targetRefusal), a page's own inline documents (blob:, about:srcdoc) and
-// Chromium's error page after a failed load. `url` is as Chromium reports it (canonical).
-QString landingRefusal(const QString &url)
-{
-    if (url.startsWith(QLatin1String("blob:")) || url.startsWith(QLatin1String("about:srcdoc")) ||
-        url.startsWith(QLatin1String("chrome-error://chromewebdata/")))
-        return {};
-    return CdpConnection::targetRefusal(url);
-}
-
 } // namespace
 
 CdpPage::CdpPage(ChromiumEngine &engine, QString agentSource, std::shared_ptr<EgressProxy> egress,
@@ -421,7 +410,7 @@ bool CdpPage::refuseForeignDocument(const QJsonObject &params)
     if (type != QLatin1String("Document"))
         return false;
     const QString target = str(params.value(QStringLiteral("request")).toObject(), "url");
-    const QString reason = landingRefusal(target);
+    const QString reason = CdpConnection::landingRefusal(target);
     if (reason.isEmpty())
         return false;
     Refusal r;
@@ -436,7 +425,7 @@ bool CdpPage::refuseForeignDocument(const QJsonObject &params)
 void CdpPage::stopForeignLanding(const QJsonObject &frame)
 {
     const QString url = str(frame, "url");
-    const QString reason = landingRefusal(url);
+    const QString reason = CdpConnection::landingRefusal(url);
     if (reason.isEmpty())
         return;
     const QString frameId = str(frame, "id");

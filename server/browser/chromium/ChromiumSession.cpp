@@ -39,16 +39,6 @@ bool isDocument(const QString &type)
     return type == QLatin1String("page") || type == QLatin1String("iframe");
 }
 
-// Why a frame may not show `url` (as CdpPage's): what the engine opens, a page's own
-// inline documents and Chromium's error page.
-QString landingRefusal(const QString &url)
-{
-    if (url.startsWith(QLatin1String("blob:")) || url.startsWith(QLatin1String("about:srcdoc")) ||
-        url.startsWith(QLatin1String("chrome-error://chromewebdata/")))
-        return {};
-    return CdpConnection::targetRefusal(url);
-}
-
 } // namespace
 
 ChromiumSession::ChromiumSession(const QString &executable, const SessionBrowserSpec &spec,
@@ -258,7 +248,7 @@ void ChromiumSession::onRequestPaused(const QString &sessionId, const QJsonObjec
     const bool mainFrame = type == QLatin1String("Document") && t.type == QLatin1String("page") &&
                            str(params, "frameId") == t.targetId;
     if (type == QLatin1String("Document")) {
-        if (const QString why = landingRefusal(target); !why.isEmpty()) {
+        if (const QString why = CdpConnection::landingRefusal(target); !why.isEmpty()) {
             refuse(sessionId, requestId, target, why, QStringLiteral("BlockedByClient"));
             return;
         }
@@ -322,7 +312,7 @@ void ChromiumSession::onAuthRequired(const QString &sessionId, const QJsonObject
 void ChromiumSession::stopForeignLanding(const QString &sessionId, const QJsonObject &frame)
 {
     const QString url = str(frame, "url");
-    const QString reason = landingRefusal(url);
+    const QString reason = CdpConnection::landingRefusal(url);
     if (reason.isEmpty())
         return;
     ++m_refusals;

@@ -183,16 +183,7 @@ void SessionPages::noteProxyRefusal(const QString &user, const QString &target,
     for (const QPointer<CdpPage> &page : std::as_const(m_leased)) {
         if (!page || page->egressUser() != user)
             continue;
-        Refusal r;
-        r.target = target;
-        r.host = target.contains(QLatin1String("://"))
-                     ? QUrl(target).host()
-                     : target.left(target.lastIndexOf(QLatin1Char(':')))
-                           .remove(QLatin1Char('['))
-                           .remove(QLatin1Char(']'));
-        r.reason = reason;
-        r.unresolved = unresolved;
-        r.proxyFailure = proxyFailure;
+        const Refusal r = Refusal::fromProxy(target, reason, unresolved, proxyFailure);
         page->noteRefusal(r);
         return;
     }
