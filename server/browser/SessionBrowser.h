@@ -23,8 +23,8 @@ struct SessionBrowserSpec
     QString userDataDir; // a profile's directory (kept after stop), or empty: a throw-away one
     int width = 1280;    // the viewport of its pages
     int height = 800;
-    QString userAgent;   // empty: the browser's own (HeadlessChrome said as Chrome)
-    EgressGrant grant;   // the key's network grant, with the request's settings.proxy upstream
+    QString userAgent; // empty: the browser's own (HeadlessChrome said as Chrome)
+    EgressGrant grant; // the key's network grant, with the request's settings.proxy upstream
 };
 
 // The browser of one browser session (issue 30; docs/decisions.md, "Browser sessions"):
@@ -59,9 +59,9 @@ public:
     // on /scrape, /agent, /execute, the bridge): a tab in the session's context that acts
     // with the session's grant. `granted` runs once from the event loop, with the lease or
     // with null and why; never after `context` is gone.
-    virtual void openPage(const QString &label, QObject *context,
-                          std::function<void(std::unique_ptr<BrowserLease>, const QString &error)>
-                              granted) = 0;
+    virtual void
+    openPage(const QString &label, QObject *context,
+             std::function<void(std::unique_ptr<BrowserLease>, const QString &error)> granted) = 0;
 
     // The pixels of the session's current page and a way to hand it an operator's input
     // (the console's live browser views: watch, take over). Null when no page is open.
