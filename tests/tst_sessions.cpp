@@ -4,15 +4,20 @@
 #include "Engines.h"
 #include "FixtureServer.h"
 #include "NodeScript.h"
+#include "SseStream.h"
 #include "TestMain.h"
 #include "TestService.h"
 
+#include "browser/LiveViewPage.h"
+
 #include <QDir>
 #include <QDirIterator>
+#include <QImage>
 #include <QJsonArray>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QUrl>
 
 #include <csignal>
 
@@ -81,11 +86,13 @@ private Q_SLOTS:
     void aKilledBrowserEndsItsSessionAsCrashed();
     void theQtWebEngineEngineIsRefusedWithWhy();
     void killingPilothouseLeavesNoBrowserBehind();
+    void theLiveViewShowsTheSessionsPageAndTakesAClick();
 
 private:
     QJsonObject create(const QString &key, const QJsonObject &body);
     QJsonObject get(const QString &key, const QString &id);
     NodeResult client(const QString &which, const QString &endpoint, const QString &path);
+    QJsonObject livePage(const QString &action, const QString &endpoint, const QString &path = {});
 
     std::unique_ptr<TestService> m_ph;
     FixtureServer m_site;
@@ -104,6 +111,12 @@ void tst_Sessions::initTestCase()
                                    QByteArray("sid=signed-in; Max-Age=86400; Path=/; HttpOnly")));
         return r;
     });
+    // The whole viewport is the button: a click anywhere on the frame presses it.
+    m_site.page("/button",
+                htmlPage(QStringLiteral("Not clicked"),
+                         QStringLiteral("<button style=\"position:fixed;inset:0;width:100%;"
+                                        "height:100%\" onclick=\"document.title='Clicked'\">"
+                                        "Press</button>")));
     m_site.page("/home", htmlPage(QStringLiteral("Home"), QStringLiteral("<p>home</p>")));
     QVERIFY(m_site.start());
     m_ph = std::make_unique<TestService>();
@@ -337,6 +350,90 @@ void tst_Sessions::killingPilothouseLeavesNoBrowserBehind()
     ::kill(pid_t(ph.processId()), SIGKILL);
     QVERIFY(ph.waitForFinished(10000));
     QTRY_VERIFY_WITH_TIMEOUT(processesNaming(data.path()).isEmpty(), 30000);
+}
+
+QJsonObject tst_Sessions::livePage(const QString &action, const QString &endpoint,
+                                   const QString &path)
+{
+    const QJsonObject cfg{{QStringLiteral("action"), action},
+                          {QStringLiteral("endpoint"), endpoint},
+                          {QStringLiteral("site"), m_site.url(QString())},
+                          {QStringLiteral("path"), path}};
+    return runNodeScript(cdpDir(),
+                         {QStringLiteral("liveview-page.mjs"),
+                          QString::fromUtf8(QJsonDocument(cfg).toJson(QJsonDocument::Compact))},
+                         60000)
+        .result();
+}
+
+// The session's live view (docs/api/sessions.md#live-view): the run live view's page
+// under its policy, frames of the page a client opened, a click that reaches it, no way
+// in without the token, and the stream's end when the session is released.
+void tst_Sessions::theLiveViewShowsTheSessionsPageAndTakesAClick()
+{
+    const QJsonObject s = create(m_owner, {});
+    const QString id = s.value(QStringLiteral("id")).toString();
+    const QString endpoint = s.value(QStringLiteral("cdpHttpUrl")).toString();
+    const QUrl live(s.value(QStringLiteral("liveViewUrl")).toString());
+    QVERIFY2(live.isValid() && live.path() == QStringLiteral("/sessions/%1/live").arg(id),
+             qPrintable(live.toString()));
+    QCOMPARE(live.toString(QUrl::RemovePath | QUrl::RemoveQuery), m_ph->base());
+    QCOMPARE(get(m_owner, id).value(QStringLiteral("liveViewUrl")).toString(), live.toString());
+    const QJsonObject opened =
+        livePage(QStringLiteral("open"), endpoint, QStringLiteral("/button"));
+    QVERIFY2(opened.value(QStringLiteral("ok")).toBool(),
+             qPrintable(opened.value(QStringLiteral("error")).toString()));
+    QCOMPARE(opened.value(QStringLiteral("title")).toString(), QStringLiteral("Not clicked"));
+
+    const QString query = QLatin1Char('?') + live.query();
+    HttpClient anonymous(m_ph->base());
+    const HttpResponse page = anonymous.get(live.path() + query);
+    QCOMPARE(page.status, 200);
+    QVERIFY(page.header("content-type").startsWith("text/html"));
+    QCOMPARE(page.header("content-security-policy"), liveview::contentSecurityPolicy());
+    QCOMPARE(page.body, liveview::pageHtml());
+    QCOMPARE(anonymous.get(live.path() + QStringLiteral("?token=1.abc")).status, 403);
+
+    SseStream stream;
+    QVERIFY(stream.open(m_ph->port(), live.path() + QStringLiteral("/stream") + query));
+    QCOMPARE(stream.status(), 200);
+    const std::optional<SseEvent> status = stream.next("status");
+    QVERIFY(status);
+    QCOMPARE(status->data.value(QStringLiteral("status")).toString(), QStringLiteral("active"));
+    const std::optional<SseEvent> frame = stream.next("frame", 30000);
+    QVERIFY(frame);
+    QVERIFY(frame->data.value(QStringLiteral("width")).toInt() > 0);
+    const QImage image = QImage::fromData(
+        QByteArray::fromBase64(frame->data.value(QStringLiteral("jpeg")).toString().toLatin1()),
+        "JPG");
+    QVERIFY(!image.isNull());
+
+    const HttpResponse click = anonymous.post(
+        live.path() + QStringLiteral("/input") + query,
+        {{QStringLiteral("type"), QStringLiteral("click")},
+         {QStringLiteral("x"), frame->data.value(QStringLiteral("width")).toInt() / 2},
+         {QStringLiteral("y"), frame->data.value(QStringLiteral("height")).toInt() / 2}});
+    QVERIFY2(click.status == 200, click.body.constData());
+    QVERIFY(click.json().value(QStringLiteral("ok")).toBool());
+    QTRY_VERIFY_WITH_TIMEOUT(livePage(QStringLiteral("titles"), endpoint)
+                                 .value(QStringLiteral("titles"))
+                                 .toArray()
+                                 .contains(QStringLiteral("Clicked")),
+                             30000);
+
+    HttpClient c(m_ph->base());
+    c.setBearer(m_owner);
+    QCOMPARE(c.send("DELETE", QStringLiteral("/sessions/") + id).status, 200);
+    const std::optional<SseEvent> end = stream.next("end");
+    QVERIFY(end);
+    QVERIFY(end->data.value(QStringLiteral("ended")).toBool());
+    QTRY_VERIFY(stream.closed());
+    QCOMPARE(anonymous
+                 .post(live.path() + QStringLiteral("/input") + query,
+                       {{QStringLiteral("type"), QStringLiteral("key")},
+                        {QStringLiteral("key"), QStringLiteral("Enter")}})
+                 .status,
+             410);
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Sessions)

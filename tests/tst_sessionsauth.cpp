@@ -12,6 +12,7 @@
 #include "sessions/SessionService.h"
 
 #include <QJsonArray>
+#include <QUrlQuery>
 
 #include <functional>
 
@@ -49,9 +50,12 @@ private Q_SLOTS:
     void coversEveryRouteOfTheArea();
     void theCdpTokenIsTheOnlyCredentialOfTheDevToolsEndpoints_data();
     void theCdpTokenIsTheOnlyCredentialOfTheDevToolsEndpoints();
+    void theLiveViewTokenIsTheOnlyCredentialOfTheLiveView_data();
+    void theLiveViewTokenIsTheOnlyCredentialOfTheLiveView();
 
 private:
     QJsonObject ownerSession(const QString &profile = {});
+    static QString livePath(const QJsonObject &session, const QString &tail);
     QString credential(int c) const;
 
     std::unique_ptr<TestService> m_ph;
@@ -144,7 +148,35 @@ void tst_SessionsAuth::initTestCase()
                                   ownerSession().value(QStringLiteral("id")).toString());
          },
          keyed(200, 404)},
+        // The live view's token is its credential: with no key or any valid one, the page
+        // answers, an ended session's stream says `end` and closes, and an input reaches
+        // the body check (400 for {}); a key that is presented and not valid is refused
+        // as on every public route; without the token every one is 403 (below).
+        {QStringLiteral("GET /sessions/{id}/live"),
+         [this] { return qMakePair(QByteArray("GET"), livePath(ownerSession(), QString())); },
+         QList<int>{200, 401, 401, 200, 200}},
+        {QStringLiteral("GET /sessions/{id}/live/stream"),
+         [this] {
+             const QJsonObject s = ownerSession();
+             m_ph->client().send("DELETE",
+                                 QStringLiteral("/sessions/") + s[QStringLiteral("id")].toString());
+             return qMakePair(QByteArray("GET"), livePath(s, QStringLiteral("/stream")));
+         },
+         QList<int>{200, 401, 401, 200, 200}},
+        {QStringLiteral("POST /sessions/{id}/live/input"),
+         [this] {
+             return qMakePair(QByteArray("POST"),
+                              livePath(ownerSession(), QStringLiteral("/input")));
+         },
+         QList<int>{400, 401, 401, 400, 400}},
     };
+}
+
+// "/sessions/<id>/live<tail>?token=…" of a session's liveViewUrl.
+QString tst_SessionsAuth::livePath(const QJsonObject &session, const QString &tail)
+{
+    const QUrl u(session.value(QStringLiteral("liveViewUrl")).toString());
+    return u.path() + tail + QLatin1Char('?') + u.query();
 }
 
 void tst_SessionsAuth::cleanup()
@@ -248,6 +280,55 @@ void tst_SessionsAuth::theCdpTokenIsTheOnlyCredentialOfTheDevToolsEndpoints()
             anonymous.get(QStringLiteral("/cdp/") + t + QStringLiteral("/json/version"));
         QCOMPARE(v.json().value(QStringLiteral("webSocketDebuggerUrl")).toString(),
                  s.value(QStringLiteral("cdpUrl")).toString());
+    }
+}
+
+void tst_SessionsAuth::theLiveViewTokenIsTheOnlyCredentialOfTheLiveView_data()
+{
+    QTest::addColumn<QString>("token");
+    QTest::newRow("no token") << QString();
+    QTest::newRow("a made-up token") << QStringLiteral("made-up");
+    QTest::newRow("the session's CDP token") << QStringLiteral("cdp");
+    QTest::newRow("the owner's API key") << QStringLiteral("key");
+    QTest::newRow("another session's token") << QStringLiteral("other");
+    QTest::newRow("a token whose expiry was moved") << QStringLiteral("moved");
+}
+
+void tst_SessionsAuth::theLiveViewTokenIsTheOnlyCredentialOfTheLiveView()
+{
+    QFETCH(QString, token);
+    const QJsonObject s = ownerSession();
+    const QString own = QUrlQuery(QUrl(s.value(QStringLiteral("liveViewUrl")).toString()).query())
+                            .queryItemValue(QStringLiteral("token"));
+    QVERIFY(!own.isEmpty());
+    QString t;
+    if (token == QLatin1String("made-up"))
+        t = QStringLiteral("1.") + QString(64, QLatin1Char('a'));
+    else if (token == QLatin1String("cdp"))
+        t = s.value(QStringLiteral("cdpHttpUrl")).toString().section(QLatin1Char('/'), -1);
+    else if (token == QLatin1String("key"))
+        t = m_ph->ownerKey();
+    else if (token == QLatin1String("other"))
+        t = QUrlQuery(QUrl(ownerSession().value(QStringLiteral("liveViewUrl")).toString()).query())
+                .queryItemValue(QStringLiteral("token"));
+    else if (token == QLatin1String("moved"))
+        t = QString::number(own.section(QLatin1Char('.'), 0, 0).toLongLong() + 3600) +
+            QLatin1Char('.') + own.section(QLatin1Char('.'), 1);
+    const QString base =
+        QStringLiteral("/sessions/") + s[QStringLiteral("id")].toString() + QStringLiteral("/live");
+    const QString query =
+        QStringLiteral("?token=") + QString::fromLatin1(QUrl::toPercentEncoding(t));
+    HttpClient anonymous(m_ph->base());
+    for (const QString &tail : {QString(), QStringLiteral("/stream"), QStringLiteral("/input")}) {
+        const HttpResponse r =
+            tail.endsWith(QLatin1String("input"))
+                ? anonymous.post(base + tail + query,
+                                 {{QStringLiteral("type"), QStringLiteral("key")},
+                                  {QStringLiteral("key"), QStringLiteral("Enter")}})
+                : anonymous.get(base + tail + query);
+        QVERIFY2(r.status == 403, qPrintable(tail + QStringLiteral(": %1").arg(r.status)));
+        QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("LIVE_VIEW_TOKEN_INVALID"));
     }
 }
 

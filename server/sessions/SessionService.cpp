@@ -8,11 +8,13 @@
 #include "core/DomainError.h"
 #include "core/Ids.h"
 #include "core/Principal.h"
+#include "core/SecretBox.h"
 #include "core/Settings.h"
 #include "core/Store.h"
 #include "net/NetworkPolicy.h"
 
 #include <QLoggingCategory>
+#include <QMessageAuthenticationCode>
 #include <QPointer>
 #include <QTimer>
 
@@ -467,6 +469,49 @@ SessionBrowser *SessionService::browserForToken(const QString &token, QString *s
         }
     }
     return found;
+}
+
+QByteArray SessionService::liveViewSignature(const QString &id, qint64 expiresSecs) const
+{
+    // The run live view's scheme (engine/liveview/LiveViews) with a key of its own.
+    const QByteArray key = m_store.secrets().derive("pilothouse session live view v1");
+    return QMessageAuthenticationCode::hash(id.toUtf8() + '.' + QByteArray::number(expiresSecs),
+                                            key, QCryptographicHash::Sha256)
+        .toHex();
+}
+
+QString SessionService::liveViewToken(const QString &id) const
+{
+    const Live *live = liveOf(id);
+    if (!live || !live->running())
+        return {};
+    const qint64 expires = live->row.expiresAt / 1000;
+    return QString::number(expires) + QLatin1Char('.') +
+           QString::fromLatin1(liveViewSignature(id, expires));
+}
+
+SessionBrowser *SessionService::liveViewBrowser(const QString &id, const QString &token) const
+{
+    const DomainError invalid(DomainError::Kind::Forbidden,
+                              QStringLiteral("LIVE_VIEW_TOKEN_INVALID"),
+                              QStringLiteral("the live view link is not valid; ask the API for "
+                                             "the session's liveViewUrl again"),
+                              QStringLiteral("token"));
+    const qsizetype dot = token.indexOf(QLatin1Char('.'));
+    bool ok = false;
+    const qint64 expires = dot > 0 ? token.left(dot).toLongLong(&ok) : 0;
+    if (!ok || id.isEmpty() ||
+        !Ids::equalConstantTime(liveViewSignature(id, expires), token.mid(dot + 1).toLatin1()))
+        throw invalid;
+    if (expires * 1000 < m_clock.nowMs())
+        throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("LIVE_VIEW_TOKEN_EXPIRED"),
+                          QStringLiteral("the live view link has expired with its session"),
+                          QStringLiteral("token"),
+                          {{QStringLiteral("expiredAt"), Clock::isoUtc(expires * 1000)}});
+    const Live *live = liveOf(id);
+    if (!live || !live->running() || live->row.status != kActive)
+        return nullptr;
+    return live->browser.get();
 }
 
 namespace {

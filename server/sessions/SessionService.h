@@ -106,6 +106,15 @@ public:
     // The active session whose CDP token this is (the gateway); null for any other.
     SessionBrowser *browserForToken(const QString &token, QString *sessionId = nullptr) const;
 
+    // The live view of a session (GET /sessions/{id}/live): a token that is an HMAC of
+    // "<id>.<expiresAtSecs>" with a key of its own, valid until the session's expiresAt;
+    // empty for a session that is not live.
+    QString liveViewToken(const QString &id) const;
+    // The browser a live view token opens: throws 403 LIVE_VIEW_TOKEN_INVALID or
+    // LIVE_VIEW_TOKEN_EXPIRED (the run live view's answers); null when the session is
+    // not (or no longer) active.
+    SessionBrowser *liveViewBrowser(const QString &id, const QString &token) const;
+
     // The caller's own profiles (an owner's too: profiles are per key).
     QList<ProfileInfo> profiles(const Principal &caller) const;
     // Every key's profiles (the console).
@@ -144,6 +153,7 @@ private:
     Live *liveOf(const QString &id) const;
     bool profileOpen(const QString &keyId, const QString &name) const;
     int retryAfter(const QString &keyId) const;
+    QByteArray liveViewSignature(const QString &id, qint64 expiresSecs) const;
 
     Store &m_store;
     Settings &m_settings;

@@ -1,6 +1,7 @@
 #include "SessionsArea.h"
 
 #include "CdpGateway.h"
+#include "SessionLiveViewController.h"
 #include "SessionService.h"
 #include "SessionsController.h"
 
@@ -23,6 +24,7 @@ SessionsArea::SessionsArea(Store &store, Settings &settings, BrowserPool &pool,
     m_service =
         std::make_unique<SessionService>(store, settings, policy, dataDir, factory, engineCheck);
     m_controller = std::make_unique<SessionsController>(*m_service, policy);
+    m_liveView = std::make_unique<SessionLiveViewController>(*m_service);
     m_gateway = std::make_unique<CdpGateway>(*m_service);
 }
 
@@ -30,7 +32,7 @@ SessionsArea::~SessionsArea() = default;
 
 QList<http::Controller *> SessionsArea::controllers()
 {
-    return {m_controller.get()};
+    return {m_controller.get(), m_liveView.get()};
 }
 
 void SessionsArea::acceptWebSocket(std::unique_ptr<QWebSocket> socket)

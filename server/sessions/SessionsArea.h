@@ -21,6 +21,7 @@ namespace ph::sessions {
 
 class CdpGateway;
 class SessionService;
+class SessionLiveViewController;
 class SessionsController;
 
 // Browser sessions as one piece for Service: the domain service on the chromium session
@@ -40,6 +41,7 @@ public:
 private:
     std::unique_ptr<SessionService> m_service;
     std::unique_ptr<SessionsController> m_controller;
+    std::unique_ptr<SessionLiveViewController> m_liveView;
     std::unique_ptr<CdpGateway> m_gateway;
 };
 

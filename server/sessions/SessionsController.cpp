@@ -1,5 +1,6 @@
 #include "SessionsController.h"
 
+#include "SessionLiveViewController.h"
 #include "SessionRequest.h"
 #include "SessionService.h"
 
@@ -92,7 +93,8 @@ QList<Route> SessionsController::routes()
     };
 }
 
-QJsonObject SessionsController::toJson(const BrowserSessionInfo &info, const QString &origin)
+QJsonObject SessionsController::toJson(const BrowserSessionInfo &info, const QString &origin,
+                                       bool liveView) const
 {
     QJsonObject o{
         {QStringLiteral("id"), info.id},
@@ -113,13 +115,18 @@ QJsonObject SessionsController::toJson(const BrowserSessionInfo &info, const QSt
         {QStringLiteral("idleTimeoutSeconds"), info.idleTimeoutSeconds},
         {QStringLiteral("clients"), info.clients},
         {QStringLiteral("pid"), info.pid > 0 ? QJsonValue(double(info.pid)) : QJsonValue()},
-        // The console's Live browser views panel shows a session live (docs/api/sessions.md).
         {QStringLiteral("liveViewUrl"), QJsonValue()},
     };
     if (!info.cdpToken.isEmpty()) {
         o.insert(QStringLiteral("cdpUrl"), browserSocketUrl(origin, info.cdpToken));
         o.insert(QStringLiteral("cdpHttpUrl"), cdpBase(origin, info.cdpToken));
     }
+    // Its own token, not the CDP token: the create answer and GET /sessions/{id} (the
+    // session's own key, or the owner) while the session runs.
+    const QString live =
+        liveView ? SessionLiveViewController::url(m_sessions, origin, info.id) : QString();
+    if (!live.isEmpty())
+        o.insert(QStringLiteral("liveViewUrl"), live);
     return o;
 }
 
@@ -144,7 +151,7 @@ void SessionsController::create(Exchange &ex)
             return;
         }
         now->cdpToken = created.cdpToken;
-        pending->respondJson(201, toJson(*now, origin));
+        pending->respondJson(201, toJson(*now, origin, true));
     });
 }
 
@@ -172,7 +179,8 @@ void SessionsController::get(Exchange &ex)
     const std::optional<BrowserSessionInfo> info = m_sessions.find(ex.request().principal, id);
     if (!info)
         throw DomainError::notFound(QStringLiteral("no browser session %1").arg(id.left(64)));
-    ex.respondJson(200, toJson(*info, ex.request().origin()));
+    // find() answers only the caller's own session, or any for the owner.
+    ex.respondJson(200, toJson(*info, ex.request().origin(), true));
 }
 
 void SessionsController::release(Exchange &ex)

@@ -30,7 +30,10 @@ public:
     QList<http::Route> routes() override;
 
     // A session as the API shows it; `origin` ("http://host:port") makes its URLs.
-    static QJsonObject toJson(const BrowserSessionInfo &info, const QString &origin);
+    // `liveView`: with the session's liveViewUrl while it runs (the create answer and
+    // GET /sessions/{id}: the session's own key and the owner).
+    QJsonObject toJson(const BrowserSessionInfo &info, const QString &origin,
+                       bool liveView = false) const;
 
 private:
     void create(http::Exchange &ex);
