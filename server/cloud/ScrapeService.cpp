@@ -138,6 +138,29 @@ const QStringList &ScrapeService::defaultFormats()
     return formats;
 }
 
+namespace {
+
+// What a finished scrape's callbacks say (the caller adds whose request it was, and when).
+webhooks::Outcome outcomeOf(const ScrapeJob &job, const QString &status, bool cancelled,
+                            const Charge &charge, const QJsonObject &answerBody)
+{
+    webhooks::Outcome o;
+    o.status = status;
+    // A scrape that read at least one page completed; one that read none failed.
+    o.success = !cancelled && job.succeeded() > 0;
+    o.creditsUsedMilli = charge.usedMilli;
+    o.creditsLeftMilli = charge.leftMilli;
+    o.output = answerBody;
+    o.extractedData = job.results();
+    o.errorMessage = cancelled ? QStringLiteral("the request was cancelled")
+                               : QStringLiteral("no URL could be read");
+    o.errorCode = cancelled ? QStringLiteral("CANCELLED") : QStringLiteral("SCRAPE_FAILED");
+    o.errorDetails = {{QStringLiteral("results"), job.results()}};
+    return o;
+}
+
+} // namespace
+
 void ScrapeService::start(const QJsonObject &request, const ScrapeCall &call, QObject *context,
                           std::function<void(const QJsonObject &)> answer)
 {
@@ -216,24 +239,12 @@ void ScrapeService::start(const QJsonObject &request, const ScrapeCall &call, QO
                               {QStringLiteral("usage"), charge.toJson(job->usage())}};
                 if (subscriptions.isEmpty())
                     return;
-                webhooks::Outcome o;
+                webhooks::Outcome o = outcomeOf(*job, status, cancelled, charge, answerBody);
                 o.requestId = requestId;
                 o.endpoint = endpoint;
                 o.tool = tool;
-                o.status = status;
-                // A scrape that read at least one page completed; one that read none failed.
-                o.success = !cancelled && job->succeeded() > 0;
                 o.startedAt = startedAt;
                 o.finishedAt = m_store.clock().nowMs();
-                o.creditsUsedMilli = charge.usedMilli;
-                o.creditsLeftMilli = charge.leftMilli;
-                o.output = answerBody;
-                o.extractedData = job->results();
-                o.errorMessage = cancelled ? QStringLiteral("the request was cancelled")
-                                           : QStringLiteral("no URL could be read");
-                o.errorCode =
-                    cancelled ? QStringLiteral("CANCELLED") : QStringLiteral("SCRAPE_FAILED");
-                o.errorDetails = {{QStringLiteral("results"), job->results()}};
                 o.params = params;
                 m_webhooks.enqueue(requestId, keyId, subscriptions,
                                    webhooks::eventsFor(o, m_store.clock()));
