@@ -1,5 +1,6 @@
 #include "SessionRepository.h"
 
+#include "core/JsonText.h"
 #include "core/SqlRow.h"
 #include "core/Store.h"
 
@@ -10,12 +11,6 @@ const QString kSessionColumns = QStringLiteral(
     "id, key_id, profile, status, end_reason, cdp_token_hash, width, height, user_agent, "
     "created_at, expires_at, idle_timeout_s, last_activity_at, ended_at");
 const QString kProfileColumns = QStringLiteral("key_id, name, created_at, last_used_at, bytes");
-
-// A null QString binds as SQL NULL; NOT NULL text columns take "" instead.
-QString orEmpty(const QString &text)
-{
-    return text.isNull() ? QStringLiteral("") : text;
-}
 } // namespace
 
 SessionRepository::SessionRepository(Store &store)
@@ -63,13 +58,13 @@ void SessionRepository::insert(const SessionRow &s)
                      .arg(kSessionColumns))
         .bind(QStringLiteral(":id"), s.id)
         .bind(QStringLiteral(":key"), s.keyId)
-        .bind(QStringLiteral(":profile"), orEmpty(s.profile))
+        .bind(QStringLiteral(":profile"), JsonText::text(s.profile))
         .bind(QStringLiteral(":status"), s.status)
-        .bind(QStringLiteral(":reason"), orEmpty(s.endReason))
+        .bind(QStringLiteral(":reason"), JsonText::text(s.endReason))
         .bind(QStringLiteral(":hash"), s.tokenHash)
         .bind(QStringLiteral(":w"), s.width)
         .bind(QStringLiteral(":h"), s.height)
-        .bind(QStringLiteral(":ua"), orEmpty(s.userAgent))
+        .bind(QStringLiteral(":ua"), JsonText::text(s.userAgent))
         .bind(QStringLiteral(":created"), s.createdAt)
         .bind(QStringLiteral(":expires"), s.expiresAt)
         .bind(QStringLiteral(":idle"), s.idleTimeoutS)
@@ -83,7 +78,7 @@ void SessionRepository::setStatus(const QString &id, const QString &status,
     Sql(m_store, QStringLiteral("UPDATE browser_sessions SET status = :status, end_reason = "
                                 ":reason, ended_at = :ended WHERE id = :id"))
         .bind(QStringLiteral(":status"), status)
-        .bind(QStringLiteral(":reason"), orEmpty(endReason))
+        .bind(QStringLiteral(":reason"), JsonText::text(endReason))
         .bind(QStringLiteral(":ended"), endedAt ? QVariant(*endedAt) : QVariant())
         .bind(QStringLiteral(":id"), id)
         .exec();
