@@ -24,4 +24,18 @@ cmake --build "$top/build"
 # The benchmarks built on demand are compiled too, so a change cannot break them unseen.
 cmake --build "$top/build" --target bench_store bench_console
 cd "$top/build"
-exec ctest --output-on-failure --parallel 2 "$@"
+set +e
+ctest --output-on-failure --parallel 2 "$@" 2>&1 | tee ctest-output.log
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" -ne 0 ]; then
+    # A long log shows only its start and end: repeat each failure's checks where they are
+    # read, then ctest's closing lines once more so they stay the last ones printed.
+    echo
+    echo "=== Failures (from Testing/Temporary/LastTest.log) ==="
+    grep -E -A3 '^(FAIL!|XPASS|QFATAL)|Received a fatal error|Segmentation|Subprocess aborted' \
+        Testing/Temporary/LastTest.log | cut -c1-400 | head -n 150 || true
+    echo
+    sed -n '/tests passed, /,$p' ctest-output.log
+fi
+exit "$rc"
