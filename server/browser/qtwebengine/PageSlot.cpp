@@ -71,6 +71,29 @@ public:
     {}
 
 protected:
+    // A redirect of a navigation is decided here, before its request leaves. The
+    // interceptor alone is too late for one: QtWebEngine lets the network follow a redirect
+    // and only then asks the interceptor, so a refused hop would still have reached its
+    // server once (seen as a hit on an internal page under load). Other navigations reach the
+    // interceptor before their request starts.
+    bool acceptNavigationRequest(const QUrl &url, NavigationType type, bool isMainFrame) override
+    {
+        if (type != NavigationTypeRedirect)
+            return QWebEnginePage::acceptNavigationRequest(url, type, isMainFrame);
+        QString reason = pageRequestRefusal(url, false, m_slot.grant());
+        if (reason.isEmpty() && isMainFrame)
+            reason = mainFrameRefusal(url, m_slot.grant());
+        if (reason.isEmpty())
+            return QWebEnginePage::acceptNavigationRequest(url, type, isMainFrame);
+        Refusal r;
+        r.host = url.host();
+        r.target = url.toString(QUrl::RemoveUserInfo);
+        r.reason = reason;
+        r.mainFrame = isMainFrame;
+        m_slot.noteRefusal(r);
+        return false;
+    }
+
     void javaScriptConsoleMessage(JavaScriptConsoleMessageLevel level, const QString &message,
                                   int line, const QString &source) override
     {
