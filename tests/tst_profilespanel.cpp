@@ -2,6 +2,7 @@
 // session browser that only pretends: a profile a session opened is listed with its key,
 // last use, size and "in use"; Delete asks first, deletes through the service, and shows
 // the service's 409 message for a profile a session still has open.
+#include "ModalAnswer.h"
 #include "PretendSessions.h"
 #include "TestMain.h"
 #include "TestService.h"
@@ -37,7 +38,6 @@ private Q_SLOTS:
 
 private:
     QString start(const Principal &key, const QString &profile);
-    void answerConfirmation(bool confirm);
     int rowOf(const Principal &key, const QString &name) const
     {
         return m_panel->model()->rowOf(key.keyId + QLatin1Char('/') + name);
@@ -90,27 +90,6 @@ QString tst_ProfilesPanel::start(const Principal &key, const QString &profile)
     sessions::CreateSessionRequest request;
     request.profile = profile;
     return sessions().create(key, request).id;
-}
-
-// Answers the next "delete profile" confirmation: Delete, or Cancel.
-void tst_ProfilesPanel::answerConfirmation(bool confirm)
-{
-    auto *timer = new QTimer(this);
-    timer->setInterval(10);
-    connect(timer, &QTimer::timeout, this, [timer, confirm] {
-        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
-        if (!box || box->objectName() != QLatin1String("confirmDeleteProfile"))
-            return;
-        timer->stop();
-        timer->deleteLater();
-        QAbstractButton *answer = box->button(QMessageBox::Cancel);
-        for (QAbstractButton *b : box->buttons()) {
-            if (confirm && box->buttonRole(b) == QMessageBox::DestructiveRole)
-                answer = b;
-        }
-        answer->click();
-    });
-    timer->start();
 }
 
 void tst_ProfilesPanel::listsEachKeysProfilesWithTheirUse()
@@ -188,7 +167,7 @@ void tst_ProfilesPanel::deletes()
     }
     QVERIFY(m_panel->select(m_shopBot.keyId, QStringLiteral("shop")));
     QVERIFY(m_panel->deleteButton()->isEnabled());
-    answerConfirmation(confirm);
+    answerConfirmation(this, QStringLiteral("confirmDeleteProfile"), confirm);
     QCOMPARE(m_panel->deleteSelected(), deleted);
     QCOMPARE(rowOf(m_shopBot, QStringLiteral("shop")) < 0, deleted);
     // The other key's profile of the same name is never touched.

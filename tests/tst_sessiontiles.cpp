@@ -3,6 +3,7 @@
 // through the service shows a tile with its id, key, profile, expiry and clients; the
 // tile goes when the session ends, however it ends; Release (confirmed) ends it through
 // the service; Take over hands the operator's click to the session's page.
+#include "ModalAnswer.h"
 #include "PretendSessions.h"
 #include "TestMain.h"
 #include "TestService.h"
@@ -39,7 +40,6 @@ private Q_SLOTS:
 
 private:
     QString start(const QString &profile = {});
-    void answerConfirmation(const QString &name, bool confirm);
 
     sessions::SessionService &sessions() { return m_sessions->service; }
 
@@ -80,27 +80,6 @@ QString tst_SessionTiles::start(const QString &profile)
     sessions::CreateSessionRequest request;
     request.profile = profile;
     return sessions().create(m_shopBot, request).id;
-}
-
-// Answers the next confirmation box named `name`: its destructive button, or Cancel.
-void tst_SessionTiles::answerConfirmation(const QString &name, bool confirm)
-{
-    auto *timer = new QTimer(this);
-    timer->setInterval(10);
-    connect(timer, &QTimer::timeout, this, [timer, name, confirm] {
-        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
-        if (!box || box->objectName() != name)
-            return;
-        timer->stop();
-        timer->deleteLater();
-        QAbstractButton *answer = box->button(QMessageBox::Cancel);
-        for (QAbstractButton *b : box->buttons()) {
-            if (confirm && box->buttonRole(b) == QMessageBox::DestructiveRole)
-                answer = b;
-        }
-        answer->click();
-    });
-    timer->start();
 }
 
 void tst_SessionTiles::aStartedSessionShowsATile()
@@ -165,7 +144,7 @@ void tst_SessionTiles::releaseEndsTheSessionThroughTheService()
     QTRY_VERIFY(m_dock->sessionTileFor(id));
     ui::SessionTile *tile = m_dock->sessionTileFor(id);
     QTRY_COMPARE(tile->info().status, QStringLiteral("active"));
-    answerConfirmation(QStringLiteral("confirmReleaseSession"), confirm);
+    answerConfirmation(this, QStringLiteral("confirmReleaseSession"), confirm);
     QCOMPARE(tile->release(), confirm);
     const auto statusOf = [&] {
         const auto found = sessions().find(m_shopBot, id);

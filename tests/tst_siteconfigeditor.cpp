@@ -6,6 +6,7 @@
 // the changes first and stores through the domain service (read back through it and
 // over REST); every control has an accessible name.
 #include "HttpClient.h"
+#include "ModalAnswer.h"
 #include "TestMain.h"
 #include "TestService.h"
 
@@ -118,21 +119,13 @@ void tst_SiteConfigEditor::answerDiff(bool save)
 {
     m_answered = false;
     m_diffShown.clear();
-    auto *timer = new QTimer(this);
-    timer->setInterval(10);
-    connect(timer, &QTimer::timeout, this, [this, timer, save] {
-        auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
-        if (!dialog || dialog->objectName() != QLatin1String("siteConfigDiff"))
-            return;
-        timer->stop();
-        timer->deleteLater();
+    whenModalShows<QDialog>(this, QStringLiteral("siteConfigDiff"), [this, save](QDialog *dialog) {
         auto *text = dialog->findChild<QPlainTextEdit *>(QStringLiteral("siteConfigDiffText"));
         m_diffShown = text->toPlainText().split(QLatin1Char('\n'));
         auto *box = dialog->findChild<QDialogButtonBox *>();
         box->button(save ? QDialogButtonBox::Save : QDialogButtonBox::Cancel)->click();
         m_answered = true;
     });
-    timer->start();
 }
 
 void tst_SiteConfigEditor::loadsTheStoredConfigurationBesideTheEffectiveOne()

@@ -6,6 +6,7 @@
 // configuration REST and answers 401 once revoked; a site is deleted after the
 // confirmation; an invalid allowed domain is the API's typed error and stores nothing.
 #include "HttpClient.h"
+#include "ModalAnswer.h"
 #include "TestMain.h"
 #include "TestService.h"
 
@@ -64,7 +65,6 @@ private:
     QJsonObject listedKey(const QString &siteId, const QString &keyId);
     int configStatus(const QString &siteId, const QString &bearer);
     // Answers the next confirmation dialog: its destructive button, or Cancel.
-    void answerConfirmation(bool confirm);
     sites::SiteRepository &repo() { return m_ph->service().sites().sites(); }
 
     std::unique_ptr<TestService> m_ph;
@@ -175,30 +175,6 @@ int tst_SitesPanel::configStatus(const QString &siteId, const QString &bearer)
     HttpClient ai(m_ph->base());
     ai.setBearer(bearer);
     return ai.get(QStringLiteral("/config/v1/sites/%1/config").arg(siteId)).status;
-}
-
-void tst_SitesPanel::answerConfirmation(bool confirm)
-{
-    m_answered = false;
-    auto *timer = new QTimer(this);
-    timer->setInterval(10);
-    connect(timer, &QTimer::timeout, this, [this, timer, confirm] {
-        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
-        if (!box || box->objectName() != QLatin1String("confirmDeleteSite"))
-            return;
-        timer->stop();
-        timer->deleteLater();
-        QAbstractButton *answer = box->button(QMessageBox::Cancel);
-        if (confirm) {
-            for (QAbstractButton *b : box->buttons()) {
-                if (box->buttonRole(b) == QMessageBox::DestructiveRole)
-                    answer = b;
-            }
-        }
-        m_answered = true;
-        answer->click();
-    });
-    timer->start();
 }
 
 void tst_SitesPanel::showsASiteCreatedOverRest()
@@ -651,14 +627,16 @@ void tst_SitesPanel::deletesASiteAfterTheConfirmation()
     QVERIFY(m_dock->deleteSiteButton()->isEnabled());
 
     // Cancelled: nothing happens.
-    answerConfirmation(false);
+    m_answered = false;
+    answerConfirmation(this, QStringLiteral("confirmDeleteSite"), false, &m_answered);
     m_dock->deleteSiteButton()->click();
     QVERIFY(m_answered);
     QVERIFY(repo().findSite(m_lighthouse));
     QVERIFY(m_dock->model()->rowOf(m_lighthouse) >= 0);
 
     // Confirmed (with the Delete key on the list): gone from the store, the list and the API.
-    answerConfirmation(true);
+    m_answered = false;
+    answerConfirmation(this, QStringLiteral("confirmDeleteSite"), true, &m_answered);
     QApplication::setActiveWindow(m_dock.get());
     QVERIFY(QTest::qWaitForWindowActive(m_dock.get()));
     m_dock->sitesView()->setFocus();
