@@ -400,6 +400,8 @@ void tst_Sessions::theLiveViewShowsTheSessionsPageAndTakesAClick()
     const std::optional<SseEvent> status = stream.next("status");
     QVERIFY(status);
     QCOMPARE(status->data.value(QStringLiteral("status")).toString(), QStringLiteral("active"));
+    // The page speaks of a session, not of a run.
+    QCOMPARE(status->data.value(QStringLiteral("kind")).toString(), QStringLiteral("session"));
     const std::optional<SseEvent> frame = stream.next("frame", 30000);
     QVERIFY(frame);
     QVERIFY(frame->data.value(QStringLiteral("width")).toInt() > 0);

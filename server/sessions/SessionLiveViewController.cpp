@@ -44,7 +44,8 @@ SessionBrowser *browserOf(const SessionService &sessions, const Exchange &ex)
 
 QJsonObject stateOf(const QString &status, bool page, bool ended)
 {
-    return {{QStringLiteral("status"), status},
+    return {{QStringLiteral("kind"), QStringLiteral("session")},
+            {QStringLiteral("status"), status},
             {QStringLiteral("page"), page},
             {QStringLiteral("input"), !ended && page},
             {QStringLiteral("ended"), ended},
