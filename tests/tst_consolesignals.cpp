@@ -2,8 +2,8 @@
 // typed change signal of the service that made it (never Store::changed by table name):
 // each row makes one change over HTTP, waits for the service's signal and finds the
 // change in the panel's model.
+#include "FakeSessionBrowser.h"
 #include "HttpClient.h"
-#include "PretendSessionBrowser.h"
 #include "TestMain.h"
 #include "TestService.h"
 
@@ -75,8 +75,8 @@ void tst_ConsoleSignals::initTestCase()
                                                m_services->clock);
     // Sessions without a browser: what matters here is the signal.
     m_services->sessions.setBrowserFactory(
-        [](const SessionBrowserSpec &) -> std::unique_ptr<SessionBrowser> {
-            return std::make_unique<PretendSessionBrowser>();
+        [](const SessionBrowserSpec &spec) -> std::unique_ptr<SessionBrowser> {
+            return std::make_unique<FakeSessionBrowser>(spec);
         });
     m_profiles = std::make_unique<ui::ProfilesModel>(m_services->sessions, m_services->keyService);
 }

@@ -1,8 +1,9 @@
 #pragma once
 
-// Unit tests of SessionService without a browser: a SessionBrowser whose start, clients,
-// activity and crash the test drives, and which writes into its profile directory the
-// way a browser keeps its state (a cookie file, and a cache that must not be sealed).
+// Tests of browser sessions without a browser: a SessionBrowser whose start, clients,
+// activity and crash the test drives, which writes into its profile directory the way a
+// browser keeps its state (a cookie file, and a cache that must not be sealed), and whose
+// page (when given somewhere to record inputs) shows grey frames and records its inputs.
 
 #include "browser/BrowserLease.h"
 #include "browser/LiveFrameSource.h"
@@ -10,7 +11,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QJsonObject>
+#include <QList>
 #include <QPointer>
 #include <QTimer>
 
@@ -18,12 +21,42 @@
 
 namespace ph::test {
 
+// The page of a fake session: a grey frame; every input it is handed, recorded.
+class RecordingFrames final : public LiveFrameSource
+{
+public:
+    RecordingFrames(std::shared_ptr<QList<LiveInput>> inputs, QObject *parent)
+        : LiveFrameSource(parent)
+        , m_inputs(std::move(inputs))
+    {}
+    void capture(std::function<void(const QImage &)> done) override
+    {
+        QImage frame(frameSize(), QImage::Format_RGB32);
+        frame.fill(Qt::gray);
+        done(frame);
+    }
+    QSize frameSize() const override { return {1280, 800}; }
+    void deliver(const LiveInput &input, Done done) override
+    {
+        m_inputs->append(input);
+        QTimer::singleShot(0, this, [done] { done(true, {}); });
+    }
+    int frameIntervalMs() const override { return 50; }
+    QString kind() const override { return QStringLiteral("view"); }
+
+private:
+    std::shared_ptr<QList<LiveInput>> m_inputs;
+};
+
 class FakeSessionBrowser final : public SessionBrowser
 {
 public:
-    explicit FakeSessionBrowser(SessionBrowserSpec spec, bool startsAtOnce = true)
+    // `inputs`: where its page records what it is handed (null: it has no page).
+    explicit FakeSessionBrowser(SessionBrowserSpec spec = {}, bool startsAtOnce = true,
+                                std::shared_ptr<QList<LiveInput>> inputs = {})
         : m_spec(std::move(spec))
         , m_startsAtOnce(startsAtOnce)
+        , m_inputs(std::move(inputs))
     {}
 
     const SessionBrowserSpec &spec() const { return m_spec; }
@@ -71,7 +104,8 @@ public:
         Q_EMIT clientsChanged(count);
     }
     void act() { Q_EMIT activity(); }
-    void crash(const QString &reason)
+    // The process ends by itself.
+    void crash(const QString &reason = QStringLiteral("the browser process was killed"))
     {
         m_running = false;
         Q_EMIT ended(reason);
@@ -91,7 +125,12 @@ public:
     {
         QTimer::singleShot(0, context, [granted] { granted(nullptr, QStringLiteral("fake")); });
     }
-    std::unique_ptr<LiveFrameSource> liveFrames(QObject *) override { return nullptr; }
+    std::unique_ptr<LiveFrameSource> liveFrames(QObject *parent) override
+    {
+        if (!m_inputs)
+            return nullptr;
+        return std::make_unique<RecordingFrames>(m_inputs, parent);
+    }
     void stop(std::function<void()> done) override
     {
         m_running = false;
@@ -102,6 +141,7 @@ public:
 private:
     SessionBrowserSpec m_spec;
     bool m_startsAtOnce = true;
+    std::shared_ptr<QList<LiveInput>> m_inputs;
     std::function<void(const QString &)> m_ready;
     QByteArray m_cookiesAtStart;
     bool m_cacheAtStart = false;

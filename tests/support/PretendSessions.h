@@ -1,10 +1,10 @@
 #pragma once
 
 // Console tests of browser sessions without a browser: the service's own SessionService
-// given pretend browsers (PretendSessionBrowser), and the console's services on that
+// given fake browsers (FakeSessionBrowser), and the console's services on that
 // service. For tests that link pilothouse_ui.
 
-#include "PretendSessionBrowser.h"
+#include "FakeSessionBrowser.h"
 #include "TestService.h"
 
 #include "Service.h"
@@ -23,8 +23,8 @@ struct PretendSessions
         , console(ui::ConsoleServices::of(ph.service()))
     {
         service.setBrowserFactory(
-            [this, inputs](const SessionBrowserSpec &) -> std::unique_ptr<SessionBrowser> {
-                auto browser = std::make_unique<PretendSessionBrowser>(inputs);
+            [this, inputs](const SessionBrowserSpec &spec) -> std::unique_ptr<SessionBrowser> {
+                auto browser = std::make_unique<FakeSessionBrowser>(spec, true, inputs);
                 browsers << browser.get();
                 return browser;
             });
@@ -35,7 +35,7 @@ struct PretendSessions
     sessions::SessionService &service;
     ui::ConsoleServices console;
     // Every browser made, in order (null once its session let go of it).
-    QList<QPointer<PretendSessionBrowser>> browsers;
+    QList<QPointer<FakeSessionBrowser>> browsers;
 };
 
 } // namespace ph::test
