@@ -130,7 +130,8 @@ private:
     void whoami(Exchange &ex)
     {
         ex.respondJson(200, {{QStringLiteral("client"), ex.request().remoteAddress.toString()},
-                             {QStringLiteral("peer"), ex.request().peerAddress.toString()}});
+                             {QStringLiteral("peer"), ex.request().peerAddress.toString()},
+                             {QStringLiteral("origin"), ex.request().origin()}});
     }
     // A stream held open until the client leaves, of the site named by ?site=.
     void held(Exchange &ex)
@@ -910,21 +911,42 @@ void tst_HttpServer::tellsTheClientBehindATrustedProxy_data()
     QTest::addColumn<QString>("trusted");
     QTest::addColumn<QByteArray>("headers");
     QTest::addColumn<QString>("client");
+    QTest::addColumn<QString>("origin");
     QTest::newRow("ignores X-Forwarded-For while no proxy is trusted")
-        << "" << QByteArray("X-Forwarded-For: 203.0.113.5\r\n") << "127.0.0.1";
+        << "" << QByteArray("X-Forwarded-For: 203.0.113.5\r\n") << "127.0.0.1"
+        << "http://x";
     QTest::newRow("ignores X-Forwarded-For from a peer that is not a trusted proxy")
-        << "192.0.2.1" << QByteArray("X-Forwarded-For: 203.0.113.5\r\n") << "127.0.0.1";
+        << "192.0.2.1" << QByteArray("X-Forwarded-For: 203.0.113.5\r\n") << "127.0.0.1"
+        << "http://x";
     QTest::newRow("believes X-Forwarded-For from a trusted proxy")
-        << "127.0.0.1" << QByteArray("X-Forwarded-For: 203.0.113.5\r\n") << "203.0.113.5";
+        << "127.0.0.1" << QByteArray("X-Forwarded-For: 203.0.113.5\r\n") << "203.0.113.5"
+        << "http://x";
     QTest::newRow("reads the X-Forwarded-For lines in the order they came")
         << "127.0.0.0/8"
         << QByteArray("X-Forwarded-For: 198.51.100.66\r\nX-Forwarded-For: 203.0.113.5\r\n")
-        << "203.0.113.5";
-    QTest::newRow("believes Forwarded from a trusted proxy")
+        << "203.0.113.5"
+        << "http://x";
+    QTest::newRow("believes Forwarded from a trusted proxy, its scheme too")
         << "127.0.0.1" << QByteArray("Forwarded: for=\"[2001:db8::1]:443\";proto=https\r\n")
-        << "2001:db8::1";
+        << "2001:db8::1"
+        << "https://x";
     QTest::newRow("is the proxy itself when its header is malformed")
-        << "127.0.0.1" << QByteArray("X-Forwarded-For: 203.0.113.5, nonsense\r\n") << "127.0.0.1";
+        << "127.0.0.1" << QByteArray("X-Forwarded-For: 203.0.113.5, nonsense\r\n") << "127.0.0.1"
+        << "http://x";
+    QTest::newRow("links back by the scheme and host a trusted proxy was reached at")
+        << "127.0.0.1"
+        << QByteArray("X-Forwarded-Proto: https\r\nX-Forwarded-Host: ph.example.org\r\n")
+        << "127.0.0.1"
+        << "https://ph.example.org";
+    QTest::newRow("ignores a forwarded scheme and host from a peer that is not trusted")
+        << "192.0.2.1"
+        << QByteArray("X-Forwarded-Proto: https\r\nForwarded: proto=https;host=evil.test\r\n")
+        << "127.0.0.1"
+        << "http://x";
+    QTest::newRow("never puts a forwarded host that is not a host into a link")
+        << "127.0.0.1" << QByteArray("Forwarded: proto=https;host=\"a/b@evil.test\"\r\n")
+        << "127.0.0.1"
+        << "https://x";
 }
 
 void tst_HttpServer::tellsTheClientBehindATrustedProxy()
@@ -932,6 +954,7 @@ void tst_HttpServer::tellsTheClientBehindATrustedProxy()
     QFETCH(QString, trusted);
     QFETCH(QByteArray, headers);
     QFETCH(QString, client);
+    QFETCH(QString, origin);
     m_server->setTrustedProxies(TrustedProxies::parse(trusted).value());
     const QByteArray reply = HttpClient::raw(
         m_server->port(), "GET /whoami HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n", 5000, "}");
@@ -939,6 +962,7 @@ void tst_HttpServer::tellsTheClientBehindATrustedProxy()
     const QJsonObject who = bodyOf(reply);
     QCOMPARE(who.value(QStringLiteral("client")).toString(), client);
     QCOMPARE(who.value(QStringLiteral("peer")).toString(), QStringLiteral("127.0.0.1"));
+    QCOMPARE(who.value(QStringLiteral("origin")).toString(), origin);
 }
 
 void tst_HttpServer::countsAProxyConnectionForTheClientOfEachRequest()

@@ -284,6 +284,7 @@ bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket
     request.remoteAddress = m_guard ? m_guard->clientOf(socket) : QHostAddress();
     if (request.remoteAddress.isNull())
         request.remoteAddress = request.peerAddress;
+    request.viaTrustedProxy = m_trusted.contains(request.peerAddress);
     request.receivedAtMs = m_clock.nowMs();
 
     const Router::Match match = m_router.match(request.method, request.path);

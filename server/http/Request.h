@@ -51,13 +51,15 @@ struct Request
     QJsonObject jsonObject() const;
     // Seconds from `Prefer: wait=N`, capped at `cap`; nullopt when absent.
     std::optional<int> preferWait(int cap) const;
-    // Where the client reached us: http://<Host> (127.0.0.1 without a Host header), for
-    // links back into the API in answers.
-    QString origin() const
-    {
-        const QString host = QString::fromLatin1(header("host"));
-        return QStringLiteral("http://") + (host.isEmpty() ? QStringLiteral("127.0.0.1") : host);
-    }
+    // Whether the TCP peer is one of http.trustedProxies (its Forwarded / X-Forwarded-*
+    // headers are believed).
+    bool viaTrustedProxy = false;
+
+    // Where the client reached us, for links back into the API in answers: http://<Host>
+    // (127.0.0.1 without a Host header); behind a trusted proxy, the scheme and host its
+    // Forwarded (proto=, host=) or X-Forwarded-Proto / X-Forwarded-Host name, so a service
+    // behind a TLS-terminating proxy hands out https:// and wss:// links.
+    QString origin() const;
 };
 
 } // namespace ph::http
