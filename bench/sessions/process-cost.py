@@ -23,7 +23,7 @@ FLAGS = [
     "--disable-sync", "--disable-extensions", "--disable-default-apps", "--disable-breakpad",
     "--disable-domain-reliability", "--disable-client-side-phishing-detection",
     "--disable-features=Translate,MediaRouter,OptimizationHints,InterestFeedContentSuggestions,"
-    "AutofillServerCommunication,BackForwardCache,SpareRendererForSitePerProcess",
+    "AutofillServerCommunication,BackForwardCache,SpareRendererForSitePerProcess,RenderDocument",
     "--metrics-recording-only", "--password-store=basic", "--use-mock-keychain", "--mute-audio",
     "--hide-scrollbars", "--window-size=1280,800",
     # Nothing listens here: an idle session makes no connection.

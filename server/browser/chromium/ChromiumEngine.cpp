@@ -160,9 +160,13 @@ QStringList ChromiumEngine::arguments() const
         QStringLiteral("--disable-client-side-phishing-detection"),
         // A lease's context is disposed after one use: a page kept for going back, or a
         // renderer started ahead for the next navigation, would be thrown away unused.
+        // RenderDocument: a same-site navigation reuses the frame's renderer-side frame and
+        // compositor instead of building new ones for every document; a session's warm tab
+        // navigates again and again, and the new ones cost about a quarter of the CPU of
+        // each page (bench/scrape --sessions; docs/decisions.md, "Session scrape speed").
         QStringLiteral("--disable-features=Translate,MediaRouter,OptimizationHints,"
                        "InterestFeedContentSuggestions,AutofillServerCommunication,"
-                       "BackForwardCache,SpareRendererForSitePerProcess"),
+                       "BackForwardCache,SpareRendererForSitePerProcess,RenderDocument"),
         QStringLiteral("--metrics-recording-only"),
         QStringLiteral("--password-store=basic"),
         QStringLiteral("--use-mock-keychain"),
