@@ -2,7 +2,9 @@
 // client (tests/mcp/transports_mcp.mjs): @modelcontextprotocol/sdk 1.32.2 on the 2025
 // session transport and @modelcontextprotocol/client 2.4.0 on the 2026-07-28 stateless
 // one, calling the same tool: the configuration MCP's list_sites and the browser
-// bridge's scrape of a fixture page.
+// bridge's scrape of a fixture page. Then the bridge's bounded snapshot of a big page,
+// for plain JSON and stateless MCP callers: within the budget, scope honoured, the
+// continuation bringing the rest.
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "NodeScript.h"
@@ -20,6 +22,7 @@ class tst_McpTransports : public QObject
 private Q_SLOTS:
     void bothGenerationsCallTheConfigurationTool();
     void bothGenerationsCallTheBridgesScrape();
+    void boundsTheSnapshotOfABigPage();
 
 private:
     static NodeResult run(const QString &url, const QString &key, const QString &tool,
@@ -86,6 +89,127 @@ void tst_McpTransports::bothGenerationsCallTheBridgesScrape()
              QJsonArray{QStringLiteral("Harbour")});
     // Each generation read the page itself.
     QCOMPARE(fixture.hits("/harbour"), 2);
+}
+
+void tst_McpTransports::boundsTheSnapshotOfABigPage()
+{
+    QByteArray html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Big</title>"
+                      "</head><body>";
+    for (int i = 0; i < 60; ++i)
+        html += "<h2>Section " + QByteArray::number(i) + "</h2><p>Paragraph " +
+                QByteArray::number(i) + " " + QByteArray(200, char('a' + i % 26)) +
+                "</p><a href=\"/more/" + QByteArray::number(i) + "\">More " +
+                QByteArray::number(i) + "</a>";
+    html += "<section id=\"prices\"><h2>Prices</h2><p>Rope 12.50</p></section></body></html>";
+    FixtureServer fixture;
+    QVERIFY(fixture.start());
+    fixture.page("/big", html);
+    TestService ph;
+    QVERIFY2(ph.ok(), qPrintable(ph.error()));
+    HttpClient c = ph.client();
+    const QString url = fixture.url(QStringLiteral("/big"));
+    auto scrape = [&](const QJsonObject &extra) {
+        QJsonObject params{{QStringLiteral("urls"), QJsonArray{url}},
+                           {QStringLiteral("formats"), QJsonArray{QStringLiteral("ariaSnapshot")}}};
+        for (auto it = extra.begin(); it != extra.end(); ++it)
+            params.insert(it.key(), it.value());
+        return c.post(QStringLiteral("/mcp"), {{QStringLiteral("tool"), QStringLiteral("scrape")},
+                                               {QStringLiteral("params"), params}});
+    };
+
+    // Within the budget, every heading and link first, then the rest by cursor.
+    QJsonObject extra{{QStringLiteral("maxChars"), 6000}};
+    QStringList lines;
+    int calls = 0;
+    for (;;) {
+        const auto r = scrape(extra);
+        QVERIFY2(r.status == 200, r.body.constData());
+        const QString aria = r.json()
+                                 .value(QStringLiteral("results"))
+                                 .toArray()
+                                 .at(0)
+                                 .toObject()
+                                 .value(QStringLiteral("ariaSnapshot"))
+                                 .toString();
+        QVERIFY(aria.size() <= 6000);
+        if (calls++ == 0) {
+            QVERIFY2(aria.contains(QLatin1String("Section 59")), qPrintable(aria.left(300)));
+            QVERIFY(aria.contains(QLatin1String("More 59")));
+            QVERIFY(!aria.contains(QLatin1String("Paragraph 59")));
+        }
+        lines << aria.split(QLatin1Char('\n'));
+        const QString cursor = r.json()
+                                   .value(QStringLiteral("truncation"))
+                                   .toObject()
+                                   .value(QStringLiteral("cursor"))
+                                   .toString();
+        if (cursor.isEmpty())
+            break;
+        QVERIFY(calls < 20);
+        extra.insert(QStringLiteral("cursor"), cursor);
+    }
+    QVERIFY(calls > 2);
+    for (int i = 0; i < 60; ++i)
+        QVERIFY2(lines.filter(QStringLiteral("Paragraph %1 ").arg(i)).size() == 1,
+                 qPrintable(QStringLiteral("paragraph %1").arg(i)));
+
+    // scope reads only what the selector matches, text and tree alike.
+    const auto scoped =
+        scrape({{QStringLiteral("scope"), QStringLiteral("#prices")},
+                {QStringLiteral("formats"),
+                 QJsonArray{QStringLiteral("ariaSnapshot"), QStringLiteral("text")}}});
+    QVERIFY2(scoped.status == 200, scoped.body.constData());
+    const QJsonObject page =
+        scoped.json().value(QStringLiteral("results")).toArray().at(0).toObject();
+    QVERIFY(
+        page.value(QStringLiteral("ariaSnapshot")).toString().contains(QLatin1String("Prices")));
+    QVERIFY(!page.value(QStringLiteral("ariaSnapshot"))
+                 .toString()
+                 .contains(QLatin1String("Section 1")));
+    QCOMPARE(page.value(QStringLiteral("text")).toString().trimmed(),
+             QStringLiteral("Prices\n\nRope 12.50"));
+
+    // A stateless MCP caller gets the same bounded answer.
+    const QJsonObject call{
+        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+        {QStringLiteral("id"), 1},
+        {QStringLiteral("method"), QStringLiteral("tools/call")},
+        {QStringLiteral("params"),
+         QJsonObject{
+             {QStringLiteral("name"), QStringLiteral("scrape")},
+             {QStringLiteral("arguments"),
+              QJsonObject{{QStringLiteral("urls"), QJsonArray{url}},
+                          {QStringLiteral("formats"), QJsonArray{QStringLiteral("ariaSnapshot")}},
+                          {QStringLiteral("maxChars"), 6000}}},
+             {QStringLiteral("_meta"),
+              QJsonObject{{QStringLiteral("io.modelcontextprotocol/protocolVersion"),
+                           QStringLiteral("2026-07-28")},
+                          {QStringLiteral("io.modelcontextprotocol/clientCapabilities"),
+                           QJsonObject()}}}}}};
+    const auto mcp =
+        c.send("POST", QStringLiteral("/mcp"), QJsonDocument(call).toJson(QJsonDocument::Compact),
+               {{"Accept", "application/json, text/event-stream"},
+                {"MCP-Protocol-Version", "2026-07-28"},
+                {"Mcp-Method", "tools/call"},
+                {"Mcp-Name", "scrape"}});
+    QVERIFY2(mcp.status == 200, mcp.body.constData());
+    const QJsonObject content = mcp.json()
+                                    .value(QStringLiteral("result"))
+                                    .toObject()
+                                    .value(QStringLiteral("structuredContent"))
+                                    .toObject();
+    QVERIFY(content.value(QStringLiteral("results"))
+                .toArray()
+                .at(0)
+                .toObject()
+                .value(QStringLiteral("ariaSnapshot"))
+                .toString()
+                .size() <= 6000);
+    QVERIFY(!content.value(QStringLiteral("truncation"))
+                 .toObject()
+                 .value(QStringLiteral("cursor"))
+                 .toString()
+                 .isEmpty());
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_McpTransports)
