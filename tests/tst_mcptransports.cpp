@@ -169,6 +169,26 @@ void tst_McpTransports::boundsTheSnapshotOfABigPage()
     QCOMPARE(page.value(QStringLiteral("text")).toString().trimmed(),
              QStringLiteral("Prices\n\nRope 12.50"));
 
+    // act's snapshot after its step covers only what scope matches.
+    const auto acted =
+        c.post(QStringLiteral("/mcp"),
+               {{QStringLiteral("tool"), QStringLiteral("act")},
+                {QStringLiteral("params"),
+                 QJsonObject{{QStringLiteral("url"), url},
+                             {QStringLiteral("action"), QStringLiteral("scroll")},
+                             {QStringLiteral("direction"), QStringLiteral("top")},
+                             {QStringLiteral("scope"), QStringLiteral("#prices")}}}});
+    QVERIFY2(acted.status == 200, acted.body.constData());
+    const QString actAria = acted.json()
+                                .value(QStringLiteral("result"))
+                                .toObject()
+                                .value(QStringLiteral("json"))
+                                .toObject()
+                                .value(QStringLiteral("ariaSnapshot"))
+                                .toString();
+    QVERIFY2(actAria.contains(QLatin1String("Prices")), acted.body.left(600).constData());
+    QVERIFY(!actAria.contains(QLatin1String("Section 1")));
+
     // A stateless MCP caller gets the same bounded answer.
     const QJsonObject call{
         {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
