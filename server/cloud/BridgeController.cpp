@@ -1,6 +1,7 @@
 #include "BridgeController.h"
 
 #include "SessionWork.h"
+#include "SnapshotBudget.h"
 
 #include "AgentRequest.h"
 #include "RunService.h"
@@ -67,25 +68,30 @@ const BuiltIn kTools[] = {
         "response":{"type":"object"},"recording_id":{"type":"string"}}})"},
     {"scrape", "cloudScrape",
      "Read pages: text, accessibility tree, links. Takes the fields of POST /scrape (urls, "
-     "formats, timeoutMs …); tab_urls is accepted for urls.",
+     "formats, timeoutMs …); tab_urls is accepted for urls. The answer's page content stays "
+     "within maxChars (default 24000): headings and interactive elements first, the rest "
+     "through truncation.cursor; scope (a CSS selector) reads only what it matches.",
      R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
         "urls":{"type":"array","items":{"type":"string"}},
-        "tab_urls":{"type":"array","items":{"type":"string"}},"formats":{"type":"array","items":{"type":"string"}}}})"},
+        "tab_urls":{"type":"array","items":{"type":"string"}},"formats":{"type":"array","items":{"type":"string"}},
+        "maxChars":{"type":"integer","minimum":1000,"maximum":1000000},"cursor":{"type":"string"},"scope":{"type":"string"}}})"},
     {"planner", "cloudAgent", "Carry out a multi-step task described in natural language.",
      R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
         "user_input":{"type":"string"},
         "tab_urls":{"type":"array","items":{"type":"string"}},"schema":{"type":"object"}},
         "required":["user_input"]})"},
     {"extract", "cloudAgent",
-     "Extract structured data from pages, shaped like an optional JSON Schema.",
+     "Extract structured data from pages, shaped like an optional JSON Schema. Page text in "
+     "the answer stays within maxChars (default 24000); truncation.cursor brings the rest.",
      R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
-        "user_input":{"type":"string"},
+        "maxChars":{"type":"integer","minimum":1000,"maximum":1000000},"cursor":{"type":"string"},"user_input":{"type":"string"},
         "tab_urls":{"type":"array","items":{"type":"string"}},"schema":{"type":"object"}},
         "required":["user_input"]})"},
     {"act", "cloudAgent",
      "One page interaction: navigate, click, type, select, check, uncheck, press, scroll, "
      "wait, search or submit, by accessible name or element id. url (or tab_urls[0]) is "
-     "opened first.",
+     "opened first. The page's ariaSnapshot afterwards stays within maxChars (default "
+     "24000), narrowed to scope (a CSS selector) when given.",
      R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
         "action":{"type":"string","enum":["navigate","click","type",
         "select","check","uncheck","press","scroll","wait","search","submit"]},
@@ -94,13 +100,16 @@ const BuiltIn kTools[] = {
         "option":{"type":"string"},"key":{"type":"string"},
         "direction":{"type":"string","enum":["down","up","top","bottom"]},
         "selector":{"type":"string"},"ms":{"type":"integer","minimum":0,"maximum":60000},
-        "submit":{"type":"boolean"}},"required":["action"]})"},
+        "submit":{"type":"boolean"},"maxChars":{"type":"integer","minimum":1000,"maximum":1000000},"cursor":{"type":"string"},"scope":{"type":"string"}},"required":["action"]})"},
     {"crawl", "cloudAgent",
-     "Read a page and follow its next-page links, extracting text or schema-shaped data.",
+     "Read a page and follow its next-page links, extracting text or schema-shaped data. Page "
+     "text in the answer stays within maxChars (default 24000); truncation.cursor brings the "
+     "rest.",
      R"({"type":"object","properties":{"browserSession":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
         "url":{"type":"string"},
         "tab_urls":{"type":"array","items":{"type":"string"}},"schema":{"type":"object"},
-        "maxPages":{"type":"integer","minimum":1,"maximum":1000},"paginate":{"type":"boolean"}}})"},
+        "maxPages":{"type":"integer","minimum":1,"maximum":1000},"paginate":{"type":"boolean"},
+        "maxChars":{"type":"integer","minimum":1000,"maximum":1000000},"cursor":{"type":"string"}}})"},
     {"replay_workflow", "cloudAgent",
      "Run a previous workflow again: its recorded steps, then read the page (with input and "
      "schema, like an agent task). By recording_id (a trajectoryId) or by its URL.",
@@ -123,6 +132,13 @@ const BuiltIn *builtIn(const QString &name)
             return &t;
     }
     return nullptr;
+}
+
+// The page-reading tools, whose answers are bounded snapshots (SnapshotBudget).
+bool budgeted(const QString &tool)
+{
+    return tool == QLatin1String("scrape") || tool == QLatin1String("act") ||
+           tool == QLatin1String("extract") || tool == QLatin1String("crawl");
 }
 
 bool deviceOnly(const QString &tool)
@@ -392,8 +408,32 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
                               problem.section(QLatin1Char(' '), 0, 0));
     }
 
+    if (!budgeted(call.tool)) {
+        dispatch(call, ex, std::move(reply), {});
+        return;
+    }
+    // A bounded snapshot: the tool runs without maxChars, scope and cursor; its answer is
+    // cut to the budget (MCP and plain callers alike).
+    const SnapshotBudget::Request budget = SnapshotBudget::read(call.params);
+    const QString scope = call.params.value(QStringLiteral("scope")).toString().trimmed();
+    Call inner = call;
+    inner.params = SnapshotBudget::withoutBudgetFields(call.params);
+    dispatch(
+        inner, ex,
+        [reply, budget](int status, const QJsonObject &body, const DomainError *error) {
+            if (error || status != 200)
+                reply(status, body, error);
+            else
+                reply(status, SnapshotBudget::apply(body, budget), nullptr);
+        },
+        scope);
+}
+
+void BridgeController::dispatch(const Call &call, Exchange &ex, Reply reply, const QString &scope)
+{
     const QString tool = call.tool;
     const QString triggerId = call.triggerId;
+    const bool saved = tool.startsWith(kSavedPrefix);
     if (tool == QLatin1String("scrape")) {
         QJsonObject request = call.params;
         if (!request.contains(QStringLiteral("urls")) &&
@@ -410,6 +450,10 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
             scrape.fieldPrefix = QStringLiteral("params");
             scrape.subscriptions = call.webhooks;
             scrape.params = call.params;
+            scrape.contentScope = scope;
+            if (!scope.isEmpty() && !request.contains(QStringLiteral("accessibilityTree")))
+                request.insert(QStringLiteral("accessibilityTree"),
+                               QJsonObject{{QStringLiteral("scope"), scope}});
             m_scrape.start(request, scrape, &ex, [reply, tool, triggerId](const QJsonObject &body) {
                 reply(200, withTool(body, tool, triggerId), nullptr);
             });
@@ -436,10 +480,13 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
             url.isEmpty())
             script.append(QJsonObject{{QStringLiteral("tool"), QStringLiteral("act_on_tab")},
                                       {QStringLiteral("args"), args}});
-        runAgent(scriptRequest(call, script,
-                               QStringLiteral("act: %1").arg(
-                                   args.value(QStringLiteral("action")).toString())),
-                 call, ex, reply);
+        ExecuteRequest request = scriptRequest(
+            call, script,
+            QStringLiteral("act: %1").arg(args.value(QStringLiteral("action")).toString()));
+        // The snapshot after the step covers only what scope matches.
+        if (!scope.isEmpty())
+            request.runSettings.extraction.treeScope = scope;
+        runAgent(request, call, ex, reply);
         return;
     }
     if (tool == QLatin1String("crawl")) {

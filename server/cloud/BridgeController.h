@@ -75,6 +75,8 @@ public:
     // Runs `call` for the exchange's key; `reply` is called once. Throws DomainError
     // for what is wrong before any work starts.
     void invoke(const Call &call, http::Exchange &exchange, Reply reply);
+    // The tool's work once checked; `scope` narrows what scrape and act read.
+    void dispatch(const Call &call, http::Exchange &exchange, Reply reply, const QString &scope);
 
 private:
     void post(http::Exchange &ex);

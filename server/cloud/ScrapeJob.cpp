@@ -27,6 +27,8 @@ QJsonObject ScrapeOptions::snapshotOptions() const
                   {QStringLiteral("maxNodes"), maxNodes}};
     if (!scope.isEmpty())
         o.insert(QStringLiteral("scope"), scope);
+    if (!contentScope.isEmpty())
+        o.insert(QStringLiteral("contentScope"), contentScope);
     if (maxTextChars > 0)
         o.insert(QStringLiteral("maxTextChars"), maxTextChars);
     return o;

@@ -26,7 +26,8 @@ struct ScrapeOptions
 {
     QStringList formats;
     int maxNodes = 2000;
-    QString scope;
+    QString scope;        // the accessibility tree's (accessibilityTree.scope)
+    QString contentScope; // text and markdown's (the bridge's scope)
     int timeoutMs = 30000;
     bool domContentLoaded = false;
     QString waitForSelector;

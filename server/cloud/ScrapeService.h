@@ -36,6 +36,9 @@ struct ScrapeCall
     QString fieldPrefix;
     QList<WebhookSubscription> subscriptions;
     QJsonObject params;
+    // A CSS selector narrowing text and markdown to what it matches (the bridge's
+    // `scope`; docs/api/mcp.md "Bounded snapshots").
+    QString contentScope;
 };
 
 // The scrape of /scrape (docs/api/scrape.md) as a domain service: reads the request,

@@ -1,5 +1,8 @@
 #include "McpServer.h"
 
+#include "McpRpc.h"
+#include "McpStateless.h"
+
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/JsonSchema.h"
@@ -20,39 +23,10 @@ using http::Route;
 
 namespace {
 
-constexpr int kParseError = -32700;
-constexpr int kInvalidRequest = -32600;
-constexpr int kMethodNotFound = -32601;
-constexpr int kInvalidParams = -32602;
-constexpr int kInternalError = -32603;
-constexpr int kBadRequest = -32000;
-constexpr int kSessionNotFound = -32001;
+using namespace rpc;
+using RpcFailure = rpc::Failure;
 
 const QString kSessionHeader = QStringLiteral("Mcp-Session-Id");
-
-QJsonObject rpcError(const QJsonValue &id, int code, const QString &message)
-{
-    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-            {QStringLiteral("id"), id.isUndefined() ? QJsonValue() : id},
-            {QStringLiteral("error"),
-             QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}}}};
-}
-
-QJsonObject rpcResult(const QJsonValue &id, const QJsonObject &result)
-{
-    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-            {QStringLiteral("id"), id},
-            {QStringLiteral("result"), result}};
-}
-
-// A protocol error raised while handling one message; `httpStatus` set when the whole
-// exchange should answer with that status instead of 200.
-struct RpcFailure
-{
-    int code;
-    QString message;
-    int httpStatus = 0;
-};
 
 // What a session costs besides its clientInfo: ids, version, timestamps.
 constexpr qint64 kSessionOverheadBytes = 128;
@@ -62,41 +36,14 @@ bool batchesAllowed(const QString &version)
     return version == QLatin1String("2025-03-26") || version == QLatin1String("2024-11-05");
 }
 
-// A tools/call result that reports an error the model can act on.
-QJsonObject toolErrorResult(const QJsonObject &error)
+QJsonObject rpcError(const QJsonValue &id, int code, const QString &message)
 {
-    return {{QStringLiteral("content"),
-             QJsonArray{QJsonObject{
-                 {QStringLiteral("type"), QStringLiteral("text")},
-                 {QStringLiteral("text"),
-                  QString::fromUtf8(QJsonDocument(error).toJson(QJsonDocument::Compact))}}}},
-            {QStringLiteral("isError"), true}};
+    return rpc::error(id, code, message);
 }
 
-QJsonObject apiErrorResult(const DomainError &e)
+QJsonObject rpcResult(const QJsonValue &id, const QJsonObject &result)
 {
-    QJsonObject error{{QStringLiteral("code"), e.code()},
-                      {QStringLiteral("error"), e.message()},
-                      {QStringLiteral("status"), http::statusOf(e.kind())}};
-    if (!e.field().isEmpty())
-        error.insert(QStringLiteral("field"), e.field());
-    if (!e.details().isEmpty())
-        error.insert(QStringLiteral("details"), e.details());
-    return toolErrorResult(error);
-}
-
-QJsonObject toolResult(const QJsonObject &output, const QString &protocolVersion,
-                       const QString &latest)
-{
-    QJsonObject result{{QStringLiteral("content"),
-                        QJsonArray{QJsonObject{
-                            {QStringLiteral("type"), QStringLiteral("text")},
-                            {QStringLiteral("text"), QString::fromUtf8(QJsonDocument(output).toJson(
-                                                         QJsonDocument::Compact))}}}},
-                       {QStringLiteral("isError"), false}};
-    if (protocolVersion == latest)
-        result.insert(QStringLiteral("structuredContent"), output);
-    return result;
+    return rpc::result(id, result);
 }
 
 } // namespace
@@ -325,6 +272,17 @@ void McpServer::postAs(Exchange &ex, const Caller &caller)
         if (m.toObject().value(QStringLiteral("method")).toString() == QLatin1String("initialize"))
             hasInitialize = true;
     }
+    // The 2026-07-28 stateless transport: one request per POST, no session.
+    const QByteArray versionHeader = request.header("mcp-protocol-version");
+    if (!batch && stateless::isStatelessRequest(versionHeader, doc.object())) {
+        postStateless(ex, doc.object());
+        return;
+    }
+    if (batch && isStatelessVersion(QString::fromLatin1(versionHeader.trimmed()))) {
+        fail(ex, 400, kInvalidRequest,
+             QStringLiteral("Invalid Request: a stateless POST carries one request, not a batch"));
+        return;
+    }
 
     QString sessionId;
     Session *session = nullptr;
@@ -353,7 +311,7 @@ void McpServer::postAs(Exchange &ex, const Caller &caller)
         first.contains(QStringLiteral("id")) &&
         first.value(QStringLiteral("jsonrpc")) == QJsonValue(QStringLiteral("2.0")) &&
         first.value(QStringLiteral("params")).isObject() &&
-        callAsync(ex, first, session, sessionId))
+        callAsync(ex, first, session->protocolVersion, sessionId))
         return;
 
     QJsonArray responses;
@@ -378,7 +336,7 @@ void McpServer::postAs(Exchange &ex, const Caller &caller)
     ex.respond(status, body, "application/json", headers);
 }
 
-bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *session,
+bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, const QString &version,
                           const QString &sessionId)
 {
     const QJsonValue id = message.value(QStringLiteral("id"));
@@ -392,26 +350,26 @@ bool McpServer::callAsync(Exchange &ex, const QJsonObject &message, Session *ses
     try {
         tool = resolveCall(params, ex.request(), &arguments, &early);
     } catch (const RpcFailure &f) {
-        answer(ex, rpcError(id, f.code, f.message));
+        answer(ex, rpc::error(id, f.code, f.message, f.data));
         return true;
     }
     if (!tool) {
-        answer(ex, rpcResult(id, early));
+        answer(ex, rpcResult(id, stamped(early, version, serverInfoMeta())));
         return true;
     }
     if (!tool->asyncHandler)
         return false; // the ordinary path answers it
-    const QString version = session->protocolVersion;
-    const QString latest = latestVersion();
     QPointer<Exchange> guard(&ex);
     auto replied = std::make_shared<bool>(false);
-    ToolReply reply = [guard, id, version, latest, replied, answer](const QJsonObject &output,
-                                                                    const DomainError *error) {
+    const QJsonObject serverMeta = serverInfoMeta();
+    ToolReply reply = [guard, id, version, replied, answer, serverMeta](const QJsonObject &output,
+                                                                        const DomainError *error) {
         if (*replied || !guard)
             return;
         *replied = true;
-        answer(*guard,
-               rpcResult(id, error ? apiErrorResult(*error) : toolResult(output, version, latest)));
+        const QJsonObject result =
+            error ? apiErrorResult(*error) : toolResult(output, structuredFor(version));
+        answer(*guard, rpcResult(id, stamped(result, version, serverMeta)));
     };
     try {
         const CallContext context{ex.request().principal, ex.request(), sessionId, version, &ex};
@@ -584,8 +542,8 @@ QJsonObject McpServer::callTool(const QJsonObject &params, const CallContext &co
                                      .arg(tool->name)}});
     }
     try {
-        return toolResult(tool->handler(arguments, context), context.protocolVersion,
-                          latestVersion());
+        return toolResult(tool->handler(arguments, context),
+                          structuredFor(context.protocolVersion));
     } catch (const DomainError &e) {
         return apiErrorResult(e);
     }

@@ -59,7 +59,13 @@ struct Tool
 };
 
 // The server side of the MCP streamable-HTTP transport, for any area that offers MCP
-// tools: JSON-RPC 2.0 over POST on one path, answered with application/json.
+// tools: JSON-RPC 2.0 over POST on one path, answered with application/json. Both
+// generations share the path and the tools; the request picks one (docs/api/mcp.md):
+// `initialize`, or a session id, is the 2025 session transport below; a request whose
+// params._meta carries io.modelcontextprotocol/protocolVersion (or whose
+// MCP-Protocol-Version header names a stateless version) is the 2026-07-28 stateless
+// transport (McpStateless.cpp: server/discover, tools/list, tools/call,
+// subscriptions/listen; headers checked against the body, McpStateless.h).
 //
 // - `initialize` negotiates the protocol version (the client's when supported, else
 //   our latest) and issues `Mcp-Session-Id`; every later request must carry it: 400
@@ -109,8 +115,19 @@ public:
         qint64 idleTimeoutMs = 3'600'000;
     };
 
-    static const QStringList &supportedVersions(); // newest first
+    // The session-based (2025) versions, newest first: initialize, Mcp-Session-Id.
+    static const QStringList &supportedVersions();
     static QString latestVersion();
+    // The stateless versions (2026-07-28): no initialize, each request carries its version
+    // in _meta and the Mcp-Method / Mcp-Name / MCP-Protocol-Version headers (McpStateless.h).
+    static const QStringList &statelessVersions();
+    static bool isStatelessVersion(const QString &version);
+    // Every version either transport speaks (server/discover, UnsupportedProtocolVersion).
+    static QStringList allVersions();
+    // How long a stateless client may cache tools/list and server/discover (ttlMs).
+    static constexpr qint64 kListTtlMs = 60'000;
+    // A subscriptions/listen stream writes a comment this often when idle.
+    static constexpr int kListenKeepAliveMs = 25'000;
 
     // One class serves several endpoints (/mcp for the bridge, /config/mcp for the owner's
     // AI), so its path is the one route path not written in a routes() table: the owner
@@ -161,8 +178,19 @@ private:
     };
 
     // A lone tools/call of an asynchronous tool: handled (true), or not one (false).
-    bool callAsync(http::Exchange &ex, const QJsonObject &message, Session *session,
+    bool callAsync(http::Exchange &ex, const QJsonObject &message, const QString &version,
                    const QString &sessionId);
+    // The stateless transport (McpStateless.cpp): one request per POST, no session.
+    void postStateless(http::Exchange &ex, const QJsonObject &message);
+    void answerStateless(http::Exchange &ex, const QJsonObject &message, const QString &version);
+    QJsonObject discover() const;
+    // subscriptions/listen: an SSE stream that acknowledges and stays open.
+    void listen(http::Exchange &ex, const QJsonValue &id, const QJsonObject &params);
+    QJsonObject serverInfoMeta() const;
+    static bool structuredFor(const QString &version);
+    // A stateless result carries resultType and the server's identity in _meta.
+    static QJsonObject stamped(QJsonObject result, const QString &version,
+                               const QJsonObject &serverMeta);
     // One JSON-RPC message; returns the response, or an undefined value for
     // notifications and responses.
     QJsonValue handleMessage(const QJsonValue &message, Session *session, const QString &sessionId,

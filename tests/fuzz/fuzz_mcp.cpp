@@ -4,12 +4,16 @@
 // arguments checked against a tool's input schema. The first byte picks the protocol
 // version (batches are allowed on the older ones) and whether the version header is
 // sent. Responses are written to a socket that only records them.
+// With bit 6 of the first byte set, the input is a request of the stateless 2026-07-28
+// transport instead, no session: "<MCP-Protocol-Version>\n<Mcp-Method>\n<Mcp-Name>\n<body>"
+// (mcp/McpStateless.h's header checks, server/discover, tools/call, subscriptions/listen).
 #include "FuzzInput.h"
 
 #include "core/Clock.h"
 #include "core/DomainError.h"
 #include "http/Exchange.h"
 #include "mcp/McpServer.h"
+#include "mcp/McpStateless.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -98,6 +102,9 @@ QByteArray post(mcp::McpServer &server, http::Request r)
     RecordingSocket socket;
     QPointer<http::Exchange> exchange = new http::Exchange(std::move(r), &socket, nullptr, nullptr);
     server.post(*exchange);
+    // subscriptions/listen holds its stream open: the client leaves.
+    if (exchange && exchange->isStreaming())
+        delete exchange.data();
     // The exchange deletes itself later once answered; every call here answers at once.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     ph::fuzz::require(exchange.isNull(), "an exchange outlived its answer");
@@ -124,6 +131,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         QStringLiteral("/mcp"), http::AuthPolicy::ApiKey,
         {QStringLiteral("fuzz"), QStringLiteral("Fuzz"), QStringLiteral("1"), QString()}, clock);
     server.addTool(schemaTool());
+
+    if (choice & 0x40) {
+        const QByteArray versionHeader = in.until('\n');
+        const QByteArray method = in.until('\n');
+        const QByteArray name = in.until('\n');
+        const QByteArray body = in.rest();
+        // The checks alone, as a proxy in front of the server could run them.
+        const QJsonObject message = QJsonDocument::fromJson(body).object();
+        QString declared;
+        const auto failure = mcp::stateless::check({versionHeader, method, name}, message, &declared);
+        require(!failure || failure->httpStatus == 400, "a header check failed without a 400");
+        (void)mcp::stateless::decodeHeaderValue(name);
+        http::Request r = request(body, {}, versionHeader);
+        if (!method.isEmpty())
+            r.headers.insert("mcp-method", method);
+        if (!name.isEmpty())
+            r.headers.insert("mcp-name", name);
+        const QByteArray answer = post(server, std::move(r));
+        require(answer.startsWith("HTTP/1.1 "), "a stateless request left unanswered");
+        require(!answer.contains("Mcp-Session-Id"), "the stateless transport minted a session");
+        return 0;
+    }
 
     const QByteArray initialize =
         QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},

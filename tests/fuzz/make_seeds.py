@@ -211,6 +211,18 @@ def mcp():
              {"jsonrpc": "2.0", "id": 9, "result": {}}, rpc("nope", id=4)]
     write("mcp", "batch.json", b"\x01" + json.dumps(batch).encode())
     write("mcp", "invalid.json", b"\x82" + json.dumps(rpc("tools/call", {"name": "configure", "arguments": {"siteId": "", "other": 1}})).encode())
+    # Bit 6: the stateless transport, "<version>\n<Mcp-Method>\n<Mcp-Name>\n<body>".
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    def modern(method, name, params):
+        params = dict(params, _meta=meta)
+        return b"\x40" + b"\n".join([b"2026-07-28", method.encode(), name.encode(),
+                                      json.dumps(rpc(method, params)).encode()])
+    write("mcp", "stateless-call.json", modern("tools/call", "configure", {"name": "configure", "arguments": {"siteId": "s1"}}))
+    write("mcp", "stateless-sentinel.json", modern("tools/call", "=?base64?Y29uZmlndXJl?=", {"name": "configure", "arguments": {"siteId": "s1"}}))
+    write("mcp", "stateless-mismatch.json", modern("tools/list", "", {"name": "configure"}))
+    write("mcp", "stateless-discover.json", modern("server/discover", "", {}))
+    write("mcp", "stateless-listen.json", modern("subscriptions/listen", "", {"notifications": {"toolsListChanged": True}}))
 
 
 def pageagent():

@@ -28,6 +28,23 @@ public:
                        " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n");
         return QTest::qWaitFor([this] { return pump(), m_status != 0; }, 10000);
     }
+    // The same for a stream a POST opens (MCP's subscriptions/listen): `headers` are
+    // whole lines without CRLF ("Name: value").
+    bool post(quint16 port, const QString &path, const QList<QByteArray> &headers,
+              const QByteArray &body)
+    {
+        m_socket.connectToHost(QStringLiteral("127.0.0.1"), port);
+        if (!m_socket.waitForConnected(5000))
+            return false;
+        QByteArray request = "POST " + path.toUtf8() +
+                             " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             "Content-Length: " +
+                             QByteArray::number(body.size()) + "\r\n";
+        for (const QByteArray &h : headers)
+            request += h + "\r\n";
+        m_socket.write(request + "\r\n" + body);
+        return QTest::qWaitFor([this] { return pump(), m_status != 0; }, 10000);
+    }
     int status() const { return m_status; }
     QByteArray headers() const { return m_headers; }
     bool closed() { return pump(), m_closed; }

@@ -7,9 +7,17 @@ import { extract, nextPage } from './extract.js';
 
 const VERSION = 1;
 
-function text(maxChars) {
-  const root = document.body || document.documentElement;
-  const all = root ? root.innerText || '' : '';
+// The elements a content scope (a CSS selector) names, else the body.
+function contentRoots(scope) {
+  if (!scope) {
+    const root = document.body || document.documentElement;
+    return root ? [root] : [];
+  }
+  return Array.from(document.querySelectorAll(scope));
+}
+
+function text(maxChars, scope) {
+  const all = contentRoots(scope).map((root) => root.innerText || '').join('\n\n');
   if (maxChars > 0 && all.length > maxChars) {
     return { text: all.slice(0, maxChars), truncated: true, length: all.length };
   }
@@ -23,7 +31,8 @@ function metaDescription() {
   return meta ? (meta.getAttribute('content') || '').trim() : '';
 }
 
-// options: { formats: [...], maxNodes, scope, maxTextChars }
+// options: { formats: [...], maxNodes, scope, maxTextChars, contentScope }
+// scope narrows the accessibility tree; contentScope narrows text and markdown.
 function snapshot(options = {}) {
   const formats = new Set(options.formats || ['text', 'accessibilityTree', 'elementLinkRecord', 'links']);
   const started = performance.now();
@@ -38,8 +47,11 @@ function snapshot(options = {}) {
   };
   const html = document.contentType === 'text/html' || document.contentType === 'application/xhtml+xml';
   if (!html) return JSON.stringify(out);
+  if (options.contentScope) {
+    out.contentScope = { selector: options.contentScope, matches: contentRoots(options.contentScope).length };
+  }
   if (formats.has('text')) {
-    const t = text(options.maxTextChars || 0);
+    const t = text(options.maxTextChars || 0, options.contentScope || '');
     out.text = t.text;
     if (t.truncated) {
       out.textTruncated = true;
@@ -47,7 +59,7 @@ function snapshot(options = {}) {
     }
   }
   if (formats.has('markdown')) {
-    const m = markdown();
+    const m = markdown(options.contentScope ? contentRoots(options.contentScope) : null);
     out.markdown = m.markdown;
     out.markdownSource = m.source;
   }

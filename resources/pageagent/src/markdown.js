@@ -46,10 +46,14 @@ function turndown() {
   return service;
 }
 
-export function markdown() {
+// roots: the elements of a content scope (their HTML, no Readability), else the page.
+export function markdown(roots = null) {
   let html = '';
   let title = document.title || '';
   let source = 'body';
+  if (roots) {
+    return { markdown: turndown().turndown(roots.map((r) => r.outerHTML).join('\n')), source: 'scope' };
+  }
   try {
     const article = new Readability(document.cloneNode(true), { charThreshold: 250 }).parse();
     if (article && article.content && (article.textContent || '').trim().length >= 250) {
