@@ -14,7 +14,7 @@ ConsoleServices ConsoleServices::of(Service &service)
         service.activityStats(), service.runs(),        service.trajectories(),
         service.library(),       service.toolLibrary(), service.runService(),
         service.webhooks(),      service.a2w(),         service.runtime(),
-        service.sites(),         service.sessions(),    [&service] { return service.apiAddress(); },
+        service.sites(),         service.sessions(),    service.oauth(),       [&service] { return service.apiAddress(); },
         service.dataDir(),       service.databasePath()};
 }
 
