@@ -98,7 +98,8 @@ void tst_OAuth::init()
     m_oauth = std::make_unique<OAuthService>(*m_store, *m_settings, *m_policy, nullptr, true);
     m_ownerSecret =
         m_store->apiKeys().mint(QStringLiteral("owner"), QStringLiteral("owner"), {}).secret;
-    m_userKey = m_store->apiKeys().mint(QStringLiteral("user"), QStringLiteral("user"), 1000).key.id;
+    m_userKey =
+        m_store->apiKeys().mint(QStringLiteral("user"), QStringLiteral("user"), 1000).key.id;
 }
 
 void tst_OAuth::cleanup()
@@ -124,12 +125,13 @@ QString tst_OAuth::codeFor(const QString &clientId, const QString &keyId, const 
     const std::optional<OAuthClient> client = m_oauth->clients().known(clientId);
     if (!client)
         return {};
-    const QHash<QString, QString> query{{QStringLiteral("response_type"), QStringLiteral("code")},
-                                        {QStringLiteral("redirect_uri"), kRedirect},
-                                        {QStringLiteral("code_challenge"), kChallenge},
-                                        {QStringLiteral("code_challenge_method"), QStringLiteral("S256")},
-                                        {QStringLiteral("state"), QStringLiteral("s1")},
-                                        {QStringLiteral("resource"), resource}};
+    const QHash<QString, QString> query{
+        {QStringLiteral("response_type"), QStringLiteral("code")},
+        {QStringLiteral("redirect_uri"), kRedirect},
+        {QStringLiteral("code_challenge"), kChallenge},
+        {QStringLiteral("code_challenge_method"), QStringLiteral("S256")},
+        {QStringLiteral("state"), QStringLiteral("s1")},
+        {QStringLiteral("resource"), resource}};
     const OAuthService::Consent &c = m_oauth->beginConsent(m_oauth->checkAuthorize(query, *client));
     const QString id = c.id;
     OAuthService::Consent &live = m_oauth->consent(id, c.csrf);
@@ -142,7 +144,8 @@ QString tst_OAuth::codeFor(const QString &clientId, const QString &keyId, const 
     return q.queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded);
 }
 
-QJsonObject tst_OAuth::exchange(const QString &clientId, const QString &code, const QString &verifier)
+QJsonObject tst_OAuth::exchange(const QString &clientId, const QString &code,
+                                const QString &verifier)
 {
     FormBody form;
     form.fields = {{QStringLiteral("grant_type"), QStringLiteral("authorization_code")},
@@ -191,7 +194,8 @@ void tst_OAuth::metadataNamesTheEndpointsAndS256Only()
     QCOMPARE(as.value(QStringLiteral("revocation_endpoint")).toString(),
              kBase + QStringLiteral("/oauth/revoke"));
     const QJsonObject pr = m_oauth->resourceMetadata(QStringLiteral("/config/mcp"));
-    QCOMPARE(pr.value(QStringLiteral("resource")).toString(), kBase + QStringLiteral("/config/mcp"));
+    QCOMPARE(pr.value(QStringLiteral("resource")).toString(),
+             kBase + QStringLiteral("/config/mcp"));
     QCOMPARE(pr.value(QStringLiteral("authorization_servers")).toArray(), QJsonArray{kBase});
 }
 
@@ -200,7 +204,8 @@ void tst_OAuth::challengeNamesTheResourceMetadataOfMcpPathsOnly()
     QCOMPARE(m_oauth->challenge(QStringLiteral("/mcp")),
              QByteArray("Bearer resource_metadata=\"http://127.0.0.1:8765/.well-known/"
                         "oauth-protected-resource/mcp\", scope=\"mcp\""));
-    QVERIFY(m_oauth->challenge(QStringLiteral("/config/mcp")).contains("protected-resource/config/mcp"));
+    QVERIFY(m_oauth->challenge(QStringLiteral("/config/mcp"))
+                .contains("protected-resource/config/mcp"));
     QVERIFY(m_oauth->challenge(QStringLiteral("/scrape")).isEmpty());
     QVERIFY(m_oauth->challenge(QStringLiteral("/mcp/v1/webhooks/trigger/x")).isEmpty());
 }
@@ -213,24 +218,34 @@ void tst_OAuth::registrationRefuses_data()
     const QJsonArray ok{kRedirect};
     QTest::newRow("a registration without redirect_uris is refused")
         << QJsonObject{{QStringLiteral("client_name"), QStringLiteral("x")}}
-        << "OAUTH_INVALID_CLIENT_METADATA" << "redirect_uris";
+        << "OAUTH_INVALID_CLIENT_METADATA"
+        << "redirect_uris";
     QTest::newRow("a plain-http redirect URI to a remote host is refused")
-        << QJsonObject{{QStringLiteral("redirect_uris"), QJsonArray{QStringLiteral("http://evil.example/cb")}}}
-        << "OAUTH_INVALID_REDIRECT_URI" << "redirect_uris";
+        << QJsonObject{{QStringLiteral("redirect_uris"),
+                        QJsonArray{QStringLiteral("http://evil.example/cb")}}}
+        << "OAUTH_INVALID_REDIRECT_URI"
+        << "redirect_uris";
     QTest::newRow("a javascript: redirect URI is refused")
-        << QJsonObject{{QStringLiteral("redirect_uris"), QJsonArray{QStringLiteral("javascript:alert(1)")}}}
-        << "OAUTH_INVALID_REDIRECT_URI" << "redirect_uris";
+        << QJsonObject{{QStringLiteral("redirect_uris"),
+                        QJsonArray{QStringLiteral("javascript:alert(1)")}}}
+        << "OAUTH_INVALID_REDIRECT_URI"
+        << "redirect_uris";
     QTest::newRow("a redirect URI with a fragment is refused")
-        << QJsonObject{{QStringLiteral("redirect_uris"), QJsonArray{QStringLiteral("https://a.example/cb#x")}}}
-        << "OAUTH_INVALID_REDIRECT_URI" << "redirect_uris";
+        << QJsonObject{{QStringLiteral("redirect_uris"),
+                        QJsonArray{QStringLiteral("https://a.example/cb#x")}}}
+        << "OAUTH_INVALID_REDIRECT_URI"
+        << "redirect_uris";
     QTest::newRow("a confidential client is refused")
         << QJsonObject{{QStringLiteral("redirect_uris"), ok},
-                       {QStringLiteral("token_endpoint_auth_method"), QStringLiteral("client_secret_basic")}}
-        << "OAUTH_INVALID_CLIENT_METADATA" << "token_endpoint_auth_method";
+                       {QStringLiteral("token_endpoint_auth_method"),
+                        QStringLiteral("client_secret_basic")}}
+        << "OAUTH_INVALID_CLIENT_METADATA"
+        << "token_endpoint_auth_method";
     QTest::newRow("the implicit grant is refused")
         << QJsonObject{{QStringLiteral("redirect_uris"), ok},
                        {QStringLiteral("grant_types"), QJsonArray{QStringLiteral("implicit")}}}
-        << "OAUTH_INVALID_CLIENT_METADATA" << "grant_types";
+        << "OAUTH_INVALID_CLIENT_METADATA"
+        << "grant_types";
 }
 
 void tst_OAuth::registrationRefuses()
@@ -253,10 +268,12 @@ void tst_OAuth::metadataDocumentRefuses_data()
     QTest::addColumn<QString>("field");
     QTest::newRow("a document that is not JSON is refused") << QByteArray("<html>") << "client_id";
     QTest::newRow("a document naming another client_id is refused")
-        << QByteArray(R"({"client_id":"https://other.example/c.json","redirect_uris":["https://a.example/cb"]})")
+        << QByteArray(
+               R"({"client_id":"https://other.example/c.json","redirect_uris":["https://a.example/cb"]})")
         << "client_id";
     QTest::newRow("a document with a client_secret is refused")
-        << QByteArray(R"({"client_id":"https://app.example/c.json","client_secret":"s","redirect_uris":["https://a.example/cb"]})")
+        << QByteArray(
+               R"({"client_id":"https://app.example/c.json","client_secret":"s","redirect_uris":["https://a.example/cb"]})")
         << "client_secret";
     QTest::newRow("a document without redirect_uris is refused")
         << QByteArray(R"({"client_id":"https://app.example/c.json"})") << "redirect_uris";
@@ -287,7 +304,8 @@ void tst_OAuth::documentUrlsFollowTheLoopbackRule_data()
     QTest::addColumn<bool>("accepted");
     QTest::newRow("an https URL with a path is accepted")
         << "https://app.example/client.json" << false << true;
-    QTest::newRow("an https URL without a path is refused") << "https://app.example/" << false << false;
+    QTest::newRow("an https URL without a path is refused")
+        << "https://app.example/" << false << false;
     QTest::newRow("http on 127.0.0.1 is refused where the policy reaches no private target")
         << "http://127.0.0.1:9/client.json" << false << false;
     QTest::newRow("http on 127.0.0.1 is accepted where the policy reaches private targets")
@@ -311,15 +329,21 @@ void tst_OAuth::authorizationRequestRefuses_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("code");
-    QTest::newRow("a plain code challenge method is refused")
-        << "code_challenge_method" << "plain" << "OAUTH_INVALID_REQUEST";
-    QTest::newRow("a missing code challenge is refused") << "code_challenge" << "" << "OAUTH_INVALID_REQUEST";
-    QTest::newRow("the token response type is refused")
-        << "response_type" << "token" << "OAUTH_UNSUPPORTED_RESPONSE_TYPE";
-    QTest::newRow("a resource of another server is refused")
-        << "resource" << "https://evil.example/mcp" << "OAUTH_INVALID_TARGET";
+    QTest::newRow("a plain code challenge method is refused") << "code_challenge_method"
+                                                              << "plain"
+                                                              << "OAUTH_INVALID_REQUEST";
+    QTest::newRow("a missing code challenge is refused") << "code_challenge"
+                                                         << ""
+                                                         << "OAUTH_INVALID_REQUEST";
+    QTest::newRow("the token response type is refused") << "response_type"
+                                                        << "token"
+                                                        << "OAUTH_UNSUPPORTED_RESPONSE_TYPE";
+    QTest::newRow("a resource of another server is refused") << "resource"
+                                                             << "https://evil.example/mcp"
+                                                             << "OAUTH_INVALID_TARGET";
     QTest::newRow("a resource that is not an MCP endpoint is refused")
-        << "resource" << kBase + "/scrape" << "OAUTH_INVALID_TARGET";
+        << "resource" << kBase + "/scrape"
+        << "OAUTH_INVALID_TARGET";
 }
 
 void tst_OAuth::authorizationRequestRefuses()
@@ -329,10 +353,11 @@ void tst_OAuth::authorizationRequestRefuses()
     QFETCH(QString, code);
     const std::optional<OAuthClient> client = m_oauth->clients().known(registered());
     QVERIFY(client.has_value());
-    QHash<QString, QString> query{{QStringLiteral("response_type"), QStringLiteral("code")},
-                                  {QStringLiteral("redirect_uri"), kRedirect},
-                                  {QStringLiteral("code_challenge"), kChallenge},
-                                  {QStringLiteral("code_challenge_method"), QStringLiteral("S256")}};
+    QHash<QString, QString> query{
+        {QStringLiteral("response_type"), QStringLiteral("code")},
+        {QStringLiteral("redirect_uri"), kRedirect},
+        {QStringLiteral("code_challenge"), kChallenge},
+        {QStringLiteral("code_challenge_method"), QStringLiteral("S256")}};
     query.insert(name, value);
     QCOMPARE(errorCode([&] { m_oauth->checkAuthorize(query, *client); }), code);
     // Without `resource`, the bridge's /mcp is the default.
@@ -351,7 +376,9 @@ void tst_OAuth::aCodeIsExchangedOnceWithItsVerifier()
     QCOMPARE(errorCode([&] { exchange(QStringLiteral("phc_other"), code); }),
              QStringLiteral("OAUTH_INVALID_GRANT"));
     const QJsonObject tokens = exchange(client, code);
-    QVERIFY(tokens.value(QStringLiteral("access_token")).toString().startsWith(QLatin1String("pho_at_")));
+    QVERIFY(tokens.value(QStringLiteral("access_token"))
+                .toString()
+                .startsWith(QLatin1String("pho_at_")));
     QCOMPARE(tokens.value(QStringLiteral("token_type")).toString(), QStringLiteral("Bearer"));
     QCOMPARE(tokens.value(QStringLiteral("expires_in")).toInt(), 3600);
     // A second use fails and ends what the first one gave.
@@ -379,7 +406,8 @@ void tst_OAuth::refreshRotatesAndAReusedRefreshTokenRevokesTheFamily()
         return m_oauth->token(form);
     };
     const QJsonObject second = refresh(first.value(QStringLiteral("refresh_token")).toString());
-    QVERIFY(second.value(QStringLiteral("refresh_token")) != first.value(QStringLiteral("refresh_token")));
+    QVERIFY(second.value(QStringLiteral("refresh_token")) !=
+            first.value(QStringLiteral("refresh_token")));
     const QString access = second.value(QStringLiteral("access_token")).toString();
     QCOMPARE(m_oauth->verify(access, QStringLiteral("/mcp")).keyId, m_userKey);
 
@@ -398,9 +426,10 @@ void tst_OAuth::refreshRotatesAndAReusedRefreshTokenRevokesTheFamily()
 void tst_OAuth::anAccessTokenWorksOnlyForItsResource()
 {
     const QString client = registered();
-    const QString access = exchange(client, codeFor(client, m_userKey, kBase + QStringLiteral("/config/mcp")))
-                               .value(QStringLiteral("access_token"))
-                               .toString();
+    const QString access =
+        exchange(client, codeFor(client, m_userKey, kBase + QStringLiteral("/config/mcp")))
+            .value(QStringLiteral("access_token"))
+            .toString();
     const Principal p = m_oauth->verify(access, QStringLiteral("/config/mcp"));
     QCOMPARE(p.keyId, m_userKey);
     QCOMPARE(p.owner, false);
@@ -419,7 +448,8 @@ void tst_OAuth::revokingARefreshTokenEndsTheGrant()
     const QString client = registered();
     const QJsonObject tokens = exchange(client, codeFor(client, m_userKey));
     FormBody form;
-    form.fields = {{QStringLiteral("token"), tokens.value(QStringLiteral("refresh_token")).toString()}};
+    form.fields = {
+        {QStringLiteral("token"), tokens.value(QStringLiteral("refresh_token")).toString()}};
     m_oauth->revoke(form);
     QCOMPARE(errorCode([&] {
                  m_oauth->verify(tokens.value(QStringLiteral("access_token")).toString(),
@@ -444,11 +474,13 @@ void tst_OAuth::aRevokedKeyEndsItsTokens()
              QStringLiteral("INVALID_TOKEN"));
     // Signing in with a user key, not the owner's, is refused.
     const std::optional<OAuthClient> c = m_oauth->clients().known(client);
-    QHash<QString, QString> query{{QStringLiteral("response_type"), QStringLiteral("code")},
-                                  {QStringLiteral("redirect_uri"), kRedirect},
-                                  {QStringLiteral("code_challenge"), kChallenge},
-                                  {QStringLiteral("code_challenge_method"), QStringLiteral("S256")}};
-    const OAuthService::Consent &consent = m_oauth->beginConsent(m_oauth->checkAuthorize(query, *c));
+    QHash<QString, QString> query{
+        {QStringLiteral("response_type"), QStringLiteral("code")},
+        {QStringLiteral("redirect_uri"), kRedirect},
+        {QStringLiteral("code_challenge"), kChallenge},
+        {QStringLiteral("code_challenge_method"), QStringLiteral("S256")}};
+    const OAuthService::Consent &consent =
+        m_oauth->beginConsent(m_oauth->checkAuthorize(query, *c));
     const QString id = consent.id;
     const QString userSecret =
         m_store->apiKeys().mint(QStringLiteral("u2"), QStringLiteral("user"), 1).secret;
@@ -456,14 +488,16 @@ void tst_OAuth::aRevokedKeyEndsItsTokens()
              QStringLiteral("OAUTH_SIGN_IN_FAILED"));
     QCOMPARE(errorCode([&] { m_oauth->consent(id, QStringLiteral("forged")); }),
              QStringLiteral("OAUTH_CONSENT_EXPIRED"));
-    QCOMPARE(errorCode([&] { m_oauth->approve(id, m_userKey); }), QStringLiteral("OAUTH_SIGN_IN_FAILED"));
+    QCOMPARE(errorCode([&] { m_oauth->approve(id, m_userKey); }),
+             QStringLiteral("OAUTH_SIGN_IN_FAILED"));
 }
 
 void tst_OAuth::theFormReaderRefuses_data()
 {
     QTest::addColumn<QByteArray>("body");
     QTest::addColumn<QString>("field");
-    QTest::newRow("a parameter sent twice is refused naming it") << QByteArray("a=1&code=x&code=y") << "code";
+    QTest::newRow("a parameter sent twice is refused naming it")
+        << QByteArray("a=1&code=x&code=y") << "code";
     QTest::newRow("a field without a name is refused") << QByteArray("=x") << "";
     QTest::newRow("a body over 64 KiB is refused") << QByteArray(70000, 'a') << "";
 }

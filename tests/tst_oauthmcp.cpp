@@ -36,11 +36,10 @@ void tst_OAuthMcp::theSdkClientSignsInCallsRefreshesAndIsRefusedAfterRevocation(
     const auto key = ph.service().store().apiKeys().findBySecret(secret);
     QVERIFY(key.has_value());
 
-    const NodeResult run =
-        runNodeScript(QStringLiteral(PILOTHOUSE_MCP_TEST_DIR),
-                      {QStringLiteral("oauth_mcp.mjs"), ph.base(), ph.ownerKey(), key->id,
-                       site.url(QStringLiteral("/shop"))},
-                      180000);
+    const NodeResult run = runNodeScript(QStringLiteral(PILOTHOUSE_MCP_TEST_DIR),
+                                         {QStringLiteral("oauth_mcp.mjs"), ph.base(), ph.ownerKey(),
+                                          key->id, site.url(QStringLiteral("/shop"))},
+                                         180000);
     QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
     const QJsonObject result = run.result();
     QCOMPARE(result.value(QStringLiteral("scrapeTitle")).toString(), QStringLiteral("Shop"));
@@ -52,11 +51,13 @@ void tst_OAuthMcp::theSdkClientSignsInCallsRefreshesAndIsRefusedAfterRevocation(
     const QJsonArray list = grants.json().value(QStringLiteral("grants")).toArray();
     QCOMPARE(list.size(), 1);
     const QJsonObject grant = list.first().toObject();
-    QCOMPARE(grant.value(QStringLiteral("clientName")).toString(), QStringLiteral("SDK test client"));
+    QCOMPARE(grant.value(QStringLiteral("clientName")).toString(),
+             QStringLiteral("SDK test client"));
     QCOMPARE(grant.value(QStringLiteral("clientId")).toString(),
              result.value(QStringLiteral("clientId")).toString());
     QCOMPARE(grant.value(QStringLiteral("keyId")).toString(), key->id);
-    QCOMPARE(grant.value(QStringLiteral("resource")).toString(), ph.base() + QStringLiteral("/mcp"));
+    QCOMPARE(grant.value(QStringLiteral("resource")).toString(),
+             ph.base() + QStringLiteral("/mcp"));
     QCOMPARE(grant.value(QStringLiteral("active")).toBool(true), false);
     QVERIFY(!grant.value(QStringLiteral("lastUsedAt")).toString().isEmpty());
     // No token is stored in clear.

@@ -90,8 +90,16 @@ void ClientDirectory::resolve(const QString &clientId, Resolved done)
 
 void ClientDirectory::fetch(const QString &clientId, Resolved done)
 {
-    if (!m_fetcher)
-        m_fetcher = m_policy.createFetcher(fetchGrant(m_policy), this);
+    // The fetcher carries its grant: made again when the policy's switch has turned.
+    const EgressGrant grant = fetchGrant(m_policy);
+    if (m_fetcher && m_fetcherPrivate != grant.privateTargets) {
+        m_fetcher->deleteLater();
+        m_fetcher = nullptr;
+    }
+    if (!m_fetcher) {
+        m_fetcher = m_policy.createFetcher(grant, this);
+        m_fetcherPrivate = grant.privateTargets;
+    }
     QNetworkRequest request{QUrl(clientId)};
     request.setTransferTimeout(kFetchTimeoutMs);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,

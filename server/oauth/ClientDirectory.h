@@ -61,6 +61,7 @@ private:
     const Clock &m_clock;
     QHash<QString, Cached> m_cache;
     QNetworkAccessManager *m_fetcher = nullptr;
+    bool m_fetcherPrivate = false;
 };
 
 } // namespace ph::oauth

@@ -25,12 +25,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (auto it = form.fields.cbegin(); it != form.fields.cend(); ++it)
             require(!it.key().isEmpty(), "a field without a name");
     } catch (const ph::DomainError &e) {
-        require(e.code() == QLatin1String("OAUTH_INVALID_REQUEST"), "a form refusal of another kind");
+        require(e.code() == QLatin1String("OAUTH_INVALID_REQUEST"),
+                "a form refusal of another kind");
     }
 
     auto checkClient = [](const OAuthClient &client) {
         require(!client.redirectUris.isEmpty(), "a client without redirect URIs");
-        require(client.redirectUris.size() <= ClientMetadata::kMaxRedirectUris, "too many redirect URIs");
+        require(client.redirectUris.size() <= ClientMetadata::kMaxRedirectUris,
+                "too many redirect URIs");
         require(client.name.size() <= ClientMetadata::kMaxNameLength, "a name over the limit");
         for (const QString &uri : client.redirectUris)
             require(ClientMetadata::redirectUriProblem(uri).isEmpty(), "an unchecked redirect URI");
@@ -51,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (problem.isEmpty()) {
         const QUrl url(clientId);
         require(!url.hasFragment(), "a redirect URI with a fragment");
-        require(url.scheme() != QLatin1String("javascript") && url.scheme() != QLatin1String("data"),
+        require(url.scheme() != QLatin1String("javascript") &&
+                    url.scheme() != QLatin1String("data"),
                 "a script redirect URI");
     }
     ClientMetadata::documentUrlProblem(QUrl(clientId), true);

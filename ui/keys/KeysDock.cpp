@@ -1,8 +1,8 @@
 #include "KeysDock.h"
 
+#include "GrantsPanel.h"
 #include "KeysModel.h"
 #include "ProfilesModel.h"
-#include "GrantsPanel.h"
 #include "ProfilesPanel.h"
 
 #include "core/ApiKeyRepository.h"
