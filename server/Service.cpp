@@ -23,6 +23,9 @@
 #include "mcp/McpServer.h"
 #include "net/EgressProxy.h"
 #include "net/NetworkPolicy.h"
+#include "oauth/OAuthArea.h"
+#include "oauth/OAuthController.h"
+#include "oauth/OAuthService.h"
 #include "runtime/RuntimeArea.h"
 #include "runtime/RuntimeService.h"
 #include "sessions/SessionService.h"
@@ -125,6 +128,11 @@ a2w::WebBotAuth &Service::webBotAuth()
 runtime::RuntimeService &Service::runtime()
 {
     return m_runtime->service();
+}
+
+oauth::OAuthService &Service::oauth()
+{
+    return m_oauth->service();
 }
 
 sessions::SessionService &Service::sessions()
@@ -337,6 +345,11 @@ void Service::buildAreas()
         return m_sessions ? m_sessions->service().browserOf(keyId, sessionId) : nullptr;
     });
 
+    // OAuth sign-in for MCP clients: its access tokens count on the MCP endpoints only.
+    m_oauth = std::make_unique<oauth::OAuthArea>(*m_store, *m_settings, *m_policy, m_idTokens.get(),
+                                                 m_config.bind.isLoopback());
+    m_oauth->installOn(*m_auth);
+
     m_firecrawl = std::make_unique<firecrawl::FirecrawlArea>(*m_store, *m_settings, *m_policy,
                                                              *m_cloud, *m_network);
 
@@ -349,7 +362,10 @@ void Service::buildAreas()
     addRoutes(m_sessions->controllers());
 
     addRoutes(m_firecrawl->controllers());
+    addRoutes(m_oauth->controllers());
     for (const QString &prefix : runtime::RuntimeArea::crossOriginPrefixes())
+        m_http->allowCrossOrigin(prefix);
+    for (const QString &prefix : oauth::OAuthController::crossOriginPrefixes())
         m_http->allowCrossOrigin(prefix);
     addRoutes(m_config.extraControllers);
     // Last: the API description lists the routes the table holds when it is asked.

@@ -38,6 +38,10 @@ namespace runtime {
 class RuntimeArea;
 class RuntimeService;
 } // namespace runtime
+namespace oauth {
+class OAuthArea;
+class OAuthService;
+} // namespace oauth
 namespace sessions {
 class SessionsArea;
 class SessionService;
@@ -140,6 +144,8 @@ public:
     runtime::RuntimeService &runtime();
     // Browser sessions (POST /sessions) and their profiles; the console's live views.
     sessions::SessionService &sessions();
+    // OAuth sign-in for MCP clients: the grants (API keys panel, /oauth/grants).
+    oauth::OAuthService &oauth();
     sites::AnalyticsNotifications &analyticsNotifications();
     // What the console reads besides the services: the request log (its activity
     // list), the activity counts (its charts) and the database file (read off-thread).
@@ -187,6 +193,7 @@ private:
     std::unique_ptr<a2w::A2wArea> m_a2w;
     std::unique_ptr<runtime::RuntimeArea> m_runtime;
     std::unique_ptr<sessions::SessionsArea> m_sessions;
+    std::unique_ptr<oauth::OAuthArea> m_oauth;
 
     std::unique_ptr<firecrawl::FirecrawlArea> m_firecrawl;
     std::unique_ptr<http::OpenApiController> m_openApi;

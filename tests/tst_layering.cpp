@@ -98,13 +98,33 @@ const QHash<QString, QSet<QString>> &allowed()
         {QStringLiteral("sessions"), {"sessions", "engine", "browser", "data", "net", "core"}},
         {QStringLiteral("firecrawl"),
          {"firecrawl", "cloud", "engine", "browser", "data", "net", "core"}},
+        // oauth: the authorization server of the MCP endpoints; it fetches client metadata
+        // documents through the network policy and knows no MCP server.
+        {QStringLiteral("oauth"), {"oauth", "net", "core"}},
         {QStringLiteral("server"),
-         {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "engine/planners",
-          "engine/tools", "engine/liveview", "webhooks", "system", "sites", "cloud", "a2w",
-          "runtime", "sessions", "firecrawl"}},
+         {"server",
+          "core",
+          "net",
+          "data",
+          "http",
+          "browser",
+          "mcp",
+          "engine",
+          "engine/planners",
+          "engine/tools",
+          "engine/liveview",
+          "webhooks",
+          "system",
+          "sites",
+          "cloud",
+          "a2w",
+          "runtime",
+          "sessions",
+          "firecrawl",
+          "oauth"}},
         {QStringLiteral("ui"),
          {"ui", "server", "core", "net", "data", "browser", "engine", "webhooks", "system", "sites",
-          "cloud", "a2w", "runtime", "sessions"}},
+          "cloud", "a2w", "runtime", "sessions", "oauth"}},
     };
     return rules;
 }
@@ -249,7 +269,7 @@ void tst_Layering::serverLibrariesNeverLinkWidgets_data()
     QTest::addColumn<QString>("library");
     for (const char *lib :
          {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud", "sites", "system",
-          "data", "a2w", "runtime", "sessions", "firecrawl", "server"})
+          "data", "a2w", "runtime", "sessions", "firecrawl", "oauth", "server"})
         QTest::newRow(lib)
             << QStringLiteral(PILOTHOUSE_LIB_DIR "/libpilothouse_%1.so").arg(QLatin1String(lib));
 }

@@ -3833,4 +3833,85 @@ curl -H &quot;Authorization: Bearer $%1&quot; \
         <translation>Besuchersitzungen</translation>
     </message>
 </context>
+<context>
+    <name>ph::ui::GrantsModel</name>
+    <message>
+        <location filename="../ui/keys/GrantsModel.cpp" line="1"/>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsModel.cpp" line="1"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsModel.cpp" line="1"/>
+        <source>revoked</source>
+        <translation>widerrufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsModel.cpp" line="1"/>
+        <source>Client</source>
+        <translation>Client</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsModel.cpp" line="1"/>
+        <source>Acts as key</source>
+        <translation>Handelt als Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsModel.cpp" line="1"/>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsModel.cpp" line="1"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsModel.cpp" line="1"/>
+        <source>Last used</source>
+        <translation>Zuletzt verwendet</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsModel.cpp" line="1"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::GrantsPanel</name>
+    <message>
+        <location filename="../ui/keys/GrantsPanel.cpp" line="1"/>
+        <source>Revoke access</source>
+        <translation>Zugriff widerrufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsPanel.cpp" line="1"/>
+        <source>Revoke the access of %1 (acting as key %2)? The client has to sign in again.</source>
+        <translation>Den Zugriff von %1 (handelt als Schlüssel %2) widerrufen? Der Client muss sich erneut anmelden.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsPanel.cpp" line="1"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsPanel.cpp" line="1"/>
+        <source>Revoked the access of %1.</source>
+        <translation>Der Zugriff von %1 wurde widerrufen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsPanel.cpp" line="1"/>
+        <source>OAuth grants of MCP clients</source>
+        <translation>OAuth-Freigaben von MCP-Clients</translation>
+    </message>
+    <message>
+        <location filename="../ui/keys/GrantsPanel.cpp" line="1"/>
+        <source>No MCP client has signed in with OAuth yet. Add %1/mcp as a connector in an MCP client; you sign in and choose the key it acts as.</source>
+        <translation>Noch hat sich kein MCP-Client mit OAuth angemeldet. Fügen Sie %1/mcp in einem MCP-Client als Connector hinzu; Sie melden sich an und wählen den Schlüssel, als der er handelt.</translation>
+    </message>
+</context>
 </TS>

@@ -100,7 +100,10 @@ Principal ApiKeyAuthenticator::authenticate(const Request &request, AuthPolicy p
                            "x-api-key: <key>"));
     }
     CredentialVerifier *verifier = verifierFor(key, policy);
-    const Principal principal = verifier ? verifier->verify(key) : apiKeyPrincipal(key);
+    const bool resourceToken = m_resourceTokens && m_resourceTokens->recognizes(key);
+    const Principal principal = resourceToken ? m_resourceTokens->verify(key, request.path)
+                                : verifier    ? verifier->verify(key)
+                                              : apiKeyPrincipal(key);
     switch (policy) {
     case AuthPolicy::Public:
     case AuthPolicy::Anonymous:
@@ -128,6 +131,11 @@ Principal ApiKeyAuthenticator::authenticate(const Request &request, AuthPolicy p
 } // namespace ph::http
 
 namespace ph::http {
+
+QByteArray ApiKeyAuthenticator::challenge(const Request &request) const
+{
+    return m_resourceTokens ? m_resourceTokens->challenge(request.path) : QByteArray();
+}
 
 bool ApiKeyAuthenticator::allows(const Principal &principal, const QString &capability)
 {

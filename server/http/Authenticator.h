@@ -3,6 +3,7 @@
 #include "Request.h"
 #include "Route.h"
 #include "core/CredentialVerifier.h"
+#include "core/ResourceTokenVerifier.h"
 
 #include <QList>
 
@@ -44,6 +45,12 @@ public:
         Q_UNUSED(capability);
         return true;
     }
+    // The WWW-Authenticate value a 401 on this request carries; empty: plain "Bearer".
+    virtual QByteArray challenge(const Request &request) const
+    {
+        Q_UNUSED(request);
+        return {};
+    }
 };
 
 // API keys, as the spec accepts them: `Authorization: Bearer <key>`, the key without
@@ -65,6 +72,10 @@ public:
     // Verifiers are consulted in the order added; the authenticator does not own them.
     void addVerifier(CredentialVerifier *verifier);
     void removeVerifier(CredentialVerifier *verifier);
+    // Resource-bound bearer tokens (OAuth access tokens), consulted on every policy but
+    // Public-without-credential, Anonymous and AccessToken; not owned.
+    void setResourceTokens(ResourceTokenVerifier *tokens) { m_resourceTokens = tokens; }
+    QByteArray challenge(const Request &request) const override;
 
     // The presented key, or empty when none was sent.
     static QString presentedKey(const Request &request);
@@ -76,6 +87,7 @@ private:
     Store &m_store;
     CapabilityLookup m_capabilities;
     QList<CredentialVerifier *> m_verifiers;
+    ResourceTokenVerifier *m_resourceTokens = nullptr;
 };
 
 } // namespace ph::http

@@ -184,7 +184,8 @@ void Exchange::fail(const DomainError &error)
         headers.append(
             qMakePair(QByteArray("Retry-After"), QByteArray::number(error.retryAfterSeconds())));
     if (error.kind() == DomainError::Kind::Unauthenticated)
-        headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer")));
+        headers.append(qMakePair(QByteArray("WWW-Authenticate"),
+                                 m_challenge.isEmpty() ? QByteArray("Bearer") : m_challenge));
     const QJsonObject body =
         m_envelope ? m_envelope(error, m_request.id) : errorBody(error, m_request.id);
     respondJson(statusOf(error.kind()), body, headers);

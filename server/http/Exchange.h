@@ -50,6 +50,9 @@ public:
     void respondJson(int status, const QJsonObject &body, const HeaderList &headers = {});
     void fail(const DomainError &error);
     void setErrorEnvelope(ErrorEnvelope envelope) { m_envelope = envelope; }
+    // The WWW-Authenticate value of a 401 answer (RFC 9728 on the MCP endpoints); empty:
+    // "Bearer".
+    void setChallenge(const QByteArray &challenge) { m_challenge = challenge; }
     // A header every response of this exchange carries (CORS on cross-origin areas).
     void addResponseHeader(const QByteArray &name, const QByteArray &value)
     {
@@ -99,6 +102,7 @@ private:
     State m_state = State::Pending;
     bool m_closeAfter = false;
     HeaderList m_extraHeaders;
+    QByteArray m_challenge;
     QString m_site;
     std::shared_ptr<OpenStreams> m_streams;
     bool m_held = false;

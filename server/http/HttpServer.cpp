@@ -357,6 +357,7 @@ bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket
 void HttpServer::dispatch(Exchange &exchange, const Route &route)
 {
     try {
+        exchange.setChallenge(m_authenticator.challenge(exchange.request()));
         exchange.request().principal = m_authenticator.authenticate(exchange.request(), route.auth);
         if (!m_authenticator.allows(exchange.request().principal, route.capability))
             throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("CAPABILITY_DISABLED"),

@@ -30,6 +30,9 @@ class TrajectoryRepository;
 namespace runtime {
 class RuntimeService;
 }
+namespace oauth {
+class OAuthService;
+}
 namespace sessions {
 class SessionService;
 }
@@ -69,6 +72,8 @@ struct ConsoleServices
     // Browser sessions and their profiles (issue 30): the live views' session tiles and
     // the keys panel's profiles act as the owner through it (operator()).
     sessions::SessionService &sessions;
+    // OAuth sign-in for MCP clients (issue 32): the keys panel's grants.
+    oauth::OAuthService &oauth;
     // The API's base URL as it is now (the port is known once the service listens).
     std::function<QString()> apiAddress;
     // The data directory chosen at start (--data-dir).

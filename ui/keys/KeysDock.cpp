@@ -1,5 +1,6 @@
 #include "KeysDock.h"
 
+#include "GrantsPanel.h"
 #include "KeysModel.h"
 #include "ProfilesModel.h"
 #include "ProfilesPanel.h"
@@ -137,8 +138,12 @@ KeysDock::KeysDock(const ConsoleServices &services, QWidget *parent)
     rows->addWidget(split);
     m_profiles = new ProfilesPanel(services, rows);
     rows->addWidget(m_profiles);
+    // The OAuth grants of MCP clients: each acts as one of the keys above.
+    m_grants = new GrantsPanel(services, rows);
+    rows->addWidget(m_grants);
     rows->setStretchFactor(0, 3);
     rows->setStretchFactor(1, 1);
+    rows->setStretchFactor(2, 1);
     layout->addWidget(rows, 1);
     setWidget(body);
 
@@ -342,6 +347,7 @@ void KeysDock::retranslateUi()
     m_revoke->setText(tr("Revoke (Del)"));
     m_model->retranslate();
     m_profiles->retranslateUi();
+    m_grants->retranslateUi();
     showCurrent();
 }
 

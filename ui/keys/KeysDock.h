@@ -19,6 +19,7 @@ namespace http {}
 
 namespace ph::ui {
 
+class GrantsPanel;
 class KeysModel;
 class ProfilesPanel;
 class SecretReveal;
@@ -26,7 +27,8 @@ class SecretReveal;
 // API keys and credits (the /keys endpoints): every key with its role, prefix, balance
 // and credits used; mint one (its secret shown once, with Copy, until dismissed; never
 // again); revoke the selected key (Delete); set its balance (empty: unlimited). Below
-// them, the keys' browser profiles (ProfilesPanel).
+// them, the keys' browser profiles (ProfilesPanel) and the OAuth grants of MCP clients
+// (GrantsPanel).
 class KeysDock : public QDockWidget
 {
     Q_OBJECT
@@ -54,6 +56,7 @@ public:
     QPushButton *revokeButton() const { return m_revoke; }
     QLabel *messageLabel() const { return m_message; }
     ProfilesPanel *profilesPanel() const { return m_profiles; }
+    GrantsPanel *grantsPanel() const { return m_grants; }
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -90,6 +93,7 @@ private:
     QPushButton *m_revoke;
     QLabel *m_message;
     ProfilesPanel *m_profiles;
+    GrantsPanel *m_grants;
     QString m_current;
 };
 
