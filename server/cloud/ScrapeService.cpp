@@ -172,7 +172,8 @@ void ScrapeService::start(const QJsonObject &request, const ScrapeCall &call, QO
     const QJsonObject &params = call.params;
     const EgressGrant grant = m_policy.grantFor(keyId);
     const QList<QUrl> urls = readUrls(body, m_settings, grant);
-    const ScrapeOptions options = readOptions(body, m_settings);
+    ScrapeOptions options = readOptions(body, m_settings);
+    options.page = call.page;
 
     if (!m_store.credits().canSpend(keyId))
         throw DomainError::creditsExhausted();

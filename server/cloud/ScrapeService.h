@@ -1,5 +1,6 @@
 #pragma once
 
+#include "PageSteps.h"
 #include "SessionLookup.h"
 
 #include "core/RequestLog.h"
@@ -36,6 +37,8 @@ struct ScrapeCall
     QString fieldPrefix;
     QList<WebhookSubscription> subscriptions;
     QJsonObject params;
+    // What each page does before it is read (the Firecrawl API's actions and tag filters).
+    PageWork page;
 };
 
 // The scrape of /scrape (docs/api/scrape.md) as a domain service: reads the request,

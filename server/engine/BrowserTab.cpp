@@ -42,7 +42,19 @@ LeasedTab::LeasedTab(std::unique_ptr<BrowserLease> lease, NavigateOptions defaul
     , m_defaults(std::move(defaults))
 {}
 
-LeasedTab::~LeasedTab() = default;
+LeasedTab::~LeasedTab()
+{
+    if (m_borrowed)
+        (void)m_lease.release(); // its owner keeps it
+}
+
+std::unique_ptr<LeasedTab> LeasedTab::borrow(BrowserLease &lease, QObject *parent)
+{
+    auto tab = std::make_unique<LeasedTab>(std::unique_ptr<BrowserLease>(&lease), NavigateOptions(),
+                                           parent);
+    tab->m_borrowed = true;
+    return tab;
+}
 
 QUrl LeasedTab::url() const
 {
