@@ -318,6 +318,12 @@ void tst_Firecrawl::theSdkDrivesPagesWithActionsAndTagFilters()
              QStringLiteral("SCRIPTS_NOT_ALLOWED"));
     QVERIFY2(refused.value(QStringLiteral("message")).toString().contains(u"actions[1]"),
              all.constData());
+    // The same grant for the pages a search scrapes.
+    const QJsonObject inSearch = r.value(QStringLiteral("scriptInSearch")).toObject();
+    QCOMPARE(inSearch.value(QStringLiteral("status")).toInt(), 403);
+    QVERIFY2(
+        inSearch.value(QStringLiteral("message")).toString().contains(u"scrapeOptions.actions[0]"),
+        all.constData());
     const QJsonArray granted = r[QStringLiteral("scriptGranted")][QStringLiteral("actions")]
                                 [QStringLiteral("javascriptReturns")]
                                     .toArray();

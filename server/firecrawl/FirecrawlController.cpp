@@ -328,6 +328,8 @@ void FirecrawlController::readSitemaps(Exchange &ex, const MapRequest &request, 
 void FirecrawlController::search(Exchange &ex, ApiVersion version)
 {
     const SearchRequest request = readSearchRequest(ex.request().jsonObject(), version);
+    // The results' pages run the scrapeOptions' actions: the same grant as a scrape's.
+    requireScriptGrant(ex, request.scrape);
     const QString base = m_settings.stringValue(SettingKeys::searchSearxngUrl).trimmed();
     if (base.isEmpty())
         throw DomainError(

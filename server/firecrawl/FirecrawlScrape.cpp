@@ -263,6 +263,9 @@ ScrapeRequest readScrapeRequest(const QJsonObject &object, ApiVersion version,
                                                            "timeout"));
         r.timeoutMs = int(qBound(qint64(100), qint64(*t - waits), qint64(kMaxTimeoutMs)));
     }
+    if (r.json && !r.page.isEmpty())
+        r.warnings << QStringLiteral("json is extracted from the page as it loads, without the "
+                                     "actions and tag filters");
     r.maxAgeMs = body.optionalInt(QStringLiteral("maxAge"), 0, 9'007'199'254'740'991LL).value_or(0);
     r.storeInCache = body.optionalBool(QStringLiteral("storeInCache")).value_or(true);
     return r;

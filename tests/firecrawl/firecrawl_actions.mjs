@@ -44,6 +44,9 @@ await attempt('script', async () => {
 await attempt('scriptRefused', async () =>
   client(plainKey).scrape(form, { actions: [{ type: 'click', selector: '#go' },
     { type: 'executeJavascript', script: '1' }] }));
+await attempt('scriptInSearch', async () =>
+  client(plainKey).search('harbor', { limit: 1, scrapeOptions: { formats: ['markdown'],
+    actions: [{ type: 'executeJavascript', script: '1' }] } }));
 await attempt('scriptGranted', async () => {
   const doc = await client(scriptKey).scrape(form, { actions: [
     { type: 'executeJavascript', script: "document.querySelector('h1').textContent" }] });
