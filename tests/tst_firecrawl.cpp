@@ -3,6 +3,7 @@
 // tests/firecrawl, against the real service and a fixture site with robots.txt,
 // sitemaps and a SearXNG-shaped search endpoint, all on loopback. Then the auth matrix
 // of every /firecrawl route and the typed errors, over plain HTTP.
+#include "Engines.h"
 #include "FixtureServer.h"
 #include "HttpClient.h"
 #include "ModelStub.h"
@@ -109,6 +110,24 @@ void tst_Firecrawl::initTestCase()
                                 "<input name=\"q\" id=\"q\"></form><div id=\"pressed\">not "
                                 "submitted</div></main>")));
     m_model.serveOn(site);
+    // Says which header came with the page's request.
+    site.route("/headers.html", [](const FixtureRequest &req) {
+        FixtureResponse r;
+        r.headers = {{"Content-Type", "text/html; charset=utf-8"}};
+        r.body = "<!doctype html><html><head><title>Headers</title></head><body><p>pilot "
+                 "header " +
+                 req.headers.value("x-pilot", "none") + ", cookie " +
+                 req.headers.value("cookie", "none") + "</p></body></html>";
+        return r;
+    });
+    // Says what the page sees of its device (a phone's page is as wide as its viewport
+    // only with the viewport meta tag; without it a phone lays pages out 980 px wide).
+    site.page("/device.html",
+              "<!doctype html><html><head><meta name=\"viewport\" content=\"width=device-"
+              "width\"><title>Device</title></head><body><p id=\"d\">unknown</p><script>"
+              "document.getElementById('d').textContent='width '+window.innerWidth+(/Mobile/"
+              ".test(navigator.userAgent)?' mobile agent':' desktop agent');</script></body>"
+              "</html>");
     site.page("/a.html", htmlPage(QStringLiteral("Alpha"), QStringLiteral("<p>Alpha page</p>")));
     site.page("/b.html", htmlPage(QStringLiteral("Bravo"), QStringLiteral("<p>Bravo page</p>")));
     site.respond(
@@ -355,6 +374,18 @@ void tst_Firecrawl::theSdkDrivesPagesWithActionsAndTagFilters()
     QVERIFY2(excluded.contains(u"tugboats") && excluded.contains(u"nobody yet"), all.constData());
     QVERIFY(!excluded.contains(u"Buy a boat"));
     QVERIFY(!excluded.contains(u"Menu link"));
+    // headers reach the page's server with its request.
+    const QString headed = r[QStringLiteral("headers")][QStringLiteral("markdown")].toString();
+    QVERIFY2(headed.contains(u"pilot header Ada, cookie session=1"),
+             QJsonDocument(r.value(QStringLiteral("headers")).toObject()).toJson().constData());
+    // mobile: the page sees a phone (on the chromium engine, where there is one).
+    const QJsonObject mobile = r.value(QStringLiteral("mobile")).toObject();
+    if (chromiumInstalled()) {
+        QVERIFY2(
+            mobile.value(QStringLiteral("markdown")).toString().contains(u"width 390 mobile agent"),
+            QJsonDocument(mobile).toJson().constData());
+        QCOMPARE(mobile[QStringLiteral("metadata")][QStringLiteral("mobile")], QJsonValue(true));
+    }
     const QJsonObject badSelector = r.value(QStringLiteral("badSelector")).toObject();
     QCOMPARE(badSelector.value(QStringLiteral("status")).toInt(), 400);
     QVERIFY2(badSelector.value(QStringLiteral("message")).toString().contains(u"excludeTags"),
@@ -567,9 +598,10 @@ void tst_Firecrawl::refusesWhatItCannotDoByField_data()
         << "/v2/scrape"
         << QByteArray(R"({"url":"http://a.example","actions":[{"type":"screenshot"}]})")
         << "actions[0].type";
-    QTest::newRow("refuses request headers it cannot send")
-        << "/v2/scrape" << QByteArray(R"({"url":"http://a.example","headers":{"X-A":"1"}})")
-        << "headers";
+    QTest::newRow("refuses a Proxy-Authorization header, which is the egress's")
+        << "/v2/scrape"
+        << QByteArray(R"({"url":"http://a.example","headers":{"Proxy-Authorization":"x"}})")
+        << "headers.Proxy-Authorization";
     QTest::newRow("refuses an extract of a wildcard")
         << "/v2/extract" << QByteArray(R"({"urls":["http://a.example/*"],"prompt":"p"})")
         << "urls[0]";

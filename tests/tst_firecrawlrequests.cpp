@@ -37,6 +37,7 @@ private Q_SLOTS:
     void readsTheJsonFormatIntoAnAgentRequest();
     void readsActionsIntoPageSteps();
     void readsTagFiltersIntoThePageWork();
+    void readsHeadersAndMobileIntoThePageWork();
     void refusesExtractsByField_data();
     void refusesExtractsByField();
     void readsAnExtractIntoOneRunPerPage();
@@ -114,12 +115,27 @@ void tst_FirecrawlRequests::refusesScrapesByField_data()
     QTest::newRow("refuses a waitFor over half the timeout")
         << QByteArray(R"({"url":"a.example","waitFor":3000,"timeout":5000})") << "waitFor"
         << "INVALID_FIELD";
-    QTest::newRow("refuses request headers it cannot send")
-        << QByteArray(R"({"url":"a.example","headers":{"X-A":"1"}})") << "headers"
-        << "UNSUPPORTED_OPTION";
-    QTest::newRow("refuses mobile emulation")
-        << QByteArray(R"({"url":"a.example","mobile":true})") << "mobile"
-        << "UNSUPPORTED_OPTION";
+    QTest::newRow("refuses a Host header, which is the connection's")
+        << QByteArray(R"({"url":"a.example","headers":{"X-A":"1","Host":"b.example"}})")
+        << "headers.Host"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a Proxy-Authorization header, which is the egress's")
+        << QByteArray(R"({"url":"a.example","headers":{"proxy-authorization":"Basic eA=="}})")
+        << "headers.proxy-authorization"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a hop-by-hop header")
+        << QByteArray(R"({"url":"a.example","headers":{"Transfer-Encoding":"chunked"}})")
+        << "headers.Transfer-Encoding"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a header value that would split the request")
+        << QByteArray(R"({"url":"a.example","headers":{"X-A":"1\r\nX-B: 2"}})") << "headers.X-A"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a header name that is not a token")
+        << QByteArray(R"({"url":"a.example","headers":{"X A":"1"}})") << "headers.X A"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a header value that is not a string")
+        << QByteArray(R"({"url":"a.example","headers":{"X-A":1}})") << "headers.X-A"
+        << "INVALID_FIELD";
     QTest::newRow("refuses a negative maxAge")
         << QByteArray(R"({"url":"a.example","maxAge":-1})") << "maxAge"
         << "INVALID_FIELD";
@@ -491,6 +507,29 @@ void tst_FirecrawlRequests::readsActionsIntoPageSteps()
                           true, {QStringLiteral("markdown")});
     QVERIFY(plain.cacheKey() != r.cacheKey());
     QVERIFY(!plain.page.runsScripts());
+}
+
+void tst_FirecrawlRequests::readsHeadersAndMobileIntoThePageWork()
+{
+    const ScrapeRequest r =
+        readScrapeRequest(object(R"({"url":"a.example","mobile":true,"headers":{"X-Pilot":"Ada",
+                   "Cookie":"session=1"}})"),
+                          ApiVersion::V2, QString(), true, {QStringLiteral("markdown")});
+    QCOMPARE(r.page.headers.size(), 2);
+    QVERIFY(r.page.headers.contains(qMakePair(QByteArray("X-Pilot"), QByteArray("Ada"))));
+    QVERIFY(r.page.mobile);
+    // Headers and mobile are no step: the page loads on the cheap path, a phone's on the
+    // chromium engine.
+    QVERIFY(r.page.isEmpty());
+    QCOMPARE(r.cloudRequest({r.url})[QStringLiteral("browser")][QStringLiteral("engine")],
+             QJsonValue(QStringLiteral("chromium")));
+    // Another header value is another document, and the key keeps no secret in clear.
+    const ScrapeRequest other =
+        readScrapeRequest(object(R"({"url":"a.example","mobile":true,"headers":{"X-Pilot":"Bo",
+                   "Cookie":"session=1"}})"),
+                          ApiVersion::V2, QString(), true, {QStringLiteral("markdown")});
+    QVERIFY(other.cacheKey() != r.cacheKey());
+    QVERIFY(!r.cacheKey().contains(u"session=1"));
 }
 
 void tst_FirecrawlRequests::readsTagFiltersIntoThePageWork()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "browser/PageEngine.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -38,6 +40,10 @@ struct PageWork
     QList<PageStep> steps;
     QStringList includeTags;
     QStringList excludeTags;
+    // Not a step: extra request headers for the page's navigation (NavigateOptions).
+    HeaderList headers;
+    // Not a step: the page is a phone's (BrowserLease::emulateMobile) before it loads.
+    bool mobile = false;
 
     bool isEmpty() const
     {

@@ -130,6 +130,15 @@ void ScrapeJob::load(int index)
                                                    : NavigateOptions::WaitUntil::Load;
     options.waitForSelector = m_options.waitForSelector;
     options.waitForText = m_options.waitForText;
+    options.headers = m_options.page.headers;
+    if (m_options.page.mobile && !lease->emulateMobile()) {
+        fail(index, QJsonObject{{QStringLiteral("code"), QStringLiteral("UNSUPPORTED_OPTION")},
+                                {QStringLiteral("message"),
+                                 QStringLiteral("mobile emulation needs the chromium engine, "
+                                                "whose page was not ready")},
+                                {QStringLiteral("field"), QStringLiteral("mobile")}});
+        return;
+    }
     ++m_usage.pages;
     lease->navigate(m_urls.at(index), options, [this, index](const NavigationResult &nav) {
         if (m_done.at(index))

@@ -3,6 +3,7 @@
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -13,6 +14,8 @@ namespace {
 
 constexpr int kMaxWaitMs = 60000;     // Firecrawl's cap on waitFor plus wait actions
 constexpr int kMaxTimeoutMs = 120000; // /scrape's navigation cap
+constexpr int kMaxHeaders = 50;
+constexpr int kMaxHeaderValue = 8192;
 
 const QStringList &servedFormats()
 {
@@ -189,6 +192,55 @@ void readActions(const JsonFields &body, ScrapeRequest &r)
             r.waitForSelector = step.selector;
 }
 
+// A caller's extra request headers for the page's navigation: HTTP tokens as names,
+// values without line breaks, and none that steer the connection or the proxy (hop-by-hop
+// headers, Host, Content-Length, Proxy-*): those are the egress's, never a caller's.
+HeaderList readHeaders(const JsonFields &headers, const QString &listField)
+{
+    static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
+    static const QStringList refused = {QStringLiteral("connection"),
+                                        QStringLiteral("keep-alive"),
+                                        QStringLiteral("te"),
+                                        QStringLiteral("trailer"),
+                                        QStringLiteral("transfer-encoding"),
+                                        QStringLiteral("upgrade"),
+                                        QStringLiteral("host"),
+                                        QStringLiteral("content-length"),
+                                        QStringLiteral("expect")};
+    const QJsonObject object = headers.object();
+    if (object.size() > kMaxHeaders)
+        throw DomainError::invalidField(listField,
+                                        QStringLiteral("at most %1 headers").arg(kMaxHeaders));
+    HeaderList out;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QString field = headers.path(it.key());
+        const QString name = it.key();
+        if (!token.match(name).hasMatch())
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_HEADER"),
+                              QStringLiteral("is not a valid header name"), field);
+        const QString lower = name.toLower();
+        if (refused.contains(lower) || lower.startsWith(QLatin1String("proxy-")))
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_HEADER"),
+                              QStringLiteral("%1 is not sent for a caller: hop-by-hop, Host, "
+                                             "Content-Length and Proxy-* headers belong to the "
+                                             "connection")
+                                  .arg(name),
+                              field);
+        if (!it.value().isString())
+            throw DomainError::invalidField(field, QStringLiteral("must be a string"));
+        const QString value = it.value().toString();
+        if (value.size() > kMaxHeaderValue || value.contains(QLatin1Char('\r')) ||
+            value.contains(QLatin1Char('\n')) || value.contains(QChar(0)))
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_HEADER"),
+                              QStringLiteral("must be at most %1 characters, without line "
+                                             "breaks")
+                                  .arg(kMaxHeaderValue),
+                              field);
+        out.append({name.toLatin1(), value.toUtf8()});
+    }
+    return out;
+}
+
 // includeTags / excludeTags are applied to the page; headers and mobile are refused by
 // name rather than ignored.
 void readTagsAndRefuseOptions(const JsonFields &body, ScrapeRequest &r)
@@ -201,14 +253,10 @@ void readTagsAndRefuseOptions(const JsonFields &body, ScrapeRequest &r)
                                                 QStringLiteral("must be a CSS selector"));
         (key == QLatin1String("includeTags") ? r.page.includeTags : r.page.excludeTags) = tags;
     }
-    if (const auto headers = body.optionalObject(QStringLiteral("headers"));
-        headers && !headers->object().isEmpty())
-        throw unsupported(QStringLiteral("UNSUPPORTED_OPTION"),
-                          body.path(QStringLiteral("headers")),
-                          QStringLiteral("request headers are not sent by Pilothouse's pages"));
-    if (body.optionalBool(QStringLiteral("mobile")).value_or(false))
-        throw unsupported(QStringLiteral("UNSUPPORTED_OPTION"), body.path(QStringLiteral("mobile")),
-                          QStringLiteral("mobile emulation is not served by Pilothouse's scrape"));
+    if (const auto headers = body.optionalObject(QStringLiteral("headers")))
+        r.page.headers = readHeaders(*headers, body.path(QStringLiteral("headers")));
+    // A phone's page: on the chromium engine, whose pages can be one.
+    r.page.mobile = body.optionalBool(QStringLiteral("mobile")).value_or(false);
 }
 
 } // namespace
@@ -296,6 +344,9 @@ QJsonObject ScrapeRequest::cloudRequest(const QList<QUrl> &urls) const
         body.insert(QStringLiteral("waitForSelector"), waitForSelector);
     if (timeoutMs > 0)
         body.insert(QStringLiteral("timeoutMs"), timeoutMs);
+    if (page.mobile) // QtWebEngine's pages cannot be a phone's
+        body.insert(QStringLiteral("browser"),
+                    QJsonObject{{QStringLiteral("engine"), QStringLiteral("chromium")}});
     return body;
 }
 
@@ -312,6 +363,23 @@ QJsonObject ScrapeRequest::agentRequest() const
     return body;
 }
 
+namespace {
+// The headers as a digest: a cache key holds no caller's secret (an Authorization, a Cookie).
+QString headersDigest(const HeaderList &headers)
+{
+    if (headers.isEmpty())
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const auto &[name, value] : headers) {
+        hash.addData(name.toLower());
+        hash.addData(QByteArrayView("\0", 1));
+        hash.addData(value);
+        hash.addData(QByteArrayView("\n", 1));
+    }
+    return QString::fromLatin1(hash.result().toHex());
+}
+} // namespace
+
 QString ScrapeRequest::cacheKey() const
 {
     const QJsonObject shape{{QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
@@ -321,7 +389,9 @@ QString ScrapeRequest::cacheKey() const
                             {QStringLiteral("json"), json},
                             {QStringLiteral("jsonPrompt"), jsonPrompt},
                             {QStringLiteral("jsonSchema"), jsonSchema},
-                            {QStringLiteral("page"), page.toJson()}};
+                            {QStringLiteral("page"), page.toJson()},
+                            {QStringLiteral("headers"), headersDigest(page.headers)},
+                            {QStringLiteral("mobile"), page.mobile}};
     return QString::fromUtf8(QJsonDocument(shape).toJson(QJsonDocument::Compact));
 }
 
@@ -361,6 +431,8 @@ QJsonObject documentFor(const QJsonObject &result, const ScrapeRequest &request,
         {QStringLiteral("proxyUsed"), QStringLiteral("basic")}};
     if (const QString d = result.value(QStringLiteral("description")).toString(); !d.isEmpty())
         meta.insert(QStringLiteral("description"), d);
+    if (request.page.mobile)
+        meta.insert(QStringLiteral("mobile"), true);
     const QJsonObject error = result.value(QStringLiteral("error")).toObject();
     if (!error.isEmpty())
         meta.insert(QStringLiteral("error"), error.value(QStringLiteral("message")).toString());
@@ -387,7 +459,9 @@ DomainError pageError(const QJsonObject &result)
             K::Internal, QStringLiteral("SCRAPE_ACTION_ERROR"),
             QStringLiteral("Action(s) failed to complete: %1: %2").arg(field, message), field,
             QJsonObject{{QStringLiteral("field"), field}});
-    if (code == QLatin1String("INVALID_SELECTOR") && !field.isEmpty())
+    if ((code == QLatin1String("INVALID_SELECTOR") ||
+         code == QLatin1String("UNSUPPORTED_OPTION")) &&
+        !field.isEmpty())
         return DomainError(K::Invalid, code, message, field);
     if (code == QLatin1String("BLOCKED") || code == QLatin1String("PRIVATE_TARGET"))
         return DomainError(K::Forbidden, code, message, QStringLiteral("url"));

@@ -64,6 +64,15 @@ await attempt('excludeTags', async () => {
   const doc = await owner.scrape(form, { formats: ['html'], excludeTags: ['.ads', 'nav'] });
   return { html: doc.html };
 });
+await attempt('headers', async () => {
+  const doc = await owner.scrape(`${site}/headers.html`, { formats: ['markdown'],
+    headers: { 'X-Pilot': 'Ada', Cookie: 'session=1' } });
+  return { markdown: doc.markdown };
+});
+await attempt('mobile', async () => {
+  const doc = await owner.scrape(`${site}/device.html`, { formats: ['markdown'], mobile: true });
+  return { markdown: doc.markdown, metadata: doc.metadata };
+});
 await attempt('badSelector', async () =>
   owner.scrape(form, { formats: ['html'], excludeTags: ['[[nope'] }));
 console.log(JSON.stringify(out));
