@@ -103,7 +103,7 @@ void LeasedTab::call(const QString &function, const QJsonValue &argument, int ti
 void LeasedTab::act(const QJsonObject &action, int timeoutMs,
                     std::function<void(const ActOutcome &)> done)
 {
-    if (!m_lease->page() && m_lease->engine() != QLatin1String("chromium")) {
+    if (m_lease->engine() == QLatin1String("qtwebengine") && !m_lease->page()) {
         ActOutcome o;
         o.error = QStringLiteral("the browser page is gone");
         done(o);
