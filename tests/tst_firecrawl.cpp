@@ -270,6 +270,10 @@ void tst_Firecrawl::theMcpServerScrapesAndMaps()
     QVERIFY2(
         r[QStringLiteral("scrape")][QStringLiteral("text")].toString().contains(u"Harbor text"),
         all.constData());
+    // The tool's actions reach the page: the form was filled in before it was read.
+    QVERIFY2(!r[QStringLiteral("actions")][QStringLiteral("isError")].toBool(), all.constData());
+    QVERIFY2(r[QStringLiteral("actions")][QStringLiteral("text")].toString().contains(u"Hello Ada"),
+             all.constData());
     QVERIFY2(!r[QStringLiteral("map")][QStringLiteral("isError")].toBool(), all.constData());
     QVERIFY2(
         r[QStringLiteral("map")][QStringLiteral("text")].toString().contains(u"from-sitemap.html"),
