@@ -93,6 +93,8 @@ function filterTags(options = {}) {
     for (const selector of include) {
       const found = all(selector);
       if (!found) return JSON.stringify({ ok: false, selector, error: `"${selector}" is not a valid CSS selector` });
+      // A selector that matches the body itself (or the document element) keeps it all.
+      if (body.matches(selector) || document.documentElement.matches(selector)) return JSON.stringify({ ok: true });
       found.forEach((e) => kept.add(e));
     }
     const outermost = Array.from(kept).filter((e) => {
