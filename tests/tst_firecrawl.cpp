@@ -374,6 +374,9 @@ void tst_Firecrawl::theSdkDrivesPagesWithActionsAndTagFilters()
             all.constData());
         QVERIFY(!included.value(QStringLiteral("html")).toString().contains(QLatin1String(gone)));
     }
+    // includeTags naming the body keeps the whole body.
+    const QString body = r[QStringLiteral("includeBody")][QStringLiteral("html")].toString();
+    QVERIFY2(body.contains(u"tugboats") && body.contains(u"Menu link"), all.constData());
     const QString excluded = r[QStringLiteral("excludeTags")][QStringLiteral("html")].toString();
     QVERIFY2(excluded.contains(u"tugboats") && excluded.contains(u"nobody yet"), all.constData());
     QVERIFY(!excluded.contains(u"Buy a boat"));

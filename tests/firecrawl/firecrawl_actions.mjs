@@ -60,6 +60,10 @@ await attempt('includeTags', async () => {
   const doc = await owner.scrape(form, { formats: ['markdown', 'html'], includeTags: ['#story'] });
   return { markdown: doc.markdown, html: doc.html };
 });
+await attempt('includeBody', async () => {
+  const doc = await owner.scrape(form, { formats: ['html'], includeTags: ['body'] });
+  return { html: doc.html };
+});
 await attempt('excludeTags', async () => {
   const doc = await owner.scrape(form, { formats: ['html'], excludeTags: ['.ads', 'nav'] });
   return { html: doc.html };
