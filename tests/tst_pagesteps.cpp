@@ -122,8 +122,8 @@ void tst_PageSteps::doesTheWorkInOrder()
     PageSteps run(*lease, work, 2000);
     QSignalSpy finished(&run, &PageSteps::finished);
     run.start();
-    QVERIFY(finished.wait(5000));
-    QCOMPARE(finished.size(), 1);
+    // A step the page refuses at once ends the work within start().
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
 
     const QString asked = page->scripts.join(QLatin1Char('\n'));
     for (const QString &part : scriptParts)
