@@ -352,6 +352,7 @@ void Service::buildAreas()
 
     m_firecrawl = std::make_unique<firecrawl::FirecrawlArea>(*m_store, *m_settings, *m_policy,
                                                              *m_cloud, *m_network);
+    m_firecrawl->setScriptGrant(m_sites->scriptGrant());
 
     addRoutes(m_cloud->controllers());
     addRoutes({m_system.get()});

@@ -3,8 +3,10 @@
 // tests/firecrawl, against the real service and a fixture site with robots.txt,
 // sitemaps and a SearXNG-shaped search endpoint, all on loopback. Then the auth matrix
 // of every /firecrawl route and the typed errors, over plain HTTP.
+#include "Engines.h"
 #include "FixtureServer.h"
 #include "HttpClient.h"
+#include "ModelStub.h"
 #include "NodeScript.h"
 #include "TestMain.h"
 #include "TestService.h"
@@ -46,6 +48,9 @@ private Q_SLOTS:
     void initTestCase();
     void theSdkScrapesMapsAndSearches();
     void theMcpServerScrapesAndMaps();
+    void theSdkDrivesPagesWithActionsAndTagFilters();
+    void theSdkRunsExtractAndAgentJobsToTheirEnd();
+    void anAgentJobRunsOnTheConfiguredModel();
     void routesAnswerFirecrawlsAuthShapes_data();
     void routesAnswerFirecrawlsAuthShapes();
     void theMatrixCoversEveryFirecrawlRoute();
@@ -54,7 +59,12 @@ private Q_SLOTS:
     void searchWithoutSearxngSaysHowToConfigureIt();
 
 private:
+    // A user key of the owner's, with privateTargets (the fixtures are on loopback) and
+    // the capabilities `caps` adds.
+    QString mintKey(const QString &label, const QJsonObject &caps = {});
+
     std::unique_ptr<FixtureServer> m_site;
+    ModelScript m_model;
     std::unique_ptr<TestService> m_ph;
     QString m_api;
 };
@@ -78,6 +88,46 @@ void tst_Firecrawl::initTestCase()
                        QStringLiteral("<table><thead><tr><th>Name</th><th>Price</th></tr></thead>"
                                       "<tbody><tr><td>Rope</td><td>12.50</td></tr><tr><td>Fender"
                                       "</td><td>24.00</td></tr></tbody></table>")));
+    site.page("/shop2.html",
+              htmlPage(QStringLiteral("Shop two"),
+                       QStringLiteral("<table><thead><tr><th>Name</th><th>Price</th></tr></thead>"
+                                      "<tbody><tr><td>Anchor</td><td>80.00</td></tr></tbody>"
+                                      "</table>")));
+    // A page that changes when it is used: a name field and a button that greets, a form
+    // whose Enter says what was searched; a story between a menu and an advert.
+    site.page(
+        "/form.html",
+        htmlPage(QStringLiteral("Quay form"),
+                 QStringLiteral("<nav id=\"menu\"><a href=\"/a.html\">Menu link</a></nav><main>"
+                                "<article id=\"story\"><h1>Story</h1><p>Keep this paragraph about "
+                                "tugboats.</p></article><aside class=\"ads\">Buy a boat now</aside>"
+                                "<input id=\"name\" placeholder=\"Name\"><button id=\"go\" "
+                                "onclick=\"document.getElementById('out').textContent='Hello '+"
+                                "document.getElementById('name').value\">Go</button>"
+                                "<div id=\"out\">nobody yet</div><form id=\"f\" onsubmit=\""
+                                "event.preventDefault();var p=document.getElementById('pressed');"
+                                "p.textContent='submitted '+this.q.value;p.className='done'\">"
+                                "<input name=\"q\" id=\"q\"></form><div id=\"pressed\">not "
+                                "submitted</div></main>")));
+    m_model.serveOn(site);
+    // Says which header came with the page's request.
+    site.route("/headers.html", [](const FixtureRequest &req) {
+        FixtureResponse r;
+        r.headers = {{"Content-Type", "text/html; charset=utf-8"}};
+        r.body = "<!doctype html><html><head><title>Headers</title></head><body><p>pilot "
+                 "header " +
+                 req.headers.value("x-pilot", "none") + ", cookie " +
+                 req.headers.value("cookie", "none") + "</p></body></html>";
+        return r;
+    });
+    // Says what the page sees of its device (a phone's page is as wide as its viewport
+    // only with the viewport meta tag; without it a phone lays pages out 980 px wide).
+    site.page("/device.html",
+              "<!doctype html><html><head><meta name=\"viewport\" content=\"width=device-"
+              "width\"><title>Device</title></head><body><p id=\"d\">unknown</p><script>"
+              "document.getElementById('d').textContent='width '+window.innerWidth+(/Mobile/"
+              ".test(navigator.userAgent)?' mobile agent':' desktop agent');</script></body>"
+              "</html>");
     site.page("/a.html", htmlPage(QStringLiteral("Alpha"), QStringLiteral("<p>Alpha page</p>")));
     site.page("/b.html", htmlPage(QStringLiteral("Bravo"), QStringLiteral("<p>Bravo page</p>")));
     site.respond(
@@ -220,10 +270,201 @@ void tst_Firecrawl::theMcpServerScrapesAndMaps()
     QVERIFY2(
         r[QStringLiteral("scrape")][QStringLiteral("text")].toString().contains(u"Harbor text"),
         all.constData());
+    // The tool's actions reach the page: the form was filled in before it was read.
+    QVERIFY2(!r[QStringLiteral("actions")][QStringLiteral("isError")].toBool(), all.constData());
+    QVERIFY2(r[QStringLiteral("actions")][QStringLiteral("text")].toString().contains(u"Hello Ada"),
+             all.constData());
     QVERIFY2(!r[QStringLiteral("map")][QStringLiteral("isError")].toBool(), all.constData());
     QVERIFY2(
         r[QStringLiteral("map")][QStringLiteral("text")].toString().contains(u"from-sitemap.html"),
         all.constData());
+}
+
+QString tst_Firecrawl::mintKey(const QString &label, const QJsonObject &caps)
+{
+    HttpClient owner = m_ph->client();
+    const auto minted = owner.post(QStringLiteral("/keys"), {{QStringLiteral("label"), label},
+                                                             {QStringLiteral("balance"), 100}});
+    if (minted.status != 201 && minted.status != 200)
+        return {};
+    QJsonObject all{{QStringLiteral("privateTargets"), true}};
+    for (auto it = caps.begin(); it != caps.end(); ++it)
+        all.insert(it.key(), it.value());
+    const auto set =
+        owner.post(QStringLiteral("/updateApiKeyCapabilities"),
+                   {{QStringLiteral("keyId"), minted.json().value(QStringLiteral("id")).toString()},
+                    {QStringLiteral("capabilities"), all}});
+    return set.status == 200 ? minted.json().value(QStringLiteral("key")).toString() : QString();
+}
+
+void tst_Firecrawl::theSdkDrivesPagesWithActionsAndTagFilters()
+{
+    const QString plain = mintKey(QStringLiteral("no scripts"));
+    const QString scripts =
+        mintKey(QStringLiteral("scripts"), {{QStringLiteral("pageScripts"), true}});
+    QVERIFY(!plain.isEmpty() && !scripts.isEmpty());
+    const NodeResult run = runNodeScript(QStringLiteral(PILOTHOUSE_FIRECRAWL_TEST_DIR),
+                                         {QStringLiteral("firecrawl_actions.mjs"), m_api,
+                                          m_ph->ownerKey(), plain, scripts, m_site->url({})},
+                                         240000);
+    QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
+    const QJsonObject r = run.result();
+    const QByteArray all = QJsonDocument(r).toJson(QJsonDocument::Compact);
+
+    // click, write, click, press: the page changed, and the document is the changed page.
+    const QJsonObject acted = r.value(QStringLiteral("actions")).toObject();
+    const QString markdown = acted.value(QStringLiteral("markdown")).toString();
+    QVERIFY2(markdown.contains(u"Hello Ada"), all.constData());
+    QVERIFY2(markdown.contains(u"submitted tug"), all.constData());
+    QVERIFY(!markdown.contains(u"nobody yet"));
+    // The scrape action's snapshot, in Firecrawl's data.actions.
+    const QJsonArray scrapes =
+        acted[QStringLiteral("actions")][QStringLiteral("scrapes")].toArray();
+    QCOMPARE(scrapes.size(), 1);
+    QVERIFY(scrapes.at(0)[QStringLiteral("html")].toString().contains(u"Hello Ada"));
+    QCOMPARE(scrapes.at(0)[QStringLiteral("url")].toString(), m_site->url("/form.html"));
+
+    // executeJavascript: the owner may; each script's value comes back in order.
+    const QJsonObject script = r.value(QStringLiteral("script")).toObject();
+    const QJsonArray returns =
+        script[QStringLiteral("actions")][QStringLiteral("javascriptReturns")].toArray();
+    QVERIFY2(returns.size() == 2, all.constData());
+    QCOMPARE(returns.at(0)[QStringLiteral("type")].toString(), QStringLiteral("number"));
+    QCOMPARE(returns.at(0)[QStringLiteral("value")].toInt(), 42);
+    QCOMPARE(returns.at(1)[QStringLiteral("value")].toString(), QStringLiteral("Quay form"));
+    QVERIFY(script.value(QStringLiteral("markdown")).toString().contains(u"set by script"));
+    // A key without pageScripts is refused, naming the action, before any page loads; a
+    // key the owner granted it runs its script.
+    const QJsonObject refused = r.value(QStringLiteral("scriptRefused")).toObject();
+    QCOMPARE(refused.value(QStringLiteral("status")).toInt(), 403);
+    QCOMPARE(refused.value(QStringLiteral("code")).toString(),
+             QStringLiteral("SCRIPTS_NOT_ALLOWED"));
+    QVERIFY2(refused.value(QStringLiteral("message")).toString().contains(u"actions[1]"),
+             all.constData());
+    // The same grant for the pages a search scrapes.
+    const QJsonObject inSearch = r.value(QStringLiteral("scriptInSearch")).toObject();
+    QCOMPARE(inSearch.value(QStringLiteral("status")).toInt(), 403);
+    QVERIFY2(
+        inSearch.value(QStringLiteral("message")).toString().contains(u"scrapeOptions.actions[0]"),
+        all.constData());
+    const QJsonArray granted = r[QStringLiteral("scriptGranted")][QStringLiteral("actions")]
+                                [QStringLiteral("javascriptReturns")]
+                                    .toArray();
+    QVERIFY2(granted.size() == 1, all.constData());
+    QCOMPARE(granted.at(0)[QStringLiteral("value")].toString(), QStringLiteral("Story"));
+
+    // A selector that matches nothing is Firecrawl's action error naming the action.
+    const QJsonObject missing = r.value(QStringLiteral("missingSelector")).toObject();
+    QVERIFY(missing.value(QStringLiteral("thrown")).toBool());
+    QCOMPARE(missing.value(QStringLiteral("code")).toString(),
+             QStringLiteral("SCRAPE_ACTION_ERROR"));
+    QVERIFY2(missing.value(QStringLiteral("message")).toString().contains(u"actions[0]"),
+             all.constData());
+    QVERIFY(missing.value(QStringLiteral("message")).toString().contains(u"#nope"));
+    const QJsonObject lost = r.value(QStringLiteral("writeWithoutFocus")).toObject();
+    QCOMPARE(lost.value(QStringLiteral("code")).toString(), QStringLiteral("SCRAPE_ACTION_ERROR"));
+
+    // includeTags keeps only the story; excludeTags drops the advert and the menu.
+    const QJsonObject included = r.value(QStringLiteral("includeTags")).toObject();
+    QVERIFY2(included.value(QStringLiteral("markdown")).toString().contains(u"tugboats"),
+             all.constData());
+    for (const char *gone : {"Buy a boat", "Menu link", "nobody yet"}) {
+        QVERIFY2(
+            !included.value(QStringLiteral("markdown")).toString().contains(QLatin1String(gone)),
+            all.constData());
+        QVERIFY(!included.value(QStringLiteral("html")).toString().contains(QLatin1String(gone)));
+    }
+    // includeTags naming the body keeps the whole body.
+    const QString body = r[QStringLiteral("includeBody")][QStringLiteral("html")].toString();
+    QVERIFY2(body.contains(u"tugboats") && body.contains(u"Menu link"), all.constData());
+    const QString excluded = r[QStringLiteral("excludeTags")][QStringLiteral("html")].toString();
+    QVERIFY2(excluded.contains(u"tugboats") && excluded.contains(u"nobody yet"), all.constData());
+    QVERIFY(!excluded.contains(u"Buy a boat"));
+    QVERIFY(!excluded.contains(u"Menu link"));
+    // headers reach the page's server with its request.
+    const QString headed = r[QStringLiteral("headers")][QStringLiteral("markdown")].toString();
+    QVERIFY2(headed.contains(u"pilot header Ada, cookie session=1"),
+             QJsonDocument(r.value(QStringLiteral("headers")).toObject()).toJson().constData());
+    // mobile: the page sees a phone (on the chromium engine, where there is one).
+    const QJsonObject mobile = r.value(QStringLiteral("mobile")).toObject();
+    if (chromiumInstalled()) {
+        QVERIFY2(
+            mobile.value(QStringLiteral("markdown")).toString().contains(u"width 390 mobile agent"),
+            QJsonDocument(mobile).toJson().constData());
+        QCOMPARE(mobile[QStringLiteral("metadata")][QStringLiteral("mobile")], QJsonValue(true));
+    }
+    const QJsonObject badSelector = r.value(QStringLiteral("badSelector")).toObject();
+    QCOMPARE(badSelector.value(QStringLiteral("status")).toInt(), 400);
+    QVERIFY2(badSelector.value(QStringLiteral("message")).toString().contains(u"excludeTags"),
+             all.constData());
+}
+
+void tst_Firecrawl::theSdkRunsExtractAndAgentJobsToTheirEnd()
+{
+    const NodeResult run =
+        runNodeScript(QStringLiteral(PILOTHOUSE_FIRECRAWL_TEST_DIR),
+                      {QStringLiteral("firecrawl_extract.mjs"), m_api, m_ph->ownerKey(),
+                       m_site->url({}), QStringLiteral("rule")},
+                      240000);
+    QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
+    const QJsonObject r = run.result();
+    const QByteArray all = QJsonDocument(r).toJson(QJsonDocument::Compact);
+
+    // extract: one run per page (the rule planner), the pages' lists joined.
+    const QJsonObject extract = r.value(QStringLiteral("extract")).toObject();
+    QCOMPARE(extract.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    const QJsonArray items = extract.value(QStringLiteral("data")).toArray();
+    QVERIFY2(items.size() == 3, all.constData());
+    QCOMPARE(items.at(0)[QStringLiteral("name")].toString(), QStringLiteral("Rope"));
+    QCOMPARE(items.at(2)[QStringLiteral("name")].toString(), QStringLiteral("Anchor"));
+    QCOMPARE(items.at(2)[QStringLiteral("price")].toDouble(), 80.0);
+    QVERIFY(extract.value(QStringLiteral("creditsUsed")).toDouble() > 0);
+
+    // agent: one /agent run, polled by the SDK through GET /v2/agent/{id}.
+    const QJsonObject agent = r.value(QStringLiteral("agent")).toObject();
+    QCOMPARE(agent.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(agent.value(QStringLiteral("data")).toArray().size(), 2);
+
+    // What is not served says so in Firecrawl's shape.
+    const QJsonObject wildcard = r.value(QStringLiteral("wildcard")).toObject();
+    QCOMPARE(wildcard.value(QStringLiteral("status")).toInt(), 400);
+    QVERIFY2(wildcard.value(QStringLiteral("message")).toString().contains(u"urls[0]"),
+             all.constData());
+    QVERIFY(wildcard.value(QStringLiteral("message")).toString().contains(u"wildcard"));
+    const QJsonObject unknown = r.value(QStringLiteral("unknownJob")).toObject();
+    QCOMPARE(unknown.value(QStringLiteral("status")).toInt(), 404);
+    QVERIFY(unknown.value(QStringLiteral("message")).toString().contains(u"restart"));
+    const QJsonObject model = r.value(QStringLiteral("model")).toObject();
+    QCOMPARE(model.value(QStringLiteral("status")).toInt(), 400);
+    QVERIFY(model.value(QStringLiteral("message")).toString().contains(u"model"));
+}
+
+void tst_Firecrawl::anAgentJobRunsOnTheConfiguredModel()
+{
+    TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site->url(QStringLiteral("/v1"))),
+                     QStringLiteral("llm.model=stub")});
+    QVERIFY2(llm.ok(), qPrintable(llm.error()));
+    m_model.reset();
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c1"), QStringLiteral("finish"),
+                  {{QStringLiteral("text"), QStringLiteral("Captain Nemo is on duty.")},
+                   {QStringLiteral("json"),
+                    QJsonObject{{QStringLiteral("pilot"), QStringLiteral("Nemo")}}}})},
+        120);
+    const NodeResult run = runNodeScript(QStringLiteral(PILOTHOUSE_FIRECRAWL_TEST_DIR),
+                                         {QStringLiteral("firecrawl_extract.mjs"),
+                                          llm.base() + QStringLiteral("/firecrawl"), llm.ownerKey(),
+                                          m_site->url({}), QStringLiteral("model")},
+                                         240000);
+    QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
+    const QJsonObject agent = run.result().value(QStringLiteral("agent")).toObject();
+    const QByteArray all = QJsonDocument(agent).toJson(QJsonDocument::Compact);
+    QCOMPARE(agent.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(agent[QStringLiteral("data")][QStringLiteral("pilot")].toString(),
+             QStringLiteral("Nemo"));
+    // The model was asked, with the prompt.
+    QVERIFY2(!m_model.requests.isEmpty(), all.constData());
+    QVERIFY(QJsonDocument(m_model.requests.first()).toJson().contains("pilot is on duty"));
 }
 
 // Who may call each route: no token, an empty Bearer, a key that does not exist (401 in
@@ -231,28 +472,54 @@ void tst_Firecrawl::theMcpServerScrapesAndMaps()
 // off (403); the answer is Firecrawl's {success:false, error} every time.
 void tst_Firecrawl::routesAnswerFirecrawlsAuthShapes_data()
 {
+    QTest::addColumn<QByteArray>("method");
     QTest::addColumn<QString>("route");
     QTest::addColumn<QString>("caller");
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("errorStart");
-    for (const char *route :
-         {"/v2/scrape", "/v1/scrape", "/v2/map", "/v1/map", "/v2/search", "/v1/search"}) {
-        const auto row = [&](const char *who, const char *caller, int status, const char *start) {
-            QTest::newRow(
-                qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(route), QLatin1String(who))))
-                << QString::fromLatin1(route) << QString::fromLatin1(caller) << status
+    struct Routed
+    {
+        const char *method;
+        const char *route;
+        const char *capability; // the key capability it needs
+        bool spends;            // a key without credits is refused with 402
+    };
+    const Routed routes[] = {{"POST", "/v2/scrape", "cloudScrape", true},
+                             {"POST", "/v1/scrape", "cloudScrape", true},
+                             {"POST", "/v2/map", "cloudScrape", true},
+                             {"POST", "/v1/map", "cloudScrape", true},
+                             {"POST", "/v2/search", "cloudScrape", true},
+                             {"POST", "/v1/search", "cloudScrape", true},
+                             {"POST", "/v2/extract", "cloudAgent", true},
+                             {"POST", "/v1/extract", "cloudAgent", true},
+                             {"GET", "/v2/extract/fcx_none", "cloudAgent", false},
+                             {"GET", "/v1/extract/fcx_none", "cloudAgent", false},
+                             {"POST", "/v2/agent", "cloudAgent", true},
+                             {"GET", "/v2/agent/traj_none", "cloudAgent", false},
+                             {"DELETE", "/v2/agent/traj_none", "cloudAgent", false}};
+    for (const Routed &r : routes) {
+        const auto row = [&](const char *who, const QString &caller, int status,
+                             const char *start) {
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2 %3")
+                    .arg(QLatin1String(r.method), QLatin1String(r.route), QLatin1String(who))))
+                << QByteArray(r.method) << QString::fromLatin1(r.route) << caller << status
                 << QString::fromLatin1(start);
         };
-        row("refuses a request without a token", "none", 401, "Unauthorized");
-        row("refuses an empty Bearer token", "empty", 401, "Unauthorized");
-        row("refuses a key that does not exist", "wrong", 401, "Unauthorized");
-        row("refuses a key without credits", "broke", 402, "Insufficient credits");
-        row("refuses a key without the cloudScrape capability", "noScrape", 403, "");
+        row("refuses a request without a token", QStringLiteral("none"), 401, "Unauthorized");
+        row("refuses an empty Bearer token", QStringLiteral("empty"), 401, "Unauthorized");
+        row("refuses a key that does not exist", QStringLiteral("wrong"), 401, "Unauthorized");
+        if (r.spends)
+            row("refuses a key without credits", QStringLiteral("broke"), 402,
+                "Insufficient credits");
+        row("refuses a key without the capability it needs",
+            QStringLiteral("no:") + QLatin1String(r.capability), 403, "");
     }
 }
 
 void tst_Firecrawl::routesAnswerFirecrawlsAuthShapes()
 {
+    QFETCH(QByteArray, method);
     QFETCH(QString, route);
     QFETCH(QString, caller);
     QFETCH(int, status);
@@ -261,16 +528,16 @@ void tst_Firecrawl::routesAnswerFirecrawlsAuthShapes()
     QString bearer;
     if (caller == QLatin1String("wrong"))
         bearer = QStringLiteral("pk_live_not_a_key_of_this_service_000000");
-    if (caller == QLatin1String("broke") || caller == QLatin1String("noScrape")) {
+    if (caller == QLatin1String("broke") || caller.startsWith(QLatin1String("no:"))) {
         const auto minted =
             owner.post(QStringLiteral("/keys"),
                        {{QStringLiteral("label"), caller},
                         {QStringLiteral("balance"), caller == QLatin1String("broke") ? 0 : 100}});
         QVERIFY2(minted.status == 201 || minted.status == 200, minted.body.constData());
         bearer = minted.json().value(QStringLiteral("key")).toString();
-        const QJsonObject caps{
-            {QStringLiteral("privateTargets"), true},
-            {QStringLiteral("cloudScrape"), caller != QLatin1String("noScrape")}};
+        QJsonObject caps{{QStringLiteral("privateTargets"), true}};
+        if (caller.startsWith(QLatin1String("no:")))
+            caps.insert(caller.mid(3), false);
         const auto set = owner.post(
             QStringLiteral("/updateApiKeyCapabilities"),
             {{QStringLiteral("keyId"), minted.json().value(QStringLiteral("id")).toString()},
@@ -282,11 +549,16 @@ void tst_Firecrawl::routesAnswerFirecrawlsAuthShapes()
         headers << qMakePair(QByteArray("Authorization"), QByteArray("Bearer "));
     else if (!bearer.isEmpty())
         headers << qMakePair(QByteArray("Authorization"), ("Bearer " + bearer).toUtf8());
-    const QJsonObject body{{QStringLiteral("url"), m_site->url(QStringLiteral("/a.html"))},
+    // A body every POST route takes, so what decides is who calls.
+    const QString page = m_site->url(QStringLiteral("/a.html"));
+    const QJsonObject body{{QStringLiteral("url"), page},
+                           {QStringLiteral("urls"), QJsonArray{page}},
+                           {QStringLiteral("prompt"), QStringLiteral("List the pages")},
                            {QStringLiteral("query"), QStringLiteral("harbor")}};
     const HttpResponse r =
         HttpClient(m_ph->base())
-            .send("POST", QStringLiteral("/firecrawl") + route, QJsonDocument(body).toJson(),
+            .send(method, QStringLiteral("/firecrawl") + route,
+                  method == "POST" ? QJsonDocument(body).toJson() : QByteArray(),
                   headers << qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
     QCOMPARE(r.status, status);
     const QJsonObject json = r.json();
@@ -304,8 +576,12 @@ void tst_Firecrawl::theMatrixCoversEveryFirecrawlRoute()
             routed << QString::fromLatin1(route.method) + QLatin1Char(' ') + route.pattern;
     }
     routed.sort();
-    QCOMPARE(routed, (QStringList{"POST /firecrawl/v1/map", "POST /firecrawl/v1/scrape",
-                                  "POST /firecrawl/v1/search", "POST /firecrawl/v2/map",
+    QCOMPARE(routed, (QStringList{"DELETE /firecrawl/v2/agent/{id}",
+                                  "GET /firecrawl/v1/extract/{id}", "GET /firecrawl/v2/agent/{id}",
+                                  "GET /firecrawl/v2/extract/{id}", "POST /firecrawl/v1/extract",
+                                  "POST /firecrawl/v1/map", "POST /firecrawl/v1/scrape",
+                                  "POST /firecrawl/v1/search", "POST /firecrawl/v2/agent",
+                                  "POST /firecrawl/v2/extract", "POST /firecrawl/v2/map",
                                   "POST /firecrawl/v2/scrape", "POST /firecrawl/v2/search"}));
 }
 
@@ -325,13 +601,19 @@ void tst_Firecrawl::refusesWhatItCannotDoByField_data()
     QTest::newRow("refuses a json format with neither prompt nor schema")
         << "/v2/scrape" << QByteArray(R"({"url":"http://a.example","formats":[{"type":"json"}]})")
         << "formats[0]";
-    QTest::newRow("refuses a click action rather than skipping it")
+    QTest::newRow("refuses a screenshot action rather than skipping it")
         << "/v2/scrape"
-        << QByteArray(R"({"url":"http://a.example","actions":[{"type":"click","selector":"a"}]})")
+        << QByteArray(R"({"url":"http://a.example","actions":[{"type":"screenshot"}]})")
         << "actions[0].type";
-    QTest::newRow("refuses includeTags it cannot apply")
-        << "/v2/scrape" << QByteArray(R"({"url":"http://a.example","includeTags":["main"]})")
-        << "includeTags";
+    QTest::newRow("refuses a Proxy-Authorization header, which is the egress's")
+        << "/v2/scrape"
+        << QByteArray(R"({"url":"http://a.example","headers":{"Proxy-Authorization":"x"}})")
+        << "headers.Proxy-Authorization";
+    QTest::newRow("refuses an extract of a wildcard")
+        << "/v2/extract" << QByteArray(R"({"urls":["http://a.example/*"],"prompt":"p"})")
+        << "urls[0]";
+    QTest::newRow("refuses an agent without a prompt")
+        << "/v2/agent" << QByteArray(R"({"urls":["http://a.example"]})") << "prompt";
     QTest::newRow("refuses a map limit over 30000")
         << "/v2/map" << QByteArray(R"({"url":"http://a.example","limit":30001})") << "limit";
     QTest::newRow("refuses a sitemap mode it does not know")

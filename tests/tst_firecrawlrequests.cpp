@@ -1,6 +1,7 @@
 // The Firecrawl-compatible API's request readers, documents and error bodies
 // (server/firecrawl: FirecrawlScrape, MapJob's readMapRequest and selectLinks, Searxng,
 // ScrapeCache, FirecrawlErrors), without a service.
+#include "firecrawl/ExtractRequest.h"
 #include "firecrawl/FirecrawlErrors.h"
 #include "firecrawl/FirecrawlScrape.h"
 #include "firecrawl/MapJob.h"
@@ -34,6 +35,15 @@ private Q_SLOTS:
     void refusesScrapesByField();
     void readsScrapeOptionsIntoAScrape();
     void readsTheJsonFormatIntoAnAgentRequest();
+    void readsActionsIntoPageSteps();
+    void readsTagFiltersIntoThePageWork();
+    void readsHeadersAndMobileIntoThePageWork();
+    void refusesExtractsByField_data();
+    void refusesExtractsByField();
+    void readsAnExtractIntoOneRunPerPage();
+    void readsAnAgentJobIntoOneRun();
+    void mergesThePagesExtracts_data();
+    void mergesThePagesExtracts();
     void readsV1FormatsAsStrings();
     void makesFirecrawlsDocument();
     void answersAPageErrorByKind_data();
@@ -67,11 +77,31 @@ void tst_FirecrawlRequests::refusesScrapesByField_data()
     QTest::newRow("refuses a format it does not know")
         << QByteArray(R"({"url":"a.example","formats":["pdfx"]})") << "formats[0]"
         << "INVALID_FIELD";
-    QTest::newRow("refuses a press action")
+    QTest::newRow("refuses a screenshot action, which the engine does not take")
         << QByteArray(R"({"url":"a.example","actions":[{"type":"wait","milliseconds":5},
-                      {"type":"press","key":"Enter"}]})")
+                      {"type":"screenshot"}]})")
         << "actions[1].type"
         << "UNSUPPORTED_ACTION";
+    QTest::newRow("refuses an action type Firecrawl does not have")
+        << QByteArray(R"({"url":"a.example","actions":[{"type":"hover","selector":"a"}]})")
+        << "actions[0].type"
+        << "INVALID_FIELD";
+    QTest::newRow("refuses a click without a selector")
+        << QByteArray(R"({"url":"a.example","actions":[{"type":"click"}]})")
+        << "actions[0].selector"
+        << "MISSING_FIELD";
+    QTest::newRow("refuses a scroll in a direction Firecrawl does not have")
+        << QByteArray(R"({"url":"a.example","actions":[{"type":"scroll","direction":"left"}]})")
+        << "actions[0].direction"
+        << "INVALID_FIELD";
+    QTest::newRow("refuses an empty includeTags selector")
+        << QByteArray(R"({"url":"a.example","includeTags":["main"," "]})") << "includeTags[1]"
+        << "INVALID_FIELD";
+    QTest::newRow("refuses waits of actions over half the timeout")
+        << QByteArray(R"({"url":"a.example","timeout":4000,"actions":[{"type":"click",
+                      "selector":"a"},{"type":"wait","milliseconds":3000}]})")
+        << "waitFor"
+        << "INVALID_FIELD";
     QTest::newRow("refuses a wait with both milliseconds and selector")
         << QByteArray(R"({"url":"a.example","actions":[{"type":"wait","milliseconds":5,
                       "selector":"a"}]})")
@@ -85,12 +115,27 @@ void tst_FirecrawlRequests::refusesScrapesByField_data()
     QTest::newRow("refuses a waitFor over half the timeout")
         << QByteArray(R"({"url":"a.example","waitFor":3000,"timeout":5000})") << "waitFor"
         << "INVALID_FIELD";
-    QTest::newRow("refuses request headers it cannot send")
-        << QByteArray(R"({"url":"a.example","headers":{"X-A":"1"}})") << "headers"
-        << "UNSUPPORTED_OPTION";
-    QTest::newRow("refuses mobile emulation")
-        << QByteArray(R"({"url":"a.example","mobile":true})") << "mobile"
-        << "UNSUPPORTED_OPTION";
+    QTest::newRow("refuses a Host header, which is the connection's")
+        << QByteArray(R"({"url":"a.example","headers":{"X-A":"1","Host":"b.example"}})")
+        << "headers.Host"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a Proxy-Authorization header, which is the egress's")
+        << QByteArray(R"({"url":"a.example","headers":{"proxy-authorization":"Basic eA=="}})")
+        << "headers.proxy-authorization"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a hop-by-hop header")
+        << QByteArray(R"({"url":"a.example","headers":{"Transfer-Encoding":"chunked"}})")
+        << "headers.Transfer-Encoding"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a header value that would split the request")
+        << QByteArray(R"({"url":"a.example","headers":{"X-A":"1\r\nX-B: 2"}})") << "headers.X-A"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a header name that is not a token")
+        << QByteArray(R"({"url":"a.example","headers":{"X A":"1"}})") << "headers.X A"
+        << "INVALID_HEADER";
+    QTest::newRow("refuses a header value that is not a string")
+        << QByteArray(R"({"url":"a.example","headers":{"X-A":1}})") << "headers.X-A"
+        << "INVALID_FIELD";
     QTest::newRow("refuses a negative maxAge")
         << QByteArray(R"({"url":"a.example","maxAge":-1})") << "maxAge"
         << "INVALID_FIELD";
@@ -420,6 +465,199 @@ void tst_FirecrawlRequests::cachesPerKeyWithinMaxAge()
     QVERIFY(!cache.find(QStringLiteral("k1"), QStringLiteral("r1"), 5000).has_value());
     cache.setCapacity(0);
     QCOMPARE(cache.size(QStringLiteral("k1")), 0);
+}
+
+void tst_FirecrawlRequests::readsActionsIntoPageSteps()
+{
+    using K = cloud::PageStep::Kind;
+    const ScrapeRequest r =
+        readScrapeRequest(object(R"({"url":"a.example","waitFor":100,"actions":[
+            {"type":"wait","milliseconds":200},{"type":"click","selector":"#go","all":true},
+            {"type":"write","text":"pilot"},{"type":"press","key":"Enter"},
+            {"type":"wait","selector":".done"},{"type":"scroll","selector":"main"},
+            {"type":"scrape"},{"type":"executeJavascript","script":"document.title"}]})"),
+                          ApiVersion::V2, QString(), true, {QStringLiteral("markdown")});
+    // With an action besides waits, every action is a step, in order; waitFor stays the
+    // load's pause.
+    QVERIFY(r.hasActions);
+    QCOMPARE(r.waitMs, 100);
+    QVERIFY(r.waitForSelector.isEmpty());
+    QCOMPARE(r.actionWaitMs, 200);
+    const QList<cloud::PageStep> &steps = r.page.steps;
+    QCOMPARE(steps.size(), 8);
+    QCOMPARE(steps.at(0).kind, K::Pause);
+    QCOMPARE(steps.at(0).ms, 200);
+    QCOMPARE(steps.at(1).kind, K::Click);
+    QCOMPARE(steps.at(1).selector, QStringLiteral("#go"));
+    QVERIFY(steps.at(1).all);
+    QCOMPARE(steps.at(2).kind, K::Write);
+    QCOMPARE(steps.at(2).text, QStringLiteral("pilot"));
+    QCOMPARE(steps.at(3).kind, K::Press);
+    QCOMPARE(steps.at(3).text, QStringLiteral("Enter"));
+    QCOMPARE(steps.at(4).kind, K::WaitFor);
+    QCOMPARE(steps.at(5).kind, K::Scroll);
+    QCOMPARE(steps.at(5).text, QStringLiteral("down")); // Firecrawl's default
+    QCOMPARE(steps.at(6).kind, K::Snapshot);
+    QCOMPARE(steps.at(7).kind, K::Script);
+    QCOMPARE(steps.at(7).field, QStringLiteral("actions[7]"));
+    QVERIFY(r.page.runsScripts());
+    // The steps are part of what the cache tells apart.
+    const ScrapeRequest plain =
+        readScrapeRequest(object(R"({"url":"a.example","waitFor":100})"), ApiVersion::V2, QString(),
+                          true, {QStringLiteral("markdown")});
+    QVERIFY(plain.cacheKey() != r.cacheKey());
+    QVERIFY(!plain.page.runsScripts());
+}
+
+void tst_FirecrawlRequests::readsHeadersAndMobileIntoThePageWork()
+{
+    const ScrapeRequest r =
+        readScrapeRequest(object(R"({"url":"a.example","mobile":true,"headers":{"X-Pilot":"Ada",
+                   "Cookie":"session=1"}})"),
+                          ApiVersion::V2, QString(), true, {QStringLiteral("markdown")});
+    QCOMPARE(r.page.headers.size(), 2);
+    QVERIFY(r.page.headers.contains(qMakePair(QByteArray("X-Pilot"), QByteArray("Ada"))));
+    QVERIFY(r.page.mobile);
+    // Headers and mobile are no step: the page loads on the cheap path, a phone's on the
+    // chromium engine.
+    QVERIFY(r.page.isEmpty());
+    QCOMPARE(r.cloudRequest({r.url})[QStringLiteral("browser")][QStringLiteral("engine")],
+             QJsonValue(QStringLiteral("chromium")));
+    // Another header value is another document, and the key keeps no secret in clear.
+    const ScrapeRequest other =
+        readScrapeRequest(object(R"({"url":"a.example","mobile":true,"headers":{"X-Pilot":"Bo",
+                   "Cookie":"session=1"}})"),
+                          ApiVersion::V2, QString(), true, {QStringLiteral("markdown")});
+    QVERIFY(other.cacheKey() != r.cacheKey());
+    QVERIFY(!r.cacheKey().contains(u"session=1"));
+}
+
+void tst_FirecrawlRequests::readsTagFiltersIntoThePageWork()
+{
+    const ScrapeRequest r =
+        readScrapeRequest(object(R"({"url":"a.example","includeTags":["article",".price"],
+                   "excludeTags":["nav"]})"),
+                          ApiVersion::V2, QString(), true, {QStringLiteral("markdown")});
+    QCOMPARE(r.page.includeTags, (QStringList{"article", ".price"}));
+    QCOMPARE(r.page.excludeTags, QStringList{"nav"});
+    QVERIFY(!r.hasActions);
+    QVERIFY(!r.page.isEmpty());
+}
+
+void tst_FirecrawlRequests::refusesExtractsByField_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<bool>("agent");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("refuses an extract without urls, which would need web search")
+        << QByteArray(R"({"prompt":"p"})") << false << "urls"
+        << "UNSUPPORTED_OPTION";
+    QTest::newRow("refuses a wildcard url rather than crawling quietly")
+        << QByteArray(R"({"urls":["a.example/blog/*"],"prompt":"p"})") << false << "urls[0]"
+        << "UNSUPPORTED_OPTION";
+    QTest::newRow("refuses an extract with neither prompt nor schema")
+        << QByteArray(R"({"urls":["a.example"]})") << false << "prompt"
+        << "INVALID_FIELD";
+    QTest::newRow("refuses web search")
+        << QByteArray(R"({"urls":["a.example"],"prompt":"p","enableWebSearch":true})") << false
+        << "enableWebSearch"
+        << "UNSUPPORTED_OPTION";
+    QTest::newRow("refuses an extract url of another scheme")
+        << QByteArray(R"({"urls":["ftp://a.example/x"],"prompt":"p"})") << false << "urls[0]"
+        << "INVALID_FIELD";
+    QTest::newRow("refuses an agent without a prompt")
+        << QByteArray(R"({"urls":["a.example"]})") << true << "prompt"
+        << "MISSING_FIELD";
+    QTest::newRow("refuses an agent model it cannot choose")
+        << QByteArray(R"({"prompt":"p","model":"spark-1-pro"})") << true << "model"
+        << "UNSUPPORTED_OPTION";
+    QTest::newRow("refuses an agent spending cap it cannot keep")
+        << QByteArray(R"({"prompt":"p","maxCredits":5})") << true << "maxCredits"
+        << "UNSUPPORTED_OPTION";
+    QTest::newRow("refuses the chat mode")
+        << QByteArray(R"({"prompt":"p","mode":"chat"})") << true << "mode"
+        << "UNSUPPORTED_OPTION";
+}
+
+void tst_FirecrawlRequests::refusesExtractsByField()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(bool, agent);
+    QFETCH(QString, field);
+    QFETCH(QString, code);
+    try {
+        if (agent)
+            readAgentJobRequest(QJsonDocument::fromJson(body).object());
+        else
+            readExtractRequest(QJsonDocument::fromJson(body).object());
+        QFAIL("accepted");
+    } catch (const DomainError &e) {
+        QCOMPARE(e.field(), field);
+        QCOMPARE(e.code(), code);
+        QCOMPARE(e.kind(), DomainError::Kind::Invalid);
+    }
+}
+
+void tst_FirecrawlRequests::readsAnExtractIntoOneRunPerPage()
+{
+    const ExtractRequest r = readExtractRequest(
+        object(R"({"urls":["a.example/one","https://b.example/two"],"prompt":"the prices",
+                   "systemPrompt":"Be exact.","schema":{"type":"object"},"origin":"js-sdk",
+                   "ignoreInvalidURLs":true,"showSources":false})"));
+    QCOMPARE(r.urls.size(), 2);
+    QCOMPARE(r.urls.at(0), QUrl(QStringLiteral("http://a.example/one")));
+    QVERIFY(r.prompt.startsWith(u"Be exact."));
+    QVERIFY(r.prompt.endsWith(u"the prices"));
+    const QJsonObject run = r.agentRequest(r.urls.at(1));
+    QCOMPARE(run.value(QStringLiteral("urls")).toArray(), QJsonArray{"https://b.example/two"});
+    QCOMPARE(run.value(QStringLiteral("schema")).toObject(),
+             (QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}}));
+    QCOMPARE(run.value(QStringLiteral("input")).toString(), r.prompt);
+}
+
+void tst_FirecrawlRequests::readsAnAgentJobIntoOneRun()
+{
+    const AgentJobRequest r = readAgentJobRequest(
+        object(R"({"prompt":"find the pilots","urls":["a.example"],"mode":"extract",
+                   "integration":"sdk","strictConstrainToURLs":false})"));
+    const QJsonObject run = r.agentRequest();
+    QCOMPARE(run.value(QStringLiteral("input")).toString(), QStringLiteral("find the pilots"));
+    QCOMPARE(run.value(QStringLiteral("urls")).toArray(), QJsonArray{"http://a.example"});
+    QVERIFY(!run.contains(QStringLiteral("schema")));
+    // Without urls the run gets none (its planner says it has no page).
+    QVERIFY(!readAgentJobRequest(object(R"({"prompt":"p"})"))
+                 .agentRequest()
+                 .contains(QStringLiteral("urls")));
+}
+
+void tst_FirecrawlRequests::mergesThePagesExtracts_data()
+{
+    QTest::addColumn<QByteArray>("first");
+    QTest::addColumn<QByteArray>("second");
+    QTest::addColumn<QByteArray>("merged");
+    QTest::newRow("joins two lists")
+        << QByteArray("[1,2]") << QByteArray("[3]") << QByteArray("[1,2,3]");
+    QTest::newRow("joins the lists inside two objects and keeps the first value")
+        << QByteArray(R"({"items":[1],"name":"a"})")
+        << QByteArray(R"({"items":[2],"name":"b","more":true})")
+        << QByteArray(R"({"items":[1,2],"name":"a","more":true})");
+    QTest::newRow("fills an empty value from the next page")
+        << QByteArray(R"({"name":"","price":null})") << QByteArray(R"({"name":"b","price":3})")
+        << QByteArray(R"({"name":"b","price":3})");
+    QTest::newRow("takes the next page's data when the first had none")
+        << QByteArray("null") << QByteArray(R"({"a":1})") << QByteArray(R"({"a":1})");
+}
+
+void tst_FirecrawlRequests::mergesThePagesExtracts()
+{
+    QFETCH(QByteArray, first);
+    QFETCH(QByteArray, second);
+    QFETCH(QByteArray, merged);
+    const auto value = [](const QByteArray &json) {
+        return QJsonDocument::fromJson("[" + json + "]").array().first();
+    };
+    QCOMPARE(mergeExtracted(value(first), value(second)), value(merged));
 }
 
 QTEST_GUILESS_MAIN(tst_FirecrawlRequests)

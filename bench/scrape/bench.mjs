@@ -19,6 +19,12 @@ if (process.env.BENCH_MODE === 'sessions' || process.argv.includes('--sessions')
   await import('./sessions.mjs');
   process.exit(0);
 }
+// Firecrawl mode (BENCH_MODE=firecrawl, run.sh --firecrawl): /firecrawl/v2/scrape beside
+// /scrape on one engine, with and without page work (firecrawl.mjs); nothing else.
+if (process.env.BENCH_MODE === 'firecrawl' || process.argv.includes('--firecrawl')) {
+  await import('./firecrawl.mjs');
+  process.exit(0);
+}
 
 // `chromium-full`: the chromium engine made to run the full chromium build instead of
 // its default, the headless shell (browser.chromiumPath), to show what the build costs.

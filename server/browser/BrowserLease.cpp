@@ -273,4 +273,9 @@ void BrowserLease::snapshot(const QJsonObject &options, int timeoutMs,
     });
 }
 
+bool BrowserLease::emulateMobile()
+{
+    return m_page && m_page->emulateMobile();
+}
+
 } // namespace ph

@@ -85,6 +85,9 @@ public:
 
     // Replaces a crashed page with a fresh one in the same isolation scope.
     void recover();
+    // A phone's viewport, user agent and touch input for the next navigations; false when
+    // the engine cannot (PageEngine::emulateMobile).
+    bool emulateMobile();
 
 Q_SIGNALS:
     void rendererCrashed();

@@ -1,11 +1,25 @@
 #include "browser/PageEngine.h"
 
 #include "browser/PageRequests.h"
+#include "net/NetworkPolicy.h"
 
 #include <QJsonDocument>
 #include <QUrl>
 
 namespace ph {
+
+void NavigationHeaders::set(const QUrl &url, const HeaderList &list)
+{
+    headers = list;
+    origin = list.isEmpty() ? QString() : NetworkPolicy::originOf(url);
+}
+
+HeaderList NavigationHeaders::forRequest(const QUrl &url) const
+{
+    if (headers.isEmpty() || NetworkPolicy::originOf(url) != origin)
+        return {};
+    return headers;
+}
 
 PageEngine::~PageEngine() = default;
 

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <QByteArray>
 #include <QJsonObject>
+#include <QList>
 #include <QObject>
+#include <QPair>
 #include <QString>
 #include <QUrl>
 #include <QVariant>
@@ -19,6 +22,21 @@ class LiveFrameSource;
 class RefusalLog;
 struct EgressGrant;
 
+// Extra request headers (a caller's, already checked: no hop-by-hop, Host or Proxy-*
+// header) for the page's main-frame requests to one origin, the origin of the URL the
+// caller navigated to: never a redirect's or a link's other host.
+using HeaderList = QList<QPair<QByteArray, QByteArray>>;
+struct NavigationHeaders
+{
+    QString origin;
+    HeaderList headers;
+
+    // For the main-frame requests to the origin of `url`; empty `list`: none.
+    void set(const QUrl &url, const HeaderList &list);
+    // What a main-frame request to `url` adds.
+    HeaderList forRequest(const QUrl &url) const;
+};
+
 struct NavigateOptions
 {
     enum class WaitUntil { Load, DomContentLoaded };
@@ -26,6 +44,9 @@ struct NavigateOptions
     WaitUntil waitUntil = WaitUntil::Load;
     QString waitForSelector; // after the load, wait until this CSS selector matches
     QString waitForText;     // after the load, wait until the text appears
+    // Extra headers for the page's main-frame requests to the URL's origin (the Firecrawl
+    // API's `headers`); the page keeps them for its later navigations there.
+    HeaderList headers;
 };
 
 // What a navigation came to. `errorCode` is one of: TIMEOUT, DNS_FAILURE,
@@ -129,6 +150,10 @@ public:
     virtual std::unique_ptr<LiveFrameSource> screencast(QObject *parent) = 0;
     // Replaces a crashed page with a fresh one in the same isolation scope.
     virtual void recover() = 0;
+    // Makes the page a phone's for its next navigations (a phone's viewport, user agent
+    // and touch input: the Firecrawl API's `mobile`). False when the engine cannot:
+    // QtWebEngine's pages have no viewport of their own to change.
+    virtual bool emulateMobile() { return false; }
     // The lease ends: what it started and has not heard back from reports nothing.
     virtual void detach() {}
 

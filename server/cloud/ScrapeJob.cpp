@@ -132,6 +132,15 @@ void ScrapeJob::load(int index)
                                                    : NavigateOptions::WaitUntil::Load;
     options.waitForSelector = m_options.waitForSelector;
     options.waitForText = m_options.waitForText;
+    options.headers = m_options.page.headers;
+    if (m_options.page.mobile && !lease->emulateMobile()) {
+        fail(index, QJsonObject{{QStringLiteral("code"), QStringLiteral("UNSUPPORTED_OPTION")},
+                                {QStringLiteral("message"),
+                                 QStringLiteral("mobile emulation needs the chromium engine, "
+                                                "whose page was not ready")},
+                                {QStringLiteral("field"), QStringLiteral("mobile")}});
+        return;
+    }
     ++m_usage.pages;
     lease->navigate(m_urls.at(index), options, [this, index](const NavigationResult &nav) {
         if (m_done.at(index))
@@ -153,12 +162,37 @@ void ScrapeJob::load(int index)
         if (m_options.waitMs > 0) {
             QTimer::singleShot(m_options.waitMs, this, [this, index, result, navError] {
                 if (!m_done.at(index))
-                    read(index, result, navError);
+                    prepare(index, result, navError);
             });
+            return;
+        }
+        prepare(index, result, navError);
+    });
+}
+
+void ScrapeJob::prepare(int index, const QJsonObject &loaded, const QJsonObject &navError)
+{
+    if (m_options.page.isEmpty()) {
+        read(index, loaded, navError);
+        return;
+    }
+    auto steps =
+        std::make_unique<PageSteps>(*m_leases.at(index), m_options.page, m_options.timeoutMs);
+    PageSteps *running = steps.get();
+    m_steps[index] = std::move(steps);
+    connect(running, &PageSteps::finished, this, [this, index, running, loaded, navError] {
+        if (m_done.at(index))
+            return;
+        QJsonObject result = loaded;
+        result.insert(QStringLiteral("actions"), running->outputs());
+        if (!running->ok()) {
+            result.insert(QStringLiteral("error"), running->error());
+            complete(index, result, false);
             return;
         }
         read(index, result, navError);
     });
+    running->start();
 }
 
 void ScrapeJob::read(int index, const QJsonObject &loaded, const QJsonObject &navError)
@@ -210,6 +244,14 @@ void ScrapeJob::fail(int index, const QJsonObject &err)
 
 void ScrapeJob::releaseLease(int index)
 {
+    if (auto it = m_steps.find(index); it != m_steps.end()) {
+        std::unique_ptr<PageSteps> steps = std::move(it->second);
+        m_steps.erase(it);
+        // A finished one may be the one reporting now; one still going (a cancel) has
+        // nothing of ours on the stack and goes at once, before its lease.
+        if (steps->isFinished())
+            steps.release()->deleteLater();
+    }
     auto it = m_leases.find(index);
     if (it == m_leases.end())
         return;

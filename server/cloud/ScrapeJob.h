@@ -1,5 +1,7 @@
 #pragma once
 
+#include "PageSteps.h"
+
 #include "browser/LeaseOptions.h"
 #include "core/CreditLedger.h"
 #include "net/NetworkPolicy.h"
@@ -36,6 +38,10 @@ struct ScrapeOptions
     int maxTextChars = 0;
     LeaseOptions browser;   // `browser`: the engine, the polyfills of every page
     QString browserSession; // `browserSession.id`: the pages are that session's tabs
+    // What each page does after the load and the wait, before it is read (the Firecrawl
+    // API's actions and tag filters; not part of the /scrape body). Its outputs land in
+    // the result's `actions`, a failing step is the result's error.
+    PageWork page;
 
     QJsonObject snapshotOptions() const;
 };
@@ -84,6 +90,8 @@ private:
     void load(int index);
     // Reads the loaded page back (the snapshot) into `loaded`, the navigation's result.
     void read(int index, const QJsonObject &loaded, const QJsonObject &navError);
+    // Does the options' PageWork on the loaded page, then reads it.
+    void prepare(int index, const QJsonObject &loaded, const QJsonObject &navError);
     void complete(int index, QJsonObject result, bool ok);
     void fail(int index, const QJsonObject &error);
     void releaseLease(int index);
@@ -97,6 +105,7 @@ private:
     QList<QJsonObject> m_results;
     QList<bool> m_done;
     std::map<int, std::unique_ptr<BrowserLease>> m_leases;
+    std::map<int, std::unique_ptr<PageSteps>> m_steps; // go before their lease
     std::function<void(const QString &, QObject *,
                        std::function<void(std::unique_ptr<BrowserLease>, const QString &)>)>
         m_sessionPages;

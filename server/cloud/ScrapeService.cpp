@@ -175,6 +175,8 @@ void ScrapeService::start(const QJsonObject &request, const ScrapeCall &call, QO
     ScrapeOptions options = readOptions(body, m_settings);
     options.contentScope = call.contentScope;
 
+    options.page = call.page;
+
     if (!m_store.credits().canSpend(keyId))
         throw DomainError::creditsExhausted();
     const int perKey = m_settings.intValue(SettingKeys::scrapeMaxRequestsPerKey);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "PageSteps.h"
 #include "SessionLookup.h"
 
 #include "core/RequestLog.h"
@@ -39,6 +40,9 @@ struct ScrapeCall
     // A CSS selector narrowing text and markdown to what it matches (the bridge's
     // `scope`; docs/api/mcp.md "Bounded snapshots").
     QString contentScope;
+
+    // What each page does before it is read (the Firecrawl API's actions and tag filters).
+    PageWork page;
 };
 
 // The scrape of /scrape (docs/api/scrape.md) as a domain service: reads the request,

@@ -42,7 +42,19 @@ LeasedTab::LeasedTab(std::unique_ptr<BrowserLease> lease, NavigateOptions defaul
     , m_defaults(std::move(defaults))
 {}
 
-LeasedTab::~LeasedTab() = default;
+LeasedTab::~LeasedTab()
+{
+    if (m_borrowed)
+        (void)m_lease.release(); // its owner keeps it
+}
+
+std::unique_ptr<LeasedTab> LeasedTab::borrow(BrowserLease &lease, QObject *parent)
+{
+    auto tab = std::make_unique<LeasedTab>(std::unique_ptr<BrowserLease>(&lease), NavigateOptions(),
+                                           parent);
+    tab->m_borrowed = true;
+    return tab;
+}
 
 QUrl LeasedTab::url() const
 {
@@ -91,7 +103,7 @@ void LeasedTab::call(const QString &function, const QJsonValue &argument, int ti
 void LeasedTab::act(const QJsonObject &action, int timeoutMs,
                     std::function<void(const ActOutcome &)> done)
 {
-    if (!m_lease->page() && m_lease->engine() != QLatin1String("chromium")) {
+    if (m_lease->engine() == QLatin1String("qtwebengine") && !m_lease->page()) {
         ActOutcome o;
         o.error = QStringLiteral("the browser page is gone");
         done(o);

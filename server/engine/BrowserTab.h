@@ -71,6 +71,9 @@ public:
     explicit LeasedTab(std::unique_ptr<BrowserLease> lease, NavigateOptions defaults = {},
                        QObject *parent = nullptr);
     ~LeasedTab() override;
+    // A tab over a lease someone else keeps (a scrape's page between its load and its
+    // read): the lease outlives the tab and is not released with it.
+    static std::unique_ptr<LeasedTab> borrow(BrowserLease &lease, QObject *parent = nullptr);
 
     BrowserLease *lease() override { return m_lease.get(); }
     QUrl url() const override;
@@ -89,6 +92,7 @@ public:
 private:
     std::unique_ptr<BrowserLease> m_lease;
     NavigateOptions m_defaults;
+    bool m_borrowed = false;
 };
 
 } // namespace ph::engine

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QList>
+#include <QString>
 
+#include <functional>
 #include <memory>
 
 class QNetworkAccessManager;
@@ -20,6 +22,7 @@ class Controller;
 
 namespace ph::firecrawl {
 
+class ExtractController;
 class FirecrawlController;
 
 // The Firecrawl-compatible API (/firecrawl/v1, /firecrawl/v2) as one piece for Service,
@@ -33,9 +36,13 @@ public:
     ~FirecrawlArea();
 
     QList<http::Controller *> controllers();
+    // Whether a key may run its own scripts in a page (executeJavascript): Service wires
+    // the key's pageScripts capability (sites::SitesArea::scriptGrant).
+    void setScriptGrant(std::function<bool(const QString &keyId)> grant);
 
 private:
     std::unique_ptr<FirecrawlController> m_controller;
+    std::unique_ptr<ExtractController> m_extract;
 };
 
 } // namespace ph::firecrawl

@@ -96,6 +96,23 @@ QList<Route> FirecrawlController::routes()
     return table;
 }
 
+void FirecrawlController::requireScriptGrant(const Exchange &ex, const ScrapeRequest &request) const
+{
+    if (!request.page.runsScripts() || ex.request().principal.owner)
+        return;
+    if (m_scriptGrant && m_scriptGrant(ex.request().principal.keyId))
+        return;
+    for (const cloud::PageStep &step : request.page.steps) {
+        if (step.kind == cloud::PageStep::Kind::Script)
+            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("SCRIPTS_NOT_ALLOWED"),
+                              QStringLiteral("%1: executeJavascript needs the key's pageScripts "
+                                             "capability, which the owner grants with "
+                                             "/updateApiKeyCapabilities")
+                                  .arg(step.field),
+                              step.field);
+    }
+}
+
 void FirecrawlController::requireCredits(const Exchange &ex) const
 {
     if (!m_store.credits().canSpend(ex.request().principal.keyId))
@@ -111,6 +128,7 @@ void FirecrawlController::load(Exchange &ex, const ScrapeRequest &request, const
     call.requestId = ex.request().id;
     call.endpoint = endpointOf(ex);
     call.params = ex.request().jsonObject();
+    call.page = request.page;
     m_scrape.start(
         request.cloudRequest(urls), call, &ex, [pending, done](const QJsonObject &answer) {
             if (!pending)
@@ -132,6 +150,7 @@ void FirecrawlController::scrape(Exchange &ex, ApiVersion version)
         readScrapeRequest(body, version, QString(), true, {QStringLiteral("markdown")});
     const QString keyId = ex.request().principal.keyId;
     NetworkPolicy::requireReachable(request.url, QStringLiteral("url"), m_policy.grantFor(keyId));
+    requireScriptGrant(ex, request);
 
     if (const auto hit = m_cache->find(keyId, request.cacheKey(), request.maxAgeMs)) {
         QJsonObject doc = hit->document;
@@ -309,6 +328,8 @@ void FirecrawlController::readSitemaps(Exchange &ex, const MapRequest &request, 
 void FirecrawlController::search(Exchange &ex, ApiVersion version)
 {
     const SearchRequest request = readSearchRequest(ex.request().jsonObject(), version);
+    // The results' pages run the scrapeOptions' actions: the same grant as a scrape's.
+    requireScriptGrant(ex, request.scrape);
     const QString base = m_settings.stringValue(SettingKeys::searchSearxngUrl).trimmed();
     if (base.isEmpty())
         throw DomainError(

@@ -44,6 +44,12 @@ public:
                         QNetworkAccessManager &network, QObject *parent = nullptr);
     ~FirecrawlController() override;
     QList<http::Route> routes() override;
+    // Whether a key (not the owner: it always may) may run its own scripts in a page
+    // (executeJavascript): its pageScripts capability. Unset: no key may.
+    void setScriptGrant(std::function<bool(const QString &keyId)> grant)
+    {
+        m_scriptGrant = std::move(grant);
+    }
 
     static constexpr auto kBase = "/firecrawl";
 
@@ -69,6 +75,9 @@ private:
     void searched(http::Exchange &ex, const SearchRequest &request, ApiVersion version,
                   const QByteArray &answer);
     void requireCredits(const http::Exchange &ex) const;
+    // 403 SCRIPTS_NOT_ALLOWED naming actions[i] when the request runs a script the key
+    // may not run.
+    void requireScriptGrant(const http::Exchange &ex, const ScrapeRequest &request) const;
     // The json format: an agent run on the page (RunService, as POST /agent), then `done`
     // with its result, or with null and why there is none.
     void extract(http::Exchange &ex, const ScrapeRequest &request,
@@ -81,6 +90,7 @@ private:
     cloud::RunService &m_runs;
     QNetworkAccessManager &m_network;
     std::unique_ptr<ScrapeCache> m_cache;
+    std::function<bool(const QString &)> m_scriptGrant;
 };
 
 } // namespace ph::firecrawl

@@ -3,6 +3,7 @@
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -13,6 +14,8 @@ namespace {
 
 constexpr int kMaxWaitMs = 60000;     // Firecrawl's cap on waitFor plus wait actions
 constexpr int kMaxTimeoutMs = 120000; // /scrape's navigation cap
+constexpr int kMaxHeaders = 50;
+constexpr int kMaxHeaderValue = 8192;
 
 const QStringList &servedFormats()
 {
@@ -100,58 +103,160 @@ QStringList readFormats(const JsonFields &body, ApiVersion version, const QStrin
     return formats;
 }
 
-// Only `wait` is served: it becomes a pause or a selector to wait for. Anything else a
-// page would have to do is refused by name, never skipped.
-void readActions(const JsonFields &body, ScrapeRequest &r)
+// One of Firecrawl's actions as a page step; screenshot and pdf are refused by name.
+cloud::PageStep readAction(const JsonFields &action, const QString &field)
 {
-    const auto actions = body.optionalArray(QStringLiteral("actions"));
-    if (!actions)
-        return;
-    for (qsizetype i = 0; i < actions->size(); ++i) {
-        const QString field =
-            QStringLiteral("%1[%2]").arg(body.path(QStringLiteral("actions"))).arg(i);
-        if (!actions->at(i).isObject())
-            throw DomainError::invalidField(field, QStringLiteral("must be an object"));
-        const JsonFields action(actions->at(i).toObject(), field);
-        const QString type = action.requiredString(QStringLiteral("type"));
-        if (type != QLatin1String("wait"))
-            throw unsupported(
-                QStringLiteral("UNSUPPORTED_ACTION"), action.path(QStringLiteral("type")),
-                QStringLiteral("the %1 action is not served by Pilothouse's scrape yet; only wait "
-                               "is (POST /agent drives pages)")
-                    .arg(type));
+    using K = cloud::PageStep::Kind;
+    cloud::PageStep step;
+    step.field = field;
+    const QString type = action.requiredString(QStringLiteral("type"));
+    if (type == QLatin1String("wait")) {
         const auto ms = action.optionalInt(QStringLiteral("milliseconds"), 1, kMaxWaitMs);
         const auto selector = action.optionalString(QStringLiteral("selector"));
         if (ms.has_value() == selector.has_value())
             throw DomainError::invalidField(
                 field, QStringLiteral("Either 'milliseconds' or 'selector' must be provided, but "
                                       "not both."));
-        if (ms)
-            r.waitMs += int(*ms);
-        else if (!r.waitForSelector.isEmpty())
-            throw unsupported(QStringLiteral("UNSUPPORTED_ACTION"), field,
-                              QStringLiteral("one wait for a selector per scrape is served"));
-        else
-            r.waitForSelector = *selector;
+        step.kind = ms ? K::Pause : K::WaitFor;
+        step.ms = int(ms.value_or(0));
+        step.selector = selector.value_or(QString());
+    } else if (type == QLatin1String("click")) {
+        step.kind = K::Click;
+        step.selector = action.requiredString(QStringLiteral("selector"));
+        step.all = action.optionalBool(QStringLiteral("all")).value_or(false);
+    } else if (type == QLatin1String("write")) {
+        step.kind = K::Write;
+        step.text = action.requiredString(QStringLiteral("text"));
+    } else if (type == QLatin1String("press")) {
+        step.kind = K::Press;
+        step.text = action.requiredString(QStringLiteral("key"));
+    } else if (type == QLatin1String("scroll")) {
+        step.kind = K::Scroll;
+        step.text = action
+                        .optionalEnum(QStringLiteral("direction"),
+                                      {QStringLiteral("up"), QStringLiteral("down")})
+                        .value_or(QStringLiteral("down"));
+        step.selector = action.optionalString(QStringLiteral("selector")).value_or(QString());
+    } else if (type == QLatin1String("scrape")) {
+        step.kind = K::Snapshot;
+    } else if (type == QLatin1String("executeJavascript")) {
+        step.kind = K::Script;
+        step.text = action.requiredString(QStringLiteral("script"));
+    } else if (type == QLatin1String("screenshot") || type == QLatin1String("pdf")) {
+        throw unsupported(QStringLiteral("UNSUPPORTED_ACTION"), action.path(QStringLiteral("type")),
+                          QStringLiteral("the %1 action is not served by Pilothouse's scrape "
+                                         "yet")
+                              .arg(type));
+    } else {
+        throw DomainError::invalidField(
+            action.path(QStringLiteral("type")),
+            QStringLiteral("must be one of wait, click, write, press, scroll, scrape, "
+                           "executeJavascript"));
     }
+    return step;
 }
 
-void refuseOptions(const JsonFields &body)
+// Waits alone keep the load's own wait (a pause, one selector): the cheap path. Any
+// other action makes every action a page step, done in order on the loaded page.
+void readActions(const JsonFields &body, ScrapeRequest &r)
+{
+    const auto actions = body.optionalArray(QStringLiteral("actions"));
+    if (!actions)
+        return;
+    QList<cloud::PageStep> steps;
+    int waited = 0;
+    bool onlyWaits = true;
+    int selectorWaits = 0;
+    for (qsizetype i = 0; i < actions->size(); ++i) {
+        const QString field =
+            QStringLiteral("%1[%2]").arg(body.path(QStringLiteral("actions"))).arg(i);
+        if (!actions->at(i).isObject())
+            throw DomainError::invalidField(field, QStringLiteral("must be an object"));
+        const cloud::PageStep step =
+            readAction(JsonFields(actions->at(i).toObject(), field), field);
+        waited += step.ms;
+        onlyWaits = onlyWaits && (step.kind == cloud::PageStep::Kind::Pause ||
+                                  step.kind == cloud::PageStep::Kind::WaitFor);
+        selectorWaits += step.kind == cloud::PageStep::Kind::WaitFor ? 1 : 0;
+        steps << step;
+    }
+    r.actionWaitMs = waited;
+    if (!onlyWaits || selectorWaits > 1) {
+        r.page.steps = steps;
+        r.hasActions = true;
+        return;
+    }
+    r.waitMs += waited;
+    for (const cloud::PageStep &step : steps)
+        if (step.kind == cloud::PageStep::Kind::WaitFor)
+            r.waitForSelector = step.selector;
+}
+
+// A caller's extra request headers for the page's navigation: HTTP tokens as names,
+// values without line breaks, and none that steer the connection or the proxy (hop-by-hop
+// headers, Host, Content-Length, Proxy-*): those are the egress's, never a caller's.
+HeaderList readHeaders(const JsonFields &headers, const QString &listField)
+{
+    static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
+    static const QStringList refused = {QStringLiteral("connection"),
+                                        QStringLiteral("keep-alive"),
+                                        QStringLiteral("te"),
+                                        QStringLiteral("trailer"),
+                                        QStringLiteral("transfer-encoding"),
+                                        QStringLiteral("upgrade"),
+                                        QStringLiteral("host"),
+                                        QStringLiteral("content-length"),
+                                        QStringLiteral("expect")};
+    const QJsonObject object = headers.object();
+    if (object.size() > kMaxHeaders)
+        throw DomainError::invalidField(listField,
+                                        QStringLiteral("at most %1 headers").arg(kMaxHeaders));
+    HeaderList out;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QString field = headers.path(it.key());
+        const QString name = it.key();
+        if (!token.match(name).hasMatch())
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_HEADER"),
+                              QStringLiteral("is not a valid header name"), field);
+        const QString lower = name.toLower();
+        if (refused.contains(lower) || lower.startsWith(QLatin1String("proxy-")))
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_HEADER"),
+                              QStringLiteral("%1 is not sent for a caller: hop-by-hop, Host, "
+                                             "Content-Length and Proxy-* headers belong to the "
+                                             "connection")
+                                  .arg(name),
+                              field);
+        if (!it.value().isString())
+            throw DomainError::invalidField(field, QStringLiteral("must be a string"));
+        const QString value = it.value().toString();
+        if (value.size() > kMaxHeaderValue || value.contains(QLatin1Char('\r')) ||
+            value.contains(QLatin1Char('\n')) || value.contains(QChar(0)))
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_HEADER"),
+                              QStringLiteral("must be at most %1 characters, without line "
+                                             "breaks")
+                                  .arg(kMaxHeaderValue),
+                              field);
+        out.append({name.toLatin1(), value.toUtf8()});
+    }
+    return out;
+}
+
+// includeTags / excludeTags are applied to the page; headers and mobile are refused by
+// name rather than ignored.
+void readTagsAndRefuseOptions(const JsonFields &body, ScrapeRequest &r)
 {
     for (const QString &key : {QStringLiteral("includeTags"), QStringLiteral("excludeTags")}) {
-        if (const auto tags = body.stringArray(key, false); tags && !tags->isEmpty())
-            throw unsupported(QStringLiteral("UNSUPPORTED_OPTION"), body.path(key),
-                              QStringLiteral("tag filters are not served by Pilothouse's scrape "
-                                             "yet; markdown is the page's main content"));
+        const QStringList tags = body.stringArray(key, false).value_or(QStringList());
+        for (qsizetype i = 0; i < tags.size(); ++i)
+            if (tags.at(i).trimmed().isEmpty())
+                throw DomainError::invalidField(QStringLiteral("%1[%2]").arg(body.path(key)).arg(i),
+                                                QStringLiteral("must be a CSS selector"));
+        (key == QLatin1String("includeTags") ? r.page.includeTags : r.page.excludeTags) = tags;
     }
-    if (const auto headers = body.optionalObject(QStringLiteral("headers"));
-        headers && !headers->object().isEmpty())
-        throw unsupported(QStringLiteral("UNSUPPORTED_OPTION"),
-                          body.path(QStringLiteral("headers")),
-                          QStringLiteral("request headers are not sent by Pilothouse's pages"));
-    if (body.optionalBool(QStringLiteral("mobile")).value_or(false))
-        throw unsupported(QStringLiteral("UNSUPPORTED_OPTION"), body.path(QStringLiteral("mobile")),
-                          QStringLiteral("mobile emulation is not served by Pilothouse's scrape"));
+    if (const auto headers = body.optionalObject(QStringLiteral("headers")))
+        r.page.headers = readHeaders(*headers, body.path(QStringLiteral("headers")));
+    // A phone's page: on the chromium engine, whose pages can be one.
+    r.page.mobile = body.optionalBool(QStringLiteral("mobile")).value_or(false);
 }
 
 } // namespace
@@ -187,24 +292,28 @@ ScrapeRequest readScrapeRequest(const QJsonObject &object, ApiVersion version,
         r.url =
             readUrl(body.requiredString(QStringLiteral("url")), body.path(QStringLiteral("url")));
     r.formats = readFormats(body, version, defaultFormats, r);
-    refuseOptions(body);
+    readTagsAndRefuseOptions(body, r);
     r.onlyMainContent = body.optionalBool(QStringLiteral("onlyMainContent")).value_or(true);
     if (!r.onlyMainContent)
         r.warnings << QStringLiteral("onlyMainContent:false is not served: markdown is the page's "
                                      "main content (html and rawHtml hold the whole page)");
     r.waitMs = int(body.optionalInt(QStringLiteral("waitFor"), 0, kMaxWaitMs).value_or(0));
     readActions(body, r);
-    if (r.waitMs > kMaxWaitMs)
+    if (r.waitMs + (r.hasActions ? r.actionWaitMs : 0) > kMaxWaitMs)
         throw DomainError::invalidField(
             body.path(QStringLiteral("actions")),
             QStringLiteral("Total wait time (waitFor + wait actions) cannot exceed 60 seconds"));
     if (const auto t = body.optionalInt(QStringLiteral("timeout"), 1, 24LL * 3600 * 1000)) {
-        if (r.waitMs > *t / 2)
+        const int waits = r.waitMs + (r.hasActions ? r.actionWaitMs : 0);
+        if (waits > *t / 2)
             throw DomainError::invalidField(body.path(QStringLiteral("waitFor")),
                                             QStringLiteral("waitFor must not exceed half of "
                                                            "timeout"));
-        r.timeoutMs = int(qBound(qint64(100), qint64(*t - r.waitMs), qint64(kMaxTimeoutMs)));
+        r.timeoutMs = int(qBound(qint64(100), qint64(*t - waits), qint64(kMaxTimeoutMs)));
     }
+    if (r.json && !r.page.isEmpty())
+        r.warnings << QStringLiteral("json is extracted from the page as it loads, without the "
+                                     "actions and tag filters");
     r.maxAgeMs = body.optionalInt(QStringLiteral("maxAge"), 0, 9'007'199'254'740'991LL).value_or(0);
     r.storeInCache = body.optionalBool(QStringLiteral("storeInCache")).value_or(true);
     return r;
@@ -235,6 +344,9 @@ QJsonObject ScrapeRequest::cloudRequest(const QList<QUrl> &urls) const
         body.insert(QStringLiteral("waitForSelector"), waitForSelector);
     if (timeoutMs > 0)
         body.insert(QStringLiteral("timeoutMs"), timeoutMs);
+    if (page.mobile) // QtWebEngine's pages cannot be a phone's
+        body.insert(QStringLiteral("browser"),
+                    QJsonObject{{QStringLiteral("engine"), QStringLiteral("chromium")}});
     return body;
 }
 
@@ -251,6 +363,23 @@ QJsonObject ScrapeRequest::agentRequest() const
     return body;
 }
 
+namespace {
+// The headers as a digest: a cache key holds no caller's secret (an Authorization, a Cookie).
+QString headersDigest(const HeaderList &headers)
+{
+    if (headers.isEmpty())
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const auto &[name, value] : headers) {
+        hash.addData(name.toLower());
+        hash.addData(QByteArrayView("\0", 1));
+        hash.addData(value);
+        hash.addData(QByteArrayView("\n", 1));
+    }
+    return QString::fromLatin1(hash.result().toHex());
+}
+} // namespace
+
 QString ScrapeRequest::cacheKey() const
 {
     const QJsonObject shape{{QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
@@ -259,7 +388,10 @@ QString ScrapeRequest::cacheKey() const
                             {QStringLiteral("waitForSelector"), waitForSelector},
                             {QStringLiteral("json"), json},
                             {QStringLiteral("jsonPrompt"), jsonPrompt},
-                            {QStringLiteral("jsonSchema"), jsonSchema}};
+                            {QStringLiteral("jsonSchema"), jsonSchema},
+                            {QStringLiteral("page"), page.toJson()},
+                            {QStringLiteral("headers"), headersDigest(page.headers)},
+                            {QStringLiteral("mobile"), page.mobile}};
     return QString::fromUtf8(QJsonDocument(shape).toJson(QJsonDocument::Compact));
 }
 
@@ -299,10 +431,14 @@ QJsonObject documentFor(const QJsonObject &result, const ScrapeRequest &request,
         {QStringLiteral("proxyUsed"), QStringLiteral("basic")}};
     if (const QString d = result.value(QStringLiteral("description")).toString(); !d.isEmpty())
         meta.insert(QStringLiteral("description"), d);
+    if (request.page.mobile)
+        meta.insert(QStringLiteral("mobile"), true);
     const QJsonObject error = result.value(QStringLiteral("error")).toObject();
     if (!error.isEmpty())
         meta.insert(QStringLiteral("error"), error.value(QStringLiteral("message")).toString());
     doc.insert(QStringLiteral("metadata"), meta);
+    if (request.hasActions)
+        doc.insert(QStringLiteral("actions"), result.value(QStringLiteral("actions")));
     if (!request.warnings.isEmpty())
         doc.insert(QStringLiteral("warning"), request.warnings.join(QStringLiteral("; ")));
     return doc;
@@ -316,6 +452,17 @@ DomainError pageError(const QJsonObject &result)
     if (message.isEmpty())
         message = QStringLiteral("the page could not be read");
     using K = DomainError::Kind;
+    const QString field = error.value(QStringLiteral("field")).toString();
+    // A step of the page's work that failed: Firecrawl's action error, naming the action.
+    if (code == QLatin1String("ACTION_FAILED"))
+        return DomainError(
+            K::Internal, QStringLiteral("SCRAPE_ACTION_ERROR"),
+            QStringLiteral("Action(s) failed to complete: %1: %2").arg(field, message), field,
+            QJsonObject{{QStringLiteral("field"), field}});
+    if ((code == QLatin1String("INVALID_SELECTOR") ||
+         code == QLatin1String("UNSUPPORTED_OPTION")) &&
+        !field.isEmpty())
+        return DomainError(K::Invalid, code, message, field);
     if (code == QLatin1String("BLOCKED") || code == QLatin1String("PRIVATE_TARGET"))
         return DomainError(K::Forbidden, code, message, QStringLiteral("url"));
     if (code == QLatin1String("TIMEOUT"))

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "cloud/PageSteps.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -23,10 +25,15 @@ struct ScrapeRequest
     QUrl url;            // empty inside scrapeOptions
     QStringList formats; // Firecrawl's names: markdown, html, rawHtml, links
     bool onlyMainContent = true;
-    int waitMs = 0; // waitFor plus the `wait` actions' milliseconds
+    int waitMs = 0; // waitFor, plus the `wait` actions' milliseconds when only waits
     QString waitForSelector;
-    int timeoutMs = 0;   // 0: the service's navigation timeout
-    qint64 maxAgeMs = 0; // 0: never answered from the cache
+    // Actions other than waits (then every action is a step, in order) and the tag
+    // filters: what the page does before it is read.
+    cloud::PageWork page;
+    bool hasActions = false;
+    int actionWaitMs = 0; // the `wait` actions' milliseconds
+    int timeoutMs = 0;    // 0: the service's navigation timeout
+    qint64 maxAgeMs = 0;  // 0: never answered from the cache
     bool storeInCache = true;
     QStringList warnings; // what was accepted but is not done as Firecrawl does it
     // The json format (v1: json or extract): extracted by an agent run on the page, as

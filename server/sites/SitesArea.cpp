@@ -98,6 +98,19 @@ void SitesArea::installReach(NetworkPolicy &policy)
     });
 }
 
+std::function<bool(const QString &)> SitesArea::scriptGrant() const
+{
+    return [store = &m_store, repo = m_sites.get()](const QString &keyId) {
+        const std::optional<ApiKey> key = store->apiKeys().find(keyId);
+        if (!key || !key->isActive())
+            return false;
+        if (key->isOwner())
+            return true;
+        const std::optional<QJsonObject> caps = repo->apiKeyCapabilities(keyId);
+        return caps && caps->value(QStringLiteral("pageScripts")).toBool();
+    };
+}
+
 void SitesArea::installOn(http::ApiKeyAuthenticator &auth)
 {
     auth.addVerifier(m_connectKeys.get());

@@ -4,6 +4,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace ph {
@@ -61,6 +62,10 @@ public:
     // keys, user keys granted privateTargets) and what a visitor's work may reach (its
     // site's own hosts and the owner's allowlist).
     void installReach(NetworkPolicy &policy);
+    // Whether a key may run its own scripts in the pages it scrapes (the Firecrawl API's
+    // executeJavascript): the owner's key, or a key whose pageScripts capability is on
+    // (off by default).
+    std::function<bool(const QString &keyId)> scriptGrant() const;
     // Connect AI keys as credentials, and the capabilities the owner set on a user API
     // key (PATCH /api-keys/{id}) gating the cloud routes.
     void installOn(http::ApiKeyAuthenticator &auth);

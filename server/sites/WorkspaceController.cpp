@@ -66,14 +66,16 @@ QJsonObject connectKeyJson(const ConnectKey &k)
 
 // User API keys are for the cloud API: everything but the embed is on by default.
 // privateTargets (loopback, private and link-local hosts, while
-// network.allowPrivateTargets is on) is off until the owner grants it.
+// network.allowPrivateTargets is on) and pageScripts (a caller's own scripts in the pages
+// it scrapes: the Firecrawl API's executeJavascript) are off until the owner grants them.
 QJsonObject userKeyCapabilityDefaults()
 {
     return {{QStringLiteral("embed"), false},
             {QStringLiteral("externalWebContextScrape"), true},
             {QStringLiteral("cloudAgent"), true},
             {QStringLiteral("cloudScrape"), true},
-            {QStringLiteral("privateTargets"), false}};
+            {QStringLiteral("privateTargets"), false},
+            {QStringLiteral("pageScripts"), false}};
 }
 
 QStringList interviewQuestions(const JsonFields &body, bool required)

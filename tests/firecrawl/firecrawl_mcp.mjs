@@ -29,6 +29,12 @@ try {
   const scrape = await client.callTool({ name: 'firecrawl_scrape',
                                          arguments: { url: pageUrl, formats: ['markdown'] } });
   out.scrape = { isError: !!scrape.isError, text: text(scrape) };
+  // Actions through the tool: the form page next to the page, filled in and read.
+  const acted = await client.callTool({ name: 'firecrawl_scrape', arguments: {
+    url: new URL('/form.html', pageUrl).href, formats: ['markdown'],
+    actions: [{ type: 'click', selector: '#name' }, { type: 'write', text: 'Ada' },
+              { type: 'click', selector: '#go' }] } });
+  out.actions = { isError: !!acted.isError, text: text(acted) };
   const map = await client.callTool({ name: 'firecrawl_map', arguments: { url: pageUrl } });
   out.map = { isError: !!map.isError, text: text(map) };
 } catch (e) {

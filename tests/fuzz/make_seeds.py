@@ -260,9 +260,29 @@ def sitemap():
     write("sitemap", "robots-stars.txt", "\x03User-agent: other\nUser-agent: pilothouse\nDisallow: /***x$\n/aaaaaaaaaaaaaaaaaaaaaaa")
 
 
+def firecrawlrequest():
+    # First byte: 0 scrape v2, 1 scrape v1, 2 scrapeOptions, 3 extract, 4 agent; then JSON.
+    write("firecrawlrequest", "scrape-actions.json", "\x00" + json.dumps({
+        "url": "a.example", "formats": ["markdown", {"type": "json", "prompt": "p"}],
+        "includeTags": ["main"], "excludeTags": ["nav"], "waitFor": 10, "timeout": 5000,
+        "actions": [{"type": "click", "selector": "#a", "all": True}, {"type": "write", "text": "x"},
+                    {"type": "press", "key": "Enter"}, {"type": "wait", "milliseconds": 5},
+                    {"type": "scroll", "direction": "up"}, {"type": "scrape"},
+                    {"type": "executeJavascript", "script": "1"}]}))
+    write("firecrawlrequest", "scrape-v1.json", "\x01" + json.dumps({
+        "url": "https://a.example", "formats": ["extract"], "extract": {"schema": {"type": "object"}}}))
+    write("firecrawlrequest", "scrape-options.json", "\x02" + json.dumps({
+        "formats": ["links"], "actions": [{"type": "wait", "selector": ".x"}]}))
+    write("firecrawlrequest", "extract.json", "\x03" + json.dumps({
+        "urls": ["a.example/1", "b.example/*"], "prompt": "p", "systemPrompt": "s"}))
+    write("firecrawlrequest", "agent.json", "\x04" + json.dumps({
+        "prompt": "p", "urls": ["a.example"], "schema": {"type": "array"}, "model": "m"}))
+
+
 def main():
     for make in (xlsx, zips, parquet, thrift, csv, jsontable, text, pdf, httpreply, jwt,
-                 alloweddomains, siteconfig, mcp, pageagent, trustedproxies, cdpfilter, sitemap):
+                 alloweddomains, siteconfig, mcp, pageagent, trustedproxies, cdpfilter, sitemap,
+                 firecrawlrequest):
         make()
 
 

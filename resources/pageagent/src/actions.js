@@ -60,6 +60,16 @@ export function resolve(target) {
     if (/^e\d+$/.test(target)) target = { id: target };
     else target = { name: target };
   }
+  if (target.selector) {
+    // A CSS selector (Firecrawl's actions): the first match, visible or not.
+    let element = null;
+    try {
+      element = document.querySelector(target.selector);
+    } catch (e) {
+      return { error: `"${target.selector}" is not a valid CSS selector` };
+    }
+    return element ? { element } : { error: `no element matches the selector "${target.selector}"` };
+  }
   if (target.id) {
     const element = elementById(target.id);
     return element ? { element } : { error: `no element ${target.id} on the current page (take a new snapshot)` };
@@ -241,8 +251,23 @@ export function act(action) {
   try {
     switch (kind) {
       case 'click':
+        if (action.all && action.target && action.target.selector) {
+          // Every match, in document order (Firecrawl's click {all: true}).
+          const all = Array.from(document.querySelectorAll(action.target.selector));
+          all.forEach(click);
+          return { ok: true, clicked: all.length };
+        }
         click(element);
         return { ok: true, element: describe(element) };
+      case 'write': {
+        // Text into the focused element (Firecrawl's write: click the field first).
+        const focused = element || document.activeElement;
+        if (!focused || focused === document.body || focused === document.documentElement) {
+          return { ok: false, error: 'no element has the focus to write into (click a field first)' };
+        }
+        type(focused, String(action.text ?? ''), false);
+        return { ok: true, element: describe(focused) };
+      }
       case 'type':
         type(element, String(action.text ?? ''), action.clear !== false);
         if (action.submit) press(element, 'Enter');

@@ -81,6 +81,44 @@ function snapshot(options = {}) {
   return JSON.stringify(out);
 }
 
+// Firecrawl's includeTags / excludeTags, applied to the live document before it is read:
+// the elements excludeTags match go; with includeTags the body keeps only the outermost
+// elements they match, in document order. {ok} or {ok: false, error, selector}.
+function filterTags(options = {}) {
+  const body = document.body;
+  if (!body) return JSON.stringify({ ok: true });
+  const all = (selector) => {
+    try {
+      return Array.from(body.querySelectorAll(selector));
+    } catch (e) {
+      return null;
+    }
+  };
+  for (const selector of options.exclude || []) {
+    const found = all(selector);
+    if (!found) return JSON.stringify({ ok: false, selector, error: `"${selector}" is not a valid CSS selector` });
+    found.forEach((e) => e.remove());
+  }
+  const include = options.include || [];
+  if (include.length) {
+    const kept = new Set();
+    for (const selector of include) {
+      const found = all(selector);
+      if (!found) return JSON.stringify({ ok: false, selector, error: `"${selector}" is not a valid CSS selector` });
+      // A selector that matches the body itself (or the document element) keeps it all.
+      if (body.matches(selector) || document.documentElement.matches(selector)) return JSON.stringify({ ok: true });
+      found.forEach((e) => kept.add(e));
+    }
+    const outermost = Array.from(kept).filter((e) => {
+      for (let p = e.parentElement; p; p = p.parentElement) if (kept.has(p)) return false;
+      return true;
+    });
+    outermost.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    body.replaceChildren(...outermost);
+  }
+  return JSON.stringify({ ok: true });
+}
+
 // Selector check for wait conditions: {selector} or {text}.
 function probe(condition) {
   if (condition.selector) {
@@ -102,6 +140,7 @@ export const agentApi = Object.freeze({
       setAutoScroll,
       snapshot,
       probe,
+      filterTags,
       elementById,
       idFor,
       // Each returns a JSON string, so one IPC round trip carries the whole answer.

@@ -14,7 +14,10 @@
 #include <QMarginsF>
 #include <QPageLayout>
 #include <QRectF>
+#include <QRegularExpression>
 #include <QTimer>
+
+#include <algorithm>
 
 Q_DECLARE_LOGGING_CATEGORY(lcCdp)
 
@@ -379,15 +382,17 @@ void CdpPage::onRequestPaused(const QJsonObject &params)
         return;
     }
     const QString host = url.host();
+    const QJsonArray headers = withExtraHeaders(params, r.mainFrame);
     if (internal || m_grant.privateTargets || !QHostAddress(host).isNull() ||
         NetworkPolicy::mayReachPrivate(m_grant, url.scheme(), host, url.port())) {
-        continueRequest(requestId);
+        continueRequest(requestId, headers);
         return;
     }
     // A name: judged by every address it resolves to (the egress proxy judges the
     // connection again, and connects to the address it checked).
     m_resolver->lookup(
-        host, this, [this, requestId, r, host, url](const HostResolver::Answer &a) mutable {
+        host, this,
+        [this, requestId, r, host, url, headers](const HostResolver::Answer &a) mutable {
             if (!a.error.isEmpty()) {
                 r.unresolved = true;
                 r.reason = QStringLiteral("the host name %1 could not be resolved").arg(host);
@@ -399,8 +404,33 @@ void CdpPage::onRequestPaused(const QJsonObject &params)
                 refuseRequest(requestId, r, QStringLiteral("BlockedByClient"));
                 return;
             }
-            continueRequest(requestId);
+            continueRequest(requestId, headers);
         });
+}
+
+QJsonArray CdpPage::withExtraHeaders(const QJsonObject &params, bool mainFrame) const
+{
+    const QUrl url(str(params.value(QStringLiteral("request")).toObject(), "url"));
+    const HeaderList extra = mainFrame ? m_headers.forRequest(url) : HeaderList();
+    if (extra.isEmpty())
+        return {};
+    QJsonArray out;
+    const QJsonObject own = params.value(QStringLiteral("request"))
+                                .toObject()
+                                .value(QStringLiteral("headers"))
+                                .toObject();
+    for (auto it = own.begin(); it != own.end(); ++it) {
+        const bool replaced = std::any_of(extra.begin(), extra.end(), [&](const auto &h) {
+            return QString::fromLatin1(h.first).compare(it.key(), Qt::CaseInsensitive) == 0;
+        });
+        if (!replaced)
+            out.append(QJsonObject{{QStringLiteral("name"), it.key()},
+                                   {QStringLiteral("value"), it.value().toString()}});
+    }
+    for (const auto &[name, value] : extra)
+        out.append(QJsonObject{{QStringLiteral("name"), QString::fromLatin1(name)},
+                               {QStringLiteral("value"), QString::fromUtf8(value)}});
+    return out;
 }
 
 bool CdpPage::refuseForeignDocument(const QJsonObject &params)
@@ -452,9 +482,38 @@ void CdpPage::refuseRequest(const QString &requestId, const Refusal &refusal,
          {{QStringLiteral("requestId"), requestId}, {QStringLiteral("errorReason"), errorReason}});
 }
 
-void CdpPage::continueRequest(const QString &requestId)
+bool CdpPage::emulateMobile()
 {
-    send(QStringLiteral("Fetch.continueRequest"), {{QStringLiteral("requestId"), requestId}});
+    if (!isReady())
+        return false;
+    // A phone's user agent: the desktop one with Android's platform and "Mobile".
+    QString agent =
+        m_userAgent.isEmpty() ? (m_engine ? m_engine->userAgent() : QString()) : m_userAgent;
+    static const QRegularExpression platform(QStringLiteral("\\([^)]*\\)"));
+    agent.replace(platform, QStringLiteral("(Linux; Android 14; Pixel 8)"));
+    if (!agent.contains(QLatin1String("Mobile")))
+        agent.replace(QLatin1String("Safari/"), QLatin1String("Mobile Safari/"));
+    // Sent before the navigation on the same session: in force when it starts.
+    send(QStringLiteral("Emulation.setDeviceMetricsOverride"),
+         {{QStringLiteral("width"), 390},
+          {QStringLiteral("height"), 844},
+          {QStringLiteral("deviceScaleFactor"), 3},
+          {QStringLiteral("mobile"), true}});
+    send(QStringLiteral("Emulation.setTouchEmulationEnabled"),
+         {{QStringLiteral("enabled"), true}, {QStringLiteral("maxTouchPoints"), 5}});
+    if (!agent.isEmpty())
+        send(QStringLiteral("Network.setUserAgentOverride"),
+             {{QStringLiteral("userAgent"), agent},
+              {QStringLiteral("platform"), QStringLiteral("Android")}});
+    return true;
+}
+
+void CdpPage::continueRequest(const QString &requestId, const QJsonArray &headers)
+{
+    QJsonObject params{{QStringLiteral("requestId"), requestId}};
+    if (!headers.isEmpty())
+        params.insert(QStringLiteral("headers"), headers);
+    send(QStringLiteral("Fetch.continueRequest"), params);
 }
 
 void CdpPage::readTitle()
@@ -510,6 +569,7 @@ void CdpPage::navigate(const QUrl &url, const NavigateOptions &options,
     if (m_navigation) // a new navigation supersedes the pending one
         m_navigation->fail(QStringLiteral("ABORTED"),
                            QStringLiteral("a newer navigation replaced this one"));
+    m_headers.set(url, options.headers);
     if (m_engineLost || !isReady()) {
         const QString code = m_engineLost           ? QStringLiteral("ENGINE_CRASHED")
                              : !m_failure.isEmpty() ? QStringLiteral("ENGINE_UNAVAILABLE")

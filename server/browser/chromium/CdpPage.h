@@ -7,6 +7,7 @@
 #include "net/NetworkPolicy.h"
 
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
@@ -50,6 +51,7 @@ public:
 
     // The user agent the page sends and shows; empty: the browser's own (before prepare()).
     void setUserAgent(const QString &userAgent) { m_userAgent = userAgent; }
+    bool emulateMobile() override;
 
     // Where the page's target opens (before prepare()). By default (the pool's pages) in a
     // browser context of its own, made with the page and disposed with it. A browser
@@ -141,7 +143,11 @@ private:
     void stopForeignLanding(const QJsonObject &frame);
     void refuseRequest(const QString &requestId, const Refusal &refusal,
                        const QString &errorReason);
-    void continueRequest(const QString &requestId);
+    // `headers` (Fetch's [{name, value}]): all of the request's headers; empty: its own.
+    void continueRequest(const QString &requestId, const QJsonArray &headers = {});
+    // The request's headers with the caller's extra ones for a main-frame request (the
+    // Firecrawl API's `headers`); empty when nothing is added.
+    QJsonArray withExtraHeaders(const QJsonObject &params, bool mainFrame) const;
     void readTitle();
     // The agent's world of the main frame's document, created if it is not there yet.
     void withWorld(std::function<void(qint64 contextId, const QString &error)> done);
@@ -165,6 +171,7 @@ private:
     std::shared_ptr<const HostResolver> m_resolver;
     EgressProxy::Identity m_identity;
     EgressGrant m_grant;
+    NavigationHeaders m_headers;
     RefusalLog m_log;
 
     QString m_contextId;

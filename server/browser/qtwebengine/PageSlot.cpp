@@ -6,10 +6,13 @@
 #include "browser/qtwebengine/WebEngineNavigation.h"
 
 #include "net/HostResolver.h"
+#include "net/NetworkPolicy.h"
 
 #include <QAuthenticator>
+#include <QNetworkCookie>
 #include <QRegularExpression>
 #include <QTimer>
+#include <QWebEngineCookieStore>
 #include <QWebEngineDownloadRequest>
 #include <QWebEngineLoadingInfo>
 #include <QWebEnginePage>
@@ -43,8 +46,13 @@ public:
             m_slot.grant());
         if (reason.isEmpty() && mainFrame)
             reason = mainFrameRefusal(url, m_slot.grant());
-        if (reason.isEmpty())
+        if (reason.isEmpty()) {
+            if (mainFrame)
+                for (const auto &[name, value] : m_slot.navigationHeaders().forRequest(url))
+                    if (qstricmp(name.constData(), "cookie") != 0) // the cookie store's (navigate)
+                        info.setHttpHeader(name, value);
             return;
+        }
         info.block(true);
         Refusal r;
         r.host = url.host();
@@ -270,6 +278,7 @@ QString PageSlot::title() const
 
 void PageSlot::detach()
 {
+    m_headers = {};
     delete m_leaseScope;
     m_leaseScope = new QObject(this);
 }
@@ -293,6 +302,23 @@ void PageSlot::navigate(const QUrl &url, const NavigateOptions &options,
     if (m_navigation) // a new navigation supersedes the pending one
         m_navigation->fail(QStringLiteral("ABORTED"),
                            QStringLiteral("a newer navigation replaced this one"));
+    m_headers.set(url, options.headers);
+    // A caller's Cookie header goes into the page's own cookie store, for the URL's host
+    // only (the network stack ignores a Cookie header an interceptor sets).
+    const QUrl origin(NetworkPolicy::originOf(url));
+    for (const auto &[name, value] : options.headers) {
+        if (qstricmp(name.constData(), "cookie") != 0)
+            continue;
+        for (const QByteArray &pair : value.split(';')) {
+            const QByteArray kv = pair.trimmed();
+            const qsizetype eq = kv.indexOf('=');
+            if (eq <= 0)
+                continue;
+            QNetworkCookie cookie(kv.left(eq), kv.mid(eq + 1));
+            cookie.setPath(QStringLiteral("/"));
+            m_profile->cookieStore()->setCookie(cookie, origin);
+        }
+    }
     m_navigation = new WebEngineNavigation(*this, m_leaseScope, url, options, std::move(done));
     m_navigation->start();
 }

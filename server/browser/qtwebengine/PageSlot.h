@@ -78,6 +78,10 @@ public:
     const RefusalLog &refusalLog() const override { return m_log; }
     void noteRefusal(Refusal refusal) override;
 
+    // The caller's extra headers for the page's main-frame requests (the interceptor
+    // adds them), set by navigate() and dropped when the lease ends.
+    const NavigationHeaders &navigationHeaders() const { return m_headers; }
+
     // The last download the page's navigation turned into (non-HTML content).
     QString downloadMime;
     QUrl downloadUrl;
@@ -95,6 +99,7 @@ private:
     std::shared_ptr<EgressProxy> m_egress;
     EgressProxy::Identity m_identity;
     EgressGrant m_grant;
+    NavigationHeaders m_headers;
     std::unique_ptr<SlotInterceptor> m_interceptor;
     QWebEngineProfile *m_profile = nullptr;
     QWebEnginePage *m_page = nullptr;
