@@ -97,7 +97,7 @@ const QHash<QString, QSet<QString>> &allowed()
         // own classes), the run settings' proxy reader of engine/, data/'s zip files.
         {QStringLiteral("sessions"), {"sessions", "engine", "browser", "data", "net", "core"}},
         {QStringLiteral("firecrawl"),
-         {"firecrawl", "cloud", "engine", "browser", "data", "net", "core"}},
+         {"firecrawl", "cloud", "engine", "browser", "data", "webhooks", "net", "core"}},
         {QStringLiteral("server"),
          {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "engine/planners",
           "engine/tools", "engine/liveview", "webhooks", "system", "sites", "cloud", "a2w",

@@ -1,5 +1,7 @@
 #include "FirecrawlArea.h"
 
+#include "CrawlController.h"
+#include "CrawlService.h"
 #include "FirecrawlController.h"
 
 #include "cloud/CloudArea.h"
@@ -7,16 +9,30 @@
 namespace ph::firecrawl {
 
 FirecrawlArea::FirecrawlArea(Store &store, Settings &settings, NetworkPolicy &policy,
-                             cloud::CloudArea &cloud, QNetworkAccessManager &network)
+                             cloud::CloudArea &cloud, QNetworkAccessManager &network,
+                             webhooks::WebhookQueue &webhooks)
     : m_controller(std::make_unique<FirecrawlController>(
           store, settings, policy, cloud.scrapeService(), cloud.runService(), network))
+    , m_crawls(
+          std::make_unique<CrawlService>(store, settings, policy, cloud.scrapeService(), webhooks))
+    , m_crawlController(std::make_unique<CrawlController>(settings, policy, *m_crawls))
 {}
 
 FirecrawlArea::~FirecrawlArea() = default;
 
 QList<http::Controller *> FirecrawlArea::controllers()
 {
-    return {m_controller.get()};
+    return {m_controller.get(), m_crawlController.get()};
+}
+
+void FirecrawlArea::resume()
+{
+    m_crawls->resume();
+}
+
+void FirecrawlArea::shutdown()
+{
+    m_crawls->shutdown();
 }
 
 } // namespace ph::firecrawl
