@@ -290,7 +290,7 @@ void CrawlService::loaded(const QString &id, const CrawlPage &page, const QStrin
     if (!c || c->stopping)
         return;
     c->inFlight.remove(page.seq);
-    const QJsonObject result = answer.value(QStringLiteral("results")).toArray().first().toObject();
+    const QJsonObject result = answer.value(QStringLiteral("results")).toArray().at(0).toObject();
     try {
         m_store.transaction([&] {
             m_repo.addCredits(id, creditsOf(answer));
