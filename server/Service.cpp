@@ -64,6 +64,10 @@ Service::~Service()
     // The shutdown step: what still runs stops before anything goes. Live views let go
     // of the pages they show before runs and pages go; the pool closes its pages while
     // the profiles are there. The members then go in reverse declaration order.
+    // Crawls stop first, where they are: their frontier is stored, the next start resumes
+    // them.
+    if (m_firecrawl)
+        m_firecrawl->shutdown();
     if (m_cloud)
         m_cloud->shutdown();
     // Browser sessions go while the HTTP server is there: their clients' WebSockets hold
@@ -259,6 +263,8 @@ bool Service::start(QString *error)
     if (!listen(error))
         return false;
     m_webhooks->queue().start();
+    // Crawls and batch scrapes a process left scraping continue from their frontier.
+    m_firecrawl->resume();
     m_running = true;
     return true;
 }
@@ -350,8 +356,8 @@ void Service::buildAreas()
                                                  m_config.bind.isLoopback());
     m_oauth->installOn(*m_auth);
 
-    m_firecrawl = std::make_unique<firecrawl::FirecrawlArea>(*m_store, *m_settings, *m_policy,
-                                                             *m_cloud, *m_network);
+    m_firecrawl = std::make_unique<firecrawl::FirecrawlArea>(
+        *m_store, *m_settings, *m_policy, *m_cloud, *m_network, m_webhooks->queue());
     m_firecrawl->setScriptGrant(m_sites->scriptGrant());
 
     addRoutes(m_cloud->controllers());

@@ -97,7 +97,7 @@ const QHash<QString, QSet<QString>> &allowed()
         // own classes), the run settings' proxy reader of engine/, data/'s zip files.
         {QStringLiteral("sessions"), {"sessions", "engine", "browser", "data", "net", "core"}},
         {QStringLiteral("firecrawl"),
-         {"firecrawl", "cloud", "engine", "browser", "data", "net", "core"}},
+         {"firecrawl", "cloud", "engine", "browser", "data", "webhooks", "net", "core"}},
         // oauth: the authorization server of the MCP endpoints; it fetches client metadata
         // documents through the network policy and knows no MCP server.
         {QStringLiteral("oauth"), {"oauth", "net", "core"}},

@@ -289,9 +289,12 @@ int ScrapeService::recoverUnfinished()
                 webhooks::Outcome o;
                 o.requestId = r.id;
                 o.endpoint = r.endpoint;
-                // Runs were recovered before: what is left of /mcp is a bridge scrape.
-                const bool scrape =
-                    r.endpoint == QLatin1String("/scrape") || r.endpoint == QLatin1String("/mcp");
+                // Runs were recovered before: what is left of /mcp is a bridge scrape, and
+                // what is left under /firecrawl/ a page of a Firecrawl scrape, map, search,
+                // crawl or batch scrape (their json extraction runs are runs).
+                const bool scrape = r.endpoint == QLatin1String("/scrape") ||
+                                    r.endpoint == QLatin1String("/mcp") ||
+                                    r.endpoint.startsWith(QLatin1String("/firecrawl/"));
                 o.tool = scrape ? QStringLiteral("scrape") : QStringLiteral("agent");
                 o.status = QStringLiteral("cancelled");
                 o.startedAt = r.startedAt;

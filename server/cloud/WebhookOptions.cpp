@@ -53,6 +53,7 @@ QJsonObject readHeaders(const JsonFields &headers)
                                          QStringLiteral("host"),
                                          QStringLiteral("x-svc-signature"),
                                          QStringLiteral("x-svc-timestamp"),
+                                         QStringLiteral("x-firecrawl-signature"),
                                          QStringLiteral("transfer-encoding")};
     QJsonObject out;
     const QJsonObject &o = headers.object();
@@ -73,6 +74,16 @@ QJsonObject readHeaders(const JsonFields &headers)
 }
 
 } // namespace
+
+QString readCallbackTarget(const QString &field, const QString &raw, const EgressGrant &grant)
+{
+    return checkTarget(field, raw, grant);
+}
+
+QJsonObject readCallbackHeaders(const JsonFields &headers)
+{
+    return readHeaders(headers);
+}
 
 QList<WebhookSubscription> readWebhooks(const JsonFields &body, const EgressGrant &grant)
 {

@@ -17,4 +17,9 @@ namespace ph::cloud {
 // private address while private targets are allowed.
 QList<WebhookSubscription> readWebhooks(const JsonFields &body, const EgressGrant &grant);
 
+// The same checks for other callback shapes (the Firecrawl-compatible API's `webhook`):
+// a target URL as `webhookUrl` takes it, returned encoded; headers as `webhooks[].headers`.
+QString readCallbackTarget(const QString &field, const QString &raw, const EgressGrant &grant);
+QJsonObject readCallbackHeaders(const JsonFields &headers);
+
 } // namespace ph::cloud

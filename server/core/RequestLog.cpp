@@ -32,6 +32,8 @@ QJsonObject WebhookSubscription::toSealedJson(const SecretBox &box) const
         config.insert(QStringLiteral("sealedHeaders"), box.seal(JsonText::from(headers)));
     if (!secret.isEmpty())
         config.insert(QStringLiteral("secret"), box.seal(secret));
+    if (signature == Signature::Firecrawl)
+        config.insert(QStringLiteral("signature"), QStringLiteral("firecrawl"));
     return config;
 }
 
@@ -94,6 +96,8 @@ WebhookSubscription WebhookSubscription::fromSealedJson(const QString &url,
     s.metadata = config.value(QStringLiteral("metadata")).toObject();
     if (config.contains(QStringLiteral("secret")))
         s.secret = box.unseal(config.value(QStringLiteral("secret")).toString());
+    if (config.value(QStringLiteral("signature")).toString() == QLatin1String("firecrawl"))
+        s.signature = Signature::Firecrawl;
     return s;
 }
 

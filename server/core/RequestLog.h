@@ -24,6 +24,11 @@ struct WebhookSubscription
     QJsonObject auth;     // {type: bearer, token} or {type: basic, username, password}
     QJsonObject headers;  // extra headers sent with each delivery, clear only in memory
     QJsonObject metadata; // webhookMetadata of bridge requests
+    // How deliveries are signed with `secret`: Svc (X-Svc-Signature over
+    // "<timestamp>.<body>", docs/api/webhooks.md) or Firecrawl (X-Firecrawl-Signature:
+    // sha256=<hex HMAC-SHA256 of the raw body>, for the Firecrawl-compatible API).
+    enum class Signature { Svc, Firecrawl };
+    Signature signature = Signature::Svc;
 
     // What stands for a header value wherever a request is shown or echoed.
     static const QString kMask;

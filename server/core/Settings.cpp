@@ -104,6 +104,10 @@ const QList<Settings::Definition> &Settings::definitions()
          QStringLiteral("Recent Firecrawl-compatible scrapes kept in memory per API key for "
                         "requests with maxAge; 0: no cache."),
          false, Unit::None, Applies::Immediately},
+        {SettingKeys::firecrawlStatusPageBytes, T::Double, 10485760, 1, 104857600,
+         QStringLiteral("Most bytes of documents one crawl or batch scrape status answer holds "
+                        "(Firecrawl's 10 MiB); the rest is behind its next URL."),
+         false, Unit::Bytes, Applies::Immediately},
         {SettingKeys::shutdownGraceMs, T::Double, 5000, 0, 120000,
          QStringLiteral("How long shutdown waits for in-flight requests before failing them."),
          false, Unit::Milliseconds, Applies::Immediately},

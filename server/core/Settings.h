@@ -110,6 +110,7 @@ inline const QString scrapeMaxTreeNodes = QStringLiteral("scrape.maxTreeNodes");
 inline const QString searchSearxngUrl = QStringLiteral("search.searxngUrl");
 inline const QString firecrawlRespectRobots = QStringLiteral("firecrawl.respectRobots");
 inline const QString firecrawlCacheEntries = QStringLiteral("firecrawl.cacheEntries");
+inline const QString firecrawlStatusPageBytes = QStringLiteral("firecrawl.statusPageBytes");
 inline const QString shutdownGraceMs = QStringLiteral("shutdown.graceMs");
 inline const QString publicBaseUrl = QStringLiteral("http.publicBaseUrl");
 inline const QString publicOrigins = QStringLiteral("http.publicOrigins");

@@ -98,19 +98,7 @@ QList<Route> FirecrawlController::routes()
 
 void FirecrawlController::requireScriptGrant(const Exchange &ex, const ScrapeRequest &request) const
 {
-    if (!request.page.runsScripts() || ex.request().principal.owner)
-        return;
-    if (m_scriptGrant && m_scriptGrant(ex.request().principal.keyId))
-        return;
-    for (const cloud::PageStep &step : request.page.steps) {
-        if (step.kind == cloud::PageStep::Kind::Script)
-            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("SCRIPTS_NOT_ALLOWED"),
-                              QStringLiteral("%1: executeJavascript needs the key's pageScripts "
-                                             "capability, which the owner grants with "
-                                             "/updateApiKeyCapabilities")
-                                  .arg(step.field),
-                              step.field);
-    }
+    firecrawl::requireScriptGrant(ex.request().principal, request, m_scriptGrant);
 }
 
 void FirecrawlController::requireCredits(const Exchange &ex) const

@@ -2,6 +2,7 @@
 
 #include "core/DomainError.h"
 #include "core/JsonFields.h"
+#include "core/Principal.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -473,6 +474,24 @@ DomainError pageError(const QJsonObject &result)
         return DomainError::invalidField(QStringLiteral("url"), message);
     return DomainError(K::Internal, code.isEmpty() ? QStringLiteral("SCRAPE_FAILED") : code,
                        message);
+}
+
+void requireScriptGrant(const Principal &caller, const ScrapeRequest &request,
+                        const std::function<bool(const QString &keyId)> &grant)
+{
+    if (!request.page.runsScripts() || caller.owner)
+        return;
+    if (grant && grant(caller.keyId))
+        return;
+    for (const cloud::PageStep &step : request.page.steps) {
+        if (step.kind == cloud::PageStep::Kind::Script)
+            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("SCRIPTS_NOT_ALLOWED"),
+                              QStringLiteral("%1: executeJavascript needs the key's pageScripts "
+                                             "capability, which the owner grants with "
+                                             "/updateApiKeyCapabilities")
+                                  .arg(step.field),
+                              step.field);
+    }
 }
 
 } // namespace ph::firecrawl

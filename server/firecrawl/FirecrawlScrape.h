@@ -8,9 +8,12 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <functional>
+
 namespace ph {
 class DomainError;
-}
+struct Principal;
+} // namespace ph
 
 namespace ph::firecrawl {
 
@@ -73,5 +76,11 @@ QJsonObject documentFor(const QJsonObject &result, const ScrapeRequest &request,
 // The error a scrape without a page answers: 403 for a refused target, 408 for a
 // timeout, 429 for a full pool, else 500 with the page's own code.
 DomainError pageError(const QJsonObject &result);
+
+// Throws 403 SCRIPTS_NOT_ALLOWED naming the step when `request` runs its own scripts
+// (executeJavascript) and the caller is neither the owner nor granted pageScripts by
+// `grant` (Service wires sites::SitesArea::scriptGrant; unset: nobody but the owner).
+void requireScriptGrant(const Principal &caller, const ScrapeRequest &request,
+                        const std::function<bool(const QString &keyId)> &grant);
 
 } // namespace ph::firecrawl

@@ -82,6 +82,7 @@ bool reservedHeader(const QByteArray &lowerName)
                                             "expect",
                                             "proxy-connection",
                                             "x-svc-event",
+                                            "x-firecrawl-signature",
                                             "x-svc-delivery-id",
                                             "x-svc-delivery-attempt",
                                             "x-svc-timestamp",
@@ -523,6 +524,7 @@ std::shared_ptr<const WebhookQueue::Target> WebhookQueue::target(const QString &
         t->headers.append({"Authorization", authorization});
     }
     t->secret = sub.secret.toUtf8();
+    t->firecrawl = sub.signature == WebhookSubscription::Signature::Firecrawl;
     // A delivery's config is sealed once per subscription, so a burst shares one entry;
     // the bound keeps clear secrets of long-gone subscriptions out of memory.
     if (m_targets.size() >= 256)
@@ -632,7 +634,12 @@ QByteArray WebhookQueue::request(Attempt &a)
                      "\r\nX-Svc-Delivery-Id: " + a.p.id.toUtf8() +
                      "\r\nX-Svc-Delivery-Attempt: " + QByteArray::number(a.p.attempt) +
                      "\r\nX-Svc-Timestamp: " + QByteArray::number(timestamp) + "\r\n";
-    if (!t.secret.isEmpty())
+    if (!t.secret.isEmpty() && t.firecrawl)
+        own += "X-Firecrawl-Signature: sha256=" +
+               QMessageAuthenticationCode::hash(a.p.payload, t.secret, QCryptographicHash::Sha256)
+                   .toHex() +
+               "\r\n";
+    else if (!t.secret.isEmpty())
         own += "X-Svc-Signature: " + sign(t.secret, timestamp, a.p.payload) + "\r\n";
     own += "Content-Length: " + QByteArray::number(a.p.payload.size()) + "\r\n";
     head += own;

@@ -107,7 +107,9 @@ struct DeliveryRecord
 // HMAC-SHA256 of "<X-Svc-Timestamp>.<raw body>", X-Svc-Timestamp the epoch
 // milliseconds when the request is written. X-Svc-Delivery-Id is the same on every
 // attempt of a delivery. A secret (or auth credential) that cannot be unsealed fails
-// the attempt with that reason: nothing goes out unsigned.
+// the attempt with that reason: nothing goes out unsigned. A subscription of the
+// Firecrawl-compatible API is signed as Firecrawl signs: X-Firecrawl-Signature:
+// sha256=<lowercase hex HMAC-SHA256 of the raw body> (no timestamp in the MAC).
 class WebhookQueue : public QObject
 {
     Q_OBJECT
@@ -190,7 +192,8 @@ private:
     {
         QList<std::pair<QByteArray, QByteArray>> headers; // header lines, ready to send
         QByteArray secret;                                // empty: not signed
-        QString error; // set when a sealed value does not open: nothing is sent
+        bool firecrawl = false; // X-Firecrawl-Signature instead of X-Svc-Signature
+        QString error;          // set when a sealed value does not open: nothing is sent
     };
     struct Attempt
     {
