@@ -325,8 +325,10 @@ void tst_FirecrawlCrawl::crawlRoutesAnswerFirecrawlsAuthShapes_data()
         row("refuses an empty Bearer token", "empty", 401);
         row("refuses a key that does not exist", "wrong", 401);
         row("refuses a key without the cloudScrape capability", "noScrape", 403);
-        if (method == "POST")
+        if (method == "POST") {
             row("refuses a key without credits", "broke", 402);
+            row("refuses page scripts to a key without the pageScripts capability", "scripts", 403);
+        }
         if (route.contains(u'{'))
             row("hides the owner's job from another key", "other", 404);
     }
@@ -347,7 +349,7 @@ void tst_FirecrawlCrawl::crawlRoutesAnswerFirecrawlsAuthShapes()
     if (caller == QLatin1String("wrong"))
         bearer = QStringLiteral("pk_live_not_a_key_of_this_service_000000");
     if (caller == QLatin1String("broke") || caller == QLatin1String("noScrape") ||
-        caller == QLatin1String("other")) {
+        caller == QLatin1String("other") || caller == QLatin1String("scripts")) {
         const auto minted =
             owner.post(QStringLiteral("/keys"),
                        {{QStringLiteral("label"), caller},
@@ -369,9 +371,17 @@ void tst_FirecrawlCrawl::crawlRoutesAnswerFirecrawlsAuthShapes()
         headers << qMakePair(QByteArray("Authorization"), QByteArray("Bearer "));
     else if (!bearer.isEmpty())
         headers << qMakePair(QByteArray("Authorization"), ("Bearer " + bearer).toUtf8());
-    const QJsonObject body{{QStringLiteral("url"), path("/docs/c.html")},
-                           {QStringLiteral("urls"), QJsonArray{path("/docs/c.html")}},
-                           {QStringLiteral("limit"), 1}};
+    QJsonObject body{{QStringLiteral("url"), path("/docs/c.html")},
+                     {QStringLiteral("urls"), QJsonArray{path("/docs/c.html")}},
+                     {QStringLiteral("limit"), 1}};
+    if (caller == QLatin1String("scripts")) {
+        // A crawl's scrapeOptions, a batch's own fields: the same grant as a scrape's.
+        const QJsonArray actions{QJsonObject{{QStringLiteral("type"), "executeJavascript"},
+                                             {QStringLiteral("script"), "1"}}};
+        body.insert(QStringLiteral("scrapeOptions"),
+                    QJsonObject{{QStringLiteral("actions"), actions}});
+        body.insert(QStringLiteral("actions"), actions);
+    }
     const HttpResponse r =
         HttpClient(m_ph->base())
             .send(method, QStringLiteral("/firecrawl") + route,
