@@ -98,13 +98,21 @@ const QHash<QString, QSet<QString>> &allowed()
         {QStringLiteral("sessions"), {"sessions", "engine", "browser", "data", "net", "core"}},
         {QStringLiteral("firecrawl"),
          {"firecrawl", "cloud", "engine", "browser", "data", "net", "core"}},
-        {QStringLiteral("server"),
-         {"server", "core", "net", "data", "http", "browser", "mcp", "engine", "engine/planners",
-          "engine/tools", "engine/liveview", "webhooks", "system", "sites", "cloud", "a2w",
-          "runtime", "sessions", "firecrawl"}},
+        // devices: the caller's own browser; implements cloud's DeviceLink for the bridge.
+        {QStringLiteral("devices"), {"devices", "cloud", "net", "core"}},
+        {QStringLiteral("server"), {"server",       "devices",
+                                    "core",         "net",
+                                    "data",         "http",
+                                    "browser",      "mcp",
+                                    "engine",       "engine/planners",
+                                    "engine/tools", "engine/liveview",
+                                    "webhooks",     "system",
+                                    "sites",        "cloud",
+                                    "a2w",          "runtime",
+                                    "sessions",     "firecrawl"}},
         {QStringLiteral("ui"),
-         {"ui", "server", "core", "net", "data", "browser", "engine", "webhooks", "system", "sites",
-          "cloud", "a2w", "runtime", "sessions"}},
+         {"ui", "devices", "server", "core", "net", "data", "browser", "engine", "webhooks",
+          "system", "sites", "cloud", "a2w", "runtime", "sessions"}},
     };
     return rules;
 }
@@ -249,7 +257,7 @@ void tst_Layering::serverLibrariesNeverLinkWidgets_data()
     QTest::addColumn<QString>("library");
     for (const char *lib :
          {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud", "sites", "system",
-          "data", "a2w", "runtime", "sessions", "firecrawl", "server"})
+          "data", "a2w", "runtime", "sessions", "firecrawl", "devices", "server"})
         QTest::newRow(lib)
             << QStringLiteral(PILOTHOUSE_LIB_DIR "/libpilothouse_%1.so").arg(QLatin1String(lib));
 }
