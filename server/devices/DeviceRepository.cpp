@@ -6,9 +6,14 @@
 namespace ph::devices {
 
 namespace {
+// SQLite stores a null QString as NULL; these columns are NOT NULL with '' for none.
+QString text(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
 const QString kColumns =
     QStringLiteral("id, key_id, name, version, token_hash, created_at, last_seen_at, revoked_at");
-}
+} // namespace
 
 DeviceRepository::DeviceRepository(Store &store)
     : m_store(store)
@@ -67,8 +72,8 @@ void DeviceRepository::insert(const DeviceRow &d)
                      .arg(kColumns))
         .bind(QStringLiteral(":id"), d.id)
         .bind(QStringLiteral(":key"), d.keyId)
-        .bind(QStringLiteral(":name"), d.name)
-        .bind(QStringLiteral(":version"), d.version)
+        .bind(QStringLiteral(":name"), text(d.name))
+        .bind(QStringLiteral(":version"), text(d.version))
         .bind(QStringLiteral(":hash"), d.tokenHash)
         .bind(QStringLiteral(":created"), d.createdAt)
         .exec();
