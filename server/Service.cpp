@@ -10,6 +10,8 @@
 #include "core/Settings.h"
 #include "core/SettingsService.h"
 #include "core/Store.h"
+#include "devices/DeviceService.h"
+#include "devices/DevicesArea.h"
 #include "engine/RunManager.h"
 #include "engine/Tool.h"
 #include "engine/liveview/LiveViews.h"
@@ -75,6 +77,9 @@ Service::~Service()
     if (m_http)
         m_http->setWebSocketHandler(nullptr);
     m_sessions.reset();
+    if (m_cloud)
+        m_cloud->setDeviceLink(nullptr);
+    m_devices.reset();
     if (m_pool)
         m_pool->shutdown();
     // No delivery starts while the areas that announce events go.
@@ -342,8 +347,15 @@ void Service::buildAreas()
                                                        *m_sites, *m_cloud, m_a2w->service());
     m_sessions = std::make_unique<sessions::SessionsArea>(*m_store, *m_settings, *m_pool, *m_policy,
                                                           m_config.dataDir);
-    m_http->setWebSocketHandler([area = m_sessions.get()](std::unique_ptr<QWebSocket> socket) {
-        area->acceptWebSocket(std::move(socket));
+    m_devices = std::make_unique<devices::DevicesArea>(*m_store, *m_clock);
+    m_cloud->setDeviceLink(&m_devices->service());
+    // Upgrades on the API's port: the extension's socket, else the sessions' CDP gateway.
+    m_http->setWebSocketHandler([sessions = m_sessions.get(),
+                                 devices = m_devices.get()](std::unique_ptr<QWebSocket> socket) {
+        if (socket && devices::DevicesArea::isDevicePath(socket->requestUrl().path()))
+            devices->acceptWebSocket(std::move(socket));
+        else
+            sessions->acceptWebSocket(std::move(socket));
     });
     // browserSession on /scrape, /agent, /execute and the bridge: the caller's own active
     // session (docs/api/sessions.md, "Work inside a session").
@@ -367,6 +379,7 @@ void Service::buildAreas()
     addRoutes(m_a2w->controllers());
     addRoutes(m_runtime->controllers());
     addRoutes(m_sessions->controllers());
+    addRoutes(m_devices->controllers());
 
     addRoutes(m_firecrawl->controllers());
     addRoutes(m_oauth->controllers());

@@ -51,6 +51,9 @@ class A2wArea;
 class A2wService;
 class WebBotAuth;
 } // namespace a2w
+namespace devices {
+class DevicesArea;
+}
 namespace cloud {
 class CloudArea;
 class LibraryRepository;
@@ -189,6 +192,7 @@ private:
     std::unique_ptr<webhooks::WebhooksArea> m_webhooks;
     std::unique_ptr<sites::SitesArea> m_sites;
     std::unique_ptr<cloud::CloudArea> m_cloud;
+    std::unique_ptr<devices::DevicesArea> m_devices;
     std::unique_ptr<sys::SystemController> m_system;
     std::unique_ptr<a2w::A2wArea> m_a2w;
     std::unique_ptr<runtime::RuntimeArea> m_runtime;

@@ -101,6 +101,8 @@ const QHash<QString, QSet<QString>> &allowed()
         // oauth: the authorization server of the MCP endpoints; it fetches client metadata
         // documents through the network policy and knows no MCP server.
         {QStringLiteral("oauth"), {"oauth", "net", "core"}},
+        // devices: the caller's own browser; implements cloud's DeviceLink for the bridge.
+        {QStringLiteral("devices"), {"devices", "cloud", "net", "core"}},
         {QStringLiteral("server"),
          {"server",
           "core",
@@ -121,10 +123,11 @@ const QHash<QString, QSet<QString>> &allowed()
           "runtime",
           "sessions",
           "firecrawl",
-          "oauth"}},
+          "oauth",
+          "devices"}},
         {QStringLiteral("ui"),
          {"ui", "server", "core", "net", "data", "browser", "engine", "webhooks", "system", "sites",
-          "cloud", "a2w", "runtime", "sessions", "oauth"}},
+          "cloud", "a2w", "runtime", "sessions", "oauth", "devices"}},
     };
     return rules;
 }
@@ -269,7 +272,7 @@ void tst_Layering::serverLibrariesNeverLinkWidgets_data()
     QTest::addColumn<QString>("library");
     for (const char *lib :
          {"core", "http", "mcp", "browser", "engine", "webhooks", "cloud", "sites", "system",
-          "data", "a2w", "runtime", "sessions", "firecrawl", "oauth", "server"})
+          "data", "a2w", "runtime", "sessions", "firecrawl", "oauth", "devices", "server"})
         QTest::newRow(lib)
             << QStringLiteral(PILOTHOUSE_LIB_DIR "/libpilothouse_%1.so").arg(QLatin1String(lib));
 }

@@ -4,6 +4,7 @@
 #include "SnapshotBudget.h"
 
 #include "AgentRequest.h"
+#include "DeviceLink.h"
 #include "RunService.h"
 #include "ScrapeService.h"
 #include "ToolLibrary.h"
@@ -340,15 +341,18 @@ void BridgeController::post(Exchange &ex)
 [[noreturn]] void BridgeController::deviceUnavailable(const Call &call, Exchange &ex,
                                                       const QString &why)
 {
-    const QString message =
-        QStringLiteral("%1; no browser extension can connect to Pilothouse yet").arg(why);
+    throw deviceFailure(call, ex.request().id, ex.request().principal.keyId,
+                        QStringLiteral("%1; no device of this API key is connected").arg(why));
+}
+
+DomainError BridgeController::deviceFailure(const Call &call, const QString &requestId,
+                                            const QString &keyId, const QString &message)
+{
     const QJsonObject details{{QStringLiteral("tool"), call.tool},
                               {QStringLiteral("target"), call.target},
                               {QStringLiteral("deviceId"), call.deviceId}};
     // A caller with a callback hears it there too, as the spec's workflow.failed.
     if (!call.webhooks.isEmpty()) {
-        const QString requestId = ex.request().id;
-        const QString keyId = ex.request().principal.keyId;
         webhooks::Outcome o;
         o.requestId = requestId;
         o.endpoint = QStringLiteral("/mcp");
@@ -371,8 +375,86 @@ void BridgeController::post(Exchange &ex)
                                webhooks::eventsFor(o, m_store.clock()));
         });
     }
-    throw DomainError(DomainError::Kind::Unavailable, QStringLiteral("DEVICE_UNAVAILABLE"), message,
-                      QString(), details);
+    return DomainError(DomainError::Kind::Unavailable, QStringLiteral("DEVICE_UNAVAILABLE"),
+                       message, QString(), details);
+}
+
+void BridgeController::runOnDevice(const QString &deviceId, const Call &call, Exchange &ex,
+                                   Reply reply)
+{
+    const QString keyId = ex.request().principal.keyId;
+    QString method = QStringLiteral("tabs");
+    QJsonObject params;
+    if (call.tool == QLatin1String("execute_javascript")) {
+        // Opt-in: what runs in the user's signed-in tabs is beyond the network policy.
+        if (!m_devices->scriptsAllowed(keyId))
+            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("CAPABILITY_DISABLED"),
+                              QStringLiteral("the owner has not let this API key run "
+                                             "execute_javascript on its devices "
+                                             "(PUT /devices/scripts/{keyId})"));
+        method = QStringLiteral("executeJavascript");
+        params = call.params;
+    }
+    Call c = call;
+    c.deviceId = deviceId;
+    const QString requestId = ex.request().id;
+    const QString tool = call.tool;
+    const QString triggerId = call.triggerId;
+    const int timeoutMs = m_settings.intValue(SettingKeys::bridgeSyncWindowMs);
+    QPointer<BridgeController> self(this);
+    m_devices->request(deviceId, method, params, timeoutMs,
+                       [self, c, requestId, keyId, reply, tool, triggerId,
+                        deviceId](const QJsonObject &result, const QString &error) {
+                           if (!self)
+                               return;
+                           if (!error.isEmpty()) {
+                               const DomainError failed = self->deviceFailure(
+                                   c, requestId, keyId,
+                                   QStringLiteral("device %1: %2").arg(deviceId, error));
+                               reply(503, {}, &failed);
+                               return;
+                           }
+                           QJsonObject body = result;
+                           body.insert(QStringLiteral("deviceId"), deviceId);
+                           body.insert(QStringLiteral("status"), QStringLiteral("success"));
+                           reply(200, withTool(body, tool, triggerId), nullptr);
+                       });
+}
+
+bool BridgeController::routeToDevice(const Call &call, Exchange &ex, const Reply &reply)
+{
+    const QString keyId = ex.request().principal.keyId;
+    const bool namedDevice = !call.deviceId.isEmpty() && call.deviceId != QLatin1String("cloud");
+    if (!deviceOnly(call.tool) && call.target != QLatin1String("device") && !namedDevice)
+        return false;
+    {
+        const QString deviceId =
+            m_devices ? m_devices->choose(keyId, namedDevice ? call.deviceId : QString())
+                      : QString();
+        if (deviceId.isEmpty()) {
+            if (namedDevice)
+                deviceUnavailable(call, ex,
+                                  QStringLiteral("device %1 is not connected").arg(call.deviceId));
+            if (deviceOnly(call.tool))
+                deviceUnavailable(call, ex,
+                                  QStringLiteral("%1 runs in a connected browser").arg(call.tool));
+            deviceUnavailable(call, ex, QStringLiteral("target is \"device\""));
+        }
+        if (!deviceOnly(call.tool))
+            deviceUnavailable(call, ex,
+                              QStringLiteral("%1 does not run on a device yet").arg(call.tool));
+        if (!m_auth.allows(ex.request().principal, QStringLiteral("cloudAgent")))
+            throw DomainError(DomainError::Kind::Forbidden, QStringLiteral("CAPABILITY_DISABLED"),
+                              QStringLiteral("the cloudAgent capability of this API key is "
+                                             "turned off"));
+        const QString problem = JsonSchema::check(schema(builtIn(call.tool)->params), call.params,
+                                                  QStringLiteral("params"));
+        if (!problem.isEmpty())
+            throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_FIELD"), problem,
+                              problem.section(QLatin1Char(' '), 0, 0));
+        runOnDevice(deviceId, call, ex, reply);
+        return true;
+    }
 }
 
 void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
@@ -384,14 +466,8 @@ void BridgeController::invoke(const Call &call, Exchange &ex, Reply reply)
             QStringLiteral("tool"),
             QStringLiteral("must be one of agent, scrape, planner, extract, act, crawl, "
                            "replay_workflow, get_browser_tabs, execute_javascript or user_<name>"));
-    if (deviceOnly(call.tool))
-        deviceUnavailable(call, ex,
-                          QStringLiteral("%1 runs in a connected browser").arg(call.tool));
-    if (call.target == QLatin1String("device"))
-        deviceUnavailable(call, ex, QStringLiteral("target is \"device\""));
-    if (!call.deviceId.isEmpty() && call.deviceId != QLatin1String("cloud"))
-        deviceUnavailable(call, ex,
-                          QStringLiteral("device %1 is not connected").arg(call.deviceId));
+    if (routeToDevice(call, ex, reply))
+        return;
 
     const QString capability =
         known ? QLatin1String(known->capability) : QStringLiteral("cloudAgent");

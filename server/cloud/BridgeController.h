@@ -33,6 +33,7 @@ class WebhookQueue;
 
 namespace ph::cloud {
 
+class DeviceLink;
 class RunService;
 class ScrapeService;
 class ToolLibrary;
@@ -44,7 +45,7 @@ class ToolLibrary;
 //   POST   /mcp/v1/webhooks/trigger/{id}, /v1/webhooks/trigger/{id}   fire a trigger
 // Tools: agent, scrape, planner, extract, act, crawl, replay_workflow, the caller's saved
 // tools as user_<name>, and the device-only get_browser_tabs and execute_javascript
-// (503 DEVICE_UNAVAILABLE: no device can connect yet).
+// (on the caller's device, server/devices; 503 DEVICE_UNAVAILABLE without one).
 class BridgeController : public QObject, public http::Controller
 {
     Q_OBJECT
@@ -58,6 +59,7 @@ public:
     QList<http::Route> routes() override;
     // The MCP face of /mcp (its session limits are settings).
     mcp::McpServer &mcp() { return *m_mcp; }
+    void setDeviceLink(DeviceLink *link) { m_devices = link; }
 
     // One bridge call, from either face or a trigger.
     struct Call
@@ -90,6 +92,14 @@ private:
     static engine::ExecuteRequest scriptRequest(const Call &call, const QJsonArray &script,
                                                 const QString &task);
     [[noreturn]] void deviceUnavailable(const Call &call, http::Exchange &ex, const QString &why);
+    // DEVICE_UNAVAILABLE for `call`, announced as workflow.failed to its callbacks.
+    DomainError deviceFailure(const Call &call, const QString &requestId, const QString &keyId,
+                              const QString &message);
+    // A call for a device (deviceId, target device, a device-only tool) goes there, or
+    // fails with DEVICE_UNAVAILABLE; false: the call is the cloud's.
+    bool routeToDevice(const Call &call, http::Exchange &ex, const Reply &reply);
+    // get_browser_tabs and execute_javascript on the device `deviceId`.
+    void runOnDevice(const QString &deviceId, const Call &call, http::Exchange &ex, Reply reply);
 
     Store &m_store;
     Settings &m_settings;
@@ -100,6 +110,7 @@ private:
     ToolLibrary &m_library;
     webhooks::WebhookQueue &m_webhooks;
     std::unique_ptr<mcp::McpServer> m_mcp;
+    DeviceLink *m_devices = nullptr;
 };
 
 } // namespace ph::cloud

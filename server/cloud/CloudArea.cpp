@@ -79,4 +79,9 @@ void CloudArea::setSessionLookup(const SessionLookup &lookup)
     m_runService->setSessionLookup(lookup);
 }
 
+void CloudArea::setDeviceLink(DeviceLink *link)
+{
+    m_bridge->setDeviceLink(link);
+}
+
 } // namespace ph::cloud

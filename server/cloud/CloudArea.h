@@ -35,6 +35,8 @@ class WebhookQueue;
 
 namespace ph::cloud {
 
+class DeviceLink;
+
 class AgentController;
 class BridgeController;
 class LibraryController;
@@ -73,6 +75,8 @@ public:
     // How /scrape and the runs (/agent, /execute, the bridge) find a request's
     // `browserSession` (docs/api/sessions.md, "Work inside a session"); unset: never.
     void setSessionLookup(const SessionLookup &lookup);
+    // The caller's own browsers (server/devices), for the bridge; null: none.
+    void setDeviceLink(DeviceLink *link);
 
     // After an abrupt end: what the last process left executing is stored cancelled.
     void recoverRuns();
