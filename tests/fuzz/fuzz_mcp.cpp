@@ -140,7 +140,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         // The checks alone, as a proxy in front of the server could run them.
         const QJsonObject message = QJsonDocument::fromJson(body).object();
         QString declared;
-        const auto failure = mcp::stateless::check({versionHeader, method, name}, message, &declared);
+        const auto failure =
+            mcp::stateless::check({versionHeader, method, name}, message, &declared);
         require(!failure || failure->httpStatus == 400, "a header check failed without a 400");
         (void)mcp::stateless::decodeHeaderValue(name);
         http::Request r = request(body, {}, versionHeader);
