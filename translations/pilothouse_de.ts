@@ -90,13 +90,18 @@
     </message>
     <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="39"/>
-        <source>Respect robots.txt when mapping</source>
-        <translation>robots.txt beim Erfassen der Links beachten</translation>
+        <source>Respect robots.txt when mapping and crawling</source>
+        <translation>robots.txt beim Erfassen der Links und beim Crawlen beachten</translation>
     </message>
     <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="41"/>
         <source>Cached scrapes per key</source>
         <translation>Zwischengespeicherte Abrufe je Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings/SettingLabels.cpp" line="43"/>
+        <source>Largest crawl status page</source>
+        <translation>Größte Seite des Crawl-Status</translation>
     </message>
     <message>
         <location filename="../ui/settings/SettingLabels.cpp" line="37"/>
