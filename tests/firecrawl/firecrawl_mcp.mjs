@@ -1,25 +1,10 @@
 // Firecrawl's MCP server (firecrawl-mcp) pointed at Pilothouse with FIRECRAWL_API_URL,
 // driven by the official MCP SDK client over stdio:
 // node firecrawl_mcp.mjs <apiUrl> <apiKey> <pageUrl>. Prints one JSON line.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { firecrawlMcp } from './mcp_client.mjs';
 
 const [apiUrl, apiKey, pageUrl] = process.argv.slice(2);
-const require = createRequire(import.meta.url);
-const server = path.join(path.dirname(require.resolve('firecrawl-mcp/package.json')),
-                         'dist', 'index.js');
-const transport = new StdioClientTransport({
-  command: process.execPath,
-  args: [server],
-  env: { ...process.env, FIRECRAWL_API_URL: apiUrl, FIRECRAWL_API_KEY: apiKey,
-         FIRECRAWL_RETRY_MAX_ATTEMPTS: '1' },
-  stderr: 'pipe',
-});
-let serverLog = '';
-transport.stderr?.on('data', (d) => { serverLog += d.toString(); });
-const client = new Client({ name: 'pilothouse-test', version: '1.0.0' });
+const { client, transport, serverLog } = firecrawlMcp(apiUrl, apiKey);
 const out = {};
 try {
   await client.connect(transport);
@@ -39,7 +24,7 @@ try {
   out.map = { isError: !!map.isError, text: text(map) };
 } catch (e) {
   out.error = String(e?.stack ?? e);
-  out.serverLog = serverLog.slice(-4000);
+  out.serverLog = serverLog();
 } finally {
   await client.close().catch(() => {});
 }
