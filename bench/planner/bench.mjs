@@ -6,6 +6,19 @@
 // model through the LLM planner (settings.planner: "llm").
 import http from 'node:http';
 import { startPilothouse } from '../lib.mjs';
+import { familyNames, makeCase, score } from './layouts.mjs';
+
+// Options: --seeds N (layout cases per family, default 50), --families a,b (by name),
+// --layouts-only (skip the 40 tasks), --tasks-only (skip the layouts).
+const argv = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+const seeds = Number(opt('seeds', 50));
+const families = opt('families', '') ? opt('families', '').split(',') : familyNames;
+const layoutsOnly = argv.includes('--layouts-only');
+const tasksOnly = argv.includes('--tasks-only');
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const html = (title, body, lang = 'en', script = '') =>
@@ -164,6 +177,56 @@ page('/partial', html('Products', table(['Name', 'Stock'], [['Sextant', 'in stoc
 task('honest', 'partial data: success with a warning naming the gap', { input: 'List products with prices', urls: [`${site}/partial`], schema: priceSchema },
   (r) => r.status === 'success' && (r.warnings || []).some((w) => /price/.test(w)));
 
+// ---------------------------------------------------------------- layouts
+// The layout generator's cases (layouts.mjs): pages served here, each run through /agent
+// with its task, scored field by field against its ground truth.
+const cases = [];
+if (!tasksOnly) {
+  for (const family of families) {
+    for (let seed = 0; seed < seeds; ++seed) {
+      const c = makeCase(family, seed);
+      for (const [path, body] of Object.entries(c.pages)) page(path, body);
+      cases.push(c);
+    }
+  }
+}
+
+async function runLayouts(post, extraSettings) {
+  const perFamily = new Map();
+  const misses = [];
+  for (const c of cases) {
+    const body = { input: c.task, urls: [site + c.start], schema: c.schema };
+    if (extraSettings) body.settings = { ...extraSettings };
+    let r;
+    try {
+      r = await post(body);
+    } catch (e) {
+      r = { status: 'error', error: e.message };
+    }
+    const s = score(c, r?.result?.json);
+    const f = perFamily.get(c.family) || { got: 0, right: 0, truth: 0, cases: 0, exact: 0 };
+    f.got += s.got;
+    f.right += s.right;
+    f.truth += s.truthPairs;
+    f.cases += 1;
+    f.exact += s.right === s.truthPairs && s.got === s.right ? 1 : 0;
+    perFamily.set(c.family, f);
+    if (s.right !== s.truthPairs || s.got !== s.right)
+      misses.push(`${c.id} (${c.lang}) "${c.task}": ${s.right} right of ${s.got} read, ${s.truthPairs} wanted → ${r?.status} ${JSON.stringify(r?.result?.json ?? r?.error ?? '').slice(0, 140)}`);
+  }
+  const pct = (a, b) => (b ? ((100 * a) / b).toFixed(1) : '-').padStart(6);
+  console.log('\nlayout family                     cases  exact  precision  recall');
+  let all = { got: 0, right: 0, truth: 0, cases: 0, exact: 0 };
+  for (const [family, f] of perFamily) {
+    console.log(`${family.padEnd(32)} ${String(f.cases).padStart(6)} ${String(f.exact).padStart(6)}    ${pct(f.right, f.got)}%  ${pct(f.right, f.truth)}%`);
+    all = { got: all.got + f.got, right: all.right + f.right, truth: all.truth + f.truth, cases: all.cases + f.cases, exact: all.exact + f.exact };
+  }
+  console.log(`${'all families'.padEnd(32)} ${String(all.cases).padStart(6)} ${String(all.exact).padStart(6)}    ${pct(all.right, all.got)}%  ${pct(all.right, all.truth)}%`);
+  for (const m of misses.slice(0, 25)) console.log(`  missed: ${m}`);
+  if (misses.length > 25) console.log(`  … and ${misses.length - 25} more`);
+  return all.right / Math.max(all.got, 1) >= 0.98 && all.right / Math.max(all.truth, 1) >= 0.98;
+}
+
 // ---------------------------------------------------------------- run
 async function runAll(label, extraSettings, phArgs) {
   const ph = await startPilothouse(phArgs);
@@ -171,7 +234,7 @@ async function runAll(label, extraSettings, phArgs) {
     body: JSON.stringify(body) }).then((r) => r.json());
   const perClass = new Map();
   const failures = [];
-  for (const t of tasks) {
+  for (const t of layoutsOnly ? [] : tasks) {
     const { continueWith, ...body } = t.body;
     if (extraSettings) body.settings = { ...(body.settings || {}), ...extraSettings };
     let ok = false;
@@ -189,20 +252,24 @@ async function runAll(label, extraSettings, phArgs) {
     c.ok += ok ? 1 : 0;
     perClass.set(t.cls, c);
   }
-  await ph.stop();
   console.log(`\n${label}`);
-  console.log('class        tasks  passed  rate');
   let ok = 0;
-  for (const [cls, c] of perClass) {
-    ok += c.ok;
-    console.log(`${cls.padEnd(12)} ${String(c.total).padStart(5)} ${String(c.ok).padStart(7)}  ${((100 * c.ok) / c.total).toFixed(0).padStart(3)}%`);
+  if (!layoutsOnly) {
+    console.log('class        tasks  passed  rate');
+    for (const [cls, c] of perClass) {
+      ok += c.ok;
+      console.log(`${cls.padEnd(12)} ${String(c.total).padStart(5)} ${String(c.ok).padStart(7)}  ${((100 * c.ok) / c.total).toFixed(0).padStart(3)}%`);
+    }
+    console.log(`${'all'.padEnd(12)} ${String(tasks.length).padStart(5)} ${String(ok).padStart(7)}  ${((100 * ok) / tasks.length).toFixed(0).padStart(3)}%`);
+    for (const f of failures) console.log(`  failed: ${f}`);
   }
-  console.log(`${'all'.padEnd(12)} ${String(tasks.length).padStart(5)} ${String(ok).padStart(7)}  ${((100 * ok) / tasks.length).toFixed(0).padStart(3)}%`);
-  for (const f of failures) console.log(`  failed: ${f}`);
-  return ok === tasks.length;
+  const layoutsOk = cases.length ? await runLayouts(post, extraSettings) : true;
+  await ph.stop();
+  return (layoutsOnly || ok === tasks.length) && layoutsOk;
 }
 
-console.log(`bench/planner: ${tasks.length} end-to-end tasks on a fixture site of its own`);
+console.log(`bench/planner: ${layoutsOnly ? 0 : tasks.length} end-to-end tasks on a fixture site of its own, ` +
+  `${cases.length} generated layouts (${families.length} families × ${seeds} seeds)`);
 let allPassed = await runAll('rule planner (no model)', null, []);
 if (process.env.PILOTHOUSE_LLM_URL) {
   const args = ['--set', `llm.baseUrl=${process.env.PILOTHOUSE_LLM_URL}`];

@@ -235,6 +235,8 @@ void AgentRun::restoreWaiting(const QList<StepRecord> &steps, const QJsonObject 
     for (const StepRecord &s : steps) {
         if (!m_toolsUsed.contains(s.toolName))
             m_toolsUsed.append(s.toolName);
+        m_outcome.observe(s.toolName, s.args, s.status == QLatin1String("success"),
+                          s.output.toObject());
     }
     for (const auto &q : state.value(QStringLiteral("__questions")).toArray())
         m_questions.append(Question::fromJson(q.toObject()));
@@ -366,6 +368,12 @@ void AgentRun::decided(const Decision &d)
             finalize(RunStatus::Error, missing);
             return;
         }
+        // Honest outcomes: an error page read back, or an action asked for and not taken,
+        // is no success, whatever the planner concluded.
+        if (const QString why = m_outcome.verdict(m_request.input); !why.isEmpty()) {
+            finalize(RunStatus::Error, why);
+            return;
+        }
         finalize(RunStatus::Success);
         return;
     case Decision::Kind::Call:
@@ -414,8 +422,9 @@ void AgentRun::decided(const Decision &d)
     });
 }
 
-void AgentRun::toolDone(StepRecord step, const Decision &, const ToolResult &r, bool usedTab)
+void AgentRun::toolDone(StepRecord step, const Decision &d, const ToolResult &r, bool usedTab)
 {
+    m_outcome.observe(step.toolName, d.args, r.ok, r.output.toObject());
     step.status = r.ok ? QStringLiteral("success") : QStringLiteral("error");
     step.output =
         r.ok ? storable(r.output) : QJsonValue(QJsonObject{{QStringLiteral("error"), r.error}});

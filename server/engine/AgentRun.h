@@ -3,6 +3,7 @@
 #include "EngineTypes.h"
 #include "InputLoader.h"
 #include "ResponseBuilder.h"
+#include "RunOutcome.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -156,6 +157,7 @@ private:
     SettleHook m_settleHook;
     qint64 m_startedAt = 0;
     std::optional<InputError> m_inputError;
+    RunOutcome m_outcome; // what the run did, for an honest end (RunOutcome.h)
     bool m_inputsLoaded = false;
     bool m_sheetsLost = false; // rebuilt from the store: tool-made sheets must be replayed
 };

@@ -3,16 +3,16 @@
 // label/value pairs, repeated item lists), then the schema is filled from the
 // candidate that covers it best, with values coerced to the schema's types.
 import { coerceScalar } from './coerce.js';
+import { aliases, findValue, isLabel, keyScore, norm, valueKind } from './fields.js';
 import { idFor } from './snapshot.js';
+import {
+  FULL, HEAD, LEAVES, annotate, byline, decoy, headerColumnTables, labelPairs, leavesOf, linkFields, plainLists, termLists,
+} from './structures.js';
 
 const MAX_RECORDS = 2000;
 
 function text(node) {
   return (node && (node.innerText || node.textContent) || '').replace(/\s+/g, ' ').trim();
-}
-
-function norm(s) {
-  return String(s || '').toLowerCase().replace(/[_\-.:]+/g, ' ').replace(/[^\p{L}\p{N} ]+/gu, '').replace(/\s+/g, ' ').trim();
 }
 
 function visible(element) {
@@ -69,51 +69,7 @@ function coerce(value, schema, path) {
 
 // ---------------------------------------------------------------- field matching
 
-const SYNONYMS = {
-  name: ['title', 'product', 'product name', 'productname', 'item', 'item name', 'heading', 'label'],
-  title: ['name', 'headline', 'heading', 'subject'],
-  price: ['cost', 'amount', 'price amount', 'offers price', 'sale price', 'current price', 'lowprice', 'unit price', 'preis'],
-  url: ['link', 'href', 'permalink', 'page', 'address', 'website'],
-  image: ['img', 'picture', 'photo', 'thumbnail', 'image url', 'imageurl', 'src'],
-  description: ['summary', 'details', 'desc', 'text', 'body', 'about'],
-  rating: ['stars', 'score', 'rating value', 'ratingvalue', 'aggregaterating ratingvalue'],
-  currency: ['price currency', 'pricecurrency', 'currency code'],
-  sku: ['id', 'product id', 'item number', 'article number', 'mpn'],
-  author: ['by', 'writer', 'creator'],
-  date: ['published', 'date published', 'datepublished', 'time', 'posted'],
-  availability: ['stock', 'in stock', 'status'],
-  email: ['e mail', 'mail'],
-  phone: ['telephone', 'tel', 'phone number'],
-  brand: ['manufacturer', 'make', 'vendor'],
-  category: ['type', 'section', 'department'],
-  quantity: ['qty', 'count', 'number'],
-};
-
-function aliases(property) {
-  const p = norm(property);
-  const out = new Set([p, p.replace(/ /g, '')]);
-  for (const [key, list] of Object.entries(SYNONYMS)) {
-    if (key === p || key === p.replace(/ /g, '') || list.includes(p)) {
-      out.add(key);
-      list.forEach((l) => out.add(l));
-    }
-  }
-  if (p.endsWith('s')) out.add(p.slice(0, -1));
-  return [...out];
-}
-
-// How well a record key stands for a schema property: 3 exact, 2 alias, 1 contains.
-function keyScore(property, key) {
-  const p = norm(property);
-  const k = norm(key);
-  if (!k) return 0;
-  if (k === p || k.replace(/ /g, '') === p.replace(/ /g, '')) return 3;
-  const last = k.split(' ').pop();
-  const names = aliases(property);
-  if (names.includes(k) || names.includes(last) || names.includes(k.replace(/ /g, ''))) return 2;
-  if (p.length >= 3 && (k.includes(p) || names.some((a) => a.length >= 4 && k.includes(a)))) return 1;
-  return 0;
-}
+// Field names across languages and values by their type: fields.js.
 
 function typeFits(value, schema) {
   if (value === null || value === undefined || value === '') return false;
@@ -161,6 +117,9 @@ function bestKey(record, property, schema) {
     let s = keyScore(property, key);
     if (!s) continue;
     if (!typeFits(value, schema)) continue;
+    // An email or a year field takes only a value that is one.
+    const kind = valueKind(property, schema);
+    if ((kind === 'email' || kind === 'year') && typeof value !== 'number' && !findValue(kind, value)) continue;
     // Prefer shallow keys over deep ones at equal score.
     s -= key.split('.').length * 0.01;
     if (s > bestScore) {
@@ -175,8 +134,48 @@ function objectProps(schema) {
   return schema && schema.properties ? Object.entries(schema.properties) : [];
 }
 
-function fillObject(schema, record, path) {
+// Records read from repeated elements (cards, list items) also carry their text pieces
+// in document order, what names them (a heading, a link, else the first text) and all
+// their text: a field no key names is found there by the type of its values (a year, a
+// price, an email …), and a plain string field by position.
+
+// A piece of text that is a typed value and nothing else ("12,50 €", "(1969)", an email).
+function typedPiece(piece) {
+  const t = String(piece).replace(/^[(\[]|[)\]]$/g, '').trim();
+  if (/^[-+\d\s.,%()'  ]+$/.test(t)) return true;
+  return ['price', 'email', 'url', 'date'].some((k) => findValue(k, t) === t);
+}
+
+function byEvidence(record, prop, schema, used) {
+  const kind = valueKind(prop, schema);
+  const pieces = [...(record[LEAVES] || []), record[FULL]];
+  if (kind) {
+    for (const piece of pieces) {
+      const v = findValue(kind, piece);
+      if (v && !used.has(norm(v))) return v;
+    }
+    return null;
+  }
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type && type !== 'string') return null;
+  const names = aliases(prop);
+  if ((names.includes('name') || names.includes('title')) && record[HEAD] && !used.has(norm(record[HEAD])))
+    return record[HEAD];
+  // By position: the next piece of text no other field took, neither a label nor a value
+  // of a type of its own.
+  for (const leaf of record[LEAVES] || []) {
+    if (used.has(norm(leaf)) || isLabel(leaf) || typedPiece(leaf) || norm(leaf).length < 2) continue;
+    return leaf;
+  }
+  return null;
+}
+
+// `how`, when given, learns which properties were read by a key ("key") and which by the
+// type or position of their values ("evidence").
+function fillObject(schema, record, path, how) {
   const out = {};
+  const used = new Set();
+  const later = [];
   for (const [prop, sub] of objectProps(schema)) {
     // No path: a probe (typeFits) that reports nothing.
     const at = path ? `${path}.${prop}` : '';
@@ -184,25 +183,44 @@ function fillObject(schema, record, path) {
     const value = key ? coerce(record[key], sub || {}, at) : null;
     if (value !== null && value !== undefined) {
       out[prop] = value;
-    } else if (!key && path) {
-      const rejected = rejectedKey(record, prop, sub || {});
-      if (rejected) coerce(record[rejected], sub || {}, at);
+      used.add(norm(record[key]));
+      if (how) how[prop] = 'key';
+    } else if (!key) {
+      later.push([prop, sub || {}, at]);
+    }
+  }
+  for (const [prop, sub, at] of later) {
+    const raw = record[FULL] !== undefined || record[LEAVES] ? byEvidence(record, prop, sub, used) : null;
+    const value = raw !== null ? coerce(raw, sub, '') : null;
+    if (value !== null && value !== undefined) {
+      out[prop] = value;
+      used.add(norm(raw));
+      if (how) how[prop] = 'evidence';
+    } else if (at) {
+      const rejected = rejectedKey(record, prop, sub);
+      if (rejected) coerce(record[rejected], sub, at);
     }
   }
   return out;
 }
 
+// How well a list of records fills an item schema: per property the share of (up to 25)
+// records it was found in, read by key counting more than by evidence, required ones
+// twice; a longer list wins a tie.
 function scoreRecords(records, itemSchema) {
   const props = objectProps(itemSchema);
   if (!props.length || !records.length) return 0;
   const required = new Set(itemSchema.required || props.map(([p]) => p));
-  let score = 0;
   const sample = records.slice(0, 25);
-  for (const [prop, sub] of props) {
-    const hits = sample.filter((r) => bestKey(r, prop, sub || {}) !== null).length / sample.length;
-    score += hits * (required.has(prop) ? 2 : 1);
+  const hits = {};
+  for (const r of sample) {
+    const how = {};
+    fillObject(itemSchema, r, '', how);
+    for (const [p, h] of Object.entries(how)) hits[p] = (hits[p] || 0) + (h === 'key' ? 1 : 0.75);
   }
-  return score;
+  let score = 0;
+  for (const [prop] of props) score += ((hits[prop] || 0) / sample.length) * (required.has(prop) ? 2 : 1);
+  return score > 0 ? score + Math.min(records.length, 100) / 10000 : 0;
 }
 
 // ---------------------------------------------------------------- structure on the page
@@ -347,6 +365,10 @@ function tables() {
       });
       const link = row.querySelector('a[href]');
       if (link && !('url' in record)) record.url = link.href;
+      // The cells in order, for fields no header names (by their values' type).
+      record[LEAVES] = cells.map((c) => text(c)).filter(Boolean);
+      record[HEAD] = record[LEAVES].find((t) => !/^[-+\d\s.,%()']+$/.test(t)) || null;
+      record[FULL] = record[LEAVES].join(' ');
       records.push(record);
     }
     if (records.length) {
@@ -403,7 +425,9 @@ function cardRecord(card) {
       }
     }
     const own = Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.data).join(' ').trim();
-    const value = own || (el.children.length === 0 ? text(el) : '');
+    // "Email: <a>…</a>": the label is no value; the element's whole text less it is.
+    const labelled = own && (/:$/.test(own) || isLabel(own));
+    const value = labelled ? text(el).slice(own.length).trim() : own || (el.children.length === 0 ? text(el) : '');
     if (!value) continue;
     for (const cls of el.classList) set(cls.replace(/^(product|item|card|c|js)[-_]/, ''), value);
   }
@@ -412,21 +436,30 @@ function cardRecord(card) {
     set('name', text(heading));
     set('title', text(heading));
   }
-  const link = card.localName === 'a' ? card : card.querySelector('a[href]');
-  if (link) {
-    set('url', link.href);
-    if (!heading) set('name', text(link));
-  }
+  linkFields(card, set);
   const img = card.querySelector('img');
   if (img) set('image', img.currentSrc || img.src);
   const all = text(card);
-  const price = all.match(new RegExp(`${CURRENCY.source}\\s?-?\\d[\\d.,\\s]*|-?\\d[\\d.,]*\\s?${CURRENCY.source}`, 'i'));
-  if (price) set('price', price[0].trim());
-  // "Label: value" inside the card.
-  for (const line of (card.innerText || '').split('\n')) {
-    const m = line.match(/^\s*([^:\n]{1,30}):\s+(.{1,120})$/);
-    if (m) set(m[1].trim(), m[2].trim());
+  // The first price written in one piece of text (not one run across a name ending in a
+  // number and the next line's currency).
+  for (const piece of [...leavesOf(card), all]) {
+    const price = findValue('price', piece);
+    if (price) {
+      set('price', price);
+      break;
+    }
   }
+  // "Label: value" lines, <dt>/<dd> and label elements inside the card.
+  labelPairs(card, set);
+  // "Title by Author (1969)".
+  const by = byline(all);
+  if (by) {
+    set('title', by.title);
+    set('author', by.author);
+    if (by.year) set('year', by.year);
+  }
+  annotate(record, card);
+  if (record[HEAD]) set('name', record[HEAD]);
   set('text', all);
   return record;
 }
@@ -435,7 +468,7 @@ function cardLists() {
   const out = [];
   const seen = new Set();
   for (const parent of document.querySelectorAll('body *')) {
-    if (parent.children.length < 2 || seen.has(parent)) continue;
+    if (parent.children.length < 2 || seen.has(parent) || decoy(parent)) continue;
     const groups = {};
     for (const child of parent.children) {
       if (!visible(child) || !text(child)) continue;
@@ -463,7 +496,8 @@ function collect() {
     ld,
     micro,
     meta: metaTags(),
-    lists: [...jsonLdLists(ld), ...micro.lists, ...tables(), ...cardLists()],
+    lists: [...jsonLdLists(ld), ...micro.lists, ...tables(), ...headerColumnTables(cellValue), ...cardLists(),
+      ...termLists(), ...plainLists()],
   };
 }
 
@@ -484,7 +518,10 @@ function scalarList(name, schema, found, path) {
     if (!list.records.length) continue;
     const keys = Object.keys(list.records[0]);
     for (const key of keys) {
-      const score = name ? Math.max(keyScore(singular, key), keyScore(name, key)) : 0;
+      let score = name ? Math.max(keyScore(singular, key), keyScore(name, key)) : 0;
+      // A plain list's keys (name, text) are no column header: a header that names the
+      // values wins over them, and they over columns that name nothing.
+      if (list.plain) score = key === 'name' ? 0.5 : 0;
       const fits = list.records.slice(0, 10).filter((r) => typeFits(r[key], items)).length;
       if (!fits) continue;
       const rank = score * 1000 + fits * 10 + list.records.length / 1000;

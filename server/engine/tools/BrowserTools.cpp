@@ -450,6 +450,7 @@ public:
                 self->fail(QStringLiteral("%1: %2").arg(nav.errorCode, nav.errorMessage));
                 return;
             }
+            self->startStatus = nav.httpStatus; // an error page is read, and said to be one
             self->readPage();
         });
     }
@@ -558,7 +559,10 @@ private:
                     self->done(r);
                     return;
                 }
-                if (!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) {
+                // A next page that fails, or answers an HTTP error, ends the pagination:
+                // its error page is no page of the list.
+                if ((!nav.ok && nav.errorCode != QLatin1String("HTTP_STATUS")) ||
+                    nav.httpStatus >= 400) {
                     self->finish();
                     return;
                 }
@@ -596,6 +600,8 @@ private:
         ToolResult r;
         QJsonObject out{{QStringLiteral("pages"), pages},
                         {QStringLiteral("url"), tab->url().toString()}};
+        if (startStatus > 0)
+            out.insert(QStringLiteral("httpStatus"), startStatus);
         if (!schema.isEmpty()) {
             out.insert(QStringLiteral("data"), data);
             out.insert(QStringLiteral("missing"), missing);
@@ -633,6 +639,7 @@ private:
     QJsonArray warnings; // values that did not fit their field, on any page
     QSet<QString> seen;
     int loaded = 0;
+    int startStatus = 0; // the HTTP status of the page the crawl opened itself
     QString text;
     QString markdown;
 };
