@@ -273,7 +273,7 @@ export function makeCase(family, seed) {
     if (c.style === 'more') {
       const first = c.render(slices[0]);
       const rest = slices.slice(1).map((s) => c.render(s));
-      const script = `<script>var rest=${JSON.stringify(rest).replace(/</g, '\\u003c')};document.getElementById('more').onclick=function(){var d=document.createElement('div');d.innerHTML=rest.shift();document.getElementById('list').appendChild(d.firstChild);if(!rest.length)this.remove();};</script>`;
+      const script = `<script>var rest=${JSON.stringify(rest).replace(/</g, '\\u003c')};document.getElementById('more').onclick=function(){var d=document.createElement('div');d.innerHTML=rest.shift();var src=d.firstElementChild,to=document.getElementById('list').firstElementChild;if(to.tagName==='TABLE'){to=to.tBodies[0];src=src.tBodies[0];}while(src.firstChild)to.appendChild(src.firstChild);if(!rest.length)this.remove();};</script>`;
       pages[`/${id}/`] = pageHtml(title, d.before + `<div id="list">${first}</div><button id="more" type="button">${{ en: 'Load more', de: 'Mehr laden', fr: 'Voir plus', es: 'Cargar más' }[lang]}</button>` + d.after + script, lang);
     } else {
       slices.forEach((s, p) => {

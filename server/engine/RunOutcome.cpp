@@ -13,10 +13,12 @@ constexpr auto CI = QRegularExpression::CaseInsensitiveOption;
 // Tools that only read (or ask): anything else a run calls changes something.
 bool readsOnly(const QString &tool)
 {
-    static const QStringList reading = {
-        QStringLiteral("crawl_and_extract_from_tab"), QStringLiteral("ask_user"),
-        QStringLiteral("ask_questions"),              QStringLiteral("sheets_access"),
-        QStringLiteral("website"),                    QStringLiteral("finish")};
+    static const QStringList reading = {QStringLiteral("crawl_and_extract_from_tab"),
+                                        QStringLiteral("ask_user"),
+                                        QStringLiteral("ask_questions"),
+                                        QStringLiteral("sheets_access"),
+                                        QStringLiteral("website"),
+                                        QStringLiteral("finish")};
     return reading.contains(tool);
 }
 
@@ -27,10 +29,8 @@ bool signsIn(const QJsonObject &args, const QJsonObject &output)
                                           "anmelden|einloggen|connexion|se connecter|"
                                           "iniciar sesi[oó]n|entrar)\\b"),
                            CI);
-    const QString name = output.value(QStringLiteral("element"))
-                             .toObject()
-                             .value(QStringLiteral("name"))
-                             .toString();
+    const QString name =
+        output.value(QStringLiteral("element")).toObject().value(QStringLiteral("name")).toString();
     return signIn.match(name).hasMatch() ||
            signIn.match(args.value(QStringLiteral("target")).toString()).hasMatch();
 }
@@ -50,24 +50,24 @@ void RunOutcome::observe(const QString &tool, const QJsonObject &args, bool ok,
             m_httpStatus = output.value(QStringLiteral("httpStatus")).toInt();
             m_url = output.value(QStringLiteral("url")).toString();
         }
-        const bool acts = action == QLatin1String("click") || action == QLatin1String("press") ||
-                          action == QLatin1String("submit") ||
-                          (action == QLatin1String("type") &&
-                           args.value(QStringLiteral("submit")).toBool());
+        const bool acts =
+            action == QLatin1String("click") || action == QLatin1String("press") ||
+            action == QLatin1String("submit") ||
+            (action == QLatin1String("type") && args.value(QStringLiteral("submit")).toBool());
         if (acts && !signsIn(args, output))
             m_acted = true;
         return;
     }
     if (tool == QLatin1String("crawl_and_extract_from_tab")) {
         // The status of the page it opened itself; a crawl of the open tab keeps the last.
-        if (output.contains(QStringLiteral("httpStatus")) ||
-            args.contains(QStringLiteral("url"))) {
+        if (output.contains(QStringLiteral("httpStatus")) || args.contains(QStringLiteral("url"))) {
             m_httpStatus = output.value(QStringLiteral("httpStatus")).toInt();
             m_url = output.value(QStringLiteral("url")).toString();
         }
         return;
     }
-    if (!readsOnly(tool) && !(tool == QLatin1String("docs_access") && action == QLatin1String("read")))
+    if (!readsOnly(tool) &&
+        !(tool == QLatin1String("docs_access") && action == QLatin1String("read")))
         m_acted = true;
 }
 
@@ -97,8 +97,8 @@ QString RunOutcome::requestedAction(const QString &task)
     const auto m = verb.match(task);
     if (!m.hasMatch())
         return {};
-    return m.captured(1).simplified().toLower().remove(QRegularExpression(QStringLiteral(
-        "\\s+(?:and|then|und|dann|et|y)$")));
+    return m.captured(1).simplified().toLower().remove(
+        QRegularExpression(QStringLiteral("\\s+(?:and|then|und|dann|et|y)$")));
 }
 
 QString RunOutcome::verdict(const QString &task) const

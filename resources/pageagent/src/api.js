@@ -150,6 +150,8 @@ export const agentApi = Object.freeze({
         return JSON.stringify(found.error ? { error: found.error } : { id: idFor(found.element) });
       },
       extract: (schema) => JSON.stringify(extract(schema)),
+      // A later page of a crawl: {schema, like} (like: the source the page before was read from).
+      extractMore: (args) => JSON.stringify(extract(args.schema, { like: args.like })),
       nextPage: () => JSON.stringify(nextPage()),
       loginForm: () => JSON.stringify(loginForm()),
       searchBox: () => JSON.stringify(searchBox()),

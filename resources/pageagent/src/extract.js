@@ -476,7 +476,9 @@ function cardLists() {
       (groups[sig] = groups[sig] || []).push(child);
     }
     for (const [sig, members] of Object.entries(groups)) {
-      if (members.length < 2 || /^(script|style|br|option|tr|td|th|thead|tbody)\b/.test(sig)) continue;
+      // One element is a list only where the page before had a list of its kind (the
+      // last page of a paginated list may hold a single record).
+      if ((members.length < 2 && `list ${sig}` !== likeSource) || /^(script|style|br|option|tr|td|th|thead|tbody)\b/.test(sig)) continue;
       // A list of plain text items carries no fields; cards have structure inside.
       const structured = members.filter((m) => m.querySelectorAll('*').length >= 2 || m.localName === 'a').length;
       if (structured < members.length / 2) continue;
@@ -489,6 +491,10 @@ function cardLists() {
 
 // ---------------------------------------------------------------- filling the schema
 
+// The kind of list the previous page of a crawl was read from ("list div.card"), if any.
+let likeSource = '';
+const kindOf = (source) => String(source || '').replace(/ \(\d+\)$/, '');
+
 function collect() {
   const ld = jsonLd();
   const micro = microdataLists();
@@ -497,7 +503,7 @@ function collect() {
     micro,
     meta: metaTags(),
     lists: [...jsonLdLists(ld), ...micro.lists, ...tables(), ...headerColumnTables(cellValue), ...cardLists(),
-      ...termLists(), ...plainLists()],
+      ...termLists(), ...plainLists(likeSource)],
   };
 }
 
@@ -529,7 +535,9 @@ function scalarList(name, schema, found, path) {
     }
   }
   if (!best) return [];
-  return best.list.records.map((r) => coerce(r[best.key], items, path)).filter((v) => v !== null && v !== undefined);
+  const values = best.list.records.map((r) => coerce(r[best.key], items, path)).filter((v) => v !== null && v !== undefined);
+  values.source = best.list.source;
+  return values;
 }
 
 function arrayOfObjects(schema) {
@@ -539,8 +547,10 @@ function arrayOfObjects(schema) {
 function records(itemSchema, found) {
   let best = null;
   for (const list of found.lists) {
-    const score = scoreRecords(list.records, itemSchema);
+    let score = scoreRecords(list.records, itemSchema);
     // Ties go to the earlier, more structured source (JSON-LD, microdata, tables).
+    // The kind of list the previous page was read from goes on being read.
+    if (score > 0 && likeSource && kindOf(list.source) === likeSource) score += 0.5;
     if (score > 0 && (!best || score > best.score + 1e-9)) best = { ...list, score };
   }
   if (!best) return { items: [], source: null };
@@ -586,7 +596,7 @@ function fill(schema, found, sources, path) {
         const values = scalarList(prop, sub, found, `${at}[]`);
         if (values.length) {
           out[prop] = values;
-          sources.push({ path: at, source: 'list' });
+          sources.push({ path: at, source: values.source || 'list' });
           continue;
         }
         // No list holds them: only a value of the page's main entity that is a list
@@ -611,7 +621,9 @@ function fill(schema, found, sources, path) {
     return out;
   }
   if (schema && schema.type === 'array') {
-    return scalarList(schema.title || '', schema, found, '$[]');
+    const values = scalarList(schema.title || '', schema, found, '$[]');
+    if (values.source) sources.push({ path: '$', source: values.source, count: values.length });
+    return values;
   }
   return null;
 }
@@ -693,7 +705,9 @@ export function nextPage() {
 }
 
 // schema: JSON Schema of the wanted result (object, array, or absent for a summary).
-export function extract(schema) {
+// options.like: the source the previous page of a crawl was read from (sources[].source).
+export function extract(schema, options = {}) {
+  likeSource = kindOf(options.like);
   pageLang = (document.documentElement.getAttribute('lang') || navigator.language || 'en').trim();
   coercionWarnings = [];
   const found = collect();

@@ -89,7 +89,8 @@ export function keyScore(property, key) {
 const CURRENCY = '(?:[$€£¥₹₩]|\\b(?:usd|eur|gbp|chf|jpy|sek|nok|dkk|pln)\\b|\\bfr\\.)';
 const AMOUNT = '\\d{1,3}(?:[.,\\s\u00a0\u202f\']\\d{3})*(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?';
 const PATTERNS = {
-  price: new RegExp(`${CURRENCY}\\s?-?(?:${AMOUNT})|-?(?:${AMOUNT})\\s?${CURRENCY}`, 'i'),
+  // A currency written right before a number belongs to it, not to the number before.
+  price: new RegExp(`${CURRENCY}\\s?-?(?:${AMOUNT})|-?(?:${AMOUNT})\\s?${CURRENCY}(?!\\s?\\d)`, 'i'),
   email: /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/u,
   url: /\bhttps?:\/\/[^\s<>"')]+/i,
   year: /(?<![\d.,])(1[5-9]\d\d|20\d\d)(?![\d.,])/,

@@ -99,11 +99,11 @@ export function linkFields(root, set) {
 
 // Plain lists: <ul>/<ol> whose items are text (or one link each), outside decoys, at
 // least two items with text; a pager or a list of single characters is none.
-export function plainLists() {
+export function plainLists(like = '') {
   const out = [];
   for (const list of document.querySelectorAll('ul, ol')) {
     const items = Array.from(list.children).filter((li) => li.localName === 'li' && shown(li) && text(li));
-    if (items.length < 2 || decoy(list)) continue;
+    if ((items.length < 2 && like !== `list ${list.localName}`) || !items.length || decoy(list)) continue;
     // Cards (items with structure) are read by cardLists.
     if (items.filter((li) => li.querySelectorAll('*').length >= 2 && li.querySelectorAll('a').length !== 1).length >
         items.length / 2) continue;

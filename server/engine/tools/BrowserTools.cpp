@@ -462,8 +462,14 @@ private:
         seen.insert(here);
         auto self = shared_from_this();
         if (!schema.isEmpty()) {
-            tab->call(QStringLiteral("extract"), schema, 20000,
-                      [self, here](bool ok, const QJsonValue &result, const QString &err) {
+            // A later page is read like the first: its list of the same kind, even when
+            // it holds a single record.
+            const bool later = !like.isEmpty();
+            tab->call(later ? QStringLiteral("extractMore") : QStringLiteral("extract"),
+                      later ? QJsonValue(QJsonObject{{QStringLiteral("schema"), schema},
+                                                     {QStringLiteral("like"), like}})
+                            : QJsonValue(schema),
+                      20000, [self, here](bool ok, const QJsonValue &result, const QString &err) {
                           if (!ok) {
                               self->fail(err);
                               return;
@@ -480,6 +486,13 @@ private:
                           self->pages.append(QJsonObject{
                               {QStringLiteral("url"), here},
                               {QStringLiteral("sources"), r.value(QStringLiteral("sources"))}});
+                          if (first)
+                              self->like = r.value(QStringLiteral("sources"))
+                                               .toArray()
+                                               .first()
+                                               .toObject()
+                                               .value(QStringLiteral("source"))
+                                               .toString();
                           // A page that brought nothing new ends the pagination.
                           if (!first && added == 0) {
                               self->pages.removeLast(); // not counted as a page read
@@ -640,6 +653,7 @@ private:
     QSet<QString> seen;
     int loaded = 0;
     int startStatus = 0; // the HTTP status of the page the crawl opened itself
+    QString like;        // the source the first page was read from (a list's kind)
     QString text;
     QString markdown;
 };
