@@ -4,6 +4,7 @@
 // schema, and the JSON answer it must give (or the status a dishonest success must not).
 #include "FixtureServer.h"
 #include "HttpClient.h"
+#include "ModelStub.h"
 #include "TestMain.h"
 #include "TestService.h"
 
@@ -60,9 +61,11 @@ private Q_SLOTS:
     void readsRecordsFromEveryStructureFamily();
     void neverEndsInSuccessWithoutDoingWhatWasAsked_data();
     void neverEndsInSuccessWithoutDoingWhatWasAsked();
+    void offersTheLlmPlannerTheStructuresFound();
 
 private:
     FixtureServer m_site;
+    ModelScript m_model;
     std::unique_ptr<TestService> m_ph;
 };
 
@@ -164,6 +167,7 @@ void tst_Records::initTestCase()
                    page(QStringLiteral("en"), QStringLiteral("<h1>Not found</h1><ul><li>Try the "
                                                              "shop</li><li>Try the search</li>"
                                                              "</ul>")));
+    m_model.serveOn(m_site);
     m_ph = std::make_unique<TestService>(QStringList{QStringLiteral("agent.syncWindowMs=60000")});
     QVERIFY2(m_ph->ok(), qPrintable(m_ph->error()));
 }
@@ -206,6 +210,9 @@ void tst_Records::readsRecordsFromEveryStructureFamily_data()
         << json(kProducts)
         << QStringLiteral(
                R"({"products":[{"name":"Sextant","price":1299},{"name":"Chart","price":25}]})");
+    QTest::newRow("filtering cards by a price the task names")
+        << QStringLiteral("/random") << QStringLiteral("List the products under $100")
+        << json(kProducts) << QStringLiteral(R"({"products":[{"name":"Chart","price":25}]})");
     QTest::newRow("a Spanish table whose header is its first column")
         << QStringLiteral("/column") << QStringLiteral("List the products with their prices")
         << json(kProducts)
@@ -274,6 +281,41 @@ void tst_Records::neverEndsInSuccessWithoutDoingWhatWasAsked()
     const QString error = out.value(QStringLiteral("error")).toString();
     QVERIFY2(error.contains(reason), qPrintable(error));
     QCOMPARE(m_site.hits("/order"), 0);
+}
+
+// The LLM planner reads the page as the rule planner does: the first message it gets
+// names the page's repeated structures (their kind, size, fields and first record), and
+// leaves out the navigation and footer lists.
+void tst_Records::offersTheLlmPlannerTheStructuresFound()
+{
+    TestService llm({QStringLiteral("llm.baseUrl=%1").arg(m_site.url(QStringLiteral("/v1"))),
+                     QStringLiteral("llm.model=stub-model")});
+    QVERIFY(llm.ok());
+    m_model.reset();
+    m_model.answers << assistantCalls(
+        {toolCall(QStringLiteral("c1"), QStringLiteral("finish"),
+                  {{QStringLiteral("text"), QStringLiteral("Two products.")}})},
+        100);
+    const auto r = llm.client().post(
+        QStringLiteral("/agent"),
+        QJsonObject{{QStringLiteral("input"), QStringLiteral("What do the products cost?")},
+                    {QStringLiteral("urls"), QJsonArray{m_site.url(QStringLiteral("/random"))}},
+                    {QStringLiteral("settings"),
+                     QJsonObject{{QStringLiteral("planner"), QStringLiteral("llm")}}}});
+    r.expectStatus({200}, __FILE__, __LINE__);
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("success"));
+    QVERIFY(!m_model.requests.isEmpty());
+    const QJsonArray messages =
+        m_model.requests.first().value(QStringLiteral("messages")).toArray();
+    const QString first = messages.at(1).toObject().value(QStringLiteral("content")).toString();
+    const qsizetype at = first.indexOf(QStringLiteral("Repeated structures on the page"));
+    QVERIFY2(at >= 0, qPrintable(first));
+    const QString found = first.mid(at);
+    QVERIFY2(found.contains(QStringLiteral("(2): ")) && found.contains(QStringLiteral("Sextant")) &&
+                 found.contains(QStringLiteral("$1,299.00")),
+             qPrintable(found));
+    // The page's navigation and footer lists are in its aria snapshot, not among its records.
+    QVERIFY2(!found.contains(QStringLiteral("Imprint")), qPrintable(found));
 }
 
 PH_WEBENGINE_TEST_MAIN(tst_Records)

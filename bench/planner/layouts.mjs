@@ -240,8 +240,10 @@ function records(r, lang, kind, structure, minRecords = 0, keepOrder = false) {
   const recs = Array.from({ length: n }, (_, i) => k.make(r, i));
   const keys = Object.keys(k.fields);
   const fields = keepOrder || kind === 'book' ? keys : [keys[0], ...r.shuffle(keys.slice(1))];
+  const renderSeed = r.int(1e9);
   return { kind, recs, schema: schemaFor(kind, r), truth: recs, structure, fields, tasks: k.tasks,
-    body: null, render: (slice) => structure(kind, slice, fields, lang, r) };
+    // Every page of a case is written by the same hand: the same classes and nesting.
+    body: null, render: (slice) => structure(kind, slice, fields, lang, rng(renderSeed)) };
 }
 
 export const familyNames = Object.keys(FAMILIES);

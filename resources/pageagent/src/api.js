@@ -3,7 +3,7 @@
 import { accessibilityTree, ariaSnapshot, elementById, idFor, links } from './snapshot.js';
 import { markdown } from './markdown.js';
 import { act, loginForm, resolve, searchBox, setAutoScroll, submitTarget } from './actions.js';
-import { extract, nextPage } from './extract.js';
+import { extract, nextPage, structures } from './extract.js';
 
 const VERSION = 1;
 
@@ -153,6 +153,7 @@ export const agentApi = Object.freeze({
       // A later page of a crawl: {schema, like} (like: the source the page before was read from).
       extractMore: (args) => JSON.stringify(extract(args.schema, { like: args.like })),
       nextPage: () => JSON.stringify(nextPage()),
+      structures: () => JSON.stringify(structures()),
       loginForm: () => JSON.stringify(loginForm()),
       searchBox: () => JSON.stringify(searchBox()),
       submitTarget: (action) => JSON.stringify(submitTarget(action)),

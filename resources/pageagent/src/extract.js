@@ -705,6 +705,28 @@ export function nextPage() {
 }
 
 // schema: JSON Schema of the wanted result (object, array, or absent for a summary).
+// The page's repeated structures, compactly, for a planner that reads the page itself
+// (the LLM planner): one line each, largest first, "table (12): Name, Price — Compass |
+// $12.00". Decoys (navigation, footers, ads) are left out as they are for extract().
+export function structures(max = 8) {
+  pageLang = (document.documentElement.getAttribute('lang') || navigator.language || 'en').trim();
+  likeSource = '';
+  const found = collect();
+  const clipped = (v) => {
+    const t = String(typeof v === 'object' ? JSON.stringify(v) : v).replace(/\s+/g, ' ').trim();
+    return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+  };
+  return found.lists
+    .filter((l) => l.records.length >= 2)
+    .sort((a, b) => b.records.length - a.records.length)
+    .slice(0, max)
+    .map((l) => {
+      const first = l.records[0];
+      const keys = Object.keys(first).filter((k) => k !== 'text' && first[k] !== '' && first[k] !== null).slice(0, 8);
+      return `${kindOf(l.source)} (${l.records.length}): ${keys.join(', ')} — ${keys.map((k) => clipped(first[k])).join(' | ')}`;
+    });
+}
+
 // options.like: the source the previous page of a crawl was read from (sources[].source).
 export function extract(schema, options = {}) {
   likeSource = kindOf(options.like);

@@ -143,6 +143,17 @@ void LlmPlanner::next(PlanningContext &ctx, const ToolResult *last,
             m_initialPage =
                 last->ok ? last->output.toObject().value(QStringLiteral("ariaSnapshot")).toString()
                          : QStringLiteral("(the page could not be opened: %1)").arg(last->error);
+            // The same reading the rule planner has: the page's repeated structures.
+            QStringList found;
+            for (const auto &line :
+                 last->output.toObject().value(QStringLiteral("structures")).toArray())
+                found << QStringLiteral("- %1").arg(line.toString());
+            if (!found.isEmpty())
+                m_initialPage +=
+                    QStringLiteral("\n\nRepeated structures on the page (kind (records): "
+                                   "fields — the first record); crawl_and_extract_from_tab "
+                                   "with a schema reads them:\n%1")
+                        .arg(found.join(QLatin1Char('\n')));
         } else if (!m_pendingCallId.isEmpty()) {
             const QJsonObject content = last->ok
                                             ? QJsonObject{{QStringLiteral("ok"), true},

@@ -83,6 +83,77 @@ bool recordSchema(const QJsonObject &schema)
     return false;
 }
 
+// The records a filter keeps ("under 20 €", "in stock"): of the answer's item array (the
+// array itself, or the object's first array of objects), those whose number field (a
+// price-like one first) is within the bounds and whose stock field says yes. A filter
+// with no field to apply to leaves the records and says so in `note`.
+QJsonValue applyFilter(const QJsonValue &data, const QJsonObject &schema, const TaskPlan::Filter &f,
+                       QString *note)
+{
+    QString wrap;
+    QJsonObject itemSchema = schema.value(QStringLiteral("items")).toObject();
+    if (!data.isArray()) {
+        const QJsonObject props = schema.value(QStringLiteral("properties")).toObject();
+        for (auto it = props.begin(); it != props.end() && wrap.isEmpty(); ++it)
+            if (data.toObject().value(it.key()).isArray() &&
+                it.value()
+                    .toObject()
+                    .value(QStringLiteral("items"))
+                    .toObject()
+                    .contains(QStringLiteral("properties"))) {
+                wrap = it.key();
+                itemSchema = it.value().toObject().value(QStringLiteral("items")).toObject();
+            }
+        if (wrap.isEmpty())
+            return data;
+    }
+    QString numberField;
+    QString stockField;
+    static const QRegularExpression priceLike(QStringLiteral("price|cost|amount|preis|prix|precio"),
+                                              QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression stockLike(QStringLiteral("stock|avail|lager|dispon"),
+                                              QRegularExpression::CaseInsensitiveOption);
+    const QJsonObject props = itemSchema.value(QStringLiteral("properties")).toObject();
+    for (auto it = props.begin(); it != props.end(); ++it) {
+        const QString type = it.value().toObject().value(QStringLiteral("type")).toString();
+        if ((type == QLatin1String("number") || type == QLatin1String("integer")) &&
+            (numberField.isEmpty() || priceLike.match(it.key()).hasMatch()))
+            numberField = it.key();
+        if (stockLike.match(it.key()).hasMatch())
+            stockField = it.key();
+    }
+    if (((f.max || f.min) && numberField.isEmpty()) || (f.inStock && stockField.isEmpty()))
+        *note = QStringLiteral("the task asks for a filter the schema has no field for");
+    QJsonArray kept;
+    const QJsonArray items =
+        wrap.isEmpty() ? data.toArray() : data.toObject().value(wrap).toArray();
+    for (const QJsonValue &item : items) {
+        const QJsonObject o = item.toObject();
+        if (!numberField.isEmpty() && (f.max || f.min)) {
+            const QJsonValue v = o.value(numberField);
+            if (!v.isDouble() || (f.max && v.toDouble() > *f.max) ||
+                (f.min && v.toDouble() < *f.min))
+                continue;
+        }
+        if (f.inStock && !stockField.isEmpty()) {
+            const QJsonValue v = o.value(stockField);
+            if (v.isBool() ? !v.toBool()
+                           : QRegularExpression(QStringLiteral("out of|sold out|ausverkauft|nicht|"
+                                                               "épuisé|agotado|^no$|^nein$"),
+                                                QRegularExpression::CaseInsensitiveOption)
+                                 .match(v.toString())
+                                 .hasMatch())
+                continue;
+        }
+        kept.append(item);
+    }
+    if (wrap.isEmpty())
+        return kept;
+    QJsonObject out = data.toObject();
+    out.insert(wrap, kept);
+    return out;
+}
+
 } // namespace
 
 RulePlanner::RulePlanner(const QString &input, const TaskContext &context,
@@ -682,6 +753,13 @@ void RulePlanner::finish(PlanningContext &ctx, std::function<void(Decision)> &de
                              ? QString()
                              : QStringLiteral(" (%1)").arg(lacking.join(QStringLiteral("; "))))));
             return;
+        }
+        if (m_plan.filter.any()) {
+            // Only the records the task's condition keeps ("under 20 €", "in stock").
+            QString note;
+            m_data = applyFilter(m_data, m_schema, m_plan.filter, &note);
+            if (!note.isEmpty())
+                ctx.warnings().append(QStringLiteral("filter: %1").arg(note));
         }
         json = m_data;
         const int items = m_data.isArray() ? int(m_data.toArray().size()) : -1;

@@ -424,6 +424,49 @@ void readIntents(const QString &text, const TaskContext &context, TaskPlan &plan
                        "jede zeile|jeder zeile|jede url|jeden link|pro zeile)\\b")));
 }
 
+// A condition on the records: a bound on a number ("under 20 €", "more than 1,000",
+// "unter 20 Euro", "moins de 20 €", "más de 100") or "in stock". A bound on pages, results
+// or items is a limit of the reading, not a filter.
+void readFilter(const QString &text, TaskPlan &plan)
+{
+    static const QString number = QStringLiteral(
+        "\\s*(?:[$€£]\\s*)?(\\d[\\d.,']*)(?!\\s*(?:pages?|seiten?|results?|items?|ergebnisse|"
+        "records?|rows?|entries|eintr[äa]ge|pages|páginas|r[ée]sultats))");
+    static const RE below(QStringLiteral("\\b(?:under|below|less than|cheaper than|at most|no "
+                                         "more than|unter|weniger als|h[öo]chstens|g[üu]nstiger "
+                                         "als|moins de|au plus|menos de|como m[áa]ximo)") +
+                              number,
+                          CI);
+    static const RE above(QStringLiteral("\\b(?:over|above|more than|at least|pricier than|"
+                                         "[üu]ber|mehr als|mindestens|teurer als|plus de|au "
+                                         "moins|m[áa]s de|al menos)") +
+                              number,
+                          CI);
+    static const RE stock(
+        QStringLiteral("\\b(?:in stock|on stock|auf lager|vorr[äa]tig|en stock|disponibles?\\s+"
+                       "en\\s+stock|en existencia)\\b"),
+        CI);
+    auto value = [](const QString &digits) -> std::optional<double> {
+        QString d = digits;
+        d.remove(QLatin1Char('\''));
+        // 1,234.50 / 1.234,50 / 1,234 / 12,50: the last separator followed by 1-2 digits
+        // is the decimal one.
+        static const RE decimals(QStringLiteral("[.,](\\d{1,2})$"));
+        const auto m = decimals.match(d);
+        QString whole = m.hasMatch() ? d.left(m.capturedStart()) : d;
+        whole.remove(QLatin1Char(',')).remove(QLatin1Char('.'));
+        bool ok = false;
+        const double v = (whole + (m.hasMatch() ? QStringLiteral(".") + m.captured(1) : QString()))
+                             .toDouble(&ok);
+        return ok ? std::optional<double>(v) : std::nullopt;
+    };
+    if (const auto m = below.match(text); m.hasMatch())
+        plan.filter.max = value(m.captured(1));
+    if (const auto m = above.match(text); m.hasMatch())
+        plan.filter.min = value(m.captured(1));
+    plan.filter.inStock = stock.match(text).hasMatch();
+}
+
 // Files the task asks for in plain words: a Word document, slides, a PDF.
 void readDeliverables(const QString &text, TaskPlan &plan)
 {
@@ -703,6 +746,7 @@ TaskPlan parseTask(const QString &input, const TaskContext &context)
     readIntents(text, context, plan);
     readCredentials(text, quoted, plan);
     readDeliverables(text, plan);
+    readFilter(text, plan);
     if (!readFormFill(text, quoted, context, plan))
         assemble(text, quoted, context, plan);
     readUnfulfillable(text, quoted, plan);

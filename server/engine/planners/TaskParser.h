@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace ph::engine {
 
 // One operation the rule planner understood in a task (docs/api/agent.md lists the
@@ -72,6 +74,15 @@ struct TaskPlan
     // Files the task asks for in words ("make a Word document of it", "as slides", "as a
     // PDF"): the tool that writes each and its format, in the order docs, slides, PDF.
     QList<QPair<QString, QString>> deliverables;
+    // A condition on the records the task lists ("under 20 €", "more than 100", "in stock"):
+    // the rule planner keeps the records that meet it (RulePlanner: applyFilter).
+    struct Filter
+    {
+        std::optional<double> max; // "under 20", "unter 20 €", "moins de 20"
+        std::optional<double> min; // "over 100", "mehr als 100", "plus de 100"
+        bool inStock = false;      // "in stock", "auf Lager", "en stock"
+        bool any() const { return max || min || inStock; }
+    } filter;
 };
 
 struct TaskContext

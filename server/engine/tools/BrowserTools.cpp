@@ -44,7 +44,8 @@ void observe(BrowserTab *tab, const ExtractionConfig &extraction, QJsonObject ou
                          extraction.treeMaxNodes > 0 ? extraction.treeMaxNodes : kObserveMaxNodes}};
     if (!extraction.treeScope.isEmpty())
         options.insert(QStringLiteral("scope"), extraction.treeScope);
-    tab->snapshot(options, [output, done](const SnapshotResult &snap) mutable {
+    QPointer<BrowserTab> guard(tab);
+    tab->snapshot(options, [guard, output, done](const SnapshotResult &snap) mutable {
         if (snap.ok) {
             QString aria = snap.data.value(QStringLiteral("ariaSnapshot")).toString();
             if (aria.size() > kObserveMaxChars)
@@ -52,7 +53,18 @@ void observe(BrowserTab *tab, const ExtractionConfig &extraction, QJsonObject ou
             output.insert(QStringLiteral("title"), snap.data.value(QStringLiteral("title")));
             output.insert(QStringLiteral("ariaSnapshot"), aria);
         }
-        done(output);
+        if (!snap.ok || !guard) {
+            done(output);
+            return;
+        }
+        // The repeated structures the page agent finds (lists, tables, cards …), one line
+        // each: what a planner reading the page can extract (issue 33).
+        guard->call(QStringLiteral("structures"), QJsonValue(), 10000,
+                    [output, done](bool ok, const QJsonValue &found, const QString &) mutable {
+                        if (ok && found.isArray() && !found.toArray().isEmpty())
+                            output.insert(QStringLiteral("structures"), found);
+                        done(output);
+                    });
     });
 }
 
