@@ -1,7 +1,9 @@
 // bench/planner: end-to-end tasks of the classes people write (numbers as pages write
 // them, search phrasings, pagination by what the page offers, answers in free text,
 // sheets shaped into a schema, lists of strings, honest outcomes) on fixture pages of
-// its own, through /agent. Prints the success rate per class for the rule planner and,
+// its own, through /agent, then the layout generator's cases (layouts.mjs: records in
+// structures the rules were not written against, scored field by field per family).
+// Prints the success rate per class for the rule planner and,
 // when PILOTHOUSE_LLM_URL (and PILOTHOUSE_LLM_MODEL, PILOTHOUSE_LLM_KEY) is set, for that
 // model through the LLM planner (settings.planner: "llm").
 import http from 'node:http';

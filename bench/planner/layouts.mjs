@@ -218,7 +218,8 @@ const FAMILIES = {
   'nested divs with random classes': (r, lang) => records(r, lang, r.pick(['product', 'person', 'event']), (k, recs, f, l, rr) => cards(k, recs, f, l, rr, { semantic: false })),
   pagination: (r, lang) => {
     const out = records(r, lang, r.pick(['product', 'city', 'person']), r.pick([tableRow, (k, recs, f, l, rr) => cards(k, recs, f, l, rr)]), 0, true);
-    out.pages = 2 + r.int(2);
+    // Two or three pages of at least two records each (the last may hold one).
+    out.pages = Math.min(2 + r.int(2), Math.floor(out.recs.length / 2));
     out.style = r.pick(['rel', 'next', 'weiter', 'suivant', 'numbered', 'more']);
     out.tasks = out.tasks.map((t) => `${t} ${r.pick(['on every page', 'across all pages', 'until the last page'])}`);
     return out;

@@ -468,7 +468,7 @@ function cardLists() {
   const out = [];
   const seen = new Set();
   for (const parent of document.querySelectorAll('body *')) {
-    if (parent.children.length < 2 || seen.has(parent) || decoy(parent)) continue;
+    if (parent.children.length < (likeSource ? 1 : 2) || seen.has(parent) || decoy(parent)) continue;
     const groups = {};
     for (const child of parent.children) {
       if (!visible(child) || !text(child)) continue;
