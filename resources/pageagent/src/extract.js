@@ -134,6 +134,9 @@ function objectProps(schema) {
   return schema && schema.properties ? Object.entries(schema.properties) : [];
 }
 
+// A table row's cells, for fields found by the type of their values only.
+const CELLS = Symbol('cells');
+
 // Records read from repeated elements (cards, list items) also carry their text pieces
 // in document order, what names them (a heading, a link, else the first text) and all
 // their text: a field no key names is found there by the type of its values (a year, a
@@ -148,7 +151,7 @@ function typedPiece(piece) {
 
 function byEvidence(record, prop, schema, used) {
   const kind = valueKind(prop, schema);
-  const pieces = [...(record[LEAVES] || []), record[FULL]];
+  const pieces = [...(record[LEAVES] || record[CELLS] || []), record[FULL]];
   if (kind) {
     for (const piece of pieces) {
       const v = findValue(kind, piece);
@@ -366,9 +369,10 @@ function tables() {
       const link = row.querySelector('a[href]');
       if (link && !('url' in record)) record.url = link.href;
       // The cells in order, for fields no header names (by their values' type).
-      record[LEAVES] = cells.map((c) => text(c)).filter(Boolean);
-      record[HEAD] = record[LEAVES].find((t) => !/^[-+\d\s.,%()']+$/.test(t)) || null;
-      record[FULL] = record[LEAVES].join(' ');
+      // Never by position: a column its header does not name is no field's.
+      record[CELLS] = cells.map((c) => text(c)).filter(Boolean);
+      record[HEAD] = record[CELLS].find((t) => !/^[-+\d\s.,%()']+$/.test(t)) || null;
+      record[FULL] = record[CELLS].join(' ');
       records.push(record);
     }
     if (records.length) {
