@@ -45,7 +45,9 @@ void observe(BrowserTab *tab, const ExtractionConfig &extraction, QJsonObject ou
     if (!extraction.treeScope.isEmpty())
         options.insert(QStringLiteral("scope"), extraction.treeScope);
     QPointer<BrowserTab> guard(tab);
-    tab->snapshot(options, [guard, output, done](const SnapshotResult &snap) mutable {
+    // A scoped tree narrows what the planner is shown: the page's structures then stay out.
+    const bool scoped = !extraction.treeScope.isEmpty();
+    tab->snapshot(options, [guard, scoped, output, done](const SnapshotResult &snap) mutable {
         if (snap.ok) {
             QString aria = snap.data.value(QStringLiteral("ariaSnapshot")).toString();
             if (aria.size() > kObserveMaxChars)
@@ -53,7 +55,7 @@ void observe(BrowserTab *tab, const ExtractionConfig &extraction, QJsonObject ou
             output.insert(QStringLiteral("title"), snap.data.value(QStringLiteral("title")));
             output.insert(QStringLiteral("ariaSnapshot"), aria);
         }
-        if (!snap.ok || !guard) {
+        if (!snap.ok || !guard || scoped) {
             done(output);
             return;
         }
