@@ -11,7 +11,8 @@
 // Pages are served from a loopback server; Pilothouse reads them through the real
 // /scrape (formats: markdown) on each engine in BENCH_ENGINES (default qtwebengine,chromium).
 // Usage: bench.mjs CORPUS_DIR   (run.sh unpacks the corpora and passes the folder)
-// BENCH_OUT=dir writes every page's outputs and scores there. BENCH_BUNDLE=pageagent.js
+// BENCH_OUT=dir writes every page's outputs and scores there; BENCH_NO_PEERS=1 skips
+// Readability.js. BENCH_BUNDLE=pageagent.js
 // (a development loop, no Pilothouse build): that page agent bundle injected by
 // playwright-core into Debian's chromium instead of /scrape.
 import fs from 'node:fs';
@@ -136,12 +137,15 @@ async function bundleAll(file, pages, base) {
   const { chromium } = await import('playwright-core');
   const bundle = fs.readFileSync(file, 'utf8');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-                                          args: ['--no-sandbox', '--disable-gpu'] });
+                                          args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const out = new Map();
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < pages.length; i = next++) {
-      const page = await browser.newPage();
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      // Only the loopback site answers (there is no network here anyway).
+      await page.route((url) => !url.href.startsWith(base), (route) => route.abort());
       try {
         await page.goto(base + pages[i].path, { waitUntil: 'load', timeout: 20000 }).catch(() => {});
         await page.addScriptTag({ content: bundle });
@@ -150,11 +154,11 @@ async function bundleAll(file, pages, base) {
       } catch {
         out.set(pages[i], '');
       }
-      await page.close();
+      await context.close();
       process.stderr.write(`\r  ${out.size}/${pages.length}`);
     }
   };
-  await Promise.all([worker(), worker(), worker()]);
+  await Promise.all([worker(), worker(), worker(), worker()]);
   await browser.close();
   process.stderr.write('\n');
   return out;
@@ -223,6 +227,13 @@ for (const engine of engines) {
     await ph.stop();
     fs.rmSync(ph.dataDir, { recursive: true, force: true });
   }
+}
+// BENCH_NO_PEERS=1 (another run of Pilothouse alone, e.g. a previous build's binary).
+if (process.env.BENCH_NO_PEERS) {
+  site.server.close();
+  report(pages, results);
+  dump(pages, results);
+  process.exit(0);
 }
 console.error('Readability.js (jsdom) on the same pages');
 // BENCH_READABILITY_CACHE=file keeps Readability.js's outputs between runs (it is slow).

@@ -107,7 +107,9 @@ function prunedCopy() {
 // {html, title, source}: source "article" (Readability) or "body".
 export function mainContent() {
   try {
-    const article = new Readability(prunedCopy(), { charThreshold: 250 }).parse();
+    // Readability's own threshold (500): below it, it retries with gentler cleaning and keeps
+    // the longest attempt, so a short article still comes through whole.
+    const article = new Readability(prunedCopy()).parse();
     if (article && article.content && (article.textContent || '').trim().length >= 250) {
       return { html: article.content, title: article.title || document.title || '', source: 'article' };
     }
