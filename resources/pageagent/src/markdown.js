@@ -1,6 +1,6 @@
-// Main-content markdown: mainContent() finds the article (maincontent.js), Turndown (with
-// GitHub tables) writes it.
-import { mainContent } from './maincontent.js';
+// Main-content markdown: Readability finds the article, Turndown (with GitHub tables)
+// writes it. Pages without an article fall back to the whole body.
+import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
@@ -48,13 +48,25 @@ function turndown() {
 
 // roots: the elements of a content scope (their HTML, no Readability), else the page.
 export function markdown(roots = null) {
+  let html = '';
+  let title = document.title || '';
+  let source = 'body';
   if (roots) {
     return { markdown: turndown().turndown(roots.map((r) => r.outerHTML).join('\n')), source: 'scope' };
   }
-  const main = mainContent();
-  let md = turndown().turndown(main.html);
-  // The body without an article gets the page's title as its heading when it has none;
-  // an article's title is the page's `title`, not part of its text.
-  if (main.source === 'body' && main.title && !/^# /m.test(md)) md = `# ${main.title}\n\n${md}`;
-  return { markdown: md, source: main.source };
+  try {
+    const article = new Readability(document.cloneNode(true), { charThreshold: 250 }).parse();
+    if (article && article.content && (article.textContent || '').trim().length >= 250) {
+      html = article.content;
+      title = article.title || title;
+      source = 'article';
+    }
+  } catch (e) {
+    // Readability gives up on unusual documents; the body is the fallback.
+  }
+  if (!html) html = document.body ? document.body.innerHTML : '';
+  let md = turndown().turndown(html);
+  // A page without a top-level heading gets its title as one.
+  if (title && !/^# /m.test(md)) md = `# ${title}\n\n${md}`;
+  return { markdown: md, source };
 }
