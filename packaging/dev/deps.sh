@@ -4,7 +4,8 @@
 # (CMake, Ninja, ccache), OpenSSL and libpsl headers, Node.js and npm for the page
 # agent bundle, Xvfb for console screenshots; for server/data libxlsxwriter, minizip,
 # poppler-qt6, snappy, zstd and zlib. `--bench` adds Debian's chromium and its headless
-# shell (the chromium engine and the Playwright peer of the benchmarks), `--test`
+# shell (the chromium engine and the Playwright peer of the benchmarks) and xz (the
+# extraction corpora), `--test`
 # clang-format (the test command checks the formatting) and openssl (a test's HTTPS proxy
 # makes its certificate).
 set -euo pipefail
@@ -19,7 +20,7 @@ packages=(
 )
 for arg in "$@"; do
     case "$arg" in
-        --bench) packages+=(chromium chromium-headless-shell) ;;
+        --bench) packages+=(chromium chromium-headless-shell xz-utils) ;;
         --test) packages+=(clang-format openssl) ;;
     esac
 done
