@@ -1,6 +1,7 @@
 #include "CrawlService.h"
 
 #include "MapJob.h"
+#include "ScreenshotLinks.h"
 
 #include "cloud/ScrapeService.h"
 #include "core/Clock.h"
@@ -244,6 +245,9 @@ void CrawlService::load(Running &c, const CrawlPage &page)
     const QString id = c.record.id;
     const QString scrapeId = Ids::make(QStringLiteral("req"), 20);
     ScrapeRequest request = c.request.scrape;
+    // A crawl outlives its request: its pictures' links start at the public base URL.
+    request.page.keepImage = screenshotKeeper(m_store, c.record.keyId,
+                                              m_settings.stringValue(SettingKeys::publicBaseUrl));
     if (c.request.kind == CrawlRequest::Kind::Crawl &&
         !request.formats.contains(QStringLiteral("links")))
         request.formats << QStringLiteral("links"); // to find the next pages
