@@ -167,16 +167,6 @@ void BrowserLease::printToPdf(const QPageLayout &layout,
     m_page->printToPdf(layout, std::move(done));
 }
 
-void BrowserLease::screenshot(const ScreenshotOptions &options,
-                              std::function<void(const QByteArray &, const QString &)> done)
-{
-    if (!m_page) {
-        done(QByteArray(), QStringLiteral("the lease has no page"));
-        return;
-    }
-    m_page->screenshot(options, std::move(done));
-}
-
 std::unique_ptr<LiveFrameSource> BrowserLease::screencast(QObject *parent)
 {
     return m_page ? m_page->screencast(parent) : nullptr;

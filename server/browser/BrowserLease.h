@@ -79,10 +79,6 @@ public:
 
     // Prints the page to PDF (`done` gets nothing when printing failed).
     void printToPdf(const QPageLayout &layout, std::function<void(const QByteArray &pdf)> done);
-    // A PNG the engine takes itself (PageEngine::screenshot); engine/PageCapture is the
-    // picture of a page on every engine.
-    void screenshot(const ScreenshotOptions &options,
-                    std::function<void(const QByteArray &png, const QString &error)> done);
     // Frames and input for a live view of a chromium page (Page.startScreencast,
     // Input.dispatch*); null on QtWebEngine, whose page() a frame source shows.
     std::unique_ptr<LiveFrameSource> screencast(QObject *parent = nullptr);

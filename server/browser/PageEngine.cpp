@@ -23,13 +23,6 @@ HeaderList NavigationHeaders::forRequest(const QUrl &url) const
 
 PageEngine::~PageEngine() = default;
 
-void PageEngine::screenshot(const ScreenshotOptions &,
-                            std::function<void(const QByteArray &, const QString &)> done)
-{
-    done(QByteArray(),
-         QStringLiteral("the %1 engine takes no screenshots itself").arg(engineName()));
-}
-
 QJsonObject NavigationResult::errorJson() const
 {
     QJsonObject o{{QStringLiteral("code"), errorCode}, {QStringLiteral("message"), errorMessage}};

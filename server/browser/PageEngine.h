@@ -90,14 +90,6 @@ struct Refusal
                              bool proxyFailure);
 };
 
-// A picture of the page (the Firecrawl API's screenshot format and action): the viewport
-// as it is now, or (fullPage) the whole document from its top, at most kMaxHeight tall.
-struct ScreenshotOptions
-{
-    bool fullPage = false;
-    static constexpr int kMaxHeight = 16384;
-};
-
 struct SnapshotResult
 {
     bool ok = false;
@@ -153,11 +145,6 @@ public:
                           std::function<void(bool ok)> done) = 0;
     virtual void printToPdf(const QPageLayout &layout,
                             std::function<void(const QByteArray &pdf)> done) = 0;
-    // A PNG of the page taken by the engine itself (chromium: Page.captureScreenshot), or
-    // an empty one and why. The default has none: QtWebEngine's viewless pages have no
-    // pixels of their own, so engine/PageCapture prints them instead.
-    virtual void screenshot(const ScreenshotOptions &options,
-                            std::function<void(const QByteArray &png, const QString &error)> done);
     // Frames and input for a live view, when the engine makes them itself (chromium's
     // screencast); null when a frame source shows webEnginePage().
     virtual std::unique_ptr<LiveFrameSource> screencast(QObject *parent) = 0;

@@ -257,7 +257,7 @@ void PageSteps::capture(const PageStep *step)
              QStringLiteral("screenshots are not kept for this request"));
         return;
     }
-    ScreenshotOptions options;
+    engine::ScreenshotOptions options;
     options.fullPage = step ? step->all : m_work.screenshot == PageWork::Shot::FullPage;
     const bool isStep = step != nullptr;
     QPointer<PageSteps> self(this);

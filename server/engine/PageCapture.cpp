@@ -51,14 +51,6 @@ void printAndRender(BrowserLease &lease, const ScreenshotOptions &options, QObje
 void capturePage(BrowserLease &lease, const ScreenshotOptions &options, QObject *context,
                  std::function<void(const QByteArray &png, const QString &error)> done)
 {
-    if (lease.engine() != QLatin1String("qtwebengine")) {
-        QPointer<QObject> guard(context);
-        lease.screenshot(options, [guard, done](const QByteArray &png, const QString &error) {
-            if (guard)
-                done(png, error);
-        });
-        return;
-    }
     printAndRender(lease, options, context, std::move(done));
 }
 

@@ -687,56 +687,6 @@ void CdpPage::printToPdf(const QPageLayout &layout,
          });
 }
 
-void CdpPage::screenshot(const ScreenshotOptions &options,
-                         std::function<void(const QByteArray &, const QString &)> userDone)
-{
-    auto done = counted(std::move(userDone));
-    if (!isReady() || m_crashed) {
-        QTimer::singleShot(0, this, [done] { done(QByteArray(), QStringLiteral("no page")); });
-        return;
-    }
-    auto capture = [this, done](const QJsonObject &params) {
-        send(QStringLiteral("Page.captureScreenshot"), params,
-             [done](const QJsonObject &r, const QString &error) {
-                 const QByteArray png = QByteArray::fromBase64(str(r, "data").toLatin1());
-                 done(error.isEmpty() ? png : QByteArray(),
-                      error.isEmpty() && png.isEmpty() ? QStringLiteral("no picture") : error);
-             });
-    };
-    const QJsonObject png{{QStringLiteral("format"), QStringLiteral("png")}};
-    if (!options.fullPage) {
-        capture(png);
-        return;
-    }
-    // The document's size in CSS pixels, at the viewport's width.
-    QPointer<CdpPage> self(this);
-    send(QStringLiteral("Page.getLayoutMetrics"), {},
-         [self, capture, png, done](const QJsonObject &r, const QString &error) {
-             if (!self)
-                 return;
-             if (!error.isEmpty()) {
-                 done(QByteArray(), error);
-                 return;
-             }
-             const QJsonObject content = r.contains(QStringLiteral("cssContentSize"))
-                                             ? r.value(QStringLiteral("cssContentSize")).toObject()
-                                             : r.value(QStringLiteral("contentSize")).toObject();
-             const QJsonObject viewport = r.value(QStringLiteral("cssLayoutViewport")).toObject();
-             const double width =
-                 viewport.value(QStringLiteral("clientWidth")).toDouble(self->m_placement.width);
-             const double height = qBound(1.0, content.value(QStringLiteral("height")).toDouble(1),
-                                          double(ScreenshotOptions::kMaxHeight));
-             QJsonObject params = png;
-             params.insert(QStringLiteral("captureBeyondViewport"), true);
-             params.insert(QStringLiteral("clip"), QJsonObject{{QStringLiteral("x"), 0},
-                                                               {QStringLiteral("y"), 0},
-                                                               {QStringLiteral("width"), width},
-                                                               {QStringLiteral("height"), height},
-                                                               {QStringLiteral("scale"), 1}});
-             capture(params);
-         });
-}
-
 void CdpPage::recover()
 {
     if (m_engineLost || (m_contextId.isEmpty() && !m_placement.defaultContext))

@@ -98,10 +98,6 @@ public:
     void loadHtml(const QString &html, int timeoutMs, std::function<void(bool ok)> done) override;
     void printToPdf(const QPageLayout &layout,
                     std::function<void(const QByteArray &pdf)> done) override;
-    // Page.captureScreenshot: the viewport, or the document's whole height from its top
-    // at the viewport's width (captureBeyondViewport).
-    void screenshot(const ScreenshotOptions &options,
-                    std::function<void(const QByteArray &png, const QString &error)> done) override;
     // The screencast (Page.startScreencast, Input.dispatch*).
     std::unique_ptr<LiveFrameSource> screencast(QObject *parent) override;
     // A fresh page target in the same browser context (after a renderer crash).
