@@ -516,7 +516,7 @@ void tst_Firecrawl::theSdkTakesScreenshotsOnBothEngines()
         QCOMPARE(crawl.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
         const QJsonArray pages = crawl.value(QStringLiteral("json")).toArray();
         QVERIFY2(pages.size() == 1, all.constData());
-        QCOMPARE(pages.at(0).toArray().size(), 2);
+        QVERIFY2(pages.at(0).toArray().size() == 2, all.constData());
         QCOMPARE(pages.at(0)[1][QStringLiteral("name")].toString(), QStringLiteral("Fender"));
     }
 }

@@ -256,6 +256,9 @@ void CrawlService::load(Running &c, const CrawlPage &page)
     call.requestId = scrapeId;
     call.endpoint = c.record.endpoint;
     call.params = {{QStringLiteral("url"), page.url}, {QStringLiteral("crawlId"), id}};
+    // What each page does before it is read: scrapeOptions' actions, tag filters, headers,
+    // mobile, the screenshot and the json schema's reading.
+    call.page = request.page;
     // The scrape's context: deleting it cancels the scrape (cancel, shutdown).
     auto *context = new QObject(this);
     c.inFlight.insert(page.seq, context);
