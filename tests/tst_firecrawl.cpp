@@ -255,9 +255,10 @@ void tst_Firecrawl::theSdkScrapesMapsAndSearches()
     QCOMPARE(badField.value(QStringLiteral("status")).toInt(), 400);
     QVERIFY2(badField.value(QStringLiteral("message")).toString().contains(u"waitFor"),
              all.constData());
-    const QJsonObject shot = r.value(QStringLiteral("screenshot")).toObject();
-    QCOMPARE(shot.value(QStringLiteral("status")).toInt(), 400);
-    QVERIFY(shot.value(QStringLiteral("message")).toString().contains(u"formats[0]"));
+    // A format Pilothouse does not write (summary) is refused by name, never left out.
+    const QJsonObject unserved = r.value(QStringLiteral("unserved")).toObject();
+    QCOMPARE(unserved.value(QStringLiteral("status")).toInt(), 400);
+    QVERIFY(unserved.value(QStringLiteral("message")).toString().contains(u"formats[0]"));
 
     // json: the page's data shaped into the schema by an agent run (the rule planner here).
     const QJsonArray products = r[QStringLiteral("json")][QStringLiteral("json")].toArray();
