@@ -310,6 +310,7 @@ void tst_FirecrawlRequests::readsScreenshotsIntoThePageWork()
         QCOMPARE(r.page.steps.last().field, QStringLiteral("actions[1]"));
         QVERIFY(r.hasActions);
     }
+    QCOMPARE(r.takesPictures(), shot != 0 || steps != 0);
     // A picture is part of what the cache tells apart.
     const ScrapeRequest plain = readScrapeRequest(object(R"({"url":"a.example"})"), ApiVersion::V2,
                                                   QString(), true, {QStringLiteral("markdown")});

@@ -177,7 +177,8 @@ void FirecrawlController::scrape(Exchange &ex, ApiVersion version)
              auto finish = [this, pending, request, keyId](const QJsonObject &answer) {
                  if (!pending)
                      return;
-                 if (request.storeInCache && m_cache->capacity() > 0)
+                 // A picture's link lives a day; a cached document could outlive it.
+                 if (request.storeInCache && m_cache->capacity() > 0 && !request.takesPictures())
                      m_cache->store(keyId, request.cacheKey(), answer);
                  pending->respondJson(
                      200, {{QStringLiteral("success"), true}, {QStringLiteral("data"), answer}});

@@ -429,6 +429,16 @@ QString ScrapeRequest::cacheKey() const
     return QString::fromUtf8(QJsonDocument(shape).toJson(QJsonDocument::Compact));
 }
 
+bool ScrapeRequest::takesPictures() const
+{
+    if (page.screenshot != cloud::PageWork::Shot::None)
+        return true;
+    for (const cloud::PageStep &step : page.steps)
+        if (step.kind == cloud::PageStep::Kind::Screenshot)
+            return true;
+    return false;
+}
+
 bool hasPage(const QJsonObject &result)
 {
     const QString code =
