@@ -36,6 +36,7 @@ private Q_SLOTS:
     void refusesCrawlsByField();
     void readsACrawlAsFirecrawlNamesIt();
     void readsABatchWithItsScrapeFieldsAtTheTop();
+    void readsTheJsonFormatIntoEachPagesExtraction();
     void followsOnlyWhatTheScopeAdmits_data();
     void followsOnlyWhatTheScopeAdmits();
     void normalizesLinksAsTheCrawlCountsThem_data();
@@ -67,7 +68,7 @@ void tst_CrawlRequest::refusesCrawlsByField_data()
         << QByteArray(R"({"url":"a.example","webhook":{"url":"https://h.example",)"
                       R"("headers":{"X-Firecrawl-Signature":"sha256=0"}}})")
         << false << "webhook.headers.X-Firecrawl-Signature";
-    QTest::newRow("refuses the json format in a crawl's scrapeOptions")
+    QTest::newRow("refuses a json format without a schema in a crawl's scrapeOptions")
         << QByteArray(R"({"url":"a.example","scrapeOptions":{"formats":[{"type":"json",)"
                       R"("prompt":"p"}]}})")
         << false << "scrapeOptions.formats";
@@ -138,6 +139,26 @@ void tst_CrawlRequest::readsABatchWithItsScrapeFieldsAtTheTop()
     QCOMPARE(r.scrape.formats, QStringList{QStringLiteral("links")});
     QCOMPARE(r.webhookEvents().first(), QStringLiteral("batch_scrape.started"));
     QCOMPARE(r.webhookEvents().size(), 4);
+}
+
+void tst_CrawlRequest::readsTheJsonFormatIntoEachPagesExtraction()
+{
+    // A crawl's json: each page read by its schema, in the page.
+    const CrawlRequest crawl = readCrawlRequest(
+        object(R"({"url":"a.example","scrapeOptions":{"formats":[{"type":"json",)"
+               R"("schema":{"type":"object","properties":{"name":{"type":"string"}}}}]}})"),
+        ApiVersion::V2, EgressGrant());
+    QVERIFY(crawl.scrape.json);
+    QCOMPARE(crawl.scrape.page.extractSchema.value(QStringLiteral("type")).toString(),
+             QStringLiteral("object"));
+    QVERIFY(!crawl.scrape.page.isEmpty());
+    const CrawlRequest batch =
+        readBatchRequest(object(R"({"urls":["a.example/1"],"formats":["markdown",{"type":"json",)"
+                                R"("schema":{"type":"array"}}]})"),
+                         ApiVersion::V2, EgressGrant());
+    QCOMPARE(batch.scrape.page.extractSchema.value(QStringLiteral("type")).toString(),
+             QStringLiteral("array"));
+    QCOMPARE(batch.scrape.formats, QStringList{QStringLiteral("markdown")});
 }
 
 void tst_CrawlRequest::followsOnlyWhatTheScopeAdmits_data()

@@ -11,10 +11,15 @@
 #include "TestMain.h"
 #include "TestService.h"
 
+#include "core/ObjectStore.h"
 #include "core/Settings.h"
+#include "core/Store.h"
 #include "http/HttpServer.h"
 
+#include <QDateTime>
+#include <QImage>
 #include <QJsonArray>
+#include <QUrlQuery>
 
 using namespace ph;
 using namespace ph::test;
@@ -49,6 +54,7 @@ private Q_SLOTS:
     void theSdkScrapesMapsAndSearches();
     void theMcpServerScrapesAndMaps();
     void theSdkDrivesPagesWithActionsAndTagFilters();
+    void theSdkTakesScreenshotsOnBothEngines();
     void theSdkRunsExtractAndAgentJobsToTheirEnd();
     void anAgentJobRunsOnTheConfiguredModel();
     void routesAnswerFirecrawlsAuthShapes_data();
@@ -62,6 +68,9 @@ private:
     // A user key of the owner's, with privateTargets (the fixtures are on loopback) and
     // the capabilities `caps` adds.
     QString mintKey(const QString &label, const QJsonObject &caps = {});
+    // The picture a screenshot link serves, fetched without a key (the link is the
+    // credential); null when it is not a PNG.
+    QImage fetchPicture(const QString &link, QByteArray *problem);
 
     std::unique_ptr<FixtureServer> m_site;
     ModelScript m_model;
@@ -128,6 +137,20 @@ void tst_Firecrawl::initTestCase()
               "document.getElementById('d').textContent='width '+window.innerWidth+(/Mobile/"
               ".test(navigator.userAgent)?' mobile agent':' desktop agent');</script></body>"
               "</html>");
+    // A cart whose button adds a row: json read after the click sees it.
+    site.page("/cart.html",
+              htmlPage(QStringLiteral("Cart"),
+                       QStringLiteral("<table><thead><tr><th>Name</th><th>Price</th></tr></thead>"
+                                      "<tbody id=\"rows\"><tr><td>Rope</td><td>12.50</td></tr>"
+                                      "</tbody></table><button id=\"add\" onclick=\"document."
+                                      "getElementById('rows').insertAdjacentHTML('beforeend',"
+                                      "'<tr><td>Anchor</td><td>80.00</td></tr>')\">Add</button>")));
+    // A page three screens tall: its full-page picture is taller than the viewport.
+    site.page("/long.html",
+              htmlPage(QStringLiteral("Long"),
+                       QStringLiteral("<h1>Long harbor wall</h1><div style=\"height:2400px;"
+                                      "background:#3366cc\">blue water</div><p>The end of "
+                                      "the wall</p>")));
     site.page("/a.html", htmlPage(QStringLiteral("Alpha"), QStringLiteral("<p>Alpha page</p>")));
     site.page("/b.html", htmlPage(QStringLiteral("Bravo"), QStringLiteral("<p>Bravo page</p>")));
     site.respond(
@@ -232,9 +255,10 @@ void tst_Firecrawl::theSdkScrapesMapsAndSearches()
     QCOMPARE(badField.value(QStringLiteral("status")).toInt(), 400);
     QVERIFY2(badField.value(QStringLiteral("message")).toString().contains(u"waitFor"),
              all.constData());
-    const QJsonObject shot = r.value(QStringLiteral("screenshot")).toObject();
-    QCOMPARE(shot.value(QStringLiteral("status")).toInt(), 400);
-    QVERIFY(shot.value(QStringLiteral("message")).toString().contains(u"formats[0]"));
+    // A format Pilothouse does not write (summary) is refused by name, never left out.
+    const QJsonObject unserved = r.value(QStringLiteral("unserved")).toObject();
+    QCOMPARE(unserved.value(QStringLiteral("status")).toInt(), 400);
+    QVERIFY(unserved.value(QStringLiteral("message")).toString().contains(u"formats[0]"));
 
     // json: the page's data shaped into the schema by an agent run (the rule planner here).
     const QJsonArray products = r[QStringLiteral("json")][QStringLiteral("json")].toArray();
@@ -397,6 +421,105 @@ void tst_Firecrawl::theSdkDrivesPagesWithActionsAndTagFilters()
     QCOMPARE(badSelector.value(QStringLiteral("status")).toInt(), 400);
     QVERIFY2(badSelector.value(QStringLiteral("message")).toString().contains(u"excludeTags"),
              all.constData());
+}
+
+QImage tst_Firecrawl::fetchPicture(const QString &link, QByteArray *problem)
+{
+    HttpClient anonymous(m_ph->base());
+    const HttpResponse r = anonymous.send("GET", link, QByteArray());
+    if (r.status != 200) {
+        *problem = "HTTP " + QByteArray::number(r.status) + ": " + r.body;
+        return {};
+    }
+    QImage image = QImage::fromData(r.body, "PNG");
+    if (image.isNull())
+        *problem = "not a PNG: " + r.header("content-type");
+    return image;
+}
+
+// The screenshot format (viewport, full page) and action, on each engine: links served
+// by Pilothouse that fetch PNGs of the page, and refused once altered or expired.
+void tst_Firecrawl::theSdkTakesScreenshotsOnBothEngines()
+{
+    QStringList engines{QStringLiteral("qtwebengine")};
+    if (chromiumInstalled())
+        engines << QStringLiteral("chromium");
+    for (const QString &engine : std::as_const(engines)) {
+        ScopedSetting use(*m_ph, SettingKeys::browserEngine, engine);
+        QVERIFY2(use.error.isEmpty(), qPrintable(use.error));
+        (void)QTest::qWaitFor([this] { return m_ph->service().pool().stats().standby > 0; }, 30000);
+        const NodeResult run = runNodeScript(
+            QStringLiteral(PILOTHOUSE_FIRECRAWL_TEST_DIR),
+            {QStringLiteral("firecrawl_screenshots.mjs"), m_api, m_ph->ownerKey(), m_site->url({})},
+            240000);
+        QVERIFY2(run.ok(), qPrintable(run.diagnostics()));
+        const QJsonObject r = run.result();
+        const QByteArray all = engine.toUtf8() + ": " + QJsonDocument(r).toJson();
+        QByteArray problem;
+
+        // The format: the viewport's picture, the page's other formats beside it.
+        const QString viewportLink =
+            r[QStringLiteral("viewport")][QStringLiteral("screenshot")].toString();
+        QVERIFY2(viewportLink.startsWith(m_ph->base() + QStringLiteral("/storage/")),
+                 all.constData());
+        QVERIFY(r[QStringLiteral("viewport")][QStringLiteral("markdown")].toString().contains(
+            u"Long harbor wall"));
+        const QImage viewport = fetchPicture(viewportLink, &problem);
+        QVERIFY2(!viewport.isNull(), problem.constData());
+        QCOMPARE(viewport.size(), QSize(1280, 800));
+        // Blue water fills the page below the heading, as the page shows it.
+        const QColor water = viewport.pixelColor(640, 700);
+        QVERIFY2(water.blue() > 150 && water.red() < 100, qPrintable(water.name()));
+
+        // fullPage: the whole page, taller than the viewport, as wide.
+        const QImage full = fetchPicture(
+            r[QStringLiteral("fullPage")][QStringLiteral("screenshot")].toString(), &problem);
+        QVERIFY2(!full.isNull(), (problem + all).constData());
+        QCOMPARE(full.width(), 1280);
+        QVERIFY2(full.height() >= 2400, qPrintable(QString::number(full.height())));
+
+        // The action: a picture at each screenshot action, in order, in actions.screenshots.
+        const QJsonObject acted = r.value(QStringLiteral("action")).toObject();
+        QVERIFY2(acted.value(QStringLiteral("markdown")).toString().contains(u"Hello Ada"),
+                 all.constData());
+        const QJsonArray shots =
+            acted[QStringLiteral("actions")][QStringLiteral("screenshots")].toArray();
+        QVERIFY2(shots.size() == 2, all.constData());
+        const QImage first = fetchPicture(shots.at(0).toString(), &problem);
+        QVERIFY2(!first.isNull(), problem.constData());
+        QCOMPARE(first.size(), QSize(1280, 800));
+        QVERIFY(!fetchPicture(shots.at(1).toString(), &problem).isNull());
+        QVERIFY(shots.at(0).toString() != shots.at(1).toString());
+
+        // The link is the credential: altered, or past its time, it is refused.
+        QString altered = viewportLink;
+        altered.chop(1);
+        altered += viewportLink.endsWith(u'0') ? u'1' : u'0';
+        HttpClient anonymous(m_ph->base());
+        const HttpResponse forged = anonymous.send("GET", altered, QByteArray());
+        QCOMPARE(forged.status, 403);
+        QCOMPARE(forged.json().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("LINK_INVALID"));
+        const QString id = QUrl(viewportLink).path().section(u'/', -1);
+        const QString expired = m_ph->base() + m_ph->service().store().objects().signedPath(
+                                                   id, QDateTime::currentMSecsSinceEpoch() - 1);
+        QCOMPARE(anonymous.send("GET", expired, QByteArray()).status, 403);
+
+        // json after actions: the schema's data is read from the page the click changed.
+        const QJsonArray rows =
+            r[QStringLiteral("jsonAfterActions")][QStringLiteral("json")].toArray();
+        QVERIFY2(rows.size() == 2, all.constData());
+        QCOMPARE(rows.at(0)[QStringLiteral("name")].toString(), QStringLiteral("Rope"));
+        QCOMPARE(rows.at(1)[QStringLiteral("name")].toString(), QStringLiteral("Anchor"));
+        QCOMPARE(rows.at(1)[QStringLiteral("price")].toDouble(), 80.0);
+        // A crawl's json: each page's data in its document.
+        const QJsonObject crawl = r.value(QStringLiteral("crawlJson")).toObject();
+        QCOMPARE(crawl.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+        const QJsonArray pages = crawl.value(QStringLiteral("json")).toArray();
+        QVERIFY2(pages.size() == 1, all.constData());
+        QVERIFY2(pages.at(0).toArray().size() == 2, all.constData());
+        QCOMPARE(pages.at(0)[1][QStringLiteral("name")].toString(), QStringLiteral("Fender"));
+    }
 }
 
 void tst_Firecrawl::theSdkRunsExtractAndAgentJobsToTheirEnd()
@@ -604,9 +727,8 @@ void tst_Firecrawl::refusesWhatItCannotDoByField_data()
     QTest::newRow("refuses a json format with neither prompt nor schema")
         << "/v2/scrape" << QByteArray(R"({"url":"http://a.example","formats":[{"type":"json"}]})")
         << "formats[0]";
-    QTest::newRow("refuses a screenshot action rather than skipping it")
-        << "/v2/scrape"
-        << QByteArray(R"({"url":"http://a.example","actions":[{"type":"screenshot"}]})")
+    QTest::newRow("refuses a pdf action rather than skipping it")
+        << "/v2/scrape" << QByteArray(R"({"url":"http://a.example","actions":[{"type":"pdf"}]})")
         << "actions[0].type";
     QTest::newRow("refuses a Proxy-Authorization header, which is the egress's")
         << "/v2/scrape"
@@ -624,7 +746,7 @@ void tst_Firecrawl::refusesWhatItCannotDoByField_data()
     QTest::newRow("refuses a search without a query")
         << "/v2/search" << QByteArray(R"({"limit":3})") << "query";
     QTest::newRow("refuses a search scrape format by its full path")
-        << "/v2/search" << QByteArray(R"({"query":"q","scrapeOptions":{"formats":["screenshot"]}})")
+        << "/v2/search" << QByteArray(R"({"query":"q","scrapeOptions":{"formats":["summary"]}})")
         << "scrapeOptions.formats[0]";
 }
 

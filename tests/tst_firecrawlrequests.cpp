@@ -45,6 +45,8 @@ private Q_SLOTS:
     void mergesThePagesExtracts_data();
     void mergesThePagesExtracts();
     void readsV1FormatsAsStrings();
+    void readsScreenshotsIntoThePageWork_data();
+    void readsScreenshotsIntoThePageWork();
     void makesFirecrawlsDocument();
     void answersAPageErrorByKind_data();
     void answersAPageErrorByKind();
@@ -66,10 +68,18 @@ void tst_FirecrawlRequests::refusesScrapesByField_data()
                                            << "MISSING_FIELD";
     QTest::newRow("refuses a mailto url") << QByteArray(R"({"url":"mailto:a@b.example"})") << "url"
                                           << "INVALID_FIELD";
-    QTest::newRow("refuses a screenshot, which the engine does not take")
-        << QByteArray(R"({"url":"a.example","formats":["markdown",{"type":"screenshot"}]})")
+    QTest::newRow("refuses a summary, which Pilothouse does not write")
+        << QByteArray(R"({"url":"a.example","formats":["markdown",{"type":"summary"}]})")
         << "formats[1]"
         << "UNSUPPORTED_FORMAT";
+    QTest::newRow("refuses two screenshot formats")
+        << QByteArray(R"({"url":"a.example","formats":["screenshot",{"type":"screenshot"}]})")
+        << "formats[1]"
+        << "INVALID_FIELD";
+    QTest::newRow("refuses a screenshot quality over 100")
+        << QByteArray(R"({"url":"a.example","formats":[{"type":"screenshot","quality":101}]})")
+        << "formats[0].quality"
+        << "INVALID_FIELD";
     QTest::newRow("refuses a json format with neither prompt nor schema")
         << QByteArray(R"({"url":"a.example","formats":[{"type":"json","schema":{}}]})")
         << "formats[0]"
@@ -77,9 +87,9 @@ void tst_FirecrawlRequests::refusesScrapesByField_data()
     QTest::newRow("refuses a format it does not know")
         << QByteArray(R"({"url":"a.example","formats":["pdfx"]})") << "formats[0]"
         << "INVALID_FIELD";
-    QTest::newRow("refuses a screenshot action, which the engine does not take")
+    QTest::newRow("refuses a pdf action, which the engine does not print")
         << QByteArray(R"({"url":"a.example","actions":[{"type":"wait","milliseconds":5},
-                      {"type":"screenshot"}]})")
+                      {"type":"pdf"}]})")
         << "actions[1].type"
         << "UNSUPPORTED_ACTION";
     QTest::newRow("refuses an action type Firecrawl does not have")
@@ -216,6 +226,22 @@ void tst_FirecrawlRequests::readsTheJsonFormatIntoAnAgentRequest()
     QVERIFY(v1.cacheKey() !=
             readScrapeRequest(object(R"({"url":"a.example"})"), ApiVersion::V1, QString(), true, {})
                 .cacheKey());
+    // After actions, a schema's json is read in the page they left; a prompt alone is the
+    // model's run on the page as it loads, and the document says so.
+    const ScrapeRequest acted = readScrapeRequest(
+        object(R"({"url":"a.example","formats":[{"type":"json","schema":{"type":"object"}}],
+                   "actions":[{"type":"click","selector":"#go"}]})"),
+        ApiVersion::V2, QString(), true, {});
+    QCOMPARE(acted.page.extractSchema.value(QStringLiteral("type")).toString(),
+             QStringLiteral("object"));
+    QVERIFY(acted.warnings.isEmpty());
+    const ScrapeRequest prompted =
+        readScrapeRequest(object(R"({"url":"a.example","formats":[{"type":"json","prompt":"p"}],
+                   "actions":[{"type":"click","selector":"#go"}]})"),
+                          ApiVersion::V2, QString(), true, {});
+    QVERIFY(prompted.page.extractSchema.isEmpty());
+    QVERIFY(prompted.warnings.join(u' ').contains(u"as it loads"));
+    QVERIFY(v2.page.extractSchema.isEmpty()); // no actions: the agent run, as before
     try {
         readSearchRequest(object(R"({"query":"q","scrapeOptions":{"formats":[{"type":"json",
                                    "prompt":"p"}]}})"),
@@ -235,13 +261,60 @@ void tst_FirecrawlRequests::readsV1FormatsAsStrings()
     } catch (const DomainError &e) {
         QCOMPARE(e.field(), QStringLiteral("formats[0]"));
     }
-    try {
+    // v1's screenshot@fullPage is the whole page's picture.
+    const ScrapeRequest full =
         readScrapeRequest(object(R"({"url":"a.example","formats":["screenshot@fullPage"]})"),
                           ApiVersion::V1, QString(), true, {});
-        QFAIL("accepted a screenshot");
-    } catch (const DomainError &e) {
-        QCOMPARE(e.code(), QStringLiteral("UNSUPPORTED_FORMAT"));
+    QCOMPARE(full.formats, QStringList{QStringLiteral("screenshot")});
+    QCOMPARE(full.page.screenshot, cloud::PageWork::Shot::FullPage);
+}
+
+void tst_FirecrawlRequests::readsScreenshotsIntoThePageWork_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("shot");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<bool>("fullStep");
+    using S = cloud::PageWork::Shot;
+    QTest::newRow("takes the viewport for the screenshot format")
+        << QByteArray(R"({"url":"a.example","formats":["markdown","screenshot"]})")
+        << int(S::Viewport) << 0 << false;
+    QTest::newRow("takes the whole page for v2's fullPage object")
+        << QByteArray(R"({"url":"a.example","formats":[{"type":"screenshot","fullPage":true,
+                      "quality":80}]})")
+        << int(S::FullPage) << 0 << false;
+    QTest::newRow("takes no picture without the format")
+        << QByteArray(R"({"url":"a.example","formats":["markdown"]})") << int(S::None) << 0
+        << false;
+    QTest::newRow("makes the screenshot action a step of its own, in order")
+        << QByteArray(R"({"url":"a.example","actions":[{"type":"click","selector":"#go"},
+                      {"type":"screenshot","fullPage":true}]})")
+        << int(S::None) << 2 << true;
+}
+
+void tst_FirecrawlRequests::readsScreenshotsIntoThePageWork()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(int, shot);
+    QFETCH(int, steps);
+    QFETCH(bool, fullStep);
+    const ScrapeRequest r = readScrapeRequest(object(body), ApiVersion::V2, QString(), true,
+                                              {QStringLiteral("markdown")});
+    QCOMPARE(int(r.page.screenshot), shot);
+    QCOMPARE(r.formats.contains(QStringLiteral("screenshot")), shot != 0);
+    QCOMPARE(int(r.page.steps.size()), steps);
+    QCOMPARE(r.page.isEmpty(), shot == 0 && steps == 0);
+    if (steps > 0) {
+        QCOMPARE(r.page.steps.last().kind, cloud::PageStep::Kind::Screenshot);
+        QCOMPARE(r.page.steps.last().all, fullStep);
+        QCOMPARE(r.page.steps.last().field, QStringLiteral("actions[1]"));
+        QVERIFY(r.hasActions);
     }
+    QCOMPARE(r.takesPictures(), shot != 0 || steps != 0);
+    // A picture is part of what the cache tells apart.
+    const ScrapeRequest plain = readScrapeRequest(object(R"({"url":"a.example"})"), ApiVersion::V2,
+                                                  QString(), true, {QStringLiteral("markdown")});
+    QCOMPARE(plain.cacheKey() == r.cacheKey(), shot == 0 && steps == 0);
 }
 
 void tst_FirecrawlRequests::makesFirecrawlsDocument()

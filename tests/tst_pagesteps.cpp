@@ -6,6 +6,8 @@
 #include "browser/BrowserLease.h"
 #include "cloud/PageSteps.h"
 
+#include <QImage>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QtTest>
@@ -23,6 +25,14 @@ class ScriptedPage : public FakePageEngine
 public:
     QStringList answers;
     QStringList scripts;
+    QByteArray pdf; // what a print gives
+    int prints = 0;
+
+    void printToPdf(const QPageLayout &, std::function<void(const QByteArray &)> done) override
+    {
+        ++prints;
+        done(pdf);
+    }
 
     void evaluate(const QString &script, int,
                   std::function<void(bool, const QVariant &)> done) override
@@ -47,6 +57,32 @@ PageStep step(PageStep::Kind kind, const QString &field, const QString &selector
     return s;
 }
 
+// A PDF of `pages` empty pages of 1280 × 800 px (960 × 600 pt), as a print of a page
+// on viewport-sized paper gives.
+QByteArray blankPdf(int pages)
+{
+    QList<QByteArray> objects{"<< /Type /Catalog /Pages 2 0 R >>"};
+    QByteArray kids;
+    for (int i = 0; i < pages; ++i)
+        kids += QByteArray::number(3 + i) + " 0 R ";
+    objects << "<< /Type /Pages /Kids [" + kids + "] /Count " + QByteArray::number(pages) + " >>";
+    for (int i = 0; i < pages; ++i)
+        objects << "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 960 600] >>";
+    QByteArray pdf = "%PDF-1.4\n";
+    QList<qsizetype> offsets;
+    for (qsizetype i = 0; i < objects.size(); ++i) {
+        offsets << pdf.size();
+        pdf += QByteArray::number(i + 1) + " 0 obj\n" + objects.at(i) + "\nendobj\n";
+    }
+    const qsizetype xref = pdf.size();
+    pdf += "xref\n0 " + QByteArray::number(objects.size() + 1) + "\n0000000000 65535 f \n";
+    for (qsizetype o : offsets)
+        pdf += QByteArray::number(o).rightJustified(10, '0') + " 00000 n \n";
+    pdf += "trailer\n<< /Size " + QByteArray::number(objects.size() + 1) +
+           " /Root 1 0 R >>\nstartxref\n" + QByteArray::number(xref) + "\n%%EOF\n";
+    return pdf;
+}
+
 } // namespace
 
 class tst_PageSteps : public QObject
@@ -55,6 +91,8 @@ class tst_PageSteps : public QObject
 private Q_SLOTS:
     void doesTheWorkInOrder_data();
     void doesTheWorkInOrder();
+    void takesPicturesAndReadsTheSchemaAfterTheSteps_data();
+    void takesPicturesAndReadsTheSchemaAfterTheSteps();
 };
 
 void tst_PageSteps::doesTheWorkInOrder_data()
@@ -136,6 +174,67 @@ void tst_PageSteps::doesTheWorkInOrder()
     got.remove(QStringLiteral("screenshots"));
     got.remove(QStringLiteral("pdfs"));
     QCOMPARE(got, QJsonDocument::fromJson(outputs).object());
+}
+
+void tst_PageSteps::takesPicturesAndReadsTheSchemaAfterTheSteps_data()
+{
+    QTest::addColumn<bool>("kept");          // whether keepImage stores the pictures
+    QTest::addColumn<QString>("errorField"); // empty: all went well
+    QTest::newRow("keeps a picture per screenshot step and the format's, then reads the json")
+        << true << QString();
+    QTest::newRow("fails naming the step whose picture could not be kept") << false << "actions[0]";
+}
+
+// Screenshot steps and the format, and the schema's extraction: pictures of the print
+// (the viewport a page, the full page every page stacked), taken in order and kept by
+// keepImage; the schema read after them.
+void tst_PageSteps::takesPicturesAndReadsTheSchemaAfterTheSteps()
+{
+    QFETCH(bool, kept);
+    QFETCH(QString, errorField);
+    auto *page = new ScriptedPage;
+    page->pdf = blankPdf(3);
+    page->answers = {R"({"data":[{"name":"Rope"}],"missing":["$[].price"],"warnings":[]})"};
+    auto lease = BrowserLease::adopt(page, QStringLiteral("test"));
+    PageWork work;
+    PageStep viewport = step(PageStep::Kind::Screenshot, "actions[0]");
+    PageStep full = step(PageStep::Kind::Screenshot, "actions[1]");
+    full.all = true;
+    work.steps = {viewport, full};
+    work.screenshot = PageWork::Shot::Viewport;
+    work.extractSchema = {{QStringLiteral("type"), QStringLiteral("array")}};
+    QList<QImage> pictures;
+    work.keepImage = [&pictures, kept](const QByteArray &png) {
+        if (!kept)
+            return QString();
+        pictures << QImage::fromData(png, "PNG");
+        return QStringLiteral("http://ph.example/storage/obj_%1").arg(pictures.size());
+    };
+    PageSteps run(*lease, work, 2000);
+    QSignalSpy finished(&run, &PageSteps::finished);
+    run.start();
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(run.ok(), errorField.isEmpty());
+    QCOMPARE(run.error().value(QStringLiteral("field")).toString(), errorField);
+    if (!kept) {
+        QCOMPARE(page->prints, 1); // nothing after the failing step
+        QVERIFY(page->scripts.isEmpty());
+        return;
+    }
+    QCOMPARE(page->prints, 3);
+    QCOMPARE(pictures.size(), 3);
+    QCOMPARE(pictures.at(0).size(), QSize(1280, 800));  // the viewport: the first page
+    QCOMPARE(pictures.at(1).size(), QSize(1280, 2400)); // the full page: every page
+    QCOMPARE(pictures.at(2).size(), QSize(1280, 800));  // the format's, after the steps
+    QCOMPARE(run.outputs().value(QStringLiteral("screenshots")).toArray(),
+             (QJsonArray{"http://ph.example/storage/obj_1", "http://ph.example/storage/obj_2"}));
+    QCOMPARE(run.screenshot(), QStringLiteral("http://ph.example/storage/obj_3"));
+    // The schema is read once, after the pictures.
+    QCOMPARE(page->scripts.size(), 1);
+    QVERIFY2(page->scripts.first().contains(u"extract"), qPrintable(page->scripts.first()));
+    QCOMPARE(run.extracted()[QStringLiteral("data")][0][QStringLiteral("name")].toString(),
+             QStringLiteral("Rope"));
+    QCOMPARE(run.extracted()[QStringLiteral("missing")][0].toString(), QStringLiteral("$[].price"));
 }
 
 QTEST_GUILESS_MAIN(tst_PageSteps)

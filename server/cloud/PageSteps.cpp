@@ -3,6 +3,7 @@
 #include "browser/BrowserLease.h"
 #include "browser/PageAgent.h"
 #include "engine/BrowserTab.h"
+#include "engine/PageCapture.h"
 
 #include <QJsonDocument>
 #include <QPointer>
@@ -13,6 +14,7 @@ namespace ph::cloud {
 namespace {
 
 constexpr int kScriptTimeoutMs = 10000;
+constexpr int kExtractTimeoutMs = 20000; // as the rule planner's extract
 
 QString kindName(PageStep::Kind kind)
 {
@@ -32,6 +34,8 @@ QString kindName(PageStep::Kind kind)
         return QStringLiteral("executeJavascript");
     case PageStep::Kind::Snapshot:
         return QStringLiteral("scrape");
+    case PageStep::Kind::Screenshot:
+        return QStringLiteral("screenshot");
     }
     return {};
 }
@@ -96,9 +100,10 @@ QJsonArray PageWork::toJson() const
                                {QStringLiteral("text"), s.text},
                                {QStringLiteral("ms"), s.ms},
                                {QStringLiteral("all"), s.all}});
-    out.append(
-        QJsonObject{{QStringLiteral("includeTags"), QJsonArray::fromStringList(includeTags)},
-                    {QStringLiteral("excludeTags"), QJsonArray::fromStringList(excludeTags)}});
+    out.append(QJsonObject{{QStringLiteral("includeTags"), QJsonArray::fromStringList(includeTags)},
+                           {QStringLiteral("excludeTags"), QJsonArray::fromStringList(excludeTags)},
+                           {QStringLiteral("screenshot"), int(screenshot)},
+                           {QStringLiteral("extractSchema"), extractSchema}});
     return out;
 }
 
@@ -118,7 +123,7 @@ void PageSteps::start()
 
 QJsonObject PageSteps::outputs() const
 {
-    return {{QStringLiteral("screenshots"), QJsonArray()},
+    return {{QStringLiteral("screenshots"), m_screenshots},
             {QStringLiteral("scrapes"), m_scrapes},
             {QStringLiteral("javascriptReturns"), m_returns},
             {QStringLiteral("pdfs"), QJsonArray()}};
@@ -129,6 +134,16 @@ void PageSteps::next()
     if (m_finished)
         return;
     if (m_next >= m_work.steps.size()) {
+        if (m_work.screenshot != PageWork::Shot::None && !m_shotTaken) {
+            m_shotTaken = true;
+            capture(nullptr);
+            return;
+        }
+        if (!m_work.extractSchema.isEmpty() && !m_extractDone) {
+            m_extractDone = true;
+            extract();
+            return;
+        }
         filter();
         return;
     }
@@ -165,6 +180,9 @@ void PageSteps::run(const PageStep &step)
         return;
     case PageStep::Kind::Snapshot:
         snapshot(step);
+        return;
+    case PageStep::Kind::Screenshot:
+        capture(&step);
         return;
     default:
         break;
@@ -229,6 +247,59 @@ void PageSteps::snapshot(const PageStep &step)
                         {QStringLiteral("html"), snap.data.value(QStringLiteral("html"))}});
         self->next();
     });
+}
+
+void PageSteps::capture(const PageStep *step)
+{
+    const QString field = step ? step->field : QStringLiteral("formats");
+    if (!m_work.keepImage) {
+        fail(QStringLiteral("ACTION_FAILED"), field,
+             QStringLiteral("screenshots are not kept for this request"));
+        return;
+    }
+    engine::ScreenshotOptions options;
+    options.fullPage = step ? step->all : m_work.screenshot == PageWork::Shot::FullPage;
+    const bool isStep = step != nullptr;
+    QPointer<PageSteps> self(this);
+    engine::capturePage(
+        *m_tab->lease(), options, this,
+        [self, field, isStep](const QByteArray &png, const QString &error) {
+            if (!self || self->m_finished)
+                return;
+            const QString url = png.isEmpty() ? QString() : self->m_work.keepImage(png);
+            if (url.isEmpty()) {
+                self->fail(QStringLiteral("ACTION_FAILED"), field,
+                           QStringLiteral("the screenshot could not be taken: %1")
+                               .arg(error.isEmpty() ? QStringLiteral("it was not stored") : error));
+                return;
+            }
+            if (isStep)
+                self->m_screenshots.append(url);
+            else
+                self->m_screenshot = url;
+            QMetaObject::invokeMethod(self, &PageSteps::next, Qt::QueuedConnection);
+        });
+}
+
+void PageSteps::extract()
+{
+    QPointer<PageSteps> self(this);
+    m_tab->call(
+        QStringLiteral("extract"), m_work.extractSchema, kExtractTimeoutMs,
+        [self](bool ok, const QJsonValue &result, const QString &error) {
+            if (!self || self->m_finished)
+                return;
+            if (!ok) {
+                self->fail(QStringLiteral("ACTION_FAILED"), QStringLiteral("formats"),
+                           QStringLiteral("the json format could not be read: %1").arg(error));
+                return;
+            }
+            const QJsonObject r = result.toObject();
+            self->m_extracted = {{QStringLiteral("data"), r.value(QStringLiteral("data"))},
+                                 {QStringLiteral("missing"), r.value(QStringLiteral("missing"))},
+                                 {QStringLiteral("warnings"), r.value(QStringLiteral("warnings"))}};
+            self->next();
+        });
 }
 
 void PageSteps::filter()

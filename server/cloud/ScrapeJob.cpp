@@ -185,6 +185,10 @@ void ScrapeJob::prepare(int index, const QJsonObject &loaded, const QJsonObject 
             return;
         QJsonObject result = loaded;
         result.insert(QStringLiteral("actions"), running->outputs());
+        if (!running->screenshot().isEmpty())
+            result.insert(QStringLiteral("screenshot"), running->screenshot());
+        if (!running->extracted().isEmpty())
+            result.insert(QStringLiteral("json"), running->extracted());
         if (!running->ok()) {
             result.insert(QStringLiteral("error"), running->error());
             complete(index, result, false);

@@ -65,14 +65,20 @@ CrawlWebhook readWebhook(const JsonFields &body, const EgressGrant &grant)
     return w;
 }
 
-// The json format needs an agent run per page; a crawl does not start those.
-void refuseJson(const ScrapeRequest &scrape, const QString &field)
+// The json format of a crawl's or a batch's pages: read in each page, with its schema, by
+// the page agent's extract (PageWork::extractSchema). A prompt without a schema needs a
+// model run per page, which a crawl does not start.
+void refuseJson(ScrapeRequest &scrape, const QString &field)
 {
-    if (scrape.json)
+    if (!scrape.json)
+        return;
+    if (scrape.jsonSchema.isEmpty())
         throw DomainError(DomainError::Kind::Invalid, QStringLiteral("UNSUPPORTED_FORMAT"),
-                          QStringLiteral("the json format is not served in crawls and batch "
-                                         "scrapes; scrape the pages one by one with it"),
+                          QStringLiteral("the json format of crawls and batch scrapes needs a "
+                                         "schema (a prompt alone needs a model run per page); "
+                                         "scrape the pages one by one with it"),
                           field);
+    scrape.page.extractSchema = scrape.jsonSchema;
 }
 
 void readCommon(const JsonFields &body, CrawlRequest &r, const EgressGrant &grant)

@@ -1,6 +1,7 @@
 #include "CrawlService.h"
 
 #include "MapJob.h"
+#include "ScreenshotLinks.h"
 
 #include "cloud/ScrapeService.h"
 #include "core/Clock.h"
@@ -244,6 +245,9 @@ void CrawlService::load(Running &c, const CrawlPage &page)
     const QString id = c.record.id;
     const QString scrapeId = Ids::make(QStringLiteral("req"), 20);
     ScrapeRequest request = c.request.scrape;
+    // A crawl outlives its request: its pictures' links start at the public base URL.
+    request.page.keepImage = screenshotKeeper(m_store, c.record.keyId,
+                                              m_settings.stringValue(SettingKeys::publicBaseUrl));
     if (c.request.kind == CrawlRequest::Kind::Crawl &&
         !request.formats.contains(QStringLiteral("links")))
         request.formats << QStringLiteral("links"); // to find the next pages
@@ -252,6 +256,9 @@ void CrawlService::load(Running &c, const CrawlPage &page)
     call.requestId = scrapeId;
     call.endpoint = c.record.endpoint;
     call.params = {{QStringLiteral("url"), page.url}, {QStringLiteral("crawlId"), id}};
+    // What each page does before it is read: scrapeOptions' actions, tag filters, headers,
+    // mobile, the screenshot and the json schema's reading.
+    call.page = request.page;
     // The scrape's context: deleting it cancels the scrape (cancel, shutdown).
     auto *context = new QObject(this);
     c.inFlight.insert(page.seq, context);

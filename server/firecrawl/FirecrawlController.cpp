@@ -3,6 +3,7 @@
 #include "FirecrawlErrors.h"
 #include "MapJob.h"
 #include "ScrapeCache.h"
+#include "ScreenshotLinks.h"
 #include "Searxng.h"
 
 #include "cloud/AgentRequest.h"
@@ -40,6 +41,13 @@ constexpr qint64 kMaxSearchAnswerBytes = 5 * 1024 * 1024;
 QString endpointOf(const Exchange &ex)
 {
     return ex.request().path;
+}
+
+// Where links to this server start: the public base URL, or the request's origin.
+QString linkBase(const Settings &settings, const Exchange &ex)
+{
+    const QString base = settings.stringValue(SettingKeys::publicBaseUrl);
+    return base.isEmpty() ? ex.request().origin() : base;
 }
 
 double creditsOf(const QJsonObject &scrapeAnswer)
@@ -134,9 +142,10 @@ void FirecrawlController::load(Exchange &ex, const ScrapeRequest &request, const
 void FirecrawlController::scrape(Exchange &ex, ApiVersion version)
 {
     const QJsonObject body = ex.request().jsonObject();
-    const ScrapeRequest request =
+    ScrapeRequest request =
         readScrapeRequest(body, version, QString(), true, {QStringLiteral("markdown")});
     const QString keyId = ex.request().principal.keyId;
+    request.page.keepImage = screenshotKeeper(m_store, keyId, linkBase(m_settings, ex));
     NetworkPolicy::requireReachable(request.url, QStringLiteral("url"), m_policy.grantFor(keyId));
     requireScriptGrant(ex, request);
 
@@ -168,12 +177,14 @@ void FirecrawlController::scrape(Exchange &ex, ApiVersion version)
              auto finish = [this, pending, request, keyId](const QJsonObject &answer) {
                  if (!pending)
                      return;
-                 if (request.storeInCache && m_cache->capacity() > 0)
+                 // A picture's link lives a day; a cached document could outlive it.
+                 if (request.storeInCache && m_cache->capacity() > 0 && !request.takesPictures())
                      m_cache->store(keyId, request.cacheKey(), answer);
                  pending->respondJson(
                      200, {{QStringLiteral("success"), true}, {QStringLiteral("data"), answer}});
              };
-             if (!request.json) {
+             // json read in the page after the actions is in the document already.
+             if (!request.json || !request.page.extractSchema.isEmpty()) {
                  finish(doc);
                  return;
              }
@@ -315,7 +326,9 @@ void FirecrawlController::readSitemaps(Exchange &ex, const MapRequest &request, 
 
 void FirecrawlController::search(Exchange &ex, ApiVersion version)
 {
-    const SearchRequest request = readSearchRequest(ex.request().jsonObject(), version);
+    SearchRequest request = readSearchRequest(ex.request().jsonObject(), version);
+    request.scrape.page.keepImage =
+        screenshotKeeper(m_store, ex.request().principal.keyId, linkBase(m_settings, ex));
     // The results' pages run the scrapeOptions' actions: the same grant as a scrape's.
     requireScriptGrant(ex, request.scrape);
     const QString base = m_settings.stringValue(SettingKeys::searchSearxngUrl).trimmed();

@@ -21,7 +21,8 @@ constexpr int kMaxHeaderValue = 8192;
 const QStringList &servedFormats()
 {
     static const QStringList f = {QStringLiteral("markdown"), QStringLiteral("html"),
-                                  QStringLiteral("rawHtml"), QStringLiteral("links")};
+                                  QStringLiteral("rawHtml"), QStringLiteral("links"),
+                                  QStringLiteral("screenshot")};
     return f;
 }
 
@@ -29,8 +30,6 @@ const QStringList &servedFormats()
 // without them.
 QString unsupportedFormatReason(const QString &format)
 {
-    if (format.startsWith(QLatin1String("screenshot")))
-        return QStringLiteral("screenshots are not taken by Pilothouse's scrape engine yet");
     if (format == QLatin1String("summary") || format == QLatin1String("changeTracking"))
         return QStringLiteral("the %1 format is not served by Pilothouse").arg(format);
     return {};
@@ -53,6 +52,26 @@ void readJsonFormat(const JsonFields &options, const QString &field, ScrapeReque
         throw DomainError::invalidField(field,
                                         QStringLiteral("json format requires either 'prompt' or "
                                                        "'schema' (or both)"));
+}
+
+// screenshot, screenshot@fullPage (v1), {type:"screenshot", fullPage?, quality?,
+// viewport?} (v2): a PNG of the page after the actions, the viewport's or the whole page's.
+void readScreenshotFormat(const QJsonValue &raw, const QString &name, const QString &field,
+                          ScrapeRequest &r)
+{
+    bool full = name == QLatin1String("screenshot@fullPage");
+    if (raw.isObject()) {
+        const JsonFields options(raw.toObject(), field);
+        full = options.optionalBool(QStringLiteral("fullPage")).value_or(full);
+        if (options.has(QStringLiteral("quality")))
+            (void)options.optionalInt(QStringLiteral("quality"), 0, 100);
+        if (options.has(QStringLiteral("viewport")))
+            r.warnings << QStringLiteral("screenshot viewport is not served: pictures are of the "
+                                         "engine's 1280 x 800 viewport");
+    }
+    if (r.page.screenshot != cloud::PageWork::Shot::None)
+        throw DomainError::invalidField(field, QStringLiteral("only one screenshot format"));
+    r.page.screenshot = full ? cloud::PageWork::Shot::FullPage : cloud::PageWork::Shot::Viewport;
 }
 
 QStringList readFormats(const JsonFields &body, ApiVersion version, const QStringList &defaults,
@@ -90,6 +109,11 @@ QStringList readFormats(const JsonFields &body, ApiVersion version, const QStrin
                     field, QStringLiteral("must be one of %1, json")
                                .arg(servedFormats().join(QStringLiteral(", "))));
             }
+            continue;
+        }
+        if (name == QLatin1String("screenshot") || name == QLatin1String("screenshot@fullPage")) {
+            readScreenshotFormat(raw.at(i), name, field, r);
+            formats << QStringLiteral("screenshot");
             continue;
         }
         if (const QString why = unsupportedFormatReason(name); !why.isEmpty())
@@ -143,7 +167,12 @@ cloud::PageStep readAction(const JsonFields &action, const QString &field)
     } else if (type == QLatin1String("executeJavascript")) {
         step.kind = K::Script;
         step.text = action.requiredString(QStringLiteral("script"));
-    } else if (type == QLatin1String("screenshot") || type == QLatin1String("pdf")) {
+    } else if (type == QLatin1String("screenshot")) {
+        step.kind = K::Screenshot;
+        step.all = action.optionalBool(QStringLiteral("fullPage")).value_or(false);
+        if (action.has(QStringLiteral("quality")))
+            (void)action.optionalInt(QStringLiteral("quality"), 0, 100);
+    } else if (type == QLatin1String("pdf")) {
         throw unsupported(QStringLiteral("UNSUPPORTED_ACTION"), action.path(QStringLiteral("type")),
                           QStringLiteral("the %1 action is not served by Pilothouse's scrape "
                                          "yet")
@@ -152,7 +181,7 @@ cloud::PageStep readAction(const JsonFields &action, const QString &field)
         throw DomainError::invalidField(
             action.path(QStringLiteral("type")),
             QStringLiteral("must be one of wait, click, write, press, scroll, scrape, "
-                           "executeJavascript"));
+                           "executeJavascript, screenshot"));
     }
     return step;
 }
@@ -312,9 +341,13 @@ ScrapeRequest readScrapeRequest(const QJsonObject &object, ApiVersion version,
                                                            "timeout"));
         r.timeoutMs = int(qBound(qint64(100), qint64(*t - waits), qint64(kMaxTimeoutMs)));
     }
-    if (r.json && !r.page.isEmpty())
-        r.warnings << QStringLiteral("json is extracted from the page as it loads, without the "
-                                     "actions and tag filters");
+    // With actions, json is read from the page they left, as Firecrawl reads it: in the
+    // page, by the schema. A prompt alone needs the model's run, which loads the page anew.
+    if (r.json && r.hasActions && !r.jsonSchema.isEmpty())
+        r.page.extractSchema = r.jsonSchema;
+    else if (r.json && !r.page.isEmpty())
+        r.warnings << QStringLiteral("json without a schema is extracted from the page as it "
+                                     "loads, without the actions and tag filters");
     r.maxAgeMs = body.optionalInt(QStringLiteral("maxAge"), 0, 9'007'199'254'740'991LL).value_or(0);
     r.storeInCache = body.optionalBool(QStringLiteral("storeInCache")).value_or(true);
     return r;
@@ -396,6 +429,16 @@ QString ScrapeRequest::cacheKey() const
     return QString::fromUtf8(QJsonDocument(shape).toJson(QJsonDocument::Compact));
 }
 
+bool ScrapeRequest::takesPictures() const
+{
+    if (page.screenshot != cloud::PageWork::Shot::None)
+        return true;
+    for (const cloud::PageStep &step : page.steps)
+        if (step.kind == cloud::PageStep::Kind::Screenshot)
+            return true;
+    return false;
+}
+
 bool hasPage(const QJsonObject &result)
 {
     const QString code =
@@ -412,12 +455,24 @@ QJsonObject documentFor(const QJsonObject &result, const ScrapeRequest &request,
             doc.insert(f, result.value(QStringLiteral("markdown")).toString());
         else if (f == QLatin1String("html") || f == QLatin1String("rawHtml"))
             doc.insert(f, result.value(QStringLiteral("html")).toString());
+        else if (f == QLatin1String("screenshot"))
+            doc.insert(f, result.value(QStringLiteral("screenshot")).toString());
         else if (f == QLatin1String("links")) {
             QJsonArray links;
             for (const QJsonValue &l : result.value(QStringLiteral("links")).toArray())
                 links.append(l.toObject().value(QStringLiteral("href")).toString());
             doc.insert(f, links);
         }
+    }
+    QStringList warnings = request.warnings;
+    if (!request.page.extractSchema.isEmpty()) { // read in the page (PageWork::extractSchema)
+        const QJsonObject read = result.value(QStringLiteral("json")).toObject();
+        doc.insert(QStringLiteral("json"), read.value(QStringLiteral("data")));
+        QStringList missing;
+        for (const QJsonValue &m : read.value(QStringLiteral("missing")).toArray())
+            missing << m.toString();
+        if (!missing.isEmpty())
+            warnings << QStringLiteral("json: missing %1").arg(missing.join(QStringLiteral(", ")));
     }
     const QString finalUrl = result.value(QStringLiteral("finalUrl")).toString();
     QJsonObject meta{
@@ -440,8 +495,8 @@ QJsonObject documentFor(const QJsonObject &result, const ScrapeRequest &request,
     doc.insert(QStringLiteral("metadata"), meta);
     if (request.hasActions)
         doc.insert(QStringLiteral("actions"), result.value(QStringLiteral("actions")));
-    if (!request.warnings.isEmpty())
-        doc.insert(QStringLiteral("warning"), request.warnings.join(QStringLiteral("; ")));
+    if (!warnings.isEmpty())
+        doc.insert(QStringLiteral("warning"), warnings.join(QStringLiteral("; ")));
     return doc;
 }
 

@@ -52,6 +52,9 @@ struct ScrapeRequest
     // What decides the answer besides the page: two requests with the same key get the
     // same document from the same page.
     QString cacheKey() const;
+    // Whether the page's work takes screenshots (the format, or an action): such documents
+    // are not cached, their links expiring (firecrawl/ScreenshotLinks).
+    bool takesPictures() const;
 };
 
 // Reads a Firecrawl scrape body. `prefix` names fields inside an enclosing object

@@ -44,8 +44,8 @@ await attempt('badKey', async () =>
     .scrape(`${site}/page.html`));
 await attempt('badField', async () =>
   app.scrape(`${site}/page.html`, { waitFor: 40000, timeout: 50000 }));
-await attempt('screenshot', async () =>
-  app.scrape(`${site}/page.html`, { formats: ['screenshot'] }));
+await attempt('unserved', async () =>
+  app.scrape(`${site}/page.html`, { formats: ['summary'] }));
 await attempt('v1scrape', async () => {
   const v1 = new FirecrawlAppV1({ apiKey, apiUrl });
   const doc = await v1.scrapeUrl(`${site}/page.html`, { formats: ['markdown', 'links'] });
