@@ -30,6 +30,13 @@
 
 namespace ph::ui {
 
+namespace {
+QString keyText(const ApiKey &key)
+{
+    return QStringLiteral("%1 (%2…)").arg(key.label, key.prefix);
+}
+} // namespace
+
 DevicesDock::DevicesDock(const ConsoleServices &services, QWidget *parent)
     : DevicesDock(services, extensionFolder(QCoreApplication::applicationDirPath()), parent)
 {}
@@ -70,7 +77,15 @@ DevicesDock::DevicesDock(const ConsoleServices &services, const QString &folder,
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &DevicesDock::updateButtons);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &DevicesDock::updateButtons);
-    connect(&services.keyService, &ApiKeyService::keyChanged, this, &DevicesDock::reloadKeys);
+    connect(&services.keyService, &ApiKeyService::keyChanged, this, [this](const QString &id) {
+        // Fired for every use of a key too: the list is read again only when it moved.
+        const auto key = m_services.keyService.lookup(id);
+        const int at = m_key->findData(id);
+        const bool shown = key && key->key.isActive();
+        if (shown == (at >= 0) && (!shown || m_key->itemText(at) == keyText(key->key)))
+            return;
+        reloadKeys();
+    });
     connect(&services.devices, &devices::DeviceService::pairingsWithdrawn, this, [this] {
         m_code->clear();
         m_codeExpiresAt = 0;
@@ -138,9 +153,8 @@ void DevicesDock::reloadKeys()
                                               : m_services.keyService.activeOwnerId();
     m_key->clear();
     for (const ApiKeyService::KeyUsage &k : m_services.keyService.list()) {
-        if (!k.key.isActive())
-            continue;
-        m_key->addItem(QStringLiteral("%1 (%2…)").arg(k.key.label, k.key.prefix), k.key.id);
+        if (k.key.isActive())
+            m_key->addItem(keyText(k.key), k.key.id);
     }
     const int at = m_key->findData(chosen);
     m_key->setCurrentIndex(at >= 0 ? at : 0);

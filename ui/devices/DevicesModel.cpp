@@ -22,14 +22,22 @@ DevicesModel::DevicesModel(devices::DeviceService &devices, ApiKeyService &keys,
         m_rows.prepend(toRow(d));
     connect(&m_devices, &devices::DeviceService::deviceChanged, this,
             &DevicesModel::onDeviceChanged);
-    connect(&m_keys, &ApiKeyService::keyChanged, this, &DevicesModel::refresh);
+    connect(&m_keys, &ApiKeyService::keyChanged, this, &DevicesModel::onKeyChanged);
 }
 
 DeviceListRow DevicesModel::toRow(const devices::DeviceInfo &d) const
 {
     const auto key = m_keys.lookup(d.keyId);
-    return {d.id,        d.name,       d.version,         key ? key->key.label : d.keyId,
-            d.connected, d.lastSeenAt, int(d.tabs.size())};
+    DeviceListRow row;
+    row.id = d.id;
+    row.keyId = d.keyId;
+    row.name = d.name;
+    row.version = d.version;
+    row.keyLabel = key ? key->key.label : d.keyId;
+    row.connected = d.connected;
+    row.lastSeenAt = d.lastSeenAt;
+    row.tabCount = int(d.tabs.size());
+    return row;
 }
 
 void DevicesModel::onDeviceChanged(const QString &deviceId)
@@ -38,16 +46,17 @@ void DevicesModel::onDeviceChanged(const QString &deviceId)
     place(deviceId, fresh ? std::optional<DeviceListRow>(toRow(*fresh)) : std::nullopt, true);
 }
 
-void DevicesModel::refresh()
+void DevicesModel::onKeyChanged(const QString &keyId)
 {
-    // A key's label changed (or a key was used): only rows whose label moved change.
+    // Fired for every use of a key too: only the rows of a key whose label moved change.
+    const auto key = m_keys.lookup(keyId);
+    const QString label = key ? key->key.label : keyId;
     for (int i = 0; i < m_rows.size(); ++i) {
-        const auto fresh = m_devices.find(m_viewer, m_rows.at(i).id);
-        if (!fresh)
+        DeviceListRow row = m_rows.at(i);
+        if (row.keyId != keyId || row.keyLabel == label)
             continue;
-        const DeviceListRow row = toRow(*fresh);
-        if (row.keyLabel != m_rows.at(i).keyLabel)
-            place(row.id, row, true);
+        row.keyLabel = label;
+        place(row.id, row, true);
     }
 }
 

@@ -18,6 +18,7 @@ namespace ph::ui {
 struct DeviceListRow
 {
     QString id;
+    QString keyId;
     QString name;
     QString version;
     QString keyLabel;
@@ -40,8 +41,6 @@ public:
     DevicesModel(devices::DeviceService &devices, ApiKeyService &keys, Principal viewer,
                  QObject *parent = nullptr);
 
-    void refresh();
-
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
@@ -49,6 +48,7 @@ public:
 private:
     DeviceListRow toRow(const devices::DeviceInfo &info) const;
     void onDeviceChanged(const QString &deviceId);
+    void onKeyChanged(const QString &keyId);
 
     devices::DeviceService &m_devices;
     ApiKeyService &m_keys;
