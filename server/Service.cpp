@@ -144,6 +144,11 @@ oauth::OAuthService &Service::oauth()
     return m_oauth->service();
 }
 
+devices::DeviceService &Service::devices()
+{
+    return m_devices->service();
+}
+
 sessions::SessionService &Service::sessions()
 {
     return m_sessions->service();

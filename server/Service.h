@@ -53,7 +53,8 @@ class WebBotAuth;
 } // namespace a2w
 namespace devices {
 class DevicesArea;
-}
+class DeviceService;
+} // namespace devices
 namespace cloud {
 class CloudArea;
 class LibraryRepository;
@@ -149,6 +150,8 @@ public:
     sessions::SessionService &sessions();
     // OAuth sign-in for MCP clients: the grants (API keys panel, /oauth/grants).
     oauth::OAuthService &oauth();
+    // The caller's own browsers through the extension (the console's Devices panel).
+    devices::DeviceService &devices();
     sites::AnalyticsNotifications &analyticsNotifications();
     // What the console reads besides the services: the request log (its activity
     // list), the activity counts (its charts) and the database file (read off-thread).

@@ -8,6 +8,7 @@
 #include "TestService.h"
 
 #include "common/ConsoleServices.h"
+#include "devices/DevicesModel.h"
 #include "keys/KeysModel.h"
 #include "keys/ProfilesModel.h"
 #include "sites/SitesModel.h"
@@ -16,6 +17,7 @@
 
 #include "cloud/LibraryRepository.h"
 #include "core/ApiKeyService.h"
+#include "devices/DeviceService.h"
 #include "sessions/SessionService.h"
 #include "sites/SiteRepository.h"
 #include "sites/SitesArea.h"
@@ -59,6 +61,7 @@ private:
     std::unique_ptr<ui::TriggersModel> m_triggers;
     std::unique_ptr<ui::SitesModel> m_sites;
     std::unique_ptr<ui::ProfilesModel> m_profiles;
+    std::unique_ptr<ui::DevicesModel> m_devices;
 };
 
 void tst_ConsoleSignals::initTestCase()
@@ -79,10 +82,13 @@ void tst_ConsoleSignals::initTestCase()
             return std::make_unique<FakeSessionBrowser>(spec);
         });
     m_profiles = std::make_unique<ui::ProfilesModel>(m_services->sessions, m_services->keyService);
+    m_devices = std::make_unique<ui::DevicesModel>(m_services->devices, m_services->keyService,
+                                                   m_services->operatorPrincipal());
 }
 
 void tst_ConsoleSignals::cleanupTestCase()
 {
+    m_devices.reset();
     m_profiles.reset();
     m_sites.reset();
     m_triggers.reset();
@@ -122,6 +128,10 @@ void tst_ConsoleSignals::anApiChangeReachesItsPanel_data()
                   "sessionStarted")
         << "profiles"
         << "/sessions" << QByteArray(R"({"profile":"made_over_http"})") << "made_over_http";
+    // The code comes from POST /devices/pair first.
+    QTest::newRow("a device claimed over HTTP shows in the devices panel through deviceChanged")
+        << "devices"
+        << "/devices/claim" << QByteArray(R"({"name":"claimed over http"})") << "claimed over http";
 }
 
 void tst_ConsoleSignals::anApiChangeReachesItsPanel()
@@ -144,6 +154,15 @@ void tst_ConsoleSignals::anApiChangeReachesItsPanel()
         spy = std::make_unique<QSignalSpy>(&m_services->library,
                                            &cloud::LibraryRepository::triggerChanged);
         model = m_triggers.get();
+    } else if (panel == QLatin1String("devices")) {
+        spy = std::make_unique<QSignalSpy>(&m_services->devices,
+                                           &devices::DeviceService::deviceChanged);
+        model = m_devices.get();
+        const auto code = m_ph->client().post(QStringLiteral("/devices/pair"), {});
+        QCOMPARE(code.status, 201);
+        QJsonObject withCode = QJsonDocument::fromJson(body).object();
+        withCode.insert(QStringLiteral("code"), code.json().value(QStringLiteral("code")));
+        body = QJsonDocument(withCode).toJson();
     } else if (panel == QLatin1String("profiles")) {
         spy = std::make_unique<QSignalSpy>(&m_services->sessions,
                                            &sessions::SessionService::sessionStarted);

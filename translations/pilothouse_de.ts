@@ -3919,4 +3919,135 @@ curl -H &quot;Authorization: Bearer $%1&quot; \
         <translation>Noch hat sich kein MCP-Client mit OAuth angemeldet. Fügen Sie %1/mcp in einem MCP-Client als Connector hinzu; Sie melden sich an und wählen den Schlüssel, als der er handelt.</translation>
     </message>
 </context>
+<context>
+    <name>ph::ui::DevicesDock</name>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Too many wrong pairing codes were tried: every pending code was withdrawn. Pair again.</source>
+        <translation>Es wurden zu viele falsche Kopplungscodes versucht: Alle offenen Codes wurden zurückgezogen. Bitte erneut koppeln.</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Revoke device</source>
+        <translation>Gerät widerrufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Revoke %1 (key %2)? Its token stops working at once and it is disconnected; to use it again, pair it anew.</source>
+        <translation>%1 (Schlüssel %2) widerrufen? Sein Token gilt sofort nicht mehr und die Verbindung wird getrennt; um es wieder zu nutzen, koppeln Sie es neu.</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Revoked %1.</source>
+        <translation>%1 widerrufen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Devices</source>
+        <translation>Geräte</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>A device is your own Chromium or Chrome with the Pilothouse extension: through /mcp, the key it is paired to can list its tabs and (only if you allow it for that key) run scripts in them, signed in as you. To add one, open chrome://extensions, turn on Developer mode, choose Load unpacked and pick the folder below. Then press Pair a device, open the extension&apos;s options, enter the address %1 and the code, and press Pair. Revoke a device here when you no longer want it reachable.</source>
+        <translation>Ein Gerät ist Ihr eigenes Chromium oder Chrome mit der Pilothouse-Erweiterung: Über /mcp kann der Schlüssel, mit dem es gekoppelt ist, seine Tabs auflisten und (nur wenn Sie es für diesen Schlüssel erlauben) darin Skripte ausführen, angemeldet als Sie. Zum Hinzufügen öffnen Sie chrome://extensions, schalten den Entwicklermodus ein, wählen „Entpackte Erweiterung laden“ und den Ordner unten. Drücken Sie dann „Gerät koppeln“, öffnen Sie die Optionen der Erweiterung, geben Sie die Adresse %1 und den Code ein und drücken Sie „Koppeln“. Widerrufen Sie ein Gerät hier, sobald es nicht mehr erreichbar sein soll.</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Extension folder:</source>
+        <translation>Ordner der Erweiterung:</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>not found beside this program; see docs/api/devices.md</source>
+        <translation>neben diesem Programm nicht gefunden; siehe docs/api/devices.md</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Copy path</source>
+        <translation>Pfad kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Open folder</source>
+        <translation>Ordner öffnen</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>No device is paired yet. Load the extension, then press Pair a device.</source>
+        <translation>Noch kein Gerät gekoppelt. Laden Sie die Erweiterung und drücken Sie dann „Gerät koppeln“.</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>For key:</source>
+        <translation>Für Schlüssel:</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Pair a device</source>
+        <translation>Gerät koppeln</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Pairing code</source>
+        <translation>Kopplungscode</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesDock.cpp" line="1"/>
+        <source>Valid once, until %1.</source>
+        <translation>Einmal gültig, bis %1.</translation>
+    </message>
+</context>
+<context>
+    <name>ph::ui::DevicesModel</name>
+    <message>
+        <location filename="../ui/devices/DevicesModel.cpp" line="1"/>
+        <source>connected</source>
+        <translation>verbunden</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesModel.cpp" line="1"/>
+        <source>offline</source>
+        <translation>offline</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesModel.cpp" line="1"/>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesModel.cpp" line="1"/>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesModel.cpp" line="1"/>
+        <source>API key</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesModel.cpp" line="1"/>
+        <source>Extension</source>
+        <translation>Erweiterung</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesModel.cpp" line="1"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesModel.cpp" line="1"/>
+        <source>Last seen</source>
+        <translation>Zuletzt gesehen</translation>
+    </message>
+    <message>
+        <location filename="../ui/devices/DevicesModel.cpp" line="1"/>
+        <source>Tabs</source>
+        <translation>Tabs</translation>
+    </message>
+</context>
 </TS>

@@ -65,6 +65,11 @@ std::optional<QString> DeviceRepository::takePairing(const QString &codeHash, qi
     return key;
 }
 
+void DeviceRepository::dropPairings()
+{
+    Sql(m_store, QStringLiteral("DELETE FROM device_pairings")).exec();
+}
+
 void DeviceRepository::insert(const DeviceRow &d)
 {
     Sql(m_store, QStringLiteral("INSERT INTO devices (%1) VALUES (:id, :key, :name, :version, "
@@ -105,6 +110,18 @@ QList<DeviceRow> DeviceRepository::ofKey(const QString &keyId) const
                                   "NULL ORDER BY created_at")
                        .arg(kColumns));
     q.bind(QStringLiteral(":key"), keyId).exec();
+    QList<DeviceRow> out;
+    while (q.next())
+        out << fromRow(q);
+    return out;
+}
+
+QList<DeviceRow> DeviceRepository::active() const
+{
+    Sql q(m_store,
+          QStringLiteral("SELECT %1 FROM devices WHERE revoked_at IS NULL ORDER BY created_at")
+              .arg(kColumns));
+    q.exec();
     QList<DeviceRow> out;
     while (q.next())
         out << fromRow(q);

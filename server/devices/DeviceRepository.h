@@ -29,11 +29,15 @@ public:
     void addPairing(const QString &codeHash, const QString &keyId, qint64 expiresAt);
     // Removes the pairing and returns its key when it exists and has not expired.
     std::optional<QString> takePairing(const QString &codeHash, qint64 nowMs);
+    // Withdraws every pending code (too many wrong codes were tried).
+    void dropPairings();
 
     void insert(const DeviceRow &row);
     std::optional<DeviceRow> byTokenHash(const QString &hash) const;
     std::optional<DeviceRow> byId(const QString &id) const;
     QList<DeviceRow> ofKey(const QString &keyId) const;
+    // Every key's devices that are not revoked (the owner's view).
+    QList<DeviceRow> active() const;
     void revoke(const QString &id, qint64 nowMs);
     void touch(const QString &id, qint64 nowMs);
 

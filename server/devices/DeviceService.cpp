@@ -1,5 +1,6 @@
 #include "DeviceService.h"
 
+#include "ClaimLimiter.h"
 #include "DeviceRepository.h"
 
 #include "core/Clock.h"
@@ -9,8 +10,11 @@
 #include "core/Store.h"
 
 #include <QJsonDocument>
+#include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QTimer>
+
+Q_DECLARE_LOGGING_CATEGORY(lcDevices)
 
 namespace ph::devices {
 
@@ -54,6 +58,7 @@ DeviceService::DeviceService(Store &store, const Clock &clock, QObject *parent)
     , m_store(store)
     , m_clock(clock)
     , m_repo(std::make_unique<DeviceRepository>(store))
+    , m_claims(std::make_unique<ClaimLimiter>(clock, kPairingMs))
 {}
 
 DeviceService::~DeviceService()
@@ -65,19 +70,35 @@ DeviceService::~DeviceService()
 
 DeviceService::Pairing DeviceService::pair(const Principal &caller)
 {
-    if (caller.keyId.isEmpty())
+    return pair(caller, caller.keyId);
+}
+
+DeviceService::Pairing DeviceService::pair(const Principal &caller, const QString &keyId)
+{
+    if (caller.keyId.isEmpty() || keyId.isEmpty())
         throw DomainError::forbidden(QStringLiteral("devices are paired to an API key"));
+    if (keyId != caller.keyId && !caller.owner)
+        throw DomainError::forbidden(
+            QStringLiteral("only the owner pairs devices for another key"));
     Pairing p;
     p.code = newCode();
     p.expiresAt = m_clock.nowMs() + kPairingMs;
-    m_repo->addPairing(codeHash(p.code), caller.keyId, p.expiresAt);
+    m_repo->addPairing(codeHash(p.code), keyId, p.expiresAt);
     return p;
 }
 
 DeviceService::Claimed DeviceService::claim(const QString &code, const QString &name,
-                                            const QString &version)
+                                            const QString &version, const QString &client)
 {
+    m_claims->admit(client);
     const std::optional<QString> key = m_repo->takePairing(codeHash(code), m_clock.nowMs());
+    if (!key && m_claims->wrongCode()) {
+        // Never the codes in the log: only that they are gone.
+        qCWarning(lcDevices) << ClaimLimiter::kWrongCodes
+                             << "wrong pairing codes: every pending code was withdrawn";
+        m_repo->dropPairings();
+        Q_EMIT pairingsWithdrawn();
+    }
     if (!key)
         throw DomainError(DomainError::Kind::Invalid, QStringLiteral("INVALID_PAIRING_CODE"),
                           QStringLiteral("code is unknown, used or expired; pair again"),
@@ -91,42 +112,72 @@ DeviceService::Claimed DeviceService::claim(const QString &code, const QString &
     row.tokenHash = Ids::sha256Hex(token.toUtf8());
     row.createdAt = m_clock.nowMs();
     m_repo->insert(row);
-    Q_EMIT devicesChanged();
+    changed(row.id);
     return {row.id, token};
+}
+
+DeviceInfo DeviceService::infoOf(const DeviceRow &row) const
+{
+    DeviceInfo info;
+    info.id = row.id;
+    info.keyId = row.keyId;
+    info.name = row.name;
+    info.version = row.version;
+    info.createdAt = row.createdAt;
+    info.lastSeenAt = row.lastSeenAt.value_or(0);
+    const auto live = m_live.constFind(row.id);
+    if (live != m_live.constEnd()) {
+        info.connected = true;
+        info.lastSeenAt = live->lastActive;
+        info.tabs = live->tabs;
+    }
+    return info;
+}
+
+void DeviceService::changed(const QString &deviceId)
+{
+    Q_EMIT deviceChanged(deviceId);
+    Q_EMIT devicesChanged();
 }
 
 QList<DeviceInfo> DeviceService::list(const Principal &caller) const
 {
     QList<DeviceInfo> out;
-    for (const DeviceRow &row : m_repo->ofKey(caller.keyId)) {
-        DeviceInfo info;
-        info.id = row.id;
-        info.name = row.name;
-        info.version = row.version;
-        info.createdAt = row.createdAt;
-        info.lastSeenAt = row.lastSeenAt.value_or(0);
-        const auto live = m_live.constFind(row.id);
-        if (live != m_live.constEnd()) {
-            info.connected = true;
-            info.lastSeenAt = live->lastActive;
-            info.tabs = live->tabs;
-        }
-        out << info;
-    }
+    for (const DeviceRow &row : m_repo->ofKey(caller.keyId))
+        out << infoOf(row);
     return out;
+}
+
+QList<DeviceInfo> DeviceService::listAll(const Principal &caller) const
+{
+    if (!caller.owner)
+        throw DomainError::forbidden(QStringLiteral("only the owner sees every key's devices"));
+    QList<DeviceInfo> out;
+    for (const DeviceRow &row : m_repo->active())
+        out << infoOf(row);
+    return out;
+}
+
+std::optional<DeviceInfo> DeviceService::find(const Principal &caller,
+                                              const QString &deviceId) const
+{
+    const std::optional<DeviceRow> row = m_repo->byId(deviceId);
+    if (!row || row->revokedAt || (row->keyId != caller.keyId && !caller.owner))
+        return std::nullopt;
+    return infoOf(*row);
 }
 
 void DeviceService::revoke(const Principal &caller, const QString &deviceId)
 {
     const std::optional<DeviceRow> row = m_repo->byId(deviceId);
-    if (!row || row->keyId != caller.keyId || row->revokedAt)
+    if (!row || (row->keyId != caller.keyId && !caller.owner) || row->revokedAt)
         throw DomainError::notFound(QStringLiteral("no device %1").arg(deviceId));
     m_repo->revoke(deviceId, m_clock.nowMs());
     const Connection connection = m_live.value(deviceId).connection;
     detach(deviceId);
     if (connection.close)
         connection.close();
-    Q_EMIT devicesChanged();
+    changed(deviceId);
 }
 
 void DeviceService::setScriptsGranted(const Principal &caller, const QString &keyId, bool granted)
@@ -158,7 +209,7 @@ QString DeviceService::attach(const QString &token, const QString &name, const Q
     live.lastActive = m_clock.nowMs();
     m_live.insert(row->id, live);
     m_repo->touch(row->id, live.lastActive);
-    Q_EMIT devicesChanged();
+    changed(row->id);
     return row->id;
 }
 
@@ -174,7 +225,7 @@ void DeviceService::detach(const QString &deviceId)
     for (const QString &id : std::as_const(gone))
         finish(id, {}, QStringLiteral("the device disconnected"));
     m_repo->touch(deviceId, m_clock.nowMs());
-    Q_EMIT devicesChanged();
+    changed(deviceId);
 }
 
 void DeviceService::seen(const QString &deviceId)
@@ -191,7 +242,7 @@ void DeviceService::setTabs(const QString &deviceId, const QJsonArray &tabs)
         return;
     live->tabs = tabs;
     live->lastActive = m_clock.nowMs();
-    Q_EMIT devicesChanged();
+    changed(deviceId);
 }
 
 void DeviceService::resolve(const QString &deviceId, const QString &callId,

@@ -54,7 +54,8 @@ void DevicesController::claim(Exchange &ex)
     const QString code = fields.requiredString(QStringLiteral("code"));
     const QString name = fields.optionalString(QStringLiteral("name")).value_or(QString());
     const QString version = fields.optionalString(QStringLiteral("version")).value_or(QString());
-    const DeviceService::Claimed c = m_devices.claim(code, name, version);
+    const DeviceService::Claimed c =
+        m_devices.claim(code, name, version, ex.request().remoteAddress.toString());
     ex.respondJson(201,
                    {{QStringLiteral("deviceId"), c.deviceId}, {QStringLiteral("token"), c.token}});
 }

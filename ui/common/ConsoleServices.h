@@ -33,6 +33,9 @@ class RuntimeService;
 namespace oauth {
 class OAuthService;
 }
+namespace devices {
+class DeviceService;
+}
 namespace sessions {
 class SessionService;
 }
@@ -74,6 +77,8 @@ struct ConsoleServices
     sessions::SessionService &sessions;
     // OAuth sign-in for MCP clients (issue 32): the keys panel's grants.
     oauth::OAuthService &oauth;
+    // The caller's own browsers through the extension (issue 32): the Devices panel.
+    devices::DeviceService &devices;
     // The API's base URL as it is now (the port is known once the service listens).
     std::function<QString()> apiAddress;
     // The data directory chosen at start (--data-dir).

@@ -5,6 +5,7 @@
 #include "a2w/A2wRunsDock.h"
 #include "browserviews/BrowserViewsDock.h"
 #include "deliveries/DeliveriesDock.h"
+#include "devices/DevicesDock.h"
 #include "keys/KeysDock.h"
 #include "overview/OverviewDock.h"
 #include "proposals/ProposalsDock.h"
@@ -89,8 +90,9 @@ void MainWindow::addPanelNavigation()
 {
     // Keyboard: Ctrl+1 … Ctrl+0 go to the first ten panels, Ctrl+PgDown / Ctrl+PgUp to the
     // next and previous one; every panel is in View > Go to panel.
-    m_panels = {m_overview,     m_trajectories, m_a2wRuns, m_deliveries,   m_triggers, m_proposals,
-                m_browserViews, m_tools,        m_keys,    m_settingsDock, m_sitesDock};
+    m_panels = {m_overview, m_trajectories, m_a2wRuns,      m_deliveries,
+                m_triggers, m_proposals,    m_browserViews, m_tools,
+                m_keys,     m_settingsDock, m_sitesDock,    m_devicesDock};
     m_viewMenu->addSeparator();
     m_goMenu = m_viewMenu->addMenu(icon(Icon::Open), QString());
     for (int i = 0; i < m_panels.size(); ++i) {
@@ -197,6 +199,10 @@ void MainWindow::addPanels(const ConsoleServices &services)
     addDockWidget(Qt::BottomDockWidgetArea, m_sitesDock);
     tabifyDockWidget(m_settingsDock, m_sitesDock);
     m_viewMenu->addAction(m_sitesDock->toggleViewAction());
+    m_devicesDock = new DevicesDock(services, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_devicesDock);
+    tabifyDockWidget(m_sitesDock, m_devicesDock);
+    m_viewMenu->addAction(m_devicesDock->toggleViewAction());
 }
 
 MainWindow::~MainWindow() = default;

@@ -20,6 +20,7 @@ class StatusBar;
 class BrowserViewsDock;
 class A2wRunsDock;
 class DeliveriesDock;
+class DevicesDock;
 class KeysDock;
 class ProposalsDock;
 class SettingsDock;
@@ -94,6 +95,7 @@ private:
     KeysDock *m_keys;
     SettingsDock *m_settingsDock;
     SitesDock *m_sitesDock;
+    DevicesDock *m_devicesDock;
     StatusBar *m_statusBar;
     QMenu *m_fileMenu;
     QMenu *m_viewMenu;
