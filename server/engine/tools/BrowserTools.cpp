@@ -306,8 +306,8 @@ void personGate(const Call &c, const QJsonObject &act)
                      q.options = {QStringLiteral("done")};
                      ToolResult r;
                      // confirmationRequired: the step did nothing, a replay skips it (AgentRun).
-            r.output = QJsonObject{{QStringLiteral("confirmationRequired"), true},
-                                   {QStringLiteral("gate"), gate}};
+                     r.output = QJsonObject{{QStringLiteral("confirmationRequired"), true},
+                                            {QStringLiteral("gate"), gate}};
                      r.summary = QStringLiteral("waiting for a person: %1").arg(reason);
                      r.pause = true;
                      r.questions = {q};
