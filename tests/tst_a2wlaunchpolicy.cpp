@@ -84,8 +84,7 @@ void tst_A2wLaunchPolicy::plansARun_data()
         << QByteArray(
                R"({"url":"https://shop.test/","prompt":"order","capabilityId":"buy","args":{"size":2}})")
         << QString() << QStringLiteral("cloud")
-        << QStringLiteral("order\nOrder\nWith these values:\nsize: 2")
-        << QString();
+        << QStringLiteral("order\nOrder\nWith these values:\nsize: 2") << QString();
     QTest::newRow("Prefer asks for the visitor's browser where the site allows handoffs")
         << QByteArray(R"({"url":"https://shop.test/","prompt":"find a kettle"})")
         << QStringLiteral("browser") << QStringLiteral("browser") << QStringLiteral("find a kettle")
