@@ -53,6 +53,8 @@ private Q_SLOTS:
     void signsInWithAnEmailedLink();
     void asksAPersonBeforeSendingAForm();
     void cancelsWhenThePersonDeclines();
+    void parksWhatAPageAsksOfAPerson_data();
+    void parksWhatAPageAsksOfAPerson();
     void letsAGetFormThroughWithoutAsking();
     void refusesAuthInputARunDoesNotWaitFor_data();
     void refusesAuthInputARunDoesNotWaitFor();
@@ -72,6 +74,7 @@ private Q_SLOTS:
     void rateLimitsAnAnonymousAddress();
     void neverStoresAnAccessToken();
     void offersItsTableAsCsvAndJson();
+    void makesOnlyTheFilesItsArtifactsName();
     void keepsWaitingRunsAcrossARestartAndFailsLostOnes();
     void keepsTheConfirmationGateAcrossARestart();
     void runsThePythonVisitingAgentOfTheDocs();
@@ -201,6 +204,27 @@ void tst_A2w::initTestCase()
                                        "</button></form>")));
     m_site.page("/order/place",
                 htmlPage(QStringLiteral("Thank you"), QStringLiteral("<h1>Order placed</h1>")));
+    // Pages that ask something of a person (issue 34): a payment step with its total, a
+    // human-verification widget, terms to accept, each before a form that goes on.
+    m_site.page("/checkout",
+                htmlPage(QStringLiteral("Checkout"),
+                         QStringLiteral("<h1>Checkout</h1><p>Sextant 310.00</p><p>Total $310.00"
+                                        "</p><form method=\"post\" action=\"/checkout/pay\">"
+                                        "<button type=\"submit\">Place order</button></form>")));
+    m_site.page("/human",
+                htmlPage(QStringLiteral("Check"),
+                         QStringLiteral("<h1>One moment</h1><div class=\"g-recaptcha\" "
+                                        "data-sitekey=\"k\">[x] I'm not a robot</div><form "
+                                        "method=\"post\" action=\"/checkout/pay\"><button "
+                                        "type=\"submit\">Continue</button></form>")));
+    m_site.page("/terms",
+                htmlPage(QStringLiteral("Terms"),
+                         QStringLiteral("<h1>Almost there</h1><form method=\"post\" "
+                                        "action=\"/checkout/pay\"><label><input type=\"checkbox"
+                                        "\" name=\"t\"> I agree to the Terms of Service</label>"
+                                        "<button type=\"submit\">Continue</button></form>")));
+    m_site.page("/checkout/pay",
+                htmlPage(QStringLiteral("Thank you"), QStringLiteral("<h1>Done</h1>")));
     m_site.page("/find",
                 htmlPage(QStringLiteral("Find"),
                          QStringLiteral("<form method=\"get\" action=\"/found\"><input "
@@ -369,6 +393,12 @@ void tst_A2w::refusesContractErrors_data()
         "SHORTCUT_NOT_FOUND", "shortcutId");
     row("refuses a playbook the site does not publish", {{"url", url}, {"playbookId", "nope"}}, 404,
         "PLAYBOOK_NOT_FOUND", "playbookId");
+    row("refuses a capability the site does not declare instead of handing it to the planner",
+        {{"url", url}, {"prompt", "x"}, {"capabilityId", "refunds.issue"}}, 404,
+        "CAPABILITY_NOT_FOUND", "capabilityId");
+    row("refuses an artifact name that is no file a run makes",
+        {{"url", url}, {"prompt", "x"}, {"artifacts", QJsonArray{"table.csv", "report.pdf"}}}, 400,
+        "INVALID_FIELD", "artifacts[1]");
 }
 
 void tst_A2w::refusesContractErrors()
@@ -564,6 +594,9 @@ void tst_A2w::signsInWithAOneTimeCodeGivenOnce()
     QCOMPARE(auth.value(QStringLiteral("status")).toString(), QStringLiteral("awaiting"));
     QCOMPARE(auth.value(QStringLiteral("kind")).toString(), QStringLiteral("otp"));
     QVERIFY(!auth.value(QStringLiteral("prompt")).toString().isEmpty());
+    // The code page shows where it sent the code: authInput names it, masked.
+    QCOMPARE(auth.value(QStringLiteral("emailMasked")).toString(),
+             QStringLiteral("a•••@example.org"));
     // An ordinary answer does not resume a sign-in.
     QCOMPARE(
         HttpClient()
@@ -684,6 +717,74 @@ void tst_A2w::asksAPersonBeforeSendingAForm()
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     QCOMPARE(m_site.hits("/order/place"), placed + 1);
     // Used: the link confirms nothing more.
+    QCOMPARE(HttpClient()
+                 .send("POST", confirm, "decision=confirm",
+                       {{"Content-Type", "application/x-www-form-urlencoded"}})
+                 .status,
+             404);
+}
+
+void tst_A2w::parksWhatAPageAsksOfAPerson_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("button");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("a payment step with its total waits for the payment's confirmation")
+        << "/checkout"
+        << "Place order"
+        << "payment_confirmation_required"
+        << "$310.00";
+    QTest::newRow("a reCAPTCHA widget waits for a person to prove they are human")
+        << "/human"
+        << "Continue"
+        << "human_verification_required"
+        << "recaptcha";
+    QTest::newRow("an unchecked terms box waits for a person to accept the terms")
+        << "/terms"
+        << "Continue"
+        << "terms_acknowledgement_required"
+        << "Terms of Service";
+}
+
+// The page, not the planner, says what a person must do: the run parks with that reason
+// before the step, shows it behind a signed confirm link (forged: nothing; used: nothing
+// more), and goes on where it was once the person says it is done.
+void tst_A2w::parksWhatAPageAsksOfAPerson()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, button);
+    QFETCH(QString, reason);
+    QFETCH(QString, shown);
+    const int paid = m_site.hits("/checkout/pay");
+    const HttpResponse r =
+        create({{QStringLiteral("url"), m_site.url(path)},
+                {QStringLiteral("prompt"), QStringLiteral("click \"%1\"").arg(button)}},
+               {{"Prefer", "wait=25"}});
+    QJsonObject o = r.json();
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    const QJsonObject input = o.value(QStringLiteral("input")).toObject();
+    QCOMPARE(input.value(QStringLiteral("reason")).toString(), reason);
+    QVERIFY2(input.value(QStringLiteral("message")).toString().contains(shown),
+             qPrintable(input.value(QStringLiteral("message")).toString()));
+    QCOMPARE(m_site.hits("/checkout/pay"), paid); // nothing sent
+    const QString confirm = input[QStringLiteral("links")][QStringLiteral("confirm")].toString();
+    QVERIFY(confirm.contains(QLatin1String("/v2/a2w/confirm/")));
+    const HttpResponse page = HttpClient().get(confirm);
+    QCOMPARE(page.status, 200);
+    QVERIFY2(page.body.contains(shown.toHtmlEscaped().toUtf8()), page.body.constData());
+    QCOMPARE(HttpClient().get(confirm.section(QStringLiteral("sig="), 0, 0) + "sig=forged").status,
+             404);
+    QCOMPARE(HttpClient()
+                 .send("POST", confirm, "decision=confirm",
+                       {{"Content-Type", "application/x-www-form-urlencoded"}})
+                 .status,
+             200);
+    const QString run = o.value(QStringLiteral("run")).toString();
+    o = HttpClient::pollUntil(run, {QStringLiteral("completed"), QStringLiteral("failed")});
+    QVERIFY2(o.value(QStringLiteral("status")).toString() == QLatin1String("completed"),
+             qPrintable(o.value(QStringLiteral("error")).toString()));
+    QCOMPARE(m_site.hits("/checkout/pay"), paid + 1);
     QCOMPARE(HttpClient()
                  .send("POST", confirm, "decision=confirm",
                        {{"Content-Type", "application/x-www-form-urlencoded"}})
@@ -1002,6 +1103,23 @@ void tst_A2w::createsFromAGetLinkAsMarkdown()
     QCOMPARE(refused.status, 400);
     QCOMPARE(refused.json().value(QStringLiteral("code")).toString(),
              QStringLiteral("POST_ONLY_FIELD"));
+    // A refused GET-create is still a link: not indexed either.
+    QCOMPARE(refused.header("x-robots-tag"), QByteArray("noindex, nofollow, noarchive"));
+    const HttpResponse badWait = HttpClient(m_ph->base())
+                                     .get(QStringLiteral("/v2/a2w/runs?prompt=x&wait=soon&url=") +
+                                          QString::fromLatin1(QUrl::toPercentEncoding(shop())));
+    QCOMPARE(badWait.status, 400);
+    QCOMPARE(badWait.header("x-robots-tag"), QByteArray("noindex, nofollow, noarchive"));
+    // A link written by hand or by a form encodes spaces as '+': the task reads them as
+    // spaces (the run line shows the task).
+    const HttpResponse plus =
+        HttpClient(m_ph->base())
+            .get(QStringLiteral("/v2/a2w/runs?prompt=Read+the+page&wait=0&url=") +
+                 QString::fromLatin1(QUrl::toPercentEncoding(m_site.url(QStringLiteral("/hang")))));
+    QCOMPARE(plus.status, 201);
+    const QString plusMd = QString::fromUtf8(plus.body);
+    QVERIFY2(plusMd.contains(QLatin1String("(Read the page on ")), qPrintable(plusMd));
+    HttpClient().send("DELETE", plusMd.section(QStringLiteral("**Run:** "), 1).section(u' ', 0, 0));
     for (const QJsonObject &o : {r.json(), j.json()})
         Q_UNUSED(o);
     // Leave nothing hanging for later tests.
@@ -1215,6 +1333,26 @@ void tst_A2w::offersItsTableAsCsvAndJson()
     // A re-GET signs the links afresh (a later expiry, a new signature).
     const QString first = a.json()[QStringLiteral("expiresAt")].toString();
     QTRY_VERIFY(HttpClient().get(url).json()[QStringLiteral("expiresAt")].toString() > first);
+}
+
+// `artifacts` names select the files: here the CSV table alone (no JSON table, no
+// spreadsheet, document or picture).
+void tst_A2w::makesOnlyTheFilesItsArtifactsName()
+{
+    const HttpResponse r =
+        create({{QStringLiteral("url"), shop()},
+                {QStringLiteral("prompt"), QStringLiteral("List the products")},
+                {QStringLiteral("artifacts"), QJsonArray{QStringLiteral("table.csv")}}},
+               {{"Prefer", "wait=25"}});
+    QCOMPARE(r.json().value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    const QString run = r.json().value(QStringLiteral("run")).toString();
+    const HttpResponse a = HttpClient().get(run.section(u'?', 0, 0) +
+                                            QStringLiteral("/artifacts?") + run.section(u'?', 1));
+    QCOMPARE(a.status, 200);
+    QStringList names;
+    for (const QJsonValue &v : a.json().value(QStringLiteral("artifacts")).toArray())
+        names << v.toObject().value(QStringLiteral("name")).toString();
+    QCOMPARE(names, QStringList{QStringLiteral("table.csv")});
 }
 
 void tst_A2w::keepsWaitingRunsAcrossARestartAndFailsLostOnes()

@@ -27,7 +27,10 @@ namespace {
 const char *kShop = R"({"shortcuts":[
     {"id":"kettles","label":"Find kettles","prompt":"find kettles","engagementKind":"support",
      "steps":[{"title":"Search","prompt":"kettle"}]},
-    {"id":"order","kind":"journey","label":"Order","capabilityId":"buy"}]})";
+    {"id":"order","kind":"journey","label":"Order","capabilityId":"buy"},
+    {"id":"reorder","label":"Reorder","prompt":"reorder","capabilityId":"orders.repeat",
+     "argsSchema":{"type":"object","properties":{"orderId":{"type":"string","minLength":1}},
+                   "required":["orderId"],"additionalProperties":false}}]})";
 
 struct Policy
 {
@@ -72,12 +75,16 @@ void tst_A2wLaunchPolicy::plansARun_data()
         << QByteArray(R"({"url":"https://shop.test/","shortcutId":"kettles"})") << QString()
         << QStringLiteral("cloud") << QStringLiteral("find kettles\nStep 1: Search — kettle")
         << QStringLiteral("support");
-    QTest::newRow("a capability the caller names is a hint to the planner, with its values")
+    QTest::newRow("a shortcut called by its capability runs once with the values its schema admits")
+        << QByteArray(
+               R"({"url":"https://shop.test/","shortcutId":"reorder","capabilityId":"orders.repeat","args":{"orderId":"A7"}})")
+        << QString() << QStringLiteral("cloud")
+        << QStringLiteral("reorder\nWith these values:\norderId: A7") << QString();
+    QTest::newRow("a declared capability beside a prompt adds its entry and values")
         << QByteArray(
                R"({"url":"https://shop.test/","prompt":"order","capabilityId":"buy","args":{"size":2}})")
         << QString() << QStringLiteral("cloud")
-        << QStringLiteral("order\nUse the capability buy\nWith these values:\nsize: 2")
-        << QString();
+        << QStringLiteral("order\nOrder\nWith these values:\nsize: 2") << QString();
     QTest::newRow("Prefer asks for the visitor's browser where the site allows handoffs")
         << QByteArray(R"({"url":"https://shop.test/","prompt":"find a kettle"})")
         << QStringLiteral("browser") << QStringLiteral("browser") << QStringLiteral("find a kettle")
@@ -139,6 +146,30 @@ void tst_A2wLaunchPolicy::refusesARun_data()
         << QByteArray("{}")
         << QByteArray(R"({"url":"https://shop.test/","prompt":"x","commerce":{"maxTotal":5}})")
         << QStringLiteral("TRUST_TIER_TOO_LOW");
+    QTest::newRow("a capability the site does not declare is not found, never planner text")
+        << QByteArray(kShop)
+        << QByteArray(R"({"url":"https://shop.test/","prompt":"x","capabilityId":"refund"})")
+        << QStringLiteral("CAPABILITY_NOT_FOUND");
+    QTest::newRow("a disabled capability is not found")
+        << QByteArray(
+               R"({"shortcuts":[{"id":"o","label":"O","capabilityId":"buy","enabled":false}]})")
+        << QByteArray(R"({"url":"https://shop.test/","prompt":"x","capabilityId":"buy"})")
+        << QStringLiteral("CAPABILITY_NOT_FOUND");
+    QTest::newRow("an argument of the wrong type is refused by the capability's schema")
+        << QByteArray(kShop)
+        << QByteArray(
+               R"({"url":"https://shop.test/","prompt":"x","capabilityId":"orders.repeat","args":{"orderId":7}})")
+        << QStringLiteral("INVALID_FIELD");
+    QTest::newRow("an argument the capability's schema does not know is refused")
+        << QByteArray(kShop)
+        << QByteArray(
+               R"({"url":"https://shop.test/","prompt":"x","capabilityId":"orders.repeat","args":{"orderId":"A7","x":1}})")
+        << QStringLiteral("INVALID_FIELD");
+    QTest::newRow("a missing required argument is refused")
+        << QByteArray(kShop)
+        << QByteArray(
+               R"({"url":"https://shop.test/","shortcutId":"reorder","capabilityId":"orders.repeat"})")
+        << QStringLiteral("INVALID_FIELD");
 }
 
 void tst_A2wLaunchPolicy::refusesARun()
@@ -154,6 +185,11 @@ void tst_A2wLaunchPolicy::refusesARun()
         QFAIL("planned");
     } catch (const DomainError &e) {
         QCOMPARE(e.code(), code);
+        // The refusal names the field: the capability, or its arguments.
+        if (code == QLatin1String("CAPABILITY_NOT_FOUND"))
+            QCOMPARE(e.field(), QStringLiteral("capabilityId"));
+        if (code == QLatin1String("INVALID_FIELD"))
+            QCOMPARE(e.field(), QStringLiteral("args"));
     }
 }
 

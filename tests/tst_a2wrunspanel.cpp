@@ -38,6 +38,7 @@ private Q_SLOTS:
     void showsARunTheVisitorDeclined();
     void answersAQuestionOfARealRun();
     void confirmsAnActionOfARealRun();
+    void letsTheOperatorConfirmWhatAPageAsksOfAPerson();
     void offersTheLiveBrowserViews();
     void listsDelegatedSessionsAndRevokesOne();
     void listsVisitorSessionsAndEndsARun();
@@ -74,6 +75,10 @@ void tst_A2wRunsPanel::initTestCase()
     m_site.page("/order", "<!doctype html><title>Basket</title><form method=post "
                           "action=/order/place><button type=submit>Place order</button></form>");
     m_site.page("/order/place", "<!doctype html><title>Thanks</title><h1>Order placed</h1>");
+    m_site.page("/checkout", "<!doctype html><title>Checkout</title><p>Total $40.00</p><form "
+                             "method=post action=/checkout/pay><button type=submit>Place order"
+                             "</button></form>");
+    m_site.page("/checkout/pay", "<!doctype html><title>Thanks</title><h1>Paid</h1>");
     m_ph = std::make_unique<TestService>();
     QVERIFY(m_ph->ok());
     QCOMPARE(
@@ -222,6 +227,36 @@ void tst_A2wRunsPanel::confirmsAnActionOfARealRun()
                               30000);
     QCOMPARE(m_site.hits("/order/place"), 1);
     QVERIFY(!m_dock->confirmButton()->isEnabled());
+}
+
+// A payment step parks the run with its reason; the list says what it waits for and the
+// operator's Confirm is the person's "Done": the held order is sent once, then.
+void tst_A2wRunsPanel::letsTheOperatorConfirmWhatAPageAsksOfAPerson()
+{
+    const QString id = create({{QStringLiteral("url"), m_site.url(QStringLiteral("/checkout"))},
+                               {QStringLiteral("prompt"), QStringLiteral("click \"Place order\"")}},
+                              "execution=cloud");
+    QTRY_COMPARE_WITH_TIMEOUT(m_ph->service().a2w().find(id)->status,
+                              QStringLiteral("input_required"), 30000);
+    QCOMPARE(m_ph->service().a2w().find(id)->input.value(QStringLiteral("reason")).toString(),
+             QStringLiteral("payment_confirmation_required"));
+    QVERIFY(m_dock->select(id));
+    QVERIFY(m_dock->confirmButton()->isEnabled());
+    QVERIFY(!m_dock->answerButton()->isEnabled());
+    bool listed = false;
+    const QAbstractItemModel *model = m_dock->view()->model();
+    for (int row = 0; row < model->rowCount(); ++row)
+        for (int column = 0; column < model->columnCount(); ++column)
+            listed |= model->index(row, column)
+                          .data()
+                          .toString()
+                          .contains(QLatin1String("waits for a person: a payment to confirm"));
+    QVERIFY(listed);
+    QCOMPARE(m_site.hits("/checkout/pay"), 0);
+    m_dock->confirmButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(m_ph->service().a2w().find(id)->status, QStringLiteral("completed"),
+                              30000);
+    QCOMPARE(m_site.hits("/checkout/pay"), 1);
 }
 
 void tst_A2wRunsPanel::offersTheLiveBrowserViews()

@@ -283,6 +283,8 @@ private Q_SLOTS:
     void countsAProxyConnectionForTheClientOfEachRequest();
     void refusesToWriteAHeaderThatWouldSplitTheResponse_data();
     void refusesToWriteAHeaderThatWouldSplitTheResponse();
+    void decodesTheQueryAsFormsEncodeIt_data();
+    void decodesTheQueryAsFormsEncodeIt();
     void cleanup();
 
 private:
@@ -1028,6 +1030,28 @@ void tst_HttpServer::refusesToWriteAHeaderThatWouldSplitTheResponse()
     const QByteArray ok = HttpClient::raw(
         m_server->port(), "GET /header?v=fine%20value HTTP/1.1\r\nHost: x\r\n\r\n", 5000, "ok");
     QVERIFY2(ok.contains("X-Echo: fine value\r\n"), ok.constData());
+}
+
+void tst_HttpServer::decodesTheQueryAsFormsEncodeIt_data()
+{
+    QTest::addColumn<QByteArray>("query");
+    QTest::addColumn<QByteArray>("decoded");
+    QTest::newRow("reads a plus in the query as a space")
+        << QByteArray("v=List+the+products") << QByteArray("List the products");
+    QTest::newRow("reads %20 as a space") << QByteArray("v=List%20the") << QByteArray("List the");
+    QTest::newRow("reads %2B as a plus") << QByteArray("v=1%2B1") << QByteArray("1+1");
+    QTest::newRow("reads a plus in a later parameter as a space")
+        << QByteArray("a=1&v=a+b%2Bc") << QByteArray("a b+c");
+}
+
+// Every route reads its query through Request::query, which the server decodes once.
+void tst_HttpServer::decodesTheQueryAsFormsEncodeIt()
+{
+    QFETCH(QByteArray, query);
+    QFETCH(QByteArray, decoded);
+    const QByteArray reply = HttpClient::raw(
+        m_server->port(), "GET /header?" + query + " HTTP/1.1\r\nHost: x\r\n\r\n", 5000, "ok");
+    QVERIFY2(reply.contains("X-Echo: " + decoded + "\r\n"), reply.constData());
 }
 
 // The helpers that hand a body to a test (agent(body, status) …) go through

@@ -173,6 +173,7 @@ private Q_SLOTS:
     void sendsAClaimedRunsResultOnlyAsTheVisitorShares();
     void sendsTheOwnersAnalyticsNotifications();
     void letsTheSitesServerMintBootstrapAndContextTokens();
+    void exchangesAContextTokenOnTheBootstrapOpen();
     void actsOnAnExternalPageInTheCloudBrowser();
     void opensEachRouteWithItsOwnCredentialOnly_data();
     void opensEachRouteWithItsOwnCredentialOnly();
@@ -1655,6 +1656,56 @@ void tst_Runtime::letsTheSitesServerMintBootstrapAndContextTokens()
     // A context token's payload is sealed until it is exchanged (then the session keeps
     // the sanitized context, as it keeps visitor.context).
     QVERIFY(!bytes.contains("customer-77"));
+}
+
+// visitor.contextToken is read on session/open (spec: "session/open (bootstrap)" accepts
+// it), not only on /session/context.
+void tst_Runtime::exchangesAContextTokenOnTheBootstrapOpen()
+{
+    HttpResponse r = m_ph->client().post(QStringLiteral("/generateSiteSecret"),
+                                         {{QStringLiteral("keyId"), m_keyId}});
+    QCOMPARE(r.status, 201);
+    HttpClient server(m_ph->base());
+    server.setBearer(r.json().value(QStringLiteral("secretKey")).toString());
+    r = server.post(QStringLiteral("/v2/runtime/site-tokens"),
+                    {{QStringLiteral("kind"), QStringLiteral("context")},
+                     {QStringLiteral("context"),
+                      QJsonObject{{QStringLiteral("plan"), QStringLiteral("platinum")}}}});
+    QCOMPARE(r.status, 201);
+    const QString token = dataOf(r).value(QStringLiteral("contextToken")).toString();
+    const auto openWith = [&](const QJsonValue &contextToken) {
+        HttpClient page(m_ph->base());
+        return page.post(
+            QStringLiteral("/v2/runtime/session/open"),
+            {{QStringLiteral("siteId"), m_siteId},
+             {QStringLiteral("url"), QStringLiteral("https://shop.example/")},
+             {QStringLiteral("publicKey"), m_publicKey},
+             {QStringLiteral("visitor"),
+              QJsonObject{{QStringLiteral("context"),
+                           QJsonObject{{QStringLiteral("lang"), QStringLiteral("de")}}},
+                          {QStringLiteral("contextToken"), contextToken}}}});
+    };
+    r = openWith(token);
+    QCOMPARE(r.status, 200);
+    QCOMPARE(dataOf(r)[QStringLiteral("contextToken")][QStringLiteral("status")].toString(),
+             QStringLiteral("resolved"));
+    QCOMPARE(dataOf(r)[QStringLiteral("context")][QStringLiteral("plan")].toString(),
+             QStringLiteral("platinum"));
+    QCOMPARE(dataOf(r)[QStringLiteral("context")][QStringLiteral("lang")].toString(),
+             QStringLiteral("de"));
+    // Once: the same token on the next open is already exchanged, and adds nothing.
+    r = openWith(token);
+    QCOMPARE(r.status, 200);
+    QCOMPARE(dataOf(r)[QStringLiteral("contextToken")][QStringLiteral("status")].toString(),
+             QStringLiteral("already_exchanged"));
+    QVERIFY(!dataOf(r)[QStringLiteral("context")].toObject().contains(QStringLiteral("plan")));
+    // Checked like on /session/context.
+    for (const QJsonValue &bad : {QJsonValue(QString(2049, QLatin1Char('a'))), QJsonValue(7)}) {
+        r = openWith(bad);
+        QCOMPARE(r.status, 400);
+        QCOMPARE(dataOf(r).value(QStringLiteral("field")).toString(),
+                 QStringLiteral("visitor.contextToken"));
+    }
 }
 
 void tst_Runtime::actsOnAnExternalPageInTheCloudBrowser()

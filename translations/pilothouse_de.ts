@@ -4050,4 +4050,35 @@ curl -H &quot;Authorization: Bearer $%1&quot; \
         <translation>Tabs</translation>
     </message>
 </context>
+<context>
+    <name>ph::ui::A2wRunsModel</name>
+    <message>
+        <source>a human verification</source>
+        <translation>eine Prüfung, ob ein Mensch handelt</translation>
+    </message>
+    <message>
+        <source>a payment method</source>
+        <translation>eine Zahlungsart</translation>
+    </message>
+    <message>
+        <source>a payment to confirm</source>
+        <translation>eine zu bestätigende Zahlung</translation>
+    </message>
+    <message>
+        <source>terms to accept</source>
+        <translation>zu akzeptierende Bedingungen</translation>
+    </message>
+    <message>
+        <source>an account to link</source>
+        <translation>ein zu verknüpfendes Konto</translation>
+    </message>
+    <message>
+        <source>an offer to claim</source>
+        <translation>ein einzulösendes Angebot</translation>
+    </message>
+    <message>
+        <source>%1 · waits for a person: %2</source>
+        <translation>%1 · wartet auf eine Person: %2</translation>
+    </message>
+</context>
 </TS>

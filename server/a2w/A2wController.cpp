@@ -52,6 +52,13 @@ int retryAfterMs(const QString &status)
     return status == Status::inputRequired || status == Status::waitingBrowser ? 5000 : 1000;
 }
 
+// A run's answers are never indexed, its refusals neither (a GET-create link that fails
+// is still a link a crawler may follow): set before anything can throw.
+void noIndex(Exchange &ex)
+{
+    ex.addResponseHeader("X-Robots-Tag", kNoIndex);
+}
+
 bool wantsMarkdown(const http::Request &r)
 {
     const QString format = r.queryValue(QStringLiteral("format"));
@@ -108,8 +115,7 @@ void A2wController::withCaller(Exchange &ex, WebBotAuth &trust,
 {
     QPointer<Exchange> guard(&ex);
     const http::Request &incoming = ex.request();
-    const SignedRequest signedRequest{incoming.method, incoming.path,
-                                      incoming.query.toString(QUrl::FullyEncoded),
+    const SignedRequest signedRequest{incoming.method, incoming.path, incoming.rawQuery,
                                       incoming.headers};
     trust.verify(signedRequest, [guard, then](const WebBotAuth::Verdict &v) {
         if (!guard || guard->isAnswered())
@@ -294,6 +300,7 @@ QString A2wController::markdown(const Run &run, const QString &token, const QStr
 
 void A2wController::create(Exchange &ex)
 {
+    noIndex(ex);
     const http::Request &r = ex.request();
     const CreateRequest request = CreateRequest::fromJson(r.jsonObject());
     const QString execution = preferredExecution(r);
@@ -313,6 +320,7 @@ void A2wController::create(Exchange &ex)
 
 void A2wController::createFromQuery(Exchange &ex)
 {
+    noIndex(ex);
     const http::Request &r = ex.request();
     const bool asMarkdown = r.queryValue(QStringLiteral("format")) != QLatin1String("json");
     if (!asMarkdown || r.query.hasQueryItem(QStringLiteral("format")))
@@ -350,7 +358,7 @@ void A2wController::holdThenAnswer(Exchange &ex, const Run &run, const QString &
     auto answer = [service, runId, token, b, receipt, asMarkdown, status,
                    workflowToken](Exchange &e) {
         const Run now = service->find(runId).value_or(Run());
-        const http::HeaderList headers{{"X-Robots-Tag", kNoIndex}, {"Cache-Control", "no-store"}};
+        const http::HeaderList headers{{"Cache-Control", "no-store"}}; // X-Robots: noIndex()
         if (asMarkdown) {
             e.respond(status, markdown(now, token, b, receipt).toUtf8(),
                       "text/markdown; charset=utf-8", headers);
@@ -383,6 +391,7 @@ void A2wController::holdThenAnswer(Exchange &ex, const Run &run, const QString &
 
 void A2wController::read(Exchange &ex)
 {
+    noIndex(ex);
     const http::Request &r = ex.request();
     const QString token = tokenOf(r);
     const Run run = m_service.authorize(r.param(QStringLiteral("id")), token);
@@ -705,7 +714,7 @@ void A2wController::confirmationPage(Exchange &ex)
 void A2wController::confirm(Exchange &ex)
 {
     const http::Request &r = ex.request();
-    const QUrlQuery form(QString::fromUtf8(r.body));
+    const QUrlQuery form = http::formQuery(QString::fromUtf8(r.body));
     const QString decision = form.queryItemValue(QStringLiteral("decision"));
     if (decision != QLatin1String("confirm") && decision != QLatin1String("decline"))
         throw DomainError::invalidField(QStringLiteral("decision"),
@@ -772,7 +781,7 @@ void A2wController::verify(Exchange &ex)
     const http::Request &r = ex.request();
     const QString id = r.param(QStringLiteral("id"));
     const QString sig = r.queryValue(QStringLiteral("sig"));
-    const QUrlQuery form(QString::fromUtf8(r.body));
+    const QUrlQuery form = http::formQuery(QString::fromUtf8(r.body));
     const QString decision = form.queryItemValue(QStringLiteral("decision"));
     if (decision != QLatin1String("approve") && decision != QLatin1String("decline"))
         throw DomainError::invalidField(QStringLiteral("decision"),

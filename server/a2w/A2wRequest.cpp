@@ -223,9 +223,23 @@ CreateRequest CreateRequest::fromJson(const QJsonObject &object)
     r.confirmationPolicy = nested(body, QStringLiteral("confirmationPolicy"), any);
     if (body.has(QStringLiteral("artifacts"))) {
         const QStringList names = *body.stringArray(QStringLiteral("artifacts"), true);
+        for (qsizetype i = 0; i < names.size(); ++i)
+            if (!CreateRequest::artifactNames().contains(names.at(i)))
+                throw DomainError::invalidField(
+                    QStringLiteral("artifacts[%1]").arg(i),
+                    QStringLiteral("must be one of %1")
+                        .arg(CreateRequest::artifactNames().join(QStringLiteral(", "))));
         r.artifacts = QJsonArray::fromStringList(names);
     }
     return r;
+}
+
+const QStringList &CreateRequest::artifactNames()
+{
+    static const QStringList names{QStringLiteral("table.csv"), QStringLiteral("table.json"),
+                                   QStringLiteral("spreadsheet"), QStringLiteral("document"),
+                                   QStringLiteral("screenshot")};
+    return names;
 }
 
 CreateRequest CreateRequest::fromQuery(const QUrlQuery &query)

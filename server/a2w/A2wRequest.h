@@ -48,6 +48,9 @@ struct CreateRequest
     // The GET variant: url, one selector, engagementKind, execution (cloud|browser).
     // `wait` and `format` are the controller's.
     static CreateRequest fromQuery(const QUrlQuery &query);
+    // The files `artifacts` may name (docs/api/a2w.md, "Files"): table.csv, table.json,
+    // spreadsheet, document, screenshot.
+    static const QStringList &artifactNames();
     // The earlier v1 task shape (docs/api/v1-tasks.md): goal, shortcutId, capabilityId,
     // args, target, identity, execution, accept, policy, agent, with the aliases
     // targetUrl (url), prompt (goal) and shortcut (shortcutId). `extra` names further

@@ -1,6 +1,7 @@
 #include "EngineMirror.h"
 
 #include "A2wArtifacts.h"
+#include "A2wRequest.h"
 #include "Delegations.h"
 #include "ParkedRuns.h"
 #include "RunRecorder.h"
@@ -32,16 +33,27 @@ namespace {
 const QString kEndpoint = QStringLiteral("/v2/a2w/runs");
 constexpr qint64 kTableFileTtlMs = 7LL * 24 * 3600 * 1000;
 
-// Whether the caller asked for files: accept.modes has artifacts, or artifacts names some.
-bool wantsFiles(const Run &run)
+// The files the caller asked for: the names `artifacts` lists, or every kind when only
+// accept.modes has artifacts; none otherwise.
+QStringList wantedFiles(const Run &run)
 {
-    bool wanted = !run.request.value(QStringLiteral("artifacts")).toArray().isEmpty();
+    QStringList names;
+    for (const QJsonValue &v : run.request.value(QStringLiteral("artifacts")).toArray())
+        names << v.toString();
+    if (!names.isEmpty())
+        return names;
     for (const QJsonValue &m : run.request.value(QStringLiteral("accept"))
                                    .toObject()
                                    .value(QStringLiteral("modes"))
                                    .toArray())
-        wanted |= m.toString() == QLatin1String("artifacts");
-    return wanted;
+        if (m.toString() == QLatin1String("artifacts"))
+            return CreateRequest::artifactNames();
+    return {};
+}
+
+bool wantsFiles(const Run &run)
+{
+    return !wantedFiles(run).isEmpty();
 }
 
 // The run core: RunService starts runs as /agent does, RunManager tells their state.
@@ -175,8 +187,15 @@ engine::ExecuteRequest EngineMirror::engineRequest(const Run &run, const QString
     // answer as a document, a picture of the page (and, when it settles, the table as
     // CSV and JSON).
     if (wantsFiles(run)) {
-        request.additionalTools = {QStringLiteral("generate_sheets"),
-                                   QStringLiteral("generate_docs"), QStringLiteral("screenshot")};
+        // Only the generators of the files named: a spreadsheet, a document, a picture.
+        const QStringList wanted = wantedFiles(run);
+        request.additionalTools.clear();
+        if (wanted.contains(QStringLiteral("spreadsheet")))
+            request.additionalTools << QStringLiteral("generate_sheets");
+        if (wanted.contains(QStringLiteral("document")))
+            request.additionalTools << QStringLiteral("generate_docs");
+        if (wanted.contains(QStringLiteral("screenshot")))
+            request.additionalTools << QStringLiteral("screenshot");
         stored.insert(QStringLiteral("tools"),
                       QJsonObject{{QStringLiteral("enableAdditionalTools"),
                                    QJsonArray::fromStringList(request.additionalTools)}});
@@ -335,6 +354,7 @@ void EngineMirror::parkForInput(Run &run, const engine::RunSnapshot &engine)
     QString authPrompt;
     bool onlySignIn = !engine.questions.isEmpty();
     bool confirmation = false;
+    QString gateReason;
     for (const engine::Question &q : engine.questions) {
         questions.append(q.toJson());
         lines << q.question;
@@ -345,7 +365,12 @@ void EngineMirror::parkForInput(Run &run, const engine::RunSnapshot &engine)
             onlySignIn = false;
         }
         confirmation |= q.key == QLatin1String("confirm_action");
+        // What the page asks of a person (BrowserTools' gate): its reason, through the
+        // confirm link (the person acts, then presses Done).
+        if (q.key.startsWith(QLatin1String("gate_")))
+            gateReason = q.key.mid(5);
     }
+    confirmation |= !gateReason.isEmpty();
     const qint64 expires =
         m_store.clock().nowMs() + m_settings.int64Value(SettingKeys::a2wInputExpirySeconds) * 1000;
     run.expiresAt = expires;
@@ -366,10 +391,11 @@ void EngineMirror::parkForInput(Run &run, const engine::RunSnapshot &engine)
         if (!email.isEmpty())
             run.authInput.insert(QStringLiteral("emailMasked"), email);
     }
-    m_rec.park(run, {{QStringLiteral("reason"), confirmation
-                                                    ? QStringLiteral("action_confirmation_required")
-                                                : signIn ? QStringLiteral("sign_in_link_required")
-                                                         : kClarification},
+    const QString reason = !gateReason.isEmpty() ? gateReason
+                           : confirmation        ? QStringLiteral("action_confirmation_required")
+                           : signIn              ? QStringLiteral("sign_in_link_required")
+                                                 : kClarification;
+    m_rec.park(run, {{QStringLiteral("reason"), reason},
                      {QStringLiteral("message"), lines.join(QLatin1Char('\n'))},
                      {QStringLiteral("questions"), questions},
                      {QStringLiteral("links"), links},
@@ -407,9 +433,12 @@ void EngineMirror::addTableFiles(Run &run, const engine::RunSnapshot &engine)
     const QList<std::pair<QString, QByteArray>> files{
         {QStringLiteral("text/csv"), TableFiles::csv(rows)},
         {QStringLiteral("application/json"), TableFiles::json(rows)}};
+    const QStringList wanted = wantedFiles(run);
     for (const auto &[type, data] : files) {
         const QString name = type == QLatin1String("text/csv") ? QStringLiteral("table.csv")
                                                                : QStringLiteral("table.json");
+        if (!wanted.contains(name))
+            continue;
         const StoredObject o =
             m_store.objects().put(*keyId, QStringLiteral("a2w"), name, type, data, kTableFileTtlMs);
         artifacts.append(QJsonObject{{QStringLiteral("ref"), o.id},

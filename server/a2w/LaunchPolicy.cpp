@@ -5,6 +5,7 @@
 #include "core/Clock.h"
 #include "core/DomainError.h"
 #include "core/Ids.h"
+#include "core/JsonSchema.h"
 #include "core/JsonText.h"
 #include "core/SecretBox.h"
 #include "core/Settings.h"
@@ -56,6 +57,49 @@ std::optional<QJsonObject> storedEntry(const QJsonObject &config, const QString 
             return s;
     }
     return std::nullopt;
+}
+
+// The enabled shortcut or journey that declares `capabilityId`: the one contract every
+// capability call goes through (create, GET links, v1 tasks, handoffs, the site's MCP
+// tools). 404 CAPABILITY_NOT_FOUND naming capabilityId otherwise: an id the site does not
+// declare is never text for the planner.
+QJsonObject declaredCapability(const QJsonObject &config, const QString &capabilityId)
+{
+    for (const QJsonValue &v : config.value(QStringLiteral("shortcuts")).toArray()) {
+        const QJsonObject s = v.toObject();
+        if (s.value(QStringLiteral("capabilityId")).toString() == capabilityId &&
+            s.value(QStringLiteral("enabled")).toBool(true))
+            return s;
+    }
+    throw DomainError(DomainError::Kind::NotFound, QStringLiteral("CAPABILITY_NOT_FOUND"),
+                      QStringLiteral("the site declares no capability %1 (see "
+                                     "/v2/a2w/capabilities)")
+                          .arg(capabilityId.left(128)),
+                      QStringLiteral("capabilityId"));
+}
+
+// `args` against the capability's argsSchema (core/JsonSchema): 400 INVALID_FIELD naming
+// the argument. A capability without a schema takes any object.
+void checkArgs(const QJsonObject &capability, const QJsonObject &args)
+{
+    const QJsonObject schema = capability.value(QStringLiteral("argsSchema")).toObject();
+    if (schema.isEmpty())
+        return;
+    const QString problem = JsonSchema::check(schema, args, QStringLiteral("args"));
+    if (!problem.isEmpty())
+        throw DomainError::invalidField(QStringLiteral("args"), problem);
+}
+
+// The arguments as lines the planner reads: "name: value".
+QString argLines(const QJsonObject &args)
+{
+    QStringList lines;
+    for (auto it = args.begin(); it != args.end(); ++it)
+        lines << QStringLiteral("%1: %2").arg(
+            it.key(), it.value().isString()
+                          ? it.value().toString()
+                          : JsonText::from(QJsonArray{it.value()}).mid(1).chopped(1));
+    return lines.join(u'\n');
 }
 
 // What the engine is asked to do for a stored shortcut or playbook.
@@ -228,29 +272,21 @@ QString LaunchPolicy::taskFor(const CreateRequest &request, const Site &site,
         task = takeStored(*entry, field);
     }
     if (!request.capabilityId.isEmpty()) {
-        // A capability the site declares (a shortcut's or journey's capabilityId) runs that
-        // entry with the arguments; any other id is the caller's hint for the planner.
-        std::optional<QJsonObject> declared;
-        for (const QJsonValue &v : site.config.value(QStringLiteral("shortcuts")).toArray()) {
-            const QJsonObject s = v.toObject();
-            if (s.value(QStringLiteral("capabilityId")).toString() == request.capabilityId &&
-                s.value(QStringLiteral("enabled")).toBool(true))
-                declared = s;
+        const QJsonObject declared = declaredCapability(site.config, request.capabilityId);
+        checkArgs(declared, request.args);
+        const bool sameEntry = request.kind != CreateRequest::Kind::Prompt &&
+                               declared.value(QStringLiteral("id")).toString() == request.selector;
+        QString capability;
+        if (!sameEntry) {
+            capability = takeStored(declared, QStringLiteral("capabilityId"));
+            if (capability.isEmpty())
+                capability = QStringLiteral("Use the capability %1").arg(request.capabilityId);
         }
-        QString capability =
-            declared && request.kind == CreateRequest::Kind::Prompt && request.selector.isEmpty()
-                ? takeStored(*declared, QStringLiteral("capabilityId"))
-                : QStringLiteral("Use the capability %1").arg(request.capabilityId);
-        if (!request.args.isEmpty()) {
-            QStringList lines;
-            for (auto it = request.args.begin(); it != request.args.end(); ++it)
-                lines << QStringLiteral("%1: %2").arg(
-                    it.key(), it.value().isString()
-                                  ? it.value().toString()
-                                  : JsonText::from(QJsonArray{it.value()}).mid(1).chopped(1));
-            capability += QStringLiteral("\nWith these values:\n") + lines.join(u'\n');
-        }
-        task = task.isEmpty() ? capability : task + u'\n' + capability;
+        if (!request.args.isEmpty())
+            capability += (capability.isEmpty() ? QString() : QStringLiteral("\n")) +
+                          QStringLiteral("With these values:\n") + argLines(request.args);
+        if (!capability.isEmpty())
+            task = task.isEmpty() ? capability : task + u'\n' + capability;
     }
     return task;
 }

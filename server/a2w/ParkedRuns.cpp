@@ -100,9 +100,13 @@ Run ParkedRuns::parkedBehindLink(const QString &id, const QString &reason, const
                                  const QByteArray &purpose, const DomainError &notFound) const
 {
     const std::optional<Run> run = m_repo.find(id);
+    const QString parked = run ? run->input.value(QStringLiteral("reason")).toString() : QString();
+    // The confirm link also resumes what a page asked of a person (ParkedRuns::gateReasons).
+    const bool sameReason =
+        parked == reason ||
+        (reason == QLatin1String("action_confirmation_required") && gateReasons().contains(parked));
     // A link is for one parking of one run: anything else is no such link.
-    if (!run || run->status != Status::inputRequired ||
-        run->input.value(QStringLiteral("reason")).toString() != reason ||
+    if (!run || run->status != Status::inputRequired || !sameReason ||
         !Ids::equalConstantTime(
             linkSignature(m_store, purpose, id,
                           run->input.value(QStringLiteral("expiresAt")).toString())
@@ -131,9 +135,10 @@ Run ParkedRuns::confirmAsOperator(const QString &id, bool accept)
     const std::optional<Run> run = m_repo.find(id);
     if (!run)
         throw runNotFound();
+    const QString reason = run->input.value(QStringLiteral("reason")).toString();
     if (run->status != Status::inputRequired ||
-        run->input.value(QStringLiteral("reason")).toString() !=
-            QLatin1String("action_confirmation_required"))
+        (reason != QLatin1String("action_confirmation_required") &&
+         !gateReasons().contains(reason)))
         throw DomainError(DomainError::Kind::Conflict,
                           QStringLiteral("NOT_WAITING_FOR_CONFIRMATION"),
                           QStringLiteral("the run does not wait for a confirmation"), {},
@@ -149,8 +154,23 @@ Run ParkedRuns::decide(Run run, bool accept, const QString &who)
                     {{QStringLiteral("role"), QStringLiteral("user")},
                      {QStringLiteral("confirmed"), true},
                      {QStringLiteral("by"), who}});
-    m_mirror.resume(run, {{QStringLiteral("confirm_action"), QStringLiteral("confirm")}}, {});
+    const QString reason = run.input.value(QStringLiteral("reason")).toString();
+    if (gateReasons().contains(reason))
+        m_mirror.resume(run, {{QStringLiteral("gate_") + reason, QStringLiteral("done")}}, {});
+    else
+        m_mirror.resume(run, {{QStringLiteral("confirm_action"), QStringLiteral("confirm")}}, {});
     return *m_repo.find(run.id);
+}
+
+const QStringList &ParkedRuns::gateReasons()
+{
+    static const QStringList reasons{QStringLiteral("human_verification_required"),
+                                     QStringLiteral("payment_method_required"),
+                                     QStringLiteral("payment_confirmation_required"),
+                                     QStringLiteral("terms_acknowledgement_required"),
+                                     QStringLiteral("account_link_required"),
+                                     QStringLiteral("offer_claim_required")};
+    return reasons;
 }
 
 void ParkedRuns::parkForVerification(Run &run, const QString &task)

@@ -3,6 +3,7 @@
 #include "A2wRepository.h"
 
 #include <QObject>
+#include <QStringList>
 
 namespace ph {
 class DomainError;
@@ -31,6 +32,11 @@ public:
     // box for `purpose`.
     static QString link(const Store &store, const Settings &settings, const QString &kind,
                         const QByteArray &purpose, const QString &runId, qint64 expiresAt);
+
+    // What a page asks of a person (human verification, a payment step, terms, an account
+    // link, an offer): parked with that reason and resumed through the confirm link, or by
+    // the operator, once the person has acted ("done").
+    static const QStringList &gateReasons();
 
     Run confirmationFor(const QString &id, const QString &signature) const;
     Run confirm(const QString &id, const QString &signature, bool accept);

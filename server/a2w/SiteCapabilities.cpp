@@ -119,12 +119,16 @@ SiteTools SiteCapabilities::capabilitiesOfSite(const QString &siteId) const
             continue;
         QJsonObject properties{{QStringLiteral("url"), kUrlProperty}};
         const QString capability = s.value(QStringLiteral("capabilityId")).toString();
-        if (!capability.isEmpty())
-            properties.insert(
-                QStringLiteral("args"),
-                QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
-                            {QStringLiteral("description"),
-                             QStringLiteral("Arguments of the capability %1.").arg(capability)}});
+        if (!capability.isEmpty()) {
+            // The owner's argsSchema when the entry declares one (A2W runs check args
+            // against it), else any object.
+            QJsonObject args = s.value(QStringLiteral("argsSchema")).toObject();
+            if (args.isEmpty())
+                args.insert(QStringLiteral("type"), QStringLiteral("object"));
+            args.insert(QStringLiteral("description"),
+                        QStringLiteral("Arguments of the capability %1.").arg(capability));
+            properties.insert(QStringLiteral("args"), args);
+        }
         const QString description = s.value(QStringLiteral("description")).toString();
         QJsonObject tool{
             {QStringLiteral("name"),

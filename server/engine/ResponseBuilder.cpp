@@ -291,8 +291,9 @@ QJsonObject ResponseBuilder::build(const RunSnapshot &run, const QString &verbos
             questions.append(q.toJson());
         response.insert(QStringLiteral("questions"), questions);
     }
-    if (run.status == RunStatus::RequiresInput || steps)
-        response.insert(QStringLiteral("history"), historyJson(run));
+    // On every response, at any verbosity (docs/api/agent.md): the spec's continuation
+    // pattern sends back "the history from the previous response".
+    response.insert(QStringLiteral("history"), historyJson(run));
 
     const QByteArray full = serialize(response);
     if (full.size() <= inlineCap)

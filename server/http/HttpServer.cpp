@@ -272,7 +272,8 @@ bool HttpServer::handleRequest(const QHttpServerRequest &raw, QTcpSocket *socket
     request.id = Ids::make(QStringLiteral("req"), 20);
     request.method = methodName(raw.method());
     request.path = raw.url().path(QUrl::FullyEncoded);
-    request.query = raw.query();
+    request.rawQuery = raw.query().toString(QUrl::FullyEncoded);
+    request.query = formQuery(raw.url().query(QUrl::FullyEncoded));
     const auto headers = raw.headers();
     for (const auto &h : headers)
         request.headers.insert(h.first.toLower(), h.second);

@@ -7,6 +7,12 @@
 
 namespace ph::http {
 
+QUrlQuery formQuery(QString encoded)
+{
+    encoded.replace(u'+', QLatin1String("%20"));
+    return QUrlQuery(encoded);
+}
+
 namespace {
 
 // The first element's `name=` value of a Forwarded header (RFC 7239), unquoted; empty when

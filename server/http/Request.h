@@ -16,6 +16,10 @@ namespace ph::http {
 // The principal type lives in core (the domain reads who acts); http names it too.
 using ph::Principal;
 
+// A query string or an application/x-www-form-urlencoded body as a QUrlQuery, with `+`
+// read as a space (QUrlQuery alone keeps it a plus); `%2B` stays a plus.
+QUrlQuery formQuery(QString encoded);
+
 // One parsed request, copied out of QHttpServerRequest (which is reused for the next
 // request on a keep-alive connection).
 struct Request
@@ -23,7 +27,12 @@ struct Request
     QString id; // X-Request-Id, generated per request
     QByteArray method;
     QString path;
+    // The query, decoded as HTML forms and every client encode it: `+` is a space, `%2B` a
+    // plus (formQuery). Read it through queryValue.
     QUrlQuery query;
+    // The query exactly as the client sent it (percent-encoded, `+` untouched): what a
+    // signature over @query (RFC 9421) covers.
+    QString rawQuery;
     QHash<QByteArray, QByteArray> headers; // keys lowercased
     QByteArray body;
     // Who the request is from: the client, as far as it can be told. The TCP peer, or,

@@ -137,20 +137,26 @@ void RuntimeController::open(Exchange &ex)
     const http::Request &r = ex.request();
     const QJsonObject body = r.jsonObject();
     const RuntimeService::Opened o = m_service.open(body, bearerOf(r), r.remoteAddress.toString());
-    ok(ex, {{QStringLiteral("sessionId"), o.session.id},
-            {QStringLiteral("sessionToken"), o.sessionToken},
-            {QStringLiteral("sessionTokenExpiresAt"), o.sessionTokenExpiresAt},
-            {QStringLiteral("streamToken"), o.streamToken},
-            {QStringLiteral("epoch"), o.session.epoch},
-            {QStringLiteral("seq"), o.session.seq},
-            {QStringLiteral("refreshed"), o.refreshed},
-            {QStringLiteral("capabilities"), o.capabilities},
-            {QStringLiteral("policy"), o.policy},
-            {QStringLiteral("projection"), m_service.projection(o.session, 0, true)},
-            {QStringLiteral("siteConfig"), o.siteConfig},
-            {QStringLiteral("analytics"), o.analytics},
-            {QStringLiteral("sseUrl"),
-             base(ex) + QStringLiteral("/v2/runtime/stream?streamTicket=") + o.streamToken}});
+    QJsonObject data{
+        {QStringLiteral("sessionId"), o.session.id},
+        {QStringLiteral("sessionToken"), o.sessionToken},
+        {QStringLiteral("sessionTokenExpiresAt"), o.sessionTokenExpiresAt},
+        {QStringLiteral("streamToken"), o.streamToken},
+        {QStringLiteral("epoch"), o.session.epoch},
+        {QStringLiteral("seq"), o.session.seq},
+        {QStringLiteral("refreshed"), o.refreshed},
+        {QStringLiteral("capabilities"), o.capabilities},
+        {QStringLiteral("policy"), o.policy},
+        {QStringLiteral("projection"), m_service.projection(o.session, 0, true)},
+        {QStringLiteral("siteConfig"), o.siteConfig},
+        {QStringLiteral("analytics"), o.analytics},
+        {QStringLiteral("sseUrl"),
+         base(ex) + QStringLiteral("/v2/runtime/stream?streamTicket=") + o.streamToken}};
+    if (!o.contextToken.isEmpty()) {
+        data.insert(QStringLiteral("contextToken"), o.contextToken);
+        data.insert(QStringLiteral("context"), o.session.context);
+    }
+    ok(ex, data);
 }
 
 void RuntimeController::context(Exchange &ex)

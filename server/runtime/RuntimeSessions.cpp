@@ -97,6 +97,7 @@ OpenedSession RuntimeSessions::open(const QJsonObject &body, const QString &bear
                       QStringLiteral("a secret site key (sk_site_…) must never reach a browser; "
                                      "send the public key (pk_site_…)"));
     const QString siteId = f.requiredString(QStringLiteral("siteId"));
+    const QString contextToken = contextTokenOf(body.value(QStringLiteral("visitor")).toObject());
     QString url = f.optionalString(QStringLiteral("url")).value_or(QString());
     const QString hostField = f.optionalString(QStringLiteral("host")).value_or(QString());
     if (url.isEmpty() && hostField.isEmpty())
@@ -129,17 +130,41 @@ OpenedSession RuntimeSessions::open(const QJsonObject &body, const QString &bear
     session.url = parsed.toString(QUrl::RemoveUserInfo | QUrl::RemoveFragment);
     session.clientAddress = clientAddress;
     session.createdAt = session.updatedAt = m_journal.now();
-    if (const auto visitor = body.value(QStringLiteral("visitor")); visitor.isObject())
-        session.context =
-            sanitizeContext(visitor.toObject().value(QStringLiteral("context")).toObject());
+    const QJsonObject visitor = body.value(QStringLiteral("visitor")).toObject();
+    session.context = sanitizeContext(visitor.value(QStringLiteral("context")).toObject());
     m_journal.write([&] {
         m_journal.repo().insertSession(session);
         m_journal.appendEvent(session, QStringLiteral("session.opened"), QString(),
                               {{QStringLiteral("host"), host}});
         m_journal.repo().updateSession(session);
     });
+    // visitor.contextToken on the bootstrap open: exchanged like on /session/context, so a
+    // page can hand the site server's vouched context over in its first call.
+    QJsonObject tokenState;
+    if (!contextToken.isEmpty()) {
+        QStringList dropped;
+        tokenState = exchangeContextToken(session, contextToken, &dropped);
+        m_journal.write([&] { m_journal.repo().updateSession(session); });
+    }
     m_journal.flush();
-    return finishOpen(session, key, false);
+    OpenedSession opened = finishOpen(session, key, false);
+    opened.contextToken = tokenState;
+    return opened;
+}
+
+QString RuntimeSessions::contextTokenOf(const QJsonObject &visitor)
+{
+    if (!visitor.contains(QStringLiteral("contextToken")))
+        return {};
+    const QJsonValue value = visitor.value(QStringLiteral("contextToken"));
+    const QString token = value.toString();
+    if (!value.isString() || token.isEmpty())
+        throw invalid(QStringLiteral("visitor.contextToken"),
+                      QStringLiteral("must be a non-empty string"));
+    if (token.size() > kContextTokenChars)
+        throw invalid(QStringLiteral("visitor.contextToken"),
+                      QStringLiteral("is longer than %1 characters").arg(kContextTokenChars));
+    return token;
 }
 
 std::optional<OpenedSession> RuntimeSessions::refresh(const JsonFields &f, const QString &presented)
@@ -334,17 +359,8 @@ QJsonObject RuntimeSessions::updateContext(const Session &s, const QJsonObject &
             session.context =
                 sanitizeContext(v.value(QStringLiteral("context")).toObject(), &dropped);
         }
-        if (v.contains(QStringLiteral("contextToken"))) {
-            const QString token = v.value(QStringLiteral("contextToken")).toString();
-            if (!v.value(QStringLiteral("contextToken")).isString() || token.isEmpty())
-                throw invalid(QStringLiteral("visitor.contextToken"),
-                              QStringLiteral("must be a non-empty string"));
-            if (token.size() > kContextTokenChars)
-                throw invalid(
-                    QStringLiteral("visitor.contextToken"),
-                    QStringLiteral("is longer than %1 characters").arg(kContextTokenChars));
+        if (const QString token = contextTokenOf(v); !token.isEmpty())
             tokenState = exchangeContextToken(session, token, &dropped);
-        }
     } else if (!visitor.isUndefined()) {
         throw invalid(QStringLiteral("visitor"), QStringLiteral("must be an object or null"));
     }

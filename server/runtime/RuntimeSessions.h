@@ -51,6 +51,8 @@ private:
     void mintTokens(OpenedSession &opened);
     // visitor.contextToken: exchanged once; what the site's server vouched for is merged.
     QJsonObject exchangeContextToken(Session &session, const QString &token, QStringList *dropped);
+    // visitor.contextToken validated (400 naming it); empty when the visitor carries none.
+    static QString contextTokenOf(const QJsonObject &visitor);
     // 429 RATE_LIMITED (with Retry-After) when `who` already made `setting`'s number of
     // session/open calls in the last minute; else counts this one.
     void checkOpenRate(const QString &who, const QString &setting, const QString &scope);

@@ -24,6 +24,9 @@ struct OpenedSession
     QJsonObject siteConfig;
     QJsonObject analytics; // the signed beacon the SDK's track calls use
     bool refreshed = false;
+    // visitor.contextToken's exchange on a bootstrap open ({status, resolver}); empty
+    // when the open carried none.
+    QJsonObject contextToken;
 };
 
 // A single-use token a site's server minted (POST /site-tokens).

@@ -6,6 +6,7 @@
 #include "core/HttpUrl.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSet>
 #include <QUrl>
@@ -188,6 +189,20 @@ Check arrayOf(const Check &item, int maxItems)
 
 const QString kIdPattern = QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$");
 
+// A capability's argument schema: a JSON Schema object of type "object" in the subset
+// core/JsonSchema checks (A2W runs validate `args` with it), at most 8 KB.
+Check argsSchema()
+{
+    return [](const QJsonValue &v, const QString &path, Context &) {
+        if (!v.isObject() ||
+            v.toObject().value(QStringLiteral("type")).toString() != QLatin1String("object"))
+            wrong(path, QStringLiteral("a JSON Schema object with \"type\": \"object\""));
+        if (QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).size() > 8192)
+            wrong(path, QStringLiteral("at most 8 KB"));
+        return v;
+    };
+}
+
 Check shortcut()
 {
     const Check step = object({{QStringLiteral("title"), nonEmpty(120), true},
@@ -204,6 +219,7 @@ Check shortcut()
          oneOf({QStringLiteral("demo"), QStringLiteral("onboarding"), QStringLiteral("support"),
                 QStringLiteral("task")})},
         {QStringLiteral("capabilityId"), string(128)},
+        {QStringLiteral("argsSchema"), argsSchema()},
         {QStringLiteral("steps"), arrayOf(step, 20)},
         {QStringLiteral("enabled"), boolean()},
     });

@@ -4,6 +4,7 @@
 #include "common/DateText.h"
 
 #include <QColor>
+#include <QHash>
 #include <QSet>
 
 namespace ph::ui {
@@ -58,6 +59,21 @@ void A2wRunsModel::onChanged(const QString &runId)
     place(runId, fresh, fresh && belongs(*fresh));
 }
 
+QString A2wRunsModel::personStatus(const QString &status, const QString &reason) const
+{
+    // What a page asks of a person (the run waits; the panel's Confirm is their "Done").
+    const QHash<QString, QString> waits{
+        {QStringLiteral("human_verification_required"), tr("a human verification")},
+        {QStringLiteral("payment_method_required"), tr("a payment method")},
+        {QStringLiteral("payment_confirmation_required"), tr("a payment to confirm")},
+        {QStringLiteral("terms_acknowledgement_required"), tr("terms to accept")},
+        {QStringLiteral("account_link_required"), tr("an account to link")},
+        {QStringLiteral("offer_claim_required"), tr("an offer to claim")}};
+    if (!waits.contains(reason))
+        return status;
+    return tr("%1 · waits for a person: %2").arg(status, waits.value(reason));
+}
+
 QVariant A2wRunsModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= m_rows.size())
@@ -91,6 +107,8 @@ QVariant A2wRunsModel::data(const QModelIndex &index, int role) const
             r.input.value(QStringLiteral("reason")).toString() ==
                 QLatin1String("visitor_review_required"))
             return tr("%1 · the visitor reviews the result").arg(r.status);
+        if (r.status == a2w::Status::inputRequired)
+            return personStatus(r.status, r.input.value(QStringLiteral("reason")).toString());
         return r.status;
     case Execution:
         return r.execution;

@@ -28,6 +28,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    // A waiting run's status with what the page asks of a person (a gate reason).
+    QString personStatus(const QString &status, const QString &reason) const;
     void onChanged(const QString &runId);
     bool belongs(const a2w::Run &run) const;
     void reload();

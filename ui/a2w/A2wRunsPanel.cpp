@@ -7,6 +7,7 @@
 #include "common/TableViews.h"
 
 #include "a2w/A2wService.h"
+#include "a2w/ParkedRuns.h"
 #include "core/DomainError.h"
 #include "runtime/RuntimeService.h"
 
@@ -213,9 +214,11 @@ void A2wRunsPanel::showCurrent()
                          run->input.value(QStringLiteral("reason")).toString() ==
                              QLatin1String("clarification_required");
     m_cancel->setEnabled(run && !a2w::Status::isTerminal(run->status));
+    // An action to confirm, or what a page asked of a person (their "Done").
+    const QString reason = run ? run->input.value(QStringLiteral("reason")).toString() : QString();
     m_confirm->setEnabled(run && run->status == a2w::Status::inputRequired &&
-                          run->input.value(QStringLiteral("reason")).toString() ==
-                              QLatin1String("action_confirmation_required"));
+                          (reason == QLatin1String("action_confirmation_required") ||
+                           a2w::ParkedRuns::gateReasons().contains(reason)));
     m_answer->setEnabled(waiting);
     m_send->setEnabled(waiting);
     m_browser->setEnabled(run && run->status == a2w::Status::running);

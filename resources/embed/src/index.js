@@ -39,6 +39,11 @@ class Runtime {
     this.siteKey = options.siteKey;
     this.siteId = options.siteId;
     this.endpoint = (options.endpoint || '').replace(/\/+$/, '');
+    // What the site's page tells about its visitor on the bootstrap open: `context`
+    // (data-only hints) and `contextToken` (single use, minted by the site's server).
+    this.visitor = {};
+    if (options.context && typeof options.context === 'object') this.visitor.context = options.context;
+    if (options.contextToken) this.visitor.contextToken = String(options.contextToken);
     this.storeKey = 'pilothouse:' + this.siteId;
     this.listeners = {};
     this.s = null; // {sessionId, token, expiresAt, streamToken, epoch, seq, activeRunId, runStatus, beacon}
@@ -147,6 +152,7 @@ class Runtime {
       siteId: this.siteId,
       url: location.href,
       publicKey: this.siteKey,
+      ...(Object.keys(this.visitor).length ? { visitor: this.visitor } : {}),
     });
     if (r.status !== 200) throw new Error((r.json && r.json.error) || 'the session did not open');
     this.s = null;
@@ -443,6 +449,8 @@ async function init(options = {}) {
     siteKey: options.siteKey || data.siteKey,
     siteId: options.siteId || data.siteId,
     endpoint: options.endpoint || data.endpoint || (script.src ? new URL(script.src).origin : location.origin),
+    context: options.context,
+    contextToken: options.contextToken || data.contextToken,
   };
   if (!opts.siteKey || !opts.siteId) throw new Error('Pilothouse.init needs siteKey and siteId');
   runtime = new Runtime(opts);

@@ -315,12 +315,22 @@ function isCodeField(input) {
   return ac === 'one-time-code' || /\b(otp|one-time|verification code|security code|sign-in code|login code|2fa)\b/.test(hint);
 }
 
+// The address a page shows (in full, or masked as a***@ / a•••@), masked: its first
+// character, then •••@ and the domain; '' when it shows none.
+function maskedEmail(text) {
+  const email = /([\w.+-])[\w.+*•·-]*@([\w-]+(?:\.[\w-]+)+)/.exec(text);
+  return email ? `${email[1]}•••@${email[2]}` : '';
+}
+
+function pageText() {
+  return document.body ? document.body.innerText || '' : '';
+}
+
 // A page that says a sign-in link was emailed (a "magic link"), and the masked address.
 function magicLinkNotice() {
-  const text = document.body ? document.body.innerText || '' : '';
+  const text = pageText();
   if (!/(sign-?in|log-?in|magic|login) link|check your (e-?mail|inbox)/i.test(text)) return null;
-  const email = /([\w.+-])[\w.+-]*@([\w-]+(?:\.[\w-]+)+)/.exec(text);
-  return { emailMasked: email ? `${email[1]}•••@${email[2]}` : '' };
+  return { emailMasked: maskedEmail(text) };
 }
 
 // The page's sign-in step: a password form (kind "password"), a one-time code form
@@ -353,7 +363,10 @@ export function loginForm() {
   }
   let submit = form.querySelector('button[type=submit], input[type=submit], button:not([type])');
   if (!submit) submit = Array.from(form.querySelectorAll('button, [role=button], input[type=button]')).find(visible) || null;
-  return { kind: password ? 'password' : 'otp', fields, submit: submit ? idFor(submit) : null, host: location.host };
+  const found = { kind: password ? 'password' : 'otp', fields, submit: submit ? idFor(submit) : null, host: location.host };
+  // A code page names where it sent the code ("We sent a code to a•••@example.org").
+  if (!password) found.emailMasked = maskedEmail(pageText());
+  return found;
 }
 
 // Whether `action` ({action, target, key, submit}) would submit a form, and how: the gate

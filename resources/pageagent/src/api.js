@@ -4,6 +4,7 @@ import { accessibilityTree, ariaSnapshot, elementById, idFor, links } from './sn
 import { markdown } from './markdown.js';
 import { act, loginForm, resolve, searchBox, setAutoScroll, submitTarget } from './actions.js';
 import { extract, nextPage, structures } from './extract.js';
+import { pageGate } from './gates.js';
 
 const VERSION = 1;
 
@@ -155,6 +156,8 @@ export const agentApi = Object.freeze({
       nextPage: () => JSON.stringify(nextPage()),
       structures: () => JSON.stringify(structures()),
       loginForm: () => JSON.stringify(loginForm()),
+      // What the page asks of a person (verification, payment, terms …), or null.
+      gate: () => JSON.stringify(pageGate()),
       searchBox: () => JSON.stringify(searchBox()),
       submitTarget: (action) => JSON.stringify(submitTarget(action)),
       page: () => JSON.stringify({ url: location.href, title: document.title, readyState: document.readyState }),

@@ -404,6 +404,11 @@ void RulePlanner::fillLoginForm(PlanningContext &ctx, std::function<void(Decisio
             q.label = field.value(QStringLiteral("label")).toString();
             q.question =
                 questionFor(key, q.label, m_login.value(QStringLiteral("host")).toString());
+            // A code page that shows where it sent the code: the question says so (A2W's
+            // authInput.emailMasked reads it from there).
+            const QString sentTo = m_login.value(QStringLiteral("emailMasked")).toString();
+            if (key == QLatin1String("code") && !sentTo.isEmpty())
+                q.question += QStringLiteral(" It was sent to %1.").arg(sentTo);
             q.secret = field.value(QStringLiteral("secret")).toBool();
             missing.append(q);
         }

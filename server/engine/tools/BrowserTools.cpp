@@ -258,6 +258,9 @@ void perform(const Call &c, const QJsonObject &act)
     });
 }
 
+void personGate(const Call &c, const QJsonObject &act);
+void confirmedAction(const Call &c, const QJsonObject &act);
+
 // click, type, select, check, uncheck, press, scroll, submit: on the element the target
 // names (an element id "e12", else an accessible name, narrowed by role).
 void elementAction(const Call &c)
@@ -278,6 +281,56 @@ void elementAction(const Call &c)
             t.insert(QStringLiteral("role"), c->args.value(QStringLiteral("role")));
         act.insert(QStringLiteral("target"), t);
     }
+    const bool mightSubmit =
+        c->action == QLatin1String("click") || c->action == QLatin1String("press") ||
+        c->action == QLatin1String("submit") ||
+        (c->action == QLatin1String("type") && c->args.value(QStringLiteral("submit")).toBool());
+    // A visiting agent's run (A2W) looks first at what the page asks of a person.
+    if (mightSubmit && c->ctx && c->ctx->request().browser.isVisitor()) {
+        personGate(c, act);
+        return;
+    }
+    confirmedAction(c, act);
+}
+
+// The page's gate (pageagent gates.js: human verification, a payment step, terms, an
+// account to link, an offer to claim) before an action that may submit: the run waits
+// for a person (question key "gate_<reason>", answered "done" once they have acted),
+// then goes on where it was. Nothing is solved or accepted for them.
+void personGate(const Call &c, const QJsonObject &act)
+{
+    c->tab->call(QStringLiteral("gate"), QJsonValue(), 10000,
+                 [c, act](bool ok, const QJsonValue &v, const QString &) {
+                     const QJsonObject gate = v.toObject();
+                     const QString reason = gate.value(QStringLiteral("reason")).toString();
+                     if (!c->ctx || !ok || reason.isEmpty()) {
+                         confirmedAction(c, act);
+                         return;
+                     }
+                     const QString key = QStringLiteral("gate_") + reason;
+                     QJsonObject &answers = c->ctx->answers();
+                     if (answers.value(key).toString() == QLatin1String("done")) {
+                         answers.remove(key);
+                         perform(c, act); // the person took this step: no second confirmation
+                         return;
+                     }
+                     Question q;
+                     q.key = key;
+                     q.question = gate.value(QStringLiteral("message")).toString().left(500);
+                     q.options = {QStringLiteral("done")};
+                     ToolResult r;
+                     // confirmationRequired: the step did nothing, a replay skips it (AgentRun).
+                     r.output = QJsonObject{{QStringLiteral("confirmationRequired"), true},
+                                            {QStringLiteral("gate"), gate}};
+                     r.summary = QStringLiteral("waiting for a person: %1").arg(reason);
+                     r.pause = true;
+                     r.questions = {q};
+                     c->done(r);
+                 });
+}
+
+void confirmedAction(const Call &c, const QJsonObject &act)
+{
     const bool mightSubmit =
         c->action == QLatin1String("click") || c->action == QLatin1String("press") ||
         c->action == QLatin1String("submit") ||
